@@ -1,0 +1,33 @@
+// attnwb: the Attention Workbench engine without a GUI.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "cli_commands.h"
+
+int main(int argc, char** argv) {
+    using namespace awb::cli;
+    CLI::App app{"attnwb: profile attention in LibTorch (Attention Workbench, headless)"};
+    app.require_subcommand(1);
+    app.set_help_all_flag("--help-all", "Show the help of every subcommand");
+    const Command profile = register_profile(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "attnwb: " << e.what() << "\n(run 'attnwb --help' or 'attnwb profile --help')\n";
+        return kExitBadInput;
+    }
+    try {
+        if (app.got_subcommand("profile")) return profile();
+    } catch (const std::exception& e) {
+        std::cerr << "attnwb: " << e.what() << "\n";
+        return kExitRuntimeFailure;
+    }
+    return kExitBadInput;
+}

@@ -1,0 +1,142 @@
+// attnwb profile: one spec under the profiler, printed like key_averages().table().
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "chrome_trace.h"
+#include "cli_commands.h"
+#include "cli_spec_options.h"
+#include "json_io.h"
+#include "op_table_text.h"
+#include "profiler_session.h"
+
+namespace awb::cli {
+
+namespace {
+
+struct ProfileCommand {
+    SpecOptions spec;
+    ProfileOptions profiler;
+    std::string sort;
+    size_t rows = 15;
+    bool group_by_shape = false;
+    std::string json_path;
+    std::string trace_path;
+    bool quiet = false;
+};
+
+class StderrProgress final : public RunObserver {
+public:
+    explicit StderrProgress(bool quiet) : quiet_(quiet) {}
+    void on_progress(int done, int total, const std::string& what) override {
+        if (!quiet_) std::fprintf(stderr, "\r[%d/%d] %s   %s", done, total, what.c_str(), done == total ? "\n" : "");
+    }
+
+private:
+    bool quiet_;
+};
+
+std::string describe(const RunSpec& s) {
+    std::string out = s.variant + "  shape " + shape_string(s) + " [B,H,N,D]  " + to_string(s.dtype) + "  " +
+                      to_string(s.device) + "  mode " + to_string(s.mode) + "  mask " + to_string(s.mask);
+    if (s.mask == MaskKind::Padding) {
+        out += " (key lengths";
+        for (auto l : s.key_lengths) out += " " + std::to_string(l);
+        out += ")";
+    }
+    return out + "  layout " + to_string(s.layout);
+}
+
+int run(const CLI::App& sub, const ProfileCommand& c) {
+    std::vector<SpecProblem> problems;
+    const RunSpec spec = to_spec(sub, c.spec, problems);
+    SortKey sort = spec.device.kind == DeviceKind::CUDA ? SortKey::SelfDevice : SortKey::SelfCpu;
+    if (!c.sort.empty() && !parse_sort_key(c.sort, sort))
+        problems.push_back({"sort", "'" + c.sort + "' is not one of " + sort_key_names()});
+    if (!problems.empty()) {
+        std::cerr << "attnwb profile: invalid input:\n" << format_problems(problems);
+        return kExitBadInput;
+    }
+
+    StderrProgress progress(c.quiet);
+    ProfileResult result;
+    try {
+        result = profile_run(spec, c.profiler, &progress);
+    } catch (const InvalidInput& e) {
+        std::cerr << "attnwb profile: invalid input:\n" << e.what();
+        return kExitBadInput;
+    } catch (const RunFailed& e) {
+        std::cerr << "attnwb profile: run failed: " << e.what() << "\n";
+        return kExitRuntimeFailure;
+    }
+
+    const ProfileReport report = make_report(result, c.group_by_shape);
+    std::vector<OperatorRow> rows = report.operators;
+    sort_rows(rows, sort);
+    const bool cuda = spec.device.kind == DeviceKind::CUDA;
+
+    std::cout << "=== " << describe(spec) << " ===\n"
+              << "torch " << result.environment.torch_version << ", " << result.environment.device_name << ", "
+              << result.environment.threads << " thread(s), BLAS: " << result.environment.blas << "\n"
+              << "schedule wait=" << c.profiler.wait << " warmup=" << c.profiler.warmup << " active=" << c.profiler.active
+              << " repeat=" << c.profiler.repeat << ", sorted by " << to_string(sort) << "\n";
+    TableTextOptions table;
+    table.row_limit = c.rows;
+    table.device_columns = cuda;
+    table.memory_columns = c.profiler.profile_memory;
+    table.shapes_column = c.group_by_shape;
+    std::cout << format_table(rows, table);
+
+    double recorded_ms = 0;
+    int recorded = 0;
+    for (const auto& st : result.steps)
+        if (st.action == ScheduleAction::Record || st.action == ScheduleAction::RecordAndSave) {
+            recorded_ms += double(st.wall_ns) / 1e6;
+            ++recorded;
+        }
+    if (recorded > 0) std::printf("Recorded steps: %d, mean %.3f ms per step (profiler on)\n", recorded, recorded_ms / recorded);
+    if (c.profiler.profile_memory || cuda)
+        std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source << ")\n";
+
+    try {
+        if (!c.json_path.empty()) {
+            write_text_file(c.json_path, to_json(report).dump(1) + "\n");
+            std::cerr << "wrote report " << c.json_path << "\n";
+        }
+        if (!c.trace_path.empty()) {
+            ChromeTraceInfo info;
+            info.trace_name = describe(spec);
+            info.metadata = nlohmann::json{{"attention_workbench", {{"spec", spec}, {"environment", result.environment}}}};
+            write_chrome_trace(result.trace, info, c.trace_path);
+            std::cerr << "wrote trace " << c.trace_path << " (" << result.trace.events().size() << " events, "
+                      << result.trace.memory().size() << " memory events)\n";
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "attnwb profile: " << e.what() << "\n";
+        return kExitRuntimeFailure;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+Command register_profile(CLI::App& app) {
+    auto c = std::make_shared<ProfileCommand>();
+    CLI::App* sub = app.add_subcommand(
+        "profile", "Run one attention spec under the PyTorch profiler and print its operator table. "
+                   "Defaults are the article's experiment: (2, 8, 512, 64), train, wait=1 warmup=1 active=3.");
+    add_spec_options(*sub, c->spec);
+    add_profile_options(*sub, c->profiler);
+    const std::string g = "Output";
+    sub->add_option("--sort", c->sort,
+                    "Sort key: " + sort_key_names() + "; default self_device on cuda, self_cpu on cpu")
+        ->group(g);
+    sub->add_option("--rows", c->rows, "Rows to print (0 = all)")->capture_default_str()->group(g);
+    sub->add_flag("--group-by-shape", c->group_by_shape, "One row per (operator, input shapes)")->group(g);
+    sub->add_option("--json", c->json_path, "Write the report (environment, spec, operators, memory) as JSON")->group(g);
+    sub->add_option("--trace", c->trace_path, "Write a chrome trace (Perfetto, chrome://tracing)")->group(g);
+    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr")->group(g);
+    return [sub, c] { return run(*sub, *c); };
+}
+
+}  // namespace awb::cli

@@ -1,0 +1,126 @@
+#include "cli_spec_options.h"
+
+#include <fstream>
+
+#include "json_io.h"
+#include "run_observer.h"
+#include "variant_catalog.h"
+
+namespace awb::cli {
+
+void add_spec_options(CLI::App& app, SpecOptions& o) {
+    const std::string g = "Run spec";
+    // A repeated option takes its last value (as most CLIs do), e.g. "--seq 64 ... --seq 128".
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app.add_option("--spec", o.spec_file, "Read the spec from a JSON file (a report's \"spec\" object works); "
+                                          "options given on the command line override its fields")
+        ->group(g);
+    app.add_option("--variant", o.variant, "Attention variant: " + variant_names())->capture_default_str()->group(g);
+    app.add_option("--batch", o.batch, "Batch size B")->capture_default_str()->group(g);
+    app.add_option("--heads", o.heads, "Query heads H")->capture_default_str()->group(g);
+    app.add_option("--kv-heads", o.kv_heads, "Key/value heads (GQA); default: = heads")->group(g);
+    app.add_option("--seq", o.seq, "Sequence length N for queries and keys")->capture_default_str()->group(g);
+    app.add_option("--seq-q", o.seq_q, "Query length (overrides --seq)")->group(g);
+    app.add_option("--seq-k", o.seq_k, "Key/value length (overrides --seq)")->group(g);
+    app.add_option("--head-dim", o.head_dim, "Head dimension D")->capture_default_str()->group(g);
+    app.add_option("--dtype", o.dtype, "float32, float64, float16, bfloat16; default: float16 on cuda, float32 on cpu")
+        ->group(g);
+    app.add_option("--device", o.device, "cpu, cuda or cuda:N")->capture_default_str()->group(g);
+    app.add_option("--mode", o.mode, "forward, or train (forward + out.square().mean().backward())")
+        ->capture_default_str()
+        ->group(g);
+    app.add_option("--mask", o.mask, "none, causal, or padding (needs --key-lengths)")->capture_default_str()->group(g);
+    app.add_option("--key-lengths", o.key_lengths, "Per-batch key lengths for --mask padding, e.g. 512,300")
+        ->delimiter(',')
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->group(g);
+    app.add_option("--layout", o.layout, "bhnd (contiguous [B,H,N,D]) or bnhd ([B,N,H,D] transposed, as a projection gives)")
+        ->capture_default_str()
+        ->group(g);
+    app.add_option("--sdpa-backend", o.sdpa_backend, "auto, math, flash, efficient, cudnn (LibTorch 2.x)")
+        ->capture_default_str()
+        ->group(g);
+    app.add_option("--seed", o.seed, "Random seed of the inputs")->capture_default_str()->group(g);
+    app.add_option("--threads", o.threads, "Intra-op threads; 0 = LibTorch's default")->capture_default_str()->group(g);
+}
+
+void add_profile_options(CLI::App& app, ProfileOptions& o) {
+    const std::string g = "Profiler (torch.profiler.schedule)";
+    app.add_option("--wait", o.wait, "Steps run with the profiler off")->capture_default_str()->group(g);
+    app.add_option("--warmup", o.warmup, "Steps run under the profiler and discarded")->capture_default_str()->group(g);
+    app.add_option("--active", o.active, "Steps recorded per cycle")->capture_default_str()->group(g);
+    app.add_option("--repeat", o.repeat, "Cycles of wait+warmup+active")->capture_default_str()->group(g);
+    app.add_flag("--record-shapes,!--no-record-shapes", o.record_shapes, "Record input shapes and dtypes")
+        ->capture_default_str()
+        ->group(g);
+    app.add_flag("--profile-memory,!--no-profile-memory", o.profile_memory, "Record [memory] allocation events")
+        ->capture_default_str()
+        ->group(g);
+    app.add_flag("--with-stack,!--no-with-stack", o.with_stack, "Record call stacks")->capture_default_str()->group(g);
+}
+
+namespace {
+
+template <typename T, typename Parse>
+void set_enum(const std::string& value, const char* field, const char* allowed, Parse parse, T& out,
+              std::vector<SpecProblem>& problems) {
+    if (auto v = parse(value))
+        out = *v;
+    else
+        problems.push_back({field, "'" + value + "' is not one of " + allowed});
+}
+
+bool given(const CLI::App& app, const char* name) { return app.count(name) > 0; }
+
+}  // namespace
+
+RunSpec to_spec(const CLI::App& app, const SpecOptions& o, std::vector<SpecProblem>& problems) {
+    RunSpec s;
+    const bool from_file = !o.spec_file.empty();
+    if (from_file) {
+        std::ifstream in(o.spec_file);
+        if (!in) {
+            problems.push_back({"spec", "cannot open '" + o.spec_file + "'"});
+            return s;
+        }
+        try {
+            auto j = nlohmann::json::parse(in);
+            if (j.contains("spec") && j["spec"].is_object()) j = j["spec"];
+            s = j.get<RunSpec>();
+        } catch (const InvalidInput& e) {
+            for (const auto& p : e.problems()) problems.push_back({p.field, p.message + " (in " + o.spec_file + ")"});
+        } catch (const nlohmann::json::exception& e) {
+            problems.push_back({"spec", "'" + o.spec_file + "' is not valid JSON: " + e.what()});
+        }
+    }
+    // Without a file every option applies (with its default); with one, only those typed.
+    auto use = [&](const char* name) { return !from_file || given(app, name); };
+    if (use("--variant")) s.variant = o.variant;
+    if (use("--batch")) s.batch = o.batch;
+    if (use("--heads")) s.heads = o.heads;
+    if (given(app, "--kv-heads"))
+        s.kv_heads = o.kv_heads;
+    else if (use("--heads"))
+        s.kv_heads = s.heads;
+    if (use("--seq")) s.seq_q = s.seq_k = o.seq;
+    if (given(app, "--seq-q")) s.seq_q = o.seq_q;
+    if (given(app, "--seq-k")) s.seq_k = o.seq_k;
+    if (use("--head-dim")) s.head_dim = o.head_dim;
+    if (use("--device")) set_enum(o.device, "device", "cpu, cuda, cuda:N", parse_device, s.device, problems);
+    if (given(app, "--dtype"))
+        set_enum(o.dtype, "dtype", "float32, float64, float16, bfloat16", parse_dtype, s.dtype, problems);
+    else if (!from_file)
+        s.dtype = s.device.kind == DeviceKind::CUDA ? Dtype::Float16 : Dtype::Float32;
+    if (use("--mode")) set_enum(o.mode, "mode", "forward, train", parse_mode, s.mode, problems);
+    if (use("--mask")) set_enum(o.mask, "mask", "none, causal, padding", parse_mask, s.mask, problems);
+    if (given(app, "--key-lengths")) s.key_lengths = o.key_lengths;
+    if (use("--layout")) set_enum(o.layout, "layout", "bhnd, bnhd", parse_layout, s.layout, problems);
+    if (use("--sdpa-backend"))
+        set_enum(o.sdpa_backend, "sdpa_backend", "auto, math, flash, efficient, cudnn", parse_sdpa_backend,
+                 s.sdpa_backend, problems);
+    if (use("--seed")) s.seed = o.seed;
+    if (use("--threads")) s.threads = o.threads;
+    return s;
+}
+
+}  // namespace awb::cli

@@ -1,0 +1,70 @@
+#include "cuda_support.h"
+
+#ifdef AWB_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <cuda_runtime_api.h>
+#endif
+
+namespace awb::cuda {
+
+#ifdef AWB_WITH_CUDA
+
+namespace {
+std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+}  // namespace
+
+bool available() { return at::cuda::is_available(); }
+int device_count() { return int(at::cuda::device_count()); }
+bool supports_bf16(int device) { return at::cuda::getDeviceProperties(device)->major >= 8; }
+int64_t free_bytes(int device) {
+    size_t free = 0, total = 0;
+    int previous = 0;
+    cudaGetDevice(&previous);
+    cudaSetDevice(device);
+    const bool ok = cudaMemGetInfo(&free, &total) == cudaSuccess;
+    cudaSetDevice(previous);
+    if (!ok) return -1;
+    // Memory PyTorch's caching allocator holds but does not use is free for a run too.
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
+    const auto agg = size_t(c10::cuda::CUDACachingAllocator::StatType::AGGREGATE);
+    return int64_t(free) + stats.reserved_bytes[agg].current - stats.allocated_bytes[agg].current;
+}
+std::string device_name(int device) { return at::cuda::getDeviceProperties(device)->name; }
+std::string runtime_version() {
+    int v = 0;
+    return cudaRuntimeGetVersion(&v) == cudaSuccess ? version_string(v) : std::string();
+}
+std::string driver_version() {
+    int v = 0;
+    return cudaDriverGetVersion(&v) == cudaSuccess ? version_string(v) : std::string();
+}
+void synchronize(int device) {
+    int previous = 0;
+    cudaGetDevice(&previous);
+    cudaSetDevice(device);
+    cudaDeviceSynchronize();
+    cudaSetDevice(previous);
+}
+void reset_peak_memory(int device) { c10::cuda::CUDACachingAllocator::resetPeakStats(device); }
+int64_t max_memory_allocated(int device) {
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
+    return stats.allocated_bytes[size_t(c10::cuda::CUDACachingAllocator::StatType::AGGREGATE)].peak;
+}
+
+#else
+
+bool available() { return false; }
+int device_count() { return 0; }
+bool supports_bf16(int) { return false; }
+int64_t free_bytes(int) { return -1; }
+std::string device_name(int) { return {}; }
+std::string runtime_version() { return {}; }
+std::string driver_version() { return {}; }
+void synchronize(int) {}
+void reset_peak_memory(int) {}
+int64_t max_memory_allocated(int) { return -1; }
+
+#endif
+
+}  // namespace awb::cuda

@@ -1,0 +1,32 @@
+// The environment fingerprint stored with every result: what a number was measured on.
+#pragma once
+
+#include <string>
+
+#include "run_spec.h"
+
+namespace awb {
+
+struct Environment {
+    std::string torch_version;   // "1.13.1"
+    std::string device;          // "cpu", "cuda:0"
+    std::string device_name;     // CPU model or GPU name
+    std::string cuda_version;    // empty without CUDA
+    std::string driver_version;  // empty without CUDA
+    std::string blas;            // the BLAS library actually loaded
+    int threads = 0;             // intra-op threads during the run
+    std::string build_type;      // of this program
+    std::string compiler;
+    std::string host;
+    std::string os;
+    std::string timestamp_utc;   // ISO 8601
+    bool operator==(const Environment&) const = default;
+};
+
+// Queries LibTorch and the system for the device the spec runs on.
+Environment probe_environment(const RunSpec& spec);
+
+// The BLAS that the dynamic loader actually mapped (libblas.so.3 is an alternative on Debian).
+std::string loaded_blas_library();
+
+}  // namespace awb

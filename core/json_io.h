@@ -1,0 +1,50 @@
+// JSON for the core's values (nlohmann): specs, options, environments, operator rows and the
+// profile report the CLI writes and the GUI opens.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "environment.h"
+#include "memory_replay.h"
+#include "op_table.h"
+#include "profile_options.h"
+#include "profiler_session.h"
+#include "run_spec.h"
+
+namespace awb {
+
+inline constexpr const char* kProfileReportSchema = "attention-workbench/profile-report";
+inline constexpr int kProfileReportVersion = 1;
+
+void to_json(nlohmann::json& j, const RunSpec& s);
+void from_json(const nlohmann::json& j, RunSpec& s);  // throws InvalidInput naming bad fields
+void to_json(nlohmann::json& j, const ProfileOptions& o);
+void from_json(const nlohmann::json& j, ProfileOptions& o);
+void to_json(nlohmann::json& j, const Environment& e);
+void from_json(const nlohmann::json& j, Environment& e);
+void to_json(nlohmann::json& j, const OperatorRow& r);
+void from_json(const nlohmann::json& j, OperatorRow& r);
+
+struct ProfileReport {
+    RunSpec spec;
+    ProfileOptions options;
+    Environment environment;
+    bool grouped_by_shape = false;
+    std::vector<OperatorRow> operators;
+    int64_t peak_memory_bytes = 0;    // replayed from [memory] events (CPU), or CUDA allocator peak
+    std::string peak_memory_source;   // "replayed cpu allocations" / "cuda allocator"
+    std::vector<MemorySeries> memory_series;  // min/max downsampled
+    std::vector<StepRecord> steps;
+};
+
+ProfileReport make_report(const ProfileResult& result, bool group_by_shape);
+nlohmann::json to_json(const ProfileReport& r);
+ProfileReport report_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the problem
+
+// Writes text to path atomically enough for our needs; throws std::runtime_error with the path.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace awb

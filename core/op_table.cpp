@@ -1,0 +1,290 @@
+#include "op_table.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace awb {
+
+namespace {
+
+// One entry of PyTorch's FunctionEvent list: a trace event, or a [memory] record no op covered.
+struct FnEvent {
+    const TraceEvent* src = nullptr;  // null for a top-level [memory] record
+    std::string name;
+    DeviceKind device = DeviceKind::CPU;
+    int64_t start = 0;
+    int64_t end = 0;
+    uint64_t thread = 0;
+    bool is_async = false;
+    int64_t cpu_mem = 0;
+    int64_t device_mem = 0;
+    std::vector<int64_t> kernels;  // durations of linked device events
+    int parent = -1;
+    std::vector<int> children;
+    bool deleted = false;
+};
+
+std::string rewrite_name(const std::string& name) {
+    return name.rfind("ProfilerStep#", 0) == 0 ? std::string("ProfilerStep*") : name;
+}
+
+std::vector<FnEvent> function_events(const Trace& trace) {
+    const auto& mem = trace.memory();  // sorted by time, stable
+    std::vector<char> attributed(mem.size(), 0);
+    std::vector<FnEvent> fes;
+    fes.reserve(trace.events().size());
+    std::unordered_map<int64_t, std::vector<int>> linked;  // linked correlation id -> events
+    for (const auto& e : trace.events()) {
+        if (is_filtered_op_name(e.name)) continue;
+        FnEvent fe;
+        fe.src = &e;
+        fe.name = rewrite_name(e.name);
+        fe.device = e.device;
+        fe.start = e.start_ns;
+        fe.end = e.end_ns;
+        fe.thread = e.thread;
+        fe.is_async = e.is_async;
+        if (e.device == DeviceKind::CPU) {
+            // MemRecordsAcc.in_interval: bisect_left(start) .. bisect_right(end), any thread.
+            auto lo = std::lower_bound(mem.begin(), mem.end(), e.start_ns,
+                                       [](const MemoryEvent& m, int64_t t) { return m.ts_ns < t; });
+            auto hi = std::upper_bound(mem.begin(), mem.end(), e.end_ns,
+                                       [](int64_t t, const MemoryEvent& m) { return t < m.ts_ns; });
+            for (auto it = lo; it < hi; ++it) {
+                if (it->device == DeviceKind::CPU) fe.cpu_mem += it->bytes;
+                if (it->device == DeviceKind::CUDA) fe.device_mem += it->bytes;
+                attributed[size_t(it - mem.begin())] = 1;
+            }
+        }
+        if (e.linked_correlation_id > 0) linked[e.linked_correlation_id].push_back(int(fes.size()));
+        fes.push_back(std::move(fe));
+    }
+    // Associate device events (and runtime calls) with the CPU op whose id they link to.
+    for (auto& fe : fes) {
+        if (fe.device != DeviceKind::CPU || fe.is_async) continue;
+        auto it = linked.find(fe.src->correlation_id);
+        if (it == linked.end()) continue;
+        for (int j : it->second) {
+            FnEvent& other = fes[size_t(j)];
+            if (other.device == DeviceKind::CUDA)
+                fe.kernels.push_back(other.end - other.start);
+            else if (other.device == DeviceKind::CPU)
+                other.thread = fe.thread;
+        }
+    }
+    for (size_t i = 0; i < mem.size(); ++i) {
+        if (attributed[i]) continue;
+        FnEvent fe;
+        fe.name = "[memory]";
+        fe.start = fe.end = mem[i].ts_ns;
+        fe.thread = mem[i].thread;
+        fe.cpu_mem = mem[i].device == DeviceKind::CPU ? mem[i].bytes : 0;
+        fe.device_mem = mem[i].device == DeviceKind::CUDA ? mem[i].bytes : 0;
+        fes.push_back(std::move(fe));
+    }
+    std::stable_sort(fes.begin(), fes.end(), [](const FnEvent& a, const FnEvent& b) {
+        return a.start != b.start ? a.start < b.start : a.end > b.end;
+    });
+    return fes;
+}
+
+void populate_children(std::vector<FnEvent>& fes) {
+    std::vector<int> order;
+    for (int i = 0; i < int(fes.size()); ++i)
+        if (!fes[i].is_async && fes[i].device == DeviceKind::CPU) order.push_back(i);
+    // Python sorts by thread (stable), then each thread's events by (start, -end) (stable): the
+    // list is already in that order within a thread.
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return fes[a].thread < fes[b].thread; });
+    std::vector<int> open;
+    for (size_t k = 0; k < order.size(); ++k) {
+        if (k == 0 || fes[order[k]].thread != fes[order[k - 1]].thread) open.clear();
+        FnEvent& e = fes[order[k]];
+        while (!open.empty()) {
+            FnEvent& p = fes[open.back()];
+            if (e.start >= p.end || e.end > p.end) {
+                open.pop_back();
+            } else {
+                p.children.push_back(order[k]);
+                e.parent = open.back();
+                break;
+            }
+        }
+        open.push_back(order[k]);
+    }
+}
+
+// _remove_dup_nodes: an op whose only child has its own name absorbs that child, until none is left.
+void remove_duplicate_nodes(std::vector<FnEvent>& fes) {
+    for (;;) {
+        bool any = false;
+        for (size_t i = 0; i < fes.size(); ++i) {
+            FnEvent& e = fes[i];
+            if (e.deleted || e.parent < 0) continue;
+            FnEvent& p = fes[size_t(e.parent)];
+            if (p.name == e.name && p.children.size() == 1) {
+                p.children = e.children;
+                p.kernels = e.kernels;
+                for (int c : e.children) fes[size_t(c)].parent = e.parent;
+                e.deleted = true;
+                any = true;
+            }
+        }
+        if (!any) break;
+    }
+}
+
+struct Totals {
+    int64_t cpu_total = 0, self_cpu = 0, device_total = 0, self_device = 0;
+    int64_t self_cpu_mem = 0, self_device_mem = 0;
+};
+
+int64_t device_total(const std::vector<FnEvent>& fes, const FnEvent& e, std::vector<int64_t>& memo, int idx) {
+    if (memo[size_t(idx)] >= 0) return memo[size_t(idx)];
+    int64_t total = 0;
+    if (e.is_async) {
+        total = 0;
+    } else if (e.device == DeviceKind::CPU) {
+        for (int64_t k : e.kernels) total += k;
+        for (int c : e.children) total += device_total(fes, fes[size_t(c)], memo, c);
+    } else {
+        total = e.end - e.start;
+    }
+    memo[size_t(idx)] = total;
+    return total;
+}
+
+}  // namespace
+
+bool is_filtered_op_name(const std::string& name) {
+    static const char* const kFiltered[] = {"[memory]",
+                                            "[OutOfMemory]",
+                                            "profiler::_record_function_enter",
+                                            "profiler::_record_function_enter_new",
+                                            "profiler::_record_function_exit",
+                                            "aten::is_leaf",
+                                            "aten::output_nr",
+                                            "aten::_version"};
+    for (const char* f : kFiltered)
+        if (name == f) return true;
+    return false;
+}
+
+std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& options) {
+    std::vector<FnEvent> fes = function_events(trace);
+    populate_children(fes);
+    remove_duplicate_nodes(fes);
+
+    std::vector<int64_t> memo(fes.size(), -1);
+    std::vector<OperatorRow> rows;
+    std::map<std::tuple<std::string, int, std::string>, size_t> index;
+    for (size_t i = 0; i < fes.size(); ++i) {
+        const FnEvent& e = fes[i];
+        if (e.deleted) continue;
+        const bool cpu = e.device == DeviceKind::CPU;
+        Totals t;
+        t.cpu_total = cpu ? e.end - e.start : 0;
+        t.device_total = device_total(fes, e, memo, int(i));
+        int64_t child_cpu = 0, child_dev = 0, child_cpu_mem = 0, child_dev_mem = 0;
+        for (int c : e.children) {
+            const FnEvent& ch = fes[size_t(c)];
+            child_cpu += ch.device == DeviceKind::CPU ? ch.end - ch.start : 0;
+            child_dev += device_total(fes, ch, memo, c);
+            child_cpu_mem += ch.cpu_mem;
+            child_dev_mem += ch.device_mem;
+        }
+        const bool sync_cpu = cpu && !e.is_async;
+        t.self_cpu = sync_cpu ? t.cpu_total - child_cpu : 0;
+        t.self_device = e.is_async ? 0 : (cpu ? t.device_total - child_dev : t.device_total);
+        t.self_cpu_mem = sync_cpu ? e.cpu_mem - child_cpu_mem : 0;
+        t.self_device_mem = sync_cpu ? e.device_mem - child_dev_mem : 0;
+
+        std::string shapes = options.group_by_shape ? format_shapes(e.src ? e.src->shapes : decltype(e.src->shapes){})
+                                                    : std::string();
+        auto key = std::make_tuple(e.name, int(e.device), shapes);
+        auto [it, inserted] = index.emplace(key, rows.size());
+        if (inserted) {
+            OperatorRow r;
+            r.name = e.name;
+            r.input_shapes = shapes;
+            r.device = e.device;
+            rows.push_back(std::move(r));
+        }
+        OperatorRow& r = rows[it->second];
+        r.calls += 1;
+        r.cpu_total_ns += t.cpu_total;
+        r.self_cpu_ns += t.self_cpu;
+        r.device_total_ns += t.device_total;
+        r.self_device_ns += t.self_device;
+        r.cpu_memory_bytes += e.cpu_mem;
+        r.device_memory_bytes += e.device_mem;
+        r.self_cpu_memory_bytes += t.self_cpu_mem;
+        r.self_device_memory_bytes += t.self_device_mem;
+    }
+    return rows;
+}
+
+int64_t sort_value(const OperatorRow& r, SortKey key) {
+    switch (key) {
+        case SortKey::SelfCpu: return r.self_cpu_ns;
+        case SortKey::CpuTotal: return r.cpu_total_ns;
+        case SortKey::SelfDevice: return r.self_device_ns;
+        case SortKey::DeviceTotal: return r.device_total_ns;
+        case SortKey::Calls: return r.calls;
+        case SortKey::CpuMemory: return r.cpu_memory_bytes;
+        case SortKey::SelfCpuMemory: return r.self_cpu_memory_bytes;
+        case SortKey::DeviceMemory: return r.device_memory_bytes;
+        case SortKey::SelfDeviceMemory: return r.self_device_memory_bytes;
+    }
+    return 0;
+}
+
+void sort_rows(std::vector<OperatorRow>& rows, SortKey key) {
+    std::stable_sort(rows.begin(), rows.end(), [key](const OperatorRow& a, const OperatorRow& b) {
+        return sort_value(a, key) > sort_value(b, key);
+    });
+}
+
+namespace {
+const std::pair<const char*, SortKey> kSortKeys[] = {
+    {"self_cpu", SortKey::SelfCpu},           {"cpu_total", SortKey::CpuTotal},
+    {"self_device", SortKey::SelfDevice},     {"device_total", SortKey::DeviceTotal},
+    {"calls", SortKey::Calls},                {"cpu_mem", SortKey::CpuMemory},
+    {"self_cpu_mem", SortKey::SelfCpuMemory}, {"device_mem", SortKey::DeviceMemory},
+    {"self_device_mem", SortKey::SelfDeviceMemory}};
+}
+
+std::string to_string(SortKey k) {
+    for (const auto& [name, key] : kSortKeys)
+        if (key == k) return name;
+    return "?";
+}
+
+bool parse_sort_key(const std::string& s, SortKey& out) {
+    for (const auto& [name, key] : kSortKeys)
+        if (s == name) {
+            out = key;
+            return true;
+        }
+    return false;
+}
+
+std::string sort_key_names() {
+    std::string out;
+    for (const auto& [name, key] : kSortKeys) {
+        if (!out.empty()) out += ", ";
+        out += name;
+    }
+    return out;
+}
+
+OpTableTotals totals(const std::vector<OperatorRow>& rows) {
+    OpTableTotals t;
+    for (const auto& r : rows) {
+        t.self_cpu_ns += r.self_cpu_ns;
+        t.self_device_ns += r.self_device_ns;
+    }
+    return t;
+}
+
+}  // namespace awb

@@ -1,0 +1,285 @@
+#include "profiler_session.h"
+
+#include <ATen/Parallel.h>
+#include <ATen/record_function.h>
+#include <c10/util/Exception.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "compat.h"
+#include "cuda_support.h"
+#include "device_caps.h"
+#include "variants.h"
+
+namespace awb {
+
+namespace {
+
+namespace prof = torch::autograd::profiler;
+
+// libkineto::ActivityType values (stable across 1.13 and 2.x for these entries).
+EventKind kind_of(uint8_t activity) {
+    switch (activity) {
+        case 0: return EventKind::CpuOp;
+        case 1: return EventKind::UserAnnotation;
+        case 2: return EventKind::UserAnnotation;  // gpu_user_annotation
+        case 3: return EventKind::Memcpy;
+        case 4: return EventKind::Memset;
+        case 5: return EventKind::Kernel;
+        case 7: return EventKind::Runtime;
+        case 8: return EventKind::Runtime;  // cuda_driver
+        default: return EventKind::Other;
+    }
+}
+
+DeviceKind device_of(c10::DeviceType t) {
+    if (t == c10::DeviceType::CPU) return DeviceKind::CPU;
+    if (t == c10::DeviceType::CUDA) return DeviceKind::CUDA;
+    return DeviceKind::Other;
+}
+
+// Appends one profiler window's events, in the order the profiler reported them.
+void collect(const prof::ProfilerResult& result, std::vector<TraceEvent>& events, std::vector<MemoryEvent>& memory) {
+    for (const auto& e : result.events()) {
+        const std::string name = e.name();
+        const int64_t start = compat::start_ns(e);
+        if (name == "[memory]") {
+            MemoryEvent m;
+            m.ts_ns = start;
+            m.bytes = e.nBytes();
+            m.device = device_of(e.deviceType());
+            m.device_index = int(int8_t(e.deviceIndex()));
+            m.thread = e.startThreadId();
+            memory.push_back(m);
+            continue;
+        }
+        TraceEvent t;
+        t.name = name;
+        t.device = device_of(e.deviceType());
+        t.kind = kind_of(e.activityType());
+        if (t.kind == EventKind::CpuOp && e.scope() == uint8_t(at::RecordScope::USER_SCOPE))
+            t.kind = EventKind::UserAnnotation;
+        t.device_index = t.device == DeviceKind::CPU ? -1 : int(int8_t(e.deviceIndex()));
+        t.start_ns = start;
+        t.end_ns = start + compat::duration_ns(e);
+        t.thread = t.device == DeviceKind::CPU ? e.startThreadId() : uint64_t(e.deviceResourceId());
+        t.is_async = e.isAsync() || e.startThreadId() != e.endThreadId();
+        t.scope = e.scope();
+        t.correlation_id = int64_t(e.correlationId());
+        t.linked_correlation_id = int64_t(e.linkedCorrelationId());
+        t.sequence_nr = e.sequenceNr();
+        t.fwd_thread = e.fwdThreadId();
+        if (e.hasShapes())
+            for (const auto& s : e.shapes()) t.shapes.push_back(s);
+        if (e.hasTypes())
+            for (const auto& d : e.dtypes()) t.dtypes.push_back(d);
+        if (e.hasStack())
+            for (const auto& f : e.stack()) t.stack.push_back(f);
+        events.push_back(std::move(t));
+    }
+}
+
+// torch.profiler.profile's state machine: the same transitions in the same order, so that a run here
+// records what the Python loop records.
+class ScheduledProfiler {
+public:
+    ScheduledProfiler(const ProfileOptions& o, bool cuda)
+        : options_(o),
+          config_(compat::profiler_config(o.record_shapes, o.profile_memory, o.with_stack)) {
+        activities_.insert(prof::ActivityType::CPU);
+        if (cuda) activities_.insert(prof::ActivityType::CUDA);
+    }
+    ~ScheduledProfiler() {
+        step_region_.reset();
+        if (enabled_) {
+            try {
+                prof::disableProfiler();
+            } catch (...) {
+            }
+        }
+    }
+
+    void start() {
+        current_ = schedule_action(options_, 0);
+        transit(ScheduleAction::None, current_);
+        begin_step_region();
+    }
+    // profiler.step(): ends the step region, moves the schedule on, opens the next step's region.
+    ScheduleAction step() {
+        step_region_.reset();
+        const ScheduleAction prev = current_;
+        ++step_num_;
+        current_ = schedule_action(options_, step_num_);
+        transit(prev, current_);
+        compat::profiler_step();
+        begin_step_region();
+        return prev;
+    }
+    void stop() {
+        step_region_.reset();
+        transit(current_, std::nullopt);
+    }
+    bool recording() const { return enabled_; }
+
+    std::vector<TraceEvent> events;
+    std::vector<MemoryEvent> memory;
+    int64_t origin_ns = -1;
+
+private:
+    void prepare() { prof::prepareProfiler(config_, activities_); }
+    void start_trace() {
+        prof::enableProfiler(config_, activities_);
+        enabled_ = true;
+    }
+    void stop_trace() {
+        enabled_ = false;
+        auto result = prof::disableProfiler();
+        if (!result) return;
+        if (origin_ns < 0) origin_ns = compat::trace_start_ns(*result);
+        collect(*result, events, memory);
+    }
+    void transit(ScheduleAction prev, std::optional<ScheduleAction> next) {
+        using A = ScheduleAction;
+        if (!next) {  // exit
+            if (prev == A::Warmup) {
+                start_trace();
+                stop_trace();
+            } else if (prev == A::Record || prev == A::RecordAndSave) {
+                stop_trace();
+            }
+            return;
+        }
+        const A n = *next;
+        switch (prev) {
+            case A::None:
+                if (n == A::Warmup) prepare();
+                if (n == A::Record || n == A::RecordAndSave) {
+                    prepare();
+                    start_trace();
+                }
+                break;
+            case A::Warmup:
+                if (n == A::None) {
+                    start_trace();
+                    stop_trace();
+                }
+                if (n == A::Record || n == A::RecordAndSave) start_trace();
+                break;
+            case A::Record:
+                if (n == A::None || n == A::Warmup) stop_trace();
+                break;
+            case A::RecordAndSave:
+                stop_trace();
+                if (n == A::Warmup) prepare();
+                if (n == A::Record || n == A::RecordAndSave) {
+                    prepare();
+                    start_trace();
+                }
+                break;
+        }
+    }
+    void begin_step_region() {
+        step_region_.emplace(at::RecordScope::USER_SCOPE);
+        if (step_region_->isActive()) step_region_->before("ProfilerStep#" + std::to_string(step_num_));
+    }
+
+    ProfileOptions options_;
+    prof::ProfilerConfig config_;
+    std::set<prof::ActivityType> activities_;
+    ScheduleAction current_ = ScheduleAction::None;
+    int step_num_ = 0;
+    bool enabled_ = false;
+    std::optional<at::RecordFunction> step_region_;
+};
+
+class ThreadCountScope {
+public:
+    explicit ThreadCountScope(int threads) : previous_(at::get_num_threads()) {
+        if (threads > 0 && threads != previous_) {
+            at::set_num_threads(threads);
+            changed_ = true;
+        }
+    }
+    ~ThreadCountScope() {
+        if (changed_) at::set_num_threads(previous_);
+    }
+
+private:
+    int previous_;
+    bool changed_ = false;
+};
+
+}  // namespace
+
+ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, RunObserver* observer) {
+    auto problems = validate(spec, query_device_caps());
+    for (auto& p : validate(options)) problems.push_back(std::move(p));
+    if (!problems.empty()) throw InvalidInput(std::move(problems));
+
+    ProfileResult out;
+    out.spec = spec;
+    out.options = options;
+    try {
+        ThreadCountScope threads(spec.threads);
+        out.environment = probe_environment(spec);
+        const bool cuda = spec.device.kind == DeviceKind::CUDA;
+        const int cuda_index = spec.device.index < 0 ? 0 : spec.device.index;
+
+        auto variant = make_variant(spec.variant);
+        variant->prepare(spec);
+        const AttentionInputs inputs = make_inputs(spec);
+        if (cuda) {
+            cuda::synchronize(cuda_index);
+            cuda::reset_peak_memory(cuda_index);
+        }
+
+        const int total = total_steps(options);
+        ScheduledProfiler profiler(options, cuda);
+        profiler.start();
+        at::Tensor result;  // lives across steps like the article's `output`
+        for (int i = 0; i < total; ++i) {
+            if (observer && observer->cancel_requested()) throw Cancelled();
+            const auto t0 = std::chrono::steady_clock::now();
+            {
+                at::RecordFunction region(at::RecordScope::USER_SCOPE);
+                if (region.isActive()) region.before(variant->name());
+                result = variant->forward(inputs.q_view(), inputs.k_view(), inputs.v_view());
+            }
+            if (spec.mode == Mode::Train) {
+                auto loss = result.square().mean();
+                // Python's Tensor.backward() makes the seed gradient with
+                // ones_like(memory_format=preserve_format); C++'s default would use the contiguous format.
+                loss.backward(at::ones_like(loss, at::MemoryFormat::Preserve));
+            }
+            if (cuda) cuda::synchronize(cuda_index);
+            const auto t1 = std::chrono::steady_clock::now();
+            const ScheduleAction action = profiler.step();
+            out.steps.push_back({i, action, std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()});
+            if (observer)
+                observer->on_progress(i + 1, total,
+                                      "step " + std::to_string(i + 1) + "/" + std::to_string(total) + " (" +
+                                          to_string(action) + ")");
+        }
+        profiler.stop();
+        if (cuda) out.device_peak_bytes = cuda::max_memory_allocated(cuda_index);
+
+        TraceMeta meta;
+        meta.origin_ns = profiler.origin_ns < 0 ? 0 : profiler.origin_ns;
+        meta.clock_resolution_ns = compat::kClockResolutionNs;
+        meta.source = "profiler";
+        out.trace = Trace::build(std::move(profiler.events), std::move(profiler.memory), std::move(meta));
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const c10::Error& e) {
+        throw RunFailed("LibTorch error while running " + spec.variant + " " + shape_string(spec) + ": " +
+                        e.what_without_backtrace());
+    } catch (const std::exception& e) {
+        throw RunFailed("error while running " + spec.variant + " " + shape_string(spec) + ": " + e.what());
+    }
+    return out;
+}
+
+}  // namespace awb

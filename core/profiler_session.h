@@ -1,0 +1,36 @@
+// Profiled runs: the article's loop under the PyTorch profiler with a torch.profiler.schedule, on
+// the calling thread, producing a Trace. No torch in this header: the GUI's worker includes it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "environment.h"
+#include "profile_options.h"
+#include "run_observer.h"
+#include "run_spec.h"
+#include "trace.h"
+
+namespace awb {
+
+struct StepRecord {
+    int step = 0;
+    ScheduleAction action = ScheduleAction::None;
+    int64_t wall_ns = 0;  // the step's wall time (forward [+ backward]), profiler overhead included
+};
+
+struct ProfileResult {
+    RunSpec spec;
+    ProfileOptions options;
+    Environment environment;
+    Trace trace;                     // events of all recorded steps
+    std::vector<StepRecord> steps;   // every step, recorded or not
+    int64_t device_peak_bytes = -1;  // CUDA allocator peak over recorded steps; -1 on CPU
+};
+
+// Validates (throws InvalidInput listing every problem), then runs. Throws Cancelled when the
+// observer asks between steps, RunFailed when LibTorch fails. Must not run concurrently with
+// another profiled run in the same process (the profiler is per process).
+ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, RunObserver* observer = nullptr);
+
+}  // namespace awb

@@ -1,0 +1,92 @@
+// RunSpec: what one attention run is (shape, dtype, device, mode, mask, layout) and the checks that
+// say, all at once and by field, why a spec cannot run. Pure C++: no torch, no Qt.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace awb {
+
+enum class Dtype { Float32, Float64, Float16, BFloat16 };
+enum class Mode { Forward, Train };  // Train = forward + out.square().mean().backward()
+enum class MaskKind { None, Causal, Padding };
+enum class Layout { BHND, BNHD };  // BNHD: a [B,N,H,D] tensor transposed to [B,H,N,D]
+enum class SdpaBackend { Auto, Math, Flash, Efficient, CuDNN };
+enum class DeviceKind { CPU, CUDA, Other };
+
+struct DeviceSpec {
+    DeviceKind kind = DeviceKind::CPU;
+    int index = -1;  // -1: the current device of that kind
+    bool operator==(const DeviceSpec&) const = default;
+};
+
+struct RunSpec {
+    std::string variant = "manual";
+    int64_t batch = 2;
+    int64_t heads = 8;
+    int64_t kv_heads = 8;
+    int64_t seq_q = 512;
+    int64_t seq_k = 512;
+    int64_t head_dim = 64;
+    Dtype dtype = Dtype::Float32;
+    DeviceSpec device;
+    Mode mode = Mode::Train;
+    MaskKind mask = MaskKind::None;
+    std::vector<int64_t> key_lengths;  // per batch entry, with MaskKind::Padding
+    Layout layout = Layout::BHND;
+    uint64_t seed = 7;
+    int threads = 0;  // 0: LibTorch's default
+    SdpaBackend sdpa_backend = SdpaBackend::Auto;
+    bool operator==(const RunSpec&) const = default;
+};
+
+// The article's experiment for a device: (2, 8, 512, 64), train, fp16 on CUDA and fp32 on CPU.
+RunSpec article_spec(DeviceKind device);
+
+// What the machine offers, queried once from LibTorch (see device_caps.h) and passed in so that the
+// checks below stay pure and testable.
+struct DeviceCaps {
+    bool cuda_available = false;
+    int cuda_device_count = 0;
+    bool cuda_bf16 = false;
+    bool cpu_float16 = false;               // CPU matmul has half kernels (LibTorch >= 2.0)
+    bool sdpa_backend_selectable = false;  // LibTorch >= 2.0
+    std::vector<std::string> sdpa_backends;  // names usable on this build, besides "auto"
+    int64_t cpu_available_bytes = -1;       // -1: unknown
+    std::vector<int64_t> cuda_free_bytes;   // per device, -1: unknown
+};
+
+struct SpecProblem {
+    std::string field;    // RunSpec field name as the CLI spells it, e.g. "kv_heads"
+    std::string message;  // names the value and what is allowed
+};
+
+std::vector<SpecProblem> validate(const RunSpec& spec, const DeviceCaps& caps);
+std::string format_problems(const std::vector<SpecProblem>& problems);  // one line per problem
+
+// Rough upper estimate of the bytes one run allocates at its peak (inputs, their gradients, the
+// [B,H,Nq,Nk] intermediates the variant materialises), used to refuse a spec before allocating.
+int64_t estimate_peak_bytes(const RunSpec& spec);
+int64_t element_size(Dtype dtype);
+int64_t device_available_bytes(const RunSpec& spec, const DeviceCaps& caps);  // -1: unknown
+
+// Names: parse returns nullopt on an unknown name; to_string is the canonical spelling.
+std::string to_string(Dtype v);
+std::string to_string(Mode v);
+std::string to_string(MaskKind v);
+std::string to_string(Layout v);
+std::string to_string(SdpaBackend v);
+std::string to_string(const DeviceSpec& v);
+std::optional<Dtype> parse_dtype(std::string_view s);
+std::optional<Mode> parse_mode(std::string_view s);
+std::optional<MaskKind> parse_mask(std::string_view s);
+std::optional<Layout> parse_layout(std::string_view s);
+std::optional<SdpaBackend> parse_sdpa_backend(std::string_view s);
+std::optional<DeviceSpec> parse_device(std::string_view s);
+
+std::string shape_string(const RunSpec& spec);  // "2x8x512x64" (or "2x8/2x128x256x64" with GQA/cross)
+
+}  // namespace awb

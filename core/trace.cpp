@@ -1,0 +1,105 @@
+#include "trace.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace awb {
+
+namespace {
+
+// PyTorch's _populate_cpu_children: per thread, walk events by (start, -end) with a stack of open
+// parents; an event whose interval lies inside the top of the stack becomes its child.
+void assign_nesting(std::vector<TraceEvent>& events) {
+    std::vector<int32_t> order;
+    order.reserve(events.size());
+    for (int32_t i = 0; i < int32_t(events.size()); ++i)
+        if (nests_on_cpu(events[i])) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int32_t a, int32_t b) { return events[a].thread < events[b].thread; });
+    std::vector<int32_t> open;
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (i == 0 || events[order[i]].thread != events[order[i - 1]].thread) open.clear();
+        TraceEvent& e = events[order[i]];
+        while (!open.empty()) {
+            const TraceEvent& p = events[open.back()];
+            if (e.start_ns >= p.end_ns || e.end_ns > p.end_ns) {
+                open.pop_back();
+            } else {
+                e.parent = open.back();
+                e.depth = p.depth + 1;
+                break;
+            }
+        }
+        open.push_back(order[i]);
+    }
+}
+
+}  // namespace
+
+Trace Trace::build(std::vector<TraceEvent> events, std::vector<MemoryEvent> memory, TraceMeta meta) {
+    Trace t;
+    std::stable_sort(events.begin(), events.end(), [](const TraceEvent& a, const TraceEvent& b) {
+        return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+    });
+    for (auto& e : events) {
+        e.parent = -1;
+        e.depth = 0;
+    }
+    assign_nesting(events);
+    std::stable_sort(memory.begin(), memory.end(),
+                     [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts_ns < b.ts_ns; });
+    if (!events.empty() || !memory.empty()) {
+        t.begin_ns_ = INT64_MAX;
+        t.end_ns_ = INT64_MIN;
+        for (const auto& e : events) {
+            t.begin_ns_ = std::min(t.begin_ns_, e.start_ns);
+            t.end_ns_ = std::max(t.end_ns_, e.end_ns);
+        }
+        if (!memory.empty()) {
+            t.begin_ns_ = std::min(t.begin_ns_, memory.front().ts_ns);
+            t.end_ns_ = std::max(t.end_ns_, memory.back().ts_ns);
+        }
+    }
+    t.events_ = std::move(events);
+    t.memory_ = std::move(memory);
+    t.meta_ = std::move(meta);
+    return t;
+}
+
+std::vector<uint64_t> Trace::threads() const {
+    std::vector<uint64_t> out;
+    for (const auto& e : events_)
+        if (e.device == DeviceKind::CPU) out.push_back(e.thread);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::string format_shapes(const std::vector<std::vector<int64_t>>& shapes) {
+    std::string out = "[";
+    for (size_t i = 0; i < shapes.size(); ++i) {
+        if (i) out += ", ";
+        out += "[";
+        for (size_t j = 0; j < shapes[i].size(); ++j) {
+            if (j) out += ", ";
+            out += std::to_string(shapes[i][j]);
+        }
+        out += "]";
+    }
+    return out + "]";
+}
+
+std::string to_string(EventKind k) {
+    switch (k) {
+        case EventKind::CpuOp: return "cpu_op";
+        case EventKind::UserAnnotation: return "user_annotation";
+        case EventKind::Kernel: return "kernel";
+        case EventKind::Memcpy: return "gpu_memcpy";
+        case EventKind::Memset: return "gpu_memset";
+        case EventKind::Runtime: return "cuda_runtime";
+        case EventKind::Other: return "other";
+    }
+    return "other";
+}
+
+}  // namespace awb

@@ -1,0 +1,86 @@
+// The in-memory trace of a run or an imported file: events with start/end in ns, thread, nesting
+// (parent and depth), shapes and dtypes, memory events, and correlation ids that link CPU launches
+// to device work. Built once, then read-only. Pure C++: no torch, no Qt.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "run_spec.h"
+
+namespace awb {
+
+enum class EventKind : uint8_t { CpuOp, UserAnnotation, Kernel, Memcpy, Memset, Runtime, Other };
+
+struct TraceEvent {
+    std::string name;
+    EventKind kind = EventKind::CpuOp;
+    DeviceKind device = DeviceKind::CPU;
+    int device_index = -1;
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    uint64_t thread = 0;       // thread the event started on (for device events: the stream)
+    bool is_async = false;     // started and ended on different threads, or flagged async
+    int scope = 0;             // at::RecordScope: 0 function, 1 backward function, 5 user scope...
+    int64_t correlation_id = 0;         // CPU op: its id; kernels: the launch they belong to
+    int64_t linked_correlation_id = 0;  // device events / runtime calls: the CPU op they link to
+    int64_t sequence_nr = -1;           // autograd sequence number, links forward and backward ops
+    uint64_t fwd_thread = 0;
+    std::vector<std::vector<int64_t>> shapes;
+    std::vector<std::string> dtypes;
+    std::vector<std::string> stack;
+    // Filled in by Trace::build: the enclosing event on the same thread (-1 at top level) and depth.
+    int32_t parent = -1;
+    int32_t depth = 0;
+
+    int64_t duration_ns() const { return end_ns - start_ns; }
+};
+
+struct MemoryEvent {
+    int64_t ts_ns = 0;
+    int64_t bytes = 0;  // negative on free
+    DeviceKind device = DeviceKind::CPU;
+    int device_index = -1;
+    uint64_t thread = 0;
+    int64_t total_allocated = -1;  // as reported by the allocator, -1 when unknown
+    int64_t total_reserved = -1;
+};
+
+struct TraceMeta {
+    int64_t origin_ns = 0;              // time zero of the trace (profiler start)
+    int64_t clock_resolution_ns = 1;    // 1000 where the profiler reports whole microseconds
+    std::string source;                 // "profiler" or the file it came from
+};
+
+class Trace {
+public:
+    Trace() = default;
+    // Sorts events stably by (start ascending, end descending), so equal intervals keep the order
+    // the profiler reported them in, sorts memory events stably by time, and computes nesting.
+    static Trace build(std::vector<TraceEvent> events, std::vector<MemoryEvent> memory, TraceMeta meta);
+
+    const std::vector<TraceEvent>& events() const { return events_; }
+    const std::vector<MemoryEvent>& memory() const { return memory_; }
+    const TraceMeta& meta() const { return meta_; }
+    int64_t begin_ns() const { return begin_ns_; }
+    int64_t end_ns() const { return end_ns_; }
+    std::vector<uint64_t> threads() const;  // CPU threads with events, ascending
+
+private:
+    std::vector<TraceEvent> events_;
+    std::vector<MemoryEvent> memory_;
+    TraceMeta meta_;
+    int64_t begin_ns_ = 0;
+    int64_t end_ns_ = 0;
+};
+
+// True for synchronous CPU events: the ones that nest into a per-thread tree (PyTorch's rule).
+inline bool nests_on_cpu(const TraceEvent& e) { return e.device == DeviceKind::CPU && !e.is_async; }
+
+// "[[2, 8, 512, 64], []]": Python's str() of the shapes list, the key PyTorch groups by.
+std::string format_shapes(const std::vector<std::vector<int64_t>>& shapes);
+
+std::string to_string(EventKind k);
+
+}  // namespace awb

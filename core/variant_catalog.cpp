@@ -1,0 +1,33 @@
+#include "variant_catalog.h"
+
+namespace awb {
+
+const std::vector<VariantInfo>& variant_catalog() {
+    static const std::vector<VariantInfo> catalog = {
+        {"manual",
+         "the article's three lines: softmax(Q K^T / sqrt(d)) V, mask applied with masked_fill(-inf)",
+         3, 6},
+        {"sdpa",
+         "PyTorch's scaled_dot_product_attention (fused kernels where the build has them; "
+         "the math path on LibTorch 1.13 CPU)",
+         3, 6},
+    };
+    return catalog;
+}
+
+const VariantInfo* find_variant(std::string_view name) {
+    for (const auto& v : variant_catalog())
+        if (v.name == name) return &v;
+    return nullptr;
+}
+
+std::string variant_names() {
+    std::string out;
+    for (const auto& v : variant_catalog()) {
+        if (!out.empty()) out += ", ";
+        out += v.name;
+    }
+    return out;
+}
+
+}  // namespace awb

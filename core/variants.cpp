@@ -1,0 +1,128 @@
+#include "variants.h"
+
+#include <ATen/ScalarOps.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "compat.h"
+#include "variant_catalog.h"
+
+namespace awb {
+
+at::Tensor AttentionInputs::q_view() const { return layout == Layout::BHND ? q : q.transpose(1, 2); }
+at::Tensor AttentionInputs::k_view() const { return layout == Layout::BHND ? k : k.transpose(1, 2); }
+at::Tensor AttentionInputs::v_view() const { return layout == Layout::BHND ? v : v.transpose(1, 2); }
+
+at::Device torch_device(const DeviceSpec& d) {
+    if (d.kind == DeviceKind::CUDA) return at::Device(at::kCUDA, d.index < 0 ? 0 : int8_t(d.index));
+    return at::Device(at::kCPU);
+}
+
+at::ScalarType torch_dtype(Dtype d) {
+    switch (d) {
+        case Dtype::Float32: return at::kFloat;
+        case Dtype::Float64: return at::kDouble;
+        case Dtype::Float16: return at::kHalf;
+        case Dtype::BFloat16: return at::kBFloat16;
+    }
+    return at::kFloat;
+}
+
+AttentionInputs make_inputs(const RunSpec& s) {
+    at::manual_seed(s.seed);
+    const auto options = at::TensorOptions().dtype(torch_dtype(s.dtype)).device(torch_device(s.device));
+    const bool grad = s.mode == Mode::Train;
+    auto leaf = [&](int64_t heads, int64_t n) {
+        std::vector<int64_t> shape = s.layout == Layout::BHND ? std::vector<int64_t>{s.batch, heads, n, s.head_dim}
+                                                              : std::vector<int64_t>{s.batch, n, heads, s.head_dim};
+        return at::randn(shape, options).set_requires_grad(grad);
+    };
+    AttentionInputs in;
+    in.q = leaf(s.heads, s.seq_q);
+    in.k = leaf(s.kv_heads, s.seq_k);
+    in.v = leaf(s.kv_heads, s.seq_k);
+    in.layout = s.layout;
+    return in;
+}
+
+at::Tensor expand_kv_heads(const at::Tensor& t, int64_t heads) {
+    const int64_t kv_heads = t.size(1);
+    if (kv_heads == heads) return t;
+    return t.repeat_interleave(heads / kv_heads, 1);
+}
+
+at::Tensor masked_out_positions(const RunSpec& s) {
+    const auto opts = at::TensorOptions().dtype(at::kBool).device(torch_device(s.device));
+    if (s.mask == MaskKind::Causal) return at::ones({s.seq_q, s.seq_k}, opts).triu(1);
+    if (s.mask == MaskKind::Padding) {
+        auto key_pos = at::arange(s.seq_k, at::TensorOptions().dtype(at::kLong).device(opts.device()))
+                           .view({1, 1, 1, s.seq_k});
+        auto lens = at::tensor(s.key_lengths, at::TensorOptions().dtype(at::kLong)).to(opts.device())
+                        .view({s.batch, 1, 1, 1});
+        return key_pos.ge(lens);
+    }
+    return {};
+}
+
+namespace {
+
+// The article's three lines; masked positions are filled with -inf before the softmax.
+class ManualAttention final : public AttentionVariant {
+public:
+    std::string name() const override { return "manual"; }
+    void prepare(const RunSpec& spec) override { masked_out_ = masked_out_positions(spec); }
+    at::Tensor forward(const at::Tensor& q, const at::Tensor& k_in, const at::Tensor& v_in) const override {
+        const auto k = expand_kv_heads(k_in, q.size(1));
+        const auto v = expand_kv_heads(v_in, q.size(1));
+        const double scale = 1.0 / std::sqrt(double(q.size(-1)));
+        at::Tensor scores;
+        {
+            const auto qk = at::matmul(q, k.transpose(-2, -1));
+            // Python's `tensor * float` wraps the float into a 0-dim tensor after evaluating the left
+            // side and calls mul.Tensor (backward MulBackward0); C++'s `tensor * double` would call
+            // mul.Scalar. The wrapped scalar dies before the matmul result, as in Python.
+            scores = at::mul(qk, at::native::wrapped_scalar_tensor(scale));
+        }
+        if (masked_out_.defined()) scores = scores.masked_fill(masked_out_, -std::numeric_limits<double>::infinity());
+        const auto probabilities = at::softmax(scores, -1);
+        return at::matmul(probabilities, v);
+    }
+
+private:
+    at::Tensor masked_out_;
+};
+
+// PyTorch's fused op; causal masks use its is_causal flag, padding a boolean keep-mask.
+class SdpaAttention final : public AttentionVariant {
+public:
+    std::string name() const override { return "sdpa"; }
+    void prepare(const RunSpec& spec) override {
+        causal_ = spec.mask == MaskKind::Causal;
+        keep_.reset();
+        if (spec.mask == MaskKind::Padding) keep_ = masked_out_positions(spec).logical_not();
+        backend_ = to_string(spec.sdpa_backend);
+    }
+    at::Tensor forward(const at::Tensor& q, const at::Tensor& k_in, const at::Tensor& v_in) const override {
+        const auto k = expand_kv_heads(k_in, q.size(1));
+        const auto v = expand_kv_heads(v_in, q.size(1));
+        compat::SdpaBackendScope scope(backend_);
+        return compat::sdpa(q, k, v, keep_, causal_);
+    }
+
+private:
+    std::optional<at::Tensor> keep_;
+    bool causal_ = false;
+    std::string backend_ = "auto";
+};
+
+}  // namespace
+
+std::unique_ptr<AttentionVariant> make_variant(const std::string& name) {
+    if (name == "manual") return std::make_unique<ManualAttention>();
+    if (name == "sdpa") return std::make_unique<SdpaAttention>();
+    throw std::invalid_argument("unknown variant '" + name + "' (known: " + variant_names() + ")");
+}
+
+}  // namespace awb

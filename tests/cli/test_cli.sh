@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# attnwb's exit codes and outputs: 0 on success, 2 on bad input (each problem named on stderr),
+# 1 on a runtime failure. Usage: test_cli.sh path/to/attnwb
+set -u
+attnwb=${1:?usage: $0 ATTNWB}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+small=(--batch 1 --heads 2 --seq 64 --head-dim 16 --threads 1 --quiet)
+passed=0 failed=0
+
+check() {  # check NAME EXPECTED_RC GREP_PATTERN_IN_OUTPUT -- ARGS...
+    local name=$1 want=$2 pattern=$3
+    shift 4
+    "$attnwb" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        echo "FAIL $name: exit $rc, expected $want"; sed 's/^/  | /' "$tmp/err" | head -20; failed=$((failed + 1)); return
+    fi
+    if [ -n "$pattern" ] && ! grep -qE -- "$pattern" "$tmp/out" "$tmp/err"; then
+        echo "FAIL $name: output lacks /$pattern/"; sed 's/^/  | /' "$tmp/out" "$tmp/err" | head -40; failed=$((failed + 1)); return
+    fi
+    echo "ok   $name"; passed=$((passed + 1))
+}
+
+check "help documents defaults" 0 '--seq INT=512' -- profile --help
+check "profile prints the table" 0 'Self CPU time total' -- profile "${small[@]}" --json "$tmp/r.json" --trace "$tmp/t.json"
+check "group by shape shows shapes" 0 '\[\[2, 64, 16\], \[2, 16, 64\]\]' -- profile "${small[@]}" --group-by-shape --rows 0
+check "sort by calls" 0 'sorted by calls' -- profile "${small[@]}" --sort calls --mode forward --mask causal
+check "spec file" 0 'sdpa' -- profile --spec "$tmp/r.json" --variant sdpa --quiet
+check "padding mask" 0 'key lengths 64 20' -- profile "${small[@]}" --batch 2 --mask padding --key-lengths 64,20
+
+python_check() { /usr/bin/python3 -c "$1" 2>&1; }
+if python_check "import json,sys; r=json.load(open('$tmp/r.json')); \
+assert r['schema']=='attention-workbench/profile-report', r['schema']; \
+names={o['name'] for o in r['operators']}; assert {'aten::bmm','aten::softmax','ProfilerStep*','manual'} <= names, names; \
+assert all(k in r['operators'][0] for k in ['calls','self_cpu_us','cpu_total_us','self_device_us','device_total_us','cpu_memory_bytes','self_cpu_memory_bytes','device_memory_bytes','self_device_memory_bytes']); \
+assert r['peak_memory_bytes'] > 0 and r['memory_series'][0]['points_ts_us_bytes']; \
+assert r['environment']['torch_version'] and r['environment']['blas']; \
+t=json.load(open('$tmp/t.json')); assert any(e.get('name')=='[memory]' for e in t['traceEvents'])" >"$tmp/py"; then
+    echo "ok   report and trace files are complete"; passed=$((passed + 1))
+else
+    echo "FAIL report and trace files: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
+
+check "kv_heads not dividing heads" 2 'kv_heads: 3 does not divide heads = 2' -- profile "${small[@]}" --kv-heads 3
+check "every problem at once" 2 'dtype:.*int3' -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo
+check "every problem at once (mask)" 2 "mask: 'diagonal'" -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo
+check "non-numeric size" 2 'batch' -- profile --batch two
+check "unknown option" 2 'not expected: .*--bogus' -- profile --bogus 1
+check "padding without lengths" 2 'key_lengths: padding needs one key length per batch entry' -- profile "${small[@]}" --mask padding
+check "bad sort key" 2 "sort: 'fastest'" -- profile "${small[@]}" --sort fastest
+check "cuda absent" 2 'device:.*CUDA is not available' -- profile "${small[@]}" --device cuda
+check "too big for memory" 2 'memory: estimated peak' -- profile "${small[@]}" --seq 2000000
+check "bad schedule" 2 'active: 0 must be >= 1' -- profile "${small[@]}" --active 0
+echo '{"spec": {"batch": "x"' >"$tmp/bad.json"
+check "corrupt spec file" 2 'spec:.*not valid JSON' -- profile --spec "$tmp/bad.json"
+check "missing spec file" 2 "spec: cannot open" -- profile --spec "$tmp/none.json"
+check "unwritable report path" 1 "cannot write '/nonexistent-dir/r.json'" -- profile "${small[@]}" --json /nonexistent-dir/r.json
+check "no subcommand" 2 '' --
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

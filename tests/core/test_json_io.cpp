@@ -1,0 +1,78 @@
+#include <gtest/gtest.h>
+
+#include "json_io.h"
+
+using namespace awb;
+using nlohmann::json;
+
+TEST(JsonIo, SpecRoundTrip) {
+    RunSpec s;
+    s.variant = "sdpa";
+    s.kv_heads = 2;
+    s.mask = MaskKind::Padding;
+    s.key_lengths = {512, 100};
+    s.layout = Layout::BNHD;
+    s.dtype = Dtype::BFloat16;
+    s.device = *parse_device("cuda:1");
+    s.sdpa_backend = SdpaBackend::Flash;
+    const json j = s;
+    EXPECT_EQ(j["device"], "cuda:1");
+    EXPECT_EQ(j.get<RunSpec>(), s);
+}
+
+TEST(JsonIo, BadSpecFieldsAreAllNamed) {
+    const json j = {{"batch", "two"}, {"dtype", "int3"}, {"mask", 5}, {"key_lengths", {1, "x"}}};
+    try {
+        (void)j.get<RunSpec>();
+        FAIL();
+    } catch (const InvalidInput& e) {
+        std::vector<std::string> fields;
+        for (const auto& p : e.problems()) fields.push_back(p.field);
+        EXPECT_EQ(fields, (std::vector<std::string>{"batch", "dtype", "mask", "key_lengths"}));
+    }
+}
+
+TEST(JsonIo, ReportRoundTripAndSchemaCheck) {
+    ProfileReport r;
+    r.spec.seq_q = 128;
+    r.options.active = 4;
+    r.environment.torch_version = "1.13.0";
+    r.environment.threads = 2;
+    OperatorRow row;
+    row.name = "aten::bmm";
+    row.calls = 18;
+    row.self_cpu_ns = 87'070'000;
+    row.cpu_total_ns = 87'637'000;
+    row.cpu_memory_bytes = 125829120;
+    row.self_cpu_memory_bytes = 125829120;
+    r.operators = {row};
+    r.peak_memory_bytes = 52428800;
+    MemorySeries m;
+    m.points = {{1000, 10}, {2000, 30}};
+    m.peak_bytes = 30;
+    m.peak_ts_ns = 2000;
+    r.memory_series = {m};
+    r.steps = {{2, ScheduleAction::Record, 69'000'000}};
+
+    const json j = to_json(r);
+    EXPECT_EQ(j["schema"], kProfileReportSchema);
+    EXPECT_EQ(j["operators"][0]["self_cpu_us"].get<double>(), 87070.0);
+    const ProfileReport back = report_from_json(json::parse(j.dump()));
+    EXPECT_EQ(back.spec, r.spec);
+    EXPECT_EQ(back.options, r.options);
+    EXPECT_EQ(back.environment, r.environment);
+    EXPECT_EQ(back.operators, r.operators);
+    EXPECT_EQ(back.memory_series[0].points, m.points);
+    EXPECT_EQ(back.steps[0].action, ScheduleAction::Record);
+    EXPECT_EQ(back.steps[0].wall_ns, 69'000'000);
+
+    json wrong = j;
+    wrong["schema"] = "something-else";
+    EXPECT_THROW(report_from_json(wrong), std::runtime_error);
+    json newer = j;
+    newer["schema_version"] = 99;
+    EXPECT_THROW(report_from_json(newer), std::runtime_error);
+    json broken = j;
+    broken["operators"] = 5;
+    EXPECT_THROW(report_from_json(broken), std::runtime_error);
+}

@@ -1,0 +1,180 @@
+// key_averages() on hand-made traces: self time from the tree, PyTorch's duplicate-node rule, memory
+// attribution by interval, unattributed [memory] rows, grouping by shape, kernels linked by id.
+#include <gtest/gtest.h>
+
+#include "op_table.h"
+#include "op_table_text.h"
+
+using namespace awb;
+
+namespace {
+
+TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, uint64_t thread = 1,
+              std::vector<std::vector<int64_t>> shapes = {}) {
+    TraceEvent e;
+    e.name = name;
+    e.start_ns = start_us * 1000;
+    e.end_ns = end_us * 1000;
+    e.thread = thread;
+    e.shapes = std::move(shapes);
+    return e;
+}
+
+MemoryEvent mem(int64_t ts_us, int64_t bytes, DeviceKind device = DeviceKind::CPU) {
+    MemoryEvent m;
+    m.ts_ns = ts_us * 1000;
+    m.bytes = bytes;
+    m.device = device;
+    return m;
+}
+
+const OperatorRow& row(const std::vector<OperatorRow>& rows, const std::string& name, const std::string& shapes = "") {
+    for (const auto& r : rows)
+        if (r.name == name && r.input_shapes == shapes) return r;
+    throw std::runtime_error("no row " + name + " " + shapes);
+}
+
+}  // namespace
+
+TEST(OpTable, SelfTimeIsTotalMinusDirectChildren) {
+    // step [0,100): matmul [10,60) > bmm [20,50) > select [25,30); softmax [70,90)
+    auto t = Trace::build({op("ProfilerStep#2", 0, 100), op("aten::matmul", 10, 60), op("aten::bmm", 20, 50),
+                           op("aten::select", 25, 30), op("aten::softmax", 70, 90)},
+                          {}, {});
+    auto rows = key_averages(t);
+    EXPECT_EQ(row(rows, "ProfilerStep*").cpu_total_ns, 100'000);
+    EXPECT_EQ(row(rows, "ProfilerStep*").self_cpu_ns, 30'000);
+    EXPECT_EQ(row(rows, "aten::matmul").self_cpu_ns, 20'000);
+    EXPECT_EQ(row(rows, "aten::bmm").self_cpu_ns, 25'000);
+    EXPECT_EQ(row(rows, "aten::select").self_cpu_ns, 5'000);
+    EXPECT_EQ(totals(rows).self_cpu_ns, 100'000) << "self times add up to the top-level total";
+    EXPECT_EQ(rows.front().name, "ProfilerStep*") << "rows in order of first appearance";
+}
+
+TEST(OpTable, NestingIsPerThreadAndPartialOverlapIsNotAChild) {
+    auto t = Trace::build({op("a", 0, 100, 1), op("b", 10, 20, 2), op("c", 90, 120, 1)}, {}, {});
+    auto rows = key_averages(t);
+    EXPECT_EQ(row(rows, "a").self_cpu_ns, 100'000) << "other thread's op and a straddling op are not children";
+    EXPECT_EQ(t.events()[1].parent, -1);
+}
+
+TEST(OpTable, OnlyChildWithTheSameNameIsMerged) {
+    // aten::mean calling aten::mean (its only child) counts once, as in PyTorch's _remove_dup_nodes.
+    auto t = Trace::build({op("aten::mean", 0, 10), op("aten::mean", 1, 9), op("aten::sum", 2, 5)}, {}, {});
+    auto rows = key_averages(t);
+    EXPECT_EQ(row(rows, "aten::mean").calls, 1);
+    EXPECT_EQ(row(rows, "aten::mean").self_cpu_ns, 7'000);
+    // With a second child the nested op stays a separate call.
+    auto t2 = Trace::build({op("aten::mean", 0, 10), op("aten::mean", 1, 5), op("aten::sum", 6, 8)}, {}, {});
+    EXPECT_EQ(row(key_averages(t2), "aten::mean").calls, 2);
+}
+
+TEST(OpTable, FilteredUtilityOpsAreLeftOut) {
+    auto t = Trace::build({op("aten::is_leaf", 0, 1), op("aten::_version", 2, 3), op("aten::add", 4, 5)}, {}, {});
+    auto rows = key_averages(t);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].name, "aten::add");
+}
+
+TEST(OpTable, MemoryIsChargedToEveryOpWhoseIntervalHoldsIt) {
+    auto t = Trace::build({op("outer", 0, 100), op("inner", 10, 20)},
+                          {mem(10, 4096), mem(20, 100), mem(50, -1000), mem(200, 7), mem(300, -7)}, {});
+    auto rows = key_averages(t);
+    EXPECT_EQ(row(rows, "inner").cpu_memory_bytes, 4196) << "both interval ends are inclusive";
+    EXPECT_EQ(row(rows, "inner").self_cpu_memory_bytes, 4196);
+    EXPECT_EQ(row(rows, "outer").cpu_memory_bytes, 3196);
+    EXPECT_EQ(row(rows, "outer").self_cpu_memory_bytes, -1000);
+    const auto& loose = row(rows, "[memory]");
+    EXPECT_EQ(loose.calls, 2) << "records outside every op become top-level [memory] rows";
+    EXPECT_EQ(loose.cpu_memory_bytes, 0);
+}
+
+TEST(OpTable, CudaMemoryGoesToDeviceColumns) {
+    auto t = Trace::build({op("aten::empty", 0, 10)}, {mem(5, 512, DeviceKind::CUDA)}, {});
+    const auto& r = row(key_averages(t), "aten::empty");
+    EXPECT_EQ(r.cpu_memory_bytes, 0);
+    EXPECT_EQ(r.device_memory_bytes, 512);
+    EXPECT_EQ(r.self_device_memory_bytes, 512);
+}
+
+TEST(OpTable, GroupByShapeSplitsRowsAndFormatsLikePython) {
+    auto t = Trace::build({op("aten::bmm", 0, 10, 1, {{16, 512, 64}, {16, 64, 512}}),
+                           op("aten::bmm", 20, 30, 1, {{16, 512, 512}, {16, 512, 64}}),
+                           op("aten::bmm", 40, 50, 1, {{16, 512, 64}, {16, 64, 512}}), op("aten::mul", 60, 61, 1, {{2, 8}, {}})},
+                          {}, {});
+    auto by_name = key_averages(t);
+    EXPECT_EQ(row(by_name, "aten::bmm").calls, 3);
+    EXPECT_EQ(row(by_name, "aten::bmm").input_shapes, "");
+    auto by_shape = key_averages(t, {true});
+    EXPECT_EQ(row(by_shape, "aten::bmm", "[[16, 512, 64], [16, 64, 512]]").calls, 2);
+    EXPECT_EQ(row(by_shape, "aten::bmm", "[[16, 512, 512], [16, 512, 64]]").calls, 1);
+    EXPECT_EQ(row(by_shape, "aten::mul", "[[2, 8], []]").calls, 1);
+}
+
+TEST(OpTable, KernelsLinkedByCorrelationGiveDeviceTime) {
+    TraceEvent launch = op("aten::mm", 0, 10);
+    launch.correlation_id = 42;
+    TraceEvent parent = op("aten::matmul", 0, 20);
+    parent.correlation_id = 41;
+    TraceEvent kernel = op("gemm_kernel", 12, 15, 7);
+    kernel.device = DeviceKind::CUDA;
+    kernel.kind = EventKind::Kernel;
+    kernel.device_index = 0;
+    kernel.linked_correlation_id = 42;
+    auto rows = key_averages(Trace::build({parent, launch, kernel}, {}, {}));
+    EXPECT_EQ(row(rows, "aten::mm").self_device_ns, 3'000);
+    EXPECT_EQ(row(rows, "aten::matmul").device_total_ns, 3'000);
+    EXPECT_EQ(row(rows, "aten::matmul").self_device_ns, 0);
+    const auto& k = row(rows, "gemm_kernel");
+    EXPECT_EQ(k.device, DeviceKind::CUDA);
+    EXPECT_EQ(k.cpu_total_ns, 0);
+    EXPECT_EQ(k.device_total_ns, 3'000);
+}
+
+TEST(OpTable, AsyncEventsHaveNoSelfTime) {
+    TraceEvent a = op("async_op", 0, 50);
+    a.is_async = true;
+    auto rows = key_averages(Trace::build({a, op("aten::add", 10, 20)}, {}, {}));
+    EXPECT_EQ(row(rows, "async_op").self_cpu_ns, 0);
+    EXPECT_EQ(row(rows, "async_op").cpu_total_ns, 50'000);
+    EXPECT_EQ(row(rows, "aten::add").self_cpu_ns, 10'000) << "async events parent nothing";
+}
+
+TEST(OpTable, SortingIsNumericDescendingAndStable) {
+    std::vector<OperatorRow> rows(3);
+    rows[0].name = "a";
+    rows[0].self_cpu_ns = 900;
+    rows[1].name = "b";
+    rows[1].self_cpu_ns = 10'000;
+    rows[2].name = "c";
+    rows[2].self_cpu_ns = 900;
+    sort_rows(rows, SortKey::SelfCpu);
+    EXPECT_EQ(rows[0].name, "b");
+    EXPECT_EQ(rows[1].name, "a");
+    EXPECT_EQ(rows[2].name, "c");
+    SortKey k;
+    EXPECT_TRUE(parse_sort_key("self_cpu_mem", k));
+    EXPECT_EQ(k, SortKey::SelfCpuMemory);
+    EXPECT_FALSE(parse_sort_key("cuda_time", k));
+}
+
+TEST(OpTableText, UnitsFollowPyTorch) {
+    EXPECT_EQ(format_time_us(0.5), "0.500us");
+    EXPECT_EQ(format_time_us(1234.5), "1.234ms");
+    EXPECT_EQ(format_time_us(2.5e6), "2.500s");
+    EXPECT_EQ(format_memory(512), "512 b");
+    EXPECT_EQ(format_memory(-2048), "-2.00 Kb");
+    EXPECT_EQ(format_memory(int64_t(50) << 20), "50.00 Mb");
+    EXPECT_EQ(format_memory(int64_t(3) << 30), "3.00 Gb");
+}
+
+TEST(OpTableText, TableShowsRowsAndTotal) {
+    auto t = Trace::build({op("ProfilerStep#1", 0, 100), op("aten::bmm", 10, 60)}, {}, {});
+    auto rows = key_averages(t);
+    sort_rows(rows, SortKey::SelfCpu);
+    const std::string text = format_table(rows, {});
+    EXPECT_NE(text.find("aten::bmm"), std::string::npos);
+    EXPECT_NE(text.find("50.00%"), std::string::npos);
+    EXPECT_NE(text.find("Self CPU time total: 100.000us"), std::string::npos);
+    EXPECT_EQ(text.find("Self CUDA"), std::string::npos);
+}

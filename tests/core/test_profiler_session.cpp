@@ -1,0 +1,144 @@
+// Profiled runs end to end on a small spec: the schedule's regions, memory events, shapes, progress,
+// cancel and refusal of bad specs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "memory_replay.h"
+#include "op_table.h"
+#include "profiler_session.h"
+
+using namespace awb;
+
+namespace {
+
+RunSpec small_spec() {
+    RunSpec s;
+    s.batch = 1;
+    s.heads = 2;
+    s.kv_heads = 2;
+    s.seq_q = s.seq_k = 64;
+    s.head_dim = 16;
+    s.threads = 1;
+    return s;
+}
+
+int count_named(const Trace& t, const std::string& prefix) {
+    return int(std::count_if(t.events().begin(), t.events().end(),
+                             [&](const TraceEvent& e) { return e.name.rfind(prefix, 0) == 0; }));
+}
+
+class Recorder final : public RunObserver {
+public:
+    void on_progress(int done, int total, const std::string& what) override {
+        seen.push_back(done);
+        last_total = total;
+        last_what = what;
+    }
+    bool cancel_requested() const override { return cancel_after > 0 && int(seen.size()) >= cancel_after; }
+    std::vector<int> seen;
+    int last_total = 0;
+    std::string last_what;
+    int cancel_after = 0;
+};
+
+}  // namespace
+
+TEST(ProfilerSession, RecordsTheActiveStepsWithRegions) {
+    Recorder rec;
+    const ProfileResult r = profile_run(small_spec(), ProfileOptions{}, &rec);
+    EXPECT_EQ(count_named(r.trace, "ProfilerStep#"), 3) << "wait=1 warmup=1 active=3: steps 2..4 recorded";
+    EXPECT_EQ(count_named(r.trace, "ProfilerStep#2"), 1);
+    EXPECT_EQ(count_named(r.trace, "ProfilerStep#4"), 1);
+    EXPECT_EQ(count_named(r.trace, "manual"), 3);
+    EXPECT_GT(count_named(r.trace, "aten::bmm"), 0);
+    EXPECT_GT(count_named(r.trace, "autograd::engine::evaluate_function: SoftmaxBackward0"), 0);
+    ASSERT_EQ(r.steps.size(), 5u);
+    EXPECT_EQ(r.steps[0].action, ScheduleAction::None);
+    EXPECT_EQ(r.steps[1].action, ScheduleAction::Warmup);
+    EXPECT_EQ(r.steps[4].action, ScheduleAction::RecordAndSave);
+    EXPECT_EQ(rec.seen, (std::vector<int>{1, 2, 3, 4, 5}));
+    EXPECT_EQ(rec.last_total, 5);
+    EXPECT_FALSE(r.trace.memory().empty());
+    EXPECT_FALSE(r.environment.torch_version.empty());
+
+    // The variant region nests inside its step, and ops inside the region.
+    for (const auto& e : r.trace.events()) {
+        if (e.name == "manual") {
+            ASSERT_GE(e.parent, 0);
+            EXPECT_EQ(r.trace.events()[size_t(e.parent)].name.rfind("ProfilerStep#", 0), 0u);
+            EXPECT_EQ(e.kind, EventKind::UserAnnotation);
+        }
+    }
+    // Shapes recorded: the first bmm of the forward multiplies [B*H, N, D] by [B*H, D, N].
+    auto bmm = std::find_if(r.trace.events().begin(), r.trace.events().end(),
+                            [](const TraceEvent& e) { return e.name == "aten::bmm"; });
+    ASSERT_NE(bmm, r.trace.events().end());
+    EXPECT_EQ(format_shapes(bmm->shapes), "[[2, 64, 16], [2, 16, 64]]");
+    EXPECT_EQ(bmm->dtypes.front(), "float");
+
+    // Peak memory: the forward's [1,2,64,64] float scores (32 KiB each) are live at once.
+    const auto series = replay_memory(r.trace);
+    ASSERT_FALSE(series.empty());
+    EXPECT_GE(series.front().peak_bytes, 3 * 32 * 1024);
+}
+
+TEST(ProfilerSession, OptionsOffRecordNoShapesOrMemory) {
+    ProfileOptions o;
+    o.record_shapes = false;
+    o.profile_memory = false;
+    const ProfileResult r = profile_run(small_spec(), o);
+    EXPECT_TRUE(r.trace.memory().empty());
+    for (const auto& e : r.trace.events()) EXPECT_TRUE(e.shapes.empty()) << e.name;
+}
+
+TEST(ProfilerSession, RepeatRecordsEveryCycle) {
+    ProfileOptions o;
+    o.wait = 0;
+    o.warmup = 1;
+    o.active = 1;
+    o.repeat = 3;
+    const ProfileResult r = profile_run(small_spec(), o);
+    EXPECT_EQ(count_named(r.trace, "ProfilerStep#"), 3);
+    std::vector<std::string> steps;
+    for (const auto& e : r.trace.events())
+        if (e.name.rfind("ProfilerStep#", 0) == 0) steps.push_back(e.name);
+    EXPECT_EQ(steps, (std::vector<std::string>{"ProfilerStep#1", "ProfilerStep#3", "ProfilerStep#5"}));
+}
+
+TEST(ProfilerSession, CancelStopsBetweenSteps) {
+    Recorder rec;
+    rec.cancel_after = 2;
+    EXPECT_THROW(profile_run(small_spec(), ProfileOptions{}, &rec), Cancelled);
+    EXPECT_EQ(rec.seen, (std::vector<int>{1, 2}));
+    // The profiler was shut down: a new run works.
+    EXPECT_NO_THROW(profile_run(small_spec(), ProfileOptions{}));
+}
+
+TEST(ProfilerSession, InvalidSpecIsRefusedWithEveryProblem) {
+    RunSpec s = small_spec();
+    s.kv_heads = 3;
+    s.variant = "nope";
+    ProfileOptions o;
+    o.active = 0;
+    try {
+        profile_run(s, o);
+        FAIL() << "expected InvalidInput";
+    } catch (const InvalidInput& e) {
+        std::vector<std::string> fields;
+        for (const auto& p : e.problems()) fields.push_back(p.field);
+        EXPECT_EQ(fields, (std::vector<std::string>{"variant", "kv_heads", "active"}));
+    }
+}
+
+TEST(ProfilerSession, SpecBeyondMemoryIsRefusedBeforeAllocating) {
+    RunSpec s = small_spec();
+    s.seq_q = s.seq_k = 1 << 20;  // scores: 2 * 2^40 floats
+    try {
+        profile_run(s, ProfileOptions{});
+        FAIL() << "expected InvalidInput";
+    } catch (const InvalidInput& e) {
+        ASSERT_EQ(e.problems().size(), 1u);
+        EXPECT_EQ(e.problems()[0].field, "memory");
+    }
+}
