@@ -7,19 +7,13 @@
 
 #include "chrome_trace.h"
 #include "profiler_session.h"
+#include "test_support.h"
 
 using namespace awb;
 using nlohmann::json;
 
 TEST(ChromeTrace, ExportedRunParsesBackWithItsEvents) {
-    RunSpec s;
-    s.batch = 1;
-    s.heads = 2;
-    s.kv_heads = 2;
-    s.seq_q = s.seq_k = 32;
-    s.head_dim = 8;
-    s.threads = 1;
-    const ProfileResult r = profile_run(s, ProfileOptions{});
+    const ProfileResult r = profile_run(test::small_spec(), ProfileOptions{});
     ChromeTraceInfo info;
     info.trace_name = "test";
     info.pid = 4242;
@@ -45,7 +39,7 @@ TEST(ChromeTrace, ExportedRunParsesBackWithItsEvents) {
             ++names[e["name"].get<std::string>()];
             EXPECT_EQ(e["pid"], 4242);
             EXPECT_GE(e["dur"].get<double>(), 0.0);
-            if (e["name"] == "aten::bmm" && e["args"]["Input Dims"] == json::parse("[[2, 32, 8], [2, 8, 32]]")) {
+            if (e["name"] == "aten::bmm" && e["args"]["Input Dims"] == json::parse("[[2, 64, 16], [2, 16, 64]]")) {
                 bmm_dims = true;
                 EXPECT_EQ(e["args"]["Input type"][0], "float");
                 EXPECT_EQ(e["cat"], "cpu_op");

@@ -7,21 +7,12 @@
 #include "memory_replay.h"
 #include "op_table.h"
 #include "profiler_session.h"
+#include "test_support.h"
 
 using namespace awb;
+using awb::test::small_spec;
 
 namespace {
-
-RunSpec small_spec() {
-    RunSpec s;
-    s.batch = 1;
-    s.heads = 2;
-    s.kv_heads = 2;
-    s.seq_q = s.seq_k = 64;
-    s.head_dim = 16;
-    s.threads = 1;
-    return s;
-}
 
 int count_named(const Trace& t, const std::string& prefix) {
     return int(std::count_if(t.events().begin(), t.events().end(),

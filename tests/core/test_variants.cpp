@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <ostream>
 
 #include "variant_catalog.h"
 #include "variants.h"
@@ -37,11 +38,15 @@ struct Case {
     int64_t seq_q, seq_k;
 };
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-    const auto& c = info.param;
+std::string describe(const Case& c) {
     return c.variant + "_" + to_string(c.mask) + "_" + to_string(c.layout) + "_kv" + std::to_string(c.kv_heads) + "_" +
            std::to_string(c.seq_q) + "x" + std::to_string(c.seq_k);
 }
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) { return describe(info.param); }
+
+// Readable test listings instead of a byte dump of the parameter (found by ADL, hence in this namespace).
+[[maybe_unused]] void PrintTo(const Case& c, std::ostream* os) { *os << describe(c); }
 
 }  // namespace
 

@@ -1,0 +1,20 @@
+// Small helpers shared by the core tests.
+#pragma once
+
+#include "run_spec.h"
+
+namespace awb::test {
+
+// A spec that profiles in milliseconds: [1, 2, 64, 16], one thread, train mode.
+inline RunSpec small_spec() {
+    RunSpec s;
+    s.batch = 1;
+    s.heads = 2;
+    s.kv_heads = 2;
+    s.seq_q = s.seq_k = 64;
+    s.head_dim = 16;
+    s.threads = 1;
+    return s;
+}
+
+}  // namespace awb::test
