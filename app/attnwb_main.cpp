@@ -6,9 +6,11 @@
 #include <iostream>
 
 #include "cli_commands.h"
+#include "process_tuning.h"
 
 int main(int argc, char** argv) {
     using namespace awb::cli;
+    awb::tune_allocator_for_steady_state();
     CLI::App app{"attnwb: profile attention in LibTorch (Attention Workbench, headless)"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show the help of every subcommand");

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cuda_support.h"
+#include "process_tuning.h"
 
 #ifndef AWB_BUILD_TYPE
 #define AWB_BUILD_TYPE "unknown"
@@ -80,6 +81,7 @@ Environment probe_environment(const RunSpec& spec) {
         env.device_name = cpu_model();
     }
     env.blas = loaded_blas_library();
+    env.allocator = allocator_setting();
     env.threads = at::get_num_threads();
     env.build_type = AWB_BUILD_TYPE;
 #if defined(__clang__)

@@ -14,6 +14,7 @@ struct Environment {
     std::string cuda_version;    // empty without CUDA
     std::string driver_version;  // empty without CUDA
     std::string blas;            // the BLAS library actually loaded
+    std::string allocator;       // C library allocator setting (see process_tuning.h)
     int threads = 0;             // intra-op threads during the run
     std::string build_type;      // of this program
     std::string compiler;

@@ -120,7 +120,7 @@ void from_json(const json& j, ProfileOptions& o) {
 void to_json(json& j, const Environment& e) {
     j = json{{"torch_version", e.torch_version}, {"device", e.device},
              {"device_name", e.device_name},     {"cuda_version", e.cuda_version},
-             {"driver_version", e.driver_version}, {"blas", e.blas},
+             {"driver_version", e.driver_version}, {"blas", e.blas}, {"allocator", e.allocator},
              {"threads", e.threads},             {"build_type", e.build_type},
              {"compiler", e.compiler},           {"host", e.host},
              {"os", e.os},                       {"timestamp_utc", e.timestamp_utc}};
@@ -134,6 +134,7 @@ void from_json(const json& j, Environment& e) {
     e.cuda_version = str("cuda_version");
     e.driver_version = str("driver_version");
     e.blas = str("blas");
+    e.allocator = str("allocator");
     e.threads = j.value("threads", 0);
     e.build_type = str("build_type");
     e.compiler = str("compiler");
