@@ -25,10 +25,6 @@ struct FnEvent {
     bool deleted = false;
 };
 
-std::string rewrite_name(const std::string& name) {
-    return name.rfind("ProfilerStep#", 0) == 0 ? std::string("ProfilerStep*") : name;
-}
-
 std::vector<FnEvent> function_events(const Trace& trace) {
     const auto& mem = trace.memory();  // sorted by time, stable
     std::vector<char> attributed(mem.size(), 0);
@@ -39,7 +35,7 @@ std::vector<FnEvent> function_events(const Trace& trace) {
         if (is_filtered_op_name(e.name)) continue;
         FnEvent fe;
         fe.src = &e;
-        fe.name = rewrite_name(e.name);
+        fe.name = table_name(e.name);
         fe.device = e.device;
         fe.start = e.start_ns;
         fe.end = e.end_ns;
@@ -155,6 +151,10 @@ int64_t device_total(const std::vector<FnEvent>& fes, const FnEvent& e, std::vec
 }
 
 }  // namespace
+
+std::string table_name(const std::string& name) {
+    return name.rfind("ProfilerStep#", 0) == 0 ? std::string("ProfilerStep*") : name;
+}
 
 bool is_filtered_op_name(const std::string& name) {
     static const char* const kFiltered[] = {"[memory]",

@@ -43,6 +43,9 @@ std::string to_string(SortKey k);               // "self_cpu", ...
 bool parse_sort_key(const std::string& s, SortKey& out);
 std::string sort_key_names();                   // for help texts
 
+// PyTorch's _rewrite_name(with_wildcard=True): every ProfilerStep#k becomes "ProfilerStep*".
+std::string table_name(const std::string& event_name);
+
 // PyTorch's _filter_name: utility ops it leaves out of its tables.
 bool is_filtered_op_name(const std::string& name);
 
