@@ -161,20 +161,18 @@ TEST_P(KeyAveragesReference, MatchesPythonProfiler) {
         name_slack.push_back(boundary_bytes(result.trace, false));
         shape_slack.push_back(boundary_bytes(result.trace, true));
     }
-    for (int i = 0; i < kOurRuns; ++i) {
-        for (auto* slack : {&name_slack[size_t(i)], &shape_slack[size_t(i)]})
-            for (const auto& run : {by_name.storage[size_t(i)], by_shape.storage[size_t(i)]})
-                for (const auto& row : run)
-                    if (row.name == "[memory]")
-                        (*slack)[{row.name, row.input_shapes}] = std::llabs(row.cpu_memory_bytes) + std::llabs(row.self_cpu_memory_bytes);
-        for (const auto& row : by_name.storage[size_t(i)]) {
+    // "[memory]" rows hold only records that fell between ops: all of their bytes are slack.
+    auto index = [](Ours& ours, size_t run, std::map<RowKey, int64_t>& slack) {
+        for (const auto& row : ours.storage[run]) {
             const RowKey key{row.name, row.input_shapes};
-            by_name.rows[key].push_back({&row, name_slack[size_t(i)][key]});
+            if (row.name == "[memory]")
+                slack[key] = std::llabs(row.cpu_memory_bytes) + std::llabs(row.self_cpu_memory_bytes);
+            ours.rows[key].push_back({&row, slack[key]});
         }
-        for (const auto& row : by_shape.storage[size_t(i)]) {
-            const RowKey key{row.name, row.input_shapes};
-            by_shape.rows[key].push_back({&row, shape_slack[size_t(i)][key]});
-        }
+    };
+    for (size_t i = 0; i < size_t(kOurRuns); ++i) {
+        index(by_name, i, name_slack[i]);
+        index(by_shape, i, shape_slack[i]);
     }
 
     const std::string label = std::filesystem::path(GetParam()).stem().string();
