@@ -15,6 +15,9 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show the help of every subcommand");
     const Command profile = register_profile(app);
+    const Command bench = register_bench(app);
+    const Command sweep = register_sweep(app);
+    const Command check = register_check(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -22,11 +25,14 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "attnwb: " << e.what() << "\n(run 'attnwb --help' or 'attnwb profile --help')\n";
+        std::cerr << "attnwb: " << e.what() << "\n(run 'attnwb --help' or 'attnwb SUBCOMMAND --help')\n";
         return kExitBadInput;
     }
     try {
         if (app.got_subcommand("profile")) return profile();
+        if (app.got_subcommand("bench")) return bench();
+        if (app.got_subcommand("sweep")) return sweep();
+        if (app.got_subcommand("check")) return check();
     } catch (const std::exception& e) {
         std::cerr << "attnwb: " << e.what() << "\n";
         return kExitRuntimeFailure;

@@ -11,9 +11,14 @@ namespace awb::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitRuntimeFailure = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitOutOfTolerance = 3;  // attnwb check: a variant disagrees with the reference
+inline constexpr int kExitInterrupted = 130;   // Ctrl-C (what finished is still written)
 
 using Command = std::function<int()>;
 
 Command register_profile(CLI::App& app);
+Command register_bench(CLI::App& app);
+Command register_sweep(CLI::App& app);
+Command register_check(CLI::App& app);
 
 }  // namespace awb::cli

@@ -5,10 +5,12 @@
 
 #include "chrome_trace.h"
 #include "cli_commands.h"
+#include "cli_progress.h"
 #include "cli_spec_options.h"
 #include "json_io.h"
 #include "op_table_text.h"
 #include "profiler_session.h"
+#include "results_text.h"
 
 namespace awb::cli {
 
@@ -25,28 +27,6 @@ struct ProfileCommand {
     bool quiet = false;
 };
 
-class StderrProgress final : public RunObserver {
-public:
-    explicit StderrProgress(bool quiet) : quiet_(quiet) {}
-    void on_progress(int done, int total, const std::string& what) override {
-        if (!quiet_) std::fprintf(stderr, "\r[%d/%d] %s   %s", done, total, what.c_str(), done == total ? "\n" : "");
-    }
-
-private:
-    bool quiet_;
-};
-
-std::string describe(const RunSpec& s) {
-    std::string out = s.variant + "  shape " + shape_string(s) + " [B,H,N,D]  " + to_string(s.dtype) + "  " +
-                      to_string(s.device) + "  mode " + to_string(s.mode) + "  mask " + to_string(s.mask);
-    if (s.mask == MaskKind::Padding) {
-        out += " (key lengths";
-        for (auto l : s.key_lengths) out += " " + std::to_string(l);
-        out += ")";
-    }
-    return out + "  layout " + to_string(s.layout);
-}
-
 int run(const CLI::App& sub, const ProfileCommand& c) {
     std::vector<SpecProblem> problems;
     const RunSpec spec = to_spec(sub, c.spec, problems);
@@ -62,6 +42,10 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     ProfileResult result;
     try {
         result = profile_run(spec, c.profiler, &progress);
+        progress.end_line();
+    } catch (const Cancelled&) {
+        std::cerr << "attnwb profile: cancelled\n";
+        return kExitInterrupted;
     } catch (const InvalidInput& e) {
         std::cerr << "attnwb profile: invalid input:\n" << e.what();
         return kExitBadInput;
@@ -75,7 +59,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     sort_rows(rows, sort);
     const bool cuda = spec.device.kind == DeviceKind::CUDA;
 
-    std::cout << "=== " << describe(spec) << " ===\n"
+    std::cout << "=== " << describe_spec(spec) << " ===\n"
               << "torch " << result.environment.torch_version << ", " << result.environment.device_name << ", "
               << result.environment.threads << " thread(s), BLAS: " << result.environment.blas << "\n"
               << "allocator: " << result.environment.allocator << "\n"
@@ -88,14 +72,9 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     table.shapes_column = c.group_by_shape;
     std::cout << format_table(rows, table);
 
-    double recorded_ms = 0;
-    int recorded = 0;
-    for (const auto& st : result.steps)
-        if (st.action == ScheduleAction::Record || st.action == ScheduleAction::RecordAndSave) {
-            recorded_ms += double(st.wall_ns) / 1e6;
-            ++recorded;
-        }
-    if (recorded > 0) std::printf("Recorded steps: %d, mean %.3f ms per step (profiler on)\n", recorded, recorded_ms / recorded);
+    const double step_ns = mean_recorded_step_ns(result);
+    if (step_ns > 0)
+        std::cout << "Recorded steps: mean " << format_ms(step_ns) << " per step (profiler on; attnwb bench measures it off)\n";
     if (c.profiler.profile_memory || cuda)
         std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source << ")\n";
 
@@ -106,7 +85,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
         }
         if (!c.trace_path.empty()) {
             ChromeTraceInfo info;
-            info.trace_name = describe(spec);
+            info.trace_name = describe_spec(spec);
             info.metadata = nlohmann::json{{"attention_workbench", {{"spec", spec}, {"environment", result.environment}}}};
             write_chrome_trace(result.trace, info, c.trace_path);
             std::cerr << "wrote trace " << c.trace_path << " (" << result.trace.events().size() << " events, "

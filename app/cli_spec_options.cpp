@@ -8,23 +8,27 @@
 
 namespace awb::cli {
 
-void add_spec_options(CLI::App& app, SpecOptions& o) {
+void add_spec_options(CLI::App& app, SpecOptions& o, bool sweep_lists) {
     const std::string g = "Run spec";
     // A repeated option takes its last value (as most CLIs do), e.g. "--seq 64 ... --seq 128".
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.add_option("--spec", o.spec_file, "Read the spec from a JSON file (a report's \"spec\" object works); "
                                           "options given on the command line override its fields")
         ->group(g);
-    app.add_option("--variant", o.variant, "Attention variant: " + variant_names())->capture_default_str()->group(g);
-    app.add_option("--batch", o.batch, "Batch size B")->capture_default_str()->group(g);
-    app.add_option("--heads", o.heads, "Query heads H")->capture_default_str()->group(g);
+    if (!sweep_lists) {
+        app.add_option("--variant", o.variant, "Attention variant: " + variant_names())->capture_default_str()->group(g);
+        app.add_option("--batch", o.batch, "Batch size B")->capture_default_str()->group(g);
+        app.add_option("--heads", o.heads, "Query heads H")->capture_default_str()->group(g);
+    }
     app.add_option("--kv-heads", o.kv_heads, "Key/value heads (GQA); default: = heads")->group(g);
-    app.add_option("--seq", o.seq, "Sequence length N for queries and keys")->capture_default_str()->group(g);
-    app.add_option("--seq-q", o.seq_q, "Query length (overrides --seq)")->group(g);
-    app.add_option("--seq-k", o.seq_k, "Key/value length (overrides --seq)")->group(g);
-    app.add_option("--head-dim", o.head_dim, "Head dimension D")->capture_default_str()->group(g);
-    app.add_option("--dtype", o.dtype, "float32, float64, float16, bfloat16; default: float16 on cuda, float32 on cpu")
-        ->group(g);
+    if (!sweep_lists) {
+        app.add_option("--seq", o.seq, "Sequence length N for queries and keys")->capture_default_str()->group(g);
+        app.add_option("--seq-q", o.seq_q, "Query length (overrides --seq)")->group(g);
+        app.add_option("--seq-k", o.seq_k, "Key/value length (overrides --seq)")->group(g);
+        app.add_option("--head-dim", o.head_dim, "Head dimension D")->capture_default_str()->group(g);
+        app.add_option("--dtype", o.dtype, "float32, float64, float16, bfloat16; default: float16 on cuda, float32 on cpu")
+            ->group(g);
+    }
     app.add_option("--device", o.device, "cpu, cuda or cuda:N")->capture_default_str()->group(g);
     app.add_option("--mode", o.mode, "forward, or train (forward + out.square().mean().backward())")
         ->capture_default_str()
@@ -38,6 +42,9 @@ void add_spec_options(CLI::App& app, SpecOptions& o) {
         ->capture_default_str()
         ->group(g);
     app.add_option("--sdpa-backend", o.sdpa_backend, "auto, math, flash, efficient, cudnn (LibTorch 2.x)")
+        ->capture_default_str()
+        ->group(g);
+    app.add_option("--block-size", o.block_size, "Query and key block of the chunked variant")
         ->capture_default_str()
         ->group(g);
     app.add_option("--seed", o.seed, "Random seed of the inputs")->capture_default_str()->group(g);
@@ -59,6 +66,23 @@ void add_profile_options(CLI::App& app, ProfileOptions& o) {
     app.add_flag("--with-stack,!--no-with-stack", o.with_stack, "Record call stacks")->capture_default_str()->group(g);
 }
 
+void add_bench_options(CLI::App& app, BenchOptions& o) {
+    const std::string g = "Benchmark (profiler off)";
+    app.add_option("--warmup", o.warmup, "Untimed iterations after the cold one")->capture_default_str()->group(g);
+    app.add_option("--budget", o.budget_s, "Seconds of timed samples once --min-repeats are done")
+        ->capture_default_str()
+        ->group(g);
+    app.add_option("--min-repeats", o.min_repeats, "Timed samples at least")->capture_default_str()->group(g);
+    app.add_option("--max-repeats", o.max_repeats, "Timed samples at most")->capture_default_str()->group(g);
+    app.add_option("--min-sample", o.min_sample_s,
+                   "Seconds one sample lasts at least (fast specs run several iterations per sample)")
+        ->capture_default_str()
+        ->group(g);
+    app.add_flag("--memory,!--no-memory", o.measure_memory, "Measure the peak memory of one iteration")
+        ->capture_default_str()
+        ->group(g);
+}
+
 namespace {
 
 template <typename T, typename Parse>
@@ -70,7 +94,10 @@ void set_enum(const std::string& value, const char* field, const char* allowed, 
         problems.push_back({field, "'" + value + "' is not one of " + allowed});
 }
 
-bool given(const CLI::App& app, const char* name) { return app.count(name) > 0; }
+bool given(const CLI::App& app, const char* name) {
+    const CLI::Option* option = app.get_option_no_throw(name);
+    return option && option->count() > 0;
+}
 
 }  // namespace
 
@@ -120,6 +147,7 @@ RunSpec to_spec(const CLI::App& app, const SpecOptions& o, std::vector<SpecProbl
                  s.sdpa_backend, problems);
     if (use("--seed")) s.seed = o.seed;
     if (use("--threads")) s.threads = o.threads;
+    if (use("--block-size")) s.block_size = o.block_size;
     return s;
 }
 

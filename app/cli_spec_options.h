@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_stats.h"
 #include "profile_options.h"
 #include "run_spec.h"
 
@@ -21,10 +22,14 @@ struct SpecOptions {
     std::vector<int64_t> key_lengths;
     uint64_t seed = 7;
     int threads = 0;
+    int64_t block_size = 128;
 };
 
-void add_spec_options(CLI::App& app, SpecOptions& o);
+// sweep_lists: leave out --variant, --batch, --heads, --seq, --head-dim and --dtype, which attnwb sweep
+// registers as lists.
+void add_spec_options(CLI::App& app, SpecOptions& o, bool sweep_lists = false);
 void add_profile_options(CLI::App& app, ProfileOptions& o);
+void add_bench_options(CLI::App& app, BenchOptions& o);
 
 // Builds the spec (from --spec FILE first, then the options given on the command line).
 // Problems with names or files are appended to problems; validate() is not called here.

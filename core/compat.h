@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ATen/ATen.h>
+#include <c10/core/Allocator.h>
 #include <torch/csrc/autograd/profiler_kineto.h>
 #include <torch/version.h>
 
@@ -76,6 +77,16 @@ inline at::Tensor sdpa(const at::Tensor& q, const at::Tensor& k, const at::Tenso
     return std::get<0>(at::_scaled_dot_product_attention(q, k, v, mask, 0.0, false, is_causal));
 #endif
 }
+
+// The type of the running totals in c10::MemoryReportingInfoBase::reportMemoryUsage: int64_t in 1.13,
+// size_t in later releases; read off the declaration itself rather than guessed from the version.
+template <typename F>
+struct ThirdParameter;
+template <typename C, typename R, typename A0, typename A1, typename A2, typename A3, typename A4>
+struct ThirdParameter<R (C::*)(A0, A1, A2, A3, A4)> {
+    using type = A2;
+};
+using MemoryTotal = ThirdParameter<decltype(&c10::MemoryReportingInfoBase::reportMemoryUsage)>::type;
 
 // SDPA backend names this build can restrict itself to (besides "auto"); empty on 1.13.
 std::vector<std::string> sdpa_backends(bool cuda);

@@ -51,8 +51,40 @@ int64_t max_memory_allocated(int device) {
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
     return stats.allocated_bytes[size_t(c10::cuda::CUDACachingAllocator::StatType::AGGREGATE)].peak;
 }
+int64_t memory_allocated(int device) {
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
+    return stats.allocated_bytes[size_t(c10::cuda::CUDACachingAllocator::StatType::AGGREGATE)].current;
+}
+
+EventTimer::EventTimer(int device) : device_(device) {
+    cudaEvent_t a = nullptr, b = nullptr;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    start_ = a;
+    stop_ = b;
+}
+EventTimer::~EventTimer() {
+    if (start_) cudaEventDestroy(static_cast<cudaEvent_t>(start_));
+    if (stop_) cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
+}
+void EventTimer::start() {
+    cudaEventRecord(static_cast<cudaEvent_t>(start_), at::cuda::getCurrentCUDAStream(device_).stream());
+}
+double EventTimer::stop_ns() {
+    cudaEventRecord(static_cast<cudaEvent_t>(stop_), at::cuda::getCurrentCUDAStream(device_).stream());
+    if (cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)) != cudaSuccess) return -1;
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)) != cudaSuccess)
+        return -1;
+    return double(ms) * 1e6;
+}
 
 #else
+
+EventTimer::EventTimer(int device) : device_(device) {}
+EventTimer::~EventTimer() = default;
+void EventTimer::start() {}
+double EventTimer::stop_ns() { return -1; }
 
 bool available() { return false; }
 int device_count() { return 0; }
@@ -64,6 +96,7 @@ std::string driver_version() { return {}; }
 void synchronize(int) {}
 void reset_peak_memory(int) {}
 int64_t max_memory_allocated(int) { return -1; }
+int64_t memory_allocated(int) { return -1; }
 
 #endif
 

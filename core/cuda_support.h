@@ -17,5 +17,23 @@ std::string driver_version();
 void synchronize(int device);
 void reset_peak_memory(int device);    // torch.cuda.reset_peak_memory_stats
 int64_t max_memory_allocated(int device);  // torch.cuda.max_memory_allocated, -1 without CUDA
+int64_t memory_allocated(int device);      // torch.cuda.memory_allocated, -1 without CUDA
+
+// Times work queued on the device's current stream with CUDA events: start() and stop_ns() record
+// an event each; stop_ns() waits for the second and returns the time between them (-1 without CUDA).
+class EventTimer {
+public:
+    explicit EventTimer(int device);
+    ~EventTimer();
+    EventTimer(const EventTimer&) = delete;
+    EventTimer& operator=(const EventTimer&) = delete;
+    void start();
+    double stop_ns();
+
+private:
+    int device_;
+    void* start_ = nullptr;  // cudaEvent_t
+    void* stop_ = nullptr;
+};
 
 }  // namespace awb::cuda

@@ -46,7 +46,8 @@ void to_json(json& j, const RunSpec& s) {
              {"device", to_string(s.device)}, {"mode", to_string(s.mode)},
              {"mask", to_string(s.mask)}, {"key_lengths", s.key_lengths},
              {"layout", to_string(s.layout)}, {"seed", s.seed},
-             {"threads", s.threads},   {"sdpa_backend", to_string(s.sdpa_backend)}};
+             {"threads", s.threads},   {"sdpa_backend", to_string(s.sdpa_backend)},
+             {"block_size", s.block_size}};
 }
 
 void from_json(const json& j, RunSpec& s) {
@@ -66,6 +67,7 @@ void from_json(const json& j, RunSpec& s) {
     read_number(j, "head_dim", s.head_dim, problems);
     read_number(j, "seed", s.seed, problems);
     read_number(j, "threads", s.threads, problems);
+    read_number(j, "block_size", s.block_size, problems);
     read_enum(j, "dtype", s.dtype, parse_dtype, problems);
     read_enum(j, "device", s.device, parse_device, problems);
     read_enum(j, "mode", s.mode, parse_mode, problems);

@@ -1,6 +1,5 @@
 #include "profiler_session.h"
 
-#include <ATen/Parallel.h>
 #include <ATen/record_function.h>
 #include <c10/util/Exception.h>
 
@@ -12,6 +11,7 @@
 #include "compat.h"
 #include "cuda_support.h"
 #include "device_caps.h"
+#include "thread_count_scope.h"
 #include "variants.h"
 
 namespace awb {
@@ -195,23 +195,6 @@ private:
     std::optional<at::RecordFunction> step_region_;
 };
 
-class ThreadCountScope {
-public:
-    explicit ThreadCountScope(int threads) : previous_(at::get_num_threads()) {
-        if (threads > 0 && threads != previous_) {
-            at::set_num_threads(threads);
-            changed_ = true;
-        }
-    }
-    ~ThreadCountScope() {
-        if (changed_) at::set_num_threads(previous_);
-    }
-
-private:
-    int previous_;
-    bool changed_ = false;
-};
-
 }  // namespace
 
 ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, RunObserver* observer) {
@@ -243,17 +226,7 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
         for (int i = 0; i < total; ++i) {
             if (observer && observer->cancel_requested()) throw Cancelled();
             const auto t0 = std::chrono::steady_clock::now();
-            {
-                at::RecordFunction region(at::RecordScope::USER_SCOPE);
-                if (region.isActive()) region.before(variant->name());
-                result = variant->forward(inputs.q_view(), inputs.k_view(), inputs.v_view());
-            }
-            if (spec.mode == Mode::Train) {
-                auto loss = result.square().mean();
-                // Python's Tensor.backward() makes the seed gradient with
-                // ones_like(memory_format=preserve_format); C++'s default would use the contiguous format.
-                loss.backward(at::ones_like(loss, at::MemoryFormat::Preserve));
-            }
+            run_step(*variant, inputs, spec.mode, result);
             if (cuda) cuda::synchronize(cuda_index);
             const auto t1 = std::chrono::steady_clock::now();
             const ScheduleAction action = profiler.step();
@@ -280,6 +253,17 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
         throw RunFailed("error while running " + spec.variant + " " + shape_string(spec) + ": " + e.what());
     }
     return out;
+}
+
+double mean_recorded_step_ns(const ProfileResult& r) {
+    double sum = 0;
+    int n = 0;
+    for (const auto& st : r.steps)
+        if (st.action == ScheduleAction::Record || st.action == ScheduleAction::RecordAndSave) {
+            sum += double(st.wall_ns);
+            ++n;
+        }
+    return n > 0 ? sum / n : -1;
 }
 
 }  // namespace awb

@@ -62,6 +62,13 @@ RunSpec article_spec(DeviceKind device) {
     return s;
 }
 
+RunSpec with_variant(const RunSpec& base, const std::string& variant) {
+    RunSpec s = base;
+    s.variant = variant;
+    if (variant != "sdpa") s.sdpa_backend = SdpaBackend::Auto;
+    return s;
+}
+
 std::string to_string(Dtype v) { return enum_name(v, kDtypes); }
 std::string to_string(Mode v) { return enum_name(v, kModes); }
 std::string to_string(MaskKind v) { return enum_name(v, kMasks); }
@@ -110,8 +117,10 @@ int64_t estimate_peak_bytes(const RunSpec& s) {
     const double e = double(element_size(s.dtype));
     const double q = double(s.batch) * s.heads * s.seq_q * s.head_dim;
     const double kv = double(s.batch) * s.heads * s.seq_k * s.head_dim;  // after GQA expansion
-    const double scores = double(s.batch) * s.heads * s.seq_q * s.seq_k;
     const VariantInfo* info = find_variant(s.variant);
+    const double scores = info && info->blockwise
+                              ? double(s.batch) * s.heads * std::min(s.block_size, s.seq_q) * std::min(s.block_size, s.seq_k)
+                              : double(s.batch) * s.heads * s.seq_q * s.seq_k;
     const bool train = s.mode == Mode::Train;
     int copies = info ? (train ? info->score_buffers_train : info->score_buffers_forward) : 6;
     if (s.mask != MaskKind::None) copies += train ? 2 : 1;  // masked scores (+ their gradient)
@@ -181,6 +190,8 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
         add("key_lengths", "given but mask is '" + to_string(s.mask) + "'; key lengths only apply to mask padding");
     }
 
+    if (s.block_size < 1) add("block_size", std::to_string(s.block_size) + " must be a positive integer");
+
     if (s.threads < 0) add("threads", std::to_string(s.threads) + " must be >= 0 (0 = LibTorch's default)");
 
     if (s.sdpa_backend != SdpaBackend::Auto) {
@@ -206,6 +217,17 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
                               "; reduce batch, heads or sequence length");
     }
     return out;
+}
+
+double attention_flops(const RunSpec& s) {
+    double pairs = double(s.seq_q) * double(s.seq_k);
+    if (s.mask == MaskKind::Causal) {
+        // Rows 0..Nk-1 see i+1 keys, later rows (Nq > Nk) all Nk.
+        const double full = double(std::min(s.seq_q, s.seq_k));
+        pairs = full * (full + 1) / 2 + double(std::max<int64_t>(0, s.seq_q - s.seq_k)) * double(s.seq_k);
+    }
+    const double forward = 4.0 * double(s.batch) * double(s.heads) * pairs * double(s.head_dim);
+    return s.mode == Mode::Train ? 3.0 * forward : forward;
 }
 
 std::string format_problems(const std::vector<SpecProblem>& problems) {

@@ -40,8 +40,13 @@ struct RunSpec {
     uint64_t seed = 7;
     int threads = 0;  // 0: LibTorch's default
     SdpaBackend sdpa_backend = SdpaBackend::Auto;
+    int64_t block_size = 128;  // query and key block of the chunked variant (others ignore it)
     bool operator==(const RunSpec&) const = default;
 };
+
+// base run with another variant; options that only apply to one variant (sdpa_backend) are reset
+// for the others, so that one spec can drive a list of variants (check, sweep).
+RunSpec with_variant(const RunSpec& base, const std::string& variant);
 
 // The article's experiment for a device: (2, 8, 512, 64), train, fp16 on CUDA and fp32 on CPU.
 RunSpec article_spec(DeviceKind device);
@@ -72,6 +77,11 @@ std::string format_problems(const std::vector<SpecProblem>& problems);  // one l
 int64_t estimate_peak_bytes(const RunSpec& spec);
 int64_t element_size(Dtype dtype);
 int64_t device_available_bytes(const RunSpec& spec, const DeviceCaps& caps);  // -1: unknown
+
+// Model FLOPs of one step (the attention matmuls only): forward 4*B*H*Nq*Nk*D, train 3x that
+// (backward = 4 more matmuls: dV, dP, dQ, dK). Causal counts only the visible (query, key) pairs,
+// sum over i of min(i+1, Nk), about half; padding counts the dense size, as the kernels compute it.
+double attention_flops(const RunSpec& spec);
 
 // Names: parse returns nullopt on an unknown name; to_string is the canonical spelling.
 std::string to_string(Dtype v);

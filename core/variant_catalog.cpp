@@ -11,6 +11,11 @@ const std::vector<VariantInfo>& variant_catalog() {
          "PyTorch's scaled_dot_product_attention (fused kernels where the build has them; "
          "the math path on LibTorch 1.13 CPU)",
          3, 6},
+        {"chunked",
+         "blockwise attention with an online softmax (running max and sum) over query and key blocks of "
+         "block_size, never holding the [N, N] scores; its backward recomputes each block from the saved "
+         "log-sum-exp (FlashAttention's algorithm in LibTorch ops)",
+         6, 10, true},
     };
     return catalog;
 }

@@ -14,10 +14,11 @@ struct VariantInfo {
     std::string description;
     int score_buffers_forward;  // [B,H,Nq,Nk] tensors alive at the forward peak
     int score_buffers_train;    // ... during forward + backward
+    bool blockwise = false;     // buffers are [B,H,block,block] (chunked), not [B,H,Nq,Nk]
 };
 
 const std::vector<VariantInfo>& variant_catalog();
 const VariantInfo* find_variant(std::string_view name);
-std::string variant_names();  // "manual, sdpa"
+std::string variant_names();  // "manual, sdpa, chunked"
 
 }  // namespace awb

@@ -1,6 +1,7 @@
 #include "variants.h"
 
 #include <ATen/ScalarOps.h>
+#include <ATen/record_function.h>
 
 #include <cmath>
 #include <limits>
@@ -119,9 +120,24 @@ private:
 
 }  // namespace
 
+void run_step(const AttentionVariant& variant, const AttentionInputs& inputs, Mode mode, at::Tensor& out) {
+    {
+        at::RecordFunction region(at::RecordScope::USER_SCOPE);
+        if (region.isActive()) region.before(variant.name());
+        out = variant.forward(inputs.q_view(), inputs.k_view(), inputs.v_view());
+    }
+    if (mode == Mode::Train) {
+        auto loss = out.square().mean();
+        // Python's Tensor.backward() makes the seed gradient with ones_like(memory_format=preserve_format);
+        // C++'s default would use the contiguous format.
+        loss.backward(at::ones_like(loss, at::MemoryFormat::Preserve));
+    }
+}
+
 std::unique_ptr<AttentionVariant> make_variant(const std::string& name) {
     if (name == "manual") return std::make_unique<ManualAttention>();
     if (name == "sdpa") return std::make_unique<SdpaAttention>();
+    if (name == "chunked") return make_chunked_attention();
     throw std::invalid_argument("unknown variant '" + name + "' (known: " + variant_names() + ")");
 }
 

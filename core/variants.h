@@ -41,6 +41,14 @@ public:
 // Throws std::invalid_argument for a name that variant_catalog() does not list.
 std::unique_ptr<AttentionVariant> make_variant(const std::string& name);
 
+// One step of the article's loop: the forward inside a USER_SCOPE region named after the variant,
+// then in train mode out.square().mean().backward(). out is assigned right after the forward, so the
+// previous step's output dies there, as `output = attn(q, k, v)` does in the Python loop.
+void run_step(const AttentionVariant& variant, const AttentionInputs& inputs, Mode mode, at::Tensor& out);
+
+// The chunked variant (chunked_attention.cpp); make_variant("chunked") returns it.
+std::unique_ptr<AttentionVariant> make_chunked_attention();
+
 // GQA: repeat each K/V head heads/kv_heads times along dim 1.
 at::Tensor expand_kv_heads(const at::Tensor& t, int64_t heads);
 

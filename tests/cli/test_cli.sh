@@ -42,6 +42,50 @@ else
     echo "FAIL report and trace files: $(cat "$tmp/py")"; failed=$((failed + 1))
 fi
 
+# bench, sweep, check
+quick=(--budget 0 --min-repeats 2 --warmup 1)
+sweep_small=(--batch 1 --heads 2 --head-dim 16 --threads 1 --quiet)  # --seq is a list here: repeated ones add up
+check "bench prints statistics" 0 'profiler overhead +[0-9.]+x' -- bench "${small[@]}" "${quick[@]}" --json "$tmp/b.json"
+check "bench reports GFLOP/s and peak" 0 'peak memory +[0-9.]+ MiB' -- bench "${small[@]}" "${quick[@]}" --variant chunked --no-overhead
+check "sweep prints rows and exponents" 0 'Scaling with N' -- sweep "${sweep_small[@]}" "${quick[@]}" --seq 32,64 \
+    --variants manual,chunked --json "$tmp/s.json" --csv "$tmp/s.csv"
+check "sweep keeps going past a refused point" 0 'refused: memory: estimated peak' -- sweep "${sweep_small[@]}" "${quick[@]}" \
+    --seq 32,68719476736,48 --variants manual
+check "check passes" 0 'all variants within tolerance' -- check "${small[@]}" --mask causal --json "$tmp/c.json"
+check "check out of tolerance exits 3" 3 'OUT OF TOLERANCE: manual, sdpa, chunked' -- check "${small[@]}" --tolerance 1e-12
+check "sweep bad list" 2 'seq: 0 must be a positive integer' -- sweep "${sweep_small[@]}" --seq 64,0
+check "sweep unknown variant" 2 "variants: 'flash9' is not a known variant" -- sweep "${sweep_small[@]}" --variants manual,flash9
+check "sweep unknown dtype" 2 "dtypes: 'int3'" -- sweep "${sweep_small[@]}" --dtypes float32,int3
+check "bench bad budget" 2 'budget: -1' -- bench "${small[@]}" --budget -1
+check "check bad tolerance" 2 'tolerance: must be > 0' -- check "${small[@]}" --tolerance -1
+
+if python_check "import json; b=json.load(open('$tmp/b.json')); assert b['schema']=='attention-workbench/bench'; \
+r=b['result']; t=r['timing']; assert t['p10_ns'] <= t['median_ns'] <= t['p90_ns'] and t['repeats'] >= 2; \
+assert r['peak_bytes'] > 0 and r['profiler_overhead'] > 0 and r['gflops_per_s'] > 0; \
+s=json.load(open('$tmp/s.json')); assert s['schema']=='attention-workbench/sweep' and len(s['points'])==4; \
+assert {f['metric'] for f in s['fits']} == {'median_time','peak_memory'}; \
+rows=open('$tmp/s.csv').read().splitlines(); assert len(rows)==5 and rows[0].startswith('variant,dtype'), rows; \
+c=json.load(open('$tmp/c.json')); assert c['all_passed'] and len(c['variants'])==3" >"$tmp/py"; then
+    echo "ok   bench, sweep and check files are complete"; passed=$((passed + 1))
+else
+    echo "FAIL bench, sweep and check files: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
+
+# Ctrl-C during a sweep: the current point finishes, what finished is written, exit 130.
+"$attnwb" sweep "${sweep_small[@]}" --seq 32,40,48,56,64,72,80,88 --budget 0.3 --min-repeats 2 --variants manual \
+    --json "$tmp/int.json" >"$tmp/int.out" 2>"$tmp/int.err" &
+pid=$!
+for _ in $(seq 1 300); do grep -q ' ok' "$tmp/int.out" 2>/dev/null && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 130 ] && python_check "import json; s=json.load(open('$tmp/int.json')); \
+assert s['stopped_early'] and 1 <= len(s['points']) < 8 and all(p['status']=='ok' for p in s['points']), s['points']" >"$tmp/py"; then
+    echo "ok   Ctrl-C stops a sweep after the current point and writes it"; passed=$((passed + 1))
+else
+    echo "FAIL Ctrl-C sweep: exit $rc, $(cat "$tmp/py")"; sed 's/^/  | /' "$tmp/int.err" | tail -5; failed=$((failed + 1))
+fi
+
 check "kv_heads not dividing heads" 2 'kv_heads: 3 does not divide heads = 2' -- profile "${small[@]}" --kv-heads 3
 check "every problem at once" 2 'dtype:.*int3' -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo
 check "every problem at once (mask)" 2 "mask: 'diagonal'" -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo

@@ -161,6 +161,40 @@ TEST(RunSpec, EstimateGrowsQuadraticallyInSequenceLength) {
     EXPECT_GT(estimate_peak_bytes(s), int64_t(1) << 62);
 }
 
+TEST(RunSpec, ChunkedEstimateGrowsLinearlyAndBlockSizeIsChecked) {
+    RunSpec s;
+    s.variant = "chunked";
+    s.seq_q = s.seq_k = 4096;
+    const double a = double(estimate_peak_bytes(s));
+    s.seq_q = s.seq_k = 8192;
+    EXPECT_NEAR(double(estimate_peak_bytes(s)) / a, 2.0, 0.1);
+    s.block_size = 0;
+    EXPECT_TRUE(has_problem(validate(s, cpu_caps()), "block_size", "0 must be a positive integer"));
+}
+
+TEST(RunSpec, AttentionFlops) {
+    RunSpec s;  // 2x8x512x64 train: 3 * 4 * 2*8*512*512*64
+    EXPECT_DOUBLE_EQ(attention_flops(s), 3.0 * 4 * 2 * 8 * 512.0 * 512 * 64);
+    s.mode = Mode::Forward;
+    EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 2 * 8 * 512.0 * 512 * 64);
+    s.mask = MaskKind::Causal;  // 512*513/2 visible pairs
+    EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 2 * 8 * (512.0 * 513 / 2) * 64);
+    s.seq_q = 4;  // rows see 1, 2, 3, 4 keys
+    s.seq_k = 3;  // ... capped at 3: 1 + 2 + 3 + 3
+    EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 2 * 8 * 9 * 64);
+    s.mask = MaskKind::Padding;  // dense, as the kernels compute it
+    EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 2 * 8 * 12 * 64);
+}
+
+TEST(RunSpec, WithVariantResetsVariantSpecificOptions) {
+    RunSpec s;
+    s.variant = "sdpa";
+    s.sdpa_backend = SdpaBackend::Math;
+    EXPECT_EQ(with_variant(s, "chunked").sdpa_backend, SdpaBackend::Auto);
+    EXPECT_EQ(with_variant(s, "chunked").variant, "chunked");
+    EXPECT_EQ(with_variant(s, "sdpa").sdpa_backend, SdpaBackend::Math);
+}
+
 TEST(RunSpec, NamesRoundTrip) {
     for (auto d : {Dtype::Float32, Dtype::Float64, Dtype::Float16, Dtype::BFloat16}) EXPECT_EQ(parse_dtype(to_string(d)), d);
     for (auto m : {MaskKind::None, MaskKind::Causal, MaskKind::Padding}) EXPECT_EQ(parse_mask(to_string(m)), m);

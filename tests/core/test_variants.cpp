@@ -36,11 +36,13 @@ struct Case {
     Layout layout;
     int64_t kv_heads;
     int64_t seq_q, seq_k;
+    int64_t block = 128;  // chunked only
 };
 
 std::string describe(const Case& c) {
     return c.variant + "_" + to_string(c.mask) + "_" + to_string(c.layout) + "_kv" + std::to_string(c.kv_heads) + "_" +
-           std::to_string(c.seq_q) + "x" + std::to_string(c.seq_k);
+           std::to_string(c.seq_q) + "x" + std::to_string(c.seq_k) +
+           (c.variant == "chunked" ? "_block" + std::to_string(c.block) : "");
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) { return describe(info.param); }
@@ -64,6 +66,7 @@ TEST_P(VariantAccuracy, MatchesFloat64Reference) {
     s.head_dim = 16;
     s.mask = c.mask;
     s.layout = c.layout;
+    s.block_size = c.block;
     if (c.mask == MaskKind::Padding) s.key_lengths = {c.seq_k, c.seq_k / 3};
     s.mode = Mode::Train;
 
@@ -100,7 +103,17 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"manual", MaskKind::Padding, Layout::BHND, 4, 32, 64},
                       Case{"sdpa", MaskKind::Padding, Layout::BHND, 4, 32, 64},
                       Case{"manual", MaskKind::None, Layout::BNHD, 2, 32, 32},
-                      Case{"sdpa", MaskKind::Padding, Layout::BNHD, 1, 24, 40}),
+                      Case{"sdpa", MaskKind::Padding, Layout::BNHD, 1, 24, 40},
+                      // chunked: blocks that divide N, that do not (7), a single block, and every mask
+                      Case{"chunked", MaskKind::None, Layout::BHND, 4, 32, 32, 8},
+                      Case{"chunked", MaskKind::None, Layout::BHND, 4, 32, 32, 7},
+                      Case{"chunked", MaskKind::None, Layout::BHND, 4, 32, 32, 128},
+                      Case{"chunked", MaskKind::Causal, Layout::BHND, 4, 32, 32, 8},
+                      Case{"chunked", MaskKind::Causal, Layout::BHND, 4, 48, 24, 7},
+                      Case{"chunked", MaskKind::Causal, Layout::BHND, 4, 24, 48, 5},
+                      Case{"chunked", MaskKind::Padding, Layout::BHND, 4, 32, 64, 8},
+                      Case{"chunked", MaskKind::Padding, Layout::BNHD, 1, 24, 40, 16},
+                      Case{"chunked", MaskKind::None, Layout::BNHD, 2, 32, 32, 8}),
     case_name);
 
 TEST(Variants, CatalogAndFactoryAgree) {

@@ -1,0 +1,87 @@
+// attnwb bench: one spec with the profiler off (cold, warm-up, timed samples, GFLOP/s, peak memory,
+// profiler overhead).
+#include <iostream>
+#include <memory>
+
+#include "bench.h"
+#include "cli_commands.h"
+#include "cli_progress.h"
+#include "cli_spec_options.h"
+#include "json_io.h"
+#include "profiler_session.h"
+#include "results_json.h"
+#include "results_text.h"
+
+namespace awb::cli {
+
+namespace {
+
+struct BenchCommand {
+    SpecOptions spec;
+    BenchOptions bench;
+    bool overhead = true;
+    std::string json_path;
+    bool quiet = false;
+};
+
+int run(const CLI::App& sub, const BenchCommand& c) {
+    std::vector<SpecProblem> problems;
+    const RunSpec spec = to_spec(sub, c.spec, problems);
+    if (!problems.empty()) {
+        std::cerr << "attnwb bench: invalid input:\n" << format_problems(problems);
+        return kExitBadInput;
+    }
+    StderrProgress progress(c.quiet);
+    BenchResult result;
+    try {
+        result = bench_run(spec, c.bench, &progress);
+        if (c.overhead) {
+            const ProfileResult profiled = profile_run(spec, ProfileOptions{}, &progress);
+            set_profiled_step(result, mean_recorded_step_ns(profiled));
+        }
+        progress.end_line();
+    } catch (const InvalidInput& e) {
+        std::cerr << "attnwb bench: invalid input:\n" << e.what();
+        return kExitBadInput;
+    } catch (const Cancelled&) {
+        std::cerr << "attnwb bench: cancelled\n";
+        return kExitInterrupted;
+    } catch (const RunFailed& e) {
+        std::cerr << "attnwb bench: run failed: " << e.what() << "\n";
+        return kExitRuntimeFailure;
+    }
+    std::cout << format_bench(result);
+    if (!c.json_path.empty()) {
+        try {
+            write_text_file(c.json_path, bench_file_json(result).dump(1) + "\n");
+            std::cerr << "wrote " << c.json_path << "\n";
+        } catch (const std::exception& e) {
+            std::cerr << "attnwb bench: " << e.what() << "\n";
+            return kExitRuntimeFailure;
+        }
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+Command register_bench(CLI::App& app) {
+    auto c = std::make_shared<BenchCommand>();
+    CLI::App* sub = app.add_subcommand(
+        "bench", "Time one attention spec with the profiler off: the cold first iteration, warm-up, then timed "
+                 "samples until the budget is spent (median, p10, p90, min), achieved GFLOP/s, peak memory of one "
+                 "iteration, and the profiler's overhead on the same spec.");
+    add_spec_options(*sub, c->spec);
+    add_bench_options(*sub, c->bench);
+    const std::string g = "Output";
+    sub->add_flag("--overhead,!--no-overhead", c->overhead,
+                  "Also profile the spec (wait=1 warmup=1 active=3, shapes and memory) and report profiled step "
+                  "time / median")
+        ->capture_default_str()
+        ->group(g);
+    sub->add_option("--json", c->json_path, "Write the result as JSON (schema attention-workbench/bench)")->group(g);
+    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr")->group(g);
+    return [sub, c] { return run(*sub, *c); };
+}
+
+}  // namespace awb::cli

@@ -1,0 +1,87 @@
+// attnwb check: every variant against a float64 evaluation of the manual formula on the same inputs.
+#include <iostream>
+#include <memory>
+
+#include "cli_commands.h"
+#include "cli_progress.h"
+#include "cli_spec_options.h"
+#include "correctness.h"
+#include "json_io.h"
+#include "results_json.h"
+#include "results_text.h"
+#include "variant_catalog.h"
+
+namespace awb::cli {
+
+namespace {
+
+struct CheckCommand {
+    SpecOptions spec;
+    std::vector<std::string> variants;
+    double tolerance = 0;
+    std::string json_path;
+    bool quiet = false;
+};
+
+int run(const CLI::App& sub, const CheckCommand& c) {
+    std::vector<SpecProblem> problems;
+    const RunSpec spec = to_spec(sub, c.spec, problems);
+    if (c.tolerance < 0) problems.push_back({"tolerance", "must be > 0 (or 0 for the dtype's default)"});
+    if (!problems.empty()) {
+        std::cerr << "attnwb check: invalid input:\n" << format_problems(problems);
+        return kExitBadInput;
+    }
+    std::vector<std::string> variants = c.variants;
+    if (variants.empty())
+        for (const auto& v : variant_catalog()) variants.push_back(v.name);
+
+    StderrProgress progress(c.quiet);
+    CheckReport report;
+    try {
+        report = check_variants(spec, variants, c.tolerance, &progress);
+        progress.end_line();
+    } catch (const InvalidInput& e) {
+        std::cerr << "attnwb check: invalid input:\n" << e.what();
+        return kExitBadInput;
+    } catch (const Cancelled&) {
+        std::cerr << "attnwb check: cancelled\n";
+        return kExitInterrupted;
+    } catch (const RunFailed& e) {
+        std::cerr << "attnwb check: run failed: " << e.what() << "\n";
+        return kExitRuntimeFailure;
+    }
+    std::cout << format_check(report);
+    if (!c.json_path.empty()) {
+        try {
+            write_text_file(c.json_path, check_file_json(report).dump(1) + "\n");
+            std::cerr << "wrote " << c.json_path << "\n";
+        } catch (const std::exception& e) {
+            std::cerr << "attnwb check: " << e.what() << "\n";
+            return kExitRuntimeFailure;
+        }
+    }
+    return report.all_passed() ? kExitOk : kExitOutOfTolerance;
+}
+
+}  // namespace
+
+Command register_check(CLI::App& app) {
+    auto c = std::make_shared<CheckCommand>();
+    CLI::App* sub = app.add_subcommand(
+        "check", "Compare every variant with the manual formula evaluated in float64 on the same inputs: output and "
+                 "q/k/v gradients (max abs and relative error), padded keys, rows that see no key. Exit 0 when all "
+                 "pass, 3 when a variant is out of tolerance.");
+    add_spec_options(*sub, c->spec);
+    sub->add_option("--variants", c->variants, "Variants to check (default: all: " + variant_names() + ")")
+        ->delimiter(',')
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    sub->add_option("--tolerance", c->tolerance,
+                    "Bound on max|x - ref| / max|ref|; 0 = the dtype's default (float64 1e-10, float32 1e-5, "
+                    "float16 5e-3, bfloat16 4e-2)")
+        ->capture_default_str();
+    sub->add_option("--json", c->json_path, "Write the report as JSON (schema attention-workbench/check)");
+    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr");
+    return [sub, c] { return run(*sub, *c); };
+}
+
+}  // namespace awb::cli

@@ -1,0 +1,58 @@
+#include "cli_progress.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+namespace awb::cli {
+
+namespace {
+
+std::atomic<int> g_interrupts{0};
+
+extern "C" void on_sigint(int) {
+    const int n = g_interrupts.fetch_add(1) + 1;
+    const char* msg = n == 1 ? "\nattnwb: interrupted, stopping (a sweep finishes its current point; Ctrl-C again to "
+                               "stop now)\n"
+                             : "\nattnwb: stopping now\n";
+    // write() is async-signal-safe, stdio is not.
+    ssize_t ignored = write(STDERR_FILENO, msg, __builtin_strlen(msg));
+    (void)ignored;
+}
+
+}  // namespace
+
+StderrProgress::StderrProgress(bool quiet, bool finish_point)
+    : quiet_(quiet), finish_point_(finish_point), tty_(isatty(STDERR_FILENO) == 1) {
+    g_interrupts = 0;
+    std::signal(SIGINT, on_sigint);
+}
+
+StderrProgress::~StderrProgress() {
+    std::signal(SIGINT, SIG_DFL);
+    end_line();
+}
+
+void StderrProgress::on_progress(int done, int total, const std::string& what) {
+    if (quiet_) return;
+    // At most 10 updates a second on a terminal, one every 2 s in a log; the last one always.
+    const auto now = std::chrono::steady_clock::now();
+    if (done < total && now - last_ < std::chrono::milliseconds(tty_ ? 100 : 2000)) return;
+    last_ = now;
+    std::fprintf(stderr, tty_ ? "\r\033[K[%d/%d] %s" : "[%d/%d] %s\n", done, total, what.c_str());
+    std::fflush(stderr);
+    line_open_ = true;
+}
+
+void StderrProgress::end_line() {
+    if (line_open_ && tty_) std::fprintf(stderr, "\r\033[K");
+    line_open_ = false;
+}
+
+bool StderrProgress::cancel_requested() const { return g_interrupts.load() >= (finish_point_ ? 2 : 1); }
+bool StderrProgress::stop_between_points() const { return g_interrupts.load() >= 1; }
+bool StderrProgress::interrupted() const { return g_interrupts.load() >= 1; }
+
+}  // namespace awb::cli

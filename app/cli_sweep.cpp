@@ -1,0 +1,135 @@
+// attnwb sweep: lists of N (and batch, heads, head_dim) x variants x dtypes, one benchmark per point,
+// rows printed as points finish, then scaling exponents and crossovers.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli_commands.h"
+#include "cli_progress.h"
+#include "cli_spec_options.h"
+#include "json_io.h"
+#include "results_json.h"
+#include "results_text.h"
+#include "sweep.h"
+#include "variant_catalog.h"
+
+namespace awb::cli {
+
+namespace {
+
+struct SweepCommand {
+    SpecOptions spec;
+    std::vector<int64_t> seq{256, 512, 1024, 2048};
+    std::vector<int64_t> batches, heads, head_dims;
+    std::vector<std::string> variants{"manual", "sdpa", "chunked"};
+    std::vector<std::string> dtypes;
+    BenchOptions bench{.warmup = 2, .budget_s = 1.0, .min_repeats = 5};
+    bool profile = false;
+    std::string json_path, csv_path;
+    bool quiet = false;
+};
+
+// Prints each row as soon as its point finishes.
+class SweepPrinter final : public StderrProgress {
+public:
+    using StderrProgress::StderrProgress;
+    void on_point(const SweepPoint& point, int, int) override {
+        end_line();
+        std::cout << format_sweep_point(point) << std::flush;
+    }
+};
+
+int run(const CLI::App& sub, const SweepCommand& c) {
+    std::vector<SpecProblem> problems;
+    SweepPlan plan;
+    plan.base = to_spec(sub, c.spec, problems);
+    plan.seq_lengths = c.seq;
+    plan.batches = c.batches;
+    plan.heads = c.heads;
+    plan.head_dims = c.head_dims;
+    plan.variants = c.variants;
+    for (const auto& name : c.dtypes) {
+        if (auto d = parse_dtype(name))
+            plan.dtypes.push_back(*d);
+        else
+            problems.push_back({"dtypes", "'" + name + "' is not one of float32, float64, float16, bfloat16"});
+    }
+    for (const auto& v : c.variants)
+        if (!find_variant(v)) problems.push_back({"variants", "'" + v + "' is not a known variant (known: " + variant_names() + ")"});
+    plan.bench = c.bench;
+    plan.profile = c.profile;
+    for (auto& p : validate(plan)) problems.push_back(std::move(p));
+    if (!problems.empty()) {
+        std::cerr << "attnwb sweep: invalid input:\n" << format_problems(problems);
+        return kExitBadInput;
+    }
+
+    SweepPrinter printer(c.quiet, /*finish_point=*/true);
+    std::cout << "=== sweep: " << expand(plan).size() << " points, base " << describe_spec(plan.base) << " ===\n"
+              << sweep_header() << std::flush;
+    SweepResult result;
+    try {
+        result = run_sweep(plan, &printer);
+        printer.end_line();
+    } catch (const InvalidInput& e) {
+        std::cerr << "attnwb sweep: invalid input:\n" << e.what();
+        return kExitBadInput;
+    }
+    std::cout << format_analysis(analyze(result));
+    int failed = 0;
+    for (const auto& p : result.points) failed += p.status == PointStatus::Ok ? 0 : 1;
+    std::cout << result.points.size() << " of " << result.planned_points << " points run, " << failed
+              << " refused or failed" << (result.stopped_early ? ", stopped early" : "") << "\n";
+    try {
+        if (!c.json_path.empty()) {
+            write_text_file(c.json_path, sweep_file_json(result).dump(1) + "\n");
+            std::cerr << "wrote " << c.json_path << "\n";
+        }
+        if (!c.csv_path.empty()) {
+            write_text_file(c.csv_path, sweep_csv(result));
+            std::cerr << "wrote " << c.csv_path << "\n";
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "attnwb sweep: " << e.what() << "\n";
+        return kExitRuntimeFailure;
+    }
+    return printer.interrupted() ? kExitInterrupted : kExitOk;
+}
+
+}  // namespace
+
+Command register_sweep(CLI::App& app) {
+    auto c = std::make_shared<SweepCommand>();
+    CLI::App* sub = app.add_subcommand(
+        "sweep", "Benchmark every combination of the lists (profiler off), print one row per point as it finishes, "
+                 "then fitted exponents of time and peak memory vs N and the crossovers between variants. A point "
+                 "that is refused (e.g. too big for memory) or fails is recorded and the sweep goes on. Ctrl-C "
+                 "stops after the current point and still writes what finished (exit 130).");
+    add_spec_options(*sub, c->spec, /*sweep_lists=*/true);
+    const std::string g = "Sweep lists (comma-separated)";
+    auto list = [&](const char* name, auto& values, const std::string& help) {
+        return sub->add_option(name, values, help)
+            ->delimiter(',')
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+            ->group(g);
+    };
+    list("--seq", c->seq, "Sequence lengths N (seq_q = seq_k = N)")->capture_default_str();
+    list("--variants", c->variants, "Variants: " + variant_names())->capture_default_str();
+    list("--dtypes", c->dtypes, "float32, float64, float16, bfloat16; default: float16 on cuda, float32 on cpu");
+    list("--batch", c->batches, "Batch sizes (default 2)");
+    list("--heads", c->heads, "Query head counts (default 8; kv heads follow unless --kv-heads is given)");
+    list("--head-dim", c->head_dims, "Head dimensions (default 64)");
+    add_bench_options(*sub, c->bench);
+    const std::string o = "Output";
+    sub->add_flag("--profile", c->profile,
+                  "Also profile each point (wait=1 warmup=1 active=3): operator table in the JSON and profiler "
+                  "overhead in the rows")
+        ->group(o);
+    sub->add_option("--json", c->json_path, "Write the sweep as JSON (schema attention-workbench/sweep; the GUI opens it)")
+        ->group(o);
+    sub->add_option("--csv", c->csv_path, "Write one CSV row per point")->group(o);
+    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr")->group(o);
+    return [sub, c] { return run(*sub, *c); };
+}
+
+}  // namespace awb::cli

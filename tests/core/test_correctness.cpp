@@ -1,0 +1,92 @@
+// The correctness check: every variant passes on real specs, and the comparison catches wrong,
+// non-finite and out-of-tolerance results.
+#include <gtest/gtest.h>
+
+#include "correctness.h"
+#include "test_support.h"
+
+using namespace awb;
+
+namespace {
+
+const VariantCheck& find(const CheckReport& r, const std::string& name) {
+    for (const auto& v : r.variants)
+        if (v.variant == name) return v;
+    throw std::runtime_error("no " + name);
+}
+
+}  // namespace
+
+TEST(Correctness, AllVariantsPassWithPaddingAndGqa) {
+    RunSpec s = test::small_spec();
+    s.batch = 2;
+    s.heads = 4;
+    s.kv_heads = 2;
+    s.mask = MaskKind::Padding;
+    s.key_lengths = {64, 23};
+    s.block_size = 16;
+    s.mode = Mode::Forward;  // the check compares gradients anyway
+    const CheckReport r = check_variants(s, {"manual", "sdpa", "chunked"});
+    EXPECT_TRUE(r.all_passed());
+    EXPECT_EQ(r.spec.mode, Mode::Train);
+    EXPECT_EQ(r.tolerance, default_tolerance(Dtype::Float32));
+    ASSERT_EQ(r.variants.size(), 3u);
+    for (const auto& v : r.variants) {
+        EXPECT_TRUE(v.failure.empty()) << v.failure;
+        ASSERT_EQ(v.tensors.size(), 4u);
+        for (const auto& t : v.tensors) {
+            EXPECT_TRUE(t.passed) << v.variant << " " << t.name << " error " << t.error;
+            EXPECT_GT(t.ref_max_abs, 0);
+            EXPECT_GT(t.max_abs_error, 0) << "float32 never equals float64 exactly";
+        }
+        ASSERT_EQ(v.mask_checks.size(), 2u);
+        EXPECT_EQ(v.mask_checks[0].name, "padded keys get no gradient");
+        EXPECT_TRUE(v.mask_checks[0].passed) << v.mask_checks[0].detail;
+        EXPECT_TRUE(v.mask_checks[1].passed) << v.mask_checks[1].detail;
+    }
+    EXPECT_NE(find(r, "chunked").mask_checks[1].detail.find("NaN"), std::string::npos);
+}
+
+TEST(Correctness, ToleranceBelowFloat32RoundingFails) {
+    RunSpec s = test::small_spec();
+    s.mask = MaskKind::Causal;
+    const CheckReport r = check_variants(s, {"chunked"}, 1e-12);
+    EXPECT_FALSE(r.all_passed());
+    EXPECT_EQ(r.tolerance, 1e-12);
+    EXPECT_FALSE(r.variants[0].tensors[0].passed);
+    EXPECT_TRUE(r.variants[0].tensors[0].finite);
+}
+
+TEST(Correctness, Float64VariantsAgreeToRounding) {
+    RunSpec s = test::small_spec();
+    s.dtype = Dtype::Float64;
+    const CheckReport r = check_variants(s, {"sdpa", "chunked"});
+    EXPECT_TRUE(r.all_passed());
+    for (const auto& v : r.variants)
+        for (const auto& t : v.tensors) EXPECT_LT(t.error, 1e-12) << v.variant << " " << t.name;
+}
+
+TEST(Correctness, BFloat16UsesItsOwnTolerance) {
+    RunSpec s = test::small_spec();
+    s.dtype = Dtype::BFloat16;
+    const CheckReport r = check_variants(s, {"manual", "chunked"});
+    EXPECT_EQ(r.tolerance, default_tolerance(Dtype::BFloat16));
+    EXPECT_TRUE(r.all_passed());
+    // bfloat16 has 8 bits of mantissa: errors are far above float32's tolerance.
+    EXPECT_GT(find(r, "manual").tensors[0].error, default_tolerance(Dtype::Float32));
+}
+
+TEST(Correctness, RefusesUnknownVariantsAndBadSpecs) {
+    RunSpec s = test::small_spec();
+    s.seq_k = 0;
+    try {
+        check_variants(s, {"manual", "flash9"});
+        FAIL() << "expected InvalidInput";
+    } catch (const InvalidInput& e) {
+        std::string fields;
+        for (const auto& p : e.problems()) fields += p.field + " ";
+        EXPECT_NE(fields.find("seq_k"), std::string::npos) << fields;
+        EXPECT_NE(fields.find("variant"), std::string::npos) << fields;
+    }
+    EXPECT_THROW(check_variants(test::small_spec(), {}), InvalidInput);
+}
