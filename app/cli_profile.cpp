@@ -72,9 +72,9 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     table.shapes_column = c.group_by_shape;
     std::cout << format_table(rows, table);
 
-    const double step_ns = mean_recorded_step_ns(result);
+    const double step_ns = median_recorded_step_ns(result);
     if (step_ns > 0)
-        std::cout << "Recorded steps: mean " << format_ms(step_ns) << " per step (profiler on; attnwb bench measures it off)\n";
+        std::cout << "Recorded steps: median " << format_ms(step_ns) << " per step (profiler on; attnwb bench measures it off)\n";
     if (c.profiler.profile_memory || cuda)
         std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source << ")\n";
 

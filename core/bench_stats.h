@@ -46,12 +46,12 @@ struct BenchResult {
     double gflops_per_s = 0;      // flops / median
     int64_t peak_bytes = -1;      // one iteration incl. inputs and gradients; -1 when not measured
     std::string peak_source;      // "cpu allocation tracker" or "cuda allocator peak"
-    double profiled_step_ns = -1;   // mean step time under the profiler; -1 when not measured
+    double profiled_step_ns = -1;   // median step time under the profiler; -1 when not measured
     double profiler_overhead = -1;  // profiled_step_ns / timing.median_ns
     bool operator==(const BenchResult&) const = default;
 };
 
-// Sets profiled_step_ns and profiler_overhead from a profiled run's mean recorded step time.
+// Sets profiled_step_ns and profiler_overhead from a profiled run's median recorded step time.
 void set_profiled_step(BenchResult& r, double profiled_step_ns);
 
 }  // namespace awb

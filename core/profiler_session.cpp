@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "bench_stats.h"
 #include "compat.h"
 #include "cuda_support.h"
 #include "device_caps.h"
@@ -255,15 +256,12 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
     return out;
 }
 
-double mean_recorded_step_ns(const ProfileResult& r) {
-    double sum = 0;
-    int n = 0;
+double median_recorded_step_ns(const ProfileResult& r) {
+    std::vector<double> times;
     for (const auto& st : r.steps)
-        if (st.action == ScheduleAction::Record || st.action == ScheduleAction::RecordAndSave) {
-            sum += double(st.wall_ns);
-            ++n;
-        }
-    return n > 0 ? sum / n : -1;
+        if (st.action == ScheduleAction::Record || st.action == ScheduleAction::RecordAndSave)
+            times.push_back(double(st.wall_ns));
+    return times.empty() ? -1 : quantile(times, 0.5);
 }
 
 }  // namespace awb

@@ -33,7 +33,7 @@ struct ProfileResult {
 // another profiled run in the same process (the profiler is per process).
 ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, RunObserver* observer = nullptr);
 
-// Mean wall time of the recorded steps (profiler on), -1 when none was recorded.
-double mean_recorded_step_ns(const ProfileResult& result);
+// Median wall time of the recorded steps (profiler on), -1 when none was recorded.
+double median_recorded_step_ns(const ProfileResult& result);
 
 }  // namespace awb

@@ -155,7 +155,7 @@ SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer) {
             if (plan.profile) {
                 const ProfileResult profiled = profile_run(point.spec, plan.profile_options, &inner);
                 point.operators = key_averages(profiled.trace);
-                set_profiled_step(point.bench, mean_recorded_step_ns(profiled));
+                set_profiled_step(point.bench, median_recorded_step_ns(profiled));
             }
         } catch (const InvalidInput& e) {
             point.status = PointStatus::Refused;

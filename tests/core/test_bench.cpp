@@ -1,6 +1,9 @@
 // Profiler-off benchmarks: statistics, budgets, cancel, the allocation tracker, and the chunked
 // variant's linear memory against manual's quadratic memory.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
 
 #include "allocation_tracker.h"
 #include "bench.h"
@@ -134,4 +137,24 @@ TEST(Bench, ChunkedPeakMemoryIsFarBelowManualAtN2048) {
     EXPECT_GT(manual.peak_bytes, 2 * (32ll << 20));
     EXPECT_LT(chunked.peak_bytes * 10, manual.peak_bytes)
         << "chunked " << chunked.peak_bytes << " B vs manual " << manual.peak_bytes << " B";
+}
+
+// The tracker's peak equals the peak of PyTorch's own [memory] events for the same iteration
+// (tests/reference/make_peak_fixtures.py, Debian's python3-torch): exactly, as sizes are deterministic.
+TEST(Bench, PeakMemoryMatchesPythonProfilerReplay) {
+    std::ifstream in(std::string(AWB_FIXTURE_DIR) + "/peak_memory/cases.json");
+    ASSERT_TRUE(in) << "missing fixture";
+    const auto fixture = nlohmann::json::parse(in);
+    for (const auto& c : fixture.at("cases")) {
+        RunSpec s = test::small_spec();
+        s.batch = c.at("batch").get<int64_t>();
+        s.heads = s.kv_heads = c.at("heads").get<int64_t>();
+        s.seq_q = s.seq_k = c.at("seq").get<int64_t>();
+        s.head_dim = c.at("head_dim").get<int64_t>();
+        s.mode = *parse_mode(c.at("mode").get<std::string>());
+        BenchOptions o = quick();
+        o.warmup = 0;
+        o.min_repeats = 1;
+        EXPECT_EQ(bench_run(s, o).peak_bytes, c.at("peak_bytes").get<int64_t>()) << shape_string(s) << " " << to_string(s.mode);
+    }
 }
