@@ -1,11 +1,9 @@
 // attnwb bench: one spec with the profiler off (cold, warm-up, timed samples, GFLOP/s, peak memory,
 // profiler overhead).
-#include <iostream>
 #include <memory>
 
 #include "bench.h"
-#include "cli_commands.h"
-#include "cli_progress.h"
+#include "cli_engine_call.h"
 #include "cli_spec_options.h"
 #include "json_io.h"
 #include "profiler_session.h"
@@ -33,7 +31,7 @@ int run(const CLI::App& sub, const BenchCommand& c) {
     }
     StderrProgress progress(c.quiet);
     BenchResult result;
-    try {
+    const int rc = call_engine("bench", progress, [&] {
         result = bench_run(spec, c.bench, &progress);
         if (c.overhead) {
             ProfileOptions overhead;  // the default schedule (shapes and memory recorded), 5 recorded steps
@@ -41,28 +39,10 @@ int run(const CLI::App& sub, const BenchCommand& c) {
             const ProfileResult profiled = profile_run(spec, overhead, &progress);
             set_profiled_step(result, median_recorded_step_ns(profiled));
         }
-        progress.end_line();
-    } catch (const InvalidInput& e) {
-        std::cerr << "attnwb bench: invalid input:\n" << e.what();
-        return kExitBadInput;
-    } catch (const Cancelled&) {
-        std::cerr << "attnwb bench: cancelled\n";
-        return kExitInterrupted;
-    } catch (const RunFailed& e) {
-        std::cerr << "attnwb bench: run failed: " << e.what() << "\n";
-        return kExitRuntimeFailure;
-    }
+    });
+    if (rc != kExitOk) return rc;
     std::cout << format_bench(result);
-    if (!c.json_path.empty()) {
-        try {
-            write_text_file(c.json_path, bench_file_json(result).dump(1) + "\n");
-            std::cerr << "wrote " << c.json_path << "\n";
-        } catch (const std::exception& e) {
-            std::cerr << "attnwb bench: " << e.what() << "\n";
-            return kExitRuntimeFailure;
-        }
-    }
-    return kExitOk;
+    return write_outputs("bench", [&] { write_output(c.json_path, bench_file_json(result).dump(1) + "\n"); });
 }
 
 }  // namespace

@@ -2,8 +2,7 @@
 #include <iostream>
 #include <memory>
 
-#include "cli_commands.h"
-#include "cli_progress.h"
+#include "cli_engine_call.h"
 #include "cli_spec_options.h"
 #include "correctness.h"
 #include "json_io.h"
@@ -37,29 +36,11 @@ int run(const CLI::App& sub, const CheckCommand& c) {
 
     StderrProgress progress(c.quiet);
     CheckReport report;
-    try {
-        report = check_variants(spec, variants, c.tolerance, &progress);
-        progress.end_line();
-    } catch (const InvalidInput& e) {
-        std::cerr << "attnwb check: invalid input:\n" << e.what();
-        return kExitBadInput;
-    } catch (const Cancelled&) {
-        std::cerr << "attnwb check: cancelled\n";
-        return kExitInterrupted;
-    } catch (const RunFailed& e) {
-        std::cerr << "attnwb check: run failed: " << e.what() << "\n";
-        return kExitRuntimeFailure;
-    }
+    const int rc = call_engine("check", progress, [&] { report = check_variants(spec, variants, c.tolerance, &progress); });
+    if (rc != kExitOk) return rc;
     std::cout << format_check(report);
-    if (!c.json_path.empty()) {
-        try {
-            write_text_file(c.json_path, check_file_json(report).dump(1) + "\n");
-            std::cerr << "wrote " << c.json_path << "\n";
-        } catch (const std::exception& e) {
-            std::cerr << "attnwb check: " << e.what() << "\n";
-            return kExitRuntimeFailure;
-        }
-    }
+    if (write_outputs("check", [&] { write_output(c.json_path, check_file_json(report).dump(1) + "\n"); }) != kExitOk)
+        return kExitRuntimeFailure;
     return report.all_passed() ? kExitOk : kExitOutOfTolerance;
 }
 

@@ -4,8 +4,7 @@
 #include <memory>
 
 #include "chrome_trace.h"
-#include "cli_commands.h"
-#include "cli_progress.h"
+#include "cli_engine_call.h"
 #include "cli_spec_options.h"
 #include "json_io.h"
 #include "op_table_text.h"
@@ -40,19 +39,8 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
 
     StderrProgress progress(c.quiet);
     ProfileResult result;
-    try {
-        result = profile_run(spec, c.profiler, &progress);
-        progress.end_line();
-    } catch (const Cancelled&) {
-        std::cerr << "attnwb profile: cancelled\n";
-        return kExitInterrupted;
-    } catch (const InvalidInput& e) {
-        std::cerr << "attnwb profile: invalid input:\n" << e.what();
-        return kExitBadInput;
-    } catch (const RunFailed& e) {
-        std::cerr << "attnwb profile: run failed: " << e.what() << "\n";
-        return kExitRuntimeFailure;
-    }
+    const int rc = call_engine("profile", progress, [&] { result = profile_run(spec, c.profiler, &progress); });
+    if (rc != kExitOk) return rc;
 
     const ProfileReport report = make_report(result, c.group_by_shape);
     std::vector<OperatorRow> rows = report.operators;
@@ -78,11 +66,8 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     if (c.profiler.profile_memory || cuda)
         std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source << ")\n";
 
-    try {
-        if (!c.json_path.empty()) {
-            write_text_file(c.json_path, to_json(report).dump(1) + "\n");
-            std::cerr << "wrote report " << c.json_path << "\n";
-        }
+    return write_outputs("profile", [&] {
+        write_output(c.json_path, to_json(report).dump(1) + "\n");
         if (!c.trace_path.empty()) {
             ChromeTraceInfo info;
             info.trace_name = describe_spec(spec);
@@ -91,11 +76,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
             std::cerr << "wrote trace " << c.trace_path << " (" << result.trace.events().size() << " events, "
                       << result.trace.memory().size() << " memory events)\n";
         }
-    } catch (const std::exception& e) {
-        std::cerr << "attnwb profile: " << e.what() << "\n";
-        return kExitRuntimeFailure;
-    }
-    return kExitOk;
+    });
 }
 
 }  // namespace

@@ -4,8 +4,7 @@
 #include <iostream>
 #include <memory>
 
-#include "cli_commands.h"
-#include "cli_progress.h"
+#include "cli_engine_call.h"
 #include "cli_spec_options.h"
 #include "json_io.h"
 #include "results_json.h"
@@ -68,31 +67,18 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     std::cout << "=== sweep: " << expand(plan).size() << " points, base " << describe_spec(plan.base) << " ===\n"
               << sweep_header() << std::flush;
     SweepResult result;
-    try {
-        result = run_sweep(plan, &printer);
-        printer.end_line();
-    } catch (const InvalidInput& e) {
-        std::cerr << "attnwb sweep: invalid input:\n" << e.what();
-        return kExitBadInput;
-    }
+    const int rc = call_engine("sweep", printer, [&] { result = run_sweep(plan, &printer); });
+    if (rc != kExitOk) return rc;
     std::cout << format_analysis(analyze(result));
     int failed = 0;
     for (const auto& p : result.points) failed += p.status == PointStatus::Ok ? 0 : 1;
     std::cout << result.points.size() << " of " << result.planned_points << " points run, " << failed
               << " refused or failed" << (result.stopped_early ? ", stopped early" : "") << "\n";
-    try {
-        if (!c.json_path.empty()) {
-            write_text_file(c.json_path, sweep_file_json(result).dump(1) + "\n");
-            std::cerr << "wrote " << c.json_path << "\n";
-        }
-        if (!c.csv_path.empty()) {
-            write_text_file(c.csv_path, sweep_csv(result));
-            std::cerr << "wrote " << c.csv_path << "\n";
-        }
-    } catch (const std::exception& e) {
-        std::cerr << "attnwb sweep: " << e.what() << "\n";
-        return kExitRuntimeFailure;
-    }
+    const int written = write_outputs("sweep", [&] {
+        write_output(c.json_path, sweep_file_json(result).dump(1) + "\n");
+        write_output(c.csv_path, sweep_csv(result));
+    });
+    if (written != kExitOk) return written;
     return printer.interrupted() ? kExitInterrupted : kExitOk;
 }
 

@@ -1,14 +1,12 @@
 #include "bench.h"
 
-#include <c10/util/Exception.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include "allocation_tracker.h"
 #include "cuda_support.h"
-#include "device_caps.h"
+#include "engine_guard.h"
 #include "thread_count_scope.h"
 #include "variants.h"
 
@@ -82,10 +80,7 @@ void check_cancel(RunObserver* observer) {
 }  // namespace
 
 BenchResult bench_run(const RunSpec& spec, const BenchOptions& options, RunObserver* observer) {
-    auto problems = validate(spec, query_device_caps());
-    for (auto& p : validate(options)) problems.push_back(std::move(p));
-    if (!problems.empty()) throw InvalidInput(std::move(problems));
-
+    validate_or_throw(spec, options);
     BenchResult r;
     r.spec = spec;
     r.options = options;
@@ -95,7 +90,7 @@ BenchResult bench_run(const RunSpec& spec, const BenchOptions& options, RunObser
     auto progress = [&](int done, int total, const std::string& what) {
         if (observer) observer->on_progress(done, total, what);
     };
-    try {
+    translate_failures("benchmarking " + spec.variant + " " + shape_string(spec), [&] {
         ThreadCountScope threads(spec.threads);
         r.environment = probe_environment(spec);
         auto variant = make_variant(spec.variant);
@@ -136,14 +131,7 @@ BenchResult bench_run(const RunSpec& spec, const BenchOptions& options, RunObser
             progress(r.timing.repeats, r.timing.repeats, "peak memory (one iteration on fresh inputs)");
             r.peak_bytes = measure_peak(spec, *variant, r.peak_source);
         }
-    } catch (const Cancelled&) {
-        throw;
-    } catch (const c10::Error& e) {
-        throw RunFailed("LibTorch error while benchmarking " + spec.variant + " " + shape_string(spec) + ": " +
-                        e.what_without_backtrace());
-    } catch (const std::exception& e) {
-        throw RunFailed("error while benchmarking " + spec.variant + " " + shape_string(spec) + ": " + e.what());
-    }
+    });
     return r;
 }
 

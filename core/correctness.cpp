@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "device_caps.h"
+#include "engine_guard.h"
 #include "thread_count_scope.h"
 #include "variants.h"
 
@@ -173,7 +174,7 @@ CheckReport check_variants(const RunSpec& spec_in, const std::vector<std::string
     CheckReport report;
     report.spec = spec;
     report.tolerance = tolerance > 0 ? tolerance : default_tolerance(spec.dtype);
-    try {
+    translate_failures("checking " + shape_string(spec), [&] {
         ThreadCountScope threads(spec.threads);
         report.environment = probe_environment(spec);
         if (observer) observer->on_progress(0, int(variants.size()) + 1, "float64 reference");
@@ -184,13 +185,7 @@ CheckReport check_variants(const RunSpec& spec_in, const std::vector<std::string
             if (observer) observer->on_progress(int(i) + 1, int(variants.size()) + 1, variants[i]);
             report.variants.push_back(check_one(spec, variants[i], ref, report.tolerance));
         }
-    } catch (const Cancelled&) {
-        throw;
-    } catch (const c10::Error& e) {
-        throw RunFailed(std::string("LibTorch error in the float64 reference: ") + e.what_without_backtrace());
-    } catch (const std::exception& e) {
-        throw RunFailed(std::string("error in the float64 reference: ") + e.what());
-    }
+    });
     return report;
 }
 

@@ -1,7 +1,6 @@
 #include "profiler_session.h"
 
 #include <ATen/record_function.h>
-#include <c10/util/Exception.h>
 
 #include <chrono>
 #include <memory>
@@ -12,6 +11,7 @@
 #include "compat.h"
 #include "cuda_support.h"
 #include "device_caps.h"
+#include "engine_guard.h"
 #include "thread_count_scope.h"
 #include "variants.h"
 
@@ -199,14 +199,11 @@ private:
 }  // namespace
 
 ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, RunObserver* observer) {
-    auto problems = validate(spec, query_device_caps());
-    for (auto& p : validate(options)) problems.push_back(std::move(p));
-    if (!problems.empty()) throw InvalidInput(std::move(problems));
-
+    validate_or_throw(spec, options);
     ProfileResult out;
     out.spec = spec;
     out.options = options;
-    try {
+    translate_failures("running " + spec.variant + " " + shape_string(spec), [&] {
         ThreadCountScope threads(spec.threads);
         out.environment = probe_environment(spec);
         const bool cuda = spec.device.kind == DeviceKind::CUDA;
@@ -245,14 +242,7 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
         meta.clock_resolution_ns = compat::kClockResolutionNs;
         meta.source = "profiler";
         out.trace = Trace::build(std::move(profiler.events), std::move(profiler.memory), std::move(meta));
-    } catch (const Cancelled&) {
-        throw;
-    } catch (const c10::Error& e) {
-        throw RunFailed("LibTorch error while running " + spec.variant + " " + shape_string(spec) + ": " +
-                        e.what_without_backtrace());
-    } catch (const std::exception& e) {
-        throw RunFailed("error while running " + spec.variant + " " + shape_string(spec) + ": " + e.what());
-    }
+    });
     return out;
 }
 
