@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Sets up, builds and starts Attention Workbench. Until the GUI lands this runs the article's
-# experiment with attnwb: manual attention vs SDPA vs chunked, (2, 8, 512, 64), train, under the
-# profiler (schedule 1/1/3), then the same with the profiler off, a correctness check, and a short
-# sequence-length sweep. Reports, traces and the sweep go to results/.
+# Sets up, builds and starts Attention Workbench. With a display (X11 or Wayland, or QT_QPA_PLATFORM
+# set) it opens the GUI with the article's spec in the Run panel (press Ctrl+R). Without one it runs
+# the article's experiment headless with attnwb: manual vs SDPA vs chunked, (2, 8, 512, 64), train,
+# under the profiler (schedule 1/1/3) and with the profiler off, a correctness check and a short
+# sequence-length sweep; reports, traces and the sweep go to results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}${QT_QPA_PLATFORM:-}" ]; then
+  exec ./build/app/attention-workbench "$@"
+fi
+echo "No display found: running the article's experiment with attnwb (results in results/)."
 mkdir -p results
 for variant in manual sdpa chunked; do
   ./build/app/attnwb profile --variant "$variant" --json "results/$variant.json" --trace "results/$variant.trace.json" "$@"

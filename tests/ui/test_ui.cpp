@@ -1,0 +1,241 @@
+// Qt Test suite (offscreen): models and proxies under QAbstractItemModelTester, numeric sorting, the
+// time-to-pixel mapping and the folding of small events without a window, the engine thread
+// delivering results by signals and cancelling, and the widgets painting real data.
+#include <QAbstractItemModelTester>
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTemporaryFile>
+#include <QTest>
+#include <QTimer>
+
+#include <memory>
+
+#include "engine_worker.h"
+#include "main_window.h"
+#include "operator_panel.h"
+#include "operator_table_model.h"
+#include "run_panel.h"
+#include "synthetic_timeline.h"
+#include "timeline_widget.h"
+
+using namespace awb;
+using namespace awb::ui;
+
+namespace {
+
+OperatorRow row(const char* name, int64_t calls, int64_t self_ns, int64_t mem = 0) {
+    OperatorRow r;
+    r.name = name;
+    r.calls = calls;
+    r.self_cpu_ns = self_ns;
+    r.cpu_total_ns = self_ns * 2;
+    r.cpu_memory_bytes = mem;
+    return r;
+}
+
+RunSpec tiny_spec() {
+    RunSpec s;
+    s.batch = 1;
+    s.heads = s.kv_heads = 2;
+    s.seq_q = s.seq_k = 32;
+    s.head_dim = 16;
+    s.threads = 1;
+    return s;
+}
+
+}  // namespace
+
+class UiTests : public QObject {
+    Q_OBJECT
+private slots:
+    void timeMapping_data() {
+        QTest::addColumn<qint64>("start");
+        QTest::addColumn<qint64>("end");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<qint64>("t");
+        QTest::addColumn<double>("x");
+        QTest::newRow("origin") << qint64(0) << qint64(1000) << 100.0 << qint64(0) << 0.0;
+        QTest::newRow("middle") << qint64(0) << qint64(1000) << 100.0 << qint64(500) << 50.0;
+        QTest::newRow("offset") << qint64(1'000'000) << qint64(1'002'000) << 200.0 << qint64(1'001'000) << 100.0;
+        QTest::newRow("before view") << qint64(100) << qint64(200) << 10.0 << qint64(50) << -5.0;
+        QTest::newRow("10 s over 1920 px") << qint64(0) << qint64(10'000'000'000) << 1920.0 << qint64(5'000'000'000) << 960.0;
+    }
+    void timeMapping() {
+        QFETCH(qint64, start);
+        QFETCH(qint64, end);
+        QFETCH(double, width);
+        QFETCH(qint64, t);
+        QFETCH(double, x);
+        const TimeMapping m{start, end, width};
+        QCOMPARE(m.x_of(t), x);
+        QVERIFY(std::abs(m.ns_at(x) - t) <= 1);
+    }
+    void zoomKeepsAnchorAndPanMoves() {
+        const TimeMapping m{0, 1000, 100};
+        const TimeMapping z = m.zoomed(2.0, 25);  // the time under x = 25 (250 ns) stays at x = 25
+        QCOMPARE(z.end_ns - z.start_ns, qint64(500));
+        QCOMPARE(z.ns_at(25), qint64(250));
+        QCOMPARE(m.zoomed(1e9, 50).end_ns - m.zoomed(1e9, 50).start_ns, qint64(100));  // clamped
+        const TimeMapping p = m.panned(10);
+        QCOMPARE(p.start_ns, qint64(100));
+        QCOMPARE(p.end_ns, qint64(1100));
+    }
+    void foldsRunsOfNarrowSpans() {
+        TimelineData d;
+        d.names = {"a", "wide"};
+        TimelineLane lane;
+        lane.levels.resize(1);
+        for (int i = 0; i < 1000; ++i) lane.levels[0].spans.push_back({i * 10, i * 10 + 5, 0, i});  // 1000 narrow
+        lane.levels[0].spans.push_back({20'000, 30'000, 1, 1000});  // one wide, after a gap
+        d.lanes.push_back(lane);
+        std::vector<DrawItem> items;
+        build_draw_list(d, TimeMapping{0, 40'000, 400}, 3.0, items);  // 100 ns per px: narrow = 0.05 px
+        int32_t folded = 0;
+        int wide = 0;
+        for (const auto& it : items) {
+            if (it.count > 1) folded += it.count;
+            if (it.event == 1000) ++wide;
+        }
+        QCOMPARE(folded, 1000);  // every narrow span is inside a folded item
+        QCOMPARE(wide, 1);       // the wide one is drawn on its own
+        QVERIFY(items.size() <= 3);
+        // Zoomed in, spans are wide enough to be drawn one by one, only the visible ones.
+        build_draw_list(d, TimeMapping{0, 200, 400}, 3.0, items);
+        QCOMPARE(int(items.size()), 20);
+        for (const auto& it : items) QCOMPARE(it.count, 1);
+    }
+    void drawListCostDoesNotGrowWithEvents() {
+        const TimelineData small = test::synthetic_timeline(70'000, 1);
+        const TimelineData big = test::synthetic_timeline(700'000, 1);
+        std::vector<DrawItem> a, b;
+        build_draw_list(small, TimeMapping{small.start_ns, small.end_ns, 1000}, 3.0, a);
+        build_draw_list(big, TimeMapping{big.start_ns, big.end_ns, 1000}, 3.0, b);
+        QVERIFY(a.size() <= 3 * 1000 / 3 + 3);  // at most one item per 3 px per level
+        QVERIFY(b.size() <= 3 * 1000 / 3 + 3);
+    }
+    void fromTraceNestsByDepth() {
+        std::vector<TraceEvent> ev(3);
+        const std::tuple<const char*, int64_t, int64_t> spans[] = {{"outer", 0, 100}, {"inner", 10, 50}, {"next", 120, 130}};
+        for (size_t i = 0; i < 3; ++i) std::tie(ev[i].name, ev[i].start_ns, ev[i].end_ns) = spans[i];
+        const Trace t = Trace::build(ev, {}, {});
+        const TimelineData d = TimelineData::from_trace(t);
+        QCOMPARE(int(d.lanes.size()), 1);
+        QCOMPARE(int(d.lanes[0].levels.size()), 2);
+        QCOMPARE(int(d.lanes[0].levels[0].spans.size()), 2);
+        QCOMPARE(d.names[size_t(d.lanes[0].levels[1].spans[0].name)], std::string("inner"));
+        QCOMPARE(int(d.span_count()), 3);
+    }
+    void operatorModelPassesTheTesterAndSortsNumbers() {
+        OperatorTableModel model;
+        OperatorFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester t1(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // As text, "10.00 us" < "100.00 us" < "9.00 us"; as numbers 9 < 10 < 100.
+        model.setRows({row("aten::mm", 3, 10'000), row("aten::softmax", 1, 100'000), row("aten::add", 20, 9'000)});
+        proxy.sort(OperatorTableModel::SelfCpu, Qt::AscendingOrder);
+        QCOMPARE(proxy.index(0, OperatorTableModel::Name).data().toString(), QStringLiteral("aten::add"));
+        QCOMPARE(proxy.index(1, OperatorTableModel::Name).data().toString(), QStringLiteral("aten::mm"));
+        QCOMPARE(proxy.index(2, OperatorTableModel::Name).data().toString(), QStringLiteral("aten::softmax"));
+        proxy.sort(OperatorTableModel::Calls, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, OperatorTableModel::Calls).data().toString(), QStringLiteral("20"));
+        QCOMPARE(proxy.index(0, OperatorTableModel::SelfCpu).data().toString(), QStringLiteral("9.00 us"));
+        QCOMPARE(model.index(1, OperatorTableModel::SelfCpu).data(OperatorTableModel::ShareRole).toDouble(),
+                 100'000.0 / 119'000.0);
+        proxy.setFilterFixedString(QStringLiteral("SOFT"));
+        QCOMPARE(proxy.rowCount(), 1);
+        QVERIFY(model.headerData(OperatorTableModel::SelfCpu, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
+            QStringLiteral("minus the time")));
+        const QString csv = model.toDelimited({}, QLatin1Char(','));
+        QCOMPARE(csv.count(QLatin1Char('\n')), 4);
+        QVERIFY(csv.contains(QStringLiteral("aten::softmax,,1,100000,")));
+        model.setRows({});
+        QCOMPARE(proxy.rowCount(), 0);
+    }
+    void runPanelShowsValidationAsTheUserTypes() {
+        RunPanel panel(DeviceCaps{});
+        QVERIFY(panel.problemsText().isEmpty());
+        panel.setSpec([] {
+            RunSpec s;
+            s.heads = 6;
+            s.kv_heads = 4;
+            return s;
+        }());
+        QVERIFY(panel.problemsText().contains(QStringLiteral("kv_heads: 4 does not divide heads = 6")));
+        RunSpec s;
+        s.mask = MaskKind::Padding;
+        panel.setSpec(s);
+        QVERIFY(panel.problemsText().contains(QStringLiteral("key_lengths")));
+        QCOMPARE(panel.spec().mask, MaskKind::Padding);
+    }
+    void engineThreadDeliversResultsBySignals() {
+        Engine engine;
+        QSignalSpy done(engine.worker(), &EngineWorker::profileFinished);
+        QSignalSpy progress(engine.worker(), &EngineWorker::progress);
+        engine.profile(tiny_spec(), ProfileOptions{});
+        QVERIFY(done.wait(60'000));
+        const auto result = done.at(0).at(0).value<std::shared_ptr<const ProfileResult>>();
+        QVERIFY(result);
+        QVERIFY(!result->trace.events().empty());
+        QCOMPARE(progress.size(), total_steps(ProfileOptions{}));
+        QSignalSpy failed(engine.worker(), &EngineWorker::failed);
+        RunSpec bad = tiny_spec();
+        bad.kv_heads = 3;
+        engine.profile(bad, ProfileOptions{});
+        QVERIFY(failed.wait(60'000));
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("kv_heads")));
+    }
+    void engineCancelStopsAfterTheCurrentStep() {
+        Engine engine;
+        QSignalSpy cancelled(engine.worker(), &EngineWorker::cancelled);
+        QSignalSpy done(engine.worker(), &EngineWorker::profileFinished);
+        ProfileOptions many;
+        many.wait = 0;
+        many.warmup = 0;
+        many.active = 1000;
+        RunSpec s = tiny_spec();
+        s.seq_q = s.seq_k = 256;
+        connect(engine.worker(), &EngineWorker::progress, this, [&engine](int done) {
+            if (done == 2) engine.cancel();
+        });
+        engine.profile(s, many);
+        QVERIFY(cancelled.wait(120'000));
+        QCOMPARE(done.size(), 0);
+    }
+    void timelinePaintsRealTraceWithMemoryTrack() {
+        const auto result = std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{}));
+        auto trace = std::shared_ptr<const Trace>(result, &result->trace);
+        TimelineWidget w;
+        w.resize(1200, 400);
+        std::vector<MemoryPoint> memory = replay_memory(*trace).at(0).points;
+        QVERIFY(!memory.empty());
+        w.setData(std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)), trace, memory);
+        QImage image(w.size(), QImage::Format_ARGB32);
+        QPainter p(&image);
+        QVERIFY(w.paintTo(p, image.rect()) > 0);
+        w.setHighlightedName(QStringLiteral("aten::softmax"));
+        w.setView(w.view().zoomed(4, 300));
+        QVERIFY(w.view().end_ns - w.view().start_ns < trace->end_ns() - trace->begin_ns());
+    }
+    void mainWindowShowsARunAndRejectsBadFiles() {
+        MainWindow window;
+        const auto result = std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{}));
+        window.showResult(result);
+        QVERIFY(window.operatorPanel()->model()->rowCount() > 5);
+        QTemporaryFile bad;
+        QVERIFY(bad.open());
+        bad.write("{\"schema\": \"attention-workbench/profile-report\", \"schema_version\": 1");  // truncated
+        bad.close();
+        // A bad file shows one message box; offscreen it would block, so close it as it appears.
+        QTimer::singleShot(200, [] {
+            for (QWidget* w : QApplication::topLevelWidgets())
+                if (w->inherits("QMessageBox")) w->close();
+        });
+        QVERIFY(!window.openFile(bad.fileName()));
+        QVERIFY(window.operatorPanel()->model()->rowCount() > 5);  // what was shown is kept
+    }
+};
+
+QTEST_MAIN(UiTests)
+#include "test_ui.moc"

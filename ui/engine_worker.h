@@ -1,0 +1,58 @@
+// The engine thread: one QObject living on its own QThread owns every LibTorch call of the GUI
+// (one owner of LibTorch state). Jobs are queued to it by signals; it reports progress, results and
+// failures by signals; cancel is an atomic flag the core polls between steps.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include <atomic>
+#include <memory>
+
+#include "profiler_session.h"
+
+Q_DECLARE_METATYPE(awb::RunSpec)
+Q_DECLARE_METATYPE(awb::ProfileOptions)
+Q_DECLARE_METATYPE(std::shared_ptr<const awb::ProfileResult>)
+
+namespace awb::ui {
+
+class EngineWorker : public QObject {
+    Q_OBJECT
+public:
+    EngineWorker();
+    void requestCancel() { cancel_ = true; }
+
+public slots:
+    void runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
+
+signals:
+    void progress(int done, int total, const QString& what);
+    void profileFinished(std::shared_ptr<const awb::ProfileResult> result);
+    void failed(const QString& message);  // invalid input or a LibTorch failure, one message
+    void cancelled();
+
+private:
+    std::atomic<bool> cancel_{false};
+};
+
+// Owns the worker and its thread; call from the GUI thread.
+class Engine : public QObject {
+    Q_OBJECT
+public:
+    explicit Engine(QObject* parent = nullptr);
+    ~Engine() override;
+    EngineWorker* worker() const { return worker_; }
+    void profile(const RunSpec& spec, const ProfileOptions& options);
+    void cancel() { worker_->requestCancel(); }
+
+signals:
+    void queueProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
+
+private:
+    QThread thread_;
+    EngineWorker* worker_;
+};
+
+}  // namespace awb::ui

@@ -1,0 +1,220 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+
+#include <fstream>
+
+#include "device_caps.h"
+#include "engine_worker.h"
+#include "format_qt.h"
+#include "json_io.h"
+#include "memory_replay.h"
+#include "operator_panel.h"
+#include "run_panel.h"
+#include "timeline_widget.h"
+
+namespace awb::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), engine_(new Engine(this)), run_panel_(new RunPanel(query_device_caps())),
+      operators_(new OperatorPanel), timeline_(new TimelineWidget), timeline_scroll_(new QScrollArea),
+      progress_(new QProgressBar), status_(new QLabel) {
+    setWindowTitle(tr("Attention Workbench"));
+    setAcceptDrops(true);
+    timeline_scroll_->setWidget(timeline_);
+    timeline_scroll_->setWidgetResizable(true);
+    setCentralWidget(timeline_scroll_);
+
+    auto* run_dock = new QDockWidget(tr("Run"), this);
+    run_dock->setObjectName(QStringLiteral("run"));
+    auto* run_scroll = new QScrollArea;
+    run_scroll->setWidget(run_panel_);
+    run_scroll->setWidgetResizable(true);
+    run_dock->setWidget(run_scroll);
+    addDockWidget(Qt::LeftDockWidgetArea, run_dock);
+    auto* op_dock = new QDockWidget(tr("Operators"), this);
+    op_dock->setObjectName(QStringLiteral("operators"));
+    op_dock->setWidget(operators_);
+    addDockWidget(Qt::BottomDockWidgetArea, op_dock);
+
+    progress_->setMaximumWidth(220);
+    progress_->setVisible(false);
+    statusBar()->addWidget(status_, 1);
+    statusBar()->addPermanentWidget(progress_);
+
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* open = file->addAction(tr("&Open..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a report"), QString(),
+                                                          tr("Attention Workbench reports (*.json);;All files (*)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    recent_menu_ = file->addMenu(tr("Open &recent"));
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+    auto* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(run_dock->toggleViewAction());
+    view->addAction(op_dock->toggleViewAction());
+
+    auto* tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("main-toolbar"));
+    auto* run = tools->addAction(tr("Run"), this, [this] {
+        if (run_panel_->problemsText().isEmpty()) startRun(run_panel_->spec(), run_panel_->profileOptions());
+    });
+    run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    run->setToolTip(tr("Profile the spec of the Run panel (Ctrl+R)"));
+    auto* cancel = tools->addAction(tr("Cancel"), this, [this] { engine_->cancel(); });
+    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancel->setToolTip(tr("Stop the run after the current step (Esc)"));
+    tools->addSeparator();
+    tools->addAction(tr("Zoom in"), this, [this] { timeline_->setView(timeline_->view().zoomed(1.5, timeline_->view().width_px / 2)); })
+        ->setShortcut(QKeySequence::ZoomIn);
+    tools->addAction(tr("Zoom out"), this, [this] { timeline_->setView(timeline_->view().zoomed(1 / 1.5, timeline_->view().width_px / 2)); })
+        ->setShortcut(QKeySequence::ZoomOut);
+    tools->addAction(tr("Fit"), this, [this] { timeline_->fit(); })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+
+    connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
+    connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
+    connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineWidget::setHighlightedName);
+    EngineWorker* worker = engine_->worker();
+    connect(worker, &EngineWorker::progress, this, [this](int done, int total, const QString& what) {
+        progress_->setRange(0, total);
+        progress_->setValue(done);
+        const qint64 elapsed = QDateTime::currentMSecsSinceEpoch() - run_started_ms_;
+        QString eta;
+        if (done > 0 && done < total) eta = tr(", about %1 left").arg(format_duration_ns(double(elapsed) * 1e6 * (total - done) / done));
+        status_->setText(what + eta);
+    });
+    connect(worker, &EngineWorker::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
+        run_panel_->setRunning(false);
+        progress_->setVisible(false);
+        showResult(r);
+    });
+    connect(worker, &EngineWorker::failed, this, [this](const QString& message) {
+        finishRun(tr("Run failed"));
+        QMessageBox::warning(this, tr("Run failed"), message);
+    });
+    connect(worker, &EngineWorker::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QString last_spec = settings.value(QStringLiteral("run/spec")).toString();
+    if (!last_spec.isEmpty()) {
+        try {
+            run_panel_->setSpec(nlohmann::json::parse(last_spec.toStdString()).get<RunSpec>());
+        } catch (const std::exception&) {  // an old or edited setting: keep the defaults
+        }
+    }
+    rebuildRecentMenu();
+    status_->setText(tr("Ready: set a spec and press Run (Ctrl+R), or open a report (Ctrl+O)"));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("run/spec"), QString::fromStdString(nlohmann::json(run_panel_->spec()).dump()));
+    QMainWindow::closeEvent(e);
+}
+
+void MainWindow::startRun(const RunSpec& spec, const ProfileOptions& options) {
+    run_started_ms_ = QDateTime::currentMSecsSinceEpoch();
+    run_panel_->setRunning(true);
+    progress_->setVisible(true);
+    progress_->setValue(0);
+    status_->setText(tr("Running %1 %2...").arg(QString::fromStdString(spec.variant), QString::fromStdString(shape_string(spec))));
+    engine_->profile(spec, options);
+}
+
+void MainWindow::finishRun(const QString& message) {
+    run_panel_->setRunning(false);
+    progress_->setVisible(false);
+    status_->setText(message);
+}
+
+void MainWindow::showResult(std::shared_ptr<const ProfileResult> result) {
+    auto trace = std::shared_ptr<const Trace>(result, &result->trace);  // shares the result's lifetime
+    auto data = std::make_shared<const TimelineData>(TimelineData::from_trace(*trace));
+    std::vector<MemoryPoint> memory;
+    for (const auto& s : replay_memory(*trace))
+        if (s.device == result->spec.device.kind) memory = s.points;
+    timeline_->setData(data, trace, std::move(memory));
+    operators_->setTrace(trace, result->spec.device.kind == DeviceKind::CUDA);
+    setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
+                                                         QString::fromStdString(shape_string(result->spec))));
+    status_->setText(tr("%1 %2 %3: %4 events, median recorded step %5 (profiler on)")
+                         .arg(QString::fromStdString(result->spec.variant), QString::fromStdString(shape_string(result->spec)),
+                              QString::fromStdString(to_string(result->spec.dtype)))
+                         .arg(result->trace.events().size())
+                         .arg(format_duration_ns(median_recorded_step_ns(*result))));
+}
+
+bool MainWindow::openFile(const QString& path) {
+    try {
+        std::ifstream in(path.toStdString());
+        if (!in) throw std::runtime_error("cannot open the file");
+        const auto j = nlohmann::json::parse(in);
+        const ProfileReport report = report_from_json(j);
+        operators_->setRows(report.operators, report.spec.device.kind == DeviceKind::CUDA);
+        run_panel_->setSpec(report.spec);
+        timeline_->setData(nullptr);
+        setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
+        status_->setText(tr("Opened %1: %2 operators, peak memory %3 (a report holds no events: run it again for its "
+                            "timeline)")
+                             .arg(path)
+                             .arg(report.operators.size())
+                             .arg(format_bytes(report.peak_memory_bytes)));
+        addRecent(path);
+        return true;
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Cannot open"), tr("%1:\n%2").arg(path, QString::fromStdString(e.what())));
+        return false;
+    }
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recent")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 10) recent.removeLast();
+    settings.setValue(QStringLiteral("recent"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recent_menu_->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
+    for (const QString& path : recent) recent_menu_->addAction(path, this, [this, path] { openFile(path); });
+    recent_menu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    for (const QUrl& url : e->mimeData()->urls())
+        if (url.isLocalFile()) openFile(url.toLocalFile());
+}
+
+}  // namespace awb::ui

@@ -1,0 +1,49 @@
+// The operator table panel: filter (300 ms after typing), group-by-input-shape toggle, share bars in
+// the self-time columns, copy (Ctrl+C) and CSV export; selecting a row names the operator to highlight.
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+
+#include "op_table.h"
+#include "trace.h"
+
+class QCheckBox;
+class QLineEdit;
+class QTableView;
+class QTimer;
+
+namespace awb::ui {
+
+class OperatorTableModel;
+class OperatorFilterProxy;
+
+class OperatorPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit OperatorPanel(QWidget* parent = nullptr);
+    void setTrace(std::shared_ptr<const Trace> trace, bool device_columns);
+    void setRows(std::vector<OperatorRow> rows, bool device_columns);  // a report without events
+    OperatorTableModel* model() const { return model_; }
+    OperatorFilterProxy* proxy() const { return proxy_; }
+    QTableView* view() const { return view_; }
+    void copySelection() const;
+    bool exportCsv(const QString& path, QString* error) const;
+
+signals:
+    void operatorSelected(const QString& name);
+
+private:
+    void regroup();
+    void showColumns(bool device_columns);
+    std::shared_ptr<const Trace> trace_;
+    OperatorTableModel* model_;
+    OperatorFilterProxy* proxy_;
+    QTableView* view_;
+    QLineEdit* filter_;
+    QCheckBox* group_;
+    QTimer* filter_timer_;
+};
+
+}  // namespace awb::ui

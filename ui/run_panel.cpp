@@ -1,0 +1,211 @@
+#include "run_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "variant_catalog.h"
+
+namespace awb::ui {
+
+namespace {
+
+QSpinBox* spin(int lo, int hi, int value, const QString& tip) {
+    auto* s = new QSpinBox;
+    s->setRange(lo, hi);
+    s->setValue(value);
+    s->setToolTip(tip);
+    s->setAccelerated(true);
+    return s;
+}
+
+QComboBox* combo(const QStringList& items, const QString& current) {
+    auto* c = new QComboBox;
+    c->addItems(items);
+    c->setCurrentText(current);
+    return c;
+}
+
+}  // namespace
+
+RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(std::move(caps)) {
+    const RunSpec d;  // the article's defaults
+    QStringList variants;
+    for (const auto& v : variant_catalog()) variants << QString::fromStdString(v.name);
+    variant_ = combo(variants, QString::fromStdString(d.variant));
+    for (int i = 0; i < variant_->count(); ++i)
+        variant_->setItemData(i, QString::fromStdString(variant_catalog()[size_t(i)].description), Qt::ToolTipRole);
+    dtype_ = combo({QStringLiteral("float32"), QStringLiteral("float64"), QStringLiteral("float16"), QStringLiteral("bfloat16")},
+                   QStringLiteral("float32"));
+    QStringList devices{QStringLiteral("cpu")};
+    for (int i = 0; i < caps_.cuda_device_count; ++i) devices << QStringLiteral("cuda:%1").arg(i);
+    device_ = combo(devices, QStringLiteral("cpu"));
+    mode_ = combo({QStringLiteral("train"), QStringLiteral("forward")}, QStringLiteral("train"));
+    mode_->setToolTip(tr("train = forward + out.square().mean().backward()"));
+    mask_ = combo({QStringLiteral("none"), QStringLiteral("causal"), QStringLiteral("padding")}, QStringLiteral("none"));
+    layout_ = combo({QStringLiteral("bhnd"), QStringLiteral("bnhd")}, QStringLiteral("bhnd"));
+    layout_->setToolTip(tr("bnhd: a [B,N,H,D] tensor transposed to [B,H,N,D], as a projection gives it"));
+    batch_ = spin(1, 1 << 20, int(d.batch), tr("Batch size B"));
+    heads_ = spin(1, 1 << 16, int(d.heads), tr("Query heads H"));
+    kv_heads_ = spin(1, 1 << 16, int(d.kv_heads), tr("Key/value heads (grouped-query attention when below H)"));
+    seq_q_ = spin(1, 1 << 24, int(d.seq_q), tr("Query length Nq (tokens)"));
+    seq_k_ = spin(1, 1 << 24, int(d.seq_k), tr("Key/value length Nk (tokens)"));
+    head_dim_ = spin(1, 1 << 16, int(d.head_dim), tr("Head dimension D"));
+    threads_ = spin(0, 1024, d.threads, tr("Intra-op threads; 0 = LibTorch's default"));
+    block_ = spin(1, 1 << 20, int(d.block_size), tr("Query and key block of the chunked variant"));
+    key_lengths_ = new QLineEdit;
+    key_lengths_->setPlaceholderText(tr("e.g. 512,300 (mask padding)"));
+    const ProfileOptions po;
+    wait_ = spin(0, 1000, po.wait, tr("Steps run with the profiler off"));
+    warmup_ = spin(0, 1000, po.warmup, tr("Steps run under the profiler and discarded"));
+    active_ = spin(1, 1000, po.active, tr("Steps recorded per cycle"));
+    repeat_ = spin(1, 1000, po.repeat, tr("Cycles of wait + warmup + active"));
+    shapes_ = new QCheckBox(tr("Record shapes"));
+    shapes_->setChecked(po.record_shapes);
+    memory_ = new QCheckBox(tr("Profile memory"));
+    memory_->setChecked(po.profile_memory);
+
+    auto* spec_box = new QGroupBox(tr("Run spec"));
+    auto* form = new QFormLayout(spec_box);
+    form->addRow(tr("Variant"), variant_);
+    form->addRow(tr("Batch B"), batch_);
+    form->addRow(tr("Heads H"), heads_);
+    form->addRow(tr("KV heads"), kv_heads_);
+    form->addRow(tr("Query length Nq"), seq_q_);
+    form->addRow(tr("Key length Nk"), seq_k_);
+    form->addRow(tr("Head dim D"), head_dim_);
+    form->addRow(tr("Dtype"), dtype_);
+    form->addRow(tr("Device"), device_);
+    form->addRow(tr("Mode"), mode_);
+    form->addRow(tr("Mask"), mask_);
+    form->addRow(tr("Key lengths"), key_lengths_);
+    form->addRow(tr("Layout"), layout_);
+    form->addRow(tr("Threads"), threads_);
+    form->addRow(tr("Block (chunked)"), block_);
+    auto* prof_box = new QGroupBox(tr("Profiler schedule"));
+    auto* pform = new QFormLayout(prof_box);
+    pform->addRow(tr("Wait"), wait_);
+    pform->addRow(tr("Warm-up"), warmup_);
+    pform->addRow(tr("Active"), active_);
+    pform->addRow(tr("Repeat"), repeat_);
+    pform->addRow(shapes_);
+    pform->addRow(memory_);
+
+    problems_ = new QLabel;
+    problems_->setWordWrap(true);
+    problems_->setStyleSheet(QStringLiteral("color: #b00020"));
+    run_ = new QPushButton(tr("Run"));
+    run_->setToolTip(tr("Profile this spec (Ctrl+R)"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setToolTip(tr("Stop after the current step (Esc)"));
+    cancel_->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(cancel_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(spec_box);
+    layout->addWidget(prof_box);
+    layout->addWidget(problems_);
+    layout->addLayout(buttons);
+    layout->addStretch();
+
+    connect(run_, &QPushButton::clicked, this, [this] {
+        if (problemsText().isEmpty()) emit runRequested(spec(), profileOptions());
+    });
+    connect(cancel_, &QPushButton::clicked, this, &RunPanel::cancelRequested);
+    // Heads drag KV heads along while they were equal (plain multi-head attention).
+    connect(heads_, &QSpinBox::valueChanged, this, [this](int v) {
+        if (kv_heads_->property("follows").toBool()) kv_heads_->setValue(v);
+    });
+    kv_heads_->setProperty("follows", true);
+    connect(kv_heads_, &QSpinBox::valueChanged, this, [this](int v) { kv_heads_->setProperty("follows", v == heads_->value()); });
+    for (auto* s : {batch_, heads_, kv_heads_, seq_q_, seq_k_, head_dim_, threads_, block_, wait_, warmup_, active_, repeat_})
+        connect(s, &QSpinBox::valueChanged, this, &RunPanel::revalidate);
+    for (auto* c : {variant_, dtype_, device_, mode_, mask_, layout_})
+        connect(c, &QComboBox::currentTextChanged, this, &RunPanel::revalidate);
+    connect(key_lengths_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
+    revalidate();
+}
+
+RunSpec RunPanel::spec() const {
+    RunSpec s;
+    s.variant = variant_->currentText().toStdString();
+    s.batch = batch_->value();
+    s.heads = heads_->value();
+    s.kv_heads = kv_heads_->value();
+    s.seq_q = seq_q_->value();
+    s.seq_k = seq_k_->value();
+    s.head_dim = head_dim_->value();
+    s.dtype = parse_dtype(dtype_->currentText().toStdString()).value_or(Dtype::Float32);
+    s.device = parse_device(device_->currentText().toStdString()).value_or(DeviceSpec{});
+    s.mode = parse_mode(mode_->currentText().toStdString()).value_or(Mode::Train);
+    s.mask = parse_mask(mask_->currentText().toStdString()).value_or(MaskKind::None);
+    s.layout = parse_layout(layout_->currentText().toStdString()).value_or(Layout::BHND);
+    s.threads = threads_->value();
+    s.block_size = block_->value();
+    for (const auto& part : key_lengths_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qlonglong v = part.trimmed().toLongLong(&ok);
+        s.key_lengths.push_back(ok ? v : -1);
+    }
+    return s;
+}
+
+ProfileOptions RunPanel::profileOptions() const {
+    ProfileOptions o;
+    o.wait = wait_->value();
+    o.warmup = warmup_->value();
+    o.active = active_->value();
+    o.repeat = repeat_->value();
+    o.record_shapes = shapes_->isChecked();
+    o.profile_memory = memory_->isChecked();
+    return o;
+}
+
+void RunPanel::setSpec(const RunSpec& s) {
+    variant_->setCurrentText(QString::fromStdString(s.variant));
+    batch_->setValue(int(s.batch));
+    heads_->setValue(int(s.heads));
+    kv_heads_->setValue(int(s.kv_heads));
+    seq_q_->setValue(int(s.seq_q));
+    seq_k_->setValue(int(s.seq_k));
+    head_dim_->setValue(int(s.head_dim));
+    dtype_->setCurrentText(QString::fromStdString(to_string(s.dtype)));
+    device_->setCurrentText(QString::fromStdString(to_string(s.device)));
+    mode_->setCurrentText(QString::fromStdString(to_string(s.mode)));
+    mask_->setCurrentText(QString::fromStdString(to_string(s.mask)));
+    layout_->setCurrentText(QString::fromStdString(to_string(s.layout)));
+    threads_->setValue(s.threads);
+    block_->setValue(int(s.block_size));
+    QStringList lens;
+    for (auto l : s.key_lengths) lens << QString::number(l);
+    key_lengths_->setText(lens.join(QLatin1Char(',')));
+}
+
+QString RunPanel::problemsText() const {
+    std::string text = format_problems(validate(spec(), caps_));
+    for (const auto& p : validate(profileOptions())) text += p.field + ": " + p.message + "\n";
+    return QString::fromStdString(text).trimmed();
+}
+
+void RunPanel::revalidate() {
+    const QString text = problemsText();
+    problems_->setText(text);
+    problems_->setVisible(!text.isEmpty());
+    if (!cancel_->isEnabled()) run_->setEnabled(text.isEmpty());
+}
+
+void RunPanel::setRunning(bool running) {
+    cancel_->setEnabled(running);
+    run_->setEnabled(!running && problemsText().isEmpty());
+}
+
+}  // namespace awb::ui

@@ -1,0 +1,45 @@
+// Every RunSpec and profiler option as form widgets with the article's defaults; the core's
+// validate() messages shown inline as the user edits; Run and Cancel.
+#pragma once
+
+#include <QWidget>
+
+#include "profile_options.h"
+#include "run_spec.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QCheckBox;
+
+namespace awb::ui {
+
+class RunPanel : public QWidget {
+    Q_OBJECT
+public:
+    RunPanel(DeviceCaps caps, QWidget* parent = nullptr);
+    RunSpec spec() const;
+    ProfileOptions profileOptions() const;
+    void setSpec(const RunSpec& spec);
+    void setRunning(bool running);
+    QString problemsText() const;  // empty when the spec is valid
+
+signals:
+    void runRequested(const awb::RunSpec& spec, const awb::ProfileOptions& options);
+    void cancelRequested();
+
+private:
+    void revalidate();
+    DeviceCaps caps_;
+    QComboBox *variant_, *dtype_, *device_, *mode_, *mask_, *layout_;
+    QSpinBox *batch_, *heads_, *kv_heads_, *seq_q_, *seq_k_, *head_dim_, *threads_, *block_;
+    QLineEdit* key_lengths_;
+    QSpinBox *wait_, *warmup_, *active_, *repeat_;
+    QCheckBox *shapes_, *memory_;
+    QLabel* problems_;
+    QPushButton *run_, *cancel_;
+};
+
+}  // namespace awb::ui

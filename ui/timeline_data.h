@@ -1,0 +1,80 @@
+// What the timeline draws, as plain data (no Qt, no widgets): events packed per lane (a CPU thread or
+// a device stream) into levels of non-overlapping spans sorted by time, the time-to-pixel mapping, and
+// the per-frame draw list of visible items, with runs of spans narrower than a few pixels folded into
+// one counted item. Tested without a window (tests/ui).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trace.h"
+
+namespace awb::ui {
+
+// Pixels <-> nanoseconds for a view [start_ns, end_ns] drawn over width_px pixels.
+struct TimeMapping {
+    int64_t start_ns = 0;
+    int64_t end_ns = 1;
+    double width_px = 1;
+
+    double ns_per_px() const { return double(end_ns - start_ns) / width_px; }
+    double x_of(int64_t ns) const { return double(ns - start_ns) / ns_per_px(); }
+    int64_t ns_at(double x) const { return start_ns + int64_t(x * ns_per_px()); }
+    // Zoom by factor (> 1 zooms in) keeping the time under anchor_x where it is; never narrower than
+    // min_span_ns.
+    TimeMapping zoomed(double factor, double anchor_x, int64_t min_span_ns = 100) const;
+    TimeMapping panned(double dx_px) const;  // dx > 0 moves the view later in time
+    bool operator==(const TimeMapping&) const = default;
+};
+
+struct TimelineSpan {
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    int32_t name = 0;   // index into TimelineData::names
+    int32_t event = -1;  // index into the trace's events, -1 for synthetic data
+};
+
+struct TimelineLevel {
+    std::vector<TimelineSpan> spans;  // sorted by start; no two overlap, so ends are sorted too
+};
+
+struct TimelineLane {
+    std::string title;  // "CPU thread 1234", "cuda:0 stream 7"
+    std::vector<TimelineLevel> levels;
+};
+
+struct TimelineData {
+    std::vector<std::string> names;
+    std::vector<TimelineLane> lanes;
+    int64_t start_ns = 0, end_ns = 0;
+    size_t span_count() const;
+
+    // Lanes: CPU threads ascending, then device streams; CPU events keep their nesting depth as level,
+    // async and device events go to the first level where they fit.
+    static TimelineData from_trace(const Trace& trace);
+};
+
+// Adds a span to the first level at or below `level` where it does not overlap (spans must come in
+// start order per lane). Used by from_trace and by synthetic data.
+void place_span(TimelineLane& lane, TimelineSpan span, size_t level);
+
+struct DrawItem {
+    int lane = 0;
+    int level = 0;
+    double x0 = 0, x1 = 0;  // pixels, clipped to the view
+    int32_t name = 0;       // of the first span
+    int32_t event = -1;     // the span's event; -1 when folded
+    int32_t count = 1;      // spans in this item (> 1: folded)
+};
+
+// The visible items of the view: per level, two binary searches find the visible range; a span
+// narrower than min_px starts a folded item that swallows, by binary search, every span starting
+// within min_px of it, so a frame costs O(visible pixels x log spans), not O(spans).
+void build_draw_list(const TimelineData& data, const TimeMapping& view, double min_px, std::vector<DrawItem>& out);
+
+// The span under a point, or nullptr.
+const TimelineSpan* span_at(const TimelineData& data, const TimeMapping& view, int lane, int level, double x,
+                            double tolerance_px = 1.0);
+
+}  // namespace awb::ui

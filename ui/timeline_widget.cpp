@@ -1,0 +1,351 @@
+#include "timeline_widget.h"
+
+#include <QElapsedTimer>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+#include "format_qt.h"
+
+namespace awb::ui {
+
+namespace {
+
+QColor color_for(int32_t name) {
+    // Stable, well-spread hues per name (golden-ratio steps), muted so labels stay readable.
+    const double hue = std::fmod(0.13 + 0.618033988749895 * double(name), 1.0);
+    return QColor::fromHsvF(float(hue), 0.45f, 0.92f);
+}
+
+}  // namespace
+
+TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(400, 120);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
+                             std::vector<MemoryPoint> memory) {
+    data_ = std::move(data);
+    trace_ = std::move(trace);
+    memory_ = std::move(memory);
+    memory_peak_ = 0;
+    for (const auto& p : memory_) memory_peak_ = std::max(memory_peak_, p.bytes);
+    highlighted_.clear();
+    setMinimumHeight(std::max(120, contentHeight()));
+    fit();
+}
+
+int TimelineWidget::contentHeight() const {
+    int h = 0;
+    if (data_)
+        for (const auto& lane : data_->lanes) h += kLaneHeaderPx + int(std::max<size_t>(1, lane.levels.size())) * kRowPx;
+    return kRulerPx + h + (memory_.empty() ? 0 : kMemoryTrackPx + kLaneHeaderPx);
+}
+
+int TimelineWidget::laneTop(int lane) const {
+    int y = kRulerPx;
+    for (int l = 0; l < lane; ++l) y += kLaneHeaderPx + int(std::max<size_t>(1, data_->lanes[size_t(l)].levels.size())) * kRowPx;
+    return y;
+}
+
+void TimelineWidget::setView(const TimeMapping& view) {
+    view_ = view;
+    view_.width_px = std::max(1, width() - kGutterPx);
+    update();
+    emit viewChanged(view_.start_ns, view_.end_ns);
+}
+
+void TimelineWidget::fit() {
+    TimeMapping m;
+    if (data_) {
+        const int64_t pad = std::max<int64_t>(1, (data_->end_ns - data_->start_ns) / 100);
+        m.start_ns = data_->start_ns - pad;
+        m.end_ns = data_->end_ns + pad;
+    }
+    setView(m);
+}
+
+void TimelineWidget::setHighlightedNames(std::set<int32_t> names) {
+    highlighted_ = std::move(names);
+    update();
+}
+
+void TimelineWidget::setHighlightedName(const QString& name) {
+    std::set<int32_t> ids;
+    if (data_ && !name.isEmpty()) {
+        const std::string n = name.toStdString();
+        for (size_t i = 0; i < data_->names.size(); ++i)
+            if (data_->names[i] == n) ids.insert(int32_t(i));
+    }
+    setHighlightedNames(std::move(ids));
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent*) { view_.width_px = std::max(1, width() - kGutterPx); }
+
+void TimelineWidget::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    paintTo(p, rect());
+}
+
+size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
+    QElapsedTimer timer;
+    timer.start();
+    p.fillRect(area, palette().base());
+    if (!data_) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(area, Qt::AlignCenter, tr("Run a spec or open a report to see its timeline"));
+        return 0;
+    }
+    TimeMapping view = view_;
+    view.width_px = std::max(1, area.width() - kGutterPx);
+    build_draw_list(*data_, view, kFoldPx, items_);
+
+    const QFontMetrics fm(p.font());
+    const int x_base = area.left() + kGutterPx;
+    p.save();
+    p.setClipRect(QRect(x_base, area.top(), area.width() - kGutterPx, area.height()));
+    std::vector<int> lane_top(data_->lanes.size());
+    for (size_t l = 0; l < data_->lanes.size(); ++l) lane_top[l] = area.top() + laneTop(int(l)) + kLaneHeaderPx;
+    // (laneTop includes the ruler at the top)
+    const QColor folded_pen = palette().color(QPalette::Mid);
+    for (const auto& it : items_) {
+        const int y = lane_top[size_t(it.lane)] + it.level * kRowPx;
+        if (y > area.bottom() || y + kRowPx < area.top()) continue;
+        const double w = std::max(1.0, it.x1 - it.x0);
+        const QRectF r(x_base + it.x0, y, w, kRowPx - 2);
+        if (it.count > 1) {  // folded: a grey block, darker with more spans
+            const int shade = std::clamp(200 - int(std::log2(double(it.count)) * 12), 90, 200);
+            p.fillRect(r, QColor(shade, shade, shade));
+            continue;
+        }
+        p.fillRect(r, color_for(it.name));
+        if (highlighted_.count(it.name)) {
+            p.setPen(QPen(Qt::red, 2));
+            p.drawRect(r.adjusted(1, 1, -1, -1));
+        }
+        if (w > 24) {  // label only where it fits
+            p.setPen(Qt::black);
+            const QString label = fm.elidedText(QString::fromStdString(data_->names[size_t(it.name)]), Qt::ElideRight,
+                                                int(w) - 4);
+            if (label.size() > 1) p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+        }
+    }
+    (void)folded_pen;
+    if (selecting_) {
+        const double a = std::min(select_x0_, select_x1_), b = std::max(select_x0_, select_x1_);
+        p.fillRect(QRectF(x_base + a, area.top(), b - a, area.height()), QColor(40, 120, 255, 50));
+    }
+    p.restore();
+
+    // Lane titles in the gutter, separators across.
+    p.setPen(palette().color(QPalette::Text));
+    for (size_t l = 0; l < data_->lanes.size(); ++l) {
+        const int top = area.top() + laneTop(int(l));
+        p.fillRect(QRect(area.left(), top, area.width(), kLaneHeaderPx), palette().alternateBase());
+        p.drawText(QRect(area.left() + 4, top, area.width(), kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft,
+                   QString::fromStdString(data_->lanes[l].title));
+    }
+    if (!memory_.empty()) {
+        const int top = area.top() + laneTop(int(data_->lanes.size()));
+        p.fillRect(QRect(area.left(), top, area.width(), kLaneHeaderPx), palette().alternateBase());
+        p.drawText(QRect(area.left() + 4, top, area.width(), kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft,
+                   tr("Memory allocated (peak %1)").arg(format_bytes(memory_peak_)));
+        paintMemory(p, QRect(x_base, top + kLaneHeaderPx, area.width() - kGutterPx, kMemoryTrackPx));
+    }
+    paintRuler(p, QRect(x_base, area.top(), area.width() - kGutterPx, kRulerPx), view);
+    p.drawText(QRect(area.left() + 4, area.top(), kGutterPx - 8, kRulerPx), Qt::AlignVCenter | Qt::AlignLeft,
+               tr("view %1").arg(format_duration_ns(double(view.end_ns - view.start_ns))));
+    last_paint_ms_ = double(timer.nsecsElapsed()) / 1e6;
+    return items_.size();
+}
+
+void TimelineWidget::paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view) {
+    p.fillRect(ruler, palette().window());
+    // Ticks every 1, 2 or 5 x 10^k ns, about every 100 px; labels are times since the trace start.
+    const double target = view.ns_per_px() * 100;
+    double step = std::pow(10.0, std::floor(std::log10(std::max(1.0, target))));
+    for (double m : {2.0, 5.0, 10.0})
+        if (step < target) step = std::pow(10.0, std::floor(std::log10(std::max(1.0, target)))) * m;
+    const auto tick = int64_t(std::max(1.0, step));
+    const int64_t origin = data_ ? data_->start_ns : 0;
+    p.setPen(palette().color(QPalette::Text));
+    for (int64_t t = origin + ((view.start_ns - origin) / tick) * tick; t <= view.end_ns; t += tick) {
+        const double x = ruler.left() + view.x_of(t);
+        if (x < ruler.left()) continue;
+        p.drawLine(QPointF(x, ruler.bottom() - 5), QPointF(x, ruler.bottom()));
+        p.drawText(QRectF(x + 3, ruler.top(), 100, ruler.height() - 2), Qt::AlignLeft | Qt::AlignVCenter,
+                   format_duration_ns(double(t - origin)));
+    }
+}
+
+void TimelineWidget::paintMemory(QPainter& p, const QRect& track) {
+    if (memory_.empty() || memory_peak_ <= 0) return;
+    TimeMapping view = view_;
+    view.width_px = track.width();
+    auto y_of = [&](int64_t bytes) { return track.bottom() - double(bytes) / double(memory_peak_) * (track.height() - 4); };
+    // Min and max per pixel column, so that no peak vanishes; the level before the view carries in.
+    auto first = std::partition_point(memory_.begin(), memory_.end(), [&](const MemoryPoint& m) { return m.ts_ns < view.start_ns; });
+    int64_t level = first == memory_.begin() ? 0 : std::prev(first)->bytes;
+    QPolygonF line;
+    line.append(QPointF(track.left(), y_of(level)));
+    for (auto it = first; it != memory_.end() && it->ts_ns <= view.end_ns;) {
+        const int col = int(view.x_of(it->ts_ns));
+        const int64_t line_level = level;
+        int64_t lo = level, hi = level;
+        while (it != memory_.end() && int(view.x_of(it->ts_ns)) == col) {
+            lo = std::min(lo, it->bytes);
+            hi = std::max(hi, it->bytes);
+            level = it->bytes;
+            ++it;
+        }
+        line.append(QPointF(track.left() + col, y_of(line_level)));  // a step, not a slope
+        line.append(QPointF(track.left() + col, y_of(lo)));
+        line.append(QPointF(track.left() + col, y_of(hi)));
+        line.append(QPointF(track.left() + col, y_of(level)));
+    }
+    line.append(QPointF(track.right(), y_of(level)));
+    p.save();
+    p.setClipRect(track);
+    p.setPen(QPen(QColor(200, 60, 60), 1));
+    p.drawPolyline(line);
+    p.restore();
+}
+
+TimelineWidget::Hit TimelineWidget::rowAt(int y) const {
+    Hit h;
+    if (!data_) return h;
+    int top = kRulerPx;
+    for (size_t l = 0; l < data_->lanes.size(); ++l) {
+        const int rows = int(std::max<size_t>(1, data_->lanes[l].levels.size()));
+        const int body = top + kLaneHeaderPx;
+        if (y >= body && y < body + rows * kRowPx) {
+            h.lane = int(l);
+            h.level = (y - body) / kRowPx;
+            return h;
+        }
+        top = body + rows * kRowPx;
+    }
+    return h;
+}
+
+QString TimelineWidget::describe(const TimelineSpan& s) const {
+    QString text = QStringLiteral("<b>%1</b><br>duration %2")
+                       .arg(QString::fromStdString(data_->names[size_t(s.name)]).toHtmlEscaped(),
+                            format_duration_ns(double(s.end_ns - s.start_ns)));
+    if (trace_ && s.event >= 0 && size_t(s.event) < trace_->events().size()) {
+        const auto& events = trace_->events();
+        const TraceEvent& e = events[size_t(s.event)];
+        // Self time: minus the direct children (the events whose parent is this one).
+        int64_t children = 0;
+        for (size_t i = size_t(s.event) + 1; i < events.size() && events[i].start_ns <= e.end_ns; ++i)
+            if (events[i].parent == s.event) children += events[i].duration_ns();
+        text += QStringLiteral("<br>self %1").arg(format_duration_ns(double(e.duration_ns() - children)));
+        text += QStringLiteral("<br>start %1 after trace start").arg(format_duration_ns(double(e.start_ns - trace_->begin_ns())));
+        if (!e.shapes.empty()) text += QStringLiteral("<br>shapes %1").arg(QString::fromStdString(format_shapes(e.shapes)));
+        if (!e.dtypes.empty()) {
+            QStringList types;
+            for (const auto& t : e.dtypes) types << QString::fromStdString(t);
+            text += QStringLiteral("<br>dtypes %1").arg(types.join(QStringLiteral(", ")));
+        }
+        // Bytes allocated while it ran, on its thread (inclusive, like the operator table's memory).
+        int64_t bytes = 0;
+        for (const auto& m : trace_->memory())
+            if (m.thread == e.thread && m.ts_ns >= e.start_ns && m.ts_ns <= e.end_ns && m.bytes > 0) bytes += m.bytes;
+        if (bytes > 0) text += QStringLiteral("<br>allocated %1").arg(format_bytes(bytes));
+    }
+    return text;
+}
+
+bool TimelineWidget::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip && data_) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const Hit h = rowAt(help->pos().y());
+        const TimelineSpan* s = h.lane >= 0 ? span_at(*data_, view_, h.lane, h.level, help->pos().x() - kGutterPx, 2.0)
+                                            : nullptr;
+        if (s)
+            QToolTip::showText(help->globalPos(), describe(*s), this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent* e) {
+    const double steps = e->angleDelta().y() / 120.0;
+    if (steps == 0) return;
+    setView(view_.zoomed(std::pow(1.25, steps), e->position().x() - kGutterPx));
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return;
+    press_pos_ = e->pos();
+    press_start_ns_ = view_.start_ns;
+    if (e->modifiers() & Qt::ShiftModifier) {
+        selecting_ = true;
+        select_x0_ = select_x1_ = e->pos().x() - kGutterPx;
+    } else {
+        dragging_ = true;
+    }
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
+    if (dragging_) {
+        TimeMapping m = view_;
+        const int64_t span = m.end_ns - m.start_ns;
+        m.start_ns = press_start_ns_ - int64_t((e->pos().x() - press_pos_.x()) * m.ns_per_px());
+        m.end_ns = m.start_ns + span;
+        setView(m);
+    } else if (selecting_) {
+        select_x1_ = e->pos().x() - kGutterPx;
+        update();
+    }
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
+    if (selecting_) {
+        selecting_ = false;
+        const double a = std::min(select_x0_, select_x1_), b = std::max(select_x0_, select_x1_);
+        if (b - a > 3) {
+            TimeMapping m = view_;
+            m.start_ns = view_.ns_at(a);
+            m.end_ns = std::max(m.start_ns + 100, view_.ns_at(b));
+            setView(m);
+        }
+        update();
+    } else if (dragging_) {
+        dragging_ = false;
+        if ((e->pos() - press_pos_).manhattanLength() < 3 && data_) {  // a click, not a drag
+            const Hit h = rowAt(e->pos().y());
+            if (const TimelineSpan* s = h.lane >= 0 ? span_at(*data_, view_, h.lane, h.level, e->pos().x() - kGutterPx, 2.0)
+                                                    : nullptr) {
+                setHighlightedNames({s->name});
+                if (s->event >= 0) emit eventClicked(s->event);
+            }
+        }
+    }
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent* e) {
+    const double center = view_.width_px / 2;
+    switch (e->key()) {
+        case Qt::Key_Plus:
+        case Qt::Key_Equal: setView(view_.zoomed(1.5, center)); break;
+        case Qt::Key_Minus: setView(view_.zoomed(1 / 1.5, center)); break;
+        case Qt::Key_Left: setView(view_.panned(-view_.width_px / 8)); break;
+        case Qt::Key_Right: setView(view_.panned(view_.width_px / 8)); break;
+        case Qt::Key_F:
+        case Qt::Key_Home: fit(); break;
+        default: QWidget::keyPressEvent(e);
+    }
+}
+
+}  // namespace awb::ui

@@ -1,0 +1,85 @@
+// The timeline: one lane per CPU thread / device stream, nested events by level, the memory curve
+// under the lanes. Zoom (wheel, +/-, shift-drag a range), pan (drag, arrow keys), fit (F, Home); hover
+// shows an event's details, a click selects it. Each frame paints only the draw list of the visible
+// window (timeline_data.h).
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "memory_replay.h"
+#include "timeline_data.h"
+
+namespace awb::ui {
+
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineWidget(QWidget* parent = nullptr);
+
+    // trace may be null (synthetic data: no details on hover); memory may be empty.
+    void setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace = {},
+                 std::vector<MemoryPoint> memory = {});
+    const TimeMapping& view() const { return view_; }
+    void setView(const TimeMapping& view);
+    void fit();
+    // Outline the spans with these names (indices into TimelineData::names); empty clears.
+    void setHighlightedNames(std::set<int32_t> names);
+    void setHighlightedName(const QString& name);
+
+    // Paints one frame into any paint device (the benchmark paints into a QImage) and returns the
+    // number of draw items.
+    size_t paintTo(QPainter& painter, const QRect& area);
+    double lastPaintMs() const { return last_paint_ms_; }
+
+    static constexpr int kGutterPx = 130;
+    static constexpr int kRulerPx = 20;
+    static constexpr int kRowPx = 18;
+    static constexpr int kLaneHeaderPx = 18;
+    static constexpr int kMemoryTrackPx = 70;
+    static constexpr double kFoldPx = 3.0;
+
+signals:
+    void eventClicked(int event);       // index into the trace's events
+    void viewChanged(qint64 start_ns, qint64 end_ns);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
+    bool event(QEvent* e) override;  // tooltips
+
+private:
+    struct Hit {
+        int lane = -1, level = -1;
+    };
+    Hit rowAt(int y) const;
+    int laneTop(int lane) const;
+    int contentHeight() const;
+    QString describe(const TimelineSpan& span) const;
+    void paintMemory(QPainter& p, const QRect& track);
+    void paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view);
+
+    std::shared_ptr<const TimelineData> data_;
+    std::shared_ptr<const Trace> trace_;
+    std::vector<MemoryPoint> memory_;
+    int64_t memory_peak_ = 0;
+    TimeMapping view_;
+    std::set<int32_t> highlighted_;
+    std::vector<DrawItem> items_;
+    double last_paint_ms_ = 0;
+    // Mouse state: drag to pan, shift-drag to select a range.
+    bool dragging_ = false, selecting_ = false;
+    QPoint press_pos_;
+    int64_t press_start_ns_ = 0;
+    double select_x0_ = 0, select_x1_ = 0;
+};
+
+}  // namespace awb::ui
