@@ -183,50 +183,57 @@ SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer) {
     return result;
 }
 
-SweepAnalysis analyze(const SweepResult& r) {
-    SweepAnalysis a;
-    // series name -> points, and comparison group -> series names (in first-seen order)
-    std::map<std::string, std::vector<SeriesPoint>> time, memory;
-    std::map<std::pair<std::string, double>, std::pair<double, double>> spread;  // (series, N) -> (p10, p90)
-    std::vector<std::string> order;
-    std::map<std::string, std::vector<std::string>> groups;
-    std::vector<std::string> group_order;
+std::vector<SweepSeries> sweep_series(const SweepResult& r) {
+    std::vector<SweepSeries> out;
+    std::map<std::string, size_t> index;
     for (const auto& p : r.points) {
         if (p.status != PointStatus::Ok) continue;
         const std::string name = series_name(p.spec);
-        if (!time.count(name)) {
-            order.push_back(name);
-            const std::string g = comparison_group(p.spec);
-            if (!groups.count(g)) group_order.push_back(g);
-            groups[g].push_back(name);
-        }
-        time[name].push_back({double(p.spec.seq_k), p.bench.timing.median_ns});
-        spread[{name, double(p.spec.seq_k)}] = {p.bench.timing.p10_ns, p.bench.timing.p90_ns};
-        if (p.bench.peak_bytes > 0) memory[name].push_back({double(p.spec.seq_k), double(p.bench.peak_bytes)});
-        else memory[name];
+        auto [it, added] = index.emplace(name, out.size());
+        if (added) out.push_back({name, comparison_group(p.spec), p.spec.variant, {}});
+        const auto& t = p.bench.timing;
+        out[it->second].samples.push_back({double(p.spec.seq_k), t.median_ns, t.p10_ns, t.p90_ns, p.bench.peak_bytes});
     }
-    const std::pair<const char*, std::map<std::string, std::vector<SeriesPoint>>*> metrics[] = {
-        {"median_time", &time}, {"peak_memory", &memory}};
-    for (const auto& [metric, series] : metrics) {
-        for (const auto& name : order) {
-            const PowerFit f = fit_power_law((*series)[name]);
-            if (f.valid) a.fits.push_back({metric, name, f});
+    for (auto& s : out)
+        std::stable_sort(s.samples.begin(), s.samples.end(), [](const auto& a, const auto& b) { return a.n < b.n; });
+    return out;
+}
+
+std::vector<SeriesPoint> metric_points(const SweepSeries& s, const std::string& metric) {
+    std::vector<SeriesPoint> out;
+    for (const auto& x : s.samples) {
+        if (metric == "median_time") out.push_back({x.n, x.median_ns});
+        else if (x.peak_bytes > 0) out.push_back({x.n, double(x.peak_bytes)});
+    }
+    return out;
+}
+
+SweepAnalysis analyze(const SweepResult& r) {
+    SweepAnalysis a;
+    const std::vector<SweepSeries> series = sweep_series(r);
+    auto spread_overlaps = [](const SweepSeries& x, const SweepSeries& y, double n) {
+        const SeriesSample *sx = nullptr, *sy = nullptr;
+        for (const auto& s : x.samples) if (s.n == n) sx = &s;
+        for (const auto& s : y.samples) if (s.n == n) sy = &s;
+        return sx && sy && sx->p10_ns <= sy->p90_ns && sy->p10_ns <= sx->p90_ns;
+    };
+    for (const char* metric : {"median_time", "peak_memory"}) {
+        for (const auto& s : series) {
+            const PowerFit f = fit_power_law(metric_points(s, metric));
+            if (f.valid) a.fits.push_back({metric, s.name, f});
         }
-        for (const auto& g : group_order) {
-            const auto& names = groups[g];
-            for (size_t i = 0; i < names.size(); ++i)
-                for (size_t j = i + 1; j < names.size(); ++j)
-                    for (const auto& c : find_crossovers((*series)[names[i]], (*series)[names[j]])) {
-                        SeriesCrossover x{metric, names[i], names[j], c};
-                        if (series == &time)
-                            for (double n : {c.n_before, c.n_after}) {
-                                const auto& [a10, a90] = spread[{names[i], n}];
-                                const auto& [b10, b90] = spread[{names[j], n}];
-                                if (a10 <= b90 && b10 <= a90) x.within_noise = true;
-                            }
-                        a.crossovers.push_back(x);
-                    }
-        }
+        // Curves that differ only in the variant, pairwise in first-seen order.
+        for (size_t i = 0; i < series.size(); ++i)
+            for (size_t j = i + 1; j < series.size(); ++j) {
+                if (series[i].group != series[j].group) continue;
+                for (const auto& c : find_crossovers(metric_points(series[i], metric), metric_points(series[j], metric))) {
+                    SeriesCrossover x{metric, series[i].name, series[j].name, c};
+                    if (std::string(metric) == "median_time")
+                        x.within_noise = spread_overlaps(series[i], series[j], c.n_before) ||
+                                         spread_overlaps(series[i], series[j], c.n_after);
+                    a.crossovers.push_back(x);
+                }
+            }
     }
     return a;
 }

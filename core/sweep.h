@@ -85,6 +85,23 @@ struct SweepAnalysis {
 
 SweepAnalysis analyze(const SweepResult& result);
 
+// The curves of a sweep (ok points only), in first-seen order, samples sorted by N: what analyze()
+// fits and what the GUI charts.
+struct SeriesSample {
+    double n = 0;
+    double median_ns = 0, p10_ns = 0, p90_ns = 0;
+    int64_t peak_bytes = -1;
+};
+struct SweepSeries {
+    std::string name;     // "manual float32 2x8xNx64 train"
+    std::string group;    // the same name without the variant: curves compared for crossovers
+    std::string variant;
+    std::vector<SeriesSample> samples;
+};
+std::vector<SweepSeries> sweep_series(const SweepResult& result);
+// (N, value) of one metric: "median_time" (ns) or "peak_memory" (bytes, measured points only).
+std::vector<SeriesPoint> metric_points(const SweepSeries& series, const std::string& metric);
+
 // Receives each point as soon as it finishes. stop_between_points() is polled before each point
 // (the CLI's first Ctrl-C), cancel_requested() also between a point's samples (its second).
 class SweepObserver : public RunObserver {

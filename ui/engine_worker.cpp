@@ -4,13 +4,15 @@ namespace awb::ui {
 
 namespace {
 
-class CancelFlagObserver final : public RunObserver {
+// Forwards progress and points as signals; cancel takes effect between steps, samples and points.
+class CancelFlagObserver final : public SweepObserver {
 public:
     CancelFlagObserver(EngineWorker* worker, std::atomic<bool>& cancel) : worker_(worker), cancel_(cancel) {}
     void on_progress(int done, int total, const std::string& what) override {
         emit worker_->progress(done, total, QString::fromStdString(what));
     }
     bool cancel_requested() const override { return cancel_.load(); }
+    void on_point(const SweepPoint& point, int index, int total) override { emit worker_->sweepPoint(point, index, total); }
 
 private:
     EngineWorker* worker_;
@@ -23,6 +25,21 @@ EngineWorker::EngineWorker() {
     qRegisterMetaType<awb::RunSpec>();
     qRegisterMetaType<awb::ProfileOptions>();
     qRegisterMetaType<std::shared_ptr<const awb::ProfileResult>>();
+    qRegisterMetaType<awb::SweepPlan>();
+    qRegisterMetaType<awb::SweepPoint>();
+    qRegisterMetaType<std::shared_ptr<const awb::SweepResult>>();
+}
+
+void EngineWorker::runSweep(const awb::SweepPlan& plan) {
+    cancel_ = false;
+    CancelFlagObserver observer(this, cancel_);
+    try {
+        emit sweepFinished(std::make_shared<const SweepResult>(run_sweep(plan, &observer)));
+    } catch (const InvalidInput& e) {
+        emit failed(tr("Invalid sweep:\n%1").arg(QString::fromStdString(e.what())));
+    } catch (const std::exception& e) {
+        emit failed(QString::fromStdString(e.what()));
+    }
 }
 
 void EngineWorker::runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options) {
@@ -44,6 +61,7 @@ Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(this, &Engine::queueProfile, worker_, &EngineWorker::runProfile, Qt::QueuedConnection);
+    connect(this, &Engine::queueSweep, worker_, &EngineWorker::runSweep, Qt::QueuedConnection);
     thread_.setObjectName(QStringLiteral("engine"));
     thread_.start();
 }
@@ -55,5 +73,6 @@ Engine::~Engine() {
 }
 
 void Engine::profile(const RunSpec& spec, const ProfileOptions& options) { emit queueProfile(spec, options); }
+void Engine::sweep(const SweepPlan& plan) { emit queueSweep(plan); }
 
 }  // namespace awb::ui

@@ -11,10 +11,14 @@
 #include <memory>
 
 #include "profiler_session.h"
+#include "sweep.h"
 
 Q_DECLARE_METATYPE(awb::RunSpec)
 Q_DECLARE_METATYPE(awb::ProfileOptions)
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::ProfileResult>)
+Q_DECLARE_METATYPE(awb::SweepPlan)
+Q_DECLARE_METATYPE(awb::SweepPoint)
+Q_DECLARE_METATYPE(std::shared_ptr<const awb::SweepResult>)
 
 namespace awb::ui {
 
@@ -26,8 +30,11 @@ public:
 
 public slots:
     void runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
+    void runSweep(const awb::SweepPlan& plan);
 
 signals:
+    void sweepPoint(const awb::SweepPoint& point, int index, int total);  // as each point finishes
+    void sweepFinished(std::shared_ptr<const awb::SweepResult> result);  // also after a cancel: what finished
     void progress(int done, int total, const QString& what);
     void profileFinished(std::shared_ptr<const awb::ProfileResult> result);
     void failed(const QString& message);  // invalid input or a LibTorch failure, one message
@@ -45,10 +52,12 @@ public:
     ~Engine() override;
     EngineWorker* worker() const { return worker_; }
     void profile(const RunSpec& spec, const ProfileOptions& options);
+    void sweep(const SweepPlan& plan);
     void cancel() { worker_->requestCancel(); }
 
 signals:
     void queueProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
+    void queueSweep(const awb::SweepPlan& plan);
 
 private:
     QThread thread_;

@@ -26,14 +26,16 @@
 #include "json_io.h"
 #include "memory_replay.h"
 #include "operator_panel.h"
+#include "results_json.h"
 #include "run_panel.h"
+#include "sweep_chart.h"
 #include "timeline_widget.h"
 
 namespace awb::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), timeline_(new TimelineWidget), timeline_scroll_(new QScrollArea),
+      operators_(new OperatorPanel), timeline_(new TimelineWidget), chart_(new SweepChart), timeline_scroll_(new QScrollArea),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
     setAcceptDrops(true);
@@ -52,6 +54,10 @@ MainWindow::MainWindow(QWidget* parent)
     op_dock->setObjectName(QStringLiteral("operators"));
     op_dock->setWidget(operators_);
     addDockWidget(Qt::BottomDockWidgetArea, op_dock);
+    auto* chart_dock = new QDockWidget(tr("Sweep charts"), this);
+    chart_dock->setObjectName(QStringLiteral("sweeps"));
+    chart_dock->setWidget(chart_);
+    addDockWidget(Qt::RightDockWidgetArea, chart_dock);
 
     progress_->setMaximumWidth(220);
     progress_->setVisible(false);
@@ -61,16 +67,23 @@ MainWindow::MainWindow(QWidget* parent)
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a report"), QString(),
-                                                          tr("Attention Workbench reports (*.json);;All files (*)"));
+                                                          tr("Attention Workbench reports and sweeps (*.json);;All files (*)"));
         if (!path.isEmpty()) openFile(path);
     });
     open->setShortcut(QKeySequence::Open);
     recent_menu_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("&Save sweep..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save sweep"), QStringLiteral("sweep.json"), tr("Sweep (*.json)"));
+        QString error;
+        if (!path.isEmpty() && !saveSweep(path, &error)) QMessageBox::warning(this, tr("Cannot save"), error);
+    })->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Clear sweep charts"), this, [this] { chart_->clear(); });
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(run_dock->toggleViewAction());
     view->addAction(op_dock->toggleViewAction());
+    view->addAction(chart_dock->toggleViewAction());
 
     auto* tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("main-toolbar"));
@@ -91,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
+    connect(run_panel_, &RunPanel::sweepRequested, this, &MainWindow::startSweep);
     connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineWidget::setHighlightedName);
     EngineWorker* worker = engine_->worker();
     connect(worker, &EngineWorker::progress, this, [this](int done, int total, const QString& what) {
@@ -111,6 +125,27 @@ MainWindow::MainWindow(QWidget* parent)
         QMessageBox::warning(this, tr("Run failed"), message);
     });
     connect(worker, &EngineWorker::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
+    connect(worker, &EngineWorker::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
+        live_sweep_.points.push_back(point);
+        chart_->clear();
+        chart_->addSweep(live_sweep_, tr("this run"));
+        if (point.status != PointStatus::Ok)
+            statusBar()->showMessage(tr("Point %1/%2 %3: %4").arg(index + 1).arg(total)
+                                         .arg(QString::fromStdString(to_string(point.status)), QString::fromStdString(point.reason)),
+                                     8000);
+    });
+    connect(worker, &EngineWorker::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
+        live_sweep_ = *r;
+        chart_->clear();
+        chart_->addSweep(live_sweep_, tr("this run"));
+        int failed = 0;
+        for (const auto& p : r->points) failed += p.status == PointStatus::Ok ? 0 : 1;
+        finishRun(tr("Sweep: %1 of %2 points run, %3 refused or failed%4 (File > Save sweep keeps it)")
+                      .arg(r->points.size())
+                      .arg(r->planned_points)
+                      .arg(failed)
+                      .arg(r->stopped_early ? tr(", stopped early") : QString()));
+    });
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -145,6 +180,32 @@ void MainWindow::startRun(const RunSpec& spec, const ProfileOptions& options) {
     engine_->profile(spec, options);
 }
 
+void MainWindow::startSweep(const SweepPlan& plan) {
+    run_started_ms_ = QDateTime::currentMSecsSinceEpoch();
+    live_sweep_ = SweepResult{};
+    live_sweep_.plan = plan;
+    live_sweep_.planned_points = int(expand(plan).size());
+    run_panel_->setRunning(true);
+    progress_->setVisible(true);
+    progress_->setValue(0);
+    status_->setText(tr("Sweep of %1 points...").arg(live_sweep_.planned_points));
+    engine_->sweep(plan);
+}
+
+bool MainWindow::saveSweep(const QString& path, QString* error) const {
+    if (live_sweep_.points.empty()) {
+        if (error) *error = tr("No sweep has run in this window yet");
+        return false;
+    }
+    try {
+        write_text_file(path.toStdString(), sweep_file_json(live_sweep_).dump(1) + "\n");
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
 void MainWindow::finishRun(const QString& message) {
     run_panel_->setRunning(false);
     progress_->setVisible(false);
@@ -173,16 +234,31 @@ bool MainWindow::openFile(const QString& path) {
         std::ifstream in(path.toStdString());
         if (!in) throw std::runtime_error("cannot open the file");
         const auto j = nlohmann::json::parse(in);
-        const ProfileReport report = report_from_json(j);
-        operators_->setRows(report.operators, report.spec.device.kind == DeviceKind::CUDA);
-        run_panel_->setSpec(report.spec);
-        timeline_->setData(nullptr);
-        setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
-        status_->setText(tr("Opened %1: %2 operators, peak memory %3 (a report holds no events: run it again for its "
-                            "timeline)")
-                             .arg(path)
-                             .arg(report.operators.size())
-                             .arg(format_bytes(report.peak_memory_bytes)));
+        const std::string kind = results_kind(j);
+        if (kind == "sweep") {
+            const SweepResult sweep = sweep_from_file_json(j);
+            chart_->addSweep(sweep, QFileInfo(path).fileName());
+            status_->setText(tr("Opened sweep %1: %2 points (%3)")
+                                 .arg(path)
+                                 .arg(sweep.points.size())
+                                 .arg(QString::fromStdString(sweep.environment.device_name)));
+        } else if (kind == "profile-report") {
+            const ProfileReport report = report_from_json(j);
+            operators_->setRows(report.operators, report.spec.device.kind == DeviceKind::CUDA);
+            run_panel_->setSpec(report.spec);
+            timeline_->setData(nullptr);
+            setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
+            status_->setText(tr("Opened %1: %2 operators, peak memory %3 (a report holds no events: run it again for its "
+                                "timeline)")
+                                 .arg(path)
+                                 .arg(report.operators.size())
+                                 .arg(format_bytes(report.peak_memory_bytes)));
+        } else if (kind.empty()) {
+            throw std::runtime_error("not an Attention Workbench file (no \"schema\": \"attention-workbench/...\")");
+        } else {
+            throw std::runtime_error("'" + kind + "' files are written by attnwb but not shown in the GUI yet; "
+                                     "open profile reports or sweeps");
+        }
         addRecent(path);
         return true;
     } catch (const std::exception& e) {

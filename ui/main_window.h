@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "profiler_session.h"
+#include "sweep.h"
 
 class QLabel;
 class QProgressBar;
@@ -19,6 +20,7 @@ namespace awb::ui {
 class Engine;
 class OperatorPanel;
 class RunPanel;
+class SweepChart;
 class TimelineWidget;
 
 class MainWindow : public QMainWindow {
@@ -26,11 +28,15 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
-    bool openFile(const QString& path);  // a profile report; false (with a message) otherwise
+    // A profile report (operator table) or a sweep (added to the chart, overlaying what is shown);
+    // false, with one message, for anything else or a damaged file.
+    bool openFile(const QString& path);
+    bool saveSweep(const QString& path, QString* error = nullptr) const;  // the last sweep run here
     void showResult(std::shared_ptr<const ProfileResult> result);
     RunPanel* runPanel() const { return run_panel_; }
     OperatorPanel* operatorPanel() const { return operators_; }
     TimelineWidget* timeline() const { return timeline_; }
+    SweepChart* sweepChart() const { return chart_; }
     Engine* engine() const { return engine_; }
 
 protected:
@@ -40,6 +46,7 @@ protected:
 
 private:
     void startRun(const RunSpec& spec, const ProfileOptions& options);
+    void startSweep(const SweepPlan& plan);
     void finishRun(const QString& message);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
@@ -48,6 +55,8 @@ private:
     RunPanel* run_panel_;
     OperatorPanel* operators_;
     TimelineWidget* timeline_;
+    SweepChart* chart_;
+    SweepResult live_sweep_;  // points of the sweep running (or last run) in this window
     QScrollArea* timeline_scroll_;
     QProgressBar* progress_;
     QLabel* status_;

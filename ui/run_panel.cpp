@@ -98,6 +98,35 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     pform->addRow(shapes_);
     pform->addRow(memory_);
 
+    auto* sweep_box = new QGroupBox(tr("Sweep (profiler off)"));
+    auto* sform = new QFormLayout(sweep_box);
+    sweep_seq_ = new QLineEdit(QStringLiteral("256,512,1024,2048"));
+    sweep_seq_->setToolTip(tr("Sequence lengths N, comma-separated (Nq = Nk = N)"));
+    sform->addRow(tr("N list"), sweep_seq_);
+    auto* variant_row = new QHBoxLayout;
+    for (const auto& v : variant_catalog()) {
+        auto* box = new QCheckBox(QString::fromStdString(v.name));
+        box->setChecked(true);
+        box->setToolTip(QString::fromStdString(v.description));
+        sweep_variants_.push_back(box);
+        variant_row->addWidget(box);
+    }
+    sform->addRow(tr("Variants"), variant_row);
+    sweep_dtypes_ = new QLineEdit;
+    sweep_dtypes_->setPlaceholderText(tr("the spec's dtype, or e.g. float32,bfloat16"));
+    sform->addRow(tr("Dtypes"), sweep_dtypes_);
+    sweep_budget_ms_ = spin(0, 600000, 1000, tr("Timed samples per point run at least this long (ms), after 5 samples"));
+    sweep_budget_ms_->setSuffix(tr(" ms"));
+    sform->addRow(tr("Budget per point"), sweep_budget_ms_);
+    sweep_problems_ = new QLabel;
+    sweep_problems_->setWordWrap(true);
+    sweep_problems_->setStyleSheet(QStringLiteral("color: #b00020"));
+    sform->addRow(sweep_problems_);
+    run_sweep_ = new QPushButton(tr("Run sweep"));
+    run_sweep_->setToolTip(tr("Benchmark every N x variant x dtype with the profiler off; points appear in the chart as "
+                              "they finish; Cancel stops between samples"));
+    sform->addRow(run_sweep_);
+
     problems_ = new QLabel;
     problems_->setWordWrap(true);
     problems_->setStyleSheet(QStringLiteral("color: #b00020"));
@@ -115,6 +144,7 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     layout->addWidget(prof_box);
     layout->addWidget(problems_);
     layout->addLayout(buttons);
+    layout->addWidget(sweep_box);
     layout->addStretch();
 
     connect(run_, &QPushButton::clicked, this, [this] {
@@ -132,6 +162,12 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     for (auto* c : {variant_, dtype_, device_, mode_, mask_, layout_})
         connect(c, &QComboBox::currentTextChanged, this, &RunPanel::revalidate);
     connect(key_lengths_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
+    connect(sweep_seq_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
+    connect(sweep_dtypes_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
+    for (auto* box : sweep_variants_) connect(box, &QCheckBox::toggled, this, &RunPanel::revalidate);
+    connect(run_sweep_, &QPushButton::clicked, this, [this] {
+        if (sweepProblemsText().isEmpty()) emit sweepRequested(sweepPlan());
+    });
     revalidate();
 }
 
@@ -196,16 +232,72 @@ QString RunPanel::problemsText() const {
     return QString::fromStdString(text).trimmed();
 }
 
+namespace {
+
+// "256, 512,1024" -> numbers; a part that is not a positive number gives -1 (refused by validate()).
+std::vector<int64_t> parse_list(const QString& text) {
+    std::vector<int64_t> out;
+    for (const auto& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qlonglong v = part.trimmed().toLongLong(&ok);
+        out.push_back(ok ? v : -1);
+    }
+    return out;
+}
+
+}  // namespace
+
+SweepPlan RunPanel::sweepPlan() const {
+    SweepPlan plan;
+    plan.base = spec();
+    plan.seq_lengths = parse_list(sweep_seq_->text());
+    for (auto* box : sweep_variants_)
+        if (box->isChecked()) plan.variants.push_back(box->text().toStdString());
+    for (const auto& part : sweep_dtypes_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (auto d = parse_dtype(part.trimmed().toStdString())) plan.dtypes.push_back(*d);
+    plan.bench.warmup = 2;
+    plan.bench.min_repeats = 5;
+    plan.bench.budget_s = sweep_budget_ms_->value() / 1000.0;
+    return plan;
+}
+
+QString RunPanel::sweepProblemsText() const {
+    const SweepPlan plan = sweepPlan();
+    std::string text = format_problems(validate(plan));
+    if (plan.seq_lengths.empty()) text += "seq: give at least one sequence length\n";
+    if (plan.variants.empty()) text += "variants: tick at least one variant\n";
+    for (const auto& part : sweep_dtypes_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!parse_dtype(part.trimmed().toStdString()))
+            text += "dtypes: '" + part.trimmed().toStdString() + "' is not one of float32, float64, float16, bfloat16\n";
+    // The base spec's own problems, except those a sweep replaces (lengths, variant).
+    for (const auto& p : validate(plan.base, caps_))
+        if (p.field != "seq_q" && p.field != "seq_k" && p.field != "memory") text += p.field + ": " + p.message + "\n";
+    return QString::fromStdString(text).trimmed();
+}
+
+void RunPanel::setSweepLists(const QString& seq, const QStringList& variants, const QString& dtypes) {
+    sweep_seq_->setText(seq);
+    for (auto* box : sweep_variants_) box->setChecked(variants.contains(box->text()));
+    sweep_dtypes_->setText(dtypes);
+}
+
 void RunPanel::revalidate() {
     const QString text = problemsText();
     problems_->setText(text);
     problems_->setVisible(!text.isEmpty());
-    if (!cancel_->isEnabled()) run_->setEnabled(text.isEmpty());
+    const QString sweep_text = sweepProblemsText();
+    sweep_problems_->setText(sweep_text);
+    sweep_problems_->setVisible(!sweep_text.isEmpty());
+    if (!cancel_->isEnabled()) {
+        run_->setEnabled(text.isEmpty());
+        run_sweep_->setEnabled(sweep_text.isEmpty());
+    }
 }
 
 void RunPanel::setRunning(bool running) {
     cancel_->setEnabled(running);
     run_->setEnabled(!running && problemsText().isEmpty());
+    run_sweep_->setEnabled(!running && sweepProblemsText().isEmpty());
 }
 
 }  // namespace awb::ui

@@ -6,6 +6,7 @@
 
 #include "profile_options.h"
 #include "run_spec.h"
+#include "sweep.h"
 
 class QComboBox;
 class QLabel;
@@ -25,10 +26,14 @@ public:
     void setSpec(const RunSpec& spec);
     void setRunning(bool running);
     QString problemsText() const;  // empty when the spec is valid
+    SweepPlan sweepPlan() const;   // the spec as base, the sweep editor's lists
+    QString sweepProblemsText() const;
+    void setSweepLists(const QString& seq, const QStringList& variants, const QString& dtypes);
 
 signals:
     void runRequested(const awb::RunSpec& spec, const awb::ProfileOptions& options);
     void cancelRequested();
+    void sweepRequested(const awb::SweepPlan& plan);
 
 private:
     void revalidate();
@@ -39,7 +44,11 @@ private:
     QSpinBox *wait_, *warmup_, *active_, *repeat_;
     QCheckBox *shapes_, *memory_;
     QLabel* problems_;
-    QPushButton *run_, *cancel_;
+    QPushButton *run_, *cancel_, *run_sweep_;
+    QLineEdit *sweep_seq_, *sweep_dtypes_;
+    std::vector<QCheckBox*> sweep_variants_;
+    QSpinBox* sweep_budget_ms_;
+    QLabel* sweep_problems_;
 };
 
 }  // namespace awb::ui

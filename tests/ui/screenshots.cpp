@@ -1,6 +1,7 @@
 // Screenshots of the main views with real data, for the README: profiles the article's workload
 // (manual attention, (2, 8, 512, 64), train), shows it in the main window, zooms the timeline to one
-// recorded step, selects aten::softmax in the operator table, and grabs the window and the views.
+// recorded step, selects aten::softmax in the operator table, runs a short sweep for the charts, and
+// grabs the window and the views.
 // Usage: QT_QPA_PLATFORM=offscreen awb_screenshots OUT_DIR   (scripts/screenshots.sh)
 #include <QApplication>
 #include <QDir>
@@ -12,11 +13,14 @@
 #include "main_window.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"
+#include "process_tuning.h"
+#include "sweep_chart.h"
 #include "timeline_widget.h"
 
 using namespace awb;
 
 int main(int argc, char** argv) {
+    awb::tune_allocator_for_steady_state();  // as attention-workbench does at start-up
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("AttentionWorkbenchScreenshots"));
     const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("resources/screenshots");
@@ -43,8 +47,26 @@ int main(int argc, char** argv) {
                                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             break;
         }
+    // A sweep over N with the three variants, (1, 4, N, 64) train, profiler off.
+    SweepPlan plan;
+    plan.base.batch = 1;
+    plan.base.heads = plan.base.kv_heads = 4;
+    plan.seq_lengths = {256, 512, 1024, 2048};
+    plan.variants = {"manual", "sdpa", "chunked"};
+    plan.bench.warmup = 1;
+    plan.bench.budget_s = 0.3;
+    plan.bench.min_repeats = 5;
+    window.sweepChart()->addSweep(run_sweep(plan), QStringLiteral("sweep"));
     QApplication::processEvents();
-    const bool ok = window.grab().save(out + QStringLiteral("/main-window.png")) &&
+    ui::SweepChart* chart = window.sweepChart();
+    chart->resize(900, 560);
+    chart->setMetric(ui::SweepChart::Metric::MedianTime);
+    bool charts = chart->grab().save(out + QStringLiteral("/sweep-time.png"));
+    chart->setMetric(ui::SweepChart::Metric::PeakMemory);
+    charts = charts && chart->grab().save(out + QStringLiteral("/sweep-memory.png"));
+    chart->setMetric(ui::SweepChart::Metric::MedianTime);
+    QApplication::processEvents();
+    const bool ok = charts && window.grab().save(out + QStringLiteral("/main-window.png")) &&
                     window.timeline()->grab().save(out + QStringLiteral("/timeline.png")) &&
                     window.operatorPanel()->grab().save(out + QStringLiteral("/operator-table.png"));
     std::printf("%s screenshots in %s\n", ok ? "wrote" : "FAILED to write", qPrintable(out));

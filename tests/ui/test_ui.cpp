@@ -5,17 +5,23 @@
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
+#include <qcustomplot.h>
 #include <QTimer>
 
 #include <memory>
 
 #include "engine_worker.h"
+#include "json_io.h"
 #include "main_window.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"
+#include "results_json.h"
 #include "run_panel.h"
+#include "sweep_chart.h"
 #include "synthetic_timeline.h"
 #include "timeline_widget.h"
 
@@ -217,6 +223,62 @@ private slots:
         w.setHighlightedName(QStringLiteral("aten::softmax"));
         w.setView(w.view().zoomed(4, 300));
         QVERIFY(w.view().end_ns - w.view().start_ns < trace->end_ns() - trace->begin_ns());
+    }
+    void sweepChartShowsCurvesWithExponentsAndExports() {
+        SweepResult r;
+        for (int64_t n : {256, 512, 1024})
+            for (const char* v : {"manual", "chunked"}) {
+                SweepPoint p;
+                p.spec = with_variant(tiny_spec(), v);
+                p.spec.seq_q = p.spec.seq_k = n;
+                const bool manual = std::string(v) == "manual";
+                p.bench.timing.median_ns = manual ? double(n) * n : 700.0 * n;
+                p.bench.timing.p10_ns = 0.99 * p.bench.timing.median_ns;
+                p.bench.timing.p90_ns = 1.01 * p.bench.timing.median_ns;
+                p.bench.peak_bytes = manual ? n * n * 16 : n * 1000;
+                r.points.push_back(p);
+            }
+        SweepChart chart;
+        chart.resize(800, 500);
+        chart.addSweep(r);
+        QCOMPARE(chart.curveCount(), 2);
+        QVERIFY(chart.legendText(0).contains(QStringLiteral("(N^2.00)")));
+        QVERIFY(chart.legendText(1).contains(QStringLiteral("(N^1.00)")));
+        QCOMPARE(chart.plot()->itemCount(), 2);  // the crossover (line + label) at N = 700
+        chart.setMetric(SweepChart::Metric::PeakMemory);
+        QVERIFY(chart.legendText(0).contains(QStringLiteral("(N^2.00)")));
+        chart.addSweep(r, QStringLiteral("other.json"));  // overlay
+        QCOMPARE(chart.curveCount(), 4);
+        QVERIFY(chart.legendText(3).startsWith(QStringLiteral("other.json: chunked")));
+        QTemporaryDir dir;
+        QVERIFY(chart.exportTo(dir.filePath(QStringLiteral("chart.png"))));
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("chart.png"))).size() > 1000);
+        QVERIFY(chart.exportTo(dir.filePath(QStringLiteral("chart.pdf"))));
+    }
+    void engineSweepDeliversPointsAsTheyFinish() {
+        Engine engine;
+        QSignalSpy points(engine.worker(), &EngineWorker::sweepPoint);
+        QSignalSpy done(engine.worker(), &EngineWorker::sweepFinished);
+        SweepPlan plan;
+        plan.base = tiny_spec();
+        plan.seq_lengths = {16, 68719476736, 32};
+        plan.variants = {"manual", "chunked"};
+        plan.bench.warmup = 0;
+        plan.bench.budget_s = 0;
+        plan.bench.min_repeats = 2;
+        engine.sweep(plan);
+        QVERIFY(done.wait(120'000));
+        QCOMPARE(points.size(), 6);
+        QCOMPARE(points.at(2).at(0).value<SweepPoint>().status, PointStatus::Refused);
+        const auto result = done.at(0).at(0).value<std::shared_ptr<const SweepResult>>();
+        QCOMPARE(int(result->points.size()), 6);
+        // The window saves it and opens it back into the chart.
+        MainWindow window;
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.json"));
+        write_text_file(path.toStdString(), sweep_file_json(*result).dump());
+        QVERIFY(window.openFile(path));
+        QCOMPARE(window.sweepChart()->curveCount(), 2);
     }
     void mainWindowShowsARunAndRejectsBadFiles() {
         MainWindow window;

@@ -1,0 +1,203 @@
+#include "sweep_chart.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+
+#include "format_qt.h"
+
+namespace awb::ui {
+
+namespace {
+
+const char* metric_key(SweepChart::Metric m) { return m == SweepChart::Metric::MedianTime ? "median_time" : "peak_memory"; }
+
+QColor curve_color(int i) {
+    static const QColor colors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
+                                    QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
+    return colors[i % 8];
+}
+
+}  // namespace
+
+SweepChart::SweepChart(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot), metric_box_(new QComboBox), log_box_(new QCheckBox(tr("Log-log"))),
+      readout_(new QLabel) {
+    metric_box_->addItem(tr("Median time vs N"));
+    metric_box_->addItem(tr("Peak memory vs N"));
+    log_box_->setChecked(log_log_);
+    log_box_->setToolTip(tr("Both axes logarithmic: a power law N^k is a straight line of slope k"));
+    auto* save = new QPushButton(tr("Export PNG/PDF..."));
+    auto* top = new QHBoxLayout;
+    top->addWidget(metric_box_);
+    top->addWidget(log_box_);
+    top->addWidget(readout_, 1);
+    top->addWidget(save);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(top);
+    layout->addWidget(plot_, 1);
+    plot_->legend->setVisible(true);
+    plot_->legend->setFont(QFont(font().family(), 8));
+    // Curves rise to the right on these charts: the top-left corner is the free one.
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->setMinimumHeight(250);
+    connect(metric_box_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setMetric(i == 0 ? Metric::MedianTime : Metric::PeakMemory); });
+    connect(log_box_, &QCheckBox::toggled, this, &SweepChart::setLogLog);
+    connect(plot_, &QCustomPlot::mouseMove, this, &SweepChart::showReadout);
+    connect(save, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(), tr("PNG (*.png);;PDF (*.pdf)"));
+        QString error;
+        if (!path.isEmpty() && !exportTo(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    rebuild();
+}
+
+void SweepChart::clear() {
+    sweeps_.clear();
+    rebuild();
+}
+
+void SweepChart::addSweep(const SweepResult& sweep, const QString& label) {
+    sweeps_.push_back({label, sweep});
+    rebuild();
+}
+
+void SweepChart::setMetric(Metric m) {
+    metric_ = m;
+    metric_box_->setCurrentIndex(m == Metric::MedianTime ? 0 : 1);
+    rebuild();
+}
+
+void SweepChart::setLogLog(bool on) {
+    log_log_ = on;
+    log_box_->setChecked(on);
+    rebuild();
+}
+
+int SweepChart::curveCount() const { return plot_->graphCount(); }
+QString SweepChart::legendText(int curve) const { return curve < plot_->graphCount() ? plot_->graph(curve)->name() : QString(); }
+
+void SweepChart::rebuild() {
+    plot_->clearPlottables();
+    plot_->clearItems();
+    const bool time = metric_ == Metric::MedianTime;
+    const double scale = time ? 1e6 : 1048576.0;  // ms, MiB
+    plot_->xAxis->setLabel(tr("sequence length N (tokens)"));
+    plot_->yAxis->setLabel(time ? tr("median time per iteration (ms), bars p10-p90") : tr("peak memory (MiB)"));
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+        axis->setScaleType(log_log_ ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        if (log_log_)
+            axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        else
+            axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    }
+    int color = 0;
+    for (const auto& shown : sweeps_) {
+        const SweepAnalysis analysis = analyze(shown.sweep);
+        const QString prefix = sweeps_.size() > 1 && !shown.label.isEmpty() ? shown.label + QStringLiteral(": ") : QString();
+        for (const auto& series : sweep_series(shown.sweep)) {
+            const auto points = metric_points(series, metric_key(metric_));
+            if (points.empty()) continue;
+            QCPGraph* g = plot_->addGraph();
+            const QColor c = curve_color(color++);
+            g->setPen(QPen(c, 2));
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c, Qt::white, 6));
+            QString name = prefix + QString::fromStdString(series.name);
+            for (const auto& f : analysis.fits)
+                if (f.series == series.name && f.metric == metric_key(metric_))
+                    name += QStringLiteral("  (N^%1)").arg(f.fit.exponent, 0, 'f', 2);
+            g->setName(name);
+            QVector<double> xs, ys, lo, hi;
+            for (const auto& p : points) {
+                xs << p.n;
+                ys << p.value / scale;
+            }
+            g->setData(xs, ys, true);
+            if (time) {
+                auto* bars = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
+                bars->removeFromLegend();
+                bars->setDataPlottable(g);
+                bars->setPen(QPen(c, 1));
+                for (const auto& s : series.samples) {
+                    lo << (s.median_ns - s.p10_ns) / scale;
+                    hi << (s.p90_ns - s.median_ns) / scale;
+                }
+                bars->setData(lo, hi);
+            }
+        }
+        int labelled = 0;
+        for (const auto& x : analysis.crossovers) {
+            if (x.metric != metric_key(metric_)) continue;
+            auto* line = new QCPItemStraightLine(plot_);
+            line->point1->setCoords(x.at.n, 1);
+            line->point2->setCoords(x.at.n, 2);
+            // Crossovers inside the p10-p90 noise get a faint dotted line and no label.
+            line->setPen(x.within_noise ? QPen(QColor(190, 190, 190), 1, Qt::DotLine) : QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+            if (x.within_noise) continue;
+            auto* text = new QCPItemText(plot_);
+            text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            text->position->setCoords(x.at.n, 0.97 - 0.06 * (labelled++ % 6));  // staggered, bottom up
+            text->setPositionAlignment(Qt::AlignBottom | Qt::AlignLeft);
+            const std::string& lower = x.at.a_lower_after ? x.series_a : x.series_b;
+            const std::string& other = x.at.a_lower_after ? x.series_b : x.series_a;
+            text->setText(tr(" N~%1: %2 below %3")
+                              .arg(x.at.n, 0, 'f', 0)
+                              .arg(QString::fromStdString(lower.substr(0, lower.find(' '))),
+                                   QString::fromStdString(other.substr(0, other.find(' ')))));
+            text->setFont(QFont(font().family(), 8));
+            text->setBrush(QBrush(QColor(255, 255, 255, 200)));
+        }
+    }
+    plot_->rescaleAxes();
+    // Some room around the points (multiplicative on log axes).
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+        const QCPRange r = axis->range();
+        if (log_log_ && r.lower > 0)
+            axis->setRange(r.lower / 1.3, r.upper * 1.3);
+        else
+            axis->setRange(r.lower - 0.05 * r.size(), r.upper + 0.05 * r.size());
+    }
+    plot_->legend->setVisible(plot_->graphCount() > 0);
+    plot_->replot();
+}
+
+void SweepChart::showReadout(QMouseEvent* e) {
+    // The measured point nearest to the mouse, in pixels.
+    double best = 20;
+    QString text;
+    for (int i = 0; i < plot_->graphCount(); ++i) {
+        const QCPGraph* g = plot_->graph(i);
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+            const double dx = plot_->xAxis->coordToPixel(it->key) - e->pos().x();
+            const double dy = plot_->yAxis->coordToPixel(it->value) - e->pos().y();
+            const double d = std::hypot(dx, dy);
+            if (d < best) {
+                best = d;
+                const QString value = metric_ == Metric::MedianTime ? format_duration_ns(it->value * 1e6)
+                                                                    : format_bytes(int64_t(it->value * 1048576.0));
+                text = tr("%1: N = %2, %3").arg(g->name()).arg(it->key, 0, 'f', 0).arg(value);
+            }
+        }
+    }
+    readout_->setText(text);
+}
+
+bool SweepChart::exportTo(const QString& path, QString* error) {
+    const bool ok = path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive) ? plot_->savePdf(path) : plot_->savePng(path);
+    if (!ok && error) *error = tr("Cannot write %1").arg(path);
+    return ok;
+}
+
+}  // namespace awb::ui

@@ -1,0 +1,52 @@
+// Sweep charts (QCustomPlot): median time or peak memory vs N, one curve per variant/dtype/shape of
+// every sweep shown (so two sweeps overlay), p10-p90 error bars on time, log-log option with the
+// fitted exponent in the legend, crossover markers, a read-out of the point under the mouse, and
+// PNG/PDF export.
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+#include "sweep.h"
+
+class QCustomPlot;
+class QComboBox;
+class QCheckBox;
+class QLabel;
+
+namespace awb::ui {
+
+class SweepChart : public QWidget {
+    Q_OBJECT
+public:
+    enum class Metric { MedianTime, PeakMemory };
+    explicit SweepChart(QWidget* parent = nullptr);
+
+    void clear();
+    // Adds a sweep's curves; label (e.g. the file name) prefixes them when several sweeps are shown.
+    void addSweep(const SweepResult& sweep, const QString& label = {});
+    void setMetric(Metric m);
+    void setLogLog(bool on);
+    bool exportTo(const QString& path, QString* error = nullptr);  // .png or .pdf
+    QCustomPlot* plot() const { return plot_; }
+    int curveCount() const;
+    QString legendText(int curve) const;
+
+private:
+    void rebuild();
+    void showReadout(QMouseEvent* e);
+    struct Shown {
+        QString label;
+        SweepResult sweep;
+    };
+    std::vector<Shown> sweeps_;
+    Metric metric_ = Metric::MedianTime;
+    bool log_log_ = true;
+    QCustomPlot* plot_;
+    QComboBox* metric_box_;
+    QCheckBox* log_box_;
+    QLabel* readout_;
+};
+
+}  // namespace awb::ui
