@@ -20,6 +20,7 @@
 
 #include <fstream>
 
+#include "comparison_view.h"
 #include "device_caps.h"
 #include "engine_worker.h"
 #include "format_qt.h"
@@ -35,7 +36,8 @@ namespace awb::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), timeline_(new TimelineWidget), chart_(new SweepChart), timeline_scroll_(new QScrollArea),
+      operators_(new OperatorPanel), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
+      timeline_scroll_(new QScrollArea),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
     setAcceptDrops(true);
@@ -54,6 +56,12 @@ MainWindow::MainWindow(QWidget* parent)
     op_dock->setObjectName(QStringLiteral("operators"));
     op_dock->setWidget(operators_);
     addDockWidget(Qt::BottomDockWidgetArea, op_dock);
+    auto* compare_dock = new QDockWidget(tr("Compare runs"), this);
+    compare_dock->setObjectName(QStringLiteral("compare"));
+    compare_dock->setWidget(comparison_);
+    addDockWidget(Qt::BottomDockWidgetArea, compare_dock);
+    tabifyDockWidget(op_dock, compare_dock);
+    op_dock->raise();
     auto* chart_dock = new QDockWidget(tr("Sweep charts"), this);
     chart_dock->setObjectName(QStringLiteral("sweeps"));
     chart_dock->setWidget(chart_);
@@ -84,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent)
     view->addAction(run_dock->toggleViewAction());
     view->addAction(op_dock->toggleViewAction());
     view->addAction(chart_dock->toggleViewAction());
+    view->addAction(compare_dock->toggleViewAction());
 
     auto* tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("main-toolbar"));
@@ -213,6 +222,16 @@ void MainWindow::finishRun(const QString& message) {
 }
 
 void MainWindow::showResult(std::shared_ptr<const ProfileResult> result) {
+    // Every run of the session can be compared with any other.
+    runs_.emplace_back(QStringLiteral("#%1 %2 %3 %4 %5")
+                           .arg(runs_.size() + 1)
+                           .arg(QString::fromStdString(result->spec.variant), QString::fromStdString(shape_string(result->spec)),
+                                QString::fromStdString(to_string(result->spec.dtype)),
+                                QString::fromStdString(to_string(result->spec.mode))),
+                       result);
+    std::vector<NamedRun> named;
+    for (const auto& [label, run] : runs_) named.push_back({label, run});
+    comparison_->setRuns(std::move(named));
     auto trace = std::shared_ptr<const Trace>(result, &result->trace);  // shares the result's lifetime
     auto data = std::make_shared<const TimelineData>(TimelineData::from_trace(*trace));
     std::vector<MemoryPoint> memory;

@@ -17,6 +17,7 @@ class QMenu;
 
 namespace awb::ui {
 
+class ComparisonView;
 class Engine;
 class OperatorPanel;
 class RunPanel;
@@ -37,6 +38,7 @@ public:
     OperatorPanel* operatorPanel() const { return operators_; }
     TimelineWidget* timeline() const { return timeline_; }
     SweepChart* sweepChart() const { return chart_; }
+    ComparisonView* comparison() const { return comparison_; }
     Engine* engine() const { return engine_; }
 
 protected:
@@ -56,6 +58,8 @@ private:
     OperatorPanel* operators_;
     TimelineWidget* timeline_;
     SweepChart* chart_;
+    ComparisonView* comparison_;
+    std::vector<std::pair<QString, std::shared_ptr<const ProfileResult>>> runs_;  // this session's runs
     SweepResult live_sweep_;  // points of the sweep running (or last run) in this window
     QScrollArea* timeline_scroll_;
     QProgressBar* progress_;

@@ -178,3 +178,34 @@ TEST(OpTableText, TableShowsRowsAndTotal) {
     EXPECT_NE(text.find("Self CPU time total: 100.000us"), std::string::npos);
     EXPECT_EQ(text.find("Self CUDA"), std::string::npos);
 }
+
+#include "op_diff.h"
+
+TEST(OpDiff, JoinsByNameAndShapesAndSortsByImpact) {
+    auto row = [](const char* name, const char* shapes, int64_t calls, int64_t self_ns) {
+        OperatorRow r;
+        r.name = name;
+        r.input_shapes = shapes;
+        r.calls = calls;
+        r.self_cpu_ns = self_ns;
+        return r;
+    };
+    const std::vector<OperatorRow> a{row("aten::bmm", "", 6, 1000), row("aten::softmax", "", 2, 500),
+                                     row("aten::mul", "[[1]]", 2, 100)};
+    const std::vector<OperatorRow> b{row("aten::bmm", "", 6, 400), row("aten::mul", "[[2]]", 2, 90),
+                                     row("aten::_efficient_attention", "", 1, 300)};
+    const auto d = awb::join_operators(a, b);
+    ASSERT_EQ(d.size(), 5u);
+    EXPECT_EQ(d[0].name, "aten::bmm");  // -600
+    EXPECT_EQ(d[0].self_cpu_delta_ns(), -600);
+    EXPECT_TRUE(d[0].in_a && d[0].in_b);
+    EXPECT_EQ(d[1].name, "aten::softmax");  // -500, vanished
+    EXPECT_FALSE(d[1].in_b);
+    EXPECT_EQ(d[2].name, "aten::_efficient_attention");  // +300, new
+    EXPECT_FALSE(d[2].in_a);
+    EXPECT_EQ(d[2].b.calls, 1);
+    // Grouped by shape, the two aten::mul rows do not match each other.
+    EXPECT_EQ(d[3].name, "aten::mul");
+    EXPECT_EQ(d[4].name, "aten::mul");
+    EXPECT_NE(d[3].input_shapes, d[4].input_shapes);
+}

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 
+#include "comparison_view.h"
 #include "main_window.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"
@@ -47,6 +48,19 @@ int main(int argc, char** argv) {
                                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             break;
         }
+    // manual vs sdpa side by side (the main window keeps the manual run shown above).
+    RunSpec sdpa_spec = spec;
+    sdpa_spec.variant = "sdpa";
+    {
+        ui::ComparisonView view;
+        view.resize(1400, 900);
+        view.setRuns({{QStringLiteral("#1 manual 2x8x512x64 float32 train"), result},
+                      {QStringLiteral("#2 sdpa 2x8x512x64 float32 train"),
+                       std::make_shared<const ProfileResult>(profile_run(sdpa_spec, options))}});
+        view.show();
+        QApplication::processEvents();
+        if (!view.grab().save(out + QStringLiteral("/comparison.png"))) return 1;
+    }
     // A sweep over N with the three variants, (1, 4, N, 64) train, profiler off.
     SweepPlan plan;
     plan.base.batch = 1;

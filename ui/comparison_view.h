@@ -1,0 +1,51 @@
+// Side by side: pick two runs of this session (two variants, or one variant at two shapes) and see
+// their operator tables joined with deltas, and their timelines stacked on one time scale (both
+// measured from their own trace start; zooming or panning one moves the other).
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+#include "profiler_session.h"
+
+class QComboBox;
+class QLabel;
+class QTableView;
+class QSortFilterProxyModel;
+
+namespace awb::ui {
+
+class ComparisonModel;
+class TimelineWidget;
+
+struct NamedRun {
+    QString label;  // "#2 sdpa 2x8x512x64 float32"
+    std::shared_ptr<const ProfileResult> result;
+};
+
+class ComparisonView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ComparisonView(QWidget* parent = nullptr);
+    void setRuns(std::vector<NamedRun> runs);  // keeps the choice when the runs are still there
+    void compare(int a, int b);                // indices into the runs
+    ComparisonModel* model() const { return model_; }
+    TimelineWidget* timelineA() const { return timeline_a_; }
+    TimelineWidget* timelineB() const { return timeline_b_; }
+
+private:
+    void update_comparison();
+    void sync(TimelineWidget* from, TimelineWidget* to);
+    std::vector<NamedRun> runs_;
+    QComboBox *pick_a_, *pick_b_;
+    QLabel* summary_;
+    ComparisonModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* table_;
+    TimelineWidget *timeline_a_, *timeline_b_;
+    bool syncing_ = false;
+};
+
+}  // namespace awb::ui
