@@ -20,6 +20,7 @@
 
 #include <fstream>
 
+#include "chrome_trace.h"
 #include "comparison_view.h"
 #include "device_caps.h"
 #include "engine_worker.h"
@@ -86,6 +87,27 @@ MainWindow::MainWindow(QWidget* parent)
         if (!path.isEmpty() && !saveSweep(path, &error)) QMessageBox::warning(this, tr("Cannot save"), error);
     })->setShortcut(QKeySequence::Save);
     file->addAction(tr("Clear sweep charts"), this, [this] { chart_->clear(); });
+    auto* exports = file->addMenu(tr("&Export"));
+    auto export_action = [this, exports](const QString& text, const QString& suggested, const QString& filter, auto write) {
+        exports->addAction(text, this, [this, suggested, filter, write, text] {
+            const QString path = QFileDialog::getSaveFileName(this, text, suggested, filter);
+            QString error;
+            if (!path.isEmpty() && !write(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+        });
+    };
+    export_action(tr("Run as chrome trace..."), QStringLiteral("trace.json"), tr("Chrome trace (*.json)"),
+                  [this](const QString& p, QString* e) { return exportTrace(p, e); });
+    export_action(tr("Run as profile report..."), QStringLiteral("report.json"), tr("Profile report (*.json)"),
+                  [this](const QString& p, QString* e) { return exportReport(p, e); });
+    export_action(tr("Operator table as CSV..."), QStringLiteral("operators.csv"), tr("CSV (*.csv)"),
+                  [this](const QString& p, QString* e) { return operators_->exportCsv(p, e); });
+    export_action(tr("Sweep chart as PNG/PDF..."), QStringLiteral("sweep.png"), tr("PNG (*.png);;PDF (*.pdf)"),
+                  [this](const QString& p, QString* e) { return chart_->exportTo(p, e); });
+    export_action(tr("Timeline as PNG..."), QStringLiteral("timeline.png"), tr("PNG (*.png)"), [this](const QString& p, QString* e) {
+        const bool ok = timeline_->grab().save(p);
+        if (!ok && e) *e = tr("Cannot write %1").arg(p);
+        return ok;
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
     auto* view = menuBar()->addMenu(tr("&View"));
@@ -221,7 +243,40 @@ void MainWindow::finishRun(const QString& message) {
     status_->setText(message);
 }
 
+bool MainWindow::exportTrace(const QString& path, QString* error) const {
+    if (!shown_) {
+        if (error) *error = tr("No run on screen: run a spec first");
+        return false;
+    }
+    try {
+        ChromeTraceInfo info;
+        info.trace_name = shown_->spec.variant + " " + shape_string(shown_->spec) + " " + to_string(shown_->spec.dtype);
+        info.process_name = "attention-workbench";
+        info.metadata = nlohmann::json{{"attention_workbench", {{"spec", shown_->spec}, {"environment", shown_->environment}}}};
+        write_chrome_trace(shown_->trace, info, path.toStdString());
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+bool MainWindow::exportReport(const QString& path, QString* error) const {
+    if (!shown_) {
+        if (error) *error = tr("No run on screen: run a spec first");
+        return false;
+    }
+    try {
+        write_text_file(path.toStdString(), to_json(make_report(*shown_, false)).dump(1) + "\n");
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
 void MainWindow::showResult(std::shared_ptr<const ProfileResult> result) {
+    shown_ = result;
     // Every run of the session can be compared with any other.
     runs_.emplace_back(QStringLiteral("#%1 %2 %3 %4 %5")
                            .arg(runs_.size() + 1)
@@ -266,6 +321,7 @@ bool MainWindow::openFile(const QString& path) {
             operators_->setRows(report.operators, report.spec.device.kind == DeviceKind::CUDA);
             run_panel_->setSpec(report.spec);
             timeline_->setData(nullptr);
+            shown_.reset();
             setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
             status_->setText(tr("Opened %1: %2 operators, peak memory %3 (a report holds no events: run it again for its "
                                 "timeline)")

@@ -33,6 +33,9 @@ public:
     // false, with one message, for anything else or a damaged file.
     bool openFile(const QString& path);
     bool saveSweep(const QString& path, QString* error = nullptr) const;  // the last sweep run here
+    // The run on screen as a chrome trace (Perfetto, chrome://tracing) or its profile report (JSON).
+    bool exportTrace(const QString& path, QString* error = nullptr) const;
+    bool exportReport(const QString& path, QString* error = nullptr) const;
     void showResult(std::shared_ptr<const ProfileResult> result);
     RunPanel* runPanel() const { return run_panel_; }
     OperatorPanel* operatorPanel() const { return operators_; }
@@ -59,6 +62,7 @@ private:
     TimelineWidget* timeline_;
     SweepChart* chart_;
     ComparisonView* comparison_;
+    std::shared_ptr<const ProfileResult> shown_;  // the run on screen
     std::vector<std::pair<QString, std::shared_ptr<const ProfileResult>>> runs_;  // this session's runs
     SweepResult live_sweep_;  // points of the sweep running (or last run) in this window
     QScrollArea* timeline_scroll_;

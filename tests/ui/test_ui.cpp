@@ -341,6 +341,17 @@ private slots:
         });
         QVERIFY(!window.openFile(bad.fileName()));
         QVERIFY(window.operatorPanel()->model()->rowCount() > 5);  // what was shown is kept
+        // Exports of the run on screen: a chrome trace and a report that opens back into the table.
+        QTemporaryDir dir;
+        QVERIFY(window.exportTrace(dir.filePath(QStringLiteral("t.json"))));
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("t.json"))).size() > 1000);
+        const int rows = window.operatorPanel()->model()->rowCount();
+        QVERIFY(window.exportReport(dir.filePath(QStringLiteral("r.json"))));
+        QVERIFY(window.openFile(dir.filePath(QStringLiteral("r.json"))));
+        QCOMPARE(window.operatorPanel()->model()->rowCount(), rows);
+        QString error;
+        QVERIFY(!window.exportTrace(dir.filePath(QStringLiteral("t2.json")), &error));  // a report has no events
+        QVERIFY(error.contains(QStringLiteral("No run on screen")));
     }
 };
 
