@@ -16,6 +16,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 
 #include <fstream>
@@ -66,7 +67,10 @@ MainWindow::MainWindow(QWidget* parent)
     auto* chart_dock = new QDockWidget(tr("Sweep charts"), this);
     chart_dock->setObjectName(QStringLiteral("sweeps"));
     chart_dock->setWidget(chart_);
-    addDockWidget(Qt::RightDockWidgetArea, chart_dock);
+    addDockWidget(Qt::BottomDockWidgetArea, chart_dock);
+    tabifyDockWidget(compare_dock, chart_dock);
+    op_dock->raise();
+    default_docks_ = {run_dock, op_dock};
 
     progress_->setMaximumWidth(220);
     progress_->setVisible(false);
@@ -180,7 +184,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    layout_restored_ = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     const QString last_spec = settings.value(QStringLiteral("run/spec")).toString();
     if (!last_spec.isEmpty()) {
         try {
@@ -193,6 +197,19 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (layout_restored_ || default_docks_.size() != 2) return;
+    // Default proportions at the first show (a saved layout replaces them): the run panel about
+    // 380 px wide, the bottom docks a third of the height, the timeline the rest.
+    const QList<QDockWidget*> docks = default_docks_;
+    default_docks_.clear();
+    QTimer::singleShot(0, this, [this, docks] {  // once the layout has its real size
+        resizeDocks({docks[0]}, {380}, Qt::Horizontal);
+        resizeDocks({docks[1]}, {height() / 3}, Qt::Vertical);
+    });
+}
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings settings;

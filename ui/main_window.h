@@ -10,6 +10,7 @@
 #include "profiler_session.h"
 #include "sweep.h"
 
+class QDockWidget;
 class QLabel;
 class QProgressBar;
 class QScrollArea;
@@ -46,6 +47,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -70,6 +72,8 @@ private:
     QLabel* status_;
     QMenu* recent_menu_;
     qint64 run_started_ms_ = 0;
+    bool layout_restored_ = false;
+    QList<QDockWidget*> default_docks_;  // sized at the first show when no layout was saved
 };
 
 }  // namespace awb::ui

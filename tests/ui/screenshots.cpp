@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
     ui::MainWindow window;
     window.resize(1600, 1000);
     window.show();
+    for (int i = 0; i < 3; ++i) QApplication::processEvents();
     RunSpec spec;  // the article's workload
     ProfileOptions options;
     const auto result = std::make_shared<const ProfileResult>(profile_run(spec, options));

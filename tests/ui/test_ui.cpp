@@ -179,12 +179,14 @@ private slots:
         QVERIFY(panel.problemsText().contains(QStringLiteral("key_lengths")));
         QCOMPARE(panel.spec().mask, MaskKind::Padding);
     }
+    // Signals from the engine thread can arrive before a QSignalSpy::wait() starts (it waits for a new
+    // one), so the tests poll the spies' counts instead (QTRY_*).
     void engineThreadDeliversResultsBySignals() {
         Engine engine;
         QSignalSpy done(engine.worker(), &EngineWorker::profileFinished);
         QSignalSpy progress(engine.worker(), &EngineWorker::progress);
         engine.profile(tiny_spec(), ProfileOptions{});
-        QVERIFY(done.wait(60'000));
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 60'000);
         const auto result = done.at(0).at(0).value<std::shared_ptr<const ProfileResult>>();
         QVERIFY(result);
         QVERIFY(!result->trace.events().empty());
@@ -193,7 +195,7 @@ private slots:
         RunSpec bad = tiny_spec();
         bad.kv_heads = 3;
         engine.profile(bad, ProfileOptions{});
-        QVERIFY(failed.wait(60'000));
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60'000);
         QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("kv_heads")));
     }
     void engineCancelStopsAfterTheCurrentStep() {
@@ -210,7 +212,7 @@ private slots:
             if (done == 2) engine.cancel();
         });
         engine.profile(s, many);
-        QVERIFY(cancelled.wait(120'000));
+        QTRY_VERIFY_WITH_TIMEOUT(!cancelled.isEmpty(), 120'000);
         QCOMPARE(done.size(), 0);
     }
     void timelinePaintsRealTraceWithMemoryTrack() {
@@ -271,7 +273,7 @@ private slots:
         plan.bench.budget_s = 0;
         plan.bench.min_repeats = 2;
         engine.sweep(plan);
-        QVERIFY(done.wait(120'000));
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120'000);
         QCOMPARE(points.size(), 6);
         QCOMPARE(points.at(2).at(0).value<SweepPoint>().status, PointStatus::Refused);
         const auto result = done.at(0).at(0).value<std::shared_ptr<const SweepResult>>();
