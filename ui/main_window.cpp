@@ -47,27 +47,21 @@ MainWindow::MainWindow(QWidget* parent)
     timeline_scroll_->setWidgetResizable(true);
     setCentralWidget(timeline_scroll_);
 
-    auto* run_dock = new QDockWidget(tr("Run"), this);
-    run_dock->setObjectName(QStringLiteral("run"));
+    auto dock = [this](const QString& title, const char* name, QWidget* widget, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QString::fromLatin1(name));  // the key of the saved layout
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
     auto* run_scroll = new QScrollArea;
     run_scroll->setWidget(run_panel_);
     run_scroll->setWidgetResizable(true);
-    run_dock->setWidget(run_scroll);
-    addDockWidget(Qt::LeftDockWidgetArea, run_dock);
-    auto* op_dock = new QDockWidget(tr("Operators"), this);
-    op_dock->setObjectName(QStringLiteral("operators"));
-    op_dock->setWidget(operators_);
-    addDockWidget(Qt::BottomDockWidgetArea, op_dock);
-    auto* compare_dock = new QDockWidget(tr("Compare runs"), this);
-    compare_dock->setObjectName(QStringLiteral("compare"));
-    compare_dock->setWidget(comparison_);
-    addDockWidget(Qt::BottomDockWidgetArea, compare_dock);
+    auto* run_dock = dock(tr("Run"), "run", run_scroll, Qt::LeftDockWidgetArea);
+    auto* op_dock = dock(tr("Operators"), "operators", operators_, Qt::BottomDockWidgetArea);
+    auto* compare_dock = dock(tr("Compare runs"), "compare", comparison_, Qt::BottomDockWidgetArea);
+    auto* chart_dock = dock(tr("Sweep charts"), "sweeps", chart_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(op_dock, compare_dock);
-    op_dock->raise();
-    auto* chart_dock = new QDockWidget(tr("Sweep charts"), this);
-    chart_dock->setObjectName(QStringLiteral("sweeps"));
-    chart_dock->setWidget(chart_);
-    addDockWidget(Qt::BottomDockWidgetArea, chart_dock);
     tabifyDockWidget(compare_dock, chart_dock);
     op_dock->raise();
     default_docks_ = {run_dock, op_dock};
