@@ -1,5 +1,8 @@
 #include "engine_worker.h"
 
+#include "json_io.h"
+#include "trace_import.h"
+
 namespace awb::ui {
 
 namespace {
@@ -57,11 +60,35 @@ void EngineWorker::runProfile(const awb::RunSpec& spec, const awb::ProfileOption
     }
 }
 
+void EngineWorker::runImport(const QString& path) {
+    cancel_ = false;
+    CancelFlagObserver observer(this, cancel_);
+    try {
+        ImportedTrace imported = import_chrome_trace(path.toStdString(), &observer);
+        auto result = std::make_shared<ProfileResult>();
+        // Our own traces carry the spec and environment they were made with.
+        if (imported.extra.is_object()) {
+            try {
+                if (imported.extra.contains("spec")) result->spec = imported.extra.at("spec").get<RunSpec>();
+                if (imported.extra.contains("environment")) result->environment = imported.extra.at("environment").get<Environment>();
+            } catch (const std::exception&) {  // metadata of another version: the events still show
+            }
+        }
+        result->trace = std::move(imported.trace);
+        emit traceImported(std::move(result), path);
+    } catch (const Cancelled&) {
+        emit cancelled();
+    } catch (const std::exception& e) {
+        emit failed(QString::fromStdString(e.what()));
+    }
+}
+
 Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(this, &Engine::queueProfile, worker_, &EngineWorker::runProfile, Qt::QueuedConnection);
     connect(this, &Engine::queueSweep, worker_, &EngineWorker::runSweep, Qt::QueuedConnection);
+    connect(this, &Engine::queueImport, worker_, &EngineWorker::runImport, Qt::QueuedConnection);
     thread_.setObjectName(QStringLiteral("engine"));
     thread_.start();
 }
@@ -74,5 +101,6 @@ Engine::~Engine() {
 
 void Engine::profile(const RunSpec& spec, const ProfileOptions& options) { emit queueProfile(spec, options); }
 void Engine::sweep(const SweepPlan& plan) { emit queueSweep(plan); }
+void Engine::importTrace(const QString& path) { emit queueImport(path); }
 
 }  // namespace awb::ui

@@ -31,12 +31,14 @@ public:
 public slots:
     void runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
     void runSweep(const awb::SweepPlan& plan);
+    void runImport(const QString& path);  // a chrome trace (.json / .json.gz)
 
 signals:
     void sweepPoint(const awb::SweepPoint& point, int index, int total);  // as each point finishes
     void sweepFinished(std::shared_ptr<const awb::SweepResult> result);  // also after a cancel: what finished
     void progress(int done, int total, const QString& what);
     void profileFinished(std::shared_ptr<const awb::ProfileResult> result);
+    void traceImported(std::shared_ptr<const awb::ProfileResult> result, const QString& path);
     void failed(const QString& message);  // invalid input or a LibTorch failure, one message
     void cancelled();
 
@@ -53,11 +55,13 @@ public:
     EngineWorker* worker() const { return worker_; }
     void profile(const RunSpec& spec, const ProfileOptions& options);
     void sweep(const SweepPlan& plan);
+    void importTrace(const QString& path);
     void cancel() { worker_->requestCancel(); }
 
 signals:
     void queueProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
     void queueSweep(const awb::SweepPlan& plan);
+    void queueImport(const QString& path);
 
 private:
     QThread thread_;

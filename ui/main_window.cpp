@@ -33,6 +33,7 @@
 #include "run_panel.h"
 #include "sweep_chart.h"
 #include "timeline_widget.h"
+#include "trace_import.h"
 
 namespace awb::ui {
 
@@ -74,7 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a report"), QString(),
-                                                          tr("Attention Workbench reports and sweeps (*.json);;All files (*)"));
+                                                          tr("Reports, sweeps and traces (*.json *.json.gz);;All files (*)"));
         if (!path.isEmpty()) openFile(path);
     });
     open->setShortcut(QKeySequence::Open);
@@ -137,7 +138,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineWidget::setHighlightedName);
     EngineWorker* worker = engine_->worker();
     connect(worker, &EngineWorker::progress, this, [this](int done, int total, const QString& what) {
-        progress_->setRange(0, total);
+        progress_->setRange(0, std::max(0, total));  // total 0: busy indicator (trace import)
         progress_->setValue(done);
         const qint64 elapsed = QDateTime::currentMSecsSinceEpoch() - run_started_ms_;
         QString eta;
@@ -154,6 +155,13 @@ MainWindow::MainWindow(QWidget* parent)
         QMessageBox::warning(this, tr("Run failed"), message);
     });
     connect(worker, &EngineWorker::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
+    connect(worker, &EngineWorker::traceImported, this, [this](std::shared_ptr<const ProfileResult> r, const QString& path) {
+        run_panel_->setRunning(false);
+        progress_->setVisible(false);
+        showResult(r, QFileInfo(path).fileName());
+        setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
+        status_->setText(tr("Opened trace %1: %2 events, %3 memory events").arg(path).arg(r->trace.events().size()).arg(r->trace.memory().size()));
+    });
     connect(worker, &EngineWorker::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
         live_sweep_.points.push_back(point);
         chart_->clear();
@@ -286,14 +294,17 @@ bool MainWindow::exportReport(const QString& path, QString* error) const {
     }
 }
 
-void MainWindow::showResult(std::shared_ptr<const ProfileResult> result) {
+void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const QString& label) {
     shown_ = result;
     // Every run of the session can be compared with any other.
-    runs_.emplace_back(QStringLiteral("#%1 %2 %3 %4 %5")
+    runs_.emplace_back(QStringLiteral("#%1 %2")
                            .arg(runs_.size() + 1)
-                           .arg(QString::fromStdString(result->spec.variant), QString::fromStdString(shape_string(result->spec)),
-                                QString::fromStdString(to_string(result->spec.dtype)),
-                                QString::fromStdString(to_string(result->spec.mode))),
+                           .arg(!label.isEmpty() ? label
+                                                 : QStringLiteral("%1 %2 %3 %4")
+                                                       .arg(QString::fromStdString(result->spec.variant),
+                                                            QString::fromStdString(shape_string(result->spec)),
+                                                            QString::fromStdString(to_string(result->spec.dtype)),
+                                                            QString::fromStdString(to_string(result->spec.mode)))),
                        result);
     std::vector<NamedRun> named;
     for (const auto& [label, run] : runs_) named.push_back({label, run});
@@ -315,6 +326,18 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result) {
 }
 
 bool MainWindow::openFile(const QString& path) {
+    // Chrome traces (ours from attnwb --trace or File > Export, or PyTorch's) are read on the engine
+    // thread; the timeline and table appear when the import finishes.
+    if (looks_like_chrome_trace(path.toStdString())) {
+        run_started_ms_ = QDateTime::currentMSecsSinceEpoch();
+        run_panel_->setRunning(true);
+        progress_->setVisible(true);
+        progress_->setRange(0, 0);
+        status_->setText(tr("Reading trace %1...").arg(path));
+        engine_->importTrace(path);
+        addRecent(path);
+        return true;
+    }
     try {
         std::ifstream in(path.toStdString());
         if (!in) throw std::runtime_error("cannot open the file");
@@ -334,8 +357,8 @@ bool MainWindow::openFile(const QString& path) {
             timeline_->setData(nullptr);
             shown_.reset();
             setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
-            status_->setText(tr("Opened %1: %2 operators, peak memory %3 (a report holds no events: run it again for its "
-                                "timeline)")
+            status_->setText(tr("Opened %1: %2 operators, peak memory %3 (a report holds no events: open the chrome "
+                                "trace written with it, attnwb profile --trace, for its timeline)")
                                  .arg(path)
                                  .arg(report.operators.size())
                                  .arg(format_bytes(report.peak_memory_bytes)));

@@ -37,7 +37,8 @@ public:
     // The run on screen as a chrome trace (Perfetto, chrome://tracing) or its profile report (JSON).
     bool exportTrace(const QString& path, QString* error = nullptr) const;
     bool exportReport(const QString& path, QString* error = nullptr) const;
-    void showResult(std::shared_ptr<const ProfileResult> result);
+    // label names the run in the comparison (default: its variant and shape)
+    void showResult(std::shared_ptr<const ProfileResult> result, const QString& label = {});
     RunPanel* runPanel() const { return run_panel_; }
     OperatorPanel* operatorPanel() const { return operators_; }
     TimelineWidget* timeline() const { return timeline_; }

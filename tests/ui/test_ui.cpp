@@ -354,6 +354,13 @@ private slots:
         QString error;
         QVERIFY(!window.exportTrace(dir.filePath(QStringLiteral("t2.json")), &error));  // a report has no events
         QVERIFY(error.contains(QStringLiteral("No run on screen")));
+        // The exported trace opens back (read on the engine thread) as the same run: timeline and table.
+        QSignalSpy imported(window.engine()->worker(), &EngineWorker::traceImported);
+        QVERIFY(window.openFile(dir.filePath(QStringLiteral("t.json"))));
+        QTRY_VERIFY_WITH_TIMEOUT(!imported.isEmpty(), 60'000);
+        QCOMPARE(window.operatorPanel()->model()->rows(), key_averages(result->trace));
+        QCOMPARE(window.timeline()->view().end_ns > window.timeline()->view().start_ns, true);
+        QCOMPARE(window.comparison()->model()->rowCount() > 0, true);
     }
 };
 
