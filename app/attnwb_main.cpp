@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     const Command bench = register_bench(app);
     const Command sweep = register_sweep(app);
     const Command check = register_check(app);
+    const Command inspect = register_inspect(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("bench")) return bench();
         if (app.got_subcommand("sweep")) return sweep();
         if (app.got_subcommand("check")) return check();
+        if (app.got_subcommand("inspect")) return inspect();
     } catch (const std::exception& e) {
         std::cerr << "attnwb: " << e.what() << "\n";
         return kExitRuntimeFailure;

@@ -20,5 +20,6 @@ Command register_profile(CLI::App& app);
 Command register_bench(CLI::App& app);
 Command register_sweep(CLI::App& app);
 Command register_check(CLI::App& app);
+Command register_inspect(CLI::App& app);
 
 }  // namespace awb::cli

@@ -86,6 +86,20 @@ else
     echo "FAIL Ctrl-C sweep: exit $rc, $(cat "$tmp/py")"; sed 's/^/  | /' "$tmp/int.err" | tail -5; failed=$((failed + 1))
 fi
 
+# inspect: our own trace reads back with the same operator table; a broken file is named, the others shown
+check "inspect reads our trace" 0 'aten::softmax' -- inspect "$tmp/t.json" --rows 0 --json "$tmp/i.json" --quiet
+gzip -c "$tmp/t.json" >"$tmp/t.json.gz"
+check "inspect reads gzip" 0 'Self CPU time total' -- inspect "$tmp/t.json.gz" --quiet
+head -c 3000 "$tmp/t.json" >"$tmp/cut.json"
+check "inspect names a truncated file" 2 'cut.json.*not valid JSON at byte offset' -- inspect "$tmp/cut.json" "$tmp/t.json" --quiet
+if python_check "import json; i=json.load(open('$tmp/i.json')); r=json.load(open('$tmp/r.json')); \
+a={(o['name'],o['calls']) for o in i['traces'][0]['operators']}; b={(o['name'],o['calls']) for o in r['operators']}; \
+assert a==b, a^b; assert i['traces'][0]['summary']['memory_events'] > 0" >"$tmp/py"; then
+    echo "ok   inspect's operators equal the profile report's"; passed=$((passed + 1))
+else
+    echo "FAIL inspect vs profile report: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
+
 check "kv_heads not dividing heads" 2 'kv_heads: 3 does not divide heads = 2' -- profile "${small[@]}" --kv-heads 3
 check "every problem at once" 2 'dtype:.*int3' -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo
 check "every problem at once (mask)" 2 "mask: 'diagonal'" -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo
