@@ -69,10 +69,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     return write_outputs("profile", [&] {
         write_output(c.json_path, to_json(report).dump(1) + "\n");
         if (!c.trace_path.empty()) {
-            ChromeTraceInfo info;
-            info.trace_name = describe_spec(spec);
-            info.metadata = nlohmann::json{{"attention_workbench", {{"spec", spec}, {"environment", result.environment}}}};
-            write_chrome_trace(result.trace, info, c.trace_path);
+            write_chrome_trace(result.trace, run_trace_info(spec, result.environment, "attnwb"), c.trace_path);
             std::cerr << "wrote trace " << c.trace_path << " (" << result.trace.events().size() << " events, "
                       << result.trace.memory().size() << " memory events)\n";
         }

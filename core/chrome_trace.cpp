@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "json_io.h"
+#include "results_text.h"
 
 namespace awb {
 
@@ -127,6 +128,14 @@ json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
     if (info.metadata.is_object())
         for (const auto& [key, value] : info.metadata.items()) out[key] = value;
     return out;
+}
+
+ChromeTraceInfo run_trace_info(const RunSpec& spec, const Environment& environment, std::string process_name) {
+    ChromeTraceInfo info;
+    info.trace_name = describe_spec(spec);
+    info.process_name = std::move(process_name);
+    info.metadata = json{{"attention_workbench", {{"spec", spec}, {"environment", environment}}}};
+    return info;
 }
 
 void write_chrome_trace(const Trace& trace, const ChromeTraceInfo& info, const std::string& path) {

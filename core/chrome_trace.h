@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "environment.h"
 #include "trace.h"
 
 namespace awb {
@@ -19,6 +20,10 @@ struct ChromeTraceInfo {
 };
 
 nlohmann::json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info);
+// The info of a run's trace: its described spec as the name, the spec and environment as metadata
+// (an "attention_workbench" object, which trace_import.h reads back).
+ChromeTraceInfo run_trace_info(const RunSpec& spec, const Environment& environment, std::string process_name);
+
 void write_chrome_trace(const Trace& trace, const ChromeTraceInfo& info, const std::string& path);
 
 }  // namespace awb

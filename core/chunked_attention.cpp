@@ -148,10 +148,7 @@ public:
         params_ = ChunkParams{};
         params_.block = spec.block_size;
         params_.causal = spec.mask == MaskKind::Causal;
-        if (spec.mask == MaskKind::Padding)
-            params_.key_lengths = at::tensor(spec.key_lengths, at::TensorOptions().dtype(at::kLong))
-                                      .to(torch_device(spec.device))
-                                      .view({spec.batch, 1, 1, 1});
+        if (spec.mask == MaskKind::Padding) params_.key_lengths = key_lengths_tensor(spec);
     }
     at::Tensor forward(const at::Tensor& q, const at::Tensor& k_in, const at::Tensor& v_in) const override {
         ChunkParams p = params_;

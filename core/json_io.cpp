@@ -238,15 +238,9 @@ json to_json(const ProfileReport& r) {
 }
 
 ProfileReport report_from_json(const json& j) {
-    if (!j.is_object() || j.value("schema", std::string()) != kProfileReportSchema)
-        throw std::runtime_error(std::string("not an Attention Workbench profile report (schema is not '") +
-                                 kProfileReportSchema + "')");
-    const int version = j.value("schema_version", 0);
-    if (version != kProfileReportVersion)
-        throw std::runtime_error("profile report schema_version " + std::to_string(version) +
-                                 " is not supported (this build reads " + std::to_string(kProfileReportVersion) + ")");
-    ProfileReport r;
-    try {
+    check_schema(j, kProfileReportSchema, kProfileReportVersion, "profile report");
+    return read_or_throw("profile report", [&] {
+        ProfileReport r;
         r.spec = j.at("spec").get<RunSpec>();
         r.options = j.at("options").get<ProfileOptions>();
         r.environment = j.at("environment").get<Environment>();
@@ -277,12 +271,17 @@ ProfileReport report_from_json(const json& j) {
             st.wall_ns = int64_t(std::llround(s.value("wall_us", 0.0) * 1000.0));
             r.steps.push_back(st);
         }
-    } catch (const InvalidInput& e) {
-        throw std::runtime_error(std::string("profile report has a bad spec or options: ") + e.what());
-    } catch (const json::exception& e) {
-        throw std::runtime_error(std::string("profile report is malformed: ") + e.what());
-    }
-    return r;
+        return r;
+    });
+}
+
+void check_schema(const json& j, const std::string& schema, int version, const std::string& noun) {
+    if (!j.is_object() || j.value("schema", std::string()) != schema)
+        throw std::runtime_error("not an Attention Workbench " + noun + " (schema is not '" + schema + "')");
+    const int found = j.value("schema_version", 0);
+    if (found != version)
+        throw std::runtime_error(noun + " schema_version " + std::to_string(found) + " is not supported (this build reads " +
+                                 std::to_string(version) + ")");
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

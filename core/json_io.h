@@ -44,6 +44,22 @@ ProfileReport make_report(const ProfileResult& result, bool group_by_shape);
 nlohmann::json to_json(const ProfileReport& r);
 ProfileReport report_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the problem
 
+// Reading our results files. check_schema throws std::runtime_error unless j is an object with this
+// schema and version; read_or_throw runs a reader and turns the spec parser's and nlohmann's exceptions
+// into one std::runtime_error. noun names the file in the messages ("profile report", "sweep file").
+void check_schema(const nlohmann::json& j, const std::string& schema, int version, const std::string& noun);
+
+template <typename Read>
+auto read_or_throw(const std::string& noun, Read&& read) {
+    try {
+        return read();
+    } catch (const InvalidInput& e) {
+        throw std::runtime_error(noun + " has a bad spec or options: " + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(noun + " is malformed: " + e.what());
+    }
+}
+
 // Writes text to path atomically enough for our needs; throws std::runtime_error with the path.
 void write_text_file(const std::string& path, const std::string& text);
 

@@ -11,28 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-void check_schema(const json& j, const char* schema, const char* what) {
-    if (!j.is_object() || j.value("schema", std::string()) != schema)
-        throw std::runtime_error(std::string("not an Attention Workbench ") + what + " file (schema is not '" + schema + "')");
-    const int version = j.value("schema_version", 0);
-    if (version != kResultsVersion)
-        throw std::runtime_error(std::string(what) + " schema_version " + std::to_string(version) +
-                                 " is not supported (this build reads " + std::to_string(kResultsVersion) + ")");
-}
-
 json file_header(const char* schema) { return json{{"schema", schema}, {"schema_version", kResultsVersion}}; }
-
-// Runs a reader, turning nlohmann's and the spec parser's exceptions into one message.
-template <typename F>
-auto read_or_throw(const char* what, F&& f) {
-    try {
-        return f();
-    } catch (const InvalidInput& e) {
-        throw std::runtime_error(std::string(what) + " file has a bad spec or options: " + e.what());
-    } catch (const json::exception& e) {
-        throw std::runtime_error(std::string(what) + " file is malformed: " + e.what());
-    }
-}
 
 std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -201,8 +180,8 @@ json bench_file_json(const BenchResult& r) {
 }
 
 BenchResult bench_from_file_json(const json& j) {
-    check_schema(j, kBenchSchema, "bench");
-    return read_or_throw("bench", [&] { return j.at("result").get<BenchResult>(); });
+    check_schema(j, kBenchSchema, kResultsVersion, "bench file");
+    return read_or_throw("bench file", [&] { return j.at("result").get<BenchResult>(); });
 }
 
 json sweep_file_json(const SweepResult& r) {
@@ -226,8 +205,8 @@ json sweep_file_json(const SweepResult& r) {
 }
 
 SweepResult sweep_from_file_json(const json& j) {
-    check_schema(j, kSweepSchema, "sweep");
-    return read_or_throw("sweep", [&] {
+    check_schema(j, kSweepSchema, kResultsVersion, "sweep file");
+    return read_or_throw("sweep file", [&] {
         SweepResult r;
         r.environment = j.at("environment").get<Environment>();
         r.plan = j.at("plan").get<SweepPlan>();
@@ -250,8 +229,8 @@ json check_file_json(const CheckReport& r) {
 }
 
 CheckReport check_from_file_json(const json& j) {
-    check_schema(j, kCheckSchema, "check");
-    return read_or_throw("check", [&] {
+    check_schema(j, kCheckSchema, kResultsVersion, "check file");
+    return read_or_throw("check file", [&] {
         CheckReport r;
         r.spec = j.at("spec").get<RunSpec>();
         r.environment = j.at("environment").get<Environment>();

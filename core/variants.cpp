@@ -54,15 +54,17 @@ at::Tensor expand_kv_heads(const at::Tensor& t, int64_t heads) {
     return t.repeat_interleave(heads / kv_heads, 1);
 }
 
+at::Tensor key_lengths_tensor(const RunSpec& s) {
+    return at::tensor(s.key_lengths, at::TensorOptions().dtype(at::kLong)).to(torch_device(s.device)).view({s.batch, 1, 1, 1});
+}
+
 at::Tensor masked_out_positions(const RunSpec& s) {
     const auto opts = at::TensorOptions().dtype(at::kBool).device(torch_device(s.device));
     if (s.mask == MaskKind::Causal) return at::ones({s.seq_q, s.seq_k}, opts).triu(1);
     if (s.mask == MaskKind::Padding) {
         auto key_pos = at::arange(s.seq_k, at::TensorOptions().dtype(at::kLong).device(opts.device()))
                            .view({1, 1, 1, s.seq_k});
-        auto lens = at::tensor(s.key_lengths, at::TensorOptions().dtype(at::kLong)).to(opts.device())
-                        .view({s.batch, 1, 1, 1});
-        return key_pos.ge(lens);
+        return key_pos.ge(key_lengths_tensor(s));
     }
     return {};
 }

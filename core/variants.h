@@ -52,6 +52,10 @@ std::unique_ptr<AttentionVariant> make_chunked_attention();
 // GQA: repeat each K/V head heads/kv_heads times along dim 1.
 at::Tensor expand_kv_heads(const at::Tensor& t, int64_t heads);
 
+// The padding mask's key lengths as a [B,1,1,1] long tensor on the spec's device (a key at position j
+// of batch entry b is visible when j < lengths[b]).
+at::Tensor key_lengths_tensor(const RunSpec& spec);
+
 // The boolean mask with True where a query must not see a key: [Nq,Nk] (causal, top-left aligned as
 // in SDPA's is_causal) or [B,1,1,Nk] (padding); undefined for no mask.
 at::Tensor masked_out_positions(const RunSpec& spec);

@@ -11,7 +11,6 @@
 
 #include "comparison_model.h"
 #include "format_qt.h"
-#include "memory_replay.h"
 #include "op_diff.h"
 #include "timeline_widget.h"
 
@@ -108,13 +107,8 @@ void ComparisonView::update_comparison() {
                           .arg(format_duration_ns(sa), format_duration_ns(sb))
                           .arg(sa > 0 ? sb / sa : 0.0, 0, 'f', 2)
                           .arg(format_duration_ns(step_a), format_duration_ns(step_b)));
-    for (auto [widget, run] : {std::pair{timeline_a_, runs_[size_t(a)].result}, std::pair{timeline_b_, runs_[size_t(b)].result}}) {
-        auto trace = std::shared_ptr<const Trace>(run, &run->trace);
-        std::vector<MemoryPoint> memory;
-        for (const auto& s : replay_memory(*trace))
-            if (s.device == run->spec.device.kind) memory = s.points;
-        widget->setData(std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)), trace, std::move(memory));
-    }
+    timeline_a_->setRun(runs_[size_t(a)].result);
+    timeline_b_->setRun(runs_[size_t(b)].result);
     // One time scale: both views span the longer of the two traces.
     const TimeMapping va = timeline_a_->view(), vb = timeline_b_->view();
     const int64_t span = std::max(va.end_ns - va.start_ns, vb.end_ns - vb.start_ns);

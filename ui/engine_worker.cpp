@@ -24,6 +24,22 @@ private:
 
 }  // namespace
 
+// Every job: a fresh cancel flag, an observer that forwards progress, one signal for each way it ends.
+template <typename Job>
+void EngineWorker::runJob(const QString& invalid_prefix, Job&& job) {
+    cancel_ = false;
+    CancelFlagObserver observer(this, cancel_);
+    try {
+        job(observer);
+    } catch (const Cancelled&) {
+        emit cancelled();
+    } catch (const InvalidInput& e) {
+        emit failed(invalid_prefix + QString::fromStdString(e.what()));
+    } catch (const std::exception& e) {
+        emit failed(QString::fromStdString(e.what()));
+    }
+}
+
 EngineWorker::EngineWorker() {
     qRegisterMetaType<awb::RunSpec>();
     qRegisterMetaType<awb::ProfileOptions>();
@@ -34,36 +50,19 @@ EngineWorker::EngineWorker() {
 }
 
 void EngineWorker::runSweep(const awb::SweepPlan& plan) {
-    cancel_ = false;
-    CancelFlagObserver observer(this, cancel_);
-    try {
+    runJob(tr("Invalid sweep:\n"), [&](SweepObserver& observer) {
         emit sweepFinished(std::make_shared<const SweepResult>(run_sweep(plan, &observer)));
-    } catch (const InvalidInput& e) {
-        emit failed(tr("Invalid sweep:\n%1").arg(QString::fromStdString(e.what())));
-    } catch (const std::exception& e) {
-        emit failed(QString::fromStdString(e.what()));
-    }
+    });
 }
 
 void EngineWorker::runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options) {
-    cancel_ = false;
-    CancelFlagObserver observer(this, cancel_);
-    try {
-        auto result = std::make_shared<const ProfileResult>(profile_run(spec, options, &observer));
-        emit profileFinished(result);
-    } catch (const Cancelled&) {
-        emit cancelled();
-    } catch (const InvalidInput& e) {
-        emit failed(tr("Invalid input:\n%1").arg(QString::fromStdString(e.what())));
-    } catch (const std::exception& e) {
-        emit failed(QString::fromStdString(e.what()));
-    }
+    runJob(tr("Invalid input:\n"), [&](SweepObserver& observer) {
+        emit profileFinished(std::make_shared<const ProfileResult>(profile_run(spec, options, &observer)));
+    });
 }
 
 void EngineWorker::runImport(const QString& path) {
-    cancel_ = false;
-    CancelFlagObserver observer(this, cancel_);
-    try {
+    runJob(QString(), [&](SweepObserver& observer) {
         ImportedTrace imported = import_chrome_trace(path.toStdString(), &observer);
         auto result = std::make_shared<ProfileResult>();
         // Our own traces carry the spec and environment they were made with.
@@ -76,11 +75,7 @@ void EngineWorker::runImport(const QString& path) {
         }
         result->trace = std::move(imported.trace);
         emit traceImported(std::move(result), path);
-    } catch (const Cancelled&) {
-        emit cancelled();
-    } catch (const std::exception& e) {
-        emit failed(QString::fromStdString(e.what()));
-    }
+    });
 }
 
 Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {

@@ -43,6 +43,8 @@ signals:
     void cancelled();
 
 private:
+    template <typename Job>
+    void runJob(const QString& invalid_prefix, Job&& job);
     std::atomic<bool> cancel_{false};
 };
 

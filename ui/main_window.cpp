@@ -27,7 +27,6 @@
 #include "engine_worker.h"
 #include "format_qt.h"
 #include "json_io.h"
-#include "memory_replay.h"
 #include "operator_panel.h"
 #include "results_json.h"
 #include "run_panel.h"
@@ -146,9 +145,8 @@ MainWindow::MainWindow(QWidget* parent)
         status_->setText(what + eta);
     });
     connect(worker, &EngineWorker::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
-        run_panel_->setRunning(false);
-        progress_->setVisible(false);
-        showResult(r);
+        endJob();
+        showResult(r);  // sets the status line
     });
     connect(worker, &EngineWorker::failed, this, [this](const QString& message) {
         finishRun(tr("Run failed"));
@@ -156,16 +154,14 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(worker, &EngineWorker::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
     connect(worker, &EngineWorker::traceImported, this, [this](std::shared_ptr<const ProfileResult> r, const QString& path) {
-        run_panel_->setRunning(false);
-        progress_->setVisible(false);
+        endJob();
         showResult(r, QFileInfo(path).fileName());
         setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
         status_->setText(tr("Opened trace %1: %2 events, %3 memory events").arg(path).arg(r->trace.events().size()).arg(r->trace.memory().size()));
     });
     connect(worker, &EngineWorker::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
         live_sweep_.points.push_back(point);
-        chart_->clear();
-        chart_->addSweep(live_sweep_, tr("this run"));
+        chart_->setSweep(live_sweep_, tr("this run"));
         if (point.status != PointStatus::Ok)
             statusBar()->showMessage(tr("Point %1/%2 %3: %4").arg(index + 1).arg(total)
                                          .arg(QString::fromStdString(to_string(point.status)), QString::fromStdString(point.reason)),
@@ -173,8 +169,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(worker, &EngineWorker::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
         live_sweep_ = *r;
-        chart_->clear();
-        chart_->addSweep(live_sweep_, tr("this run"));
+        chart_->setSweep(live_sweep_, tr("this run"));
         int failed = 0;
         for (const auto& p : r->points) failed += p.status == PointStatus::Ok ? 0 : 1;
         finishRun(tr("Sweep: %1 of %2 points run, %3 refused or failed%4 (File > Save sweep keeps it)")
@@ -221,24 +216,45 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     QMainWindow::closeEvent(e);
 }
 
-void MainWindow::startRun(const RunSpec& spec, const ProfileOptions& options) {
+namespace {
+
+// Runs write(); a failure becomes the message in *error.
+template <typename Write>
+bool write_reporting(QString* error, Write&& write) {
+    try {
+        write();
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+}  // namespace
+
+void MainWindow::beginJob(const QString& status) {
     run_started_ms_ = QDateTime::currentMSecsSinceEpoch();
     run_panel_->setRunning(true);
+    progress_->setRange(0, 0);  // busy until the first progress report
     progress_->setVisible(true);
-    progress_->setValue(0);
-    status_->setText(tr("Running %1 %2...").arg(QString::fromStdString(spec.variant), QString::fromStdString(shape_string(spec))));
+    status_->setText(status);
+}
+
+void MainWindow::endJob() {
+    run_panel_->setRunning(false);
+    progress_->setVisible(false);
+}
+
+void MainWindow::startRun(const RunSpec& spec, const ProfileOptions& options) {
+    beginJob(tr("Running %1 %2...").arg(QString::fromStdString(spec.variant), QString::fromStdString(shape_string(spec))));
     engine_->profile(spec, options);
 }
 
 void MainWindow::startSweep(const SweepPlan& plan) {
-    run_started_ms_ = QDateTime::currentMSecsSinceEpoch();
     live_sweep_ = SweepResult{};
     live_sweep_.plan = plan;
     live_sweep_.planned_points = int(expand(plan).size());
-    run_panel_->setRunning(true);
-    progress_->setVisible(true);
-    progress_->setValue(0);
-    status_->setText(tr("Sweep of %1 points...").arg(live_sweep_.planned_points));
+    beginJob(tr("Sweep of %1 points...").arg(live_sweep_.planned_points));
     engine_->sweep(plan);
 }
 
@@ -247,18 +263,11 @@ bool MainWindow::saveSweep(const QString& path, QString* error) const {
         if (error) *error = tr("No sweep has run in this window yet");
         return false;
     }
-    try {
-        write_text_file(path.toStdString(), sweep_file_json(live_sweep_).dump(1) + "\n");
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
+    return write_reporting(error, [&] { write_text_file(path.toStdString(), sweep_file_json(live_sweep_).dump(1) + "\n"); });
 }
 
 void MainWindow::finishRun(const QString& message) {
-    run_panel_->setRunning(false);
-    progress_->setVisible(false);
+    endJob();
     status_->setText(message);
 }
 
@@ -267,17 +276,10 @@ bool MainWindow::exportTrace(const QString& path, QString* error) const {
         if (error) *error = tr("No run on screen: run a spec first");
         return false;
     }
-    try {
-        ChromeTraceInfo info;
-        info.trace_name = shown_->spec.variant + " " + shape_string(shown_->spec) + " " + to_string(shown_->spec.dtype);
-        info.process_name = "attention-workbench";
-        info.metadata = nlohmann::json{{"attention_workbench", {{"spec", shown_->spec}, {"environment", shown_->environment}}}};
-        write_chrome_trace(shown_->trace, info, path.toStdString());
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
+    return write_reporting(error, [&] {
+        write_chrome_trace(shown_->trace, run_trace_info(shown_->spec, shown_->environment, "attention-workbench"),
+                           path.toStdString());
+    });
 }
 
 bool MainWindow::exportReport(const QString& path, QString* error) const {
@@ -285,13 +287,7 @@ bool MainWindow::exportReport(const QString& path, QString* error) const {
         if (error) *error = tr("No run on screen: run a spec first");
         return false;
     }
-    try {
-        write_text_file(path.toStdString(), to_json(make_report(*shown_, false)).dump(1) + "\n");
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
+    return write_reporting(error, [&] { write_text_file(path.toStdString(), to_json(make_report(*shown_, false)).dump(1) + "\n"); });
 }
 
 void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const QString& label) {
@@ -309,13 +305,8 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const Q
     std::vector<NamedRun> named;
     for (const auto& [label, run] : runs_) named.push_back({label, run});
     comparison_->setRuns(std::move(named));
-    auto trace = std::shared_ptr<const Trace>(result, &result->trace);  // shares the result's lifetime
-    auto data = std::make_shared<const TimelineData>(TimelineData::from_trace(*trace));
-    std::vector<MemoryPoint> memory;
-    for (const auto& s : replay_memory(*trace))
-        if (s.device == result->spec.device.kind) memory = s.points;
-    timeline_->setData(data, trace, std::move(memory));
-    operators_->setTrace(trace, result->spec.device.kind == DeviceKind::CUDA);
+    timeline_->setRun(result);
+    operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), result->spec.device.kind == DeviceKind::CUDA);
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
                                                          QString::fromStdString(shape_string(result->spec))));
     status_->setText(tr("%1 %2 %3: %4 events, median recorded step %5 (profiler on)")
@@ -329,11 +320,7 @@ bool MainWindow::openFile(const QString& path) {
     // Chrome traces (ours from attnwb --trace or File > Export, or PyTorch's) are read on the engine
     // thread; the timeline and table appear when the import finishes.
     if (looks_like_chrome_trace(path.toStdString())) {
-        run_started_ms_ = QDateTime::currentMSecsSinceEpoch();
-        run_panel_->setRunning(true);
-        progress_->setVisible(true);
-        progress_->setRange(0, 0);
-        status_->setText(tr("Reading trace %1...").arg(path));
+        beginJob(tr("Reading trace %1...").arg(path));
         engine_->importTrace(path);
         addRecent(path);
         return true;

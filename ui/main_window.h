@@ -55,7 +55,9 @@ protected:
 private:
     void startRun(const RunSpec& spec, const ProfileOptions& options);
     void startSweep(const SweepPlan& plan);
-    void finishRun(const QString& message);
+    void beginJob(const QString& status);  // a job went to the engine thread: progress on, Run off
+    void endJob();
+    void finishRun(const QString& message);  // endJob() and a status line
     void addRecent(const QString& path);
     void rebuildRecentMenu();
 

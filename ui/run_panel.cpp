@@ -26,6 +26,17 @@ QSpinBox* spin(int lo, int hi, int value, const QString& tip) {
     return s;
 }
 
+// "256, 512,1024" -> numbers; a part that is not a positive number gives -1 (refused by validate()).
+std::vector<int64_t> parse_list(const QString& text) {
+    std::vector<int64_t> out;
+    for (const auto& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qlonglong v = part.trimmed().toLongLong(&ok);
+        out.push_back(ok ? v : -1);
+    }
+    return out;
+}
+
 QComboBox* combo(const QStringList& items, const QString& current) {
     auto* c = new QComboBox;
     c->addItems(items);
@@ -187,11 +198,7 @@ RunSpec RunPanel::spec() const {
     s.layout = parse_layout(layout_->currentText().toStdString()).value_or(Layout::BHND);
     s.threads = threads_->value();
     s.block_size = block_->value();
-    for (const auto& part : key_lengths_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const qlonglong v = part.trimmed().toLongLong(&ok);
-        s.key_lengths.push_back(ok ? v : -1);
-    }
+    s.key_lengths = parse_list(key_lengths_->text());
     return s;
 }
 
@@ -231,21 +238,6 @@ QString RunPanel::problemsText() const {
     for (const auto& p : validate(profileOptions())) text += p.field + ": " + p.message + "\n";
     return QString::fromStdString(text).trimmed();
 }
-
-namespace {
-
-// "256, 512,1024" -> numbers; a part that is not a positive number gives -1 (refused by validate()).
-std::vector<int64_t> parse_list(const QString& text) {
-    std::vector<int64_t> out;
-    for (const auto& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const qlonglong v = part.trimmed().toLongLong(&ok);
-        out.push_back(ok ? v : -1);
-    }
-    return out;
-}
-
-}  // namespace
 
 SweepPlan RunPanel::sweepPlan() const {
     SweepPlan plan;

@@ -74,6 +74,11 @@ void SweepChart::addSweep(const SweepResult& sweep, const QString& label) {
     rebuild();
 }
 
+void SweepChart::setSweep(const SweepResult& sweep, const QString& label) {
+    sweeps_.clear();
+    addSweep(sweep, label);
+}
+
 void SweepChart::setMetric(Metric m) {
     metric_ = m;
     metric_box_->setCurrentIndex(m == Metric::MedianTime ? 0 : 1);

@@ -26,6 +26,7 @@ public:
     void clear();
     // Adds a sweep's curves; label (e.g. the file name) prefixes them when several sweeps are shown.
     void addSweep(const SweepResult& sweep, const QString& label = {});
+    void setSweep(const SweepResult& sweep, const QString& label = {});  // replaces what is shown
     void setMetric(Metric m);
     void setLogLog(bool on);
     bool exportTo(const QString& path, QString* error = nullptr);  // .png or .pdf

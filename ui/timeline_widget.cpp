@@ -43,6 +43,14 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shar
     fit();
 }
 
+void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run) {
+    auto trace = std::shared_ptr<const Trace>(run, &run->trace);
+    std::vector<MemoryPoint> memory;
+    for (const auto& s : replay_memory(*trace))
+        if (s.device == run->spec.device.kind) memory = s.points;
+    setData(std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)), trace, std::move(memory));
+}
+
 int TimelineWidget::contentHeight() const {
     int h = 0;
     if (data_)

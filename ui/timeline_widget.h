@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "memory_replay.h"
+#include "profiler_session.h"
 #include "timeline_data.h"
 
 namespace awb::ui {
@@ -23,6 +24,8 @@ public:
     // trace may be null (synthetic data: no details on hover); memory may be empty.
     void setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace = {},
                  std::vector<MemoryPoint> memory = {});
+    // A run's trace (sharing the run's lifetime) with the memory curve of the device it ran on.
+    void setRun(std::shared_ptr<const ProfileResult> run);
     const TimeMapping& view() const { return view_; }
     void setView(const TimeMapping& view);
     void fit();
