@@ -109,8 +109,18 @@ BenchResult bench_run(const RunSpec& spec, const BenchOptions& options, RunObser
             }
             r.warmup_iterations = options.warmup;
 
-            const double per_iteration = std::max(last_ns, 1.0);
-            const int per_sample = int(std::clamp(std::ceil(options.min_sample_s * 1e9 / per_iteration), 1.0, 1e6));
+            // Calibrate like blocked_autorange: grow the block until one block lasts min_sample_s, so a
+            // single slow warm-up iteration cannot leave samples far shorter than asked (untimed runs).
+            const double target_ns = options.min_sample_s * 1e9;
+            int per_sample = 1;
+            double block_ns = last_ns;
+            for (int round = 0; round < 12 && block_ns < target_ns && per_sample < 1'000'000; ++round) {
+                const double grow = std::ceil(per_sample * target_ns / std::max(block_ns, 1.0));
+                per_sample = int(std::clamp(grow, double(per_sample) + 1, std::min(10.0 * per_sample, 1e6)));
+                check_cancel(observer);
+                block_ns = timer.run(inputs, out, per_sample);
+            }
+            const double per_iteration = std::max(block_ns / per_sample, 1.0);
             const int expected = std::clamp(int(options.budget_s * 1e9 / (per_iteration * per_sample)),
                                             options.min_repeats, options.max_repeats);
             const auto t0 = Clock::now();
