@@ -69,7 +69,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     return write_outputs("profile", [&] {
         write_output(c.json_path, to_json(report).dump(1) + "\n");
         if (!c.trace_path.empty()) {
-            write_chrome_trace(result.trace, run_trace_info(spec, result.environment, "attnwb"), c.trace_path);
+            write_chrome_trace(result.trace, run_trace_info(result, "attnwb"), c.trace_path);
             std::cerr << "wrote trace " << c.trace_path << " (" << result.trace.events().size() << " events, "
                       << result.trace.memory().size() << " memory events)\n";
         }

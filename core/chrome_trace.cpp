@@ -130,11 +130,16 @@ json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
     return out;
 }
 
-ChromeTraceInfo run_trace_info(const RunSpec& spec, const Environment& environment, std::string process_name) {
+ChromeTraceInfo run_trace_info(const ProfileResult& result, std::string process_name) {
     ChromeTraceInfo info;
-    info.trace_name = describe_spec(spec);
+    info.trace_name = describe_spec(result.spec);
     info.process_name = std::move(process_name);
-    info.metadata = json{{"attention_workbench", {{"spec", spec}, {"environment", environment}}}};
+    info.metadata = json{{"attention_workbench",
+                          {{"spec", result.spec},
+                           {"options", result.options},
+                           {"environment", result.environment},
+                           {"steps", result.steps},
+                           {"device_peak_bytes", result.device_peak_bytes}}}};
     return info;
 }
 

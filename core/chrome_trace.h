@@ -8,6 +8,7 @@
 #include <string>
 
 #include "environment.h"
+#include "profiler_session.h"
 #include "trace.h"
 
 namespace awb {
@@ -20,9 +21,10 @@ struct ChromeTraceInfo {
 };
 
 nlohmann::json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info);
-// The info of a run's trace: its described spec as the name, the spec and environment as metadata
-// (an "attention_workbench" object, which trace_import.h reads back).
-ChromeTraceInfo run_trace_info(const RunSpec& spec, const Environment& environment, std::string process_name);
+// The info of a run's trace: its described spec as the name, and as metadata an "attention_workbench"
+// object with the spec, options, environment, steps and device peak, which profile_result_from_import
+// (workspace.h) reads back, so a saved trace reopens as the run it was.
+ChromeTraceInfo run_trace_info(const ProfileResult& result, std::string process_name);
 
 void write_chrome_trace(const Trace& trace, const ChromeTraceInfo& info, const std::string& path);
 

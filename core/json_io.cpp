@@ -1,5 +1,8 @@
 #include "json_io.h"
 
+#include <zlib.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -184,6 +187,18 @@ void from_json(const json& j, OperatorRow& r) {
     r.self_device_memory_bytes = j.value("self_device_memory_bytes", int64_t(0));
 }
 
+void to_json(json& j, const StepRecord& s) {
+    j = json{{"step", s.step}, {"action", to_string(s.action)}, {"wall_us", us(s.wall_ns)}};
+}
+
+void from_json(const json& j, StepRecord& s) {
+    s.step = j.value("step", 0);
+    const auto action = j.value("action", std::string("none"));
+    for (auto a : {ScheduleAction::None, ScheduleAction::Warmup, ScheduleAction::Record, ScheduleAction::RecordAndSave})
+        if (to_string(a) == action) s.action = a;
+    s.wall_ns = int64_t(std::llround(j.value("wall_us", 0.0) * 1000.0));
+}
+
 ProfileReport make_report(const ProfileResult& result, bool group_by_shape) {
     ProfileReport r;
     r.spec = result.spec;
@@ -231,9 +246,7 @@ json to_json(const ProfileReport& r) {
                           {"points_ts_us_bytes", points}});
     }
     j["memory_series"] = series;
-    json steps = json::array();
-    for (const auto& s : r.steps) steps.push_back({{"step", s.step}, {"action", to_string(s.action)}, {"wall_us", us(s.wall_ns)}});
-    j["steps"] = steps;
+    j["steps"] = r.steps;
     return j;
 }
 
@@ -262,15 +275,7 @@ ProfileReport report_from_json(const json& j) {
                 m.points.push_back({int64_t(std::llround(p.at(0).get<double>() * 1000.0)), p.at(1).get<int64_t>()});
             r.memory_series.push_back(std::move(m));
         }
-        for (const auto& s : j.value("steps", json::array())) {
-            StepRecord st;
-            st.step = s.value("step", 0);
-            const auto action = s.value("action", std::string("none"));
-            for (auto a : {ScheduleAction::None, ScheduleAction::Warmup, ScheduleAction::Record, ScheduleAction::RecordAndSave})
-                if (to_string(a) == action) st.action = a;
-            st.wall_ns = int64_t(std::llround(s.value("wall_us", 0.0) * 1000.0));
-            r.steps.push_back(st);
-        }
+        r.steps = j.value("steps", json::array()).get<std::vector<StepRecord>>();
         return r;
     });
 }
@@ -286,7 +291,22 @@ void check_schema(const json& j, const std::string& schema, int version, const s
 
 void write_text_file(const std::string& path, const std::string& text) {
     const std::string tmp = path + ".tmp";
-    {
+    const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    if (gz) {
+        gzFile out = gzopen(tmp.c_str(), "wb6");
+        if (!out) throw std::runtime_error("cannot write '" + path + "': cannot open for writing");
+        size_t done = 0;
+        bool ok = true;
+        while (ok && done < text.size()) {  // gzwrite takes an unsigned count: write in slices
+            const unsigned n = unsigned(std::min<size_t>(text.size() - done, size_t(1) << 30));
+            ok = gzwrite(out, text.data() + done, n) == int(n);
+            done += n;
+        }
+        if (gzclose(out) != Z_OK || !ok) {
+            std::remove(tmp.c_str());
+            throw std::runtime_error("cannot write '" + path + "': write failed (disk full?)");
+        }
+    } else {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) throw std::runtime_error("cannot write '" + path + "': cannot open for writing");
         out << text;

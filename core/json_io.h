@@ -27,6 +27,8 @@ void to_json(nlohmann::json& j, const Environment& e);
 void from_json(const nlohmann::json& j, Environment& e);
 void to_json(nlohmann::json& j, const OperatorRow& r);
 void from_json(const nlohmann::json& j, OperatorRow& r);
+void to_json(nlohmann::json& j, const StepRecord& s);
+void from_json(const nlohmann::json& j, StepRecord& s);
 
 struct ProfileReport {
     RunSpec spec;
@@ -60,7 +62,8 @@ auto read_or_throw(const std::string& noun, Read&& read) {
     }
 }
 
-// Writes text to path atomically enough for our needs; throws std::runtime_error with the path.
+// Writes text to path atomically enough for our needs, gzip-compressed when the path ends in .gz;
+// throws std::runtime_error with the path.
 void write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace awb

@@ -2,6 +2,7 @@
 
 #include "json_io.h"
 #include "trace_import.h"
+#include "workspace.h"
 
 namespace awb::ui {
 
@@ -47,6 +48,7 @@ EngineWorker::EngineWorker() {
     qRegisterMetaType<awb::SweepPlan>();
     qRegisterMetaType<awb::SweepPoint>();
     qRegisterMetaType<std::shared_ptr<const awb::SweepResult>>();
+    qRegisterMetaType<std::shared_ptr<const awb::Workspace>>();
 }
 
 void EngineWorker::runSweep(const awb::SweepPlan& plan) {
@@ -63,18 +65,21 @@ void EngineWorker::runProfile(const awb::RunSpec& spec, const awb::ProfileOption
 
 void EngineWorker::runImport(const QString& path) {
     runJob(QString(), [&](SweepObserver& observer) {
-        ImportedTrace imported = import_chrome_trace(path.toStdString(), &observer);
-        auto result = std::make_shared<ProfileResult>();
-        // Our own traces carry the spec and environment they were made with.
-        if (imported.extra.is_object()) {
-            try {
-                if (imported.extra.contains("spec")) result->spec = imported.extra.at("spec").get<RunSpec>();
-                if (imported.extra.contains("environment")) result->environment = imported.extra.at("environment").get<Environment>();
-            } catch (const std::exception&) {  // metadata of another version: the events still show
-            }
-        }
-        result->trace = std::move(imported.trace);
+        auto result = std::make_shared<const ProfileResult>(profile_result_from_import(import_chrome_trace(path.toStdString(), &observer)));
         emit traceImported(std::move(result), path);
+    });
+}
+
+void EngineWorker::runSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path) {
+    runJob(QString(), [&](SweepObserver& observer) {
+        save_workspace(*workspace, path.toStdString(), &observer);
+        emit workspaceSaved(path);
+    });
+}
+
+void EngineWorker::runLoadWorkspace(const QString& path) {
+    runJob(QString(), [&](SweepObserver& observer) {
+        emit workspaceLoaded(std::make_shared<const Workspace>(load_workspace(path.toStdString(), &observer)), path);
     });
 }
 
@@ -84,6 +89,8 @@ Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
     connect(this, &Engine::queueProfile, worker_, &EngineWorker::runProfile, Qt::QueuedConnection);
     connect(this, &Engine::queueSweep, worker_, &EngineWorker::runSweep, Qt::QueuedConnection);
     connect(this, &Engine::queueImport, worker_, &EngineWorker::runImport, Qt::QueuedConnection);
+    connect(this, &Engine::queueSaveWorkspace, worker_, &EngineWorker::runSaveWorkspace, Qt::QueuedConnection);
+    connect(this, &Engine::queueLoadWorkspace, worker_, &EngineWorker::runLoadWorkspace, Qt::QueuedConnection);
     thread_.setObjectName(QStringLiteral("engine"));
     thread_.start();
 }
@@ -97,5 +104,7 @@ Engine::~Engine() {
 void Engine::profile(const RunSpec& spec, const ProfileOptions& options) { emit queueProfile(spec, options); }
 void Engine::sweep(const SweepPlan& plan) { emit queueSweep(plan); }
 void Engine::importTrace(const QString& path) { emit queueImport(path); }
+void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) { emit queueSaveWorkspace(std::move(workspace), path); }
+void Engine::loadWorkspace(const QString& path) { emit queueLoadWorkspace(path); }
 
 }  // namespace awb::ui

@@ -12,6 +12,7 @@
 
 #include "profiler_session.h"
 #include "sweep.h"
+#include "workspace.h"
 
 Q_DECLARE_METATYPE(awb::RunSpec)
 Q_DECLARE_METATYPE(awb::ProfileOptions)
@@ -19,6 +20,7 @@ Q_DECLARE_METATYPE(std::shared_ptr<const awb::ProfileResult>)
 Q_DECLARE_METATYPE(awb::SweepPlan)
 Q_DECLARE_METATYPE(awb::SweepPoint)
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::SweepResult>)
+Q_DECLARE_METATYPE(std::shared_ptr<const awb::Workspace>)
 
 namespace awb::ui {
 
@@ -32,6 +34,8 @@ public slots:
     void runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
     void runSweep(const awb::SweepPlan& plan);
     void runImport(const QString& path);  // a chrome trace (.json / .json.gz)
+    void runSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
+    void runLoadWorkspace(const QString& path);
 
 signals:
     void sweepPoint(const awb::SweepPoint& point, int index, int total);  // as each point finishes
@@ -39,6 +43,8 @@ signals:
     void progress(int done, int total, const QString& what);
     void profileFinished(std::shared_ptr<const awb::ProfileResult> result);
     void traceImported(std::shared_ptr<const awb::ProfileResult> result, const QString& path);
+    void workspaceSaved(const QString& path);
+    void workspaceLoaded(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
     void failed(const QString& message);  // invalid input or a LibTorch failure, one message
     void cancelled();
 
@@ -58,12 +64,16 @@ public:
     void profile(const RunSpec& spec, const ProfileOptions& options);
     void sweep(const SweepPlan& plan);
     void importTrace(const QString& path);
+    void saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);
+    void loadWorkspace(const QString& path);
     void cancel() { worker_->requestCancel(); }
 
 signals:
     void queueProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
     void queueSweep(const awb::SweepPlan& plan);
     void queueImport(const QString& path);
+    void queueSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
+    void queueLoadWorkspace(const QString& path);
 
 private:
     QThread thread_;

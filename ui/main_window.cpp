@@ -73,8 +73,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a report"), QString(),
-                                                          tr("Reports, sweeps and traces (*.json *.json.gz);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a report, sweep, workspace or trace"), QString(),
+                                                          tr("Reports, sweeps, workspaces and traces (*.json *.json.gz);;All files (*)"));
         if (!path.isEmpty()) openFile(path);
     });
     open->setShortcut(QKeySequence::Open);
@@ -84,6 +84,11 @@ MainWindow::MainWindow(QWidget* parent)
         QString error;
         if (!path.isEmpty() && !saveSweep(path, &error)) QMessageBox::warning(this, tr("Cannot save"), error);
     })->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Save &workspace..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save workspace"), QStringLiteral("workspace.json"),
+                                                          tr("Workspace (*.json)"));
+        if (!path.isEmpty()) saveWorkspace(path);
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addAction(tr("Clear sweep charts"), this, [this] { chart_->clear(); });
     auto* exports = file->addMenu(tr("&Export"));
     auto export_action = [this, exports](const QString& text, const QString& suggested, const QString& filter, auto write) {
@@ -158,6 +163,14 @@ MainWindow::MainWindow(QWidget* parent)
         showResult(r, QFileInfo(path).fileName());
         setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
         status_->setText(tr("Opened trace %1: %2 events, %3 memory events").arg(path).arg(r->trace.events().size()).arg(r->trace.memory().size()));
+    });
+    connect(worker, &EngineWorker::workspaceSaved, this, [this](const QString& path) {
+        finishRun(tr("Saved workspace %1 (%2 runs, %3 sweeps)").arg(path).arg(runs_.size()).arg(chart_->sweeps().size()));
+        addRecent(path);
+    });
+    connect(worker, &EngineWorker::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
+        endJob();
+        restoreWorkspace(*w, path);
     });
     connect(worker, &EngineWorker::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
         live_sweep_.points.push_back(point);
@@ -277,7 +290,7 @@ bool MainWindow::exportTrace(const QString& path, QString* error) const {
         return false;
     }
     return write_reporting(error, [&] {
-        write_chrome_trace(shown_->trace, run_trace_info(shown_->spec, shown_->environment, "attention-workbench"),
+        write_chrome_trace(shown_->trace, run_trace_info(*shown_, "attention-workbench"),
                            path.toStdString());
     });
 }
@@ -291,20 +304,25 @@ bool MainWindow::exportReport(const QString& path, QString* error) const {
 }
 
 void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const QString& label) {
-    shown_ = result;
+    addRun(result, !label.isEmpty() ? label
+                                    : QStringLiteral("%1 %2 %3 %4")
+                                          .arg(QString::fromStdString(result->spec.variant),
+                                               QString::fromStdString(shape_string(result->spec)),
+                                               QString::fromStdString(to_string(result->spec.dtype)),
+                                               QString::fromStdString(to_string(result->spec.mode))));
+    display(result);
+}
+
+void MainWindow::addRun(std::shared_ptr<const ProfileResult> result, const QString& label) {
     // Every run of the session can be compared with any other.
-    runs_.emplace_back(QStringLiteral("#%1 %2")
-                           .arg(runs_.size() + 1)
-                           .arg(!label.isEmpty() ? label
-                                                 : QStringLiteral("%1 %2 %3 %4")
-                                                       .arg(QString::fromStdString(result->spec.variant),
-                                                            QString::fromStdString(shape_string(result->spec)),
-                                                            QString::fromStdString(to_string(result->spec.dtype)),
-                                                            QString::fromStdString(to_string(result->spec.mode)))),
-                       result);
+    runs_.emplace_back(label, std::move(result));
     std::vector<NamedRun> named;
-    for (const auto& [label, run] : runs_) named.push_back({label, run});
+    for (size_t i = 0; i < runs_.size(); ++i) named.push_back({QStringLiteral("#%1 %2").arg(i + 1).arg(runs_[i].first), runs_[i].second});
     comparison_->setRuns(std::move(named));
+}
+
+void MainWindow::display(const std::shared_ptr<const ProfileResult>& result) {
+    shown_ = result;
     timeline_->setRun(result);
     operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), result->spec.device.kind == DeviceKind::CUDA);
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
@@ -314,6 +332,44 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const Q
                               QString::fromStdString(to_string(result->spec.dtype)))
                          .arg(result->trace.events().size())
                          .arg(format_duration_ns(median_recorded_step_ns(*result))));
+}
+
+std::shared_ptr<const Workspace> MainWindow::workspace() const {
+    auto w = std::make_shared<Workspace>();
+    w->panel_spec = run_panel_->spec();
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        w->runs.push_back({runs_[i].first.toStdString(), runs_[i].second});
+        if (runs_[i].second == shown_) w->shown = int(i);
+    }
+    for (const auto& [label, sweep] : chart_->sweeps()) w->sweeps.push_back({label.toStdString(), sweep});
+    return w;
+}
+
+void MainWindow::saveWorkspace(const QString& path) {
+    beginJob(tr("Saving workspace %1...").arg(path));
+    engine_->saveWorkspace(workspace(), path);
+}
+
+void MainWindow::restoreWorkspace(const Workspace& w, const QString& path) {
+    runs_.clear();
+    comparison_->setRuns({});
+    for (const auto& run : w.runs) addRun(run.result, QString::fromStdString(run.label));
+    chart_->clear();
+    for (const auto& s : w.sweeps) chart_->addSweep(s.sweep, QString::fromStdString(s.label));
+    live_sweep_ = SweepResult{};
+    run_panel_->setSpec(w.panel_spec);
+    shown_.reset();
+    timeline_->setData(nullptr);
+    operators_->setRows({}, false);
+    if (w.shown >= 0) display(w.runs[size_t(w.shown)].result);
+    else if (!w.runs.empty()) display(w.runs.back().result);
+    setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
+    status_->setText(tr("Opened workspace %1: %2 runs, %3 sweeps").arg(path).arg(w.runs.size()).arg(w.sweeps.size()));
+    if (!w.problems.empty()) {
+        QStringList lines;
+        for (const auto& p : w.problems) lines << QString::fromStdString(p);
+        QMessageBox::warning(this, tr("Workspace partly opened"), lines.join(QLatin1Char('\n')));
+    }
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -330,7 +386,10 @@ bool MainWindow::openFile(const QString& path) {
         if (!in) throw std::runtime_error("cannot open the file");
         const auto j = nlohmann::json::parse(in);
         const std::string kind = results_kind(j);
-        if (kind == "sweep") {
+        if (kind == "workspace") {
+            beginJob(tr("Opening workspace %1...").arg(path));
+            engine_->loadWorkspace(path);
+        } else if (kind == "sweep") {
             const SweepResult sweep = sweep_from_file_json(j);
             chart_->addSweep(sweep, QFileInfo(path).fileName());
             status_->setText(tr("Opened sweep %1: %2 points (%3)")
@@ -353,7 +412,7 @@ bool MainWindow::openFile(const QString& path) {
             throw std::runtime_error("not an Attention Workbench file (no \"schema\": \"attention-workbench/...\")");
         } else {
             throw std::runtime_error("'" + kind + "' files are written by attnwb but not shown in the GUI yet; "
-                                     "open profile reports or sweeps");
+                                     "open profile reports, sweeps, workspaces or traces");
         }
         addRecent(path);
         return true;

@@ -9,6 +9,7 @@
 
 #include "profiler_session.h"
 #include "sweep.h"
+#include "workspace.h"
 
 class QDockWidget;
 class QLabel;
@@ -34,6 +35,10 @@ public:
     // false, with one message, for anything else or a damaged file.
     bool openFile(const QString& path);
     bool saveSweep(const QString& path, QString* error = nullptr) const;  // the last sweep run here
+    // The session (runs with their traces, sweeps on the chart, the run panel's spec, the run on
+    // screen), written on the engine thread; File > Open of the file brings it back.
+    void saveWorkspace(const QString& path);
+    std::shared_ptr<const Workspace> workspace() const;
     // The run on screen as a chrome trace (Perfetto, chrome://tracing) or its profile report (JSON).
     bool exportTrace(const QString& path, QString* error = nullptr) const;
     bool exportReport(const QString& path, QString* error = nullptr) const;
@@ -58,6 +63,9 @@ private:
     void beginJob(const QString& status);  // a job went to the engine thread: progress on, Run off
     void endJob();
     void finishRun(const QString& message);  // endJob() and a status line
+    void addRun(std::shared_ptr<const ProfileResult> result, const QString& label);  // to the comparison
+    void display(const std::shared_ptr<const ProfileResult>& result);                 // timeline, table, title
+    void restoreWorkspace(const Workspace& workspace, const QString& path);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
 
@@ -68,7 +76,7 @@ private:
     SweepChart* chart_;
     ComparisonView* comparison_;
     std::shared_ptr<const ProfileResult> shown_;  // the run on screen
-    std::vector<std::pair<QString, std::shared_ptr<const ProfileResult>>> runs_;  // this session's runs
+    std::vector<std::pair<QString, std::shared_ptr<const ProfileResult>>> runs_;  // this session's runs, labelled
     SweepResult live_sweep_;  // points of the sweep running (or last run) in this window
     QScrollArea* timeline_scroll_;
     QProgressBar* progress_;

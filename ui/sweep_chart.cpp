@@ -74,6 +74,12 @@ void SweepChart::addSweep(const SweepResult& sweep, const QString& label) {
     rebuild();
 }
 
+std::vector<std::pair<QString, SweepResult>> SweepChart::sweeps() const {
+    std::vector<std::pair<QString, SweepResult>> out;
+    for (const Shown& s : sweeps_) out.emplace_back(s.label, s.sweep);
+    return out;
+}
+
 void SweepChart::setSweep(const SweepResult& sweep, const QString& label) {
     sweeps_.clear();
     addSweep(sweep, label);

@@ -33,6 +33,8 @@ public:
     QCustomPlot* plot() const { return plot_; }
     int curveCount() const;
     QString legendText(int curve) const;
+    // The sweeps shown, with their labels, in the order they were added.
+    std::vector<std::pair<QString, SweepResult>> sweeps() const;
 
 private:
     void rebuild();

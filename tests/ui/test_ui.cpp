@@ -362,6 +362,42 @@ private slots:
         QCOMPARE(window.timeline()->view().end_ns > window.timeline()->view().start_ns, true);
         QCOMPARE(window.comparison()->model()->rowCount() > 0, true);
     }
+    void mainWindowSavesAndReopensTheWorkspace() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("session.json"));
+        RunSpec spec = tiny_spec();
+        {
+            MainWindow window;
+            window.showResult(std::make_shared<const ProfileResult>(profile_run(spec, ProfileOptions{})));
+            spec.variant = "sdpa";
+            window.showResult(std::make_shared<const ProfileResult>(profile_run(spec, ProfileOptions{})), QStringLiteral("sdpa run"));
+            SweepPlan plan;
+            plan.base = tiny_spec();
+            plan.seq_lengths = {16, 32};
+            plan.bench.warmup = 0;
+            plan.bench.budget_s = 0;
+            plan.bench.min_repeats = 2;
+            window.sweepChart()->addSweep(run_sweep(plan), QStringLiteral("s1"));
+            spec.seq_q = spec.seq_k = 48;
+            window.runPanel()->setSpec(spec);
+            QSignalSpy saved(window.engine()->worker(), &EngineWorker::workspaceSaved);
+            window.saveWorkspace(path);
+            QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60'000);
+        }
+        MainWindow window;
+        QSignalSpy loaded(window.engine()->worker(), &EngineWorker::workspaceLoaded);
+        QVERIFY(window.openFile(path));
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 60'000);
+        const auto w = window.workspace();
+        QCOMPARE(int(w->runs.size()), 2);
+        QCOMPARE(QString::fromStdString(w->runs[1].label), QStringLiteral("sdpa run"));
+        QCOMPARE(w->shown, 1);  // the last run shown when saved is on screen again
+        QCOMPARE(window.operatorPanel()->model()->rows(), key_averages(w->runs[1].result->trace));
+        QCOMPARE(int(w->sweeps.size()), 1);
+        QCOMPARE(window.sweepChart()->curveCount(), 1);
+        QCOMPARE(window.runPanel()->spec(), spec);
+        QCOMPARE(window.comparison()->model()->rowCount() > 0, true);
+    }
 };
 
 QTEST_MAIN(UiTests)

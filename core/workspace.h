@@ -1,0 +1,54 @@
+// A workspace: what a session of the workbench holds (its runs, with their traces, the sweeps on the
+// chart, the spec in the run panel and the run on screen), saved so that it reopens as it was.
+// On disk: NAME.json (schema attention-workbench/workspace) with the sweeps inline, and one gzipped
+// chrome trace per run in the folder NAME.runs/ beside it (each trace also opens on its own, in the
+// workbench, Perfetto or chrome://tracing). Pure C++: no torch, no Qt.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "profiler_session.h"
+#include "run_observer.h"
+#include "sweep.h"
+#include "trace_import.h"
+
+namespace awb {
+
+inline constexpr const char* kWorkspaceSchema = "attention-workbench/workspace";
+inline constexpr int kWorkspaceVersion = 1;
+
+struct WorkspaceRun {
+    std::string label;
+    std::shared_ptr<const ProfileResult> result;
+};
+
+struct WorkspaceSweep {
+    std::string label;
+    SweepResult sweep;
+};
+
+struct Workspace {
+    RunSpec panel_spec;
+    std::vector<WorkspaceRun> runs;
+    std::vector<WorkspaceSweep> sweeps;
+    int shown = -1;                      // index into runs of the run on screen, -1 for none
+    std::vector<std::string> problems;   // on load: runs that could not be read (the rest still open)
+};
+
+// The run an imported trace describes: for our own traces the spec, options, environment, steps and
+// device peak written with it; for other traces the events only (spec left at its defaults).
+ProfileResult profile_result_from_import(ImportedTrace imported);
+
+// Writes NAME.json and NAME.runs/run-K.trace.json.gz; throws std::runtime_error naming the file that
+// could not be written. Progress: one step per run; cancel between runs (throws Cancelled).
+void save_workspace(const Workspace& workspace, const std::string& path, RunObserver* observer = nullptr);
+
+// Reads a workspace; a run whose trace is missing or damaged is left out and named in problems.
+// Throws std::runtime_error when the workspace file itself is unreadable.
+Workspace load_workspace(const std::string& path, RunObserver* observer = nullptr);
+
+}  // namespace awb

@@ -1,0 +1,152 @@
+// Workspaces: a session's runs (with traces), sweeps and spec saved and read back as they were; a
+// missing run file leaves that run out with a message, a damaged workspace file is one clear error.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "json_io.h"
+#include "op_table.h"
+#include "results_json.h"
+#include "test_support.h"
+#include "workspace.h"
+
+using namespace awb;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh_dir(const std::string& name) {
+    const fs::path dir = fs::path(::testing::TempDir()) / ("awb_ws_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+Workspace two_runs_and_a_sweep() {
+    Workspace w;
+    RunSpec spec = test::small_spec();
+    w.runs.push_back({"manual small", std::make_shared<const ProfileResult>(profile_run(spec, ProfileOptions{}))});
+    spec.variant = "sdpa";
+    spec.seq_q = spec.seq_k = 32;
+    w.runs.push_back({"sdpa 32", std::make_shared<const ProfileResult>(profile_run(spec, ProfileOptions{}))});
+    SweepPlan plan;
+    plan.base = test::small_spec();
+    plan.seq_lengths = {16, 32};
+    plan.variants = {"manual"};
+    plan.bench.budget_s = 0.02;
+    plan.bench.min_repeats = 3;
+    plan.bench.warmup = 1;
+    plan.bench.measure_memory = false;
+    w.sweeps.push_back({"small sweep", run_sweep(plan)});
+    w.panel_spec = spec;
+    w.shown = 1;
+    return w;
+}
+
+}  // namespace
+
+TEST(Workspace, SavesAndReopensRunsSweepsAndSpec) {
+    const Workspace w = two_runs_and_a_sweep();
+    const fs::path dir = fresh_dir("roundtrip");
+    const std::string path = (dir / "session.json").string();
+    save_workspace(w, path);
+    EXPECT_TRUE(fs::exists(dir / "session.runs" / "run-1.trace.json.gz"));
+    EXPECT_TRUE(fs::exists(dir / "session.runs" / "run-2.trace.json.gz"));
+
+    // Moved elsewhere, it still opens: the run files are found relative to the workspace file.
+    const fs::path moved = fresh_dir("moved");
+    fs::rename(dir / "session.json", moved / "session.json");
+    fs::rename(dir / "session.runs", moved / "session.runs");
+    const Workspace back = load_workspace((moved / "session.json").string());
+    EXPECT_TRUE(back.problems.empty());
+    EXPECT_EQ(back.panel_spec, w.panel_spec);
+    EXPECT_EQ(back.shown, 1);
+    ASSERT_EQ(back.runs.size(), 2u);
+    for (size_t i = 0; i < 2; ++i) {
+        const ProfileResult& a = *w.runs[i].result;
+        const ProfileResult& b = *back.runs[i].result;
+        EXPECT_EQ(back.runs[i].label, w.runs[i].label);
+        EXPECT_EQ(b.spec, a.spec);
+        EXPECT_EQ(b.options.active, a.options.active);
+        EXPECT_EQ(b.environment.torch_version, a.environment.torch_version);
+        ASSERT_EQ(b.steps.size(), a.steps.size());
+        EXPECT_EQ(b.steps.back().wall_ns, a.steps.back().wall_ns);
+        EXPECT_EQ(b.steps.back().action, a.steps.back().action);
+        EXPECT_EQ(b.device_peak_bytes, a.device_peak_bytes);
+        EXPECT_DOUBLE_EQ(median_recorded_step_ns(b), median_recorded_step_ns(a));
+        // The operator table the user sees is the same.
+        const auto ta = key_averages(a.trace);
+        const auto tb = key_averages(b.trace);
+        ASSERT_EQ(ta.size(), tb.size());
+        for (size_t k = 0; k < ta.size(); ++k) {
+            EXPECT_EQ(ta[k].name, tb[k].name);
+            EXPECT_EQ(ta[k].calls, tb[k].calls);
+            EXPECT_EQ(ta[k].self_cpu_ns, tb[k].self_cpu_ns) << ta[k].name;
+        }
+        EXPECT_EQ(b.trace.memory().size(), a.trace.memory().size());
+    }
+    ASSERT_EQ(back.sweeps.size(), 1u);
+    EXPECT_EQ(back.sweeps[0].label, "small sweep");
+    ASSERT_EQ(back.sweeps[0].sweep.points.size(), w.sweeps[0].sweep.points.size());
+    EXPECT_EQ(back.sweeps[0].sweep.points[1].bench.timing.median_ns, w.sweeps[0].sweep.points[1].bench.timing.median_ns);
+}
+
+TEST(Workspace, MissingRunFileLeavesThatRunOutAndKeepsTheRest) {
+    Workspace w = two_runs_and_a_sweep();
+    const fs::path dir = fresh_dir("missing");
+    const std::string path = (dir / "ws.json").string();
+    save_workspace(w, path);
+    fs::remove(dir / "ws.runs" / "run-1.trace.json.gz");
+    const Workspace back = load_workspace(path);
+    ASSERT_EQ(back.runs.size(), 1u);
+    EXPECT_EQ(back.runs[0].label, "sdpa 32");
+    EXPECT_EQ(back.shown, 0);  // the shown run (the second) is now the first
+    ASSERT_EQ(back.problems.size(), 1u);
+    EXPECT_NE(back.problems[0].find("manual small"), std::string::npos) << back.problems[0];
+    EXPECT_NE(back.problems[0].find("run-1.trace.json.gz"), std::string::npos) << back.problems[0];
+    EXPECT_EQ(back.sweeps.size(), 1u);
+}
+
+TEST(Workspace, DamagedFilesGiveOneClearError) {
+    const fs::path dir = fresh_dir("bad");
+    auto error_of = [](const std::string& path) {
+        try {
+            load_workspace(path);
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(error_of((dir / "absent.json").string()).find("cannot open"), std::string::npos);
+    std::ofstream(dir / "trunc.json") << R"({"schema": "attention-workbench/workspace", "schema_version": 1, "runs": [)";
+    EXPECT_NE(error_of((dir / "trunc.json").string()).find("not valid JSON"), std::string::npos);
+    std::ofstream(dir / "other.json") << R"({"schema": "attention-workbench/sweep", "schema_version": 1})";
+    EXPECT_NE(error_of((dir / "other.json").string()).find("not an Attention Workbench workspace"), std::string::npos);
+    std::ofstream(dir / "newer.json") << R"({"schema": "attention-workbench/workspace", "schema_version": 9})";
+    EXPECT_NE(error_of((dir / "newer.json").string()).find("schema_version 9"), std::string::npos);
+    std::ofstream(dir / "badspec.json")
+        << R"({"schema": "attention-workbench/workspace", "schema_version": 1, "panel_spec": {"dtype": "float7"}, "runs": [], "sweeps": []})";
+    EXPECT_NE(error_of((dir / "badspec.json").string()).find("float7"), std::string::npos);
+}
+
+TEST(Workspace, UnwritableFolderIsNamed) {
+    try {
+        save_workspace(Workspace{}, "/proc/awb-no-such-dir/ws.json");
+        FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("/proc/awb-no-such-dir"), std::string::npos) << e.what();
+    }
+}
+
+TEST(JsonIo, GzPathsAreWrittenCompressed) {
+    const fs::path dir = fresh_dir("gz");
+    const std::string text(100000, 'a');
+    write_text_file((dir / "x.json.gz").string(), text);
+    EXPECT_LT(fs::file_size(dir / "x.json.gz"), 2000u);
+    std::ifstream in(dir / "x.json.gz", std::ios::binary);
+    unsigned char magic[2] = {0, 0};
+    in.read(reinterpret_cast<char*>(magic), 2);
+    EXPECT_EQ(magic[0], 0x1f);
+    EXPECT_EQ(magic[1], 0x8b);
+}
