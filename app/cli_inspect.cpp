@@ -1,12 +1,17 @@
 // attnwb inspect: read chrome traces (ours or PyTorch's, .json or .json.gz) and print what they hold:
 // a summary, the operator table (as attnwb profile prints it) and the kernels when device events exist.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "cli_engine_call.h"
+#include "kernel_table.h"
 #include "memory_replay.h"
 #include "op_table_text.h"
 #include "results_text.h"
@@ -22,27 +27,68 @@ struct InspectCommand {
     std::string sort;
     std::string json_path;
     bool quiet = false;
+    bool timing = false;
 };
 
-struct KernelRow {
-    std::string name;
-    int64_t calls = 0;
-    int64_t total_ns = 0;
-};
+// Peak resident memory of this process so far (VmHWM), in bytes; 0 where /proc is missing.
+int64_t peak_rss_bytes() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::atoll(line.c_str() + 6) * 1024;
+    return 0;
+}
+
+nlohmann::json launch_json(const KernelRow& k) {
+    const DeviceLaunch& l = k.launch;
+    nlohmann::json j{{"name", k.name}, {"kind", to_string(k.kind)}, {"device", k.device_index}, {"calls", k.calls},
+                     {"total_us", double(k.total_ns) / 1e3}, {"avg_us", k.avg_ns() / 1e3}, {"min_us", double(k.min_ns) / 1e3},
+                     {"max_us", double(k.max_ns) / 1e3}};
+    auto maybe = [&j](const char* key, auto value, bool present) { j[key] = present ? nlohmann::json(value) : nlohmann::json(nullptr); };
+    maybe("grid", l.grid, l.grid[0] > 0);
+    maybe("block", l.block, l.block[0] > 0);
+    maybe("registers_per_thread", l.registers_per_thread, l.registers_per_thread >= 0);
+    maybe("shared_memory_bytes", l.shared_memory_bytes, l.shared_memory_bytes >= 0);
+    maybe("blocks_per_sm", l.blocks_per_sm, l.blocks_per_sm >= 0);
+    maybe("warps_per_sm", l.warps_per_sm, l.warps_per_sm >= 0);
+    maybe("est_achieved_occupancy_pct", k.mean_occupancy_pct, k.mean_occupancy_pct >= 0);
+    maybe("bytes", l.bytes, l.bytes > 0);
+    return j;
+}
+
+void print_kernels(const std::vector<KernelRow>& ks, size_t limit) {
+    if (ks.empty()) return;
+    auto num = [](double v, bool present, int decimals) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+        return present ? std::string(buf) : std::string("-");
+    };
+    std::printf("%-56s %6s %12s %12s %14s %14s %5s %8s %6s\n", "Kernel / copy", "Calls", "Total (us)", "Avg (us)", "Grid", "Block",
+                "Regs", "Smem (B)", "Occ %");
+    for (size_t i = 0; i < ks.size() && (limit == 0 || i < limit); ++i) {
+        const KernelRow& k = ks[i];
+        const DeviceLaunch& l = k.launch;
+        std::printf("%-56.56s %6lld %12.3f %12.3f %14s %14s %5s %8s %6s\n", k.name.c_str(), (long long)k.calls, double(k.total_ns) / 1e3,
+                    k.avg_ns() / 1e3, format_dim3(l.grid).c_str(), format_dim3(l.block).c_str(),
+                    num(l.registers_per_thread, l.registers_per_thread >= 0, 0).c_str(),
+                    num(double(l.shared_memory_bytes), l.shared_memory_bytes >= 0, 0).c_str(),
+                    num(k.mean_occupancy_pct, k.mean_occupancy_pct >= 0, 1).c_str());
+    }
+}
 
 nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, const InspectCommand& c, SortKey sort) {
     const Trace& trace = t.trace;
     std::map<std::string, int64_t> by_kind;
-    std::map<std::string, KernelRow> kernels;
     bool device = false;
+    std::set<uint64_t> cpu_threads;
+    std::set<std::pair<int, uint64_t>> streams;
     for (const auto& e : trace.events()) {
         ++by_kind[to_string(e.kind)];
-        if (e.device != DeviceKind::CPU) device = true;
-        if (e.kind == EventKind::Kernel) {
-            auto& k = kernels[e.name];
-            k.name = e.name;
-            ++k.calls;
-            k.total_ns += e.duration_ns();
+        if (e.device != DeviceKind::CPU) {
+            device = true;
+            streams.insert({e.device_index, e.thread});
+        } else if (e.kind != EventKind::Other) {
+            cpu_threads.insert(e.thread);
         }
     }
     int64_t peak = 0;
@@ -55,8 +101,22 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
         std::cout << (first ? "" : ", ") << kind << " " << n;
         first = false;
     }
-    std::cout << "), " << trace.threads().size() << " CPU thread(s), " << trace.memory().size() << " memory events, peak "
-              << format_mib(peak) << ", " << format_mib(t.bytes_read) << " of JSON\n";
+    std::cout << "), " << cpu_threads.size() << " CPU thread(s), " << streams.size() << " device stream(s), " << trace.memory().size()
+              << " memory events, peak " << format_mib(peak) << ", " << format_mib(t.bytes_read) << " of JSON\n";
+    if (t.rank >= 0)
+        std::cout << "rank " << t.rank << " of " << t.world_size << (t.backend.empty() ? "" : " (" + t.backend + ")") << "\n";
+    if (t.device_properties.is_array())
+        for (const auto& d : t.device_properties)
+            if (d.is_object())
+                std::cout << "device " << d.value("id", -1) << ": " << d.value("name", std::string("?")) << ", "
+                          << format_mib(d.value("totalGlobalMem", int64_t(0))) << ", compute " << d.value("computeMajor", 0) << "."
+                          << d.value("computeMinor", 0) << "\n";
+    std::cout << "also: " << t.flow_events << " flow, " << t.counter_events << " counter, " << t.metadata_events << " metadata, "
+              << t.instant_events << " instant events\n";
+    if (t.skipped_events > 0) {
+        std::cerr << "attnwb inspect: " << path << ": " << t.skipped_events << " event(s) skipped:\n";
+        for (const auto& w : t.warnings) std::cerr << "  " << w << "\n";
+    }
     std::vector<OperatorRow> rows = key_averages(trace);
     sort_rows(rows, sort);
     TableTextOptions table;
@@ -64,25 +124,29 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
     table.device_columns = device;
     table.memory_columns = !trace.memory().empty();
     std::cout << format_table(rows, table);
-    std::vector<KernelRow> ks;
-    for (auto& [name, k] : kernels) ks.push_back(k);
-    std::sort(ks.begin(), ks.end(), [](const KernelRow& a, const KernelRow& b) { return a.total_ns > b.total_ns; });
-    if (!ks.empty()) {
-        std::printf("%-60s %8s %14s %14s\n", "Kernel", "Calls", "Total", "Avg");
-        for (size_t i = 0; i < ks.size() && (c.rows == 0 || i < c.rows); ++i)
-            std::printf("%-60.60s %8lld %14s %14s\n", ks[i].name.c_str(), (long long)ks[i].calls,
-                        format_ms(double(ks[i].total_ns)).c_str(), format_ms(double(ks[i].total_ns) / double(ks[i].calls)).c_str());
-    }
+    const std::vector<KernelRow> ks = kernel_table(trace);
+    print_kernels(ks, c.rows);
     nlohmann::json kernels_json = nlohmann::json::array();
-    for (const auto& k : ks)
-        kernels_json.push_back({{"name", k.name}, {"calls", k.calls}, {"total_us", double(k.total_ns) / 1e3},
-                                {"avg_us", double(k.total_ns) / 1e3 / double(k.calls)}});
+    for (const auto& k : ks) kernels_json.push_back(launch_json(k));
     return {{"path", path},
             {"summary",
-             {{"duration_us", double(trace.end_ns() - trace.begin_ns()) / 1e3},
+             {{"trace_name", t.trace_name},
+              {"duration_us", double(trace.end_ns() - trace.begin_ns()) / 1e3},
               {"events", trace.events().size()},
-              {"events_by_category", by_kind},
-              {"cpu_threads", trace.threads().size()},
+              {"events_by_kind", by_kind},
+              {"events_by_category", t.categories},
+              {"flow_events", t.flow_events},
+              {"counter_events", t.counter_events},
+              {"metadata_events", t.metadata_events},
+              {"instant_events", t.instant_events},
+              {"skipped_events", t.skipped_events},
+              {"warnings", t.warnings},
+              {"cpu_threads", cpu_threads.size()},
+              {"device_streams", streams.size()},
+              {"devices", t.device_properties.is_null() ? nlohmann::json::array() : t.device_properties},
+              {"rank", t.rank},
+              {"world_size", t.world_size},
+              {"backend", t.backend},
               {"memory_events", trace.memory().size()},
               {"peak_memory_bytes", peak},
               {"json_bytes", t.bytes_read}}},
@@ -102,8 +166,14 @@ int run(const InspectCommand& c) {
     for (const auto& path : c.paths) {
         ImportedTrace t;
         try {
+            const auto started = std::chrono::steady_clock::now();
             t = import_chrome_trace(path, &progress);
             progress.end_line();
+            if (c.timing) {
+                const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                std::fprintf(stderr, "attnwb inspect: %s: read %.1f MB of JSON in %.3f s (%.0f MB/s), peak RSS %.0f MiB after reading\n",
+                             path.c_str(), double(t.bytes_read) / 1e6, s, double(t.bytes_read) / 1e6 / s, double(peak_rss_bytes()) / 1048576.0);
+            }
         } catch (const TraceImportError& e) {
             progress.end_line();
             std::cerr << "attnwb inspect: " << e.what() << "\n";
@@ -114,6 +184,7 @@ int run(const InspectCommand& c) {
             return kExitInterrupted;
         }
         out["traces"].push_back(inspect_one(t, path, c, sort));
+        if (c.timing) std::fprintf(stderr, "attnwb inspect: peak RSS %.0f MiB after the tables\n", double(peak_rss_bytes()) / 1048576.0);
     }
     const int written = write_outputs("inspect", [&] { write_output(c.json_path, out.dump(1) + "\n"); });
     return written != kExitOk ? written : rc;
@@ -132,6 +203,7 @@ Command register_inspect(CLI::App& app) {
     sub->add_option("--sort", c->sort, "Sort key: " + sort_key_names() + "; default self_cpu");
     sub->add_option("--json", c->json_path, "Write summary, operators and kernels as JSON (schema attention-workbench/inspect)");
     sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr");
+    sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };
 }
 

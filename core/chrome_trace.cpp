@@ -48,13 +48,13 @@ json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
                 args["Sequence number"] = e.sequence_nr;
                 args["Fwd thread id"] = e.fwd_thread;
             }
-            if (!e.shapes.empty() || !e.dtypes.empty()) {
-                args["Input Dims"] = e.shapes;
-                args["Input type"] = e.dtypes;
+            if (!e.shapes().empty() || !e.dtypes().empty()) {
+                args["Input Dims"] = e.shapes();
+                args["Input type"] = e.dtypes();
             }
-            if (!e.stack.empty()) {
+            if (!e.stack().empty()) {
                 std::string stack;
-                for (const auto& f : e.stack) stack += (stack.empty() ? "" : ";") + f;
+                for (const auto& f : e.stack()) stack += (stack.empty() ? "" : ";") + f;
                 args["Call stack"] = stack;
             }
         } else {

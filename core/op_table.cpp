@@ -11,7 +11,7 @@ namespace {
 // One entry of PyTorch's FunctionEvent list: a trace event, or a [memory] record no op covered.
 struct FnEvent {
     const TraceEvent* src = nullptr;  // null for a top-level [memory] record
-    std::string name;
+    std::string_view name;            // into the trace's event, or a literal ("ProfilerStep*", "[memory]")
     DeviceKind device = DeviceKind::CPU;
     int64_t start = 0;
     int64_t end = 0;
@@ -32,10 +32,11 @@ std::vector<FnEvent> function_events(const Trace& trace) {
     fes.reserve(trace.events().size());
     std::unordered_map<int64_t, std::vector<int>> linked;  // linked correlation id -> events
     for (const auto& e : trace.events()) {
-        if (is_filtered_op_name(e.name)) continue;
+        // Profiler spans, overhead, cuda_sync, python functions: on the timeline, not in the table.
+        if (e.kind == EventKind::Other || is_filtered_op_name(e.name)) continue;
         FnEvent fe;
         fe.src = &e;
-        fe.name = table_name(e.name);
+        fe.name = table_name_view(e.name);
         fe.device = e.device;
         fe.start = e.start_ns;
         fe.end = e.end_ns;
@@ -58,7 +59,9 @@ std::vector<FnEvent> function_events(const Trace& trace) {
     }
     // Associate device events (and runtime calls) with the CPU op whose id they link to.
     for (auto& fe : fes) {
-        if (fe.device != DeviceKind::CPU || fe.is_async) continue;
+        // Only front-end events (not themselves linked to another, as runtime calls are) take device
+        // events: Kineto's correlation ids and External ids are separate counters that overlap.
+        if (fe.device != DeviceKind::CPU || fe.is_async || fe.src->linked_correlation_id > 0) continue;
         auto it = linked.find(fe.src->correlation_id);
         if (it == linked.end()) continue;
         for (int j : it->second) {
@@ -152,9 +155,11 @@ int64_t device_total(const std::vector<FnEvent>& fes, const FnEvent& e, std::vec
 
 }  // namespace
 
-std::string table_name(const std::string& name) {
-    return name.rfind("ProfilerStep#", 0) == 0 ? std::string("ProfilerStep*") : name;
+std::string_view table_name_view(const std::string& name) {
+    return name.rfind("ProfilerStep#", 0) == 0 ? std::string_view("ProfilerStep*") : std::string_view(name);
 }
+
+std::string table_name(const std::string& name) { return std::string(table_name_view(name)); }
 
 bool is_filtered_op_name(const std::string& name) {
     static const char* const kFiltered[] = {"[memory]",
@@ -177,7 +182,7 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
 
     std::vector<int64_t> memo(fes.size(), -1);
     std::vector<OperatorRow> rows;
-    std::map<std::tuple<std::string, int, std::string>, size_t> index;
+    std::map<std::tuple<std::string_view, int, std::string>, size_t> index;
     for (size_t i = 0; i < fes.size(); ++i) {
         const FnEvent& e = fes[i];
         if (e.deleted) continue;
@@ -199,13 +204,13 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
         t.self_cpu_mem = sync_cpu ? e.cpu_mem - child_cpu_mem : 0;
         t.self_device_mem = sync_cpu ? e.device_mem - child_dev_mem : 0;
 
-        std::string shapes = options.group_by_shape ? format_shapes(e.src ? e.src->shapes : decltype(e.src->shapes){})
+        std::string shapes = options.group_by_shape ? format_shapes(e.src ? e.src->shapes() : no_inputs().shapes)
                                                     : std::string();
         auto key = std::make_tuple(e.name, int(e.device), shapes);
         auto [it, inserted] = index.emplace(key, rows.size());
         if (inserted) {
             OperatorRow r;
-            r.name = e.name;
+            r.name = std::string(e.name);
             r.input_shapes = shapes;
             r.device = e.device;
             rows.push_back(std::move(r));

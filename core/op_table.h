@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trace.h"
@@ -45,6 +46,7 @@ std::string sort_key_names();                   // for help texts
 
 // PyTorch's _rewrite_name(with_wildcard=True): every ProfilerStep#k becomes "ProfilerStep*".
 std::string table_name(const std::string& event_name);
+std::string_view table_name_view(const std::string& event_name);  // the same, without a copy
 
 // PyTorch's _filter_name: utility ops it leaves out of its tables.
 bool is_filtered_op_name(const std::string& name);

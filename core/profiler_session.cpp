@@ -44,6 +44,7 @@ DeviceKind device_of(c10::DeviceType t) {
 
 // Appends one profiler window's events, in the order the profiler reported them.
 void collect(const prof::ProfilerResult& result, std::vector<TraceEvent>& events, std::vector<MemoryEvent>& memory) {
+    InputsInterner inputs;
     for (const auto& e : result.events()) {
         const std::string name = e.name();
         const int64_t start = compat::start_ns(e);
@@ -73,12 +74,14 @@ void collect(const prof::ProfilerResult& result, std::vector<TraceEvent>& events
         t.linked_correlation_id = int64_t(e.linkedCorrelationId());
         t.sequence_nr = e.sequenceNr();
         t.fwd_thread = e.fwdThreadId();
+        EventInputs in;
         if (e.hasShapes())
-            for (const auto& s : e.shapes()) t.shapes.push_back(s);
+            for (const auto& s : e.shapes()) in.shapes.push_back(s);
         if (e.hasTypes())
-            for (const auto& d : e.dtypes()) t.dtypes.push_back(d);
+            for (const auto& d : e.dtypes()) in.dtypes.push_back(d);
         if (e.hasStack())
-            for (const auto& f : e.stack()) t.stack.push_back(f);
+            for (const auto& f : e.stack()) in.stack.push_back(f);
+        t.inputs = inputs.intern(std::move(in));
         events.push_back(std::move(t));
     }
 }

@@ -34,13 +34,52 @@ void assign_nesting(std::vector<TraceEvent>& events) {
     }
 }
 
+// Stable sort by (start ascending, end descending) without std::stable_sort's buffer of n events
+// (hundreds of MB for a large imported trace): sort 24-byte keys, then permute in place.
+void sort_by_start(std::vector<TraceEvent>& events) {
+    struct Key {
+        int64_t start, end;
+        size_t index;
+    };
+    std::vector<Key> keys(events.size());
+    bool sorted = true;
+    for (size_t i = 0; i < events.size(); ++i) {
+        keys[i] = {events[i].start_ns, events[i].end_ns, i};
+        if (i > 0) {
+            const Key& p = keys[i - 1];
+            sorted = sorted && (p.start < keys[i].start || (p.start == keys[i].start && p.end >= keys[i].end));
+        }
+    }
+    if (sorted) return;
+    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+        if (a.start != b.start) return a.start < b.start;
+        if (a.end != b.end) return a.end > b.end;
+        return a.index < b.index;  // equal intervals keep the order they were reported in
+    });
+    // Position i receives events[keys[i].index]: follow each cycle once.
+    std::vector<bool> done(events.size(), false);
+    for (size_t i = 0; i < events.size(); ++i) {
+        if (done[i] || keys[i].index == i) continue;
+        TraceEvent held = std::move(events[i]);
+        size_t at = i;
+        for (;;) {
+            done[at] = true;
+            const size_t from = keys[at].index;
+            if (from == i) {
+                events[at] = std::move(held);
+                break;
+            }
+            events[at] = std::move(events[from]);
+            at = from;
+        }
+    }
+}
+
 }  // namespace
 
 Trace Trace::build(std::vector<TraceEvent> events, std::vector<MemoryEvent> memory, TraceMeta meta) {
     Trace t;
-    std::stable_sort(events.begin(), events.end(), [](const TraceEvent& a, const TraceEvent& b) {
-        return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
-    });
+    sort_by_start(events);
     for (auto& e : events) {
         e.parent = -1;
         e.depth = 0;
@@ -64,6 +103,28 @@ Trace Trace::build(std::vector<TraceEvent> events, std::vector<MemoryEvent> memo
     t.memory_ = std::move(memory);
     t.meta_ = std::move(meta);
     return t;
+}
+
+const EventInputs& no_inputs() {
+    static const EventInputs none;
+    return none;
+}
+
+std::shared_ptr<const EventInputs> InputsInterner::intern(EventInputs inputs) {
+    if (inputs.empty()) return nullptr;
+    size_t h = 1469598103934665603ull;
+    auto mix = [&h](size_t v) { h = (h ^ v) * 1099511628211ull; };
+    for (const auto& shape : inputs.shapes) {
+        mix(shape.size());
+        for (int64_t d : shape) mix(size_t(d));
+    }
+    for (const auto& d : inputs.dtypes) mix(std::hash<std::string>{}(d));
+    for (const auto& f : inputs.stack) mix(std::hash<std::string>{}(f));
+    auto& bucket = by_hash_[h];
+    for (const auto& existing : bucket)
+        if (*existing == inputs) return existing;
+    bucket.push_back(std::make_shared<const EventInputs>(std::move(inputs)));
+    return bucket.back();
 }
 
 std::vector<uint64_t> Trace::threads() const {

@@ -3,8 +3,12 @@
 // to device work. Built once, then read-only. Pure C++: no torch, no Qt.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "run_spec.h"
@@ -12,6 +16,40 @@
 namespace awb {
 
 enum class EventKind : uint8_t { CpuOp, UserAnnotation, Kernel, Memcpy, Memset, Runtime, Other };
+
+// What Kineto records about a kernel launch or a copy (CUPTI's activity record); -1 / 0 when absent
+// (ROCm traces carry fewer of these).
+struct DeviceLaunch {
+    std::array<int32_t, 3> grid{0, 0, 0};
+    std::array<int32_t, 3> block{0, 0, 0};
+    int32_t registers_per_thread = -1;
+    int64_t shared_memory_bytes = -1;
+    double blocks_per_sm = -1;
+    double warps_per_sm = -1;
+    double occupancy_pct = -1;      // "est. achieved occupancy %"
+    int64_t bytes = -1;             // memcpy / memset
+    double bandwidth_gb_s = -1;     // "memory bandwidth (GB/s)"
+    bool operator==(const DeviceLaunch&) const = default;
+};
+
+// What an op was called with: the same few combinations repeat every step, so events share them.
+struct EventInputs {
+    std::vector<std::vector<int64_t>> shapes;
+    std::vector<std::string> dtypes;
+    std::vector<std::string> stack;
+    bool empty() const { return shapes.empty() && dtypes.empty() && stack.empty(); }
+    bool operator==(const EventInputs&) const = default;
+};
+const EventInputs& no_inputs();
+
+// Hands out one shared EventInputs per distinct value (null for empty ones).
+class InputsInterner {
+public:
+    std::shared_ptr<const EventInputs> intern(EventInputs inputs);
+
+private:
+    std::unordered_map<size_t, std::vector<std::shared_ptr<const EventInputs>>> by_hash_;
+};
 
 struct TraceEvent {
     std::string name;
@@ -27,14 +65,17 @@ struct TraceEvent {
     int64_t linked_correlation_id = 0;  // device events / runtime calls: the CPU op they link to
     int64_t sequence_nr = -1;           // autograd sequence number, links forward and backward ops
     uint64_t fwd_thread = 0;
-    std::vector<std::vector<int64_t>> shapes;
-    std::vector<std::string> dtypes;
-    std::vector<std::string> stack;
+    std::shared_ptr<const EventInputs> inputs;   // shapes, dtypes, stack; shared between equal ones, null when none
+    std::shared_ptr<const DeviceLaunch> launch;  // kernels, memcpy, memset of imported traces; shared when equal
+    int32_t rank = -1;                           // distributed rank of the file it came from, -1 for one process
     // Filled in by Trace::build: the enclosing event on the same thread (-1 at top level) and depth.
     int32_t parent = -1;
     int32_t depth = 0;
 
     int64_t duration_ns() const { return end_ns - start_ns; }
+    const std::vector<std::vector<int64_t>>& shapes() const { return (inputs ? *inputs : no_inputs()).shapes; }
+    const std::vector<std::string>& dtypes() const { return (inputs ? *inputs : no_inputs()).dtypes; }
+    const std::vector<std::string>& stack() const { return (inputs ? *inputs : no_inputs()).stack; }
 };
 
 struct MemoryEvent {
@@ -43,6 +84,7 @@ struct MemoryEvent {
     DeviceKind device = DeviceKind::CPU;
     int device_index = -1;
     uint64_t thread = 0;
+    int32_t rank = -1;
     int64_t total_allocated = -1;  // as reported by the allocator, -1 when unknown
     int64_t total_reserved = -1;
 };
@@ -51,6 +93,12 @@ struct TraceMeta {
     int64_t origin_ns = 0;              // time zero of the trace (profiler start)
     int64_t clock_resolution_ns = 1;    // 1000 where the profiler reports whole microseconds
     std::string source;                 // "profiler" or the file it came from
+    // Names from the trace's "M" metadata events (imported traces): CPU threads by tid, device streams
+    // by stream id, processes by pid.
+    std::map<uint64_t, std::string> thread_names;
+    std::map<uint64_t, std::string> stream_names;
+    std::map<uint64_t, std::string> process_names;
+    std::vector<int32_t> ranks;         // distributed ranks present, ascending; empty for one process
 };
 
 class Trace {

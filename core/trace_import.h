@@ -1,13 +1,19 @@
-// Reading chrome-trace JSON (PyTorch/Kineto's export_chrome_trace layout, and ours) into a Trace:
-// streamed through a SAX parser from .json or .json.gz (zlib inflates as it reads; the file is never
-// held whole in memory). This first reader keeps complete events (ph "X"), [memory] instants and
-// baseTimeNanoseconds; flows, counters and metadata are skipped. Pure C++ (nlohmann + zlib).
+// Reading chrome-trace JSON into a Trace: PyTorch 2.x Kineto traces (torch.profiler's
+// export_chrome_trace and tensorboard_trace_handler), the 2021 Kineto layout, ROCm traces, the legacy
+// profiler's plain array of events, and our own exports; .json or .json.gz.
+//
+// How: the file streams through zlib in 4 MiB chunks (never inflated whole); a small scanner finds
+// the top-level keys and the extent of each event object of "traceEvents"; events are parsed in
+// batches of a few MiB by simdjson's On-Demand API straight into TraceEvents (no DOM). Kernel launch
+// configurations are shared between equal launches. Pure C++ (simdjson + nlohmann + zlib), no torch.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "run_observer.h"
 #include "trace.h"
@@ -22,12 +28,24 @@ public:
 
 struct ImportedTrace {
     Trace trace;
-    std::string trace_name;      // "traceName", when present
-    nlohmann::json extra;        // top-level "attention_workbench" object (spec, environment), when present
-    int64_t bytes_read = 0;      // uncompressed JSON bytes
+    std::string trace_name;           // "traceName", when present
+    nlohmann::json extra;             // top-level "attention_workbench" object (spec, environment), when present
+    nlohmann::json device_properties; // "deviceProperties" (GPU name, memory, compute capability), when present
+    int rank = -1;                    // "distributedInfo": rank, world size, backend
+    int world_size = -1;
+    std::string backend;
+    std::map<std::string, int64_t> categories;  // events by "cat" (phase letter for events without one)
+    int64_t flow_events = 0;          // "s"/"f"/"t" (ac2g, fwdbwd, async)
+    int64_t counter_events = 0;       // "C"
+    int64_t metadata_events = 0;      // "M"
+    int64_t instant_events = 0;       // "i"/"I" other than [memory]
+    int64_t skipped_events = 0;       // events with a field of the wrong type, left out
+    std::vector<std::string> warnings;  // the first few reasons events were skipped, with byte offsets
+    int64_t bytes_read = 0;           // uncompressed JSON bytes
 };
 
-// Progress is reported in uncompressed MiB read; cancel is polled every few thousand events.
+// Progress is reported in MiB of the file read (compressed bytes for .gz), against the file's size;
+// cancel is polled after each batch of events (a few MiB).
 ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer = nullptr);
 
 // True when the file starts like a chrome trace ('[' or an object with "traceEvents" near the start).

@@ -6,7 +6,8 @@ packages=(
   g++ cmake ninja-build ccache pkg-config
   libtorch-dev libopenblas0-pthread   # LibTorch 1.13 (CPU) and an optimised BLAS (19x faster matmuls)
   qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
-  nlohmann-json3-dev zlib1g-dev libgtest-dev libcli11-dev
+  nlohmann-json3-dev libsimdjson-dev zlib1g-dev libgtest-dev libcli11-dev
+  clang libclang-rt-14-dev llvm       # the importer's fuzz test: libFuzzer, ASan, UBSan, symbolizer
   python3                             # test helpers parse JSON with it
 )
 missing=()

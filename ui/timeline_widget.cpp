@@ -257,10 +257,10 @@ QString TimelineWidget::describe(const TimelineSpan& s) const {
             if (events[i].parent == s.event) children += events[i].duration_ns();
         text += QStringLiteral("<br>self %1").arg(format_duration_ns(double(e.duration_ns() - children)));
         text += QStringLiteral("<br>start %1 after trace start").arg(format_duration_ns(double(e.start_ns - trace_->begin_ns())));
-        if (!e.shapes.empty()) text += QStringLiteral("<br>shapes %1").arg(QString::fromStdString(format_shapes(e.shapes)));
-        if (!e.dtypes.empty()) {
+        if (!e.shapes().empty()) text += QStringLiteral("<br>shapes %1").arg(QString::fromStdString(format_shapes(e.shapes())));
+        if (!e.dtypes().empty()) {
             QStringList types;
-            for (const auto& t : e.dtypes) types << QString::fromStdString(t);
+            for (const auto& t : e.dtypes()) types << QString::fromStdString(t);
             text += QStringLiteral("<br>dtypes %1").arg(types.join(QStringLiteral(", ")));
         }
         // Bytes allocated while it ran, on its thread (inclusive, like the operator table's memory).

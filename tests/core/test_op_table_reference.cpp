@@ -75,7 +75,7 @@ std::map<RowKey, int64_t> boundary_bytes(const Trace& trace, bool by_shape) {
         return sum;
     };
     auto key_of = [&](const TraceEvent& e) {
-        return RowKey{table_name(e.name), by_shape ? format_shapes(e.shapes) : std::string()};
+        return RowKey{table_name(e.name), by_shape ? format_shapes(e.shapes()) : std::string()};
     };
     std::map<RowKey, int64_t> out;
     for (const auto& e : trace.events()) {

@@ -65,8 +65,8 @@ TEST(ProfilerSession, RecordsTheActiveStepsWithRegions) {
     auto bmm = std::find_if(r.trace.events().begin(), r.trace.events().end(),
                             [](const TraceEvent& e) { return e.name == "aten::bmm"; });
     ASSERT_NE(bmm, r.trace.events().end());
-    EXPECT_EQ(format_shapes(bmm->shapes), "[[2, 64, 16], [2, 16, 64]]");
-    EXPECT_EQ(bmm->dtypes.front(), "float");
+    EXPECT_EQ(format_shapes(bmm->shapes()), "[[2, 64, 16], [2, 16, 64]]");
+    EXPECT_EQ(bmm->dtypes().front(), "float");
 
     // Peak memory: the forward's [1,2,64,64] float scores (32 KiB each) are live at once.
     const auto series = replay_memory(r.trace);
@@ -80,7 +80,7 @@ TEST(ProfilerSession, OptionsOffRecordNoShapesOrMemory) {
     o.profile_memory = false;
     const ProfileResult r = profile_run(small_spec(), o);
     EXPECT_TRUE(r.trace.memory().empty());
-    for (const auto& e : r.trace.events()) EXPECT_TRUE(e.shapes.empty()) << e.name;
+    for (const auto& e : r.trace.events()) EXPECT_TRUE(e.shapes().empty()) << e.name;
 }
 
 TEST(ProfilerSession, RepeatRecordsEveryCycle) {

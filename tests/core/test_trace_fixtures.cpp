@@ -1,0 +1,246 @@
+// The importer on the fixtures of tests/fixtures/traces (made by tests/reference/make_trace_fixtures.py,
+// their expected tables in its README.md): a real trace written by Debian's PyTorch checked against
+// torch's own key_averages(), hand-made PyTorch 2.x Kineto, 2021 Kineto, ROCm, legacy and multi-rank
+// traces, gzip, and one file per class of bad input.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "kernel_table.h"
+#include "memory_replay.h"
+#include "op_table.h"
+#include "trace_import.h"
+
+using namespace awb;
+
+namespace {
+
+std::string fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/traces/" + name; }
+
+const OperatorRow* find_row(const std::vector<OperatorRow>& rows, const std::string& name, DeviceKind device = DeviceKind::CPU) {
+    for (const auto& r : rows)
+        if (r.name == name && r.device == device) return &r;
+    return nullptr;
+}
+
+const KernelRow* find_kernel(const std::vector<KernelRow>& rows, const std::string& prefix) {
+    for (const auto& k : rows)
+        if (k.name.rfind(prefix, 0) == 0) return &k;
+    return nullptr;
+}
+
+// One expected operator row: calls, self / total CPU, self / total device, in microseconds.
+void expect_row(const std::vector<OperatorRow>& rows, const std::string& name, int64_t calls, double self_cpu_us,
+                double cpu_total_us, double self_dev_us, double dev_total_us) {
+    const OperatorRow* r = find_row(rows, name);
+    ASSERT_NE(r, nullptr) << name;
+    EXPECT_EQ(r->calls, calls) << name;
+    EXPECT_EQ(r->self_cpu_ns, int64_t(std::llround(self_cpu_us * 1000))) << name;
+    EXPECT_EQ(r->cpu_total_ns, int64_t(std::llround(cpu_total_us * 1000))) << name;
+    EXPECT_EQ(r->self_device_ns, int64_t(std::llround(self_dev_us * 1000))) << name;
+    EXPECT_EQ(r->device_total_ns, int64_t(std::llround(dev_total_us * 1000))) << name;
+}
+
+std::string import_error(const std::string& path) {
+    try {
+        import_chrome_trace(path);
+    } catch (const TraceImportError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+}  // namespace
+
+// Written by Debian's PyTorch 1.13 (legacy exporter: a plain array, no cat): every operator row torch's
+// own key_averages() printed for the same profile, exactly, negative self time included.
+TEST(TraceFixtures, RealTorchTraceMatchesTorchKeyAverages) {
+    const ImportedTrace t = import_chrome_trace(fixture("torch_cpu_profile.json"));
+    std::ifstream in(fixture("torch_cpu_profile.expected.json"));
+    const auto expected = nlohmann::json::parse(in);
+    EXPECT_EQ(int64_t(t.trace.events().size()), expected.at("x_events").get<int64_t>());
+    const auto rows = key_averages(t.trace);
+    int checked = 0;
+    for (const auto& e : expected.at("operators")) {
+        if (!e.at("in_trace").get<bool>()) continue;  // torch's [memory] row: the legacy file has no memory events
+        const std::string name = e.at("name");
+        const OperatorRow* r = find_row(rows, name);
+        ASSERT_NE(r, nullptr) << name;
+        EXPECT_EQ(r->calls, e.at("calls").get<int64_t>()) << name;
+        EXPECT_EQ(r->self_cpu_ns, e.at("self_cpu_time_total_us").get<int64_t>() * 1000) << name;
+        EXPECT_EQ(r->cpu_total_ns, e.at("cpu_time_total_us").get<int64_t>() * 1000) << name;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 45);
+    EXPECT_EQ(rows.size(), size_t(checked));  // nothing made up
+}
+
+TEST(TraceFixtures, Kineto2xOperatorsKernelsMemoryAndMetadata) {
+    for (const char* name : {"kineto_gpu_2x.json", "kineto_gpu_2x.json.gz"}) {
+        SCOPED_TRACE(name);
+        const ImportedTrace t = import_chrome_trace(fixture(name));
+        const auto rows = key_averages(t.trace);
+        // Runtime calls link to their op by External id and take no device time; kernels are counted once.
+        expect_row(rows, "ProfilerStep*", 1, 317.5, 600, 0, 276.024);
+        expect_row(rows, "aten::bmm", 2, 47, 85, 62.208, 62.208);
+        expect_row(rows, "aten::matmul", 2, 25, 110, 0, 62.208);
+        expect_row(rows, "cudaLaunchKernel", 4, 67, 67, 0, 0);
+        expect_row(rows, "aten::copy_", 1, 5.875, 27.5, 3.456, 3.456);
+        expect_row(rows, "record_param_comms", 1, 30, 50, 85.12, 85.12);
+        expect_row(rows, "attn_fwd", 1, 15, 160, 115.736, 186.168);
+        EXPECT_EQ(find_row(rows, "Instrumentation"), nullptr);       // overhead
+        EXPECT_EQ(find_row(rows, "Stream Sync"), nullptr);           // cuda_sync
+        EXPECT_EQ(find_row(rows, "PyTorch Profiler (0)"), nullptr);  // the profiler's span
+        EXPECT_EQ(rows.size(), 32u);
+
+        const auto kernels = kernel_table(t.trace);
+        const KernelRow* gemm = find_kernel(kernels, "ampere_sgemm_128x64_nn");
+        ASSERT_NE(gemm, nullptr);
+        EXPECT_EQ(gemm->calls, 1);
+        EXPECT_EQ(gemm->total_ns, 41472);
+        EXPECT_EQ(gemm->launch.grid, (std::array<int32_t, 3>{1, 2, 16}));
+        EXPECT_EQ(gemm->launch.block, (std::array<int32_t, 3>{128, 1, 1}));
+        EXPECT_EQ(gemm->launch.registers_per_thread, 122);
+        EXPECT_EQ(gemm->launch.shared_memory_bytes, 32768);
+        EXPECT_DOUBLE_EQ(gemm->mean_occupancy_pct, 6);
+        const KernelRow* copy = find_kernel(kernels, "Memcpy HtoD");
+        ASSERT_NE(copy, nullptr);
+        EXPECT_EQ(copy->kind, EventKind::Memcpy);
+        EXPECT_EQ(copy->launch.bytes, 524288);
+        EXPECT_EQ(kernels.front().name.rfind("ncclDevKernel_AllReduce", 0), 0u);  // largest total first
+
+        // baseTimeNanoseconds comes after the events in Kineto's files; times are relative to it.
+        EXPECT_EQ(t.trace.meta().origin_ns, 1722470400000000000);
+        int64_t peak_total = 0;
+        for (const auto& m : t.trace.memory()) peak_total = std::max(peak_total, m.total_allocated);
+        EXPECT_EQ(peak_total, 4194304);
+        int64_t replay_peak = 0;
+        for (const auto& s : replay_memory(t.trace))
+            if (s.device == DeviceKind::CUDA) replay_peak = std::max(replay_peak, s.peak_bytes);
+        EXPECT_EQ(replay_peak, 3145728);
+
+        EXPECT_EQ(t.rank, 0);
+        EXPECT_EQ(t.world_size, 2);
+        EXPECT_EQ(t.backend, "nccl");
+        ASSERT_TRUE(t.device_properties.is_array());
+        EXPECT_EQ(t.flow_events, 16);
+        EXPECT_EQ(t.counter_events, 1);
+        EXPECT_EQ(t.metadata_events, 15);
+        EXPECT_EQ(t.categories.at("kernel"), 5);
+        EXPECT_EQ(t.categories.at("cpu_op"), 18);
+        EXPECT_EQ(t.skipped_events, 0);
+        EXPECT_FALSE(t.trace.meta().thread_names.empty());
+        EXPECT_FALSE(t.trace.meta().stream_names.empty());
+    }
+}
+
+TEST(TraceFixtures, Kineto2021Layout) {
+    const ImportedTrace t = import_chrome_trace(fixture("kineto_2021.json"));
+    const auto rows = key_averages(t.trace);
+    expect_row(rows, "ProfilerStep*", 1, 205, 400, 0, 63);
+    expect_row(rows, "aten::bmm", 1, 36, 48, 35, 35);
+    expect_row(rows, "cudaLaunchKernel", 2, 22, 22, 0, 0);
+    expect_row(rows, "aten::copy_", 1, 15, 80, 20, 20);
+    const auto kernels = kernel_table(t.trace);
+    const KernelRow* gemm = find_kernel(kernels, "volta_sgemm_128x64_nn");
+    ASSERT_NE(gemm, nullptr);
+    EXPECT_EQ(gemm->launch.grid, (std::array<int32_t, 3>{1, 2, 4}));
+    EXPECT_DOUBLE_EQ(gemm->mean_occupancy_pct, 25);  // "theoretical occupancy %" in this layout
+    EXPECT_EQ(t.trace.memory().size(), 3u);
+}
+
+TEST(TraceFixtures, RocmKernelsWithoutLaunchDetails) {
+    const ImportedTrace t = import_chrome_trace(fixture("rocm_kernels.json"));
+    const auto rows = key_averages(t.trace);
+    expect_row(rows, "ProfilerStep*", 1, 155, 300, 0, 68.5);
+    expect_row(rows, "aten::bmm", 2, 40, 75, 49.25, 49.25);
+    expect_row(rows, "hipExtModuleLaunchKernel", 2, 35, 35, 0, 0);
+    const auto kernels = kernel_table(t.trace);
+    const KernelRow* tensile = find_kernel(kernels, "Cijk_Alik_Bljk");
+    ASSERT_NE(tensile, nullptr);
+    EXPECT_EQ(tensile->calls, 2);
+    EXPECT_EQ(tensile->total_ns, 49250);
+    EXPECT_EQ(tensile->device_index, 2);
+    EXPECT_EQ(format_dim3(tensile->launch.grid), "-");
+    EXPECT_LT(tensile->mean_occupancy_pct, 0);
+}
+
+TEST(TraceFixtures, LegacyArrayCpuTable) {
+    const ImportedTrace t = import_chrome_trace(fixture("legacy_array.json"));
+    const auto rows = key_averages(t.trace);
+    const OperatorRow* bmm = find_row(rows, "aten::bmm");
+    ASSERT_NE(bmm, nullptr);
+    EXPECT_EQ(bmm->calls, 4);
+    EXPECT_EQ(bmm->self_cpu_ns, 123250);
+    const OperatorRow* sum = find_row(rows, "aten::sum");
+    ASSERT_NE(sum, nullptr);
+    EXPECT_EQ(sum->self_cpu_ns, 20301);  // "20.300999999999988" us, to the nearest ns
+    // The legacy profiler's "CUDA functions" spans are device events, not CPU ops.
+    EXPECT_EQ(find_row(rows, "aten::matmul")->calls, 2);
+}
+
+TEST(TraceFixtures, EachRankOfADistributedRun) {
+    const ImportedTrace r0 = import_chrome_trace(fixture("multi_rank/rank0.pt.trace.json"));
+    const ImportedTrace r1 = import_chrome_trace(fixture("multi_rank/rank1.pt.trace.json"));
+    EXPECT_EQ(r0.rank, 0);
+    EXPECT_EQ(r1.rank, 1);
+    EXPECT_EQ(r0.trace.meta().ranks, std::vector<int32_t>{0});
+    for (const auto& e : r1.trace.events()) EXPECT_EQ(e.rank, 1);
+    expect_row(key_averages(r0.trace), "record_param_comms", 1, 40, 50, 120.5, 120.5);
+    expect_row(key_averages(r1.trace), "record_param_comms", 1, 40, 50, 95.25, 95.25);
+    // Different baseTimeNanoseconds: on the absolute clock both all-reduce kernels end together.
+    auto nccl_end = [](const Trace& t) {
+        for (const auto& e : t.events())
+            if (e.name.rfind("ncclDevKernel", 0) == 0) return e.end_ns;
+        return int64_t(0);
+    };
+    EXPECT_EQ(nccl_end(r0.trace), 1722470400005205500);
+    EXPECT_EQ(nccl_end(r1.trace), 1722470400005205500);
+}
+
+// Every class of bad input: one TraceImportError naming the problem (and where), or, for valid JSON
+// with odd fields, the good events kept and the others skipped with a warning naming their offset.
+TEST(TraceFixtures, BadInputGivesOneClearMessage) {
+    const std::vector<std::pair<std::string, std::string>> errors = {
+        {"truncated.json", "the file ends inside an event that starts at byte offset"},
+        {"truncated.json.gz", "unexpected end of file"},
+        {"empty.json", "the file is empty"},
+        {"whitespace.json", "the file is empty (or only whitespace)"},
+        {"binary.bin", "not a chrome trace: it starts with byte 137"},
+        {"not_gzip.json.gz", "invalid block type"},
+        {"wrong_type_root.json", "not a chrome trace"},
+        {"wrong_type_events.json", "\"traceEvents\" is not a list (byte offset 16)"},
+        {"no_events.json", "holds no trace events"},
+        {"non_utf8.json", "not valid UTF-8"},
+        {"nul_in_string.json", "must be escaped"},
+        {"unterminated_string.json", "the file ends inside an event"},
+    };
+    for (const auto& [file, expected] : errors) {
+        const std::string msg = import_error(fixture("bad/" + file));
+        EXPECT_NE(msg.find(expected), std::string::npos) << file << ": " << msg;
+        EXPECT_NE(msg.find(file), std::string::npos) << "the message names the file: " << msg;
+    }
+    const ImportedTrace fields = import_chrome_trace(fixture("bad/wrong_type_fields.json"));
+    EXPECT_EQ(fields.skipped_events, 3);
+    ASSERT_EQ(fields.warnings.size(), 3u);
+    EXPECT_NE(fields.warnings[0].find("\"ts\" is not a number"), std::string::npos) << fields.warnings[0];
+    EXPECT_NE(fields.warnings[0].find("byte offset 146"), std::string::npos) << fields.warnings[0];
+    expect_row(key_averages(fields.trace), "aten::mm", 2, 20, 20, 0, 0);
+
+    for (const char* file : {"huge_numbers.json", "huge_numbers_finite.json"}) {
+        const ImportedTrace huge = import_chrome_trace(fixture(std::string("bad/") + file));
+        EXPECT_EQ(huge.skipped_events, 4) << file;
+        for (const auto& e : huge.trace.events()) {
+            EXPECT_GE(e.end_ns, e.start_ns) << file;
+            EXPECT_LT(std::llabs(e.start_ns), int64_t(2e18)) << file;
+        }
+    }
+    for (const char* file : {"deeply_nested.json", "deeply_nested.json.gz"}) {  // no stack overflow
+        const ImportedTrace deep = import_chrome_trace(fixture(std::string("bad/") + file));
+        ASSERT_EQ(deep.trace.events().size(), 1u) << file;
+        EXPECT_EQ(deep.trace.events()[0].name, "after");
+        ASSERT_EQ(deep.warnings.size(), 1u);
+        EXPECT_NE(deep.warnings[0].find("nested deeper than 1024 levels"), std::string::npos) << deep.warnings[0];
+    }
+}
