@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -28,6 +29,7 @@ struct InspectCommand {
     std::string json_path;
     bool quiet = false;
     bool timing = false;
+    bool distributed = false;
 };
 
 // Peak resident memory of this process so far (VmHWM), in bytes; 0 where /proc is missing.
@@ -103,7 +105,11 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
     }
     std::cout << "), " << cpu_threads.size() << " CPU thread(s), " << streams.size() << " device stream(s), " << trace.memory().size()
               << " memory events, peak " << format_mib(peak) << ", " << format_mib(t.bytes_read) << " of JSON\n";
-    if (t.rank >= 0)
+    if (trace.meta().ranks.size() > 1) {
+        std::cout << "ranks";
+        for (int32_t r : trace.meta().ranks) std::cout << " " << r;
+        std::cout << " of " << t.world_size << (t.backend.empty() ? "" : " (" + t.backend + ")") << ": operator rows sum over ranks\n";
+    } else if (t.rank >= 0)
         std::cout << "rank " << t.rank << " of " << t.world_size << (t.backend.empty() ? "" : " (" + t.backend + ")") << "\n";
     if (t.device_properties.is_array())
         for (const auto& d : t.device_properties)
@@ -145,6 +151,7 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
               {"device_streams", streams.size()},
               {"devices", t.device_properties.is_null() ? nlohmann::json::array() : t.device_properties},
               {"rank", t.rank},
+              {"ranks", trace.meta().ranks},
               {"world_size", t.world_size},
               {"backend", t.backend},
               {"memory_events", trace.memory().size()},
@@ -163,11 +170,28 @@ int run(const InspectCommand& c) {
     StderrProgress progress(c.quiet);
     nlohmann::json out{{"schema", "attention-workbench/inspect"}, {"schema_version", 1}, {"traces", nlohmann::json::array()}};
     int rc = kExitOk;
+    // A folder is one distributed run (one trace per rank); --distributed merges the files given.
+    std::vector<std::vector<std::string>> inputs;
     for (const auto& path : c.paths) {
+        if (std::filesystem::is_directory(path)) {
+            inputs.push_back(trace_files_in_folder(path));
+            if (inputs.back().empty()) {
+                std::cerr << "attnwb inspect: '" << path << "' holds no .json or .json.gz traces\n";
+                rc = kExitBadInput;
+                inputs.pop_back();
+            }
+        } else if (c.distributed && !inputs.empty()) {
+            inputs.back().push_back(path);
+        } else {
+            inputs.push_back({path});
+        }
+    }
+    for (const auto& files : inputs) {
+        const std::string path = files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
         ImportedTrace t;
         try {
             const auto started = std::chrono::steady_clock::now();
-            t = import_chrome_trace(path, &progress);
+            t = import_chrome_traces(files, &progress);
             progress.end_line();
             if (c.timing) {
                 const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -195,7 +219,8 @@ int run(const InspectCommand& c) {
 Command register_inspect(CLI::App& app) {
     auto c = std::make_shared<InspectCommand>();
     CLI::App* sub = app.add_subcommand(
-        "inspect", "Read chrome traces (attnwb's or PyTorch's export_chrome_trace, .json or .json.gz, streamed) and "
+        "inspect", "Read chrome traces (attnwb's or PyTorch's export_chrome_trace / tensorboard_trace_handler, .json or "
+                   ".json.gz, streamed; a folder is one distributed run) and "
                    "print a summary, the operator table and the kernels. A file that cannot be read gets one message "
                    "(exit 2) and the others are still shown.");
     sub->add_option("traces", c->paths, "Trace files")->required();
@@ -203,6 +228,7 @@ Command register_inspect(CLI::App& app) {
     sub->add_option("--sort", c->sort, "Sort key: " + sort_key_names() + "; default self_cpu");
     sub->add_option("--json", c->json_path, "Write summary, operators and kernels as JSON (schema attention-workbench/inspect)");
     sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr");
+    sub->add_flag("--distributed", c->distributed, "The files are the ranks of one run: show them as one trace (a folder is read so too)");
     sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };
 }

@@ -16,6 +16,7 @@ struct FnEvent {
     int64_t start = 0;
     int64_t end = 0;
     uint64_t thread = 0;
+    int32_t rank = -1;  // ranks of a distributed trace nest and link separately
     bool is_async = false;
     int64_t cpu_mem = 0;
     int64_t device_mem = 0;
@@ -24,6 +25,9 @@ struct FnEvent {
     std::vector<int> children;
     bool deleted = false;
 };
+
+// Each process numbers its ids from 1: in a distributed trace an id means something within its rank.
+int64_t link_key(int32_t rank, int64_t id) { return int64_t(uint64_t(id) ^ (uint64_t(uint32_t(rank + 1)) << 48)); }
 
 std::vector<FnEvent> function_events(const Trace& trace) {
     const auto& mem = trace.memory();  // sorted by time, stable
@@ -41,6 +45,7 @@ std::vector<FnEvent> function_events(const Trace& trace) {
         fe.start = e.start_ns;
         fe.end = e.end_ns;
         fe.thread = e.thread;
+        fe.rank = e.rank;
         fe.is_async = e.is_async;
         if (e.device == DeviceKind::CPU) {
             // MemRecordsAcc.in_interval: bisect_left(start) .. bisect_right(end), any thread.
@@ -54,7 +59,7 @@ std::vector<FnEvent> function_events(const Trace& trace) {
                 attributed[size_t(it - mem.begin())] = 1;
             }
         }
-        if (e.linked_correlation_id > 0) linked[e.linked_correlation_id].push_back(int(fes.size()));
+        if (e.linked_correlation_id > 0) linked[link_key(e.rank, e.linked_correlation_id)].push_back(int(fes.size()));
         fes.push_back(std::move(fe));
     }
     // Associate device events (and runtime calls) with the CPU op whose id they link to.
@@ -62,7 +67,7 @@ std::vector<FnEvent> function_events(const Trace& trace) {
         // Only front-end events (not themselves linked to another, as runtime calls are) take device
         // events: Kineto's correlation ids and External ids are separate counters that overlap.
         if (fe.device != DeviceKind::CPU || fe.is_async || fe.src->linked_correlation_id > 0) continue;
-        auto it = linked.find(fe.src->correlation_id);
+        auto it = linked.find(link_key(fe.src->rank, fe.src->correlation_id));
         if (it == linked.end()) continue;
         for (int j : it->second) {
             FnEvent& other = fes[size_t(j)];
@@ -94,10 +99,12 @@ void populate_children(std::vector<FnEvent>& fes) {
         if (!fes[i].is_async && fes[i].device == DeviceKind::CPU) order.push_back(i);
     // Python sorts by thread (stable), then each thread's events by (start, -end) (stable): the
     // list is already in that order within a thread.
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return fes[a].thread < fes[b].thread; });
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return fes[a].rank != fes[b].rank ? fes[a].rank < fes[b].rank : fes[a].thread < fes[b].thread;
+    });
     std::vector<int> open;
     for (size_t k = 0; k < order.size(); ++k) {
-        if (k == 0 || fes[order[k]].thread != fes[order[k - 1]].thread) open.clear();
+        if (k == 0 || fes[order[k]].thread != fes[order[k - 1]].thread || fes[order[k]].rank != fes[order[k - 1]].rank) open.clear();
         FnEvent& e = fes[order[k]];
         while (!open.empty()) {
             FnEvent& p = fes[open.back()];

@@ -14,11 +14,13 @@ void assign_nesting(std::vector<TraceEvent>& events) {
     order.reserve(events.size());
     for (int32_t i = 0; i < int32_t(events.size()); ++i)
         if (nests_on_cpu(events[i])) order.push_back(i);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int32_t a, int32_t b) { return events[a].thread < events[b].thread; });
+    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+        return events[a].rank != events[b].rank ? events[a].rank < events[b].rank : events[a].thread < events[b].thread;
+    });
     std::vector<int32_t> open;
     for (size_t i = 0; i < order.size(); ++i) {
-        if (i == 0 || events[order[i]].thread != events[order[i - 1]].thread) open.clear();
+        if (i == 0 || events[order[i]].thread != events[order[i - 1]].thread || events[order[i]].rank != events[order[i - 1]].rank)
+            open.clear();
         TraceEvent& e = events[order[i]];
         while (!open.empty()) {
             const TraceEvent& p = events[open.back()];

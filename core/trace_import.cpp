@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <set>
 #include <unordered_map>
@@ -201,7 +202,7 @@ EventKind kind_of(std::string_view cat) {
 
 bool on_device(std::string_view cat) {
     return cat == "kernel" || cat == "Kernel" || cat == "gpu_memcpy" || cat == "Memcpy" || cat == "gpu_memset" ||
-           cat == "Memset" || cat == "gpu_user_annotation";
+           cat == "Memset" || cat == "gpu_user_annotation" || cat == "cuda_sync";
 }
 
 // The fields of one event object as read, before it becomes a TraceEvent / MemoryEvent.
@@ -488,6 +489,7 @@ private:
     struct ThreadName {
         uint64_t pid, tid;
         std::string name;
+        bool from_metadata;
     };
     std::vector<ThreadName> thread_names_;  // sorted into CPU threads and device streams at the end
 };
@@ -539,8 +541,13 @@ ImportedTrace Reader::read() {
     std::set<std::pair<uint64_t, uint64_t>> streams;
     for (const auto& e : events_)
         if (e.device != DeviceKind::CPU) streams.insert({uint64_t(int64_t(e.device_index)), e.thread});
-    for (auto& n : thread_names_)
-        (streams.count({n.pid, n.tid}) ? meta_.stream_names : meta_.thread_names)[n.tid] = std::move(n.name);
+    for (auto& n : thread_names_) {
+        auto& names = streams.count({n.pid, n.tid}) ? meta_.stream_names : meta_.thread_names;
+        if (n.from_metadata)
+            names[n.tid] = std::move(n.name);  // "M" thread_name wins over a textual tid
+        else
+            names.emplace(n.tid, std::move(n.name));
+    }
     if (out_.rank >= 0) {
         for (auto& e : events_) e.rank = out_.rank;
         for (auto& m : memory_) m.rank = out_.rank;
@@ -732,7 +739,7 @@ void Reader::convert(RawEvent& r, int64_t offset) {
     if (ph == "M") {
         ++out_.metadata_events;
         if (r.name == "thread_name") {
-            thread_names_.push_back({r.pid, r.tid, std::string(r.arg_name)});
+            thread_names_.push_back({r.pid, r.tid, std::string(r.arg_name), true});
         } else if (r.name == "process_name") {
             meta_.process_names[r.pid] = std::string(r.arg_name);
         }
@@ -790,6 +797,9 @@ void Reader::convert(RawEvent& r, int64_t offset) {
         }
     } else {
         t.thread = r.tid;
+        // A tid that is a name ("PyTorch Profiler" of Kineto's span) names its lane.
+        if (!r.tid_text.empty() && id_of_string(r.tid_text) != 0 && r.tid_text.find_first_of("0123456789") == std::string_view::npos)
+            thread_names_.push_back({r.pid, r.tid, std::string(r.tid_text), false});
         if (t.kind == EventKind::Runtime) {
             // As in Kineto's own records: a runtime call's id is CUPTI's correlation (its kernels carry
             // the same), and it links to the op whose External id it carries.
@@ -819,6 +829,70 @@ ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer
     } catch (const std::bad_alloc&) {
         throw TraceImportError("'" + path + "' does not fit in memory");
     }
+}
+
+ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObserver* observer) {
+    if (paths.size() == 1) return import_chrome_trace(paths.front(), observer);
+    if (paths.empty()) throw TraceImportError("no trace files to open");
+    std::vector<ImportedTrace> parts;
+    for (const auto& path : paths) parts.push_back(import_chrome_trace(path, observer));
+    std::set<int> ranks;
+    bool unique = true;
+    for (const auto& p : parts) unique = unique && p.rank >= 0 && ranks.insert(p.rank).second;
+    ImportedTrace out;
+    std::vector<TraceEvent> events;
+    std::vector<MemoryEvent> memory;
+    TraceMeta meta;
+    meta.origin_ns = INT64_MAX;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        ImportedTrace& p = parts[i];
+        const int32_t rank = unique ? p.rank : int32_t(i);
+        meta.ranks.push_back(rank);
+        meta.origin_ns = std::min(meta.origin_ns, p.trace.meta().origin_ns);
+        for (TraceEvent e : p.trace.events()) {
+            e.rank = rank;
+            events.push_back(std::move(e));
+        }
+        for (MemoryEvent m : p.trace.memory()) {
+            m.rank = rank;
+            memory.push_back(m);
+        }
+        for (const auto& [tid, name] : p.trace.meta().thread_names) meta.thread_names.emplace(tid, name);
+        for (const auto& [tid, name] : p.trace.meta().stream_names) meta.stream_names.emplace(tid, name);
+        for (const auto& [pid, name] : p.trace.meta().process_names) meta.process_names.emplace(pid, name);
+        for (const auto& [cat, n] : p.categories) out.categories[cat] += n;
+        out.flow_events += p.flow_events;
+        out.counter_events += p.counter_events;
+        out.metadata_events += p.metadata_events;
+        out.instant_events += p.instant_events;
+        out.skipped_events += p.skipped_events;
+        for (auto& w : p.warnings) out.warnings.push_back(paths[i] + ": " + w);
+        out.bytes_read += p.bytes_read;
+        out.world_size = std::max(out.world_size, p.world_size);
+        if (out.backend.empty()) out.backend = p.backend;
+        if (out.device_properties.is_null()) out.device_properties = p.device_properties;
+        if (out.extra.is_null()) out.extra = p.extra;
+    }
+    std::sort(meta.ranks.begin(), meta.ranks.end());
+    meta.source = paths.front();
+    out.trace_name = std::to_string(parts.size()) + " ranks of one run";
+    out.trace = Trace::build(std::move(events), std::move(memory), std::move(meta));
+    return out;
+}
+
+std::vector<std::string> trace_files_in_folder(const std::string& folder) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        auto ends = [&name](const char* suffix) {
+            const size_t n = std::strlen(suffix);
+            return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
+        };
+        if (entry.is_regular_file() && (ends(".json") || ends(".json.gz"))) out.push_back(entry.path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 bool looks_like_chrome_trace(const std::string& path) {

@@ -48,6 +48,13 @@ struct ImportedTrace {
 // cancel is polled after each batch of events (a few MiB).
 ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer = nullptr);
 
+// The files of one distributed run (several paths, or the *.json / *.json.gz of a folder): one trace
+// whose events carry their file's rank (distributedInfo.rank, or the file's position when a file has
+// none or two files claim the same rank), so ranks get their own lanes, nesting and id links.
+// Throws TraceImportError naming the first file that cannot be read.
+ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
+std::vector<std::string> trace_files_in_folder(const std::string& folder);  // sorted; empty if none
+
 // True when the file starts like a chrome trace ('[' or an object with "traceEvents" near the start).
 bool looks_like_chrome_trace(const std::string& path);
 

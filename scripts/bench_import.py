@@ -1139,7 +1139,7 @@ def mem_available():
     return None
 
 
-SUMMARY = re.compile(r"(\d+) events \(([^)]*)\), (\d+) CPU thread\(s\), (\d+) memory events, peak ([\d.]+) MiB")
+SUMMARY = re.compile(r"(\d+) events \(([^)]*)\), (\d+) CPU thread\(s\), (?:\d+ device stream\(s\), )?(\d+) memory events, peak ([\d.]+) MiB")
 
 
 def check_summary(stdout_path, meta):

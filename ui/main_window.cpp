@@ -27,6 +27,7 @@
 #include "engine_worker.h"
 #include "format_qt.h"
 #include "json_io.h"
+#include "kernel_table_model.h"
 #include "operator_panel.h"
 #include "results_json.h"
 #include "run_panel.h"
@@ -38,7 +39,7 @@ namespace awb::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
+      operators_(new OperatorPanel), kernels_(new KernelPanel), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
       timeline_scroll_(new QScrollArea),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
@@ -59,9 +60,11 @@ MainWindow::MainWindow(QWidget* parent)
     run_scroll->setWidgetResizable(true);
     auto* run_dock = dock(tr("Run"), "run", run_scroll, Qt::LeftDockWidgetArea);
     auto* op_dock = dock(tr("Operators"), "operators", operators_, Qt::BottomDockWidgetArea);
+    auto* kernel_dock = dock(tr("Kernels"), "kernels", kernels_, Qt::BottomDockWidgetArea);
     auto* compare_dock = dock(tr("Compare runs"), "compare", comparison_, Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", chart_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(op_dock, compare_dock);
+    tabifyDockWidget(op_dock, kernel_dock);
+    tabifyDockWidget(kernel_dock, compare_dock);
     tabifyDockWidget(compare_dock, chart_dock);
     op_dock->raise();
     default_docks_ = {run_dock, op_dock};
@@ -84,6 +87,10 @@ MainWindow::MainWindow(QWidget* parent)
         QString error;
         if (!path.isEmpty() && !saveSweep(path, &error)) QMessageBox::warning(this, tr("Cannot save"), error);
     })->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Open &distributed run (folder)..."), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder with one trace per rank"));
+        if (!dir.isEmpty()) openFile(dir);
+    });
     file->addAction(tr("Save &workspace..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save workspace"), QStringLiteral("workspace.json"),
                                                           tr("Workspace (*.json)"));
@@ -116,6 +123,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(run_dock->toggleViewAction());
     view->addAction(op_dock->toggleViewAction());
+    view->addAction(kernel_dock->toggleViewAction());
     view->addAction(chart_dock->toggleViewAction());
     view->addAction(compare_dock->toggleViewAction());
 
@@ -140,6 +148,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
     connect(run_panel_, &RunPanel::sweepRequested, this, &MainWindow::startSweep);
     connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineWidget::setHighlightedName);
+    connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineWidget::setHighlightedName);
     EngineWorker* worker = engine_->worker();
     connect(worker, &EngineWorker::progress, this, [this](int done, int total, const QString& what) {
         progress_->setRange(0, std::max(0, total));  // total 0: busy indicator (trace import)
@@ -324,7 +333,10 @@ void MainWindow::addRun(std::shared_ptr<const ProfileResult> result, const QStri
 void MainWindow::display(const std::shared_ptr<const ProfileResult>& result) {
     shown_ = result;
     timeline_->setRun(result);
-    operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), result->spec.device.kind == DeviceKind::CUDA);
+    const bool device_events = std::any_of(result->trace.events().begin(), result->trace.events().end(),
+                                           [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
+    operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), device_events);
+    kernels_->setTrace(result->trace);
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
                                                          QString::fromStdString(shape_string(result->spec))));
     status_->setText(tr("%1 %2 %3: %4 events, median recorded step %5 (profiler on)")
@@ -361,6 +373,7 @@ void MainWindow::restoreWorkspace(const Workspace& w, const QString& path) {
     shown_.reset();
     timeline_->setData(nullptr);
     operators_->setRows({}, false);
+    kernels_->setTrace(Trace{});
     if (w.shown >= 0) display(w.runs[size_t(w.shown)].result);
     else if (!w.runs.empty()) display(w.runs.back().result);
     setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
@@ -375,7 +388,7 @@ void MainWindow::restoreWorkspace(const Workspace& w, const QString& path) {
 bool MainWindow::openFile(const QString& path) {
     // Chrome traces (ours from attnwb --trace or File > Export, or PyTorch's) are read on the engine
     // thread; the timeline and table appear when the import finishes.
-    if (looks_like_chrome_trace(path.toStdString())) {
+    if (QFileInfo(path).isDir() || looks_like_chrome_trace(path.toStdString())) {
         beginJob(tr("Reading trace %1...").arg(path));
         engine_->importTrace(path);
         addRecent(path);
@@ -399,6 +412,7 @@ bool MainWindow::openFile(const QString& path) {
         } else if (kind == "profile-report") {
             const ProfileReport report = report_from_json(j);
             operators_->setRows(report.operators, report.spec.device.kind == DeviceKind::CUDA);
+            kernels_->setTrace(Trace{});
             run_panel_->setSpec(report.spec);
             timeline_->setData(nullptr);
             shown_.reset();

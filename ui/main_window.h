@@ -21,6 +21,7 @@ namespace awb::ui {
 
 class ComparisonView;
 class Engine;
+class KernelPanel;
 class OperatorPanel;
 class RunPanel;
 class SweepChart;
@@ -46,6 +47,7 @@ public:
     void showResult(std::shared_ptr<const ProfileResult> result, const QString& label = {});
     RunPanel* runPanel() const { return run_panel_; }
     OperatorPanel* operatorPanel() const { return operators_; }
+    KernelPanel* kernelPanel() const { return kernels_; }
     TimelineWidget* timeline() const { return timeline_; }
     SweepChart* sweepChart() const { return chart_; }
     ComparisonView* comparison() const { return comparison_; }
@@ -72,6 +74,7 @@ private:
     Engine* engine_;
     RunPanel* run_panel_;
     OperatorPanel* operators_;
+    KernelPanel* kernels_;
     TimelineWidget* timeline_;
     SweepChart* chart_;
     ComparisonView* comparison_;

@@ -31,12 +31,13 @@ size_t TimelineData::span_count() const {
     return n;
 }
 
-void place_span(TimelineLane& lane, TimelineSpan span, size_t level) {
+size_t place_span(TimelineLane& lane, TimelineSpan span, size_t level) {
     while (level < lane.levels.size() && !lane.levels[level].spans.empty() &&
            lane.levels[level].spans.back().end_ns > span.start_ns)
         ++level;
     if (level >= lane.levels.size()) lane.levels.resize(level + 1);
     lane.levels[level].spans.push_back(span);
+    return level;
 }
 
 TimelineData TimelineData::from_trace(const Trace& trace) {
@@ -44,27 +45,37 @@ TimelineData TimelineData::from_trace(const Trace& trace) {
     d.start_ns = trace.begin_ns();
     d.end_ns = std::max(trace.end_ns(), trace.begin_ns() + 1);
     std::unordered_map<std::string, int32_t> name_ids;
-    // (device kind, device index, thread) -> lane; std::map orders CPU (enum 0) first, threads ascending.
-    std::map<std::tuple<int, int, uint64_t>, size_t> lane_of;
+    // (rank, device kind, device index, thread) -> lane; std::map orders ranks, then CPU (enum 0) first,
+    // threads ascending. Lanes carry the trace's thread and stream names where it has them.
+    using LaneKey = std::tuple<int32_t, int, int, uint64_t>;
+    std::map<LaneKey, size_t> lane_of;
     const auto& events = trace.events();
-    for (const auto& e : events) lane_of.emplace(std::tuple{int(e.device), e.device_index, e.thread}, 0);
+    const TraceMeta& meta = trace.meta();
+    for (const auto& e : events) lane_of.emplace(LaneKey{e.rank, int(e.device), e.device_index, e.thread}, 0);
     for (auto& [key, index] : lane_of) {
         index = d.lanes.size();
-        const auto& [device, device_index, thread] = key;
+        const auto& [rank, device, device_index, thread] = key;
         TimelineLane lane;
-        if (DeviceKind(device) == DeviceKind::CPU)
-            lane.title = "CPU thread " + std::to_string(thread);
+        const bool cpu = DeviceKind(device) == DeviceKind::CPU;
+        const auto& names = cpu ? meta.thread_names : meta.stream_names;
+        const auto named = names.find(thread);
+        if (cpu)
+            lane.title = named != names.end() ? named->second + " (CPU " + std::to_string(thread) + ")" : "CPU thread " + std::to_string(thread);
         else
-            lane.title = to_string(DeviceSpec{DeviceKind(device), device_index}) + " stream " + std::to_string(thread);
+            lane.title = to_string(DeviceSpec{DeviceKind(device), device_index}) + " " +
+                         (named != names.end() ? named->second : "stream " + std::to_string(thread));
+        if (meta.ranks.size() > 1) lane.title = "rank " + std::to_string(rank) + " " + lane.title;
         d.lanes.push_back(std::move(lane));
     }
+    d.placed.resize(events.size());
     for (size_t i = 0; i < events.size(); ++i) {  // events are in start order (Trace::build)
         const auto& e = events[i];
         auto [it, added] = name_ids.emplace(e.name, int32_t(d.names.size()));
         if (added) d.names.push_back(e.name);
-        const size_t lane = lane_of[{int(e.device), e.device_index, e.thread}];
-        place_span(d.lanes[lane], TimelineSpan{e.start_ns, e.end_ns, it->second, int32_t(i)},
-                   nests_on_cpu(e) ? size_t(std::max(0, int(e.depth))) : 0);
+        const size_t lane = lane_of[{e.rank, int(e.device), e.device_index, e.thread}];
+        const size_t level = place_span(d.lanes[lane], TimelineSpan{e.start_ns, e.end_ns, it->second, int32_t(i)},
+                                        nests_on_cpu(e) ? size_t(std::max(0, int(e.depth))) : 0);
+        d.placed[i] = {int32_t(lane), int32_t(level)};
     }
     return d;
 }

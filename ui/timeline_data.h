@@ -47,6 +47,10 @@ struct TimelineLane {
 struct TimelineData {
     std::vector<std::string> names;
     std::vector<TimelineLane> lanes;
+    struct Place {
+        int32_t lane = -1, level = -1;
+    };
+    std::vector<Place> placed;  // where each trace event was drawn (by event index); empty for synthetic data
     int64_t start_ns = 0, end_ns = 0;
     size_t span_count() const;
 
@@ -57,7 +61,8 @@ struct TimelineData {
 
 // Adds a span to the first level at or below `level` where it does not overlap (spans must come in
 // start order per lane). Used by from_trace and by synthetic data.
-void place_span(TimelineLane& lane, TimelineSpan span, size_t level);
+// Returns the level it went to.
+size_t place_span(TimelineLane& lane, TimelineSpan span, size_t level);
 
 struct DrawItem {
     int lane = 0;

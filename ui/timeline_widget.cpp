@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "format_qt.h"
+#include "kernel_table.h"
 
 namespace awb::ui {
 
@@ -39,6 +40,8 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shar
     memory_peak_ = 0;
     for (const auto& p : memory_) memory_peak_ = std::max(memory_peak_, p.bytes);
     highlighted_.clear();
+    selected_ = -1;
+    flows_.clear();
     setMinimumHeight(std::max(120, contentHeight()));
     fit();
 }
@@ -147,6 +150,7 @@ size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
         }
     }
     (void)folded_pen;
+    paintFlows(p, area, view);
     if (selecting_) {
         const double a = std::min(select_x0_, select_x1_), b = std::max(select_x0_, select_x1_);
         p.fillRect(QRectF(x_base + a, area.top(), b - a, area.height()), QColor(40, 120, 255, 50));
@@ -173,6 +177,45 @@ size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
                tr("view %1").arg(format_duration_ns(double(view.end_ns - view.start_ns))));
     last_paint_ms_ = double(timer.nsecsElapsed()) / 1e6;
     return items_.size();
+}
+
+void TimelineWidget::selectEvent(int event) {
+    selected_ = event;
+    flows_ = trace_ && event >= 0 ? launch_flows(*trace_, event) : std::vector<FlowLink>{};
+    update();
+}
+
+void TimelineWidget::paintFlows(QPainter& p, const QRect& area, const TimeMapping& view) {
+    if (!data_ || selected_ < 0 || size_t(selected_) >= data_->placed.size()) return;
+    const int x_base = area.left() + kGutterPx;
+    auto top_of = [&](int32_t event) {
+        const auto& at = data_->placed[size_t(event)];
+        return area.top() + laneTop(at.lane) + kLaneHeaderPx + at.level * kRowPx;
+    };
+    auto x_of = [&](int64_t ns) { return x_base + std::clamp(view.x_of(ns), -1e6, 1e6); };
+    const TraceEvent& sel = trace_->events()[size_t(selected_)];
+    p.setPen(QPen(QColor(20, 20, 20), 2));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(QRectF(x_of(sel.start_ns), top_of(selected_), std::max(2.0, view.x_of(sel.end_ns) - view.x_of(sel.start_ns)), kRowPx - 2));
+    const QColor flow(200, 60, 20);
+    for (const FlowLink& f : flows_) {
+        const TraceEvent& a = trace_->events()[size_t(f.from)];
+        const TraceEvent& b = trace_->events()[size_t(f.to)];
+        // From the launch's start (bottom of its row) to the kernel's start (top of its row), as Perfetto draws ac2g.
+        const QPointF from(x_of(a.start_ns), top_of(f.from) + kRowPx - 2);
+        const QPointF to(x_of(b.start_ns), top_of(f.to));
+        p.setPen(QPen(flow, 1.5));
+        p.drawLine(from, to);
+        const QLineF line(to, from);
+        const double angle = std::atan2(-line.dy(), line.dx());
+        const QPointF head1 = to + QPointF(std::sin(angle + M_PI / 3) * 7, std::cos(angle + M_PI / 3) * 7);
+        const QPointF head2 = to + QPointF(std::sin(angle + M_PI - M_PI / 3) * 7, std::cos(angle + M_PI - M_PI / 3) * 7);
+        p.setBrush(flow);
+        p.drawPolygon(QPolygonF({to, head1, head2}));
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(flow, 2));
+        p.drawRect(QRectF(to.x(), to.y(), std::max(2.0, view.x_of(b.end_ns) - view.x_of(b.start_ns)), kRowPx - 2));
+    }
 }
 
 void TimelineWidget::paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view) {
@@ -268,6 +311,18 @@ QString TimelineWidget::describe(const TimelineSpan& s) const {
         for (const auto& m : trace_->memory())
             if (m.thread == e.thread && m.ts_ns >= e.start_ns && m.ts_ns <= e.end_ns && m.bytes > 0) bytes += m.bytes;
         if (bytes > 0) text += QStringLiteral("<br>allocated %1").arg(format_bytes(bytes));
+        if (const DeviceLaunch* l = e.launch.get()) {
+            if (l->grid[0] > 0)
+                text += QStringLiteral("<br>grid %1, block %2").arg(QString::fromStdString(format_dim3(l->grid)),
+                                                                    QString::fromStdString(format_dim3(l->block)));
+            if (l->registers_per_thread >= 0) text += QStringLiteral("<br>%1 registers / thread").arg(l->registers_per_thread);
+            if (l->shared_memory_bytes >= 0) text += QStringLiteral(", shared memory %1").arg(format_bytes(l->shared_memory_bytes));
+            if (l->occupancy_pct >= 0) text += QStringLiteral("<br>est. achieved occupancy %1 %").arg(l->occupancy_pct, 0, 'f', 1);
+            if (l->bytes > 0) text += QStringLiteral("<br>%1 copied").arg(format_bytes(l->bytes));
+            if (l->bandwidth_gb_s > 0) text += QStringLiteral(" at %1 GB/s").arg(l->bandwidth_gb_s, 0, 'f', 1);
+        }
+        if (e.correlation_id > 0 && e.kind != EventKind::CpuOp && e.kind != EventKind::UserAnnotation)
+            text += QStringLiteral("<br>correlation %1 (click: arrows to its launch / kernels)").arg(e.correlation_id);
     }
     return text;
 }
@@ -336,6 +391,7 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
             if (const TimelineSpan* s = h.lane >= 0 ? span_at(*data_, view_, h.lane, h.level, e->pos().x() - kGutterPx, 2.0)
                                                     : nullptr) {
                 setHighlightedNames({s->name});
+                selectEvent(s->event);
                 if (s->event >= 0) emit eventClicked(s->event);
             }
         }

@@ -13,6 +13,7 @@
 #include "memory_replay.h"
 #include "profiler_session.h"
 #include "timeline_data.h"
+#include "trace_links.h"
 
 namespace awb::ui {
 
@@ -32,6 +33,11 @@ public:
     // Outline the spans with these names (indices into TimelineData::names); empty clears.
     void setHighlightedNames(std::set<int32_t> names);
     void setHighlightedName(const QString& name);
+    // Select an event (index into the trace's events, -1 clears): it is outlined and arrows are drawn
+    // from each launch it takes part in to the kernels, copies and sets it started.
+    void selectEvent(int event);
+    int selectedEvent() const { return selected_; }
+    const std::vector<FlowLink>& flows() const { return flows_; }
 
     // Paints one frame into any paint device (the benchmark paints into a QImage) and returns the
     // number of draw items.
@@ -69,6 +75,7 @@ private:
     QString describe(const TimelineSpan& span) const;
     void paintMemory(QPainter& p, const QRect& track);
     void paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view);
+    void paintFlows(QPainter& p, const QRect& area, const TimeMapping& view);
 
     std::shared_ptr<const TimelineData> data_;
     std::shared_ptr<const Trace> trace_;
@@ -76,6 +83,8 @@ private:
     int64_t memory_peak_ = 0;
     TimeMapping view_;
     std::set<int32_t> highlighted_;
+    int selected_ = -1;
+    std::vector<FlowLink> flows_;
     std::vector<DrawItem> items_;
     double last_paint_ms_ = 0;
     // Mouse state: drag to pan, shift-drag to select a range.

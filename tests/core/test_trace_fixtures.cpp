@@ -11,6 +11,7 @@
 #include "memory_replay.h"
 #include "op_table.h"
 #include "trace_import.h"
+#include "trace_links.h"
 
 using namespace awb;
 
@@ -243,4 +244,42 @@ TEST(TraceFixtures, BadInputGivesOneClearMessage) {
         ASSERT_EQ(deep.warnings.size(), 1u);
         EXPECT_NE(deep.warnings[0].find("nested deeper than 1024 levels"), std::string::npos) << deep.warnings[0];
     }
+}
+
+// A folder of ranks opens as one trace: events keep their rank, ids link within a rank only (each
+// process numbers its External ids from 1), and the rows sum over ranks.
+TEST(TraceFixtures, DistributedRunAsOneTrace) {
+    const auto files = trace_files_in_folder(fixture("multi_rank"));
+    ASSERT_EQ(files.size(), 2u);
+    const ImportedTrace t = import_chrome_traces(files);
+    EXPECT_EQ(t.trace.meta().ranks, (std::vector<int32_t>{0, 1}));
+    const auto rows = key_averages(t.trace);
+    expect_row(rows, "record_param_comms", 2, 80, 100, 215.75, 215.75);
+    expect_row(rows, "ProfilerStep*", 2, 220, 400, 0, 240.454);
+    expect_row(rows, "cuLaunchKernelEx", 2, 20, 20, 0, 0);
+    EXPECT_THROW(import_chrome_traces({fixture("multi_rank/rank0.pt.trace.json"), fixture("bad/empty.json")}), TraceImportError);
+}
+
+// Launch -> kernel links, as Kineto's ac2g flows: from a kernel, a launch or an op (with its children).
+TEST(TraceFixtures, LaunchFlowsLinkOpsLaunchesAndKernels) {
+    const ImportedTrace t = import_chrome_trace(fixture("kineto_gpu_2x.json"));
+    const auto& ev = t.trace.events();
+    auto index_of = [&](const std::string& name, int nth = 0) {
+        for (int32_t i = 0; i < int32_t(ev.size()); ++i)
+            if (ev[size_t(i)].name == name && nth-- == 0) return i;
+        return int32_t(-1);
+    };
+    const int32_t gemm = index_of("ampere_sgemm_128x64_nn");
+    ASSERT_GE(gemm, 0);
+    const auto from_kernel = launch_flows(t.trace, gemm);
+    ASSERT_EQ(from_kernel.size(), 1u);
+    EXPECT_EQ(ev[size_t(from_kernel[0].from)].name, "cudaLaunchKernel");
+    EXPECT_EQ(launch_flows(t.trace, from_kernel[0].from), from_kernel);  // and back from the launch
+    // aten::matmul launches through its aten::bmm child: one sgemm each call.
+    const auto from_op = launch_flows(t.trace, index_of("aten::matmul"));
+    ASSERT_EQ(from_op.size(), 1u);
+    EXPECT_EQ(from_op[0].to, gemm);
+    // The step holds every launch of the forward and backward on its thread.
+    EXPECT_GE(launch_flows(t.trace, index_of("ProfilerStep#3")).size(), 5u);
+    EXPECT_TRUE(launch_flows(t.trace, -1).empty());
 }

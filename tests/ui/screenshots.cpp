@@ -7,16 +7,19 @@
 #include <QDir>
 #include <QItemSelectionModel>
 #include <QTableView>
+#include <QVBoxLayout>
 
 #include <cstdio>
 
 #include "comparison_view.h"
+#include "kernel_table_model.h"
 #include "main_window.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"
 #include "process_tuning.h"
 #include "sweep_chart.h"
 #include "timeline_widget.h"
+#include "trace_import.h"
 
 using namespace awb;
 
@@ -84,6 +87,37 @@ int main(int argc, char** argv) {
     const bool ok = charts && window.grab().save(out + QStringLiteral("/main-window.png")) &&
                     window.timeline()->grab().save(out + QStringLiteral("/timeline.png")) &&
                     window.operatorPanel()->grab().save(out + QStringLiteral("/operator-table.png"));
-    std::printf("%s screenshots in %s\n", ok ? "wrote" : "FAILED to write", qPrintable(out));
-    return ok ? 0 : 1;
+    // A Kineto GPU trace (the hand-made 2.x fixture: no GPU on this machine): CPU threads and CUDA streams
+    // named from the trace's metadata, aten::matmul selected with arrows to its kernels, the kernel table.
+    bool gpu = false;
+    try {
+        const auto imported = std::make_shared<const ImportedTrace>(import_chrome_trace("tests/fixtures/traces/kineto_gpu_2x.json"));
+        QWidget page;
+        auto* layout = new QVBoxLayout(&page);
+        auto* timeline = new ui::TimelineWidget;
+        auto* kernels = new ui::KernelPanel;
+        layout->addWidget(timeline, 3);
+        layout->addWidget(kernels, 2);
+        page.resize(1400, 820);
+        page.show();
+        QApplication::processEvents();
+        timeline->setData(std::make_shared<const ui::TimelineData>(ui::TimelineData::from_trace(imported->trace)),
+                          std::shared_ptr<const Trace>(imported, &imported->trace));
+        kernels->setTrace(imported->trace);
+        const auto& events = imported->trace.events();
+        for (int i = 0; i < int(events.size()); ++i)
+            if (events[size_t(i)].name == "aten::matmul") {
+                const int64_t pad = 60000;
+                timeline->setView({events[size_t(i)].start_ns - pad, events[size_t(i)].end_ns + 3 * pad, 1});
+                timeline->selectEvent(i);
+                break;
+            }
+        QApplication::processEvents();
+        gpu = page.grab().save(out + QStringLiteral("/gpu-trace.png"));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gpu-trace.png: %s\n", e.what());
+    }
+    const bool all = ok && gpu;
+    std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
+    return all ? 0 : 1;
 }

@@ -1,0 +1,148 @@
+#include "kernel_table_model.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "format_qt.h"
+#include "operator_table_model.h"
+
+namespace awb::ui {
+
+static_assert(KernelTableModel::SortRole == OperatorTableModel::SortRole, "one proxy sorts both tables");
+static_assert(KernelTableModel::ShareRole == OperatorTableModel::ShareRole, "one delegate paints both tables");
+
+KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void KernelTableModel::setRows(std::vector<KernelRow> rows) {
+    beginResetModel();
+    rows_ = std::move(rows);
+    total_ns_ = 0;
+    for (const auto& r : rows_) total_ns_ += r.total_ns;
+    endResetModel();
+}
+
+int KernelTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
+int KernelTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+double KernelTableModel::raw(const KernelRow& r, int column) const {
+    const DeviceLaunch& l = r.launch;
+    switch (column) {
+        case Calls: return double(r.calls);
+        case Total: return double(r.total_ns);
+        case Share: return total_ns_ ? double(r.total_ns) / double(total_ns_) : 0.0;
+        case Avg: return r.avg_ns();
+        case Min: return double(r.min_ns);
+        case Max: return double(r.max_ns);
+        case Grid: return l.grid[0] > 0 ? double(l.grid[0]) * l.grid[1] * l.grid[2] : -1;
+        case Block: return l.block[0] > 0 ? double(l.block[0]) * l.block[1] * l.block[2] : -1;
+        case Registers: return l.registers_per_thread;
+        case SharedMemory: return double(l.shared_memory_bytes);
+        case Occupancy: return r.mean_occupancy_pct;
+        case Bytes: return l.bytes > 0 ? double(l.bytes) : -1;
+        default: return 0;
+    }
+}
+
+QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= int(rows_.size())) return {};
+    const KernelRow& r = rows_[size_t(index.row())];
+    const int c = index.column();
+    if (role == SortRole) {
+        if (c == Name) return QString::fromStdString(r.name);
+        if (c == Kind) return QString::fromStdString(to_string(r.kind));
+        return raw(r, c);
+    }
+    if (role == ShareRole && c == Total) return raw(r, Share);
+    if (role == Qt::ToolTipRole && c == Name) return QString::fromStdString(r.name);
+    if (role == Qt::TextAlignmentRole) return int((c == Name || c == Kind ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole) return {};
+    const double v = raw(r, c);
+    switch (c) {
+        case Name: return QString::fromStdString(r.name);
+        case Kind: return QString::fromStdString(to_string(r.kind));
+        case Calls: return QString::number(r.calls);
+        case Total:
+        case Avg:
+        case Min:
+        case Max: return format_duration_ns(v);
+        case Share: return QStringLiteral("%1 %").arg(v * 100, 0, 'f', 1);
+        case Grid: return QString::fromStdString(format_dim3(r.launch.grid));
+        case Block: return QString::fromStdString(format_dim3(r.launch.block));
+        case Registers: return v >= 0 ? QString::number(int(v)) : QStringLiteral("-");
+        case SharedMemory: return v >= 0 ? format_bytes(int64_t(v)) : QStringLiteral("-");
+        case Occupancy: return v >= 0 ? QStringLiteral("%1 %").arg(v, 0, 'f', 1) : QStringLiteral("-");
+        case Bytes: return v >= 0 ? format_bytes(int64_t(v)) : QStringLiteral("-");
+        default: return {};
+    }
+}
+
+QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return QAbstractTableModel::headerData(section, orientation, role);
+    static const char* const names[ColumnCount] = {"Kernel / copy", "Kind", "Calls", "Total (time)", "Share of device time",
+                                                   "Avg (time)", "Min (time)", "Max (time)", "Grid", "Block",
+                                                   "Registers / thread", "Shared memory (bytes)", "Occupancy (%)", "Bytes copied"};
+    static const char* const tips[ColumnCount] = {
+        "Kernel, memcpy or memset name; rows are grouped by name and launch configuration",
+        "kernel, gpu_memcpy or gpu_memset",
+        "Launches in the trace",
+        "Summed device time of all launches",
+        "Share of the device time of every kernel, copy and set in the trace",
+        "Total / calls",
+        "Shortest launch",
+        "Longest launch",
+        "Blocks in the grid (x, y, z), from CUPTI; - where the trace has none (ROCm)",
+        "Threads per block (x, y, z)",
+        "Registers per thread of the kernel",
+        "Shared memory per block",
+        "Estimated achieved occupancy, weighted by duration (theoretical occupancy in 2021 traces)",
+        "Bytes moved by copies and sets"};
+    if (role == Qt::DisplayRole) return tr(names[section]);
+    if (role == Qt::ToolTipRole) return tr(tips[section]);
+    return {};
+}
+
+KernelPanel::KernelPanel(QWidget* parent)
+    : QWidget(parent), model_(new KernelTableModel(this)), proxy_(new OperatorFilterProxy(this)), view_(new QTableView),
+      filter_(new QLineEdit), summary_(new QLabel) {
+    proxy_->setSourceModel(model_);
+    proxy_->setFilterKeyColumn(KernelTableModel::Name);
+    view_->setModel(proxy_);
+    view_->setSortingEnabled(true);
+    view_->sortByColumn(KernelTableModel::Total, Qt::DescendingOrder);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setAlternatingRowColors(true);
+    view_->verticalHeader()->hide();
+    view_->setItemDelegateForColumn(KernelTableModel::Total, new ShareBarDelegate(view_));
+    view_->setColumnWidth(KernelTableModel::Name, 380);
+    filter_->setPlaceholderText(tr("Filter kernels (e.g. gemm, softmax, nccl)"));
+    filter_->setClearButtonEnabled(true);
+    auto* top = new QHBoxLayout;
+    top->addWidget(filter_, 1);
+    top->addWidget(summary_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(top);
+    layout->addWidget(view_);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (current.isValid()) emit kernelSelected(proxy_->index(current.row(), KernelTableModel::Name).data().toString());
+    });
+}
+
+void KernelPanel::setTrace(const Trace& trace) {
+    model_->setRows(kernel_table(trace));
+    int64_t total = 0, calls = 0;
+    for (const auto& r : model_->rows()) {
+        total += r.total_ns;
+        calls += r.calls;
+    }
+    summary_->setText(model_->rows().empty() ? tr("No device events (a CPU run): kernels appear for CUDA traces")
+                                             : tr("%1 launches, %2 of device time").arg(calls).arg(format_duration_ns(double(total))));
+}
+
+}  // namespace awb::ui
