@@ -18,13 +18,21 @@ struct FnEvent {
     uint64_t thread = 0;
     int32_t rank = -1;  // ranks of a distributed trace nest and link separately
     bool is_async = false;
+    bool deleted = false;
     int64_t cpu_mem = 0;
     int64_t device_mem = 0;
-    std::vector<int64_t> kernels;  // durations of linked device events
-    int parent = -1;
-    std::vector<int> children;
-    bool deleted = false;
+    int64_t kernel_ns = 0;  // summed durations of linked device events
+    // The tree as index links (no per-event vectors: a large trace has millions of these). A child
+    // always has a larger index than its parent.
+    int32_t parent = -1;
+    int32_t first_child = -1, last_child = -1, next_sibling = -1;
+    int32_t child_count = 0;
 };
+
+template <typename F>
+void for_each_child(const std::vector<FnEvent>& fes, const FnEvent& e, F&& f) {
+    for (int32_t c = e.first_child; c >= 0; c = fes[size_t(c)].next_sibling) f(c);
+}
 
 // Each process numbers its ids from 1: in a distributed trace an id means something within its rank.
 int64_t link_key(int32_t rank, int64_t id) { return int64_t(uint64_t(id) ^ (uint64_t(uint32_t(rank + 1)) << 48)); }
@@ -72,7 +80,7 @@ std::vector<FnEvent> function_events(const Trace& trace) {
         for (int j : it->second) {
             FnEvent& other = fes[size_t(j)];
             if (other.device == DeviceKind::CUDA)
-                fe.kernels.push_back(other.end - other.start);
+                fe.kernel_ns += other.end - other.start;
             else if (other.device == DeviceKind::CPU)
                 other.thread = fe.thread;
         }
@@ -97,10 +105,15 @@ void populate_children(std::vector<FnEvent>& fes) {
     std::vector<int> order;
     for (int i = 0; i < int(fes.size()); ++i)
         if (!fes[i].is_async && fes[i].device == DeviceKind::CPU) order.push_back(i);
-    // Python sorts by thread (stable), then each thread's events by (start, -end) (stable): the
-    // list is already in that order within a thread.
+    // Python sorts by thread (stable), then each thread's events by (start, -end) (stable); [memory]
+    // records come last in the list whatever their time, so sort by all of it.
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        return fes[a].rank != fes[b].rank ? fes[a].rank < fes[b].rank : fes[a].thread < fes[b].thread;
+        const FnEvent& x = fes[size_t(a)];
+        const FnEvent& y = fes[size_t(b)];
+        if (x.rank != y.rank) return x.rank < y.rank;
+        if (x.thread != y.thread) return x.thread < y.thread;
+        if (x.start != y.start) return x.start < y.start;
+        return x.end > y.end;
     });
     std::vector<int> open;
     for (size_t k = 0; k < order.size(); ++k) {
@@ -111,7 +124,12 @@ void populate_children(std::vector<FnEvent>& fes) {
             if (e.start >= p.end || e.end > p.end) {
                 open.pop_back();
             } else {
-                p.children.push_back(order[k]);
+                if (p.last_child >= 0)
+                    fes[size_t(p.last_child)].next_sibling = order[k];
+                else
+                    p.first_child = order[k];
+                p.last_child = order[k];
+                ++p.child_count;
                 e.parent = open.back();
                 break;
             }
@@ -128,10 +146,12 @@ void remove_duplicate_nodes(std::vector<FnEvent>& fes) {
             FnEvent& e = fes[i];
             if (e.deleted || e.parent < 0) continue;
             FnEvent& p = fes[size_t(e.parent)];
-            if (p.name == e.name && p.children.size() == 1) {
-                p.children = e.children;
-                p.kernels = e.kernels;
-                for (int c : e.children) fes[size_t(c)].parent = e.parent;
+            if (p.name == e.name && p.child_count == 1) {
+                p.first_child = e.first_child;
+                p.last_child = e.last_child;
+                p.child_count = e.child_count;
+                p.kernel_ns = e.kernel_ns;
+                for (int32_t c = e.first_child; c >= 0; c = fes[size_t(c)].next_sibling) fes[size_t(c)].parent = e.parent;
                 e.deleted = true;
                 any = true;
             }
@@ -145,18 +165,21 @@ struct Totals {
     int64_t self_cpu_mem = 0, self_device_mem = 0;
 };
 
-int64_t device_total(const std::vector<FnEvent>& fes, const FnEvent& e, std::vector<int64_t>& memo, int idx) {
-    if (memo[size_t(idx)] >= 0) return memo[size_t(idx)];
-    int64_t total = 0;
-    if (e.is_async) {
-        total = 0;
-    } else if (e.device == DeviceKind::CPU) {
-        for (int64_t k : e.kernels) total += k;
-        for (int c : e.children) total += device_total(fes, fes[size_t(c)], memo, c);
-    } else {
-        total = e.end - e.start;
+// Device totals of every event without recursion: children have larger indices than their parents,
+// so one pass from the end has each child's total ready before its parent's.
+std::vector<int64_t> device_totals(const std::vector<FnEvent>& fes) {
+    std::vector<int64_t> total(fes.size(), 0);
+    for (size_t i = fes.size(); i-- > 0;) {
+        const FnEvent& e = fes[i];
+        if (e.is_async) continue;
+        if (e.device == DeviceKind::CPU) {
+            int64_t t = e.kernel_ns;
+            for_each_child(fes, e, [&](int32_t c) { t += total[size_t(c)]; });
+            total[i] = t;
+        } else {
+            total[i] = e.end - e.start;
+        }
     }
-    memo[size_t(idx)] = total;
     return total;
 }
 
@@ -187,7 +210,7 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
     populate_children(fes);
     remove_duplicate_nodes(fes);
 
-    std::vector<int64_t> memo(fes.size(), -1);
+    const std::vector<int64_t> device_total = device_totals(fes);
     std::vector<OperatorRow> rows;
     std::map<std::tuple<std::string_view, int, std::string>, size_t> index;
     for (size_t i = 0; i < fes.size(); ++i) {
@@ -196,15 +219,15 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
         const bool cpu = e.device == DeviceKind::CPU;
         Totals t;
         t.cpu_total = cpu ? e.end - e.start : 0;
-        t.device_total = device_total(fes, e, memo, int(i));
+        t.device_total = device_total[i];
         int64_t child_cpu = 0, child_dev = 0, child_cpu_mem = 0, child_dev_mem = 0;
-        for (int c : e.children) {
+        for_each_child(fes, e, [&](int32_t c) {
             const FnEvent& ch = fes[size_t(c)];
             child_cpu += ch.device == DeviceKind::CPU ? ch.end - ch.start : 0;
-            child_dev += device_total(fes, ch, memo, c);
+            child_dev += device_total[size_t(c)];
             child_cpu_mem += ch.cpu_mem;
             child_dev_mem += ch.device_mem;
-        }
+        });
         const bool sync_cpu = cpu && !e.is_async;
         t.self_cpu = sync_cpu ? t.cpu_total - child_cpu : 0;
         t.self_device = e.is_async ? 0 : (cpu ? t.device_total - child_dev : t.device_total);

@@ -8,6 +8,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "background.h"
 #include "format_qt.h"
 #include "operator_table_model.h"
 
@@ -134,8 +135,21 @@ KernelPanel::KernelPanel(QWidget* parent)
     });
 }
 
-void KernelPanel::setTrace(const Trace& trace) {
-    model_->setRows(kernel_table(trace));
+void KernelPanel::setTrace(const Trace& trace) { setRows(kernel_table(trace)); }
+
+void KernelPanel::setTrace(std::shared_ptr<const Trace> trace) {
+    const bool large = trace->events().size() >= kBackgroundEvents;
+    const uint64_t request = ++requests_;
+    if (large) model_->setRows({});
+    compute_then(
+        this, large, [trace] { return kernel_table(*trace); },
+        [this, request](std::vector<KernelRow> rows) {
+            if (request == requests_) setRows(std::move(rows));
+        });
+}
+
+void KernelPanel::setRows(std::vector<KernelRow> rows) {
+    model_->setRows(std::move(rows));
     int64_t total = 0, calls = 0;
     for (const auto& r : model_->rows()) {
         total += r.total_ns;

@@ -5,6 +5,7 @@
 #include <QAbstractTableModel>
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
 #include "kernel_table.h"
@@ -44,6 +45,7 @@ class KernelPanel : public QWidget {
 public:
     explicit KernelPanel(QWidget* parent = nullptr);
     void setTrace(const Trace& trace);
+    void setTrace(std::shared_ptr<const Trace> trace);  // large traces: computed off the GUI thread
     KernelTableModel* model() const { return model_; }
     OperatorFilterProxy* proxy() const { return proxy_; }
 
@@ -51,7 +53,9 @@ signals:
     void kernelSelected(const QString& name);  // to highlight its events in the timeline
 
 private:
+    void setRows(std::vector<KernelRow> rows);
     KernelTableModel* model_;
+    uint64_t requests_ = 0;
     OperatorFilterProxy* proxy_;
     QTableView* view_;
     QLineEdit* filter_;

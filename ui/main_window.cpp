@@ -336,7 +336,7 @@ void MainWindow::display(const std::shared_ptr<const ProfileResult>& result) {
     const bool device_events = std::any_of(result->trace.events().begin(), result->trace.events().end(),
                                            [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
     operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), device_events);
-    kernels_->setTrace(result->trace);
+    kernels_->setTrace(std::shared_ptr<const Trace>(result, &result->trace));
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
                                                          QString::fromStdString(shape_string(result->spec))));
     status_->setText(tr("%1 %2 %3: %4 events, median recorded step %5 (profiler on)")

@@ -16,6 +16,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "background.h"
 #include "operator_table_model.h"
 
 namespace awb::ui {
@@ -94,9 +95,19 @@ void OperatorPanel::setRows(std::vector<OperatorRow> rows, bool device_columns) 
 
 void OperatorPanel::regroup() {
     if (!trace_) return;
-    model_->setRows(key_averages(*trace_, OpTableOptions{group_->isChecked()}));
-    view_->setColumnHidden(OperatorTableModel::Shapes, !group_->isChecked());
-    view_->resizeColumnsToContents();
+    const std::shared_ptr<const Trace> trace = trace_;
+    const bool grouped = group_->isChecked();
+    const bool large = trace->events().size() >= kBackgroundEvents;
+    if (large) model_->setRows({});  // not the previous trace's rows while this one is computed
+    compute_then(
+        this, large, [trace, grouped] { return key_averages(*trace, OpTableOptions{grouped}); },
+        [this, trace, grouped](std::vector<OperatorRow> rows) {
+            if (trace != trace_ || grouped != group_->isChecked()) return;  // a newer trace or grouping won
+            model_->setRows(std::move(rows));
+            view_->setColumnHidden(OperatorTableModel::Shapes, !grouped);
+            view_->resizeColumnsToContents();
+            emit rowsReady();
+        });
 }
 
 void OperatorPanel::copySelection() const {

@@ -33,6 +33,7 @@ public:
 
 signals:
     void operatorSelected(const QString& name);
+    void rowsReady();  // the table of the trace set last is filled (at once, or later for a large trace)
 
 private:
     void regroup();

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "background.h"
 #include "format_qt.h"
 #include "kernel_table.h"
 
@@ -34,6 +35,8 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
 
 void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
                              std::vector<MemoryPoint> memory) {
+    ++requests_;
+    preparing_ = 0;
     data_ = std::move(data);
     trace_ = std::move(trace);
     memory_ = std::move(memory);
@@ -48,10 +51,31 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shar
 
 void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run) {
     auto trace = std::shared_ptr<const Trace>(run, &run->trace);
-    std::vector<MemoryPoint> memory;
-    for (const auto& s : replay_memory(*trace))
-        if (s.device == run->spec.device.kind) memory = s.points;
-    setData(std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)), trace, std::move(memory));
+    struct Prepared {
+        std::shared_ptr<const TimelineData> data;
+        std::vector<MemoryPoint> memory;
+    };
+    const DeviceKind device = run->spec.device.kind;
+    const bool large = trace->events().size() >= kBackgroundEvents;
+    const uint64_t request = ++requests_;
+    if (large) {
+        setData(nullptr);
+        preparing_ = trace->events().size();
+        requests_ = request;  // setData counted as a request too
+    }
+    compute_then(
+        this, large,
+        [trace, device] {
+            Prepared p;
+            p.data = std::make_shared<const TimelineData>(TimelineData::from_trace(*trace));
+            for (const auto& s : replay_memory(*trace))
+                if (s.device == device) p.memory = s.points;
+            return p;
+        },
+        [this, trace, request](Prepared p) {
+            if (request != requests_) return;  // a newer run or trace was set meanwhile
+            setData(std::move(p.data), trace, std::move(p.memory));
+        });
 }
 
 int TimelineWidget::contentHeight() const {
@@ -112,7 +136,9 @@ size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
     p.fillRect(area, palette().base());
     if (!data_) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(area, Qt::AlignCenter, tr("Run a spec or open a report to see its timeline"));
+        p.drawText(area, Qt::AlignCenter,
+                   preparing_ ? tr("Preparing the timeline of %1 events...").arg(preparing_)
+                              : tr("Run a spec or open a report to see its timeline"));
         return 0;
     }
     TimeMapping view = view_;

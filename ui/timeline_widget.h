@@ -84,6 +84,8 @@ private:
     TimeMapping view_;
     std::set<int32_t> highlighted_;
     int selected_ = -1;
+    uint64_t requests_ = 0;  // setRun / setData calls: a background result of an older one is dropped
+    size_t preparing_ = 0;   // events of the trace being prepared in the background, 0 when none
     std::vector<FlowLink> flows_;
     std::vector<DrawItem> items_;
     double last_paint_ms_ = 0;

@@ -435,6 +435,27 @@ private slots:
         for (const auto& lane : TimelineData::from_trace(t->trace).lanes) any_stream_named |= lane.title.find("cuda:0") == 0;
         QVERIFY(any_stream_named);
     }
+    void largeTracesAreComputedOffTheGuiThread() {
+        // 250k events on two threads: above kBackgroundEvents, so the views fill in after the call.
+        std::vector<TraceEvent> events;
+        for (int i = 0; i < 125'000; ++i)
+            for (uint64_t thread : {1u, 2u}) {
+                TraceEvent e;
+                e.name = i % 2 ? "aten::mm" : "aten::add";
+                e.thread = thread;
+                e.start_ns = int64_t(i) * 1000;
+                e.end_ns = e.start_ns + 800;
+                events.push_back(std::move(e));
+            }
+        auto run = std::make_shared<ProfileResult>();
+        run->trace = Trace::build(std::move(events), {}, TraceMeta{});
+        std::shared_ptr<const ProfileResult> result = run;
+        MainWindow window;
+        window.showResult(result);
+        QTRY_COMPARE_WITH_TIMEOUT(window.operatorPanel()->model()->rowCount(), 2, 30'000);
+        QCOMPARE(window.operatorPanel()->model()->rows()[0].calls + window.operatorPanel()->model()->rows()[1].calls, int64_t(250'000));
+        QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->view().end_ns > 100'000'000, 30'000);
+    }
 };
 
 QTEST_MAIN(UiTests)
