@@ -167,14 +167,14 @@ struct Totals {
 
 // Device totals of every event without recursion: children have larger indices than their parents,
 // so one pass from the end has each child's total ready before its parent's.
-std::vector<int64_t> device_totals(const std::vector<FnEvent>& fes) {
+std::vector<int64_t> device_totals(const std::vector<FnEvent>& fes, bool legacy_spans) {
     std::vector<int64_t> total(fes.size(), 0);
     for (size_t i = fes.size(); i-- > 0;) {
         const FnEvent& e = fes[i];
         if (e.is_async) continue;
         if (e.device == DeviceKind::CPU) {
             int64_t t = e.kernel_ns;
-            for_each_child(fes, e, [&](int32_t c) { t += total[size_t(c)]; });
+            if (!legacy_spans) for_each_child(fes, e, [&](int32_t c) { t += total[size_t(c)]; });
             total[i] = t;
         } else {
             total[i] = e.end - e.start;
@@ -210,13 +210,15 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
     populate_children(fes);
     remove_duplicate_nodes(fes);
 
-    const std::vector<int64_t> device_total = device_totals(fes);
+    const bool legacy = trace.meta().legacy_device_spans;
+    const std::vector<int64_t> device_total = device_totals(fes, legacy);
     std::vector<OperatorRow> rows;
     std::map<std::tuple<std::string_view, int, std::string>, size_t> index;
     for (size_t i = 0; i < fes.size(); ++i) {
         const FnEvent& e = fes[i];
         if (e.deleted) continue;
         const bool cpu = e.device == DeviceKind::CPU;
+        if (legacy && !cpu) continue;  // torch 1.x tables have no device rows
         Totals t;
         t.cpu_total = cpu ? e.end - e.start : 0;
         t.device_total = device_total[i];

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -208,6 +209,7 @@ bool on_device(std::string_view cat) {
 // The fields of one event object as read, before it becomes a TraceEvent / MemoryEvent.
 struct RawEvent {
     std::string_view ph, cat, name, pid_text, tid_text;
+    int64_t flow_id = -1;  // "id" of s/f flow events
     bool has_ts = false, has_dur = false, bad = false;
     int64_t ts = 0, dur = 0;
     uint64_t pid = 0, tid = 0;
@@ -416,6 +418,8 @@ void read_event(const simdjson::dom::object& obj, RawEvent& r) {
         } else if (key == "args") {
             simdjson::dom::object args;
             if (!v.get_object().get(args)) read_args(args, r);
+        } else if (key == "id") {
+            read_int(v, r.flow_id);
         }
     }
 }
@@ -492,6 +496,14 @@ private:
         bool from_metadata;
     };
     std::vector<ThreadName> thread_names_;  // sorted into CPU threads and device streams at the end
+    struct LegacyFlow {
+        int64_t id;
+        bool start;
+        uint64_t tid;
+        int64_t ts;
+    };
+    std::vector<LegacyFlow> legacy_flows_;
+    void link_legacy_device_spans();
 };
 
 void Reader::skip(const std::string& why, int64_t offset) {
@@ -535,6 +547,7 @@ ImportedTrace Reader::read() {
         e.end_ns += base_ns_;
     }
     for (auto& m : memory_) m.ts_ns += base_ns_;
+    link_legacy_device_spans();
     meta_.origin_ns = base_ns_;
     // A thread name under a device's pid and a stream id its events use names a stream (Kineto puts
     // GPU streams under pid = device index, tid = stream), any other a CPU thread.
@@ -653,6 +666,32 @@ void Reader::read_events_array() {
     }
 }
 
+// The legacy profiler (torch 1.x, use_cuda=True) timed each op on the device with CUDA events: one
+// span per op on pid "CUDA functions", named like the op and joined to it by a cpu_to_cuda flow. The op
+// gets the span as its device time the way torch 1.x counts it (total = its span, which already holds
+// its children's; self = span minus the children's), marked by TraceMeta::legacy_device_spans.
+void Reader::link_legacy_device_spans() {
+    if (legacy_flows_.empty()) return;
+    std::map<std::pair<uint64_t, int64_t>, size_t> cpu_at, device_at;  // (tid, start) -> event
+    for (size_t i = 0; i < events_.size(); ++i)
+        (events_[i].device == DeviceKind::CPU ? cpu_at : device_at).emplace(std::pair{events_[i].thread, events_[i].start_ns}, i);
+    std::map<int64_t, std::pair<int64_t, int64_t>> ends;  // id -> (op, span) event indices
+    for (const LegacyFlow& f : legacy_flows_) {
+        const auto& at = f.start ? cpu_at : device_at;
+        const auto it = at.find({f.tid, f.ts});
+        if (it == at.end()) continue;
+        auto& e = ends.try_emplace(f.id, -1, -1).first->second;
+        (f.start ? e.first : e.second) = int64_t(it->second);
+    }
+    constexpr int64_t kLegacyIdBase = int64_t(1) << 40;  // apart from any External id in the file
+    for (const auto& [id, e] : ends) {
+        if (e.first < 0 || e.second < 0) continue;
+        events_[size_t(e.first)].correlation_id = kLegacyIdBase + id;
+        events_[size_t(e.second)].linked_correlation_id = kLegacyIdBase + id;
+        meta_.legacy_device_spans = true;
+    }
+}
+
 void Reader::add_event_text(size_t start, size_t end) {
     if (batch_.size() + (end - start) > kBatch) flush();
     batch_.push_back(batch_.empty() ? '[' : ',');
@@ -751,6 +790,8 @@ void Reader::convert(RawEvent& r, int64_t offset) {
     }
     if (ph == "s" || ph == "f" || ph == "t") {
         ++out_.flow_events;
+        // The legacy profiler's flow from an op to its CUDA span (both at the flow's tid and ts).
+        if (r.cat == "cpu_to_cuda" && r.flow_id >= 0 && r.has_ts) legacy_flows_.push_back({r.flow_id, ph == "s", r.tid, r.ts});
         return;
     }
     if (ph == "i" || ph == "I") {
@@ -860,6 +901,7 @@ ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObs
         for (const auto& [tid, name] : p.trace.meta().thread_names) meta.thread_names.emplace(tid, name);
         for (const auto& [tid, name] : p.trace.meta().stream_names) meta.stream_names.emplace(tid, name);
         for (const auto& [pid, name] : p.trace.meta().process_names) meta.process_names.emplace(pid, name);
+        meta.legacy_device_spans = meta.legacy_device_spans || p.trace.meta().legacy_device_spans;
         for (const auto& [cat, n] : p.categories) out.categories[cat] += n;
         out.flow_events += p.flow_events;
         out.counter_events += p.counter_events;

@@ -177,8 +177,16 @@ TEST(TraceFixtures, LegacyArrayCpuTable) {
     const OperatorRow* sum = find_row(rows, "aten::sum");
     ASSERT_NE(sum, nullptr);
     EXPECT_EQ(sum->self_cpu_ns, 20301);  // "20.300999999999988" us, to the nearest ns
-    // The legacy profiler's "CUDA functions" spans are device events, not CPU ops.
-    EXPECT_EQ(find_row(rows, "aten::matmul")->calls, 2);
+    // The legacy profiler's "CUDA functions" spans, joined to their ops by cpu_to_cuda flows, count as
+    // torch 1.x counted them: total = the op's span, self = span minus the children's; no device rows.
+    EXPECT_TRUE(t.trace.meta().legacy_device_spans);
+    expect_row(rows, "aten::matmul", 2, 18.25, 110.5, 3.5, 78);
+    expect_row(rows, "aten::bmm", 4, 123.25, 123.25, 107, 107);
+    expect_row(rows, "aten::softmax", 1, 6, 30, 0.75, 9);
+    expect_row(rows, "SumBackward", 1, 7, 12, 2.5, 3);
+    expect_row(rows, "BmmBackward", 1, 9, 40, 2.5, 35);
+    for (const auto& r : rows) EXPECT_EQ(r.device, DeviceKind::CPU) << r.name;
+    EXPECT_EQ(rows.size(), 8u);
 }
 
 TEST(TraceFixtures, EachRankOfADistributedRun) {
