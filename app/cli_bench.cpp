@@ -2,6 +2,7 @@
 // profiler overhead).
 #include <memory>
 
+#include "advisor.h"
 #include "bench.h"
 #include "cli_engine_call.h"
 #include "cli_spec_options.h"
@@ -42,7 +43,13 @@ int run(const CLI::App& sub, const BenchCommand& c) {
     });
     if (rc != kExitOk) return rc;
     std::cout << format_bench(result);
-    return write_outputs("bench", [&] { write_output(c.json_path, bench_file_json(result).dump(1) + "\n"); });
+    const std::vector<Finding> findings = advise({nullptr, &result});
+    std::cout << format_findings(findings);
+    return write_outputs("bench", [&] {
+        nlohmann::json j = bench_file_json(result);
+        j["findings"] = findings_json(findings);
+        write_output(c.json_path, j.dump(1) + "\n");
+    });
 }
 
 }  // namespace

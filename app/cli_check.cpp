@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "advisor.h"
 #include "cli_engine_call.h"
 #include "cli_spec_options.h"
 #include "correctness.h"
@@ -39,7 +40,13 @@ int run(const CLI::App& sub, const CheckCommand& c) {
     const int rc = call_engine("check", progress, [&] { report = check_variants(spec, variants, c.tolerance, &progress); });
     if (rc != kExitOk) return rc;
     std::cout << format_check(report);
-    if (write_outputs("check", [&] { write_output(c.json_path, check_file_json(report).dump(1) + "\n"); }) != kExitOk)
+    const std::vector<Finding> findings = advise({nullptr, nullptr, nullptr, &report});
+    if (!findings.empty()) std::cout << format_findings(findings);
+    if (write_outputs("check", [&] {
+            nlohmann::json j = check_file_json(report);
+            j["findings"] = findings_json(findings);
+            write_output(c.json_path, j.dump(1) + "\n");
+        }) != kExitOk)
         return kExitRuntimeFailure;
     return report.all_passed() ? kExitOk : kExitOutOfTolerance;
 }

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "advisor.h"
 #include "chrome_trace.h"
 #include "cli_engine_call.h"
 #include "cli_spec_options.h"
@@ -65,9 +66,13 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
         std::cout << "Recorded steps: median " << format_ms(step_ns) << " per step (profiler on; attnwb bench measures it off)\n";
     if (c.profiler.profile_memory || cuda)
         std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source << ")\n";
+    const std::vector<Finding> findings = advise({&result});
+    std::cout << "\n" << format_findings(findings);
 
     return write_outputs("profile", [&] {
-        write_output(c.json_path, to_json(report).dump(1) + "\n");
+        nlohmann::json j = to_json(report);
+        j["findings"] = findings_json(findings);
+        write_output(c.json_path, j.dump(1) + "\n");
         if (!c.trace_path.empty()) {
             write_chrome_trace(result.trace, run_trace_info(result, "attnwb"), c.trace_path);
             std::cerr << "wrote trace " << c.trace_path << " (" << result.trace.events().size() << " events, "

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "advisor.h"
 #include "cli_engine_call.h"
 #include "cli_spec_options.h"
 #include "json_io.h"
@@ -74,8 +75,12 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     for (const auto& p : result.points) failed += p.status == PointStatus::Ok ? 0 : 1;
     std::cout << result.points.size() << " of " << result.planned_points << " points run, " << failed
               << " refused or failed" << (result.stopped_early ? ", stopped early" : "") << "\n";
+    const std::vector<Finding> findings = advise({nullptr, nullptr, &result});
+    std::cout << format_findings(findings);
     const int written = write_outputs("sweep", [&] {
-        write_output(c.json_path, sweep_file_json(result).dump(1) + "\n");
+        nlohmann::json j = sweep_file_json(result);
+        j["findings"] = findings_json(findings);
+        write_output(c.json_path, j.dump(1) + "\n");
         write_output(c.csv_path, sweep_csv(result));
     });
     if (written != kExitOk) return written;

@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace awb {
 
 std::vector<MemorySeries> replay_memory(const Trace& trace) {
-    std::map<std::pair<int, int>, MemorySeries> by_device;
+    std::map<std::tuple<int32_t, int, int>, MemorySeries> by_device;  // (rank, device, index): ranks replay apart
     for (const auto& m : trace.memory()) {
-        auto& s = by_device[{int(m.device), m.device_index}];
+        auto& s = by_device[{m.rank, int(m.device), m.device_index}];
+        s.rank = m.rank;
         s.device = m.device;
         s.device_index = m.device_index;
         const int64_t level = (s.points.empty() ? 0 : s.points.back().bytes) + m.bytes;

@@ -18,6 +18,7 @@ struct MemoryPoint {
 struct MemorySeries {
     DeviceKind device = DeviceKind::CPU;
     int device_index = -1;
+    int32_t rank = -1;  // of a distributed trace; -1 for one process
     std::vector<MemoryPoint> points;  // after each memory event
     int64_t peak_bytes = 0;           // max of the running sum, >= 0
     int64_t peak_ts_ns = 0;
@@ -27,7 +28,7 @@ struct MemorySeries {
     int64_t frees = 0;
 };
 
-// One series per (device kind, index) present in the trace, CPU first.
+// One series per (rank, device kind, index) present in the trace, CPU first.
 std::vector<MemorySeries> replay_memory(const Trace& trace);
 
 // At most about 2 * buckets points: the first and last point, and the min and the max of each time

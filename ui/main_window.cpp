@@ -26,6 +26,8 @@
 #include "device_caps.h"
 #include "engine_worker.h"
 #include "format_qt.h"
+#include "background.h"
+#include "findings_view.h"
 #include "json_io.h"
 #include "kernel_table_model.h"
 #include "operator_panel.h"
@@ -39,7 +41,7 @@ namespace awb::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), kernels_(new KernelPanel), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
+      operators_(new OperatorPanel), kernels_(new KernelPanel), findings_(new FindingsView), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
       timeline_scroll_(new QScrollArea),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
@@ -61,9 +63,11 @@ MainWindow::MainWindow(QWidget* parent)
     auto* run_dock = dock(tr("Run"), "run", run_scroll, Qt::LeftDockWidgetArea);
     auto* op_dock = dock(tr("Operators"), "operators", operators_, Qt::BottomDockWidgetArea);
     auto* kernel_dock = dock(tr("Kernels"), "kernels", kernels_, Qt::BottomDockWidgetArea);
+    auto* findings_dock = dock(tr("Findings"), "findings", findings_, Qt::BottomDockWidgetArea);
     auto* compare_dock = dock(tr("Compare runs"), "compare", comparison_, Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", chart_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(op_dock, kernel_dock);
+    tabifyDockWidget(op_dock, findings_dock);
+    tabifyDockWidget(findings_dock, kernel_dock);
     tabifyDockWidget(kernel_dock, compare_dock);
     tabifyDockWidget(compare_dock, chart_dock);
     op_dock->raise();
@@ -124,6 +128,7 @@ MainWindow::MainWindow(QWidget* parent)
     view->addAction(run_dock->toggleViewAction());
     view->addAction(op_dock->toggleViewAction());
     view->addAction(kernel_dock->toggleViewAction());
+    view->addAction(findings_dock->toggleViewAction());
     view->addAction(chart_dock->toggleViewAction());
     view->addAction(compare_dock->toggleViewAction());
 
@@ -337,6 +342,14 @@ void MainWindow::display(const std::shared_ptr<const ProfileResult>& result) {
                                            [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
     operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), device_events);
     kernels_->setTrace(std::shared_ptr<const Trace>(result, &result->trace));
+    // The advisor reads the run (a large imported trace: on the thread pool, like the tables).
+    const QString subject = QStringLiteral("%1 %2").arg(QString::fromStdString(result->spec.variant),
+                                                          QString::fromStdString(shape_string(result->spec)));
+    compute_then(
+        this, result->trace.events().size() >= kBackgroundEvents, [result] { return advise({result.get()}); },
+        [this, result, subject](std::vector<Finding> found) {
+            if (shown_ == result) findings_->setFindings(found, subject);
+        });
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
                                                          QString::fromStdString(shape_string(result->spec))));
     status_->setText(tr("%1 %2 %3: %4 events, median recorded step %5 (profiler on)")

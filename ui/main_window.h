@@ -21,6 +21,7 @@ namespace awb::ui {
 
 class ComparisonView;
 class Engine;
+class FindingsView;
 class KernelPanel;
 class OperatorPanel;
 class RunPanel;
@@ -48,6 +49,7 @@ public:
     RunPanel* runPanel() const { return run_panel_; }
     OperatorPanel* operatorPanel() const { return operators_; }
     KernelPanel* kernelPanel() const { return kernels_; }
+    FindingsView* findings() const { return findings_; }
     TimelineWidget* timeline() const { return timeline_; }
     SweepChart* sweepChart() const { return chart_; }
     ComparisonView* comparison() const { return comparison_; }
@@ -75,6 +77,7 @@ private:
     RunPanel* run_panel_;
     OperatorPanel* operators_;
     KernelPanel* kernels_;
+    FindingsView* findings_;
     TimelineWidget* timeline_;
     SweepChart* chart_;
     ComparisonView* comparison_;

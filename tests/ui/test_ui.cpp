@@ -18,6 +18,7 @@
 #include "comparison_model.h"
 #include "comparison_view.h"
 #include "engine_worker.h"
+#include "findings_view.h"
 #include "json_io.h"
 #include "kernel_table_model.h"
 #include "trace_import.h"
@@ -334,6 +335,8 @@ private slots:
         const auto result = std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{}));
         window.showResult(result);
         QVERIFY(window.operatorPanel()->model()->rowCount() > 5);
+        QVERIFY(window.findings()->toPlainText().startsWith(QStringLiteral("manual 1x2x32x16")));  // the advisor read it
+        QCOMPARE(window.findings()->findings(), advise({result.get()}));
         QTemporaryFile bad;
         QVERIFY(bad.open());
         bad.write("{\"schema\": \"attention-workbench/profile-report\", \"schema_version\": 1");  // truncated

@@ -1,0 +1,170 @@
+// The advisor's rules: each one on a workload or fixture that triggers it and one that does not, and
+// the article's workload (manual vs sdpa, 2x8x512x64) read the way the article reads it.
+#include <gtest/gtest.h>
+
+#include "advisor.h"
+#include "test_support.h"
+#include "trace_import.h"
+
+using namespace awb;
+
+namespace {
+
+bool fired(const std::vector<Finding>& findings, const std::string& rule) {
+    return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.rule == rule; });
+}
+
+const Finding& finding(const std::vector<Finding>& findings, const std::string& rule) {
+    for (const auto& f : findings)
+        if (f.rule == rule) return f;
+    throw std::runtime_error("no " + rule + " finding");
+}
+
+TraceEvent op(const std::string& name, int64_t start_us, int64_t dur_ns, int depth_hint = 0) {
+    TraceEvent e;
+    e.name = name;
+    e.thread = 1;
+    e.start_ns = start_us * 1000;
+    e.end_ns = e.start_ns + dur_ns;
+    (void)depth_hint;
+    return e;
+}
+
+// One profiler step of 1 ms: a matmul of 600 us and `n` calls of `small` each lasting `each_ns`.
+std::shared_ptr<ProfileResult> step_with(const std::string& small, int n, int64_t each_ns) {
+    std::vector<TraceEvent> events{op("ProfilerStep#1", 0, 1'000'000), op("aten::matmul", 1, 600'000)};
+    for (int i = 0; i < n; ++i) events.push_back(op(small, 700 + i, each_ns));
+    auto r = std::make_shared<ProfileResult>();
+    r->trace = Trace::build(std::move(events), {}, TraceMeta{});
+    return r;
+}
+
+}  // namespace
+
+TEST(Advisor, ScoreMatrixFiresWhenNxNIsMaterialised) {
+    RunSpec spec = test::small_spec();
+    spec.seq_q = spec.seq_k = 256;
+    spec.variant = "manual";
+    const ProfileResult manual = profile_run(spec, ProfileOptions{});
+    const auto found = advise({&manual});
+    ASSERT_TRUE(fired(found, "score-matrix")) << format_findings(found);
+    const Finding& f = finding(found, "score-matrix");
+    EXPECT_NE(f.title.find("[1, 2, 256, 256] float32"), std::string::npos) << f.title;
+    EXPECT_NE(f.title.find("0.5 MiB"), std::string::npos) << f.title;
+    // The chunked variant never holds [N, N]: blocks of 64 x 64 are a sixteenth of it.
+    spec.variant = "chunked";
+    spec.block_size = 64;
+    const ProfileResult chunked = profile_run(spec, ProfileOptions{});
+    EXPECT_FALSE(fired(advise({&chunked}), "score-matrix")) << format_findings(advise({&chunked}));
+}
+
+TEST(Advisor, LayoutCopiesFireAboveTheirShare) {
+    const auto heavy = step_with("aten::copy_", 4, 50'000);  // 200 us of 1 ms
+    const auto found = advise({heavy.get()});
+    ASSERT_TRUE(fired(found, "layout-copies")) << format_findings(found);
+    EXPECT_NE(finding(found, "layout-copies").evidence[0].find("aten::copy_: 4 calls per step"), std::string::npos);
+    const auto light = step_with("aten::copy_", 4, 5'000);  // 20 us: 2%
+    EXPECT_FALSE(fired(advise({light.get()}), "layout-copies"));
+}
+
+TEST(Advisor, FragmentationFiresOnManyTinyCalls) {
+    const auto many = step_with("aten::select", 100, 200);
+    const auto found = advise({many.get()});
+    ASSERT_TRUE(fired(found, "fragmentation")) << format_findings(found);
+    EXPECT_NE(finding(found, "fragmentation").evidence[0].find("aten::select: 100 calls per step, 0.20 us self each"),
+              std::string::npos)
+        << finding(found, "fragmentation").evidence[0];
+    EXPECT_FALSE(fired(advise({step_with("aten::select", 10, 200).get()}), "fragmentation"));
+    EXPECT_FALSE(fired(advise({step_with("aten::select", 100, 50'000).get()}), "fragmentation"));  // not tiny
+}
+
+TEST(Advisor, DispatchBoundFiresWhenKernelsAreShortAgainstTheCpuStep) {
+    ProfileResult gpu;
+    gpu.trace = import_chrome_trace(std::string(AWB_FIXTURE_DIR) + "/traces/kineto_gpu_2x.json").trace;
+    const auto found = advise({&gpu});
+    ASSERT_TRUE(fired(found, "dispatch-bound")) << format_findings(found);
+    EXPECT_NE(finding(found, "dispatch-bound").title.find("600.0 us of CPU time per step against 169.9 us of kernels"),
+              std::string::npos)
+        << finding(found, "dispatch-bound").title;
+    // A step whose kernel fills it is not dispatch-bound; a CPU run has no device to starve.
+    std::vector<TraceEvent> events{op("ProfilerStep#1", 0, 1'000'000)};
+    TraceEvent k = op("sgemm", 10, 900'000);
+    k.device = DeviceKind::CUDA;
+    k.kind = EventKind::Kernel;
+    events.push_back(k);
+    ProfileResult busy;
+    busy.trace = Trace::build(std::move(events), {}, TraceMeta{});
+    EXPECT_FALSE(fired(advise({&busy}), "dispatch-bound"));
+    EXPECT_FALSE(fired(advise({step_with("aten::mm", 1, 1000).get()}), "dispatch-bound"));
+}
+
+TEST(Advisor, ColdStartAndProfilerDistortionFromABenchmark) {
+    BenchResult b;
+    b.cold_ns = 10e6;
+    b.timing.median_ns = 1e6;
+    b.profiled_step_ns = 1.8e6;
+    b.profiler_overhead = 1.8;
+    auto found = advise({nullptr, &b});
+    ASSERT_TRUE(fired(found, "cold-start")) << format_findings(found);
+    EXPECT_NE(finding(found, "cold-start").title.find("10.0x"), std::string::npos);
+    ASSERT_TRUE(fired(found, "profiler-distortion"));
+    EXPECT_NE(finding(found, "profiler-distortion").title.find("1.80x"), std::string::npos);
+    b.cold_ns = 1.5e6;
+    b.profiler_overhead = 1.1;
+    found = advise({nullptr, &b});
+    EXPECT_FALSE(fired(found, "cold-start"));
+    EXPECT_FALSE(fired(found, "profiler-distortion"));
+}
+
+TEST(Advisor, LengthSensitivityAcrossASweep) {
+    auto sweep_with = [](double slowdown_at_1024) {
+        SweepResult s;
+        for (int64_t n : {256, 512, 1024}) {
+            SweepPoint p;
+            p.spec = test::small_spec();
+            p.spec.seq_q = p.spec.seq_k = n;
+            p.bench.flops = attention_flops(p.spec);
+            p.bench.timing.median_ns = p.bench.flops * 1e-2 * (n == 1024 ? slowdown_at_1024 : 1.0);
+            s.points.push_back(p);
+        }
+        return s;
+    };
+    const SweepResult uneven = sweep_with(2.5);
+    const auto found = advise({nullptr, nullptr, &uneven});
+    ASSERT_TRUE(fired(found, "length-sensitivity")) << format_findings(found);
+    EXPECT_NE(finding(found, "length-sensitivity").title.find("2.5x"), std::string::npos);
+    const SweepResult even = sweep_with(1.1);
+    EXPECT_FALSE(fired(advise({nullptr, nullptr, &even}), "length-sensitivity"));
+}
+
+TEST(Advisor, PrecisionNamesTheTensorsOutOfTolerance) {
+    CheckReport check;
+    check.spec = test::small_spec();
+    check.tolerance = 1e-5;
+    VariantCheck ok{"sdpa", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}}, {}, true};
+    check.variants = {ok};
+    EXPECT_FALSE(fired(advise({nullptr, nullptr, nullptr, &check}), "precision"));
+    VariantCheck bad{"chunked", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}, {"grad_q", 3e-3, 1e-2, 1, 3e-3, true, false}}, {}, false};
+    check.variants.push_back(bad);
+    const auto found = advise({nullptr, nullptr, nullptr, &check});
+    ASSERT_TRUE(fired(found, "precision"));
+    const Finding& f = finding(found, "precision");
+    EXPECT_NE(f.title.find("chunked"), std::string::npos);
+    ASSERT_EQ(f.evidence.size(), 1u);
+    EXPECT_NE(f.evidence[0].find("grad_q: error 3.00e-03"), std::string::npos) << f.evidence[0];
+}
+
+// The article's workload: manual attention materialises the 2x8x512x512 scores (16 MiB) and the
+// advisor says so with the bytes and the share of peak; the run stays CPU-only, so no dispatch finding.
+TEST(Advisor, ArticleWorkloadManualVsSdpa) {
+    RunSpec spec;  // defaults: the article's manual (2, 8, 512, 64) float32 train
+    const ProfileResult manual = profile_run(spec, ProfileOptions{});
+    const auto found = advise({&manual});
+    ASSERT_TRUE(fired(found, "score-matrix")) << format_findings(found);
+    EXPECT_NE(finding(found, "score-matrix").title.find("(16.0 MiB)"), std::string::npos) << finding(found, "score-matrix").title;
+    EXPECT_FALSE(fired(found, "dispatch-bound"));
+    std::printf("manual:\n%s", format_findings(found).c_str());
+    spec.variant = "sdpa";
+    const ProfileResult sdpa = profile_run(spec, ProfileOptions{});
+    std::printf("sdpa:\n%s", format_findings(advise({&sdpa})).c_str());
+}
