@@ -457,6 +457,7 @@ public:
 private:
     void read_root_object();
     void read_events_array();
+    bool closed_or_comma(char close, const char* inside, const char* where);
     void top_level_value(std::string_view key, size_t start, size_t end);
     void add_event_text(size_t start, size_t end);
     void flush();
@@ -596,14 +597,7 @@ void Reader::read_root_object() {
             top_level_value(key, in_.pos, end);
             in_.pos = end;
         }
-        c = peek(in_);
-        if (c == '}') {
-            ++in_.pos;
-            return;
-        }
-        if (c != ',') fail(c < 0 ? "the file ends inside the top-level object (truncated?)" : "expected ',' or '}' in the top-level object",
-                           in_.offset(in_.pos));
-        ++in_.pos;
+        if (closed_or_comma('}', "the top-level object", "in the top-level object")) return;
         c = peek(in_);
     }
 }
@@ -654,16 +648,24 @@ void Reader::read_events_array() {
             skip("not an object", in_.offset(in_.pos));
         }
         in_.pos = end;
-        c = peek(in_);
-        if (c == ']') {
-            ++in_.pos;
-            return;
-        }
-        if (c != ',') fail(c < 0 ? "the file ends inside \"traceEvents\" (truncated?)" : "expected ',' or ']' between events",
-                           in_.offset(in_.pos));
-        ++in_.pos;
+        if (closed_or_comma(']', "\"traceEvents\"", "between events")) return;
         c = peek(in_);
     }
+}
+
+// After a member of an object or list: true at its closing bracket, false after a ','; both consumed.
+bool Reader::closed_or_comma(char close, const char* inside, const char* where) {
+    const int c = peek(in_);
+    if (c == close) {
+        ++in_.pos;
+        return true;
+    }
+    if (c != ',')
+        fail(c < 0 ? std::string("the file ends inside ") + inside + " (truncated?)"
+                   : std::string("expected ',' or '") + close + "' " + where,
+             in_.offset(in_.pos));
+    ++in_.pos;
+    return false;
 }
 
 // The legacy profiler (torch 1.x, use_cuda=True) timed each op on the device with CUDA events: one

@@ -1,7 +1,10 @@
 // Small helpers shared by the core tests.
 #pragma once
 
+#include <string>
+
 #include "run_spec.h"
+#include "trace_import.h"
 
 namespace awb::test {
 
@@ -15,6 +18,16 @@ inline RunSpec small_spec() {
     s.head_dim = 16;
     s.threads = 1;
     return s;
+}
+
+// The message a file's import fails with, or "no error".
+inline std::string import_error(const std::string& path) {
+    try {
+        import_chrome_trace(path);
+    } catch (const TraceImportError& e) {
+        return e.what();
+    }
+    return "no error";
 }
 
 }  // namespace awb::test

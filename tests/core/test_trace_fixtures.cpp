@@ -10,6 +10,7 @@
 #include "kernel_table.h"
 #include "memory_replay.h"
 #include "op_table.h"
+#include "test_support.h"
 #include "trace_import.h"
 #include "trace_links.h"
 
@@ -43,14 +44,7 @@ void expect_row(const std::vector<OperatorRow>& rows, const std::string& name, i
     EXPECT_EQ(r->device_total_ns, int64_t(std::llround(dev_total_us * 1000))) << name;
 }
 
-std::string import_error(const std::string& path) {
-    try {
-        import_chrome_trace(path);
-    } catch (const TraceImportError& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::import_error;
 
 }  // namespace
 

@@ -27,14 +27,7 @@ void write_gz(const std::string& path, const std::string& text) {
     gzclose(f);
 }
 
-std::string import_error(const std::string& path) {
-    try {
-        import_chrome_trace(path);
-    } catch (const TraceImportError& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::import_error;
 
 }  // namespace
 

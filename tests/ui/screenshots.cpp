@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "comparison_view.h"
+#include "findings_view.h"
 #include "kernel_table_model.h"
 #include "main_window.h"
 #include "operator_panel.h"
@@ -84,7 +85,9 @@ int main(int argc, char** argv) {
     charts = charts && chart->grab().save(out + QStringLiteral("/sweep-memory.png"));
     chart->setMetric(ui::SweepChart::Metric::MedianTime);
     QApplication::processEvents();
+    window.findings()->resize(1100, 520);
     const bool ok = charts && window.grab().save(out + QStringLiteral("/main-window.png")) &&
+                    window.findings()->grab().save(out + QStringLiteral("/findings.png")) &&
                     window.timeline()->grab().save(out + QStringLiteral("/timeline.png")) &&
                     window.operatorPanel()->grab().save(out + QStringLiteral("/operator-table.png"));
     // A Kineto GPU trace (the hand-made 2.x fixture: no GPU on this machine): CPU threads and CUDA streams
