@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     const Command sweep = register_sweep(app);
     const Command check = register_check(app);
     const Command inspect = register_inspect(app);
+    const Command diff = register_diff(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("sweep")) return sweep();
         if (app.got_subcommand("check")) return check();
         if (app.got_subcommand("inspect")) return inspect();
+        if (app.got_subcommand("diff")) return diff();
     } catch (const std::exception& e) {
         std::cerr << "attnwb: " << e.what() << "\n";
         return kExitRuntimeFailure;

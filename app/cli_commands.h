@@ -21,5 +21,6 @@ Command register_bench(CLI::App& app);
 Command register_sweep(CLI::App& app);
 Command register_check(CLI::App& app);
 Command register_inspect(CLI::App& app);
+Command register_diff(CLI::App& app);
 
 }  // namespace awb::cli

@@ -3,14 +3,16 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <tuple>
 
 namespace awb {
 
 std::vector<OperatorDiffRow> join_operators(const std::vector<OperatorRow>& a, const std::vector<OperatorRow>& b) {
-    std::map<std::pair<std::string, std::string>, OperatorDiffRow> joined;
+    // A CPU op and a device row may share a name (attn_fwd's user annotation on both): the device is in the key.
+    std::map<std::tuple<std::string, std::string, int>, OperatorDiffRow> joined;
     auto add = [&](const std::vector<OperatorRow>& rows, bool OperatorDiffRow::*present, OperatorRow OperatorDiffRow::*slot) {
         for (const auto& r : rows) {
-            auto& d = joined[{r.name, r.input_shapes}];
+            auto& d = joined[{r.name, r.input_shapes, int(r.device)}];
             d.name = r.name;
             d.input_shapes = r.input_shapes;
             d.*present = true;
@@ -22,9 +24,33 @@ std::vector<OperatorDiffRow> join_operators(const std::vector<OperatorRow>& a, c
     std::vector<OperatorDiffRow> out;
     out.reserve(joined.size());
     for (auto& [key, row] : joined) out.push_back(std::move(row));
-    std::stable_sort(out.begin(), out.end(), [](const OperatorDiffRow& x, const OperatorDiffRow& y) {
-        return std::llabs(x.self_cpu_delta_ns()) > std::llabs(y.self_cpu_delta_ns());
-    });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const OperatorDiffRow& x, const OperatorDiffRow& y) { return x.impact_ns() > y.impact_ns(); });
+    return out;
+}
+
+int64_t OperatorDiffRow::impact_ns() const { return std::llabs(self_cpu_delta_ns()) + std::llabs(self_device_delta_ns()); }
+
+std::vector<KernelDiffRow> join_kernels(const std::vector<KernelRow>& a, const std::vector<KernelRow>& b) {
+    std::map<std::string, KernelDiffRow> joined;
+    for (const auto& k : a) {
+        auto& d = joined[k.name];
+        d.name = k.name;
+        d.in_a = true;
+        d.calls_a += k.calls;
+        d.total_a_ns += k.total_ns;
+    }
+    for (const auto& k : b) {
+        auto& d = joined[k.name];
+        d.name = k.name;
+        d.in_b = true;
+        d.calls_b += k.calls;
+        d.total_b_ns += k.total_ns;
+    }
+    std::vector<KernelDiffRow> out;
+    for (auto& [name, row] : joined) out.push_back(std::move(row));
+    std::stable_sort(out.begin(), out.end(),
+                     [](const KernelDiffRow& x, const KernelDiffRow& y) { return std::llabs(x.delta_ns()) > std::llabs(y.delta_ns()); });
     return out;
 }
 

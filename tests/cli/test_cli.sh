@@ -100,6 +100,23 @@ else
     echo "FAIL inspect vs profile report: $(cat "$tmp/py")"; failed=$((failed + 1))
 fi
 
+# diff: a run's report against its own trace joins every operator with no delta; two ranks differ by
+# their kernels; a file that is neither report nor trace is named (exit 2).
+fixtures="$(cd "$(dirname "$0")/.." && pwd)/fixtures/traces"
+check "diff of a report and its trace" 0 'Operators by impact' -- diff "$tmp/r.json" "$tmp/t.json" --json "$tmp/d.json" --quiet
+if python_check "import json; d=json.load(open('$tmp/d.json')); r=json.load(open('$tmp/r.json')); \
+assert d['schema']=='attention-workbench/diff' and len(d['operators'])==len(r['operators']); \
+assert all(o['in_a'] and o['in_b'] and o['calls_delta']==0 and abs(o['self_cpu_delta_us'])<1e-6 for o in d['operators']); \
+assert isinstance(r['findings'], list)" >"$tmp/py"; then
+    echo "ok   diff joins a run with itself without deltas; reports carry findings"; passed=$((passed + 1))
+else
+    echo "FAIL diff of a run with itself: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
+check "diff of two ranks shows kernels" 0 'ncclDevKernel_AllReduce.*both.*-25.2' -- diff "$fixtures/multi_rank/rank0.pt.trace.json" "$fixtures/multi_rank/rank1.pt.trace.json" --quiet
+check "diff names a bad file" 2 "cut.json" -- diff "$tmp/cut.json" "$tmp/t.json" --quiet
+check "diff of a sweep file" 2 "not a profile report" -- diff "$tmp/s.json" "$tmp/r.json" --quiet
+check "profile prints findings" 0 'Findings:' -- profile "${small[@]}" --quiet
+
 check "kv_heads not dividing heads" 2 'kv_heads: 3 does not divide heads = 2' -- profile "${small[@]}" --kv-heads 3
 check "every problem at once" 2 'dtype:.*int3' -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo
 check "every problem at once (mask)" 2 "mask: 'diagonal'" -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo

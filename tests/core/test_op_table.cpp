@@ -209,3 +209,42 @@ TEST(OpDiff, JoinsByNameAndShapesAndSortsByImpact) {
     EXPECT_EQ(d[4].name, "aten::mul");
     EXPECT_NE(d[3].input_shapes, d[4].input_shapes);
 }
+
+TEST(OpDiff, DeviceTimeCountsInTheImpactAndKernelsJoinByName) {
+    OperatorRow cpu_heavy, device_heavy;
+    cpu_heavy.name = "aten::copy_";
+    cpu_heavy.self_cpu_ns = 300;
+    device_heavy.name = "aten::bmm";
+    device_heavy.self_device_ns = 5000;
+    OperatorRow device_after = device_heavy;
+    device_after.self_device_ns = 1000;
+    const auto d = awb::join_operators({cpu_heavy, device_heavy}, {device_after});
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_EQ(d[0].name, "aten::bmm");  // 4000 ns less on the device outweighs 300 ns of CPU
+    EXPECT_EQ(d[0].impact_ns(), 4000);
+    // A CPU annotation and its device twin keep apart.
+    OperatorRow on_device = cpu_heavy;
+    on_device.device = DeviceKind::CUDA;
+    on_device.self_device_ns = 50;
+    EXPECT_EQ(awb::join_operators({cpu_heavy, on_device}, {cpu_heavy, on_device}).size(), 2u);
+
+    auto kernel = [](const char* name, int64_t calls, int64_t total_ns, int grid) {
+        awb::KernelRow k;
+        k.name = name;
+        k.calls = calls;
+        k.total_ns = total_ns;
+        k.launch.grid = {grid, 1, 1};
+        return k;
+    };
+    // Two launch configurations of one kernel in A are summed; the gemm vanished, the flash kernel is new.
+    const auto kd = awb::join_kernels({kernel("softmax_warp", 1, 100, 8), kernel("softmax_warp", 2, 300, 16), kernel("sgemm", 1, 900, 4)},
+                                      {kernel("softmax_warp", 3, 350, 8), kernel("flash_fwd", 1, 200, 2)});
+    ASSERT_EQ(kd.size(), 3u);
+    EXPECT_EQ(kd[0].name, "sgemm");
+    EXPECT_TRUE(kd[0].in_a && !kd[0].in_b);
+    EXPECT_EQ(kd[1].name, "flash_fwd");
+    EXPECT_EQ(kd[2].name, "softmax_warp");
+    EXPECT_EQ(kd[2].calls_a, 3);
+    EXPECT_EQ(kd[2].total_a_ns, 400);
+    EXPECT_EQ(kd[2].delta_ns(), -50);
+}

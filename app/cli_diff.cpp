@@ -1,0 +1,170 @@
+// attnwb diff A B: two runs or traces compared operator by operator (and kernel by kernel when they
+// have device events): deltas and ratios of calls, self CPU / device time and memory, new and
+// vanished operators, largest impact first. A and B are profile reports (attnwb profile --json) or
+// chrome traces (ours or PyTorch's, .json / .json.gz).
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli_engine_call.h"
+#include "json_io.h"
+#include "op_diff.h"
+#include "results_json.h"
+#include "trace_import.h"
+
+namespace awb::cli {
+
+namespace {
+
+struct DiffCommand {
+    std::string a, b;
+    size_t rows = 20;
+    bool group_by_shape = false;
+    std::string json_path;
+    bool quiet = false;
+};
+
+struct Side {
+    std::vector<OperatorRow> operators;
+    std::vector<KernelRow> kernels;
+    std::string what;  // "profile report" or "chrome trace"
+};
+
+Side load(const std::string& path, bool group_by_shape, RunObserver* progress) {
+    Side s;
+    if (looks_like_chrome_trace(path)) {
+        const ImportedTrace t = import_chrome_trace(path, progress);
+        s.operators = key_averages(t.trace, OpTableOptions{group_by_shape});
+        s.kernels = kernel_table(t.trace);
+        s.what = "chrome trace";
+        return s;
+    }
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot open '" + path + "'");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error("'" + path + "' is neither a chrome trace nor valid JSON: " + e.what());
+    }
+    if (results_kind(j) != "profile-report")
+        throw std::runtime_error("'" + path + "' is not a profile report (attnwb profile --json) or a chrome trace");
+    const ProfileReport r = report_from_json(j);
+    if (group_by_shape && !r.grouped_by_shape)
+        throw std::runtime_error("'" + path + "' was not grouped by input shape (profile it with --group-by-shape, or diff its trace)");
+    s.operators = r.operators;
+    s.what = "profile report";
+    return s;
+}
+
+std::string us(int64_t ns) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", double(ns) / 1e3);
+    return buf;
+}
+
+std::string signed_us(int64_t ns) { return (ns > 0 ? "+" : "") + us(ns); }
+
+std::string ratio(int64_t a, int64_t b) {
+    if (a == 0) return b == 0 ? "-" : "new";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2fx", double(b) / double(a));
+    return buf;
+}
+
+int run(const DiffCommand& c) {
+    StderrProgress progress(c.quiet);
+    Side a, b;
+    try {
+        a = load(c.a, c.group_by_shape, &progress);
+        b = load(c.b, c.group_by_shape, &progress);
+        progress.end_line();
+    } catch (const Cancelled&) {
+        std::cerr << "attnwb diff: cancelled\n";
+        return kExitInterrupted;
+    } catch (const std::exception& e) {
+        progress.end_line();
+        std::cerr << "attnwb diff: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+    const auto rows = join_operators(a.operators, b.operators);
+    const OpTableTotals ta = totals(a.operators), tb = totals(b.operators);
+    std::cout << "A: " << c.a << " (" << a.what << ", " << a.operators.size() << " operators)\n"
+              << "B: " << c.b << " (" << b.what << ", " << b.operators.size() << " operators)\n"
+              << "Self CPU total: A " << us(ta.self_cpu_ns) << " us, B " << us(tb.self_cpu_ns) << " us ("
+              << signed_us(tb.self_cpu_ns - ta.self_cpu_ns) << " us, " << ratio(ta.self_cpu_ns, tb.self_cpu_ns) << ")";
+    if (ta.self_device_ns || tb.self_device_ns)
+        std::cout << "; self device total: A " << us(ta.self_device_ns) << " us, B " << us(tb.self_device_ns) << " us ("
+                  << signed_us(tb.self_device_ns - ta.self_device_ns) << " us)";
+    std::cout << "\nOperators by impact (|self CPU delta| + |self device delta|), times in us:\n";
+    std::printf("%-44s %-9s %7s %7s %12s %12s %12s %8s %12s %12s\n", "Name", "In", "Calls A", "Calls B", "Self CPU A",
+                "Self CPU B", "Delta", "B/A", "Dev delta", "Mem delta B");
+    for (size_t i = 0; i < rows.size() && (c.rows == 0 || i < c.rows); ++i) {
+        const auto& r = rows[i];
+        const std::string name = r.input_shapes.empty() ? r.name : r.name + " " + r.input_shapes;
+        std::printf("%-44.44s %-9s %7lld %7lld %12s %12s %12s %8s %12s %12lld\n", name.c_str(),
+                    r.in_a && r.in_b ? "both" : r.in_a ? "vanished" : "new", (long long)r.a.calls, (long long)r.b.calls,
+                    us(r.a.self_cpu_ns).c_str(), us(r.b.self_cpu_ns).c_str(), signed_us(r.self_cpu_delta_ns()).c_str(),
+                    ratio(r.a.self_cpu_ns, r.b.self_cpu_ns).c_str(), signed_us(r.self_device_delta_ns()).c_str(),
+                    (long long)(r.b.cpu_memory_bytes + r.b.device_memory_bytes - r.a.cpu_memory_bytes - r.a.device_memory_bytes));
+    }
+    if (c.rows != 0 && rows.size() > c.rows) std::cout << "(" << rows.size() - c.rows << " more rows; --rows 0 shows all)\n";
+    const auto kernels = join_kernels(a.kernels, b.kernels);
+    if (!kernels.empty()) {
+        std::cout << "Kernels by |total time delta|, times in us:\n";
+        std::printf("%-56s %-9s %7s %7s %12s %12s %12s\n", "Kernel / copy", "In", "Calls A", "Calls B", "Total A", "Total B", "Delta");
+        for (size_t i = 0; i < kernels.size() && (c.rows == 0 || i < c.rows); ++i) {
+            const auto& k = kernels[i];
+            std::printf("%-56.56s %-9s %7lld %7lld %12s %12s %12s\n", k.name.c_str(), k.in_a && k.in_b ? "both" : k.in_a ? "vanished" : "new",
+                        (long long)k.calls_a, (long long)k.calls_b, us(k.total_a_ns).c_str(), us(k.total_b_ns).c_str(),
+                        signed_us(k.delta_ns()).c_str());
+        }
+    }
+    return write_outputs("diff", [&] {
+        if (c.json_path.empty()) return;
+        nlohmann::json ops = nlohmann::json::array();
+        for (const auto& r : rows)
+            ops.push_back({{"name", r.name},
+                           {"input_shapes", r.input_shapes},
+                           {"in_a", r.in_a},
+                           {"in_b", r.in_b},
+                           {"a", r.a},
+                           {"b", r.b},
+                           {"self_cpu_delta_us", double(r.self_cpu_delta_ns()) / 1e3},
+                           {"self_device_delta_us", double(r.self_device_delta_ns()) / 1e3},
+                           {"calls_delta", r.b.calls - r.a.calls}});
+        nlohmann::json ks = nlohmann::json::array();
+        for (const auto& k : kernels)
+            ks.push_back({{"name", k.name}, {"in_a", k.in_a}, {"in_b", k.in_b}, {"calls_a", k.calls_a}, {"calls_b", k.calls_b},
+                          {"total_a_us", double(k.total_a_ns) / 1e3}, {"total_b_us", double(k.total_b_ns) / 1e3},
+                          {"delta_us", double(k.delta_ns()) / 1e3}});
+        write_output(c.json_path, nlohmann::json{{"schema", "attention-workbench/diff"},
+                                                 {"schema_version", 1},
+                                                 {"a", c.a},
+                                                 {"b", c.b},
+                                                 {"operators", ops},
+                                                 {"kernels", ks}}
+                                          .dump(1) +
+                                      "\n");
+    });
+}
+
+}  // namespace
+
+Command register_diff(CLI::App& app) {
+    auto c = std::make_shared<DiffCommand>();
+    CLI::App* sub = app.add_subcommand(
+        "diff", "Compare two runs or traces operator by operator (and kernel by kernel): deltas and ratios of calls, "
+                "self CPU and device time and memory, new and vanished operators, largest impact first. A and B are "
+                "profile reports (attnwb profile --json) or chrome traces (.json / .json.gz). Exit 2 when one cannot be read.");
+    sub->add_option("A", c->a, "The baseline")->required();
+    sub->add_option("B", c->b, "The run compared with it")->required();
+    sub->add_option("--rows", c->rows, "Rows to print (0 = all)")->capture_default_str();
+    sub->add_flag("--group-by-shape", c->group_by_shape, "Match operators by name and input shapes");
+    sub->add_option("--json", c->json_path, "Write the joined rows as JSON (schema attention-workbench/diff)");
+    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr");
+    return [c] { return run(*c); };
+}
+
+}  // namespace awb::cli
