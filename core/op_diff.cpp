@@ -33,20 +33,18 @@ int64_t OperatorDiffRow::impact_ns() const { return std::llabs(self_cpu_delta_ns
 
 std::vector<KernelDiffRow> join_kernels(const std::vector<KernelRow>& a, const std::vector<KernelRow>& b) {
     std::map<std::string, KernelDiffRow> joined;
-    for (const auto& k : a) {
-        auto& d = joined[k.name];
-        d.name = k.name;
-        d.in_a = true;
-        d.calls_a += k.calls;
-        d.total_a_ns += k.total_ns;
-    }
-    for (const auto& k : b) {
-        auto& d = joined[k.name];
-        d.name = k.name;
-        d.in_b = true;
-        d.calls_b += k.calls;
-        d.total_b_ns += k.total_ns;
-    }
+    auto add = [&](const std::vector<KernelRow>& rows, bool KernelDiffRow::*present, int64_t KernelDiffRow::*calls,
+                   int64_t KernelDiffRow::*total) {
+        for (const auto& k : rows) {
+            auto& d = joined[k.name];
+            d.name = k.name;
+            d.*present = true;
+            d.*calls += k.calls;
+            d.*total += k.total_ns;
+        }
+    };
+    add(a, &KernelDiffRow::in_a, &KernelDiffRow::calls_a, &KernelDiffRow::total_a_ns);
+    add(b, &KernelDiffRow::in_b, &KernelDiffRow::calls_b, &KernelDiffRow::total_b_ns);
     std::vector<KernelDiffRow> out;
     for (auto& [name, row] : joined) out.push_back(std::move(row));
     std::stable_sort(out.begin(), out.end(),
