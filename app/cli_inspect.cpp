@@ -174,11 +174,11 @@ int run(const InspectCommand& c) {
     std::vector<std::vector<std::string>> inputs;
     for (const auto& path : c.paths) {
         if (std::filesystem::is_directory(path)) {
-            inputs.push_back(trace_files_in_folder(path));
-            if (inputs.back().empty()) {
-                std::cerr << "attnwb inspect: '" << path << "' holds no .json or .json.gz traces\n";
+            try {
+                inputs.push_back(trace_files_of(path));
+            } catch (const TraceImportError& e) {
+                std::cerr << "attnwb inspect: " << e.what() << "\n";
                 rc = kExitBadInput;
-                inputs.pop_back();
             }
         } else if (c.distributed && !inputs.empty()) {
             inputs.back().push_back(path);

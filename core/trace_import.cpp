@@ -924,10 +924,11 @@ ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObs
     return out;
 }
 
-std::vector<std::string> trace_files_in_folder(const std::string& folder) {
-    std::vector<std::string> out;
+std::vector<std::string> trace_files_of(const std::string& path) {
     std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+    if (!std::filesystem::is_directory(path, ec)) return {path};
+    std::vector<std::string> out;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
         const std::string name = entry.path().filename().string();
         auto ends = [&name](const char* suffix) {
             const size_t n = std::strlen(suffix);
@@ -935,6 +936,7 @@ std::vector<std::string> trace_files_in_folder(const std::string& folder) {
         };
         if (entry.is_regular_file() && (ends(".json") || ends(".json.gz"))) out.push_back(entry.path().string());
     }
+    if (out.empty()) throw TraceImportError("'" + path + "' holds no .json or .json.gz traces");
     std::sort(out.begin(), out.end());
     return out;
 }

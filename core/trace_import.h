@@ -53,7 +53,8 @@ ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer
 // none or two files claim the same rank), so ranks get their own lanes, nesting and id links.
 // Throws TraceImportError naming the first file that cannot be read.
 ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
-std::vector<std::string> trace_files_in_folder(const std::string& folder);  // sorted; empty if none
+// What a path opens: a folder's *.json / *.json.gz (sorted; TraceImportError when it has none), or the file.
+std::vector<std::string> trace_files_of(const std::string& path);
 
 // True when the file starts like a chrome trace ('[' or an object with "traceEvents" near the start).
 bool looks_like_chrome_trace(const std::string& path);

@@ -1,7 +1,5 @@
 #include "engine_worker.h"
 
-#include <filesystem>
-
 #include "json_io.h"
 #include "trace_import.h"
 #include "workspace.h"
@@ -68,11 +66,8 @@ void EngineWorker::runProfile(const awb::RunSpec& spec, const awb::ProfileOption
 void EngineWorker::runImport(const QString& path) {
     runJob(QString(), [&](SweepObserver& observer) {
         // A folder holds the traces of one distributed run: one lane group per rank.
-        const std::string p = path.toStdString();
-        const bool folder = std::filesystem::is_directory(p);
-        if (folder && trace_files_in_folder(p).empty()) throw std::runtime_error("'" + p + "' holds no .json or .json.gz traces");
         auto result = std::make_shared<const ProfileResult>(
-            profile_result_from_import(folder ? import_chrome_traces(trace_files_in_folder(p), &observer) : import_chrome_trace(p, &observer)));
+            profile_result_from_import(import_chrome_traces(trace_files_of(path.toStdString()), &observer)));
         emit traceImported(std::move(result), path);
     });
 }

@@ -251,7 +251,7 @@ TEST(TraceFixtures, BadInputGivesOneClearMessage) {
 // A folder of ranks opens as one trace: events keep their rank, ids link within a rank only (each
 // process numbers its External ids from 1), and the rows sum over ranks.
 TEST(TraceFixtures, DistributedRunAsOneTrace) {
-    const auto files = trace_files_in_folder(fixture("multi_rank"));
+    const auto files = trace_files_of(fixture("multi_rank"));
     ASSERT_EQ(files.size(), 2u);
     const ImportedTrace t = import_chrome_traces(files);
     EXPECT_EQ(t.trace.meta().ranks, (std::vector<int32_t>{0, 1}));
@@ -260,6 +260,13 @@ TEST(TraceFixtures, DistributedRunAsOneTrace) {
     expect_row(rows, "ProfilerStep*", 2, 220, 400, 0, 240.454);
     expect_row(rows, "cuLaunchKernelEx", 2, 20, 20, 0, 0);
     EXPECT_THROW(import_chrome_traces({fixture("multi_rank/rank0.pt.trace.json"), fixture("bad/empty.json")}), TraceImportError);
+    EXPECT_EQ(trace_files_of(fixture("kineto_2021.json")), std::vector<std::string>{fixture("kineto_2021.json")});
+    try {  // tests/fuzz: sources and a dictionary, no trace
+        trace_files_of(std::string(AWB_FIXTURE_DIR) + "/../fuzz");
+        ADD_FAILURE() << "no error";
+    } catch (const TraceImportError& e) {
+        EXPECT_NE(std::string(e.what()).find("holds no .json or .json.gz traces"), std::string::npos) << e.what();
+    }
 }
 
 // Launch -> kernel links, as Kineto's ac2g flows: from a kernel, a launch or an op (with its children).
