@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     const Command check = register_check(app);
     const Command inspect = register_inspect(app);
     const Command diff = register_diff(app);
+    const Command report = register_report(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("check")) return check();
         if (app.got_subcommand("inspect")) return inspect();
         if (app.got_subcommand("diff")) return diff();
+        if (app.got_subcommand("report")) return report();
     } catch (const std::exception& e) {
         std::cerr << "attnwb: " << e.what() << "\n";
         return kExitRuntimeFailure;

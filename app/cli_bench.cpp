@@ -2,7 +2,7 @@
 // profiler overhead).
 #include <memory>
 
-#include "advisor.h"
+#include "cli_explain.h"
 #include "bench.h"
 #include "cli_engine_call.h"
 #include "cli_spec_options.h"
@@ -20,6 +20,7 @@ struct BenchCommand {
     BenchOptions bench;
     bool overhead = true;
     std::string json_path;
+    std::string report_path;
     bool quiet = false;
 };
 
@@ -43,12 +44,14 @@ int run(const CLI::App& sub, const BenchCommand& c) {
     });
     if (rc != kExitOk) return rc;
     std::cout << format_bench(result);
-    const std::vector<Finding> findings = advise({nullptr, &result});
-    std::cout << format_findings(findings);
+    const Explanation explained = explain({nullptr, &result});
     return write_outputs("bench", [&] {
         nlohmann::json j = bench_file_json(result);
-        j["findings"] = findings_json(findings);
+        add_explanation(j, explained);
         write_output(c.json_path, j.dump(1) + "\n");
+        ReportInput in;
+        in.bench = &result;
+        write_report(c.report_path, in, explained);
     });
 }
 
@@ -69,6 +72,7 @@ Command register_bench(CLI::App& app) {
         ->capture_default_str()
         ->group(g);
     sub->add_option("--json", c->json_path, "Write the result as JSON (schema attention-workbench/bench)")->group(g);
+    add_report_option(*sub, c->report_path, g);
     sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr")->group(g);
     return [sub, c] { return run(*sub, *c); };
 }

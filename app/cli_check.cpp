@@ -2,7 +2,7 @@
 #include <iostream>
 #include <memory>
 
-#include "advisor.h"
+#include "cli_explain.h"
 #include "cli_engine_call.h"
 #include "cli_spec_options.h"
 #include "correctness.h"
@@ -20,6 +20,7 @@ struct CheckCommand {
     std::vector<std::string> variants;
     double tolerance = 0;
     std::string json_path;
+    std::string report_path;
     bool quiet = false;
 };
 
@@ -40,12 +41,14 @@ int run(const CLI::App& sub, const CheckCommand& c) {
     const int rc = call_engine("check", progress, [&] { report = check_variants(spec, variants, c.tolerance, &progress); });
     if (rc != kExitOk) return rc;
     std::cout << format_check(report);
-    const std::vector<Finding> findings = advise({nullptr, nullptr, nullptr, &report});
-    if (!findings.empty()) std::cout << format_findings(findings);
+    const Explanation explained = explain({nullptr, nullptr, nullptr, &report});
     if (write_outputs("check", [&] {
             nlohmann::json j = check_file_json(report);
-            j["findings"] = findings_json(findings);
+            add_explanation(j, explained);
             write_output(c.json_path, j.dump(1) + "\n");
+            ReportInput in;
+            in.check = &report;
+            write_report(c.report_path, in, explained);
         }) != kExitOk)
         return kExitRuntimeFailure;
     return report.all_passed() ? kExitOk : kExitOutOfTolerance;
@@ -68,6 +71,7 @@ Command register_check(CLI::App& app) {
                     "float16 5e-3, bfloat16 4e-2)")
         ->capture_default_str();
     sub->add_option("--json", c->json_path, "Write the report as JSON (schema attention-workbench/check)");
+    add_report_option(*sub, c->report_path, "");
     sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr");
     return [sub, c] { return run(*sub, *c); };
 }

@@ -22,5 +22,6 @@ Command register_sweep(CLI::App& app);
 Command register_check(CLI::App& app);
 Command register_inspect(CLI::App& app);
 Command register_diff(CLI::App& app);
+Command register_report(CLI::App& app);
 
 }  // namespace awb::cli

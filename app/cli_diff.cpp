@@ -3,7 +3,6 @@
 // vanished operators, largest impact first. A and B are profile reports (attnwb profile --json) or
 // chrome traces (ours or PyTorch's, .json / .json.gz).
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -40,14 +39,7 @@ Side load(const std::string& path, bool group_by_shape, RunObserver* progress) {
         s.what = "chrome trace";
         return s;
     }
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot open '" + path + "'");
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error("'" + path + "' is neither a chrome trace nor valid JSON: " + e.what());
-    }
+    const nlohmann::json j = read_json_file(path);
     if (results_kind(j) != "profile-report")
         throw std::runtime_error("'" + path + "' is not a profile report (attnwb profile --json) or a chrome trace");
     const ProfileReport r = report_from_json(j);

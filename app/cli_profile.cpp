@@ -3,7 +3,7 @@
 #include <iostream>
 #include <memory>
 
-#include "advisor.h"
+#include "cli_explain.h"
 #include "chrome_trace.h"
 #include "cli_engine_call.h"
 #include "cli_spec_options.h"
@@ -24,6 +24,7 @@ struct ProfileCommand {
     bool group_by_shape = false;
     std::string json_path;
     std::string trace_path;
+    std::string report_path;
     bool quiet = false;
 };
 
@@ -66,13 +67,15 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
         std::cout << "Recorded steps: median " << format_ms(step_ns) << " per step (profiler on; attnwb bench measures it off)\n";
     if (c.profiler.profile_memory || cuda)
         std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source << ")\n";
-    const std::vector<Finding> findings = advise({&result});
-    std::cout << "\n" << format_findings(findings);
+    const Explanation explained = explain({&result});
 
     return write_outputs("profile", [&] {
         nlohmann::json j = to_json(report);
-        j["findings"] = findings_json(findings);
+        add_explanation(j, explained);
         write_output(c.json_path, j.dump(1) + "\n");
+        ReportInput in;
+        in.profile = &report;
+        write_report(c.report_path, in, explained);
         if (!c.trace_path.empty()) {
             write_chrome_trace(result.trace, run_trace_info(result, "attnwb"), c.trace_path);
             std::cerr << "wrote trace " << c.trace_path << " (" << result.trace.events().size() << " events, "
@@ -98,6 +101,7 @@ Command register_profile(CLI::App& app) {
     sub->add_flag("--group-by-shape", c->group_by_shape, "One row per (operator, input shapes)")->group(g);
     sub->add_option("--json", c->json_path, "Write the report (environment, spec, operators, memory) as JSON")->group(g);
     sub->add_option("--trace", c->trace_path, "Write a chrome trace (Perfetto, chrome://tracing)")->group(g);
+    add_report_option(*sub, c->report_path, g);
     sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr")->group(g);
     return [sub, c] { return run(*sub, *c); };
 }

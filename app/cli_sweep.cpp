@@ -4,7 +4,7 @@
 #include <iostream>
 #include <memory>
 
-#include "advisor.h"
+#include "cli_explain.h"
 #include "cli_engine_call.h"
 #include "cli_spec_options.h"
 #include "json_io.h"
@@ -25,7 +25,7 @@ struct SweepCommand {
     std::vector<std::string> dtypes;
     BenchOptions bench{.warmup = 2, .budget_s = 1.0, .min_repeats = 5};
     bool profile = false;
-    std::string json_path, csv_path;
+    std::string json_path, csv_path, report_path;
     bool quiet = false;
 };
 
@@ -75,13 +75,15 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     for (const auto& p : result.points) failed += p.status == PointStatus::Ok ? 0 : 1;
     std::cout << result.points.size() << " of " << result.planned_points << " points run, " << failed
               << " refused or failed" << (result.stopped_early ? ", stopped early" : "") << "\n";
-    const std::vector<Finding> findings = advise({nullptr, nullptr, &result});
-    std::cout << format_findings(findings);
+    const Explanation explained = explain({nullptr, nullptr, &result});
     const int written = write_outputs("sweep", [&] {
         nlohmann::json j = sweep_file_json(result);
-        j["findings"] = findings_json(findings);
+        add_explanation(j, explained);
         write_output(c.json_path, j.dump(1) + "\n");
         write_output(c.csv_path, sweep_csv(result));
+        ReportInput in;
+        in.sweep = &result;
+        write_report(c.report_path, in, explained);
     });
     if (written != kExitOk) return written;
     return printer.interrupted() ? kExitInterrupted : kExitOk;
@@ -119,6 +121,7 @@ Command register_sweep(CLI::App& app) {
     sub->add_option("--json", c->json_path, "Write the sweep as JSON (schema attention-workbench/sweep; the GUI opens it)")
         ->group(o);
     sub->add_option("--csv", c->csv_path, "Write one CSV row per point")->group(o);
+    add_report_option(*sub, c->report_path, o);
     sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr")->group(o);
     return [sub, c] { return run(*sub, *c); };
 }

@@ -8,16 +8,16 @@
 
 #include "memory_replay.h"
 #include "op_table.h"
+#include "printf_string.h"
 #include "results_text.h"
 
 namespace awb {
 
 namespace {
 
-std::string fmt(const char* format, double a, double b = 0, double c = 0) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, format, a, b, c);
-    return buf;
+template <typename... Args>
+std::string fmt(const char* format, Args... args) {
+    return printf_string(format, double(args)...);
 }
 
 std::string us(double ns) { return ns >= 1e6 ? fmt("%.2f ms", ns / 1e6) : fmt("%.1f us", ns / 1e3); }
@@ -29,19 +29,27 @@ int recorded_steps(const Trace& trace) {
     return std::max(steps, 1);
 }
 
-// The innermost CPU event on the thread that holds ts: the op that made an allocation.
-const TraceEvent* op_at(const Trace& trace, uint64_t thread, int64_t ts) {
-    const TraceEvent* best = nullptr;
+// The innermost CPU op holding each allocation (by thread and time): one pass over the events, the
+// allocations sorted by time. Names in allocation order; "(no op)" where none holds it.
+std::vector<std::string> ops_at(const Trace& trace, const std::vector<const MemoryEvent*>& allocations) {
+    std::vector<size_t> order(allocations.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return allocations[a]->ts_ns < allocations[b]->ts_ns; });
+    std::vector<const TraceEvent*> best(allocations.size(), nullptr);
     for (const auto& e : trace.events()) {
-        if (e.start_ns > ts) break;  // sorted by start
-        if (e.device == DeviceKind::CPU && e.thread == thread && e.end_ns >= ts && e.kind != EventKind::Other &&
-            (!best || e.depth >= best->depth))
-            best = &e;
+        if (e.device != DeviceKind::CPU || e.kind == EventKind::Other) continue;
+        auto it = std::lower_bound(order.begin(), order.end(), e.start_ns,
+                                   [&](size_t i, int64_t ts) { return allocations[i]->ts_ns < ts; });
+        for (; it != order.end() && allocations[*it]->ts_ns <= e.end_ns; ++it)
+            if (allocations[*it]->thread == e.thread && (!best[*it] || e.depth >= best[*it]->depth)) best[*it] = &e;
     }
-    return best;
+    std::vector<std::string> names;
+    for (const TraceEvent* e : best) names.push_back(e ? e->name : std::string("(no op)"));
+    return names;
 }
 
 void score_matrix(const ProfileResult& run, const AdvisorThresholds& t, std::vector<Finding>& out) {
+    if (!run.spec_known) return;  // a foreign trace: B, H, N are not known
     const RunSpec& s = run.spec;
     const int64_t bytes = s.batch * s.heads * s.seq_q * s.seq_k * element_size(s.dtype);
     if (bytes <= 0) return;
@@ -50,14 +58,13 @@ void score_matrix(const ProfileResult& run, const AdvisorThresholds& t, std::vec
         if (series.device == s.device.kind) peak = std::max(peak, series.peak_bytes);
     if (run.device_peak_bytes > 0) peak = std::max(peak, run.device_peak_bytes);
     if (peak <= 0 || double(bytes) < t.score_share_of_peak * double(peak)) return;
+    std::vector<const MemoryEvent*> matching;
+    for (const auto& m : run.trace.memory())
+        if (m.device == s.device.kind && double(m.bytes) >= 0.95 * double(bytes) && double(m.bytes) <= 1.05 * double(bytes))
+            matching.push_back(&m);
+    const int count = int(matching.size());
     std::map<std::string, int> by_op;
-    int count = 0;
-    for (const auto& m : run.trace.memory()) {
-        if (m.device != s.device.kind || double(m.bytes) < 0.95 * double(bytes) || double(m.bytes) > 1.05 * double(bytes)) continue;
-        ++count;
-        const TraceEvent* op = op_at(run.trace, m.thread, m.ts_ns);
-        ++by_op[op ? op->name : std::string("(no op)")];
-    }
+    for (const std::string& name : ops_at(run.trace, matching)) ++by_op[name];
     if (count == 0) return;
     const int steps = recorded_steps(run.trace);
     Finding f;
@@ -262,7 +269,7 @@ void precision(const CheckReport& check, std::vector<Finding>& out) {
 
 }  // namespace
 
-std::vector<Finding> advise(const AdvisorInput& in, const AdvisorThresholds& t) {
+std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) {
     std::vector<Finding> out;
     if (in.run) {
         const std::vector<OperatorRow> rows = key_averages(in.run->trace);
@@ -285,6 +292,15 @@ nlohmann::json findings_json(const std::vector<Finding>& findings) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& f : findings)
         out.push_back({{"rule", f.rule}, {"title", f.title}, {"evidence", f.evidence}, {"action", f.action}, {"weight", f.weight}});
+    return out;
+}
+
+std::vector<Finding> findings_from_json(const nlohmann::json& j) {
+    std::vector<Finding> out;
+    for (const auto& e : j)
+        out.push_back({e.at("rule").get<std::string>(), e.at("title").get<std::string>(),
+                       e.at("evidence").get<std::vector<std::string>>(), e.at("action").get<std::string>(),
+                       e.value("weight", 0.0)});
     return out;
 }
 

@@ -9,10 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_stats.h"
-#include "correctness.h"
-#include "profiler_session.h"
-#include "sweep.h"
+#include "measurements.h"
 
 namespace awb {
 
@@ -38,20 +35,15 @@ struct AdvisorThresholds {
     double profiler_overhead = 1.3;       // profiled step time over the profiler-off median
 };
 
-struct AdvisorInput {
-    const ProfileResult* run = nullptr;
-    const BenchResult* bench = nullptr;
-    const SweepResult* sweep = nullptr;
-    const CheckReport* check = nullptr;
-};
-
-// Findings of every rule that applies, heaviest first.
-std::vector<Finding> advise(const AdvisorInput& input, const AdvisorThresholds& thresholds = {});
+// Findings of every rule that applies, heaviest first. The score-matrix rule reads the run's spec and
+// so runs only where the spec is known (our runs and traces, not a foreign PyTorch trace).
+std::vector<Finding> advise(const Measurements& input, const AdvisorThresholds& thresholds = {});
 
 // "score-matrix: The [B, H, Nq, Nk] scores ...\n  evidence...\n  -> action" blocks for the CLI.
 std::string format_findings(const std::vector<Finding>& findings);
 
 // [{"rule", "title", "evidence": [...], "action", "weight"}], as every results file writes them.
 nlohmann::json findings_json(const std::vector<Finding>& findings);
+std::vector<Finding> findings_from_json(const nlohmann::json& j);  // throws nlohmann's exceptions
 
 }  // namespace awb

@@ -202,6 +202,7 @@ void from_json(const json& j, StepRecord& s) {
 ProfileReport make_report(const ProfileResult& result, bool group_by_shape) {
     ProfileReport r;
     r.spec = result.spec;
+    r.spec_known = result.spec_known;
     r.options = result.options;
     r.environment = result.environment;
     r.grouped_by_shape = group_by_shape;
@@ -220,12 +221,24 @@ ProfileReport make_report(const ProfileResult& result, bool group_by_shape) {
     return r;
 }
 
+ProfileResult run_of_report(const ProfileReport& report) {
+    ProfileResult run;
+    run.spec = report.spec;
+    run.spec_known = report.spec_known;
+    run.options = report.options;
+    run.environment = report.environment;
+    run.steps = report.steps;
+    if (report.peak_memory_source.rfind("cuda", 0) == 0) run.device_peak_bytes = report.peak_memory_bytes;
+    return run;
+}
+
 json to_json(const ProfileReport& r) {
     json j;
     j["schema"] = kProfileReportSchema;
     j["schema_version"] = kProfileReportVersion;
     j["environment"] = r.environment;
     j["spec"] = r.spec;
+    if (!r.spec_known) j["spec_known"] = false;
     j["options"] = r.options;
     j["grouped_by_shape"] = r.grouped_by_shape;
     j["operators"] = r.operators;
@@ -255,6 +268,7 @@ ProfileReport report_from_json(const json& j) {
     return read_or_throw("profile report", [&] {
         ProfileReport r;
         r.spec = j.at("spec").get<RunSpec>();
+        r.spec_known = j.value("spec_known", true);
         r.options = j.at("options").get<ProfileOptions>();
         r.environment = j.at("environment").get<Environment>();
         r.grouped_by_shape = j.value("grouped_by_shape", false);
@@ -287,6 +301,16 @@ void check_schema(const json& j, const std::string& schema, int version, const s
     if (found != version)
         throw std::runtime_error(noun + " schema_version " + std::to_string(found) + " is not supported (this build reads " +
                                  std::to_string(version) + ")");
+}
+
+json read_json_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot open '" + path + "'");
+    try {
+        return json::parse(in);
+    } catch (const json::exception& e) {
+        throw std::runtime_error("'" + path + "' is not valid JSON: " + e.what());
+    }
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

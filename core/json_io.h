@@ -32,6 +32,7 @@ void from_json(const nlohmann::json& j, StepRecord& s);
 
 struct ProfileReport {
     RunSpec spec;
+    bool spec_known = true;  // false for an imported trace without our metadata
     ProfileOptions options;
     Environment environment;
     bool grouped_by_shape = false;
@@ -43,6 +44,9 @@ struct ProfileReport {
 };
 
 ProfileReport make_report(const ProfileResult& result, bool group_by_shape);
+// The run a report describes, without its events (spec, options, environment, steps, device peak):
+// what the measurement checklist reads when only the report file is at hand.
+ProfileResult run_of_report(const ProfileReport& report);
 nlohmann::json to_json(const ProfileReport& r);
 ProfileReport report_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the problem
 
@@ -61,6 +65,9 @@ auto read_or_throw(const std::string& noun, Read&& read) {
         throw std::runtime_error(noun + " is malformed: " + e.what());
     }
 }
+
+// Parses the JSON file at path; throws std::runtime_error naming the path and the problem.
+nlohmann::json read_json_file(const std::string& path);
 
 // Writes text to path atomically enough for our needs, gzip-compressed when the path ends in .gz;
 // throws std::runtime_error with the path.

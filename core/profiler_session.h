@@ -21,6 +21,7 @@ struct StepRecord {
 
 struct ProfileResult {
     RunSpec spec;
+    bool spec_known = true;          // false for a trace imported without our metadata: spec is the default
     ProfileOptions options;
     Environment environment;
     Trace trace;                     // events of all recorded steps

@@ -3,15 +3,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "printf_string.h"
+
 namespace awb {
 
 namespace {
-
-std::string printf_string(const char* fmt, auto... args) {
-    char buf[512];
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    return buf;
-}
 
 std::string metric_unit(const std::string& metric) { return metric == "median_time" ? "time" : "peak memory"; }
 

@@ -31,10 +31,14 @@ void report(RunObserver* observer, int done, int total, const std::string& what)
 
 ProfileResult profile_result_from_import(ImportedTrace imported) {
     ProfileResult result;
+    result.spec_known = false;
     const json& meta = imported.extra;
     if (meta.is_object()) {
         try {  // metadata of another version: the events still show
-            if (meta.contains("spec")) result.spec = meta.at("spec").get<RunSpec>();
+            if (meta.contains("spec")) {
+                result.spec = meta.at("spec").get<RunSpec>();
+                result.spec_known = true;
+            }
             if (meta.contains("options")) result.options = meta.at("options").get<ProfileOptions>();
             if (meta.contains("environment")) result.environment = meta.at("environment").get<Environment>();
             if (meta.contains("steps")) result.steps = meta.at("steps").get<std::vector<StepRecord>>();

@@ -117,6 +117,26 @@ check "diff names a bad file" 2 "cut.json" -- diff "$tmp/cut.json" "$tmp/t.json"
 check "diff of a sweep file" 2 "not a profile report" -- diff "$tmp/s.json" "$tmp/r.json" --quiet
 check "profile prints findings" 0 'Findings:' -- profile "${small[@]}" --quiet
 
+# Reports: every measuring command prints the checklist, writes it in its JSON and, with --report, an
+# HTML page; attnwb report joins results files, judging the checklist on all of them together.
+check "profile prints the checklist and writes HTML" 0 'Measurement checklist: [0-9] of 7 pass' -- profile "${small[@]}" --report "$tmp/r.html"
+check "report joins run, bench, sweep and check" 0 '\[pass\] re-measured with the profiler off: profiler-off median' -- \
+    report "$tmp/r.json" "$tmp/b.json" "$tmp/s.json" "$tmp/c.json" -o "$tmp/all.html" --quiet
+if python_check "import json; r=json.load(open('$tmp/r.json')); assert [i['id'] for i in r['checklist']]==\
+['environment','scope','warm-up','collected','lengths','profiler-off','numerical'], r['checklist']; \
+h=open('$tmp/all.html').read(); assert h.startswith('<!DOCTYPE html>') and h.count('<svg ')>=5 and 'Measurement checklist' in h; \
+assert 'Correctness check' in h and 'Sweep (profiler off)' in h and 'src=' not in h; \
+assert '<h2>Measurement checklist</h2>' in open('$tmp/r.html').read()" >"$tmp/py"; then
+    echo "ok   reports hold the checklist, sections and charts"; passed=$((passed + 1))
+else
+    echo "FAIL report contents: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
+check "report of a trace" 0 'self and total time, calls and input shapes' -- report "$tmp/t.json" -o "$tmp/t.html" --quiet
+check "report refuses two runs" 2 'a second profiled run' -- report "$tmp/r.json" "$tmp/t.json" -o "$tmp/x.html" --quiet
+check "report names a bad file" 2 'cut.json' -- report "$tmp/cut.json" -o "$tmp/x.html" --quiet
+check "report of a missing file" 2 'none.json' -- report "$tmp/none.json" -o "$tmp/x.html"
+check "unwritable HTML report" 1 "cannot write '/nonexistent-dir/r.html'" -- profile "${small[@]}" --report /nonexistent-dir/r.html
+
 check "kv_heads not dividing heads" 2 'kv_heads: 3 does not divide heads = 2' -- profile "${small[@]}" --kv-heads 3
 check "every problem at once" 2 'dtype:.*int3' -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo
 check "every problem at once (mask)" 2 "mask: 'diagonal'" -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo

@@ -56,6 +56,10 @@ TEST(Advisor, ScoreMatrixFiresWhenNxNIsMaterialised) {
     spec.block_size = 64;
     const ProfileResult chunked = profile_run(spec, ProfileOptions{});
     EXPECT_FALSE(fired(advise({&chunked}), "score-matrix")) << format_findings(advise({&chunked}));
+    // Without the spec (a foreign trace), B, H and N are unknown: the rule does not guess.
+    ProfileResult unknown = manual;
+    unknown.spec_known = false;
+    EXPECT_FALSE(fired(advise({&unknown}), "score-matrix"));
 }
 
 TEST(Advisor, LayoutCopiesFireAboveTheirShare) {

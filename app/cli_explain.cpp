@@ -1,0 +1,33 @@
+#include "cli_explain.h"
+
+#include <iostream>
+
+#include "cli_engine_call.h"
+
+namespace awb::cli {
+
+Explanation explain(const Measurements& m) {
+    Explanation x{advise(m), measurement_checklist(m)};
+    std::cout << "\n" << format_findings(x.findings) << "\n" << format_checklist(x.checklist);
+    return x;
+}
+
+void add_explanation(nlohmann::json& j, const Explanation& x) {
+    j["findings"] = findings_json(x.findings);
+    j["checklist"] = checklist_json(x.checklist);
+}
+
+void add_report_option(CLI::App& sub, std::string& path, const std::string& group) {
+    sub.add_option("--report", path,
+                   "Write a self-contained HTML report (environment, spec, checklist, findings, tables, charts)")
+        ->group(group);
+}
+
+void write_report(const std::string& path, ReportInput input, const Explanation& x) {
+    if (path.empty()) return;
+    input.checklist = x.checklist;
+    input.findings = x.findings;
+    write_output(path, html_report(input));
+}
+
+}  // namespace awb::cli

@@ -1,0 +1,34 @@
+// What every attnwb command that measures prints after its numbers, and writes with them: the
+// advisor's findings, the measurement checklist, and the HTML report (--report FILE).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "advisor.h"
+#include "checklist.h"
+#include "report_html.h"
+
+namespace awb::cli {
+
+struct Explanation {
+    std::vector<Finding> findings;
+    std::vector<ChecklistItem> checklist;
+};
+
+// Runs the advisor and the checklist on m and prints both.
+Explanation explain(const Measurements& m);
+
+// j["findings"] and j["checklist"].
+void add_explanation(nlohmann::json& j, const Explanation& x);
+
+// --report FILE on a subcommand.
+void add_report_option(CLI::App& sub, std::string& path, const std::string& group);
+
+// Writes the HTML report (nothing when path is empty) with x's findings and checklist; throws on failure.
+void write_report(const std::string& path, ReportInput input, const Explanation& x);
+
+}  // namespace awb::cli

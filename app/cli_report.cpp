@@ -1,0 +1,124 @@
+// attnwb report FILE... -o report.html: one HTML report from results written earlier (on a GPU server,
+// say): a profile report or a chrome trace (ours or PyTorch's, or a folder of ranks), a benchmark, a
+// sweep and a correctness check, at most one of each. The checklist is judged on all of them together:
+// a sweep or benchmark of the run's spec counts as its profiler-off re-measurement.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "cli_engine_call.h"
+#include "cli_explain.h"
+#include "json_io.h"
+#include "results_json.h"
+#include "trace_import.h"
+#include "workspace.h"
+
+namespace awb::cli {
+
+namespace {
+
+struct ReportCommand {
+    std::vector<std::string> inputs;
+    std::string out_path;
+    std::string title;
+    size_t rows = 20;
+    bool quiet = false;
+};
+
+struct Inputs {
+    std::optional<ProfileResult> run;       // with its events (a trace) or without (a profile report)
+    std::optional<ProfileReport> profile;
+    std::vector<Finding> run_findings;      // from a profile report file (its events are not at hand)
+    std::optional<BenchResult> bench;
+    std::optional<SweepResult> sweep;
+    std::optional<CheckReport> check;
+};
+
+template <typename T>
+void set_once(std::optional<T>& slot, T value, const std::string& kind, const std::string& path) {
+    if (slot) throw std::runtime_error("'" + path + "': a second " + kind + "; a report covers one of each (attnwb diff compares two runs)");
+    slot = std::move(value);
+}
+
+void load(const std::string& path, Inputs& in, RunObserver* progress) {
+    if (std::filesystem::is_directory(path) || looks_like_chrome_trace(path)) {
+        ProfileResult run = profile_result_from_import(import_chrome_traces(trace_files_of(path), progress));
+        set_once(in.profile, make_report(run, false), "profiled run", path);
+        in.run = std::move(run);
+        return;
+    }
+    const nlohmann::json j = read_json_file(path);
+    const std::string kind = results_kind(j);
+    if (kind == "profile-report") {
+        ProfileReport r = report_from_json(j);
+        in.run = run_of_report(r);
+        set_once(in.profile, std::move(r), "profiled run", path);
+        if (j.contains("findings")) in.run_findings = read_or_throw("profile report", [&] { return findings_from_json(j.at("findings")); });
+    } else if (kind == "bench") {
+        set_once(in.bench, bench_from_file_json(j), "benchmark", path);
+    } else if (kind == "sweep") {
+        set_once(in.sweep, sweep_from_file_json(j), "sweep", path);
+    } else if (kind == "check") {
+        set_once(in.check, check_from_file_json(j), "correctness check", path);
+    } else {
+        throw std::runtime_error("'" + path + "' is not a profile report, benchmark, sweep or check file of attnwb, nor a chrome trace" +
+                                 (kind.empty() ? std::string() : " (it is a " + kind + " file)"));
+    }
+}
+
+int run(const ReportCommand& c) {
+    StderrProgress progress(c.quiet);
+    Inputs in;
+    try {
+        for (const auto& path : c.inputs) load(path, in, &progress);
+        progress.end_line();
+    } catch (const Cancelled&) {
+        progress.end_line();
+        std::cerr << "attnwb report: cancelled\n";
+        return kExitInterrupted;
+    } catch (const std::exception& e) {
+        progress.end_line();
+        std::cerr << "attnwb report: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+
+    const Measurements m{in.run ? &*in.run : nullptr, in.bench ? &*in.bench : nullptr, in.sweep ? &*in.sweep : nullptr,
+                         in.check ? &*in.check : nullptr};
+    Explanation x{advise(m), measurement_checklist(m)};
+    // A report file's own findings stand for the rules that need its events.
+    static const std::set<std::string> kRunRules = {"score-matrix", "layout-copies", "fragmentation", "dispatch-bound"};
+    for (const auto& f : in.run_findings)
+        if (kRunRules.count(f.rule)) x.findings.push_back(f);
+    std::stable_sort(x.findings.begin(), x.findings.end(), [](const Finding& a, const Finding& b) { return a.weight > b.weight; });
+    std::cout << format_findings(x.findings) << "\n" << format_checklist(x.checklist);
+
+    ReportInput report;
+    report.title = c.title;
+    report.profile = in.profile ? &*in.profile : nullptr;
+    report.bench = m.bench;
+    report.sweep = m.sweep;
+    report.check = m.check;
+    report.top_operators = c.rows;
+    return write_outputs("report", [&] { write_report(c.out_path, report, x); });
+}
+
+}  // namespace
+
+Command register_report(CLI::App& app) {
+    auto c = std::make_shared<ReportCommand>();
+    CLI::App* sub = app.add_subcommand(
+        "report", "Write one self-contained HTML report from results files: a profile report (attnwb profile --json) or "
+                  "a chrome trace (ours, PyTorch's, or a folder of ranks), a benchmark, a sweep and a check, at most one "
+                  "of each. The measurement checklist is judged on all of them together.");
+    sub->add_option("inputs", c->inputs, "Results files and traces")->required()->check(CLI::ExistingPath);
+    sub->add_option("--out,-o", c->out_path, "The HTML file to write")->required();
+    sub->add_option("--title", c->title, "Report title (default: from the contents)");
+    sub->add_option("--rows", c->rows, "Operators in the table")->capture_default_str();
+    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr");
+    return [c] { return run(*c); };
+}
+
+}  // namespace awb::cli

@@ -1,0 +1,20 @@
+// What is known about one measurement: a profiled run, a profiler-off benchmark, a sweep and a
+// correctness check, any of them absent. The advisor and the measurement checklist read it; a report
+// shows it. Pure C++: no torch, no Qt.
+#pragma once
+
+#include "bench_stats.h"
+#include "correctness.h"
+#include "profiler_session.h"
+#include "sweep.h"
+
+namespace awb {
+
+struct Measurements {
+    const ProfileResult* run = nullptr;
+    const BenchResult* bench = nullptr;
+    const SweepResult* sweep = nullptr;
+    const CheckReport* check = nullptr;
+};
+
+}  // namespace awb
