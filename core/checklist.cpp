@@ -337,6 +337,12 @@ ChecklistItem numerical_item(const Measurements& m) {
 
 }  // namespace
 
+size_t points_on_curve(const SweepResult& sweep, const RunSpec& spec) {
+    return size_t(std::count_if(sweep.points.begin(), sweep.points.end(), [&](const SweepPoint& p) {
+        return p.status == PointStatus::Ok && curve_key(p.spec) == curve_key(spec);
+    }));
+}
+
 std::string to_string(ItemState s) {
     switch (s) {
         case ItemState::Pass: return "pass";

@@ -27,6 +27,10 @@ struct ChecklistItem {
 // they cover its spec: a sweep's points of the same shape but N, a check of the same variant and dtype.
 std::vector<ChecklistItem> measurement_checklist(const Measurements& m);
 
+// How many finished points of the sweep lie on spec's curve (the same spec but for N): what decides
+// whether a sweep counts for a run, and which of several sweeps does.
+size_t points_on_curve(const SweepResult& sweep, const RunSpec& spec);
+
 // "Checklist: 5 of 7 pass, 1 fails, 1 n/a\n  [pass] ...: reason" for the CLI.
 std::string format_checklist(const std::vector<ChecklistItem>& items);
 // [{"id", "label", "state", "reason"}]

@@ -36,6 +36,9 @@ double ComparisonModel::raw(const OperatorDiffRow& r, int c) const {
         case CpuTotalA: return double(r.a.cpu_total_ns);
         case CpuTotalB: return double(r.b.cpu_total_ns);
         case CpuTotalDelta: return double(r.b.cpu_total_ns - r.a.cpu_total_ns);
+        case SelfDeviceA: return double(r.a.self_device_ns);
+        case SelfDeviceB: return double(r.b.self_device_ns);
+        case SelfDeviceDelta: return double(r.self_device_delta_ns());
         case CpuMemA: return double(r.a.cpu_memory_bytes);
         case CpuMemB: return double(r.b.cpu_memory_bytes);
         case CpuMemDelta: return double(r.b.cpu_memory_bytes - r.a.cpu_memory_bytes);
@@ -52,7 +55,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         if (c == Shapes) return QString::fromStdString(r.input_shapes);
         return raw(r, c);
     }
-    const bool delta = c == CallsDelta || c == SelfCpuDelta || c == CpuTotalDelta || c == CpuMemDelta;
+    const bool delta = c == CallsDelta || c == SelfCpuDelta || c == CpuTotalDelta || c == SelfDeviceDelta || c == CpuMemDelta;
     if (role == Qt::ForegroundRole && delta) {
         const double v = raw(r, c);
         if (v > 0) return QBrush(QColor(180, 30, 30));
@@ -76,9 +79,12 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         case SelfCpuA:
         case SelfCpuB:
         case CpuTotalA:
-        case CpuTotalB: return format_duration_ns(v);
+        case CpuTotalB:
+        case SelfDeviceA:
+        case SelfDeviceB: return format_duration_ns(v);
         case SelfCpuDelta:
-        case CpuTotalDelta: return signed_text(v, format_duration_ns(v));
+        case CpuTotalDelta:
+        case SelfDeviceDelta: return signed_text(v, format_duration_ns(v));
         case CpuMemDelta: return signed_text(v, format_bytes(int64_t(v)));
         default: return format_bytes(int64_t(v));
     }
@@ -89,7 +95,7 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     static const char* const names[ColumnCount] = {
         "Name", "Input shapes", "In", "Calls A", "Calls B", "Calls B-A", "Self CPU A (time)", "Self CPU B (time)",
         "Self CPU B-A (time)", "Self CPU B/A", "CPU total A (time)", "CPU total B (time)", "CPU total B-A (time)",
-        "CPU mem A (bytes)", "CPU mem B (bytes)", "CPU mem B-A (bytes)"};
+        "Self device A (time)", "Self device B (time)", "Self device B-A (time)", "CPU mem A (bytes)", "CPU mem B (bytes)", "CPU mem B-A (bytes)"};
     if (role == Qt::DisplayRole) return tr(names[section]);
     if (role == Qt::ToolTipRole)
         return tr("A and B are the two runs picked above; B-A is positive (red) where B costs more. Rows are matched "

@@ -14,7 +14,7 @@ class ComparisonModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Name, Shapes, Presence, CallsA, CallsB, CallsDelta, SelfCpuA, SelfCpuB, SelfCpuDelta, SelfCpuRatio,
-                  CpuTotalA, CpuTotalB, CpuTotalDelta, CpuMemA, CpuMemB, CpuMemDelta, ColumnCount };
+                  CpuTotalA, CpuTotalB, CpuTotalDelta, SelfDeviceA, SelfDeviceB, SelfDeviceDelta, CpuMemA, CpuMemB, CpuMemDelta, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1 };
 
     explicit ComparisonModel(QObject* parent = nullptr);

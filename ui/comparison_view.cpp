@@ -1,14 +1,19 @@
 #include "comparison_view.h"
 
 #include <QComboBox>
+#include <algorithm>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "advisor.h"
 #include "comparison_model.h"
 #include "format_qt.h"
 #include "op_diff.h"
@@ -20,11 +25,56 @@ namespace {
 
 int64_t total_self_cpu(const std::vector<OperatorRow>& rows) { return totals(rows).self_cpu_ns; }
 
+constexpr int kSortRole = Qt::UserRole + 1;
+
+QStandardItem* cell(const QString& text, double sort, bool number, double sign = 0) {
+    auto* item = new QStandardItem(text);
+    item->setData(sort, kSortRole);
+    item->setEditable(false);
+    if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (sign > 0) item->setForeground(QColor(180, 30, 30));
+    if (sign < 0) item->setForeground(QColor(20, 130, 50));
+    return item;
+}
+
+QStandardItem* name_cell(const QString& text) {
+    auto* item = new QStandardItem(text);
+    item->setData(text, kSortRole);
+    item->setEditable(false);
+    item->setToolTip(text);
+    return item;
+}
+
+QString signed_duration(double ns) { return (ns > 0 ? QStringLiteral("+") : QString()) + format_duration_ns(ns); }
+
+// The advisor's findings of A and B side by side: what B no longer has, what is new in B, what both have.
+QString findings_html(const std::vector<Finding>& a, const std::vector<Finding>& b) {
+    auto has = [](const std::vector<Finding>& in, const std::string& rule) {
+        return std::any_of(in.begin(), in.end(), [&](const Finding& f) { return f.rule == rule; });
+    };
+    auto list = [](const QString& heading, const std::vector<const Finding*>& found) -> QString {
+        if (found.empty()) return QString();
+        QString html = QStringLiteral("<p><b>%1</b><ul>").arg(heading);
+        for (const Finding* f : found)
+            html += QStringLiteral("<li><b>[%1]</b> %2</li>").arg(QString::fromStdString(f->rule).toHtmlEscaped(),
+                                                                 QString::fromStdString(f->title).toHtmlEscaped());
+        return html + QStringLiteral("</ul></p>");
+    };
+    std::vector<const Finding*> fixed, added, both_a, both_b;
+    for (const auto& f : a) (has(b, f.rule) ? both_a : fixed).push_back(&f);
+    for (const auto& f : b) (has(a, f.rule) ? both_b : added).push_back(&f);
+    const QString html = list(QObject::tr("In A, gone in B"), fixed) + list(QObject::tr("New in B"), added) +
+                   list(QObject::tr("In both: A says"), both_a) + list(QObject::tr("In both: B says"), both_b);
+    return html.isEmpty() ? QObject::tr("<p>None of the advisor's rules fired for either run.</p>") : html;
+}
+
 }  // namespace
 
 ComparisonView::ComparisonView(QWidget* parent)
     : QWidget(parent), pick_a_(new QComboBox), pick_b_(new QComboBox), summary_(new QLabel), model_(new ComparisonModel(this)),
-      proxy_(new QSortFilterProxyModel(this)), table_(new QTableView), timeline_a_(new TimelineWidget),
+      proxy_(new QSortFilterProxyModel(this)), table_(new QTableView), tabs_(new QTabWidget),
+      kernel_model_(new QStandardItemModel(this)), kernel_proxy_(new QSortFilterProxyModel(this)), kernel_table_(new QTableView),
+      findings_diff_(new QTextBrowser), timeline_a_(new TimelineWidget),
       timeline_b_(new TimelineWidget) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ComparisonModel::SortRole);
@@ -35,6 +85,16 @@ ComparisonView::ComparisonView(QWidget* parent)
     table_->verticalHeader()->hide();
     table_->setAlternatingRowColors(true);
     table_->setColumnHidden(ComparisonModel::Shapes, true);
+    kernel_proxy_->setSourceModel(kernel_model_);
+    kernel_proxy_->setSortRole(kSortRole);
+    kernel_table_->setModel(kernel_proxy_);
+    kernel_table_->setSortingEnabled(true);
+    kernel_table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    kernel_table_->verticalHeader()->hide();
+    kernel_table_->setAlternatingRowColors(true);
+    tabs_->addTab(table_, tr("Operators"));
+    tabs_->addTab(kernel_table_, tr("Kernels"));
+    tabs_->addTab(findings_diff_, tr("Findings"));
     pick_a_->setToolTip(tr("Run A (the baseline)"));
     pick_b_->setToolTip(tr("Run B (compared against A)"));
     auto* picks = new QHBoxLayout;
@@ -46,7 +106,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     timelines->addWidget(timeline_a_);
     timelines->addWidget(timeline_b_);
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(table_);
+    split->addWidget(tabs_);
     split->addWidget(timelines);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -99,8 +159,34 @@ void ComparisonView::update_comparison() {
     const auto& rb = *runs_[size_t(b)].result;
     const auto rows_a = key_averages(ra.trace), rows_b = key_averages(rb.trace);
     model_->setRows(join_operators(rows_a, rows_b));
-    table_->sortByColumn(-1, Qt::AscendingOrder);  // the model's order: largest |self CPU delta| first
+    table_->sortByColumn(-1, Qt::AscendingOrder);  // the model's order: largest impact first
+    const bool device = std::any_of(model_->rows().begin(), model_->rows().end(),
+                                    [](const OperatorDiffRow& r) { return r.a.self_device_ns > 0 || r.b.self_device_ns > 0; });
+    for (int c : {ComparisonModel::SelfDeviceA, ComparisonModel::SelfDeviceB, ComparisonModel::SelfDeviceDelta})
+        table_->setColumnHidden(c, !device);
     table_->resizeColumnsToContents();
+
+    kernel_model_->clear();
+    kernel_model_->setHorizontalHeaderLabels({tr("Kernel"), tr("In"), tr("Calls A"), tr("Calls B"), tr("Total A (time)"),
+                                              tr("Total B (time)"), tr("Total B-A (time)"), tr("B/A")});
+    for (const KernelDiffRow& k : join_kernels(kernel_table(ra.trace), kernel_table(rb.trace))) {
+        const double ratio = k.total_a_ns > 0 ? double(k.total_b_ns) / double(k.total_a_ns) : -1;
+        kernel_model_->appendRow({name_cell(QString::fromStdString(k.name)),
+                                  cell(k.in_a && k.in_b ? tr("both") : k.in_a ? tr("only A (vanished)") : tr("only B (new)"),
+                                       k.in_a && k.in_b ? 0 : k.in_a ? -1 : 1, false),
+                                  cell(QString::number(k.calls_a), double(k.calls_a), true),
+                                  cell(QString::number(k.calls_b), double(k.calls_b), true),
+                                  cell(format_duration_ns(double(k.total_a_ns)), double(k.total_a_ns), true),
+                                  cell(format_duration_ns(double(k.total_b_ns)), double(k.total_b_ns), true),
+                                  cell(signed_duration(double(k.delta_ns())), double(k.delta_ns()), true, double(k.delta_ns())),
+                                  cell(ratio >= 0 ? QStringLiteral("%1x").arg(ratio, 0, 'f', 2) : QStringLiteral("-"), ratio, true)});
+    }
+    kernel_table_->sortByColumn(-1, Qt::AscendingOrder);
+    kernel_table_->resizeColumnsToContents();
+    tabs_->setTabEnabled(1, kernel_model_->rowCount() > 0);
+    tabs_->setTabToolTip(1, kernel_model_->rowCount() > 0 ? tr("Kernels joined by name, largest |B-A| first")
+                                                          : tr("Neither run has device kernels (a CPU run)"));
+    findings_diff_->setHtml(findings_html(advise({&ra}), advise({&rb})));
     const double sa = double(total_self_cpu(rows_a)), sb = double(total_self_cpu(rows_b));
     const double step_a = median_recorded_step_ns(ra), step_b = median_recorded_step_ns(rb);
     summary_->setText(tr("Self CPU total: A %1, B %2 (B/A %3x); median recorded step: A %4, B %5 (profiler on)")

@@ -1,5 +1,7 @@
 // Side by side: pick two runs of this session (two variants, or one variant at two shapes) and see
-// their operator tables joined with deltas, and their timelines stacked on one time scale (both
+// their operator tables joined with deltas (time, calls, device time, memory; new and vanished
+// operators), their kernels joined the same way when they have device events, what the advisor says
+// of each (fixed in B, new in B, in both), and their timelines stacked on one time scale (both
 // measured from their own trace start; zooming or panning one moves the other).
 #pragma once
 
@@ -14,6 +16,9 @@ class QComboBox;
 class QLabel;
 class QTableView;
 class QSortFilterProxyModel;
+class QStandardItemModel;
+class QTabWidget;
+class QTextBrowser;
 
 namespace awb::ui {
 
@@ -34,6 +39,8 @@ public:
     ComparisonModel* model() const { return model_; }
     TimelineWidget* timelineA() const { return timeline_a_; }
     TimelineWidget* timelineB() const { return timeline_b_; }
+    QStandardItemModel* kernelModel() const { return kernel_model_; }  // kernels joined by name, by |delta|
+    QTextBrowser* findingsDiff() const { return findings_diff_; }
 
 private:
     void update_comparison();
@@ -44,6 +51,11 @@ private:
     ComparisonModel* model_;
     QSortFilterProxyModel* proxy_;
     QTableView* table_;
+    QTabWidget* tabs_;
+    QStandardItemModel* kernel_model_;
+    QSortFilterProxyModel* kernel_proxy_;
+    QTableView* kernel_table_;
+    QTextBrowser* findings_diff_;
     TimelineWidget *timeline_a_, *timeline_b_;
     bool syncing_ = false;
 };

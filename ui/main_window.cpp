@@ -20,6 +20,7 @@
 #include <QToolBar>
 
 #include <fstream>
+#include <optional>
 
 #include "chrome_trace.h"
 #include "comparison_view.h"
@@ -30,6 +31,7 @@
 #include "findings_view.h"
 #include "json_io.h"
 #include "kernel_table_model.h"
+#include "report_html.h"
 #include "operator_panel.h"
 #include "results_json.h"
 #include "run_panel.h"
@@ -63,7 +65,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* run_dock = dock(tr("Run"), "run", run_scroll, Qt::LeftDockWidgetArea);
     auto* op_dock = dock(tr("Operators"), "operators", operators_, Qt::BottomDockWidgetArea);
     auto* kernel_dock = dock(tr("Kernels"), "kernels", kernels_, Qt::BottomDockWidgetArea);
-    auto* findings_dock = dock(tr("Findings"), "findings", findings_, Qt::BottomDockWidgetArea);
+    auto* findings_dock = dock(tr("Findings && checklist"), "findings", findings_, Qt::BottomDockWidgetArea);
     auto* compare_dock = dock(tr("Compare runs"), "compare", comparison_, Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", chart_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(op_dock, findings_dock);
@@ -100,7 +102,10 @@ MainWindow::MainWindow(QWidget* parent)
                                                           tr("Workspace (*.json)"));
         if (!path.isEmpty()) saveWorkspace(path);
     })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    file->addAction(tr("Clear sweep charts"), this, [this] { chart_->clear(); });
+    file->addAction(tr("Clear sweep charts"), this, [this] {
+        chart_->clear();
+        explainShown();
+    });
     auto* exports = file->addMenu(tr("&Export"));
     auto export_action = [this, exports](const QString& text, const QString& suggested, const QString& filter, auto write) {
         exports->addAction(text, this, [this, suggested, filter, write, text] {
@@ -113,6 +118,8 @@ MainWindow::MainWindow(QWidget* parent)
                   [this](const QString& p, QString* e) { return exportTrace(p, e); });
     export_action(tr("Run as profile report..."), QStringLiteral("report.json"), tr("Profile report (*.json)"),
                   [this](const QString& p, QString* e) { return exportReport(p, e); });
+    export_action(tr("Report as &HTML..."), QStringLiteral("report.html"), tr("HTML report (*.html)"),
+                  [this](const QString& p, QString* e) { return exportHtmlReport(p, e); });
     export_action(tr("Operator table as CSV..."), QStringLiteral("operators.csv"), tr("CSV (*.csv)"),
                   [this](const QString& p, QString* e) { return operators_->exportCsv(p, e); });
     export_action(tr("Sweep chart as PNG/PDF..."), QStringLiteral("sweep.png"), tr("PNG (*.png);;PDF (*.pdf)"),
@@ -197,6 +204,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(worker, &EngineWorker::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
         live_sweep_ = *r;
         chart_->setSweep(live_sweep_, tr("this run"));
+        explainShown();
         int failed = 0;
         for (const auto& p : r->points) failed += p.status == PointStatus::Ok ? 0 : 1;
         finishRun(tr("Sweep: %1 of %2 points run, %3 refused or failed%4 (File > Save sweep keeps it)")
@@ -342,14 +350,7 @@ void MainWindow::display(const std::shared_ptr<const ProfileResult>& result) {
                                            [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
     operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), device_events);
     kernels_->setTrace(std::shared_ptr<const Trace>(result, &result->trace));
-    // The advisor reads the run (a large imported trace: on the thread pool, like the tables).
-    const QString subject = QStringLiteral("%1 %2").arg(QString::fromStdString(result->spec.variant),
-                                                          QString::fromStdString(shape_string(result->spec)));
-    compute_then(
-        this, result->trace.events().size() >= kBackgroundEvents, [result] { return advise({result.get()}); },
-        [this, result, subject](std::vector<Finding> found) {
-            if (shown_ == result) findings_->setFindings(found, subject);
-        });
+    explainShown();
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
                                                          QString::fromStdString(shape_string(result->spec))));
     status_->setText(tr("%1 %2 %3: %4 events, median recorded step %5 (profiler on)")
@@ -357,6 +358,64 @@ void MainWindow::display(const std::shared_ptr<const ProfileResult>& result) {
                               QString::fromStdString(to_string(result->spec.dtype)))
                          .arg(result->trace.events().size())
                          .arg(format_duration_ns(median_recorded_step_ns(*result))));
+}
+
+std::shared_ptr<const SweepResult> MainWindow::sweepFor(const ProfileResult* run) const {
+    std::shared_ptr<const SweepResult> best;
+    size_t most = 0;
+    for (const auto& [label, sweep] : chart_->sweeps()) {
+        const size_t n = run ? (run->spec_known ? points_on_curve(sweep, run->spec) : 0) : sweep.points.size();
+        if (n > most || (!run && n > 0)) {
+            most = n;
+            best = std::make_shared<const SweepResult>(sweep);
+        }
+    }
+    return best;
+}
+
+void MainWindow::explainShown() {
+    // The advisor and the checklist read the run with its sweep (a large trace: on the thread pool, like the tables).
+    const std::shared_ptr<const ProfileResult> result = shown_;
+    const std::shared_ptr<const SweepResult> sweep = sweepFor(result.get());
+    if (!result && !sweep) {
+        findings_->setFindings({}, {}, tr("Nothing measured yet"));
+        return;
+    }
+    QString subject = result ? (result->spec_known ? QStringLiteral("%1 %2").arg(QString::fromStdString(result->spec.variant),
+                                                                                 QString::fromStdString(shape_string(result->spec)))
+                                                   : tr("Imported trace"))
+                             : tr("Sweep of %1 points").arg(sweep->points.size());
+    if (result && sweep) subject += tr(", with the sweep of %1 points on the chart").arg(sweep->points.size());
+    using Explained = std::pair<std::vector<Finding>, std::vector<ChecklistItem>>;
+    compute_then(
+        this, result && result->trace.events().size() >= kBackgroundEvents,
+        [result, sweep] {
+            const Measurements m{result.get(), nullptr, sweep.get()};
+            return Explained{advise(m), measurement_checklist(m)};
+        },
+        [this, result, subject](Explained x) {
+            if (shown_ == result) findings_->setFindings(x.first, x.second, subject);
+        });
+}
+
+bool MainWindow::exportHtmlReport(const QString& path, QString* error) const {
+    const std::shared_ptr<const SweepResult> sweep = sweepFor(shown_.get());
+    if (!shown_ && !sweep) {
+        if (error) *error = tr("Nothing to report: run a spec or a sweep, or open a trace");
+        return false;
+    }
+    return write_reporting(error, [&] {
+        const Measurements m{shown_.get(), nullptr, sweep.get()};
+        std::optional<ProfileReport> profile;
+        if (shown_) profile = make_report(*shown_, false);
+        ReportInput in;
+        in.profile = profile ? &*profile : nullptr;
+        in.sweep = sweep.get();
+        in.findings = advise(m);
+        in.checklist = measurement_checklist(m);
+        in.generated_by = "attention-workbench";
+        write_html_report(in, path.toStdString());
+    });
 }
 
 std::shared_ptr<const Workspace> MainWindow::workspace() const {
@@ -389,6 +448,7 @@ void MainWindow::restoreWorkspace(const Workspace& w, const QString& path) {
     kernels_->setTrace(Trace{});
     if (w.shown >= 0) display(w.runs[size_t(w.shown)].result);
     else if (!w.runs.empty()) display(w.runs.back().result);
+    else explainShown();  // the sweeps alone
     setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
     status_->setText(tr("Opened workspace %1: %2 runs, %3 sweeps").arg(path).arg(w.runs.size()).arg(w.sweeps.size()));
     if (!w.problems.empty()) {
@@ -418,6 +478,7 @@ bool MainWindow::openFile(const QString& path) {
         } else if (kind == "sweep") {
             const SweepResult sweep = sweep_from_file_json(j);
             chart_->addSweep(sweep, QFileInfo(path).fileName());
+            explainShown();
             status_->setText(tr("Opened sweep %1: %2 points (%3)")
                                  .arg(path)
                                  .arg(sweep.points.size())

@@ -44,8 +44,15 @@ public:
     // The run on screen as a chrome trace (Perfetto, chrome://tracing) or its profile report (JSON).
     bool exportTrace(const QString& path, QString* error = nullptr) const;
     bool exportReport(const QString& path, QString* error = nullptr) const;
+    // A self-contained HTML report of the run on screen (or, without one, of the sweep on the chart):
+    // environment, spec, checklist, findings, operators, charts; the sweep covering the run goes in too.
+    bool exportHtmlReport(const QString& path, QString* error = nullptr) const;
     // label names the run in the comparison (default: its variant and shape)
     void showResult(std::shared_ptr<const ProfileResult> result, const QString& label = {});
+    // The advisor's findings and the measurement checklist of the run on screen with the sweep on the
+    // chart that covers it, into the Findings tab (done by every action that changes either; call it
+    // after adding a sweep to sweepChart() directly).
+    void explainShown();
     RunPanel* runPanel() const { return run_panel_; }
     OperatorPanel* operatorPanel() const { return operators_; }
     KernelPanel* kernelPanel() const { return kernels_; }
@@ -70,6 +77,9 @@ private:
     void addRun(std::shared_ptr<const ProfileResult> result, const QString& label);  // to the comparison
     void display(const std::shared_ptr<const ProfileResult>& result);                 // timeline, table, title
     void restoreWorkspace(const Workspace& workspace, const QString& path);
+    // The sweep on the chart with the most points on the run's curve (null when none covers it); with
+    // no run, the last sweep shown.
+    std::shared_ptr<const SweepResult> sweepFor(const ProfileResult* run) const;
     void addRecent(const QString& path);
     void rebuildRecentMenu();
 

@@ -84,8 +84,17 @@ int main(int argc, char** argv) {
     chart->setMetric(ui::SweepChart::Metric::PeakMemory);
     charts = charts && chart->grab().save(out + QStringLiteral("/sweep-memory.png"));
     chart->setMetric(ui::SweepChart::Metric::MedianTime);
+    // The article's shape at three lengths, profiler off: the run's re-measurement for the checklist.
+    SweepPlan article;
+    article.seq_lengths = {256, 512, 1024};
+    article.variants = {"manual"};
+    article.bench.warmup = 1;
+    article.bench.budget_s = 0.2;
+    article.bench.min_repeats = 3;
+    window.sweepChart()->addSweep(run_sweep(article), QStringLiteral("article shape"));
+    window.explainShown();
     QApplication::processEvents();
-    window.findings()->resize(1100, 520);
+    window.findings()->resize(1100, 760);
     const bool ok = charts && window.grab().save(out + QStringLiteral("/main-window.png")) &&
                     window.findings()->grab().save(out + QStringLiteral("/findings.png")) &&
                     window.timeline()->grab().save(out + QStringLiteral("/timeline.png")) &&

@@ -19,6 +19,9 @@
 #include "comparison_view.h"
 #include "engine_worker.h"
 #include "findings_view.h"
+#include "workspace.h"
+#include <QTextBrowser>
+#include <QStandardItemModel>
 #include "json_io.h"
 #include "kernel_table_model.h"
 #include "trace_import.h"
@@ -366,6 +369,70 @@ private slots:
         QCOMPARE(window.operatorPanel()->model()->rows(), key_averages(result->trace));
         QCOMPARE(window.timeline()->view().end_ns > window.timeline()->view().start_ns, true);
         QCOMPARE(window.comparison()->model()->rowCount() > 0, true);
+    }
+    void checklistAndHtmlReportOfTheRunWithItsSweep() {
+        MainWindow window;
+        const auto result = std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{}));
+        window.showResult(result);
+        const auto& items = window.findings()->checklist();
+        QCOMPARE(items.size(), size_t(7));
+        auto state_of = [&](const char* id) {
+            for (const auto& i : window.findings()->checklist())
+                if (i.id == id) return i.state;
+            return ItemState::NotApplicable;
+        };
+        QCOMPARE(state_of("lengths"), ItemState::Fail);  // one length so far
+        QVERIFY(window.findings()->toPlainText().contains(QStringLiteral("Measurement checklist")));
+        // A sweep of the same spec at three lengths, opened onto the chart, counts for the run.
+        SweepResult sweep;
+        sweep.plan.base = tiny_spec();
+        sweep.environment = result->environment;
+        for (int64_t n : {16, 32, 64}) {
+            SweepPoint p;
+            p.spec = tiny_spec();
+            p.spec.seq_q = p.spec.seq_k = n;
+            p.bench.spec = p.spec;
+            p.bench.timing.median_ns = p.bench.timing.p10_ns = p.bench.timing.p90_ns = double(n) * 1e4;
+            p.bench.peak_bytes = n * n * 100;
+            sweep.points.push_back(p);
+        }
+        sweep.planned_points = 3;
+        QTemporaryDir dir;
+        const QString sweep_path = dir.filePath(QStringLiteral("s.json"));
+        write_text_file(sweep_path.toStdString(), sweep_file_json(sweep).dump());
+        QVERIFY(window.openFile(sweep_path));
+        QCOMPARE(state_of("lengths"), ItemState::Pass);
+        QCOMPARE(state_of("profiler-off"), ItemState::Pass);
+        // File > Export > Report as HTML: one file with the checklist, findings, tables and charts.
+        const QString html_path = dir.filePath(QStringLiteral("r.html"));
+        QVERIFY(window.exportHtmlReport(html_path));
+        QFile html(html_path);
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(html.readAll());
+        QVERIFY(text.contains(QStringLiteral("<h2>Measurement checklist</h2>")));
+        QVERIFY(text.contains(QStringLiteral("<h2>Sweep (profiler off)</h2>")));
+        QVERIFY(text.contains(QStringLiteral("aten::bmm")));
+        QVERIFY(text.count(QStringLiteral("<svg ")) >= 4);
+        QString error;
+        QVERIFY(!window.exportHtmlReport(QStringLiteral("/nonexistent-dir/r.html"), &error));
+        QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/r.html")));
+    }
+    void comparisonJoinsKernelsAndFindings() {
+        const std::string dir = std::string(AWB_FIXTURE_DIR) + "/traces/multi_rank/";
+        auto load = [&](const char* file) {
+            return std::make_shared<const ProfileResult>(profile_result_from_import(import_chrome_trace(dir + file)));
+        };
+        ComparisonView view;
+        QAbstractItemModelTester t(view.kernelModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setRuns({{QStringLiteral("rank 0"), load("rank0.pt.trace.json")}, {QStringLiteral("rank 1"), load("rank1.pt.trace.json")}});
+        QVERIFY(view.kernelModel()->rowCount() > 0);
+        bool all_reduce = false;
+        for (int r = 0; r < view.kernelModel()->rowCount(); ++r)
+            if (view.kernelModel()->index(r, 0).data().toString().startsWith(QStringLiteral("ncclDevKernel_AllReduce")))
+                all_reduce = std::abs(view.kernelModel()->index(r, 6).data(Qt::UserRole + 1).toDouble() + 25250) < 1 &&
+                             view.kernelModel()->index(r, 6).data().toString() == QStringLiteral("-25.3 us");
+        QVERIFY(all_reduce);
+        QVERIFY(!view.findingsDiff()->toPlainText().isEmpty());
     }
     void mainWindowSavesAndReopensTheWorkspace() {
         QTemporaryDir dir;
