@@ -1,6 +1,7 @@
 #include "checklist.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include "printf_string.h"
@@ -115,6 +116,17 @@ ChecklistItem scope_item(const Measurements& m) {
     return it;
 }
 
+// k of the first ProfilerStep#k in the trace (PyTorch numbers steps from the profiler's start), -1 if none.
+int first_profiler_step(const Trace& trace) {
+    int first = -1;
+    for (const auto& e : trace.events())
+        if (e.name.rfind("ProfilerStep#", 0) == 0) {
+            const int k = std::atoi(e.name.c_str() + 13);
+            if (first < 0 || k < first) first = k;
+        }
+    return first;
+}
+
 std::string sync_words(const std::string& device) {
     return device.rfind("cuda", 0) == 0 ? "timed after torch.cuda.synchronize" : "CPU ops are synchronous";
 }
@@ -134,7 +146,14 @@ ChecklistItem warmup_item(const Measurements& m) {
                 break;
             }
         const std::string device = m.run->spec_known ? to_string(m.run->spec.device) : m.run->environment.device;
-        if (first < 0)
+        const int first_in_trace = first_profiler_step(m.run->trace);
+        if (first < 0 && first_in_trace > 0)
+            ok.push_back(printf_string("the first recorded step is ProfilerStep#%d: %d step(s) ran before it (wait/warmup)",
+                                       first_in_trace, first_in_trace));
+        else if (first < 0 && first_in_trace == 0)
+            bad.push_back("ProfilerStep#0 is recorded: the cold first step (allocator, lazy initialisation) is in the profile; "
+                          "use schedule(wait >= 1 or warmup >= 1)");
+        else if (first < 0)
             bad.push_back("the run has no step records: whether warm-up steps ran before the recorded ones is unknown");
         else if (first == 0)
             bad.push_back("step 0 (cold: allocator, lazy initialisation, kernel selection) is among the recorded steps; "

@@ -186,6 +186,9 @@ TEST(Checklist, EnvironmentGapsAndAForeignTrace) {
     EXPECT_EQ(item(items, "environment").state, ItemState::Fail);
     EXPECT_NE(item(items, "environment").reason.find("imported trace"), std::string::npos);
     EXPECT_EQ(item(items, "scope").state, ItemState::Fail);
+    // Its step numbers still tell: the first recorded step is ProfilerStep#3, so three ran before it.
+    EXPECT_EQ(item(items, "warm-up").state, ItemState::Pass) << item(items, "warm-up").reason;
+    EXPECT_NE(item(items, "warm-up").reason.find("ProfilerStep#3: 3 step(s) ran before it"), std::string::npos);
     EXPECT_EQ(item(items, "numerical").state, ItemState::Fail);
     EXPECT_EQ(checklist_from_json(checklist_json(items)), items);
 }
