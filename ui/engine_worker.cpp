@@ -49,6 +49,13 @@ EngineWorker::EngineWorker() {
     qRegisterMetaType<awb::SweepPoint>();
     qRegisterMetaType<std::shared_ptr<const awb::SweepResult>>();
     qRegisterMetaType<std::shared_ptr<const awb::Workspace>>();
+    qRegisterMetaType<std::shared_ptr<const awb::CheckReport>>();
+}
+
+void EngineWorker::runCheck(const awb::RunSpec& spec) {
+    runJob(tr("Invalid input:\n"), [&](SweepObserver& observer) {
+        emit checkFinished(std::make_shared<const CheckReport>(check_variants(spec, {spec.variant}, 0, &observer)));
+    });
 }
 
 void EngineWorker::runSweep(const awb::SweepPlan& plan) {
@@ -93,6 +100,7 @@ Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
     connect(this, &Engine::queueImport, worker_, &EngineWorker::runImport, Qt::QueuedConnection);
     connect(this, &Engine::queueSaveWorkspace, worker_, &EngineWorker::runSaveWorkspace, Qt::QueuedConnection);
     connect(this, &Engine::queueLoadWorkspace, worker_, &EngineWorker::runLoadWorkspace, Qt::QueuedConnection);
+    connect(this, &Engine::queueCheck, worker_, &EngineWorker::runCheck, Qt::QueuedConnection);
     thread_.setObjectName(QStringLiteral("engine"));
     thread_.start();
 }
@@ -108,5 +116,6 @@ void Engine::sweep(const SweepPlan& plan) { emit queueSweep(plan); }
 void Engine::importTrace(const QString& path) { emit queueImport(path); }
 void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) { emit queueSaveWorkspace(std::move(workspace), path); }
 void Engine::loadWorkspace(const QString& path) { emit queueLoadWorkspace(path); }
+void Engine::check(const RunSpec& spec) { emit queueCheck(spec); }
 
 }  // namespace awb::ui

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <memory>
 
+#include "correctness.h"
 #include "profiler_session.h"
 #include "sweep.h"
 #include "workspace.h"
@@ -21,6 +22,7 @@ Q_DECLARE_METATYPE(awb::SweepPlan)
 Q_DECLARE_METATYPE(awb::SweepPoint)
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::SweepResult>)
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::Workspace>)
+Q_DECLARE_METATYPE(std::shared_ptr<const awb::CheckReport>)
 
 namespace awb::ui {
 
@@ -36,8 +38,10 @@ public slots:
     void runImport(const QString& path);  // a chrome trace (.json / .json.gz)
     void runSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
     void runLoadWorkspace(const QString& path);
+    void runCheck(const awb::RunSpec& spec);  // spec's variant against the float64 reference
 
 signals:
+    void checkFinished(std::shared_ptr<const awb::CheckReport> report);
     void sweepPoint(const awb::SweepPoint& point, int index, int total);  // as each point finishes
     void sweepFinished(std::shared_ptr<const awb::SweepResult> result);  // also after a cancel: what finished
     void progress(int done, int total, const QString& what);
@@ -66,6 +70,7 @@ public:
     void importTrace(const QString& path);
     void saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);
     void loadWorkspace(const QString& path);
+    void check(const RunSpec& spec);
     void cancel() { worker_->requestCancel(); }
 
 signals:
@@ -74,6 +79,7 @@ signals:
     void queueImport(const QString& path);
     void queueSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
     void queueLoadWorkspace(const QString& path);
+    void queueCheck(const awb::RunSpec& spec);
 
 private:
     QThread thread_;

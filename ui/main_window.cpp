@@ -146,6 +146,16 @@ MainWindow::MainWindow(QWidget* parent)
     });
     run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     run->setToolTip(tr("Profile the spec of the Run panel (Ctrl+R)"));
+    auto* check = tools->addAction(tr("Check"), this, [this] {
+        if (!run_panel_->problemsText().isEmpty()) return;
+        const RunSpec spec = run_panel_->spec();
+        beginJob(tr("Checking %1 in %2 against the float64 reference...")
+                     .arg(QString::fromStdString(spec.variant), QString::fromStdString(to_string(spec.dtype))));
+        engine_->check(spec);
+    });
+    check->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    check->setToolTip(tr("Check the Run panel's variant against the manual formula in float64: output and q, k, v "
+                         "gradients, mask semantics (Ctrl+K); the checklist's numerical item reads it"));
     auto* cancel = tools->addAction(tr("Cancel"), this, [this] { engine_->cancel(); });
     cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     cancel->setToolTip(tr("Stop the run after the current step (Esc)"));
@@ -173,6 +183,19 @@ MainWindow::MainWindow(QWidget* parent)
     connect(worker, &EngineWorker::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
         endJob();
         showResult(r);  // sets the status line
+    });
+    connect(worker, &EngineWorker::checkFinished, this, [this](std::shared_ptr<const CheckReport> r) {
+        check_ = std::move(r);
+        double worst = 0;
+        for (const auto& v : check_->variants)
+            for (const auto& t : v.tensors) worst = std::max(worst, t.error);
+        finishRun(tr("Check of %1 in %2: %3 (worst error %4 of max |ref|, tolerance %5)")
+                      .arg(QString::fromStdString(check_->variants.empty() ? std::string() : check_->variants[0].variant),
+                           QString::fromStdString(to_string(check_->spec.dtype)),
+                           check_->all_passed() ? tr("within tolerance") : tr("OUT OF TOLERANCE"))
+                      .arg(worst, 0, 'e', 2)
+                      .arg(check_->tolerance, 0, 'e', 1));
+        explainShown();
     });
     connect(worker, &EngineWorker::failed, this, [this](const QString& message) {
         finishRun(tr("Run failed"));
@@ -377,20 +400,25 @@ void MainWindow::explainShown() {
     // The advisor and the checklist read the run with its sweep (a large trace: on the thread pool, like the tables).
     const std::shared_ptr<const ProfileResult> result = shown_;
     const std::shared_ptr<const SweepResult> sweep = sweepFor(result.get());
-    if (!result && !sweep) {
+    const std::shared_ptr<const BenchResult> bench = bench_;
+    const std::shared_ptr<const CheckReport> check = check_;
+    if (!result && !sweep && !bench && !check) {
         findings_->setFindings({}, {}, tr("Nothing measured yet"));
         return;
     }
     QString subject = result ? (result->spec_known ? QStringLiteral("%1 %2").arg(QString::fromStdString(result->spec.variant),
                                                                                  QString::fromStdString(shape_string(result->spec)))
                                                    : tr("Imported trace"))
-                             : tr("Sweep of %1 points").arg(sweep->points.size());
+                             : sweep ? tr("Sweep of %1 points").arg(sweep->points.size())
+                                     : tr("Benchmark and check results");
     if (result && sweep) subject += tr(", with the sweep of %1 points on the chart").arg(sweep->points.size());
+    if (bench) subject += tr(", a benchmark of %1").arg(QString::fromStdString(bench->spec.variant + " " + shape_string(bench->spec)));
+    if (check) subject += tr(", a check of %1").arg(QString::fromStdString(check->variants.empty() ? "-" : check->variants[0].variant));
     using Explained = std::pair<std::vector<Finding>, std::vector<ChecklistItem>>;
     compute_then(
         this, result && result->trace.events().size() >= kBackgroundEvents,
-        [result, sweep] {
-            const Measurements m{result.get(), nullptr, sweep.get()};
+        [result, sweep, bench, check] {
+            const Measurements m{result.get(), bench.get(), sweep.get(), check.get()};
             return Explained{advise(m), measurement_checklist(m)};
         },
         [this, result, subject](Explained x) {
@@ -400,17 +428,19 @@ void MainWindow::explainShown() {
 
 bool MainWindow::exportHtmlReport(const QString& path, QString* error) const {
     const std::shared_ptr<const SweepResult> sweep = sweepFor(shown_.get());
-    if (!shown_ && !sweep) {
+    if (!shown_ && !sweep && !bench_ && !check_) {
         if (error) *error = tr("Nothing to report: run a spec or a sweep, or open a trace");
         return false;
     }
     return write_reporting(error, [&] {
-        const Measurements m{shown_.get(), nullptr, sweep.get()};
+        const Measurements m{shown_.get(), bench_.get(), sweep.get(), check_.get()};
         std::optional<ProfileReport> profile;
         if (shown_) profile = make_report(*shown_, false);
         ReportInput in;
         in.profile = profile ? &*profile : nullptr;
         in.sweep = sweep.get();
+        in.bench = bench_.get();
+        in.check = check_.get();
         in.findings = advise(m);
         in.checklist = measurement_checklist(m);
         in.generated_by = "attention-workbench";
@@ -483,6 +513,11 @@ bool MainWindow::openFile(const QString& path) {
                                  .arg(path)
                                  .arg(sweep.points.size())
                                  .arg(QString::fromStdString(sweep.environment.device_name)));
+        } else if (kind == "bench" || kind == "check") {
+            if (kind == "bench") bench_ = std::make_shared<const BenchResult>(bench_from_file_json(j));
+            else check_ = std::make_shared<const CheckReport>(check_from_file_json(j));
+            explainShown();
+            status_->setText(tr("Opened %1: the checklist and the HTML report of the run on screen now use it").arg(path));
         } else if (kind == "profile-report") {
             const ProfileReport report = report_from_json(j);
             operators_->setRows(report.operators, report.spec.device.kind == DeviceKind::CUDA);
@@ -499,8 +534,8 @@ bool MainWindow::openFile(const QString& path) {
         } else if (kind.empty()) {
             throw std::runtime_error("not an Attention Workbench file (no \"schema\": \"attention-workbench/...\")");
         } else {
-            throw std::runtime_error("'" + kind + "' files are written by attnwb but not shown in the GUI yet; "
-                                     "open profile reports, sweeps, workspaces or traces");
+            throw std::runtime_error("'" + kind + "' files are written by attnwb but not shown in the GUI; "
+                                     "open profile reports, sweeps, benchmarks, checks, workspaces or traces");
         }
         addRecent(path);
         return true;

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "profiler_session.h"
+#include "correctness.h"
 #include "sweep.h"
 #include "workspace.h"
 
@@ -92,6 +93,8 @@ private:
     SweepChart* chart_;
     ComparisonView* comparison_;
     std::shared_ptr<const ProfileResult> shown_;  // the run on screen
+    std::shared_ptr<const BenchResult> bench_;    // the last benchmark opened (attnwb bench --json)
+    std::shared_ptr<const CheckReport> check_;    // the last correctness check (Check, or a check file opened)
     std::vector<std::pair<QString, std::shared_ptr<const ProfileResult>>> runs_;  // this session's runs, labelled
     SweepResult live_sweep_;  // points of the sweep running (or last run) in this window
     QScrollArea* timeline_scroll_;

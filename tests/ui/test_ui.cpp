@@ -416,6 +416,14 @@ private slots:
         QString error;
         QVERIFY(!window.exportHtmlReport(QStringLiteral("/nonexistent-dir/r.html"), &error));
         QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/r.html")));
+        // An sdpa run is not the reference: unchecked it fails the numerical item; Check (on the engine
+        // thread) compares it with float64 and the item turns green.
+        RunSpec sdpa = tiny_spec();
+        sdpa.variant = "sdpa";
+        window.showResult(std::make_shared<const ProfileResult>(profile_run(sdpa, ProfileOptions{})));
+        QCOMPARE(state_of("numerical"), ItemState::Fail);
+        window.engine()->check(sdpa);
+        QTRY_COMPARE_WITH_TIMEOUT(state_of("numerical"), ItemState::Pass, 60'000);
     }
     void comparisonJoinsKernelsAndFindings() {
         const std::string dir = std::string(AWB_FIXTURE_DIR) + "/traces/multi_rank/";
