@@ -1,7 +1,6 @@
 #include "workspace.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "chrome_trace.h"
 #include "json_io.h"
@@ -67,25 +66,20 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
     }
     json sweeps = json::array();
     for (const WorkspaceSweep& s : workspace.sweeps) sweeps.push_back({{"label", s.label}, {"sweep", sweep_file_json(s.sweep)}});
-    const json j{{"schema", kWorkspaceSchema},
-                 {"schema_version", kWorkspaceVersion},
-                 {"panel_spec", workspace.panel_spec},
-                 {"shown", workspace.shown},
-                 {"runs", runs},
-                 {"sweeps", sweeps}};
+    json j{{"schema", kWorkspaceSchema},
+           {"schema_version", kWorkspaceVersion},
+           {"panel_spec", workspace.panel_spec},
+           {"shown", workspace.shown},
+           {"runs", runs},
+           {"sweeps", sweeps}};
+    if (workspace.bench) j["bench"] = bench_file_json(*workspace.bench);
+    if (workspace.check) j["check"] = check_file_json(*workspace.check);
     write_text_file(path, j.dump(1) + "\n");
     report(observer, total, total, "saved " + path);
 }
 
 Workspace load_workspace(const std::string& path, RunObserver* observer) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot open '" + path + "'");
-    json j;
-    try {
-        j = json::parse(in);
-    } catch (const json::exception& e) {
-        throw std::runtime_error("'" + path + "' is not valid JSON: " + e.what());
-    }
+    const json j = read_json_file(path);
     check_schema(j, kWorkspaceSchema, kWorkspaceVersion, "workspace");
     Workspace w;
     const fs::path base = fs::path(path).parent_path();
@@ -94,6 +88,8 @@ Workspace load_workspace(const std::string& path, RunObserver* observer) {
         w.panel_spec = j.at("panel_spec").get<RunSpec>();
         w.shown = j.value("shown", -1);
         for (const auto& s : j.at("sweeps")) w.sweeps.push_back({s.value("label", std::string()), sweep_from_file_json(s.at("sweep"))});
+        if (j.contains("bench")) w.bench = std::make_shared<const BenchResult>(bench_from_file_json(j.at("bench")));
+        if (j.contains("check")) w.check = std::make_shared<const CheckReport>(check_from_file_json(j.at("check")));
         runs = j.at("runs");
         if (!runs.is_array()) throw std::runtime_error("workspace 'runs' is not a list");
         return 0;

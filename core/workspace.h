@@ -1,5 +1,6 @@
 // A workspace: what a session of the workbench holds (its runs, with their traces, the sweeps on the
-// chart, the spec in the run panel and the run on screen), saved so that it reopens as it was.
+// chart, the benchmark and check the checklist reads, the spec in the run panel and the run on screen),
+// saved so that it reopens as it was.
 // On disk: NAME.json (schema attention-workbench/workspace) with the sweeps inline, and one gzipped
 // chrome trace per run in the folder NAME.runs/ beside it (each trace also opens on its own, in the
 // workbench, Perfetto or chrome://tracing). Pure C++: no torch, no Qt.
@@ -11,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_stats.h"
+#include "correctness.h"
 #include "profiler_session.h"
 #include "run_observer.h"
 #include "sweep.h"
@@ -35,6 +38,8 @@ struct Workspace {
     RunSpec panel_spec;
     std::vector<WorkspaceRun> runs;
     std::vector<WorkspaceSweep> sweeps;
+    std::shared_ptr<const BenchResult> bench;  // null for none
+    std::shared_ptr<const CheckReport> check;
     int shown = -1;                      // index into runs of the run on screen, -1 for none
     std::vector<std::string> problems;   // on load: runs that could not be read (the rest still open)
 };

@@ -456,6 +456,8 @@ std::shared_ptr<const Workspace> MainWindow::workspace() const {
         if (runs_[i].second == shown_) w->shown = int(i);
     }
     for (const auto& [label, sweep] : chart_->sweeps()) w->sweeps.push_back({label.toStdString(), sweep});
+    w->bench = bench_;
+    w->check = check_;
     return w;
 }
 
@@ -471,6 +473,8 @@ void MainWindow::restoreWorkspace(const Workspace& w, const QString& path) {
     chart_->clear();
     for (const auto& s : w.sweeps) chart_->addSweep(s.sweep, QString::fromStdString(s.label));
     live_sweep_ = SweepResult{};
+    bench_ = w.bench;
+    check_ = w.check;
     run_panel_->setSpec(w.panel_spec);
     shown_.reset();
     timeline_->setData(nullptr);

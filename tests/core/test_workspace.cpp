@@ -90,6 +90,28 @@ TEST(Workspace, SavesAndReopensRunsSweepsAndSpec) {
     EXPECT_EQ(back.sweeps[0].label, "small sweep");
     ASSERT_EQ(back.sweeps[0].sweep.points.size(), w.sweeps[0].sweep.points.size());
     EXPECT_EQ(back.sweeps[0].sweep.points[1].bench.timing.median_ns, w.sweeps[0].sweep.points[1].bench.timing.median_ns);
+    EXPECT_FALSE(back.bench);  // none was saved
+    EXPECT_FALSE(back.check);
+}
+
+TEST(Workspace, KeepsTheBenchmarkAndCheckTheChecklistReads) {
+    Workspace w;
+    auto bench = std::make_shared<BenchResult>();
+    bench->spec = test::small_spec();
+    bench->timing.median_ns = 1.5e6;
+    bench->warmup_iterations = 3;
+    w.bench = bench;
+    auto check = std::make_shared<CheckReport>();
+    check->spec = test::small_spec();
+    check->tolerance = 1e-5;
+    check->variants = {{"sdpa", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}}, {}, true}};
+    w.check = check;
+    const fs::path dir = fresh_dir("bench_check");
+    save_workspace(w, (dir / "w.json").string());
+    const Workspace back = load_workspace((dir / "w.json").string());
+    ASSERT_TRUE(back.bench && back.check);
+    EXPECT_EQ(*back.bench, *bench);
+    EXPECT_EQ(*back.check, *check);
 }
 
 TEST(Workspace, MissingRunFileLeavesThatRunOutAndKeepsTheRest) {
