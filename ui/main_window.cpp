@@ -426,26 +426,42 @@ void MainWindow::explainShown() {
         });
 }
 
-bool MainWindow::exportHtmlReport(const QString& path, QString* error) const {
+bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
     const std::shared_ptr<const SweepResult> sweep = sweepFor(shown_.get());
     if (!shown_ && !sweep && !bench_ && !check_) {
         if (error) *error = tr("Nothing to report: run a spec or a sweep, or open a trace");
         return false;
     }
-    return write_reporting(error, [&] {
-        const Measurements m{shown_.get(), bench_.get(), sweep.get(), check_.get()};
+    auto write = [run = shown_, bench = bench_, sweep, check = check_, file = path.toStdString()] {
+        const Measurements m{run.get(), bench.get(), sweep.get(), check.get()};
         std::optional<ProfileReport> profile;
-        if (shown_) profile = make_report(*shown_, false);
+        if (run) profile = make_report(*run, false);
         ReportInput in;
         in.profile = profile ? &*profile : nullptr;
         in.sweep = sweep.get();
-        in.bench = bench_.get();
-        in.check = check_.get();
+        in.bench = bench.get();
+        in.check = check.get();
         in.findings = advise(m);
         in.checklist = measurement_checklist(m);
         in.generated_by = "attention-workbench";
-        write_html_report(in, path.toStdString());
-    });
+        write_html_report(in, file);
+    };
+    if (shown_ && shown_->trace.events().size() >= kBackgroundEvents) {
+        status_->setText(tr("Writing report %1...").arg(path));
+        compute_then(
+            this, true,
+            [write] {
+                QString failure;
+                write_reporting(&failure, write);
+                return failure;
+            },
+            [this, path](const QString& failure) {
+                if (failure.isEmpty()) status_->setText(tr("Wrote report %1").arg(path));
+                else QMessageBox::warning(this, tr("Export failed"), failure);
+            });
+        return true;
+    }
+    return write_reporting(error, write);
 }
 
 std::shared_ptr<const Workspace> MainWindow::workspace() const {

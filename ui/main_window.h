@@ -47,7 +47,8 @@ public:
     bool exportReport(const QString& path, QString* error = nullptr) const;
     // A self-contained HTML report of the run on screen (or, without one, of the sweep on the chart):
     // environment, spec, checklist, findings, operators, charts; the sweep covering the run goes in too.
-    bool exportHtmlReport(const QString& path, QString* error = nullptr) const;
+    // For a large trace it is written on the thread pool (true: started; a failure shows a message).
+    bool exportHtmlReport(const QString& path, QString* error = nullptr);
     // label names the run in the comparison (default: its variant and shape)
     void showResult(std::shared_ptr<const ProfileResult> result, const QString& label = {});
     // The advisor's findings and the measurement checklist of the run on screen with the sweep on the

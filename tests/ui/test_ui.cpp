@@ -533,6 +533,12 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window.operatorPanel()->model()->rowCount(), 2, 30'000);
         QCOMPARE(window.operatorPanel()->model()->rows()[0].calls + window.operatorPanel()->model()->rows()[1].calls, int64_t(250'000));
         QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->view().end_ns > 100'000'000, 30'000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.findings()->checklist().size(), size_t(7), 30'000);
+        // The HTML report of a big trace is written on the thread pool too.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.html"));
+        QVERIFY(window.exportHtmlReport(path));
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(path).size() > 1000, 30'000);
     }
 };
 
