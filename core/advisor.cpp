@@ -222,10 +222,7 @@ void length_sensitivity(const SweepResult& sweep, const AdvisorThresholds& t, st
         if (p.status != PointStatus::Ok || p.bench.timing.median_ns <= 0) continue;
         const double flops = p.bench.flops > 0 ? p.bench.flops : attention_flops(p.spec);
         if (flops <= 0) continue;
-        RunSpec key = p.spec;
-        key.seq_q = key.seq_k = 0;
-        key.key_lengths.clear();
-        curves[describe_spec(key)].push_back({p.spec.seq_k, p.bench.timing.median_ns / flops});
+        curves[series_name(p.spec)].push_back({p.spec.seq_k, p.bench.timing.median_ns / flops});
     }
     for (auto& [name, points] : curves) {
         if (points.size() < 2) continue;

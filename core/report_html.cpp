@@ -1,10 +1,10 @@
 #include "report_html.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <set>
 
-#include "op_table_text.h"
 #include "printf_string.h"
 #include "results_text.h"
 #include "svg_chart.h"
@@ -37,7 +37,15 @@ std::string ms_text(double ms) { return printf_string(ms >= 100 ? "%.0f ms" : "%
 std::string mib_text(double mib) { return printf_string("%.4g MiB", mib); }
 std::string n_text(double n) { return printf_string("%.0f", n); }
 std::string pct(double share) { return printf_string("%.1f%%", share * 100); }
-std::string us_text(int64_t ns) { return format_time_us(double(ns) / 1e3); }
+std::string us_text(int64_t ns) {
+    const double a = std::abs(double(ns));
+    return a >= 1e6 ? printf_string("%.3f ms", double(ns) / 1e6) : printf_string("%.1f us", double(ns) / 1e3);
+}
+std::string bytes_text(int64_t b) {
+    const double a = std::abs(double(b));
+    return a >= 1048576 ? printf_string("%.1f MiB", double(b) / 1048576) : a >= 1024 ? printf_string("%.1f KiB", double(b) / 1024)
+                                                                                     : printf_string("%lld B", (long long)b);
+}
 
 ChartAxis axis(std::string label, bool log, std::function<std::string(double)> text, std::vector<double> ticks = {}) {
     ChartAxis a;
@@ -221,8 +229,8 @@ std::string profile_section(const ProfileReport& r, size_t top) {
             out += num(us_text(o.self_device_ns)) +
                    num(pct(total.self_device_ns > 0 ? double(o.self_device_ns) / double(total.self_device_ns) : 0)) +
                    num(us_text(o.device_total_ns));
-        if (memory) out += num(format_memory(o.cpu_memory_bytes)) + num(format_memory(o.self_cpu_memory_bytes));
-        if (memory && device) out += num(format_memory(o.device_memory_bytes));
+        if (memory) out += num(bytes_text(o.cpu_memory_bytes)) + num(bytes_text(o.self_cpu_memory_bytes));
+        if (memory && device) out += num(bytes_text(o.device_memory_bytes));
         out += "</tr>\n";
     }
     out += "</table>\n";

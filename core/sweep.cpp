@@ -38,17 +38,6 @@ std::vector<int64_t> scaled_key_lengths(const RunSpec& base, int64_t batch, int6
     return out;
 }
 
-// The spec with N written as "N": the name of the curve a point belongs to.
-std::string series_name(const RunSpec& s) {
-    std::string heads = std::to_string(s.heads);
-    if (s.kv_heads != s.heads) heads += "/" + std::to_string(s.kv_heads);
-    std::string name = s.variant + " " + to_string(s.dtype) + " " + std::to_string(s.batch) + "x" + heads + "xNx" +
-                       std::to_string(s.head_dim) + " " + to_string(s.mode);
-    if (s.mask != MaskKind::None) name += " " + to_string(s.mask);
-    if (s.variant == "chunked") name += " block " + std::to_string(s.block_size);
-    return name;
-}
-
 // Curves that differ only in the variant are compared for crossovers.
 std::string comparison_group(const RunSpec& s) { return series_name(with_variant(s, "")); }
 
@@ -75,6 +64,16 @@ private:
 };
 
 }  // namespace
+
+std::string series_name(const RunSpec& s) {
+    std::string heads = std::to_string(s.heads);
+    if (s.kv_heads != s.heads) heads += "/" + std::to_string(s.kv_heads);
+    std::string name = s.variant + " " + to_string(s.dtype) + " " + std::to_string(s.batch) + "x" + heads + "xNx" +
+                       std::to_string(s.head_dim) + " " + to_string(s.mode);
+    if (s.mask != MaskKind::None) name += " " + to_string(s.mask);
+    if (s.variant == "chunked") name += " block " + std::to_string(s.block_size);
+    return name;
+}
 
 std::string to_string(PointStatus s) {
     switch (s) {

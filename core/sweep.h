@@ -98,6 +98,8 @@ struct SweepSeries {
     std::string variant;
     std::vector<SeriesSample> samples;
 };
+// The spec with N written as "N" ("manual float32 2x8xNx64 train"): the name of the curve a point belongs to.
+std::string series_name(const RunSpec& spec);
 std::vector<SweepSeries> sweep_series(const SweepResult& result);
 // (N, value) of one metric: "median_time" (ns) or "peak_memory" (bytes, measured points only).
 std::vector<SeriesPoint> metric_points(const SweepSeries& series, const std::string& metric);
