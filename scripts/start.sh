@@ -3,7 +3,8 @@
 # set) it opens the GUI with the article's spec in the Run panel (press Ctrl+R). Without one it runs
 # the article's experiment headless with attnwb: manual vs SDPA vs chunked, (2, 8, 512, 64), train,
 # under the profiler (schedule 1/1/3) and with the profiler off, a correctness check and a short
-# sequence-length sweep; reports, traces and the sweep go to results/.
+# sequence-length sweep; reports, traces, the sweep and one HTML report per variant (run + benchmark +
+# sweep + check, with the measurement checklist) go to results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -17,5 +18,10 @@ for variant in manual sdpa chunked; do
   ./build/app/attnwb profile --variant "$variant" --json "results/$variant.json" --trace "results/$variant.trace.json" "$@"
   ./build/app/attnwb bench --variant "$variant" --json "results/$variant.bench.json"
 done
-./build/app/attnwb check
+./build/app/attnwb check --json results/check.json
 ./build/app/attnwb sweep --seq 256,512,1024 --variants manual,sdpa,chunked --json results/sweep.json --csv results/sweep.csv
+for variant in manual sdpa chunked; do
+  ./build/app/attnwb report "results/$variant.json" "results/$variant.bench.json" results/sweep.json results/check.json \
+    -o "results/$variant.html" --quiet >/dev/null
+done
+echo "HTML reports: results/manual.html, results/sdpa.html, results/chunked.html"
