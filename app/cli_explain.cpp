@@ -8,8 +8,12 @@ namespace awb::cli {
 
 Explanation explain(const Measurements& m) {
     Explanation x{advise(m), measurement_checklist(m)};
-    std::cout << "\n" << format_findings(x.findings) << "\n" << format_checklist(x.checklist);
+    print_explanation(x);
     return x;
+}
+
+void print_explanation(const Explanation& x) {
+    std::cout << "\n" << format_findings(x.findings) << "\n" << format_checklist(x.checklist);
 }
 
 void add_explanation(nlohmann::json& j, const Explanation& x) {

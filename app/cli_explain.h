@@ -19,8 +19,9 @@ struct Explanation {
     std::vector<ChecklistItem> checklist;
 };
 
-// Runs the advisor and the checklist on m and prints both.
+// Runs the advisor and the checklist on m and prints both (print_explanation).
 Explanation explain(const Measurements& m);
+void print_explanation(const Explanation& x);  // the findings, then the checklist, on stdout
 
 // j["findings"] and j["checklist"].
 void add_explanation(nlohmann::json& j, const Explanation& x);

@@ -93,7 +93,7 @@ int run(const ReportCommand& c) {
     for (const auto& f : in.run_findings)
         if (kRunRules.count(f.rule)) x.findings.push_back(f);
     std::stable_sort(x.findings.begin(), x.findings.end(), [](const Finding& a, const Finding& b) { return a.weight > b.weight; });
-    std::cout << format_findings(x.findings) << "\n" << format_checklist(x.checklist);
+    print_explanation(x);
 
     ReportInput report;
     report.title = c.title;

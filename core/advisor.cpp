@@ -269,7 +269,9 @@ void precision(const CheckReport& check, std::vector<Finding>& out) {
 std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) {
     std::vector<Finding> out;
     if (in.run) {
-        const std::vector<OperatorRow> rows = key_averages(in.run->trace);
+        std::vector<OperatorRow> computed;
+        if (!in.run_operators) computed = key_averages(in.run->trace);
+        const std::vector<OperatorRow>& rows = in.run_operators ? *in.run_operators : computed;
         score_matrix(*in.run, t, out);
         layout_copies(*in.run, rows, t, out);
         fragmentation(*in.run, rows, t, out);

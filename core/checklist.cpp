@@ -31,12 +31,10 @@ RunSpec point_key(RunSpec s) {
     return s;
 }
 
-// The sweep's ok points on the primary spec's curve (all ok points when there is no primary spec).
-std::vector<const SweepPoint*> curve_points(const Measurements& m) {
+// The sweep's ok points on spec's curve (all ok points when spec is null).
+std::vector<const SweepPoint*> curve_points(const SweepResult& sweep, const RunSpec* spec) {
     std::vector<const SweepPoint*> out;
-    if (!m.sweep) return out;
-    const RunSpec* spec = primary_spec(m);
-    for (const auto& p : m.sweep->points)
+    for (const auto& p : sweep.points)
         if (p.status == PointStatus::Ok && (!spec || curve_key(p.spec) == curve_key(*spec))) out.push_back(&p);
     return out;
 }
@@ -241,7 +239,8 @@ ChecklistItem lengths_item(const Measurements& m) {
         return it;
     }
     std::set<int64_t> lengths;
-    for (const SweepPoint* p : curve_points(m)) lengths.insert(p->spec.seq_k);
+    if (m.sweep)
+        for (const SweepPoint* p : curve_points(*m.sweep, primary_spec(m))) lengths.insert(p->spec.seq_k);
     std::string list;
     for (int64_t n : lengths) list += (list.empty() ? "" : ", ") + std::to_string(n);
     if (lengths.size() >= 3) {
@@ -357,9 +356,7 @@ ChecklistItem numerical_item(const Measurements& m) {
 }  // namespace
 
 size_t points_on_curve(const SweepResult& sweep, const RunSpec& spec) {
-    return size_t(std::count_if(sweep.points.begin(), sweep.points.end(), [&](const SweepPoint& p) {
-        return p.status == PointStatus::Ok && curve_key(p.spec) == curve_key(spec);
-    }));
+    return curve_points(sweep, &spec).size();
 }
 
 std::string to_string(ItemState s) {

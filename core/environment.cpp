@@ -32,16 +32,17 @@ std::string cpu_model() {
     return "unknown CPU";
 }
 
-std::string now_utc() {
+
+}  // namespace
+
+std::string utc_now(const char* strftime_format) {
     const std::time_t t = std::time(nullptr);
     std::tm tm{};
     gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    char buf[64];
+    std::strftime(buf, sizeof buf, strftime_format, &tm);
     return buf;
 }
-
-}  // namespace
 
 std::string loaded_blas_library() {
     // libblas.so.3 is a Debian alternative: resolve the mapped file, which names the implementation.
@@ -94,7 +95,7 @@ Environment probe_environment(const RunSpec& spec) {
         env.host = u.nodename;
         env.os = std::string(u.sysname) + " " + u.release + " " + u.machine;
     }
-    env.timestamp_utc = now_utc();
+    env.timestamp_utc = utc_now();
     return env;
 }
 

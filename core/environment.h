@@ -27,6 +27,9 @@ struct Environment {
 // Queries LibTorch and the system for the device the spec runs on.
 Environment probe_environment(const RunSpec& spec);
 
+// The current time in UTC, formatted by strftime (ISO 8601 by default, as results record it).
+std::string utc_now(const char* strftime_format = "%Y-%m-%dT%H:%M:%SZ");
+
 // The BLAS that the dynamic loader actually mapped (libblas.so.3 is an alternative on Debian).
 std::string loaded_blas_library();
 

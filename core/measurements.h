@@ -5,6 +5,7 @@
 
 #include "bench_stats.h"
 #include "correctness.h"
+#include "op_table.h"
 #include "profiler_session.h"
 #include "sweep.h"
 
@@ -15,6 +16,9 @@ struct Measurements {
     const BenchResult* bench = nullptr;
     const SweepResult* sweep = nullptr;
     const CheckReport* check = nullptr;
+    // run's operator table (key_averages of its trace, not grouped) when the caller already has it;
+    // null: computed where needed.
+    const std::vector<OperatorRow>* run_operators = nullptr;
 };
 
 }  // namespace awb

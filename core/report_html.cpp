@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <set>
 
 #include "printf_string.h"
@@ -63,15 +62,6 @@ ChartSeries series_of(std::string name, bool markers, bool lines, bool steps = f
     s.lines = lines;
     s.steps = steps;
     return s;
-}
-
-std::string now_utc() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-    return buf;
 }
 
 std::string default_title(const ReportInput& in) {
@@ -358,7 +348,7 @@ std::string html_report(const ReportInput& in) {
     const std::string title = in.title.empty() ? default_title(in) : in.title;
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + esc(title) + "</title>\n" + kStyle +
                       "</head>\n<body>\n<h1>" + esc(title) + "</h1>\n<div class=\"sub\">Attention Workbench report, written by " +
-                      esc(in.generated_by) + " on " + now_utc() + "</div>\n";
+                      esc(in.generated_by) + " on " + utc_now("%Y-%m-%d %H:%M UTC") + "</div>\n";
     out += environment_section(in);
     out += spec_section(in);
     out += checklist_section(in.checklist);

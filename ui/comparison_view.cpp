@@ -186,7 +186,8 @@ void ComparisonView::update_comparison() {
     tabs_->setTabEnabled(1, kernel_model_->rowCount() > 0);
     tabs_->setTabToolTip(1, kernel_model_->rowCount() > 0 ? tr("Kernels joined by name, largest |B-A| first")
                                                           : tr("Neither run has device kernels (a CPU run)"));
-    findings_diff_->setHtml(findings_html(advise({&ra}), advise({&rb})));
+    findings_diff_->setHtml(findings_html(advise({&ra, nullptr, nullptr, nullptr, &rows_a}),
+                                          advise({&rb, nullptr, nullptr, nullptr, &rows_b})));
     const double sa = double(total_self_cpu(rows_a)), sb = double(total_self_cpu(rows_b));
     const double step_a = median_recorded_step_ns(ra), step_b = median_recorded_step_ns(rb);
     summary_->setText(tr("Self CPU total: A %1, B %2 (B/A %3x); median recorded step: A %4, B %5 (profiler on)")

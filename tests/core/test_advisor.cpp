@@ -51,6 +51,9 @@ TEST(Advisor, ScoreMatrixFiresWhenNxNIsMaterialised) {
     const Finding& f = finding(found, "score-matrix");
     EXPECT_NE(f.title.find("[1, 2, 256, 256] float32"), std::string::npos) << f.title;
     EXPECT_NE(f.title.find("0.5 MiB"), std::string::npos) << f.title;
+    // The operator table a caller already has gives the same findings.
+    const std::vector<OperatorRow> rows = key_averages(manual.trace);
+    EXPECT_EQ(advise({&manual, nullptr, nullptr, nullptr, &rows}), found);
     // The chunked variant never holds [N, N]: blocks of 64 x 64 are a sixteenth of it.
     spec.variant = "chunked";
     spec.block_size = 64;
