@@ -6,6 +6,9 @@
 #include <c10/core/Allocator.h>
 #include <torch/csrc/autograd/profiler_kineto.h>
 #include <torch/version.h>
+#ifdef AWB_WITH_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
+#endif
 
 #include <optional>
 #include <string>
@@ -87,6 +90,16 @@ struct ThirdParameter<R (C::*)(A0, A1, A2, A3, A4)> {
     using type = A2;
 };
 using MemoryTotal = ThirdParameter<decltype(&c10::MemoryReportingInfoBase::reportMemoryUsage)>::type;
+
+#ifdef AWB_WITH_CUDA
+// Index of the all-pools entry in the CUDA caching allocator's statistics arrays: the enum moved from
+// c10::cuda::CUDACachingAllocator (1.13) to c10::CachingAllocator (2.x, shared by every device).
+#if AWB_TORCH2
+inline constexpr size_t kAllocatorAggregate = size_t(c10::CachingAllocator::StatType::AGGREGATE);
+#else
+inline constexpr size_t kAllocatorAggregate = size_t(c10::cuda::CUDACachingAllocator::StatType::AGGREGATE);
+#endif
+#endif
 
 // SDPA backend names this build can restrict itself to (besides "auto"); empty on 1.13.
 std::vector<std::string> sdpa_backends(bool cuda);

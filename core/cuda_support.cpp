@@ -4,6 +4,8 @@
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <cuda_runtime_api.h>
+
+#include "compat.h"
 #endif
 
 namespace awb::cuda {
@@ -27,7 +29,7 @@ int64_t free_bytes(int device) {
     if (!ok) return -1;
     // Memory PyTorch's caching allocator holds but does not use is free for a run too.
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
-    const auto agg = size_t(c10::cuda::CUDACachingAllocator::StatType::AGGREGATE);
+    const auto agg = compat::kAllocatorAggregate;
     return int64_t(free) + stats.reserved_bytes[agg].current - stats.allocated_bytes[agg].current;
 }
 std::string device_name(int device) { return at::cuda::getDeviceProperties(device)->name; }
@@ -49,11 +51,11 @@ void synchronize(int device) {
 void reset_peak_memory(int device) { c10::cuda::CUDACachingAllocator::resetPeakStats(device); }
 int64_t max_memory_allocated(int device) {
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
-    return stats.allocated_bytes[size_t(c10::cuda::CUDACachingAllocator::StatType::AGGREGATE)].peak;
+    return stats.allocated_bytes[compat::kAllocatorAggregate].peak;
 }
 int64_t memory_allocated(int device) {
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
-    return stats.allocated_bytes[size_t(c10::cuda::CUDACachingAllocator::StatType::AGGREGATE)].current;
+    return stats.allocated_bytes[compat::kAllocatorAggregate].current;
 }
 
 EventTimer::EventTimer(int device) : device_(device) {

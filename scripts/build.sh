@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
-# Configures and builds into build/ (Ninja, ccache when present). Extra arguments go to cmake's
-# configure step, e.g. scripts/build.sh -DAWB_BUILD_GUI=OFF
+# Configures and builds (Ninja, ccache when present). Two LibTorch builds, each in its own folder:
+#   scripts/build.sh [CMAKE ARGS...]            Debian's libtorch-dev 1.13 (CPU) into build/
+#   scripts/build.sh --torch2 [CMAKE ARGS...]   the PyTorch wheel's LibTorch 2.11 (CUDA, Kineto) into
+#                                               build-torch2/ (scripts/setup-torch2.sh installs it)
+# Extra arguments go to cmake's configure step, e.g. scripts/build.sh -DAWB_BUILD_GUI=OFF
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -G Ninja "$@" >/dev/null
-cmake --build build -j"$(nproc)"
+dir=build
+args=()
+if [ "${1:-}" = "--torch2" ]; then
+  shift
+  dir=build-torch2
+  args=(-DAWB_TORCH_PYTHON="$(bash scripts/setup-torch2.sh)")
+fi
+mkdir -p "$dir"
+cmake -S . -B "$dir" -G Ninja "${args[@]}" "$@" >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log" >&2; exit 1; }
+grep -E "^-- Attention Workbench" "$dir/configure.log" || true
+cmake --build "$dir" -j"$(nproc)"

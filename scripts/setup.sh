@@ -8,7 +8,7 @@ packages=(
   qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
   nlohmann-json3-dev libsimdjson-dev zlib1g-dev libgtest-dev libcli11-dev
   clang libclang-rt-14-dev llvm       # the importer's fuzz test: libFuzzer, ASan, UBSan, symbolizer
-  python3                             # test helpers parse JSON with it
+  python3 python3-venv                # test helpers parse JSON with it; the venv of the torch 2.11 wheel (setup-torch2.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

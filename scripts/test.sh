@@ -1,9 +1,39 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test (ctest: core GoogleTest suite, CLI checks, the LibTorch 2.x
-# syntax-only compile of the core).
+# Sets up, builds and runs every test against both LibTorch builds (this is what CI runs):
+#   1. Debian's libtorch-dev 1.13 (CPU) in build/: the core GoogleTest suite, the Qt tests, the CLI
+#      checks and the importer's fuzz test;
+#   2. the PyTorch wheel's LibTorch 2.11 (CUDA + Kineto, run on the CPU here) in build-torch2/: the
+#      same suites against fixtures made with torch 2.11 (the fuzz test, which uses no LibTorch, once).
+# Each ctest run prints its own summary; the last line sums both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh
-cd build
-ctest --output-on-failure -j"$(nproc)" --timeout 900
+jobs="$(nproc)"
+status=0
+summary=()
+for flavour in "" --torch2; do
+  dir=build
+  [ -n "$flavour" ] && dir=build-torch2
+  t0=$SECONDS
+  bash scripts/build.sh $flavour
+  echo "test: $dir built in $((SECONDS - t0)) s"
+  t0=$SECONDS
+  set +e
+  (cd "$dir" && ctest --output-on-failure -j"$jobs" --timeout 900) | tee "$dir/ctest.log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  echo "test: $dir tested in $((SECONDS - t0)) s (ctest exit $rc)"
+  [ "$rc" -eq 0 ] || status=1
+  summary+=("$dir: $(grep -E '^[0-9]+% tests passed' "$dir/ctest.log" || echo 'no summary')")
+done
+printf 'test: %s\n' "${summary[@]}"
+passed=0 failed=0
+for dir in build build-torch2; do
+  line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$dir/ctest.log" || true)
+  total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
+  bad=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$line")
+  [ -n "$line" ] || { status=1; continue; }
+  passed=$((passed + total - bad)); failed=$((failed + bad))
+done
+echo "$passed passed, $failed failed"
+exit "$status"

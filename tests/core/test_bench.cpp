@@ -142,8 +142,9 @@ TEST(Bench, ChunkedPeakMemoryIsFarBelowManualAtN2048) {
 // The tracker's peak equals the peak of PyTorch's own [memory] events for the same iteration
 // (tests/reference/make_peak_fixtures.py, Debian's python3-torch): exactly, as sizes are deterministic.
 TEST(Bench, PeakMemoryMatchesPythonProfilerReplay) {
-    std::ifstream in(std::string(AWB_FIXTURE_DIR) + "/peak_memory/cases.json");
-    ASSERT_TRUE(in) << "missing fixture";
+    const std::string path = test::torch_reference("peak_memory") + ".json";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << "missing fixture " << path << " (tests/reference/make_peak_fixtures.py makes it)";
     const auto fixture = nlohmann::json::parse(in);
     for (const auto& c : fixture.at("cases")) {
         RunSpec s = test::small_spec();

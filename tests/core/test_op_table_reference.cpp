@@ -29,12 +29,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "json_io.h"
 #include "op_table.h"
 #include "profiler_session.h"
+#include "test_support.h"
 
 using namespace awb;
 using nlohmann::json;
@@ -90,7 +92,8 @@ std::map<RowKey, int64_t> boundary_bytes(const Trace& trace, bool by_shape) {
 
 std::vector<std::string> fixture_files() {
     std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(std::string(AWB_FIXTURE_DIR) + "/key_averages"))
+    std::error_code missing;
+    for (const auto& e : std::filesystem::directory_iterator(test::torch_reference("key_averages"), missing))
         if (e.path().extension() == ".json") out.push_back(e.path().string());
     std::sort(out.begin(), out.end());
     return out;
@@ -100,11 +103,16 @@ void compare(const std::string& label, const json& reference, const Ours& ours, 
     std::map<RowKey, const json*> ref;
     for (const auto& r : reference) ref[{r["name"].get<std::string>(), r["input_shapes"].get<std::string>()}] = &r;
 
+    int steady = 0, found = 0;
     for (const auto& [key, r] : ref) {
         if ((*r)["seen_in_runs"].get<int>() != reference_runs) continue;
+        ++steady;
+        found += int(ours.rows.count(key));
         EXPECT_TRUE(ours.rows.count(key)) << label << ": row '" << key.first << "' " << key.second
                                           << " is in every reference run but in none of ours";
     }
+    std::cout << label << ": " << found << " of " << steady << " reference rows (those in all " << reference_runs
+              << " runs) found; " << ours.rows.size() << " rows here, " << ref.size() << " in the reference\n";
     for (const auto& [key, runs] : ours.rows) {
         if (int(runs.size()) * 2 <= kOurRuns) continue;  // a minority row: one run's tie
         auto it = ref.find(key);
@@ -135,6 +143,12 @@ void compare(const std::string& label, const json& reference, const Ours& ours, 
 }
 
 }  // namespace
+
+// The cases below are instantiated from the folder of this LibTorch's version: it must be there, whole.
+TEST(KeyAveragesReferenceFixtures, ExistForThisLibTorch) {
+    EXPECT_EQ(fixture_files().size(), 8u) << test::torch_reference("key_averages")
+                                          << ": tests/reference/make_op_fixtures.py makes them";
+}
 
 class KeyAveragesReference : public ::testing::TestWithParam<std::string> {};
 

@@ -20,6 +20,12 @@ inline RunSpec small_spec() {
     return s;
 }
 
+// Fixtures made with the Python torch of the LibTorch these tests were built against (key_averages/,
+// peak_memory/): "torch-1.13" for Debian's build, "torch-2.11" for the wheel's.
+inline std::string torch_reference(const std::string& kind) {
+    return std::string(AWB_FIXTURE_DIR) + "/" + kind + "/torch-" + AWB_TORCH_MAJOR_MINOR;
+}
+
 // The message a file's import fails with, or "no error".
 inline std::string import_error(const std::string& path) {
     try {

@@ -1,9 +1,13 @@
 #!/usr/bin/python3
 """Make the key_averages() fixtures the core's operator table is compared against.
 
-Runs the article's profiling loop with Debian's python3-torch (the same LibTorch 1.13.1 build the core
-links) for a few specs, 30 times each, and writes one JSON file per case under
-tests/fixtures/key_averages/. Every row keeps the spread it showed across the runs (min/max of the
+Runs the article's profiling loop with the Python torch of one of the two LibTorch builds the core
+links, for a few specs, 30 times each, and writes one JSON file per case under
+tests/fixtures/key_averages/torch-MAJOR.MINOR/ (the core's tests read the folder of the LibTorch they
+were built against):
+  - Debian's python3-torch (/usr/bin/python3, LibTorch 1.13.1, no Kineto): torch-1.13/
+  - the pinned wheel (scripts/setup-torch2.sh's venv, torch 2.11.0, Kineto): torch-2.11/
+Every row keeps the spread it showed across the runs (min/max of the
 call count and of the memory columns, and in how many runs it appeared), because the reference is not
 perfectly repeatable: a tensor freed while a tiny operator runs is charged to that operator.
 
@@ -12,7 +16,8 @@ The workload must stay step for step what core/profiler_session.cpp + core/varia
   each step: record_function(variant){ q,k,v as laid out -> variant(q,k,v) } then, in train mode,
   out.square().mean().backward(); profiler.step().
 
-Run: /usr/bin/python3 tests/reference/make_op_fixtures.py [--runs 6] [--out tests/fixtures/key_averages]
+Run: /usr/bin/python3 tests/reference/make_op_fixtures.py [--runs 6] [--only CASE] [--out DIR]
+     "$(bash scripts/setup-torch2.sh)" tests/reference/make_op_fixtures.py
 """
 import argparse
 import json
@@ -48,7 +53,11 @@ class record_function:
         self.record = None
 
 
-autograd_profiler.record_function = record_function  # used by torch.profiler.profile for ProfilerStep#k
+TORCH2 = int(torch.__version__.split(".")[0]) >= 2
+if TORCH2:
+    record_function = torch.profiler.record_function  # already _record_function_enter_new
+else:
+    autograd_profiler.record_function = record_function  # used by torch.profiler.profile for ProfilerStep#k
 
 CASES = [
     # name, variant, B, H, KVH, Nq, Nk, D, mask, key_lengths, layout, mode
@@ -83,9 +92,12 @@ def manual(q, k, v, mask, causal):
     return torch.matmul(probabilities, v)
 
 
-def sdpa(q, k, v, keep_mask, causal):
+def sdpa(q, k, v, keep_mask, causal):  # core/compat.h sdpa()
     k = expand_kv(k, q.size(1))
     v = expand_kv(v, q.size(1))
+    if TORCH2:
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=keep_mask, dropout_p=0.0,
+                                                                is_causal=causal)
     out, _ = torch._C._nn._scaled_dot_product_attention(q, k, v, keep_mask, 0.0, False, causal)
     return out
 
@@ -170,7 +182,9 @@ def merge_runs(runs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=30)
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "fixtures", "key_averages"))
+    version = ".".join(torch.__version__.split(".")[:2])
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "fixtures", "key_averages",
+                                                  "torch-" + version))
     ap.add_argument("--only", default="")
     args = ap.parse_args()
     torch.set_num_threads(1)

@@ -4,10 +4,12 @@
 attnwb bench measures peak memory in one extra iteration on fresh inputs: tracking starts, q/k/v are
 made (randn, requires_grad), one step runs (manual attention, then in train mode
 out.square().mean().backward()), everything is released. This script runs the same iteration under
-Debian's python3-torch profiler with profile_memory=True and replays its [memory] events (running sum,
-maximum), which is the reference: the same LibTorch allocator reports to both.
+the Python torch profiler of the same LibTorch build with profile_memory=True and replays its [memory]
+events (running sum, maximum), which is the reference: the same LibTorch allocator reports to both.
+It writes tests/fixtures/peak_memory/torch-MAJOR.MINOR.json.
 
-Run: /usr/bin/python3 tests/reference/make_peak_fixtures.py [--out tests/fixtures/peak_memory/cases.json]
+Run: /usr/bin/python3 tests/reference/make_peak_fixtures.py           (Debian's 1.13)
+     "$(bash scripts/setup-torch2.sh)" tests/reference/make_peak_fixtures.py   (the 2.11 wheel)
 """
 import argparse
 import json
@@ -37,7 +39,7 @@ def peak_bytes(b, h, n, d, mode):
         if mode == "train":
             out.square().mean().backward()
         del out, q, k, v
-    events = sorted((e for e in p.profiler.kineto_results.events() if e.name() == "[memory]"), key=lambda e: e.start_us())
+    events = sorted((e for e in p.profiler.kineto_results.events() if e.name() == "[memory]"), key=lambda e: e.start_ns() if hasattr(e, "start_ns") else e.start_us())
     current = peak = 0
     for e in events:
         current += e.nbytes()
@@ -47,7 +49,8 @@ def peak_bytes(b, h, n, d, mode):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default="tests/fixtures/peak_memory/cases.json")
+    version = ".".join(torch.__version__.split(".")[:2])
+    parser.add_argument("--out", default=f"tests/fixtures/peak_memory/torch-{version}.json")
     args = parser.parse_args()
     torch.set_num_threads(1)
     cases = []
