@@ -24,6 +24,7 @@ struct ProfileCommand {
     bool group_by_shape = false;
     std::string json_path;
     std::string trace_path;
+    std::string kineto_trace_path;
     std::string report_path;
     bool quiet = false;
 };
@@ -41,8 +42,10 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
 
     StderrProgress progress(c.quiet);
     ProfileResult result;
-    const int rc = call_engine("profile", progress, [&] { result = profile_run(spec, c.profiler, &progress); });
+    const int rc = call_engine("profile", progress,
+                               [&] { result = profile_run(spec, c.profiler, &progress, c.kineto_trace_path); });
     if (rc != kExitOk) return rc;
+    for (const auto& f : result.kineto_trace_files) std::cerr << "wrote Kineto's trace " << f << "\n";
 
     const ProfileReport report = make_report(result, c.group_by_shape);
     std::vector<OperatorRow> rows = report.operators;
@@ -101,6 +104,10 @@ Command register_profile(CLI::App& app) {
     sub->add_flag("--group-by-shape", c->group_by_shape, "One row per (operator, input shapes)")->group(g);
     sub->add_option("--json", c->json_path, "Write the report (environment, spec, operators, memory) as JSON")->group(g);
     sub->add_option("--trace", c->trace_path, "Write a chrome trace (Perfetto, chrome://tracing)")->group(g);
+    sub->add_option("--kineto-trace", c->kineto_trace_path,
+                    "Also write Kineto's own chrome trace, as torch.profiler's export_chrome_trace does "
+                    "(LibTorch 2.x; one file per cycle: NAME.cycleK.json for K >= 2)")
+        ->group(g);
     add_report_option(*sub, c->report_path, g);
     sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr")->group(g);
     return [sub, c] { return run(*sub, *c); };

@@ -10,6 +10,7 @@
 #include <c10/cuda/CUDACachingAllocator.h>
 #endif
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -65,6 +66,14 @@ inline prof::ProfilerConfig profiler_config(bool record_shapes, bool profile_mem
                                 /*with_flops=*/false, /*with_modules=*/false);
 }
 
+// Kineto, the profiler's activity library with its own chrome-trace writer: the PyTorch wheels (2.x)
+// are built with it, Debian's 1.13 without (its ProfilerResult::save() throws). No header says so to
+// a consumer (USE_KINETO is not exported), so this is a property of the two builds we support.
+inline constexpr bool kKineto = AWB_TORCH2;
+
+// Kineto's own chrome trace of one profiler window (torch.profiler's export_chrome_trace).
+inline void save_kineto_trace(prof::ProfilerResult& result, const std::string& path) { result.save(path); }
+
 // torch.autograd._kineto_step(), called by torch.profiler.profile.step().
 inline void profiler_step() { torch::autograd::profiler::profilerStep(); }
 
@@ -100,6 +109,24 @@ inline constexpr size_t kAllocatorAggregate = size_t(c10::CachingAllocator::Stat
 inline constexpr size_t kAllocatorAggregate = size_t(c10::cuda::CUDACachingAllocator::StatType::AGGREGATE);
 #endif
 #endif
+
+// Collects LibTorch's warnings (TORCH_WARN) raised on this thread while alive instead of printing
+// them; the handler interface changed between 1.13 (source, message, verbatim) and 2.x (a Warning).
+// replay() hands the collected ones to the handler that was there before.
+class WarningCollector {
+public:
+    WarningCollector();
+    ~WarningCollector();
+    WarningCollector(const WarningCollector&) = delete;
+    WarningCollector& operator=(const WarningCollector&) = delete;
+    const std::vector<std::string>& messages() const;
+    void replay();
+
+private:
+    struct Handler;
+    std::unique_ptr<Handler> handler_;
+    c10::WarningHandler* previous_ = nullptr;
+};
 
 // SDPA backend names this build can restrict itself to (besides "auto"); empty on 1.13.
 std::vector<std::string> sdpa_backends(bool cuda);

@@ -18,8 +18,13 @@ std::string version_string(int v) { return std::to_string(v / 1000) + "." + std:
 
 bool available() { return at::cuda::is_available(); }
 int device_count() { return int(at::cuda::device_count()); }
-bool supports_bf16(int device) { return at::cuda::getDeviceProperties(device)->major >= 8; }
+// Every query below answers "none" (false, -1, "") for a device that is not there, as on a machine
+// without a GPU, instead of letting LibTorch assert.
+static bool has_device(int device) { return device >= 0 && available() && device < device_count(); }
+
+bool supports_bf16(int device) { return has_device(device) && at::cuda::getDeviceProperties(device)->major >= 8; }
 int64_t free_bytes(int device) {
+    if (!has_device(device)) return -1;
     size_t free = 0, total = 0;
     int previous = 0;
     cudaGetDevice(&previous);
@@ -32,33 +37,39 @@ int64_t free_bytes(int device) {
     const auto agg = compat::kAllocatorAggregate;
     return int64_t(free) + stats.reserved_bytes[agg].current - stats.allocated_bytes[agg].current;
 }
-std::string device_name(int device) { return at::cuda::getDeviceProperties(device)->name; }
+std::string device_name(int device) { return has_device(device) ? at::cuda::getDeviceProperties(device)->name : ""; }
 std::string runtime_version() {
     int v = 0;
     return cudaRuntimeGetVersion(&v) == cudaSuccess ? version_string(v) : std::string();
 }
-std::string driver_version() {
+std::string driver_version() {  // the CUDA version the driver supports; 0 when no driver is installed
     int v = 0;
-    return cudaDriverGetVersion(&v) == cudaSuccess ? version_string(v) : std::string();
+    return cudaDriverGetVersion(&v) == cudaSuccess && v > 0 ? version_string(v) : std::string();
 }
 void synchronize(int device) {
+    if (!has_device(device)) return;
     int previous = 0;
     cudaGetDevice(&previous);
     cudaSetDevice(device);
     cudaDeviceSynchronize();
     cudaSetDevice(previous);
 }
-void reset_peak_memory(int device) { c10::cuda::CUDACachingAllocator::resetPeakStats(device); }
+void reset_peak_memory(int device) {
+    if (has_device(device)) c10::cuda::CUDACachingAllocator::resetPeakStats(device);
+}
 int64_t max_memory_allocated(int device) {
+    if (!has_device(device)) return -1;
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
     return stats.allocated_bytes[compat::kAllocatorAggregate].peak;
 }
 int64_t memory_allocated(int device) {
+    if (!has_device(device)) return -1;
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
     return stats.allocated_bytes[compat::kAllocatorAggregate].current;
 }
 
 EventTimer::EventTimer(int device) : device_(device) {
+    if (!has_device(device)) return;  // start() and stop_ns() then do nothing and answer -1
     cudaEvent_t a = nullptr, b = nullptr;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
@@ -70,9 +81,11 @@ EventTimer::~EventTimer() {
     if (stop_) cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
 }
 void EventTimer::start() {
+    if (!start_) return;
     cudaEventRecord(static_cast<cudaEvent_t>(start_), at::cuda::getCurrentCUDAStream(device_).stream());
 }
 double EventTimer::stop_ns() {
+    if (!stop_) return -1;
     cudaEventRecord(static_cast<cudaEvent_t>(stop_), at::cuda::getCurrentCUDAStream(device_).stream());
     if (cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)) != cudaSuccess) return -1;
     float ms = 0;

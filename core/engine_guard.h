@@ -21,12 +21,14 @@ void validate_or_throw(const RunSpec& spec, const Options& options) {
     if (!problems.empty()) throw InvalidInput(std::move(problems));
 }
 
-// Runs work(); Cancelled passes through, anything else becomes RunFailed("<doing>: <message>").
+// Runs work(); Cancelled and InvalidInput pass through, anything else becomes RunFailed("<doing>: <message>").
 template <typename Work>
 void translate_failures(const std::string& doing, Work&& work) {
     try {
         std::forward<Work>(work)();
     } catch (const Cancelled&) {
+        throw;
+    } catch (const InvalidInput&) {  // found only when running (an SDPA backend with no kernel for the spec)
         throw;
     } catch (const c10::Error& e) {
         throw RunFailed("LibTorch error while " + doing + ": " + e.what_without_backtrace());

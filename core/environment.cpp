@@ -1,5 +1,6 @@
 #include "environment.h"
 
+#include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <torch/version.h>
 #include <sys/utsname.h>
@@ -58,7 +59,12 @@ std::string loaded_blas_library() {
             if (path.find("openblas") != std::string::npos || path.find("mkl") != std::string::npos) break;
         }
     }
-    if (found.empty()) return "none loaded (reference BLAS or statically linked)";
+    if (found.empty()) {
+        // The PyTorch wheels link MKL into libtorch_cpu (no libmkl*.so is mapped); Debian's build loads
+        // libblas.so.3. Neither mapped nor linked: LibTorch's own reference BLAS.
+        if (at::hasMKL()) return "MKL (linked into LibTorch)";
+        return "none loaded (reference BLAS or statically linked)";
+    }
     char real[4096];
     const ssize_t n = readlink(found.c_str(), real, sizeof real - 1);
     if (n > 0) found = std::string(real, size_t(n));

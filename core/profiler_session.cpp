@@ -90,8 +90,9 @@ void collect(const prof::ProfilerResult& result, std::vector<TraceEvent>& events
 // records what the Python loop records.
 class ScheduledProfiler {
 public:
-    ScheduledProfiler(const ProfileOptions& o, bool cuda)
+    ScheduledProfiler(const ProfileOptions& o, bool cuda, std::string kineto_path)
         : options_(o),
+          kineto_path_(std::move(kineto_path)),
           config_(compat::profiler_config(o.record_shapes, o.profile_memory, o.with_stack)) {
         activities_.insert(prof::ActivityType::CPU);
         if (cuda) activities_.insert(prof::ActivityType::CUDA);
@@ -130,6 +131,7 @@ public:
 
     std::vector<TraceEvent> events;
     std::vector<MemoryEvent> memory;
+    std::vector<std::string> kineto_files;
     int64_t origin_ns = -1;
 
 private:
@@ -144,6 +146,10 @@ private:
         if (!result) return;
         if (origin_ns < 0) origin_ns = compat::trace_start_ns(*result);
         collect(*result, events, memory);
+        if (!kineto_path_.empty()) {
+            kineto_files.push_back(kineto_cycle_path(kineto_path_, int(kineto_files.size())));
+            compat::save_kineto_trace(*result, kineto_files.back());
+        }
     }
     void transit(ScheduleAction prev, std::optional<ScheduleAction> next) {
         using A = ScheduleAction;
@@ -191,6 +197,7 @@ private:
     }
 
     ProfileOptions options_;
+    std::string kineto_path_;
     prof::ProfilerConfig config_;
     std::set<prof::ActivityType> activities_;
     ScheduleAction current_ = ScheduleAction::None;
@@ -201,8 +208,25 @@ private:
 
 }  // namespace
 
-ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, RunObserver* observer) {
+bool kineto_available() { return compat::kKineto; }
+
+std::string kineto_cycle_path(const std::string& path, int cycle) {
+    if (cycle == 0) return path;
+    const std::string suffix = ".cycle" + std::to_string(cycle + 1);
+    const std::string ext = ".json";
+    if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
+        return path.substr(0, path.size() - ext.size()) + suffix + ext;
+    return path + suffix;
+}
+
+ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, RunObserver* observer,
+                          const std::string& kineto_trace_path) {
     validate_or_throw(spec, options);
+    if (!kineto_trace_path.empty() && !compat::kKineto)
+        throw InvalidInput({{"kineto_trace", "LibTorch " + std::string(TORCH_VERSION) +
+                                                 " is built without Kineto, which writes that trace (the 2.x "
+                                                 "wheel build has it: scripts/build.sh --torch2); our own chrome "
+                                                 "trace (--trace) has the same events"}});
     ProfileResult out;
     out.spec = spec;
     out.options = options;
@@ -221,7 +245,7 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
         }
 
         const int total = total_steps(options);
-        ScheduledProfiler profiler(options, cuda);
+        ScheduledProfiler profiler(options, cuda, kineto_trace_path);
         profiler.start();
         at::Tensor result;  // lives across steps like the article's `output`
         for (int i = 0; i < total; ++i) {
@@ -239,6 +263,7 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
         }
         profiler.stop();
         if (cuda) out.device_peak_bytes = cuda::max_memory_allocated(cuda_index);
+        out.kineto_trace_files = std::move(profiler.kineto_files);
 
         TraceMeta meta;
         meta.origin_ns = profiler.origin_ns < 0 ? 0 : profiler.origin_ns;

@@ -160,10 +160,13 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
                             " (grouped-query attention needs heads to be a multiple of kv_heads)");
 
     const bool cuda = s.device.kind == DeviceKind::CUDA;
-    if (cuda && !caps.cuda_available) {
-        add("device", "'" + to_string(s.device) +
-                          "' requested but CUDA is not available (this LibTorch has no CUDA support or no GPU "
-                          "is visible); use cpu");
+    const std::string torch = caps.torch_version.empty() ? "this LibTorch" : "LibTorch " + caps.torch_version;
+    if (cuda && !caps.cuda_built) {
+        add("device", "'" + to_string(s.device) + "' requested but " + torch +
+                          " was built without CUDA; use cpu, or the CUDA build (scripts/build.sh --torch2)");
+    } else if (cuda && !caps.cuda_available) {
+        add("device", "'" + to_string(s.device) + "' requested but no CUDA GPU is visible (" + torch +
+                          " has CUDA; check the NVIDIA driver and CUDA_VISIBLE_DEVICES); use cpu");
     } else if (cuda && s.device.index >= caps.cuda_device_count) {
         add("device", "'" + to_string(s.device) + "' does not exist: " + std::to_string(caps.cuda_device_count) +
                           " CUDA device(s), indices 0.." + std::to_string(caps.cuda_device_count - 1));
@@ -199,12 +202,16 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
         if (s.variant != "sdpa") {
             add("sdpa_backend", "'" + name + "' only applies to variant sdpa (variant is '" + s.variant + "')");
         } else if (!caps.sdpa_backend_selectable) {
-            add("sdpa_backend", "'" + name + "' cannot be chosen: LibTorch 1.13 has no backend selection; use auto");
-        } else if (std::find(caps.sdpa_backends.begin(), caps.sdpa_backends.end(), name) == caps.sdpa_backends.end()) {
-            std::string avail = "auto";
-            for (const auto& b : caps.sdpa_backends) avail += ", " + b;
-            add("sdpa_backend", "'" + name + "' is not available on " + to_string(s.device) +
-                                    " with this build (available: " + avail + ")");
+            add("sdpa_backend", "'" + name + "' cannot be chosen: " + torch +
+                                    " has no backend selection (it came with LibTorch 2.0); use auto");
+        } else {
+            const auto& usable = cuda ? caps.cuda_sdpa_backends : caps.cpu_sdpa_backends;
+            if (std::find(usable.begin(), usable.end(), name) == usable.end()) {
+                std::string avail = "auto";
+                for (const auto& b : usable) avail += ", " + b;
+                add("sdpa_backend", "'" + name + "' is not available on " + to_string(s.device) + " with " + torch +
+                                        " (available: " + avail + ")");
+            }
         }
     }
 

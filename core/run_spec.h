@@ -54,12 +54,15 @@ RunSpec article_spec(DeviceKind device);
 // What the machine offers, queried once from LibTorch (see device_caps.h) and passed in so that the
 // checks below stay pure and testable.
 struct DeviceCaps {
-    bool cuda_available = false;
+    std::string torch_version;              // "2.11.0", for messages; empty: unknown
+    bool cuda_built = false;                // this LibTorch build has CUDA (AWB_WITH_CUDA)
+    bool cuda_available = false;            // ... and a GPU is visible
     int cuda_device_count = 0;
     bool cuda_bf16 = false;
     bool cpu_float16 = false;               // CPU matmul has half kernels (LibTorch >= 2.0)
     bool sdpa_backend_selectable = false;  // LibTorch >= 2.0
-    std::vector<std::string> sdpa_backends;  // names usable on this build, besides "auto"
+    std::vector<std::string> cpu_sdpa_backends;   // SDPA backends usable on the CPU, besides "auto"
+    std::vector<std::string> cuda_sdpa_backends;  // ... on CUDA devices
     int64_t cpu_available_bytes = -1;       // -1: unknown
     std::vector<int64_t> cuda_free_bytes;   // per device, -1: unknown
 };

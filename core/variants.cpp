@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "compat.h"
+#include "run_observer.h"
 #include "variant_catalog.h"
 
 namespace awb {
@@ -106,18 +107,40 @@ public:
         keep_.reset();
         if (spec.mask == MaskKind::Padding) keep_ = masked_out_positions(spec).logical_not();
         backend_ = to_string(spec.sdpa_backend);
+        what_ = shape_string(spec) + " " + to_string(spec.dtype) + " on " + to_string(spec.device) +
+                (spec.mask == MaskKind::None ? "" : " with mask " + to_string(spec.mask));
     }
     at::Tensor forward(const at::Tensor& q, const at::Tensor& k_in, const at::Tensor& v_in) const override {
         const auto k = expand_kv_heads(k_in, q.size(1));
         const auto v = expand_kv_heads(v_in, q.size(1));
         compat::SdpaBackendScope scope(backend_);
-        return compat::sdpa(q, k, v, keep_, causal_);
+        if (backend_ == "auto") return compat::sdpa(q, k, v, keep_, causal_);
+        // Restricted to one backend, LibTorch may find no kernel for these inputs: it then warns why,
+        // backend by backend, and fails with "No available kernel". That is bad input, named by field.
+        compat::WarningCollector warnings;
+        try {
+            auto out = compat::sdpa(q, k, v, keep_, causal_);
+            warnings.replay();
+            return out;
+        } catch (const c10::Error& e) {
+            // CUDA and a rejected CPU flash kernel: "No available kernel" after the reasons; the CPU
+            // with every backend it has switched off: "No viable backend".
+            const std::string error = e.what_without_backtrace();
+            if (error.find("No available kernel") == std::string::npos && error.find("No viable backend") == std::string::npos)
+                throw;
+            std::string why;
+            for (const auto& m : warnings.messages()) why += (why.empty() ? "" : " ") + m;
+            if (why.empty()) why = error.substr(0, error.find('\n'));
+            throw InvalidInput({{"sdpa_backend", "'" + backend_ + "' cannot run " + what_ + ": LibTorch says: " + why +
+                                                     " Use auto or another backend."}});
+        }
     }
 
 private:
     std::optional<at::Tensor> keep_;
     bool causal_ = false;
     std::string backend_ = "auto";
+    std::string what_;
 };
 
 }  // namespace

@@ -144,7 +144,7 @@ check "non-numeric size" 2 'batch' -- profile --batch two
 check "unknown option" 2 'not expected: .*--bogus' -- profile --bogus 1
 check "padding without lengths" 2 'key_lengths: padding needs one key length per batch entry' -- profile "${small[@]}" --mask padding
 check "bad sort key" 2 "sort: 'fastest'" -- profile "${small[@]}" --sort fastest
-check "cuda absent" 2 'device:.*CUDA is not available' -- profile "${small[@]}" --device cuda
+check "cuda absent" 2 'device:.*(was built without CUDA|no CUDA GPU is visible)' -- profile "${small[@]}" --device cuda
 check "too big for memory" 2 'memory: estimated peak' -- profile "${small[@]}" --seq 2000000
 check "bad schedule" 2 'active: 0 must be >= 1' -- profile "${small[@]}" --active 0
 echo '{"spec": {"batch": "x"' >"$tmp/bad.json"

@@ -3,11 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <unistd.h>
 
+#include <filesystem>
+
+#include "chrome_trace.h"
 #include "memory_replay.h"
 #include "op_table.h"
 #include "profiler_session.h"
 #include "test_support.h"
+#include "trace_import.h"
 
 using namespace awb;
 using awb::test::small_spec;
@@ -95,6 +100,66 @@ TEST(ProfilerSession, RepeatRecordsEveryCycle) {
     for (const auto& e : r.trace.events())
         if (e.name.rfind("ProfilerStep#", 0) == 0) steps.push_back(e.name);
     EXPECT_EQ(steps, (std::vector<std::string>{"ProfilerStep#1", "ProfilerStep#3", "ProfilerStep#5"}));
+}
+
+// Kineto's own chrome trace of a run (LibTorch 2.x) and ours of the same run import to the same
+// operator table: names, order, calls, memory and times. Debian's 1.13 has no Kineto: refused by field.
+TEST(ProfilerSession, KinetoTraceAndOursImportToTheSameTable) {
+    const auto dir = std::filesystem::temp_directory_path() / ("awb_kineto_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string kineto = (dir / "kineto.json").string(), ours = (dir / "ours.json").string();
+    if (!kineto_available()) {
+        try {
+            profile_run(small_spec(), ProfileOptions{}, nullptr, kineto);
+            ADD_FAILURE() << "a Kineto trace was asked of a LibTorch without Kineto";
+        } catch (const InvalidInput& e) {
+            EXPECT_EQ(e.problems().at(0).field, "kineto_trace");
+            EXPECT_NE(std::string(e.what()).find("built without Kineto"), std::string::npos) << e.what();
+        }
+        EXPECT_FALSE(std::filesystem::exists(kineto));
+        std::filesystem::remove_all(dir);
+        return;
+    }
+    const ProfileResult r = profile_run(small_spec(), ProfileOptions{}, nullptr, kineto);
+    ASSERT_EQ(r.kineto_trace_files, std::vector<std::string>{kineto});
+    write_chrome_trace(r.trace, run_trace_info(r, "attnwb"), ours);
+    for (bool by_shape : {false, true}) {
+        const auto a = key_averages(import_chrome_trace(ours).trace, {by_shape});
+        const auto b = key_averages(import_chrome_trace(kineto).trace, {by_shape});
+        ASSERT_EQ(a.size(), b.size());
+        ASSERT_GT(a.size(), 20u);
+        for (size_t i = 0; i < a.size(); ++i) {
+            EXPECT_EQ(a[i].name, b[i].name);
+            EXPECT_EQ(a[i].input_shapes, b[i].input_shapes);
+            EXPECT_EQ(a[i].calls, b[i].calls) << a[i].name;
+            EXPECT_EQ(a[i].cpu_memory_bytes, b[i].cpu_memory_bytes) << a[i].name;
+            EXPECT_EQ(a[i].self_cpu_memory_bytes, b[i].self_cpu_memory_bytes) << a[i].name;
+            // Both write microseconds with three decimals: the same nanoseconds.
+            EXPECT_EQ(a[i].self_cpu_ns, b[i].self_cpu_ns) << a[i].name;
+            EXPECT_EQ(a[i].cpu_total_ns, b[i].cpu_total_ns) << a[i].name;
+        }
+    }
+    // Two cycles: two Kineto files, each one cycle's steps.
+    ProfileOptions two;
+    two.wait = 0;
+    two.active = 1;
+    two.repeat = 2;
+    const ProfileResult r2 = profile_run(small_spec(), two, nullptr, kineto);
+    ASSERT_EQ(r2.kineto_trace_files, (std::vector<std::string>{kineto, (dir / "kineto.cycle2.json").string()}));
+    for (const auto& f : r2.kineto_trace_files) {
+        const auto rows = key_averages(import_chrome_trace(f).trace);
+        auto step = std::find_if(rows.begin(), rows.end(), [](const OperatorRow& row) { return row.name == "ProfilerStep*"; });
+        ASSERT_NE(step, rows.end()) << f;
+        EXPECT_EQ(step->calls, 1) << f;
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST(ProfilerSession, KinetoCyclePaths) {
+    EXPECT_EQ(kineto_cycle_path("t.json", 0), "t.json");
+    EXPECT_EQ(kineto_cycle_path("t.json", 1), "t.cycle2.json");
+    EXPECT_EQ(kineto_cycle_path("run.pt.trace.json", 2), "run.pt.trace.cycle3.json");
+    EXPECT_EQ(kineto_cycle_path("trace", 1), "trace.cycle2");
 }
 
 TEST(ProfilerSession, CancelStopsBetweenSteps) {

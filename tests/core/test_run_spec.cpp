@@ -18,11 +18,14 @@ DeviceCaps cpu_caps() {
 
 DeviceCaps cuda_caps() {
     DeviceCaps c = cpu_caps();
+    c.torch_version = "2.11.0";
+    c.cuda_built = true;
     c.cuda_available = true;
     c.cuda_device_count = 2;
     c.cuda_bf16 = true;
     c.sdpa_backend_selectable = true;
-    c.sdpa_backends = {"math", "flash", "efficient", "cudnn"};
+    c.cpu_sdpa_backends = {"math", "flash"};
+    c.cuda_sdpa_backends = {"math", "flash", "efficient", "cudnn"};
     c.cuda_free_bytes = {int64_t(80) << 30, int64_t(80) << 30};
     return c;
 }
@@ -78,7 +81,19 @@ TEST(RunSpec, HeadsMustBeAMultipleOfKvHeads) {
 TEST(RunSpec, CudaRequestedButAbsent) {
     RunSpec s;
     s.device = *parse_device("cuda");
-    EXPECT_TRUE(has_problem(validate(s, cpu_caps()), "device", "CUDA is not available"));
+    DeviceCaps debian = cpu_caps();  // Debian's 1.13: no CUDA in the build at all
+    debian.torch_version = "1.13.1";
+    auto ps = validate(s, debian);
+    ASSERT_EQ(ps.size(), 1u);
+    EXPECT_TRUE(has_problem(ps, "device", "LibTorch 1.13.1 was built without CUDA"));
+    EXPECT_TRUE(has_problem(ps, "device", "scripts/build.sh --torch2"));
+    DeviceCaps wheel_without_gpu = cuda_caps();  // the wheel's 2.11 on a machine without a GPU
+    wheel_without_gpu.cuda_available = false;
+    wheel_without_gpu.cuda_device_count = 0;
+    wheel_without_gpu.cuda_free_bytes.clear();
+    ps = validate(s, wheel_without_gpu);
+    ASSERT_EQ(ps.size(), 1u);
+    EXPECT_TRUE(has_problem(ps, "device", "no CUDA GPU is visible (LibTorch 2.11.0 has CUDA"));
 }
 
 TEST(RunSpec, CudaIndexOutOfRange) {
@@ -130,13 +145,22 @@ TEST(RunSpec, SdpaBackendRules) {
     s.sdpa_backend = SdpaBackend::Flash;
     EXPECT_TRUE(has_problem(validate(s, cpu_caps()), "sdpa_backend", "only applies to variant sdpa"));
     s.variant = "sdpa";
-    EXPECT_TRUE(has_problem(validate(s, cpu_caps()), "sdpa_backend", "LibTorch 1.13 has no backend selection"));
-    DeviceCaps cpu2 = cpu_caps();
-    cpu2.sdpa_backend_selectable = true;
-    cpu2.sdpa_backends = {"math"};
-    EXPECT_TRUE(has_problem(validate(s, cpu2), "sdpa_backend", "available: auto, math"));
+    EXPECT_TRUE(has_problem(validate(s, cpu_caps()), "sdpa_backend", "has no backend selection (it came with LibTorch 2.0)"));
+    // LibTorch 2.x: the CPU has math and flash, CUDA all four; each device is judged by its own list.
+    const DeviceCaps caps = cuda_caps();
+    EXPECT_TRUE(validate(s, caps).empty());
+    for (SdpaBackend cpu_less : {SdpaBackend::Efficient, SdpaBackend::CuDNN}) {
+        s.sdpa_backend = cpu_less;
+        EXPECT_TRUE(has_problem(validate(s, caps), "sdpa_backend", "is not available on cpu with LibTorch 2.11.0"));
+        EXPECT_TRUE(has_problem(validate(s, caps), "sdpa_backend", "(available: auto, math, flash)"));
+    }
+    RunSpec g = with_variant(article_spec(DeviceKind::CUDA), "sdpa");
+    for (SdpaBackend b : {SdpaBackend::Math, SdpaBackend::Flash, SdpaBackend::Efficient, SdpaBackend::CuDNN}) {
+        g.sdpa_backend = b;
+        EXPECT_TRUE(validate(g, caps).empty()) << to_string(b);
+    }
     s.sdpa_backend = SdpaBackend::Math;
-    EXPECT_TRUE(validate(s, cpu2).empty());
+    EXPECT_TRUE(validate(s, caps).empty());
 }
 
 TEST(RunSpec, SpecLargerThanFreeMemoryIsRefused) {
