@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 
 #include "kernel_table.h"
@@ -70,6 +71,47 @@ TEST(TraceFixtures, RealTorchTraceMatchesTorchKeyAverages) {
     EXPECT_EQ(checked, 45);
     EXPECT_EQ(rows.size(), size_t(checked));  // nothing made up
 }
+
+// Written by torch 2.11's Kineto (export_chrome_trace, and tensorboard_trace_handler with gzip and
+// with_stack's python_function events) on the article's loop, CPU: the table imported from each file
+// equals torch's own key_averages() of that same profile, by name and by input shape: every row,
+// calls, self and total CPU time to the nanosecond, CPU memory and self CPU memory to the byte.
+class Torch2TraceFixture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Torch2TraceFixture, MatchesTorchKeyAverages) {
+    const std::string file = GetParam();
+    std::ifstream in(fixture("torch2/" + file.substr(0, file.find('.')) + ".expected.json"));
+    ASSERT_TRUE(in) << file;
+    const auto expected = nlohmann::json::parse(in);
+    EXPECT_EQ(expected.at("torch_version").get<std::string>().rfind("2.11.", 0), 0u);
+    const ImportedTrace t = import_chrome_trace(fixture("torch2/" + file));
+    EXPECT_EQ(t.skipped_events, 0);
+    for (bool by_shape : {false, true}) {
+        SCOPED_TRACE(by_shape ? "by shape" : "by name");
+        const auto rows = key_averages(t.trace, {by_shape});
+        const auto& want = expected.at(by_shape ? "by_shape" : "by_name");
+        ASSERT_EQ(rows.size(), want.size());
+        for (size_t i = 0; i < rows.size(); ++i) {  // torch's order too: first appearance
+            const auto& w = want[i];
+            const auto& r = rows[i];
+            const std::string label = w.at("name").get<std::string>() + " " + w.at("input_shapes").get<std::string>();
+            EXPECT_EQ(r.name, w.at("name").get<std::string>());
+            EXPECT_EQ(r.input_shapes, w.at("input_shapes").get<std::string>());
+            EXPECT_EQ(r.calls, w.at("calls").get<int64_t>()) << label;
+            EXPECT_EQ(r.self_cpu_ns, std::llround(w.at("self_cpu_us").get<double>() * 1000)) << label;
+            EXPECT_EQ(r.cpu_total_ns, std::llround(w.at("cpu_total_us").get<double>() * 1000)) << label;
+            EXPECT_EQ(r.cpu_memory_bytes, w.at("cpu_memory_bytes").get<int64_t>()) << label;
+            EXPECT_EQ(r.self_cpu_memory_bytes, w.at("self_cpu_memory_bytes").get<int64_t>()) << label;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Torch211, Torch2TraceFixture,
+                         ::testing::Values("manual_train.json", "sdpa_train_stack.pt.trace.json.gz",
+                                           "gqa_padding_forward.json"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             return info.param.substr(0, info.param.find('.'));
+                         });
 
 TEST(TraceFixtures, Kineto2xOperatorsKernelsMemoryAndMetadata) {
     for (const char* name : {"kineto_gpu_2x.json", "kineto_gpu_2x.json.gz"}) {
