@@ -48,6 +48,23 @@ std::vector<std::string> ops_at(const Trace& trace, const std::vector<const Memo
     return names;
 }
 
+// What to do about materialised scores depends on what sdpa is on the run's LibTorch (measured in
+// tests/core/test_sdpa_backends.cpp): 1.13's is the math path, 2.x's a fused kernel unless math is forced.
+std::string score_matrix_action(const ProfileResult& run) {
+    const bool torch1 = run.environment.torch_version.rfind("1.", 0) == 0;
+    const std::string chunked = "the chunked variant (block-wise online softmax) never holds it either";
+    if (run.spec.variant == "sdpa" && torch1)
+        return "On LibTorch " + run.environment.torch_version + " scaled_dot_product_attention is the math path and "
+               "holds [N, N] itself; LibTorch 2.x runs a fused kernel that does not (flash on CPU; flash, "
+               "memory-efficient or cuDNN on CUDA): profile it there (scripts/build.sh --torch2); " + chunked + ".";
+    if (run.spec.variant == "sdpa" && run.spec.sdpa_backend == SdpaBackend::Math)
+        return "The math backend was forced (--sdpa-backend math): auto or flash (CPU and CUDA), efficient or cudnn "
+               "(CUDA) run fused kernels whose memory is linear in N.";
+    return "Use an attention that never holds [N, N]: scaled_dot_product_attention on LibTorch 2.x (flash on CPU; "
+           "flash, memory-efficient or cuDNN on CUDA; on 1.13 it is the math path and holds it too), or " + chunked +
+           "; memory becomes linear in N.";
+}
+
 void score_matrix(const ProfileResult& run, const AdvisorThresholds& t, std::vector<Finding>& out) {
     if (!run.spec_known) return;  // a foreign trace: B, H, N are not known
     const RunSpec& s = run.spec;
@@ -79,8 +96,7 @@ void score_matrix(const ProfileResult& run, const AdvisorThresholds& t, std::vec
     f.evidence.push_back("peak memory " + format_mib(peak) + " (" +
                          (run.device_peak_bytes > 0 ? std::string("CUDA allocator") : std::string("replayed [memory] events")) + ")");
     f.evidence.push_back("memory for [N, N] grows as N^2: at 2N it is " + format_mib(bytes * 4));
-    f.action = "Use an attention that never holds [N, N]: scaled_dot_product_attention's flash or memory-efficient "
-               "backends on CUDA, or the chunked variant (block-wise online softmax); memory becomes linear in N.";
+    f.action = score_matrix_action(run);
     out.push_back(std::move(f));
 }
 

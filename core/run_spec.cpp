@@ -112,7 +112,21 @@ int64_t element_size(Dtype dtype) {
     return 4;
 }
 
-int64_t estimate_peak_bytes(const RunSpec& s) {
+bool sdpa_holds_scores(const RunSpec& s, const DeviceCaps& caps) {
+    if (!caps.sdpa_backend_selectable) return true;  // LibTorch 1.13: the math path only
+    switch (s.sdpa_backend) {
+        case SdpaBackend::Math: return true;
+        case SdpaBackend::Flash:
+        case SdpaBackend::Efficient:
+        case SdpaBackend::CuDNN: return false;
+        case SdpaBackend::Auto: break;
+    }
+    // Auto on 2.x: the CPU runs its flash kernel for every dtype and mask we have (measured,
+    // tests/core/test_sdpa_backends.cpp); CUDA picks flash, efficient or cuDNN, none of which take float64.
+    return s.device.kind == DeviceKind::CUDA && s.dtype == Dtype::Float64;
+}
+
+int64_t estimate_peak_bytes(const RunSpec& s, bool sdpa_fused) {
     // Computed in double so that absurd sizes saturate instead of overflowing.
     const double e = double(element_size(s.dtype));
     const double q = double(s.batch) * s.heads * s.seq_q * s.head_dim;
@@ -124,6 +138,7 @@ int64_t estimate_peak_bytes(const RunSpec& s) {
     const bool train = s.mode == Mode::Train;
     int copies = info ? (train ? info->score_buffers_train : info->score_buffers_forward) : 6;
     if (s.mask != MaskKind::None) copies += train ? 2 : 1;  // masked scores (+ their gradient)
+    if (sdpa_fused && s.variant == "sdpa") copies = 0;      // a fused kernel keeps no [Nq, Nk] buffer
     const double tensors = (q + 2 * kv) * (train ? 3 : 1)  // inputs, expanded K/V, their gradients
                            + q * (train ? 3 : 1)           // output (+ square, grad)
                            + scores * copies;
@@ -216,7 +231,7 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
     }
 
     if (sizes_ok) {
-        const int64_t need = estimate_peak_bytes(s);
+        const int64_t need = estimate_peak_bytes(s, !sdpa_holds_scores(s, caps));
         const int64_t have = device_available_bytes(s, caps);
         if (have >= 0 && need > have)
             add("memory", "estimated peak " + gib(double(need)) + " for " + shape_string(s) + " " + to_string(s.dtype) +

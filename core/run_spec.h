@@ -77,7 +77,12 @@ std::string format_problems(const std::vector<SpecProblem>& problems);  // one l
 
 // Rough upper estimate of the bytes one run allocates at its peak (inputs, their gradients, the
 // [B,H,Nq,Nk] intermediates the variant materialises), used to refuse a spec before allocating.
-int64_t estimate_peak_bytes(const RunSpec& spec);
+// sdpa_fused: variant sdpa runs a fused kernel that holds no [Nq, Nk] buffer (sdpa_holds_scores).
+int64_t estimate_peak_bytes(const RunSpec& spec, bool sdpa_fused = false);
+
+// Whether scaled_dot_product_attention materialises [B, H, Nq, Nk] for this spec on this LibTorch:
+// 1.13 always (math path); 2.x with backend math, and with auto only for float64 on CUDA.
+bool sdpa_holds_scores(const RunSpec& spec, const DeviceCaps& caps);
 int64_t element_size(Dtype dtype);
 int64_t device_available_bytes(const RunSpec& spec, const DeviceCaps& caps);  // -1: unknown
 

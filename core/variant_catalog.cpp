@@ -8,8 +8,9 @@ const std::vector<VariantInfo>& variant_catalog() {
          "the article's three lines: softmax(Q K^T / sqrt(d)) V, mask applied with masked_fill(-inf)",
          3, 6},
         {"sdpa",
-         "PyTorch's scaled_dot_product_attention (fused kernels where the build has them; "
-         "the math path on LibTorch 1.13 CPU)",
+         "PyTorch's scaled_dot_product_attention: on LibTorch 2.x a fused kernel that never holds [N, N] "
+         "(flash on CPU; flash, memory-efficient or cuDNN on CUDA; --sdpa-backend picks one), on LibTorch "
+         "1.13 the math path, which materialises the scores like manual",
          3, 6},
         {"chunked",
          "blockwise attention with an online softmax (running max and sum) over query and key blocks of "

@@ -178,5 +178,12 @@ TEST(Advisor, ArticleWorkloadManualVsSdpa) {
     const auto sdpa_found = advise({&sdpa});
     std::printf("sdpa on torch %s:\n%s", sdpa.environment.torch_version.c_str(), format_findings(sdpa_found).c_str());
     // 1.13's CPU sdpa is the math path and holds the scores; 2.x's CPU flash kernel does not.
-    EXPECT_EQ(fired(sdpa_found, "score-matrix"), sdpa.environment.torch_version.rfind("1.", 0) == 0);
+    const bool torch1 = sdpa.environment.torch_version.rfind("1.", 0) == 0;
+    EXPECT_EQ(fired(sdpa_found, "score-matrix"), torch1);
+    if (torch1) {
+        const std::string& action = finding(sdpa_found, "score-matrix").action;
+        EXPECT_NE(action.find("is the math path and holds [N, N] itself; LibTorch 2.x runs a fused kernel"),
+                  std::string::npos) << action;
+    }
+    EXPECT_NE(finding(found, "score-matrix").action.find("scaled_dot_product_attention on LibTorch 2.x"), std::string::npos);
 }

@@ -185,6 +185,28 @@ TEST(RunSpec, EstimateGrowsQuadraticallyInSequenceLength) {
     EXPECT_GT(estimate_peak_bytes(s), int64_t(1) << 62);
 }
 
+// On LibTorch 2.x sdpa runs a fused kernel (CPU flash; CUDA flash/efficient/cuDNN) whose memory is
+// linear in N: a long sequence that manual cannot fit is not refused for sdpa, unless math is forced.
+TEST(RunSpec, SdpaEstimateFollowsWhatTheLibTorchRuns) {
+    RunSpec s;
+    s.variant = "sdpa";
+    s.seq_q = s.seq_k = 65536;  // manual's scores: 2*8*2^32*4 bytes = 128 GiB each
+    const DeviceCaps torch2 = cuda_caps();
+    EXPECT_FALSE(sdpa_holds_scores(s, torch2));
+    EXPECT_TRUE(validate(s, torch2).empty()) << format_problems(validate(s, torch2));
+    EXPECT_TRUE(has_problem(validate(with_variant(s, "manual"), torch2), "memory", "exceeds the 8.00 GiB"));
+    EXPECT_TRUE(sdpa_holds_scores(s, cpu_caps()));  // LibTorch 1.13: the math path
+    EXPECT_TRUE(has_problem(validate(s, cpu_caps()), "memory", "exceeds"));
+    s.sdpa_backend = SdpaBackend::Math;
+    EXPECT_TRUE(sdpa_holds_scores(s, torch2));
+    EXPECT_TRUE(has_problem(validate(s, torch2), "memory", "exceeds"));
+    RunSpec g = with_variant(article_spec(DeviceKind::CUDA), "sdpa");
+    EXPECT_FALSE(sdpa_holds_scores(g, torch2));
+    g.dtype = Dtype::Float64;
+    EXPECT_TRUE(sdpa_holds_scores(g, torch2));
+    EXPECT_LT(estimate_peak_bytes(s, true), estimate_peak_bytes(s, false) / 100);
+}
+
 TEST(RunSpec, ChunkedEstimateGrowsLinearlyAndBlockSizeIsChecked) {
     RunSpec s;
     s.variant = "chunked";

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "advisor.h"
 #include "device_caps.h"
 #include "profiler_session.h"
 #include "test_support.h"
@@ -68,6 +69,10 @@ TEST(SdpaOnThisLibTorch, MathBackendMaterialisesTheScores) {
     EXPECT_TRUE(has_op(math.trace, "aten::_scaled_dot_product_attention_math"));
     EXPECT_FALSE(has_op(math.trace, "aten::_scaled_dot_product_flash_attention_for_cpu"));
     EXPECT_GE(score_allocations(math), 3 * 3);
+    const auto found = advise({&math});
+    auto score = std::find_if(found.begin(), found.end(), [](const Finding& f) { return f.rule == "score-matrix"; });
+    ASSERT_NE(score, found.end()) << format_findings(found);
+    EXPECT_NE(score->action.find("The math backend was forced"), std::string::npos) << score->action;
     const ProfileResult flash = profile_run(sdpa_spec(SdpaBackend::Flash), ProfileOptions{});
     EXPECT_TRUE(has_op(flash.trace, "aten::_scaled_dot_product_flash_attention_for_cpu"));
     EXPECT_EQ(score_allocations(flash), 0);
