@@ -61,6 +61,17 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     mode_ = combo({QStringLiteral("train"), QStringLiteral("forward")}, QStringLiteral("train"));
     mode_->setToolTip(tr("train = forward + out.square().mean().backward()"));
     mask_ = combo({QStringLiteral("none"), QStringLiteral("causal"), QStringLiteral("padding")}, QStringLiteral("none"));
+    sdpa_backend_ = combo({QStringLiteral("auto"), QStringLiteral("math"), QStringLiteral("flash"),
+                           QStringLiteral("efficient"), QStringLiteral("cudnn")},
+                          QStringLiteral("auto"));
+    sdpa_backend_->setObjectName(QStringLiteral("sdpaBackend"));
+    sdpa_backend_->setToolTip(
+        caps_.sdpa_backend_selectable
+            ? tr("The kernel scaled_dot_product_attention may use (variant sdpa): the CPU has math and flash, CUDA "
+                 "math, flash, efficient and cudnn; auto lets LibTorch choose. A backend that cannot run the spec "
+                 "is refused with LibTorch's reasons.")
+            : tr("LibTorch %1 has no SDPA backend selection (it came with 2.0): sdpa is its math path")
+                  .arg(QString::fromStdString(caps_.torch_version)));
     layout_ = combo({QStringLiteral("bhnd"), QStringLiteral("bnhd")}, QStringLiteral("bhnd"));
     layout_->setToolTip(tr("bnhd: a [B,N,H,D] tensor transposed to [B,H,N,D], as a projection gives it"));
     batch_ = spin(1, 1 << 20, int(d.batch), tr("Batch size B"));
@@ -100,6 +111,7 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     form->addRow(tr("Layout"), layout_);
     form->addRow(tr("Threads"), threads_);
     form->addRow(tr("Block (chunked)"), block_);
+    form->addRow(tr("SDPA backend"), sdpa_backend_);
     auto* prof_box = new QGroupBox(tr("Profiler schedule"));
     auto* pform = new QFormLayout(prof_box);
     pform->addRow(tr("Wait"), wait_);
@@ -170,8 +182,13 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     connect(kv_heads_, &QSpinBox::valueChanged, this, [this](int v) { kv_heads_->setProperty("follows", v == heads_->value()); });
     for (auto* s : {batch_, heads_, kv_heads_, seq_q_, seq_k_, head_dim_, threads_, block_, wait_, warmup_, active_, repeat_})
         connect(s, &QSpinBox::valueChanged, this, &RunPanel::revalidate);
-    for (auto* c : {variant_, dtype_, device_, mode_, mask_, layout_})
+    for (auto* c : {variant_, dtype_, device_, mode_, mask_, layout_, sdpa_backend_})
         connect(c, &QComboBox::currentTextChanged, this, &RunPanel::revalidate);
+    auto backend_applies = [this] {
+        sdpa_backend_->setEnabled(caps_.sdpa_backend_selectable && variant_->currentText() == QLatin1String("sdpa"));
+    };
+    connect(variant_, &QComboBox::currentTextChanged, this, backend_applies);
+    backend_applies();
     connect(key_lengths_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
     connect(sweep_seq_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
     connect(sweep_dtypes_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
@@ -199,6 +216,7 @@ RunSpec RunPanel::spec() const {
     s.threads = threads_->value();
     s.block_size = block_->value();
     s.key_lengths = parse_list(key_lengths_->text());
+    if (s.variant == "sdpa") s.sdpa_backend = parse_sdpa_backend(sdpa_backend_->currentText().toStdString()).value_or(SdpaBackend::Auto);
     return s;
 }
 
@@ -228,6 +246,7 @@ void RunPanel::setSpec(const RunSpec& s) {
     layout_->setCurrentText(QString::fromStdString(to_string(s.layout)));
     threads_->setValue(s.threads);
     block_->setValue(int(s.block_size));
+    sdpa_backend_->setCurrentText(QString::fromStdString(to_string(s.sdpa_backend)));
     QStringList lens;
     for (auto l : s.key_lengths) lens << QString::number(l);
     key_lengths_->setText(lens.join(QLatin1Char(',')));

@@ -38,7 +38,7 @@ signals:
 private:
     void revalidate();
     DeviceCaps caps_;
-    QComboBox *variant_, *dtype_, *device_, *mode_, *mask_, *layout_;
+    QComboBox *variant_, *dtype_, *device_, *mode_, *mask_, *layout_, *sdpa_backend_;
     QSpinBox *batch_, *heads_, *kv_heads_, *seq_q_, *seq_k_, *head_dim_, *threads_, *block_;
     QLineEdit* key_lengths_;
     QSpinBox *wait_, *warmup_, *active_, *repeat_;

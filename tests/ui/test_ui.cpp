@@ -185,6 +185,38 @@ private slots:
         QVERIFY(panel.problemsText().contains(QStringLiteral("key_lengths")));
         QCOMPARE(panel.spec().mask, MaskKind::Padding);
     }
+    // The SDPA backend field: on LibTorch 2.x it applies to variant sdpa and each device's list decides;
+    // on 1.13 it is off and a backend is refused with the reason.
+    void runPanelSdpaBackendFollowsTheBuild() {
+        DeviceCaps torch2;
+        torch2.torch_version = "2.11.0";
+        torch2.sdpa_backend_selectable = true;
+        torch2.cpu_sdpa_backends = {"math", "flash"};
+        RunPanel panel(torch2);
+        auto* backend = panel.findChild<QComboBox*>(QStringLiteral("sdpaBackend"));
+        QVERIFY(backend);
+        QCOMPARE(backend->itemText(2), QStringLiteral("flash"));
+        QVERIFY(!backend->isEnabled());  // variant manual
+        RunSpec s;
+        s.variant = "sdpa";
+        s.sdpa_backend = SdpaBackend::Flash;
+        panel.setSpec(s);
+        QVERIFY(backend->isEnabled());
+        QCOMPARE(panel.spec().sdpa_backend, SdpaBackend::Flash);
+        QVERIFY(panel.problemsText().isEmpty());
+        backend->setCurrentText(QStringLiteral("efficient"));
+        QVERIFY(panel.problemsText().contains(QStringLiteral("'efficient' is not available on cpu")));
+        s.variant = "manual";
+        panel.setSpec(s);
+        QCOMPARE(panel.spec().sdpa_backend, SdpaBackend::Auto);  // only sdpa takes it
+        DeviceCaps torch1;
+        torch1.torch_version = "1.13.1";
+        RunPanel old(torch1);
+        s.variant = "sdpa";
+        old.setSpec(s);
+        QVERIFY(!old.findChild<QComboBox*>(QStringLiteral("sdpaBackend"))->isEnabled());
+        QVERIFY(old.problemsText().contains(QStringLiteral("has no backend selection")));
+    }
     // Signals from the engine thread can arrive before a QSignalSpy::wait() starts (it waits for a new
     // one), so the tests poll the spies' counts instead (QTRY_*).
     void engineThreadDeliversResultsBySignals() {
