@@ -3,6 +3,7 @@
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <torch/version.h>
+#include <dlfcn.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -68,7 +69,14 @@ std::string loaded_blas_library() {
     char real[4096];
     const ssize_t n = readlink(found.c_str(), real, sizeof real - 1);
     if (n > 0) found = std::string(real, size_t(n));
-    if (found.find("openblas") != std::string::npos) return "OpenBLAS (" + found + ")";
+    if (found.find("openblas") != std::string::npos) {
+        // OpenBLAS picks its kernels by CPU model at load time; a CPU it does not know gets generic ones
+        // (Debian 12's 0.3.21 on a newer Xeon: "Prescott", about 2x slower matmuls than SkylakeX).
+        std::string core;
+        if (auto corename = reinterpret_cast<char* (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_corename")))
+            if (const char* name = corename()) core = std::string(name) + " kernels, ";
+        return "OpenBLAS (" + core + found + ")";
+    }
     if (found.find("mkl") != std::string::npos) return "MKL (" + found + ")";
     if (found.find("blis") != std::string::npos) return "BLIS (" + found + ")";
     return "reference BLAS (" + found + ")";

@@ -5,23 +5,33 @@
 # under the profiler (schedule 1/1/3) and with the profiler off, a correctness check and a short
 # sequence-length sweep; reports, traces, the sweep and one HTML report per variant (run + benchmark +
 # sweep + check, with the measurement checklist) go to results/.
+#
+# Usage: scripts/start.sh [--torch2] [ARGS...]: with --torch2 it builds and runs against the PyTorch
+# wheel's LibTorch 2.11 (CUDA, Kineto; build-torch2/, installed by scripts/setup-torch2.sh) instead of
+# Debian's 1.13; on a machine with a GPU that build also runs the article's fp16 CUDA experiment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-bash scripts/build.sh
-if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}${QT_QPA_PLATFORM:-}" ]; then
-  exec ./build/app/attention-workbench "$@"
+flavour=() dir=build
+if [ "${1:-}" = "--torch2" ]; then
+  shift
+  flavour=(--torch2) dir=build-torch2
 fi
-echo "No display found: running the article's experiment with attnwb (results in results/)."
+bash scripts/setup.sh
+bash scripts/build.sh "${flavour[@]}"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}${QT_QPA_PLATFORM:-}" ]; then
+  exec "./$dir/app/attention-workbench" "$@"
+fi
+attnwb="./$dir/app/attnwb"
+echo "No display found: running the article's experiment with $attnwb (results in results/)."
 mkdir -p results
 for variant in manual sdpa chunked; do
-  ./build/app/attnwb profile --variant "$variant" --json "results/$variant.json" --trace "results/$variant.trace.json" "$@"
-  ./build/app/attnwb bench --variant "$variant" --json "results/$variant.bench.json"
+  "$attnwb" profile --variant "$variant" --json "results/$variant.json" --trace "results/$variant.trace.json" "$@"
+  "$attnwb" bench --variant "$variant" --json "results/$variant.bench.json"
 done
-./build/app/attnwb check --json results/check.json
-./build/app/attnwb sweep --seq 256,512,1024 --variants manual,sdpa,chunked --json results/sweep.json --csv results/sweep.csv
+"$attnwb" check --json results/check.json
+"$attnwb" sweep --seq 256,512,1024 --variants manual,sdpa,chunked --json results/sweep.json --csv results/sweep.csv
 for variant in manual sdpa chunked; do
-  ./build/app/attnwb report "results/$variant.json" "results/$variant.bench.json" results/sweep.json results/check.json \
+  "$attnwb" report "results/$variant.json" "results/$variant.bench.json" results/sweep.json results/check.json \
     -o "results/$variant.html" --quiet >/dev/null
 done
 echo "HTML reports: results/manual.html, results/sdpa.html, results/chunked.html"
