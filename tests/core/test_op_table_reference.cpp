@@ -1,10 +1,11 @@
 // The operator table against PyTorch's own key_averages() on the same workload.
 //
-// Fixtures: tests/fixtures/key_averages/*.json, made by tests/reference/make_op_fixtures.py with
-// Debian's python3-torch (the same LibTorch 1.13.1 build), each case run 30 times. The reference is
-// not perfectly repeatable: at the profiler's 1 us resolution a tensor freed while a tiny operator
-// runs is charged to that operator, and two ops in the same microsecond can nest differently (which
-// changes a few call counts through PyTorch's duplicate-node rule). So:
+// Fixtures: tests/fixtures/key_averages/torch-<major.minor>/*.json, made by
+// tests/reference/make_op_fixtures.py with the Python torch of the LibTorch these tests link (Debian's
+// python3-torch for 1.13.1, the wheel's torch for 2.11.0), each case run 30 times. The reference is
+// not perfectly repeatable: at the profiler's resolution (1 us on 1.13, 1 ns on 2.x) a tensor freed
+// while a tiny operator runs is charged to that operator, and two ops in the same tick can nest
+// differently (which changes a few call counts through PyTorch's duplicate-node rule). So:
 //   - every row that appeared in all reference runs must appear here, and no row may appear here that
 //     the reference never produced;
 //   - per column, the reference's own range (min..max over its runs) and ours (over five runs here)

@@ -150,19 +150,19 @@ def run_once(case):
             if mode == "train":
                 out.square().mean().backward()
             prof.step()
-    tables = []
-    for group_by_shape in (False, True):
-        rows = []
-        for avg in prof.key_averages(group_by_input_shape=group_by_shape):
-            rows.append({
-                "name": avg.key,
-                "input_shapes": str(avg.input_shapes) if group_by_shape else "",
-                "calls": avg.count,
-                "cpu_memory_bytes": avg.cpu_memory_usage,
-                "self_cpu_memory_bytes": avg.self_cpu_memory_usage,
-            })
-        tables.append(rows)
-    return tables
+    return [key_average_rows(prof, by_shape) for by_shape in (False, True)]
+
+
+def key_average_rows(prof, by_shape, with_times=False):
+    """prof.key_averages() as plain rows: calls and memory columns (+ self / total CPU us)."""
+    rows = []
+    for avg in prof.key_averages(group_by_input_shape=by_shape):
+        row = {"name": avg.key, "input_shapes": str(avg.input_shapes) if by_shape else "", "calls": avg.count}
+        if with_times:
+            row.update(self_cpu_us=avg.self_cpu_time_total, cpu_total_us=avg.cpu_time_total)
+        row.update(cpu_memory_bytes=avg.cpu_memory_usage, self_cpu_memory_bytes=avg.self_cpu_memory_usage)
+        rows.append(row)
+    return rows
 
 
 def merge_runs(runs):

@@ -18,36 +18,28 @@ Cases (CPU; the article's loop under torch.profiler.schedule(wait=1, warmup=1, a
 import argparse
 import glob
 import json
-import math
 import os
 import shutil
 import sys
 import tempfile
 
 import torch
-import torch.nn.functional as F
 from torch.profiler import ProfilerActivity, profile, record_function, schedule, tensorboard_trace_handler
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import make_op_fixtures as reference  # noqa: E402  (the variants exactly as the op fixtures run them)
+
 OUT_DEFAULT = os.path.join(HERE, "..", "fixtures", "traces", "torch2")
 SCHEDULE = dict(wait=1, warmup=1, active=2, repeat=1)
 
 
-def expand_kv(t, heads):
-    return t if t.size(1) == heads else t.repeat_interleave(heads // t.size(1), dim=1)
-
-
 def manual(q, k, v, masked_out):
-    k, v = expand_kv(k, q.size(1)), expand_kv(v, q.size(1))
-    scores = torch.matmul(q, k.transpose(-2, -1)) * (1.0 / math.sqrt(q.size(-1)))
-    if masked_out is not None:
-        scores = scores.masked_fill(masked_out, float("-inf"))
-    return torch.matmul(torch.softmax(scores, dim=-1), v)
+    return reference.manual(q, k, v, masked_out, False)
 
 
 def sdpa(q, k, v, masked_out):
-    k, v = expand_kv(k, q.size(1)), expand_kv(v, q.size(1))
-    return F.scaled_dot_product_attention(q, k, v, attn_mask=None if masked_out is None else ~masked_out)
+    return reference.sdpa(q, k, v, None if masked_out is None else ~masked_out, False)
 
 
 CASES = [
@@ -56,21 +48,6 @@ CASES = [
     ("sdpa_train_stack.pt.trace.json.gz", sdpa, (1, 2, 2, 64, 16), None, True, True, True),
     ("gqa_padding_forward.json", manual, (2, 8, 2, 32, 16), [32, 20], False, False, False),
 ]
-
-
-def table(prof, by_shape):
-    rows = []
-    for r in prof.key_averages(group_by_input_shape=by_shape):
-        rows.append({
-            "name": r.key,
-            "input_shapes": str(r.input_shapes) if by_shape else "",
-            "calls": r.count,
-            "self_cpu_us": r.self_cpu_time_total,
-            "cpu_total_us": r.cpu_time_total,
-            "cpu_memory_bytes": r.cpu_memory_usage,
-            "self_cpu_memory_bytes": r.self_cpu_memory_usage,
-        })
-    return rows
 
 
 def run_case(out, case):
@@ -109,8 +86,8 @@ def run_case(out, case):
         "file": name,
         "bytes": os.path.getsize(path),
         "with_stack": with_stack,
-        "by_name": table(prof, False),
-        "by_shape": table(prof, True),
+        "by_name": reference.key_average_rows(prof, False, with_times=True),
+        "by_shape": reference.key_average_rows(prof, True, with_times=True),
     }
     with open(os.path.join(out, name.split(".")[0] + ".expected.json"), "w") as f:
         json.dump(expected, f, indent=1)
