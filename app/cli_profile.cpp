@@ -46,6 +46,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
                                [&] { result = profile_run(spec, c.profiler, &progress, c.kineto_trace_path); });
     if (rc != kExitOk) return rc;
     for (const auto& f : result.kineto_trace_files) std::cerr << "wrote Kineto's trace " << f << "\n";
+    for (const auto& p : result.kineto_trace_problems) std::cerr << "attnwb profile: " << p << "\n";
 
     const ProfileReport report = make_report(result, c.group_by_shape);
     std::vector<OperatorRow> rows = report.operators;
@@ -72,7 +73,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
         std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source << ")\n";
     const Explanation explained = explain({&result});
 
-    return write_outputs("profile", [&] {
+    const int written = write_outputs("profile", [&] {
         nlohmann::json j = to_json(report);
         add_explanation(j, explained);
         write_output(c.json_path, j.dump(1) + "\n");
@@ -85,6 +86,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
                       << result.trace.memory().size() << " memory events)\n";
         }
     });
+    return written != kExitOk || result.kineto_trace_problems.empty() ? written : kExitRuntimeFailure;
 }
 
 }  // namespace

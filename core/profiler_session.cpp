@@ -2,7 +2,12 @@
 
 #include <ATen/record_function.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <set>
@@ -131,7 +136,7 @@ public:
 
     std::vector<TraceEvent> events;
     std::vector<MemoryEvent> memory;
-    std::vector<std::string> kineto_files;
+    std::vector<std::string> kineto_files, kineto_problems;
     int64_t origin_ns = -1;
 
 private:
@@ -147,8 +152,14 @@ private:
         if (origin_ns < 0) origin_ns = compat::trace_start_ns(*result);
         collect(*result, events, memory);
         if (!kineto_path_.empty()) {
-            kineto_files.push_back(kineto_cycle_path(kineto_path_, int(kineto_files.size())));
-            compat::save_kineto_trace(*result, kineto_files.back());
+            // Kineto logs a failed write and returns: the file itself says whether it was written.
+            const std::string path = kineto_cycle_path(kineto_path_, cycle_++);
+            compat::save_kineto_trace(*result, path);
+            struct stat st {};
+            if (::stat(path.c_str(), &st) == 0 && st.st_size > 0)
+                kineto_files.push_back(path);
+            else
+                kineto_problems.push_back("Kineto could not write '" + path + "' (its log on stderr says why)");
         }
     }
     void transit(ScheduleAction prev, std::optional<ScheduleAction> next) {
@@ -198,6 +209,7 @@ private:
 
     ProfileOptions options_;
     std::string kineto_path_;
+    int cycle_ = 0;
     prof::ProfilerConfig config_;
     std::set<prof::ActivityType> activities_;
     ScheduleAction current_ = ScheduleAction::None;
@@ -227,6 +239,13 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
                                                  " is built without Kineto, which writes that trace (the 2.x "
                                                  "wheel build has it: scripts/build.sh --torch2); our own chrome "
                                                  "trace (--trace) has the same events"}});
+    if (!kineto_trace_path.empty()) {
+        const auto slash = kineto_trace_path.rfind('/');
+        const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : kineto_trace_path.substr(0, slash);
+        if (::access(dir.c_str(), W_OK) != 0)
+            throw InvalidInput({{"kineto_trace", "cannot write '" + kineto_trace_path + "': folder '" + dir + "': " +
+                                                     std::strerror(errno)}});
+    }
     ProfileResult out;
     out.spec = spec;
     out.options = options;
@@ -264,6 +283,7 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
         profiler.stop();
         if (cuda) out.device_peak_bytes = cuda::max_memory_allocated(cuda_index);
         out.kineto_trace_files = std::move(profiler.kineto_files);
+        out.kineto_trace_problems = std::move(profiler.kineto_problems);
 
         TraceMeta meta;
         meta.origin_ns = profiler.origin_ns < 0 ? 0 : profiler.origin_ns;

@@ -28,7 +28,8 @@ struct ProfileResult {
     Trace trace;                     // events of all recorded steps
     std::vector<StepRecord> steps;   // every step, recorded or not
     int64_t device_peak_bytes = -1;  // CUDA allocator peak over recorded steps; -1 on CPU
-    std::vector<std::string> kineto_trace_files;  // Kineto's own chrome traces written (see profile_run)
+    std::vector<std::string> kineto_trace_files;     // Kineto's own chrome traces written (see profile_run)
+    std::vector<std::string> kineto_trace_problems;  // ... and those Kineto failed to write, with the reason
 };
 
 // Validates (throws InvalidInput listing every problem), then runs. Throws Cancelled when the

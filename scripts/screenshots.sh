@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
 # Makes the README's screenshots with real data (the article's workload profiled on this machine):
-# resources/screenshots/{main-window,timeline,operator-table,sweep-time,sweep-memory,comparison,gpu-trace,findings}.png. Needs a built tree (scripts/build.sh).
+# resources/screenshots/{main-window,timeline,operator-table,sweep-time,sweep-memory,comparison,gpu-trace,findings}.png
+# from the Debian (1.13) build, and comparison-torch2.png (manual vs sdpa's fused CPU kernel) from the
+# wheel's (2.11) build when build-torch2/ exists. Needs built trees (scripts/build.sh [--torch2]).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QT_QPA_PLATFORM=offscreen ./build/tests/awb_screenshots resources/screenshots
+if [ -x build-torch2/tests/awb_screenshots ]; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  QT_QPA_PLATFORM=offscreen ./build-torch2/tests/awb_screenshots "$tmp"
+  cp "$tmp/comparison.png" resources/screenshots/comparison-torch2.png
+fi

@@ -152,6 +152,12 @@ check "corrupt spec file" 2 'spec:.*not valid JSON' -- profile --spec "$tmp/bad.
 check "missing spec file" 2 "spec: cannot open" -- profile --spec "$tmp/none.json"
 check "unwritable report path" 1 "cannot write '/nonexistent-dir/r.json'" -- profile "${small[@]}" --json /nonexistent-dir/r.json
 check "no subcommand" 2 '' --
+check "kineto trace to a missing folder" 2 "kineto_trace: (cannot write '/nonexistent-dir/k.json'|LibTorch .* is built without Kineto)" -- profile "${small[@]}" --kineto-trace /nonexistent-dir/k.json
+if "$attnwb" profile "${small[@]}" --kineto-trace "$tmp/k.json" >/dev/null 2>&1; then
+    check "kineto trace imports like ours" 0 'Self CPU time total' -- inspect "$tmp/k.json"
+else
+    check "kineto trace needs Kineto" 2 'built without Kineto' -- profile "${small[@]}" --kineto-trace "$tmp/k.json"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
