@@ -13,34 +13,34 @@ std::vector<std::string> sdpa_backends(bool cuda) {
 #endif
 }
 
+// The handler interface and its namespace changed between 1.13 and 2.x; the handler keeps each warning
+// whole, so that replay() can hand it on unchanged.
 #if AWB_TORCH2
 namespace warning_api = c10::WarningUtils;
-#else
-namespace warning_api = c10::Warning;
-#endif
-
-#if AWB_TORCH2
 struct WarningCollector::Handler final : c10::WarningHandler {
-    void process(const c10::Warning& w) override {
-        warnings.push_back(w);
-        messages.push_back(w.msg());
+    void process(const c10::Warning& w) override { held.push_back(w); }
+    static const std::string& message(const c10::Warning& w) { return w.msg(); }
+    void pass_on(c10::WarningHandler& to) const {
+        for (const auto& w : held) to.process(w);
     }
-    std::vector<c10::Warning> warnings;
-    std::vector<std::string> messages;
+    std::vector<c10::Warning> held;
 };
 #else
+namespace warning_api = c10::Warning;
 struct WarningCollector::Handler final : c10::WarningHandler {
-    void process(const c10::SourceLocation& where, const std::string& msg, bool verbatim) override {
-        warnings.push_back({where, msg, verbatim});
-        messages.push_back(msg);
-    }
     struct Held {
         c10::SourceLocation where;
         std::string msg;
         bool verbatim;
     };
-    std::vector<Held> warnings;
-    std::vector<std::string> messages;
+    void process(const c10::SourceLocation& where, const std::string& msg, bool verbatim) override {
+        held.push_back({where, msg, verbatim});
+    }
+    static const std::string& message(const Held& w) { return w.msg; }
+    void pass_on(c10::WarningHandler& to) const {
+        for (const auto& w : held) to.process(w.where, w.msg, w.verbatim);
+    }
+    std::vector<Held> held;
 };
 #endif
 
@@ -51,20 +51,15 @@ WarningCollector::WarningCollector()
 
 WarningCollector::~WarningCollector() { warning_api::set_warning_handler(previous_); }
 
-const std::vector<std::string>& WarningCollector::messages() const { return handler_->messages; }
+std::vector<std::string> WarningCollector::messages() const {
+    std::vector<std::string> out;
+    for (const auto& w : handler_->held) out.push_back(Handler::message(w));
+    return out;
+}
 
 void WarningCollector::replay() {
-    warning_api::set_warning_handler(previous_);
-    for (const auto& w : handler_->warnings) {
-#if AWB_TORCH2
-        previous_->process(w);
-#else
-        previous_->process(w.where, w.msg, w.verbatim);
-#endif
-    }
-    handler_->warnings.clear();
-    handler_->messages.clear();
-    warning_api::set_warning_handler(handler_.get());
+    handler_->pass_on(*previous_);
+    handler_->held.clear();
 }
 
 SdpaBackendScope::SdpaBackendScope(const std::string& backend) {

@@ -119,7 +119,7 @@ public:
     ~WarningCollector();
     WarningCollector(const WarningCollector&) = delete;
     WarningCollector& operator=(const WarningCollector&) = delete;
-    const std::vector<std::string>& messages() const;
+    std::vector<std::string> messages() const;
     void replay();
 
 private:

@@ -218,6 +218,19 @@ private:
     std::optional<at::RecordFunction> step_region_;
 };
 
+// Before running: Kineto is there and the trace's folder takes files (Kineto only logs a failed write).
+void check_kineto_trace_path(const std::string& path) {
+    if (!compat::kKineto)
+        throw InvalidInput({{"kineto_trace", "LibTorch " + std::string(TORCH_VERSION) +
+                                                 " is built without Kineto, which writes that trace (the 2.x "
+                                                 "wheel build has it: scripts/build.sh --torch2); our own chrome "
+                                                 "trace (--trace) has the same events"}});
+    const auto slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    if (::access(dir.c_str(), W_OK) != 0)
+        throw InvalidInput({{"kineto_trace", "cannot write '" + path + "': folder '" + dir + "': " + std::strerror(errno)}});
+}
+
 }  // namespace
 
 bool kineto_available() { return compat::kKineto; }
@@ -234,18 +247,7 @@ std::string kineto_cycle_path(const std::string& path, int cycle) {
 ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, RunObserver* observer,
                           const std::string& kineto_trace_path) {
     validate_or_throw(spec, options);
-    if (!kineto_trace_path.empty() && !compat::kKineto)
-        throw InvalidInput({{"kineto_trace", "LibTorch " + std::string(TORCH_VERSION) +
-                                                 " is built without Kineto, which writes that trace (the 2.x "
-                                                 "wheel build has it: scripts/build.sh --torch2); our own chrome "
-                                                 "trace (--trace) has the same events"}});
-    if (!kineto_trace_path.empty()) {
-        const auto slash = kineto_trace_path.rfind('/');
-        const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : kineto_trace_path.substr(0, slash);
-        if (::access(dir.c_str(), W_OK) != 0)
-            throw InvalidInput({{"kineto_trace", "cannot write '" + kineto_trace_path + "': folder '" + dir + "': " +
-                                                     std::strerror(errno)}});
-    }
+    if (!kineto_trace_path.empty()) check_kineto_trace_path(kineto_trace_path);
     ProfileResult out;
     out.spec = spec;
     out.options = options;
