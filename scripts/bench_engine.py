@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Engine benchmark (issue 3): attnwb against Debian's python3-torch (the same LibTorch) on this machine.
+"""Engine benchmark (issue 3): attnwb against the Python torch of the same LibTorch on this machine.
 
 (a) attnwb bench median vs torch.utils.benchmark.Timer median, same large spec, interleaved runs, each
     side with glibc's default allocator settings and with the mmap/trim thresholds attnwb sets
@@ -7,7 +7,9 @@
 (b) per-iteration time of a tiny spec (1x1x64x64, train) in our engine vs the same loop in Python;
 (c) peak-memory exponents of manual and chunked over N = 512..4096 (attnwb sweep, log-log fit).
 
-Usage: /usr/bin/python3 scripts/bench_engine.py [path/to/attnwb]   (default build/app/attnwb)
+Usage: /usr/bin/python3 scripts/bench_engine.py [path/to/attnwb]   (default build/app/attnwb: 1.13)
+       "$(bash scripts/setup-torch2.sh)" scripts/bench_engine.py build-torch2/app/attnwb   (2.11)
+The python's torch must be the LibTorch attnwb was built against.
 Prints figures and ratios; asserts nothing (speed goals are read, not unit-tested).
 """
 import json
