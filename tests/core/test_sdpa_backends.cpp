@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "advisor.h"
+#include "compat.h"
 #include "device_caps.h"
 #include "profiler_session.h"
 #include "test_support.h"
@@ -108,4 +109,21 @@ TEST(SdpaOnThisLibTorch, BackendWithoutAKernelIsBadInputWithLibTorchsReasons) {
     variant = make_variant("sdpa");
     variant->prepare(sdpa_spec());
     EXPECT_NO_THROW(variant->forward(in.q_view(), in.k_view(), in.v_view()));
+}
+
+// LibTorch's warnings raised while a restricted backend runs are held, then handed on: none is lost.
+TEST(SdpaOnThisLibTorch, WarningsAreHeldAndHandedOn) {
+    compat::WarningCollector outer;
+    {
+        compat::WarningCollector inner;
+        TORCH_WARN("first reason");
+        TORCH_WARN("second reason");
+        EXPECT_EQ(inner.messages(), (std::vector<std::string>{"first reason", "second reason"}));
+        EXPECT_TRUE(outer.messages().empty());
+        inner.replay();
+        EXPECT_TRUE(inner.messages().empty());
+    }
+    EXPECT_EQ(outer.messages(), (std::vector<std::string>{"first reason", "second reason"}));
+    TORCH_WARN("after the inner one");
+    EXPECT_EQ(outer.messages().size(), 3u) << "the inner collector put the outer handler back";
 }
