@@ -19,10 +19,20 @@ struct StepTensors {
     at::Tensor output, grad_q, grad_k, grad_v;  // leaf layout, the variant's dtype
 };
 
-// One train step of a variant on the given inputs (leaves in the spec's layout), gradients kept.
-StepTensors run_with_grads(const AttentionVariant& variant, const AttentionInputs& in) {
-    at::Tensor out;
-    run_step(variant, in, Mode::Train, out);
+// The gradient fed to the output's backward: unit-scale normal values, made once in the spec's dtype
+// (the float64 reference gets the same values). A loss such as out.square().mean() would scale every
+// gradient by 1 / numel: at (2, 8, 512, 64) they fall below float16's normal range (6.1e-5) and the
+// check would measure float16's subnormals, not the variant's backward.
+at::Tensor output_gradient(const RunSpec& s) {
+    at::manual_seed(s.seed + 1);
+    return at::randn({s.batch, s.heads, s.seq_q, s.head_dim},
+                     at::TensorOptions().dtype(torch_dtype(s.dtype)).device(torch_device(s.device)));
+}
+
+// Forward and backward of a variant on the given inputs (leaves in the spec's layout), gradients kept.
+StepTensors run_with_grads(const AttentionVariant& variant, const AttentionInputs& in, const at::Tensor& grad_out) {
+    const at::Tensor out = variant.forward(in.q_view(), in.k_view(), in.v_view());
+    out.backward(grad_out.to(out.scalar_type()));
     return {out.detach(), in.q.grad(), in.k.grad(), in.v.grad()};
 }
 
@@ -34,10 +44,10 @@ AttentionInputs as_float64(const AttentionInputs& in) {
     return out;
 }
 
-StepTensors reference_step(const RunSpec& spec, const AttentionInputs& in) {
+StepTensors reference_step(const RunSpec& spec, const AttentionInputs& in, const at::Tensor& grad_out) {
     auto manual = make_variant("manual");
     manual->prepare(spec);
-    return run_with_grads(*manual, as_float64(in));
+    return run_with_grads(*manual, as_float64(in), grad_out);
 }
 
 TensorError compare(const std::string& name, const at::Tensor& x_in, const at::Tensor& ref, double tolerance) {
@@ -120,7 +130,8 @@ MaskCheck fully_masked_rows_check(const RunSpec& spec, const AttentionVariant& v
     return c;
 }
 
-VariantCheck check_one(const RunSpec& spec, const std::string& name, const StepTensors& ref, double tolerance) {
+VariantCheck check_one(const RunSpec& spec, const std::string& name, const StepTensors& ref, const at::Tensor& grad_out,
+                       double tolerance) {
     VariantCheck vc;
     vc.variant = name;
     try {
@@ -128,7 +139,7 @@ VariantCheck check_one(const RunSpec& spec, const std::string& name, const StepT
         auto variant = make_variant(name);
         variant->prepare(s);
         const AttentionInputs in = make_inputs(s);
-        const StepTensors t = run_with_grads(*variant, in);
+        const StepTensors t = run_with_grads(*variant, in, grad_out);
         vc.tensors = {compare("output", t.output, ref.output, tolerance), compare("grad_q", t.grad_q, ref.grad_q, tolerance),
                       compare("grad_k", t.grad_k, ref.grad_k, tolerance), compare("grad_v", t.grad_v, ref.grad_v, tolerance)};
         if (s.mask == MaskKind::Padding) vc.mask_checks.push_back(padded_keys_check(s, t));
@@ -179,11 +190,12 @@ CheckReport check_variants(const RunSpec& spec_in, const std::vector<std::string
         report.environment = probe_environment(spec);
         if (observer) observer->on_progress(0, int(variants.size()) + 1, "float64 reference");
         const RunSpec ref_spec = with_variant(spec, "manual");
-        const StepTensors ref = reference_step(ref_spec, make_inputs(ref_spec));
+        const at::Tensor grad_out = output_gradient(spec);
+        const StepTensors ref = reference_step(ref_spec, make_inputs(ref_spec), grad_out);
         for (size_t i = 0; i < variants.size(); ++i) {
             if (observer && observer->cancel_requested()) throw Cancelled();
             if (observer) observer->on_progress(int(i) + 1, int(variants.size()) + 1, variants[i]);
-            report.variants.push_back(check_one(spec, variants[i], ref, report.tolerance));
+            report.variants.push_back(check_one(spec, variants[i], ref, grad_out, report.tolerance));
         }
     });
     return report;
