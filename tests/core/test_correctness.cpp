@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "correctness.h"
+#include "device_caps.h"
 #include "test_support.h"
 
 using namespace awb;
@@ -78,6 +79,23 @@ TEST(Correctness, BFloat16UsesItsOwnTolerance) {
     EXPECT_TRUE(r.all_passed());
     // bfloat16 has 8 bits of mantissa: errors are far above float32's tolerance.
     EXPECT_GT(find(r, "manual").tensors[0].error, default_tolerance(Dtype::Float32));
+}
+
+// The backward is seeded with unit-scale gradients: with out.square().mean() every gradient of the
+// article's shape is ~1e-7, below float16's normal range, and the check measured subnormal rounding
+// (manual "out of tolerance" against its own float64 formula).
+TEST(Correctness, Float16GradientsStayInTheNormalRange) {
+    if (!query_device_caps().cpu_float16) GTEST_SKIP() << "LibTorch 1.13 has no float16 matmul on the CPU";
+    RunSpec s = article_spec(DeviceKind::CPU);
+    s.dtype = Dtype::Float16;
+    s.heads = s.kv_heads = 2;
+    const CheckReport r = check_variants(s, {"manual", "chunked"});
+    EXPECT_TRUE(r.all_passed());
+    for (const auto& v : r.variants)
+        for (const auto& t : v.tensors) {
+            EXPECT_LT(t.error, default_tolerance(Dtype::Float16)) << v.variant << " " << t.name;
+            EXPECT_GT(t.ref_max_abs, 1e-2) << t.name << ": gradients far from float16's subnormals";
+        }
 }
 
 TEST(Correctness, RefusesUnknownVariantsAndBadSpecs) {
