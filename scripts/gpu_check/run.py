@@ -122,7 +122,7 @@ class Check:
                  "cudnn=torch.backends.cudnn.version() if c else None, cmake_prefix=torch.utils.cmake_prefix_path)))")
         self.env["python"] = self.args.python
         self.env.update(self.python(probe))
-        tools = {"nvcc": ["nvcc", "--version"], "cmake": ["cmake", "--version"], "ninja": ["ninja", "--version"],
+        tools = {"nvcc": ["nvcc", "--version"], "cmake": ["cmake", "--version"], "ninja": ["ninja", "--version"], "ctest": ["ctest", "--version"],
                  "c++": ["c++", "--version"], "nvidia-smi": ["nvidia-smi", "--query-gpu=name,driver_version,memory.total,"
                                                               "clocks.max.sm,clocks.sm", "--format=csv,noheader"]}
         for name, cmd in tools.items():
@@ -136,11 +136,16 @@ class Check:
         for k, v in self.env.items():
             print(f"  {k}: {v}")
         self.gpu = bool(self.env["gpu"])
-        missing_tools = [t for t in ("nvcc", "cmake", "ninja", "c++") if self.env[t].startswith("not found")]
+        if self.env["c++"].startswith("not found"):  # CMake finds g++ or clang++ by those names too
+            for alt in ("g++", "clang++"):
+                if shutil.which(alt):
+                    self.env["c++"] = alt + ": " + subprocess.run([alt, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
+                    break
+        missing_tools = [t for t in ("nvcc", "cmake", "ninja", "ctest", "c++") if self.env.get(t, "").startswith("not found")]
         verdicts = [rules.Verdict("torch", "pass" if self.env["torch"].startswith("2.") else "fail",
                                   f"{self.args.python}: torch {self.env['torch']}, CUDA {self.env['cuda_built']}"),
                     rules.Verdict("tools", "fail" if missing_tools else "pass",
-                                  f"missing: {missing_tools}" if missing_tools else "nvcc, cmake, ninja and c++ found")]
+                                  f"missing: {missing_tools}" if missing_tools else "nvcc, cmake, ctest, ninja and a C++ compiler found")]
         if self.gpu:
             verdicts.append(rules.Verdict("GPU", "pass", f"{self.env['devices'][0]}, compute "
                                           f"{'.'.join(map(str, self.env['capability']))}, {self.env['memory_gib']:.0f} GiB"))
@@ -332,18 +337,25 @@ class Check:
         for c in json.load(open(f"{d}/cases.json")):
             n = c["name"]
             pairs = [("attnwb's Kineto trace vs its report", f"{d}/{n}.kineto.json", f"{d}/{n}.ours.json"),
-                     ("PyTorch's trace vs its key_averages", f"{d}/{n}.ref.trace.json", f"{d}/{n}.ref.json")]
+                     ("PyTorch's trace vs its key_averages", f"{d}/{n}.ref.trace.json", f"{d}/{n}.ref.json"),
+                     ("attnwb's Kineto trace vs PyTorch's key_averages", f"{d}/{n}.kineto.json", f"{d}/{n}.ref.json")]
             for what, trace, table in pairs:
                 if not os.path.exists(trace) or not os.path.exists(table):
                     continue  # refused cases write no trace; step (b) said why
                 out = trace.replace(".json", ".inspect.json")
-                rc, _ = self.attnwb(["inspect", "-q", "--rows", "0", "--json", out, trace], f"inspect.{n}.log")
+                rc = 0 if os.path.exists(out) else self.attnwb(["inspect", "-q", "--rows", "0", "--json", out, trace],
+                                                               f"inspect.{n}.log")[0]
                 if rc != 0:
                     self.add("inspect", [rules.Verdict(f"{n}: {what}", "fail", f"attnwb inspect exit {rc}:\n" +
                                                        self.tail(f"inspect.{n}.log"))])
                     continue
                 got = json.load(open(out))["traces"][0]
                 tab = json.load(open(table))
+                if "ref" in table and "kineto" in trace:  # two runs: (b)'s rules, the peak from attnwb's report
+                    report = dict(operators=got["operators"], peak_memory_bytes=json.load(open(f"{d}/{n}.ours.json"))["peak_memory_bytes"])
+                    self.add("inspect", [dict(v, rule=f"{n}: {what}: {v['rule']}") for v in
+                                         rules.profile_rules(report, got["kernels"], tab, self.gpu)])
+                    continue
                 table_kernels = tab.get("kernels")
                 if table_kernels is None:  # our report has no kernel list: the kernels of our own trace
                     ours_inspect = f"{d}/{n}.ours.inspect.json"
