@@ -206,6 +206,11 @@ def profile_case(case, out_dir):
     cuda = spec["device"].startswith("cuda")
     device = torch.device(spec["device"])
     fn = make_variant(spec)
+    if cuda:  # as in a fresh process (attnwb's): no cached blocks, no cuBLAS workspace kept from a case before
+        torch.cuda.synchronize(device)
+        if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
+            torch._C._cuda_clearCublasWorkspaces()
+        torch.cuda.empty_cache()
     q, k, v = make_inputs(spec)
     if cuda:
         torch.cuda.synchronize(device)
