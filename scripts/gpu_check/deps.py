@@ -1,9 +1,13 @@
-"""The build dependencies the GPU machine lacks, carried in a git-ignored folder (issue 13).
+"""The build dependencies the GPU machine lacks, carried in a git-ignored folder (issue 13), and a
+prebuilt attnwb as the fallback should the build there fail.
 
 The lent H200 has python3 with torch, nvcc, CMake, ninja and a compiler, but no Debian -dev packages
 and no network. `scripts/gpu-check.sh --prepare` (here, where apt works) downloads Debian 12's
 packages below and unpacks them into .gpu-deps/root; the device call carries .gpu-deps. zlib and
 GoogleTest come as static libraries; simdjson as its shared library, which the build's RPATH finds.
+When build-gpu/ holds a build (scripts/gpu_check/rehearse.sh makes one against the same torch 2.11.0
+wheel), --prepare also keeps its attnwb, stripped (~2 MiB), in .gpu-deps/prebuilt: if the build on the
+GPU machine fails, steps (b)-(e) still run with it (and say so); the core tests need the build.
 """
 import os
 import shutil
@@ -56,8 +60,8 @@ def prepare(repo):
     top = os.path.join(repo, ".gpu-deps")
     manifest = os.path.join(top, "PACKAGES")
     if not missing(repo) and os.path.exists(manifest) and open(manifest).read().split() == PACKAGES:
-        print(f"{top}: complete ({folder_bytes(top) / 2**20:.1f} MiB), nothing to do")
-        return 0
+        print(f"{top}: packages complete")
+        return keep_prebuilt(repo)
     shutil.rmtree(top, ignore_errors=True)
     os.makedirs(deps_root(repo))
     with tempfile.TemporaryDirectory() as tmp:
@@ -81,5 +85,27 @@ def prepare(repo):
     if gone:
         print(f"incomplete after unpacking: {gone}")
         return 1
+    return keep_prebuilt(repo)
+
+
+def prebuilt_dir(repo):
+    return os.path.join(repo, ".gpu-deps", "prebuilt")
+
+
+def keep_prebuilt(repo):
+    top = os.path.join(repo, ".gpu-deps")
+    built = os.path.join(repo, "build-gpu", "app", "attnwb")
+    if os.path.exists(built):
+        os.makedirs(prebuilt_dir(repo), exist_ok=True)
+        subprocess.run(["strip", "-o", os.path.join(prebuilt_dir(repo), "attnwb"), built], check=True)
+        import time
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(os.path.getmtime(built)))
+        commit = subprocess.run(["git", "-C", repo, "log", "-1", "--format=%h"], capture_output=True, text=True).stdout.strip()
+        with open(os.path.join(prebuilt_dir(repo), "BUILT"), "w") as f:
+            f.write(f"build-gpu/app/attnwb linked {when}; the tree was at {commit} when it was kept\n")
+        print(f"prebuilt fallback: build-gpu's attnwb, linked {when}")
+    else:
+        print("no build-gpu/app/attnwb: no prebuilt fallback (scripts/gpu_check/rehearse.sh --steps env,configure,build "
+              "makes one; then --prepare again)")
     print(f"{top}: {folder_bytes(top) / 2**20:.1f} MiB, carry it: run(carry=['.gpu-deps'])")
     return 0

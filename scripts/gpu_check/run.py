@@ -61,6 +61,8 @@ class Check:
         self.gpu = False
         self.device = "cuda"
         self.load = None
+        self.run_env = None        # LD_LIBRARY_PATH for the prebuilt attnwb, when the build failed
+        self.built_here = False    # the core tests need the build made here
 
     # ---- bookkeeping ------------------------------------------------------------------------------
     def elapsed(self):
@@ -85,7 +87,8 @@ class Check:
         with open(path, "a") as f:
             f.write("$ " + " ".join(cmd) + "\n")
             f.flush()
-            p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=REPO)
+            p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=REPO,
+                                 env=dict(os.environ, **self.run_env) if self.run_env else None)
             try:
                 if interrupt_after is not None and interrupt_after < limit:
                     try:
@@ -195,13 +198,35 @@ class Check:
         ours = [l for l in log if "warning:" in l and any(f"/{d}/" in l for d in ("core", "app", "tests"))
                 and "site-packages" not in l]
         self.env["build_seconds"] = round(secs, 1)
+        self.built_here = rc == 0
         self.add("build", [rules.Verdict("build", "pass" if rc == 0 else "fail", f"ninja exit {rc} in {secs:.0f} s"
                                          + ("" if rc == 0 else ":\n" + self.tail("build.log", 25)), seconds=secs),
                            rules.Verdict("warnings", "pass" if not ours else "fail",
                                          f"{len(ours)} warnings in our code" + (f": {ours[:3]}" if ours else ""))])
+        return rc == 0 or self.use_prebuilt()
+
+    def use_prebuilt(self):
+        """The attnwb built elsewhere against the same torch wheel (.gpu-deps/prebuilt), run with this
+        machine's torch libraries: steps (b)-(e) still measure; the core tests are not run."""
+        exe = os.path.join(deps.prebuilt_dir(REPO), "attnwb")
+        if not os.path.exists(exe):
+            return False
+        os.makedirs(os.path.dirname(self.attnwb_bin), exist_ok=True)
+        shutil.copy2(exe, self.attnwb_bin)
+        torch_lib = os.path.normpath(os.path.join(self.env["cmake_prefix"], "..", "..", "lib"))
+        paths = [torch_lib, os.path.join(deps.deps_root(REPO), deps.ARCH_LIB), "/usr/local/cuda/lib64", "/usr/local/cuda/lib"]
+        self.run_env = {"LD_LIBRARY_PATH": ":".join(paths + [os.environ.get("LD_LIBRARY_PATH", "")])}
+        built = open(os.path.join(deps.prebuilt_dir(REPO), "BUILT")).read().strip()
+        rc, _ = self.run([self.attnwb_bin, "--help"], "prebuilt.log", 30)
+        self.add("build", [rules.Verdict("prebuilt attnwb", "info" if rc == 0 else "fail",
+                                         f"the build failed: (b)-(e) use the prebuilt attnwb ({built}), built against the same "
+                                         f"torch wheel, with this machine's LibTorch (--help exit {rc}); the core tests need the build")])
         return rc == 0
 
     def step_tests(self):
+        if not self.built_here:
+            self.add("tests", [rules.Verdict("core tests", "skipped", "not built on this machine (see build)")])
+            return True
         junit = os.path.join(self.work, "ctest.xml")
         cmd = ["ctest", "--test-dir", self.build, "-L", "core", "-j", str(min(8, os.cpu_count() or 2)),
                "--timeout", "180", "--output-on-failure", "--output-junit", junit]
@@ -449,6 +474,8 @@ def dry_run(args):
     gone = deps.missing(REPO)
     print(f"carried deps (.gpu-deps): {'complete' if not gone else 'MISSING ' + ', '.join(gone[:3]) + ' (scripts/gpu-check.sh --prepare)'}"
           f", {deps.folder_bytes(os.path.join(REPO, '.gpu-deps')) / 2**20:.1f} MiB")
+    built = os.path.join(deps.prebuilt_dir(REPO), "BUILT")
+    print("prebuilt fallback attnwb: " + (open(built).read().strip() if os.path.exists(built) else "none"))
     print("device call: run(command='bash scripts/gpu-check.sh', carry=['.gpu-deps'], timeout_s=480)")
     return 0 if not gone else 1
 
