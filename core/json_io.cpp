@@ -168,6 +168,7 @@ void to_json(json& j, const OperatorRow& r) {
              {"device_memory_bytes", r.device_memory_bytes},
              {"self_device_memory_bytes", r.self_device_memory_bytes}};
     if (!r.input_shapes.empty()) j["input_shapes"] = r.input_shapes;
+    if (r.user_annotation) j["user_annotation"] = true;
 }
 
 void from_json(const json& j, OperatorRow& r) {
@@ -176,6 +177,7 @@ void from_json(const json& j, OperatorRow& r) {
     r.name = j["name"].get<std::string>();
     r.device = j.value("device_type", std::string("cpu")) == "cuda" ? DeviceKind::CUDA : DeviceKind::CPU;
     r.input_shapes = j.value("input_shapes", std::string());
+    r.user_annotation = j.value("user_annotation", false);
     r.calls = j.value("calls", int64_t(0));
     r.self_cpu_ns = ns_from_us(j, "self_cpu_us");
     r.cpu_total_ns = ns_from_us(j, "cpu_total_us");

@@ -245,6 +245,7 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
             r.name = std::string(e.name);
             r.input_shapes = shapes;
             r.device = e.device;
+            r.user_annotation = !cpu && e.src && e.src->kind == EventKind::UserAnnotation;
             rows.push_back(std::move(r));
         }
         OperatorRow& r = rows[it->second];
@@ -317,9 +318,10 @@ std::string sort_key_names() {
 
 OpTableTotals totals(const std::vector<OperatorRow>& rows) {
     OpTableTotals t;
+    const bool device_rows = std::any_of(rows.begin(), rows.end(), [](const OperatorRow& r) { return r.device != DeviceKind::CPU; });
     for (const auto& r : rows) {
         t.self_cpu_ns += r.self_cpu_ns;
-        t.self_device_ns += r.self_device_ns;
+        if (device_rows ? r.device != DeviceKind::CPU && !r.user_annotation : true) t.self_device_ns += r.self_device_ns;
     }
     return t;
 }

@@ -16,6 +16,7 @@ struct OperatorRow {
     std::string name;          // "ProfilerStep*" for all ProfilerStep#k, as PyTorch rewrites them
     std::string input_shapes;  // Python's str() of the shapes, only when grouped by shape
     DeviceKind device = DeviceKind::CPU;  // CUDA for rows made of kernels themselves
+    bool user_annotation = false;         // a device-side user annotation (gpu_user_annotation): no kernel time of its own
     int64_t calls = 0;
     int64_t self_cpu_ns = 0;
     int64_t cpu_total_ns = 0;
@@ -51,6 +52,11 @@ std::string_view table_name_view(const std::string& event_name);  // the same, w
 // PyTorch's _filter_name: utility ops it leaves out of its tables.
 bool is_filtered_op_name(const std::string& name);
 
+// The footer of PyTorch's table (profiler_util.py _build_table): "Self CPU time total" sums the rows'
+// self CPU; "Self CUDA time total" sums the device rows (kernels, copies, sets) that are not user
+// annotations, or, when a table has no device rows (LibTorch 1.x, the legacy profiler), the CPU rows'
+// self device time. Summing every row would count each kernel twice (its own row and the op that
+// launched it) and the annotations' spans on top.
 struct OpTableTotals {
     int64_t self_cpu_ns = 0;
     int64_t self_device_ns = 0;

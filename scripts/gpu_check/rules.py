@@ -51,11 +51,12 @@ def canonical(name):
 
 
 def split_rows(rows):
-    """(operators, runtime API rows, device rows), each {name: row}; rows of one name are summed."""
+    """(operators, runtime API rows, device rows), each {name: row}; rows of one name are summed.
+    Device-side user annotations (a span on the stream, no kernel time of their own) are left out."""
     ops, runtime, device = {}, {}, {}
     for r in rows:
         name = canonical(r["name"])
-        if name in IGNORED:
+        if name in IGNORED or r.get("user_annotation"):
             continue
         target = device if r.get("device_type") == "cuda" else runtime if GPU_RUNTIME.match(name) else ops
         if name in target:
@@ -139,7 +140,9 @@ def profile_rules(ours, ours_kernels, ref, cuda):
     if not cuda:
         out.append(Verdict("device columns", "n/a", "run on the CPU: no CUDA columns, kernels or CUDA peak"))
         return out
-    o_total = sum(r["self_device_us"] for r in o_dev.values())
+    o_total = ours.get("self_cuda_total_us")  # the footer attnwb printed, when the caller read it
+    if o_total is None:
+        o_total = sum(r["self_device_us"] for r in o_dev.values())
     r_total = ref["self_cuda_total_us"]
     out.append(within("Self CUDA time total", o_total, r_total, TOTAL_TOLERANCE, "Self CUDA time total"))
     step_o, step_r = o_ops.get("ProfilerStep*"), r_ops.get("ProfilerStep*")
@@ -225,3 +228,11 @@ def bench_rules(ours, timer, goal_tflops=None, roof=None, tolerance=0.05, cuda=T
         out.append(Verdict("TFLOP/s", "pass" if tflops >= goal_tflops else "fail", detail + f" (goal {goal_tflops:.0f})",
                            goal=goal_tflops, **figures))
     return out
+
+
+def printed_total(text, what="Self CUDA"):
+    """The "<what> time total: 1.234ms" footer of a table attnwb (or torch) printed, in us; None if absent."""
+    m = re.search(what + r" time total: ([0-9.]+)(us|ms|s)\b", text)
+    if not m:
+        return None
+    return float(m.group(1)) * {"us": 1.0, "ms": 1e3, "s": 1e6}[m.group(2)]

@@ -295,6 +295,10 @@ class Check:
                                 f"profile.{n}.log")
             kernels = json.load(open(f"{d}/{n}.ours.inspect.json"))["traces"][0]["kernels"] if rc == 0 else []
             report = json.load(open(f"{d}/{n}.ours.json"))
+            # The footer attnwb printed is what a user reads: that is the number compared with torch's.
+            printed = rules.printed_total(open(os.path.join(self.work, "logs", f"profile.{n}.log"), errors="replace").read())
+            if printed is not None:
+                report["self_cuda_total_us"] = printed
             print(f"  -- {n}", flush=True)
             self.add("profile", [dict(v, rule=f"{n}: {v['rule']}") for v in
                                  rules.profile_rules(report, kernels, ref, self.gpu)])

@@ -131,6 +131,34 @@ TEST(OpTable, KernelsLinkedByCorrelationGiveDeviceTime) {
     EXPECT_EQ(k.device_total_ns, 3'000);
 }
 
+// The footer as PyTorch 2.x's _build_table makes it: device rows only, without user annotations. A
+// sum over every row counted each kernel twice (its own row and its launcher's self CUDA) and the
+// annotation's span on top (issue 14: 3.290 s where the kernels summed 566.76 ms).
+TEST(OpTable, SelfDeviceTotalCountsEachKernelOnce) {
+    TraceEvent launch = op("aten::mm", 0, 10);
+    launch.correlation_id = 42;
+    TraceEvent kernel = op("gemm_kernel", 12, 15, 7);
+    kernel.device = DeviceKind::CUDA;
+    kernel.kind = EventKind::Kernel;
+    kernel.device_index = 0;
+    kernel.linked_correlation_id = 42;
+    TraceEvent annotation = op("manual", 11, 30, 7);  // gpu_user_annotation on the same stream
+    annotation.device = DeviceKind::CUDA;
+    annotation.kind = EventKind::UserAnnotation;
+    annotation.device_index = 0;
+    const auto rows = key_averages(Trace::build({launch, kernel, annotation}, {}, {}));
+    EXPECT_TRUE(row(rows, "manual").user_annotation);
+    EXPECT_FALSE(row(rows, "gemm_kernel").user_annotation);
+    EXPECT_EQ(row(rows, "aten::mm").self_device_ns, 3'000);
+    EXPECT_EQ(totals(rows).self_device_ns, 3'000) << "the kernel once: not its launcher's share, not the annotation";
+    TableTextOptions text;
+    text.device_columns = true;
+    EXPECT_NE(format_table(rows, text).find("Self CUDA time total: 3.000us"), std::string::npos) << format_table(rows, text);
+    // A table without device rows (LibTorch 1.x's legacy profiler) keeps the device time on its CPU rows.
+    std::vector<OperatorRow> legacy{row(rows, "aten::mm")};
+    EXPECT_EQ(totals(legacy).self_device_ns, 3'000);
+}
+
 TEST(OpTable, AsyncEventsHaveNoSelfTime) {
     TraceEvent a = op("async_op", 0, 50);
     a.is_async = true;

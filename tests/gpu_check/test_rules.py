@@ -103,6 +103,15 @@ class ProfileRules(unittest.TestCase):
         self.assertNotIn("CUDA peak", got)
 
 
+    def test_device_annotations_are_not_kernels_and_the_printed_footer_counts(self):
+        ours, kernels, ref = sides()
+        ours["operators"].append(row("manual", 3, 900.0, 900.0, device="cuda") | {"user_annotation": True})
+        self.assertEqual(set(statuses(rules.profile_rules(ours, kernels, ref, True)).values()), {"pass"})
+        ours["self_cuda_total_us"] = rules.printed_total("Self CPU time total: 1.000ms\nSelf CUDA time total: 1.500ms\n")
+        self.assertEqual(ours["self_cuda_total_us"], 1500.0)
+        self.assertEqual(statuses(rules.profile_rules(ours, kernels, ref, True))["Self CUDA time total"], "fail")
+
+
 class SameProfileRules(unittest.TestCase):
     def test_rounding_passes_and_a_microsecond_per_call_more_fails(self):
         ours, kernels, ref = sides()

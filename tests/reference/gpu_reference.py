@@ -176,11 +176,16 @@ def is_cuda_event(evt):
     return evt.device_type == torch.autograd.DeviceType.CUDA
 
 
+def is_annotation(evt):
+    return bool(getattr(evt, "is_user_annotation", False))
+
+
 def rows_of(prof):
     """key_averages() as attnwb profile --json writes its operator rows (us, bytes)."""
     rows = []
     for a in prof.key_averages():
         rows.append({"name": a.key, "device_type": "cuda" if is_cuda_event(a) else "cpu", "calls": a.count,
+                     "user_annotation": is_annotation(a) and is_cuda_event(a),
                      "self_cpu_us": a.self_cpu_time_total, "cpu_total_us": a.cpu_time_total,
                      "self_device_us": a.self_device_time_total, "device_total_us": a.device_time_total,
                      "cpu_memory_bytes": a.cpu_memory_usage, "self_cpu_memory_bytes": a.self_cpu_memory_usage,
@@ -193,7 +198,7 @@ def kernels_of(prof):
     """Device activities (kernels, copies, sets) by name: calls and total time (us)."""
     kernels = {}
     for e in prof.events():
-        if is_cuda_event(e):
+        if is_cuda_event(e) and not is_annotation(e):
             k = kernels.setdefault(e.name, {"name": e.name, "calls": 0, "total_us": 0.0})
             k["calls"] += 1
             k["total_us"] += e.time_range.elapsed_us()
@@ -242,8 +247,9 @@ def profile_case(case, out_dir):
     result.update(
         operators=rows,
         kernels=kernels_of(prof),
-        # torch's table footer: the sum of self device time over the device-type rows.
-        self_cuda_total_us=sum(e.self_device_time_total for e in prof.events() if is_cuda_event(e)),
+        # torch's table footer (_build_table): self device time of the device events, user annotations left out.
+        self_cuda_total_us=sum(e.self_device_time_total for e in prof.events() if is_cuda_event(e) and not is_annotation(e)),
+        table_footer=[line for line in prof.key_averages().table(row_limit=1).splitlines() if "time total" in line],
         self_cpu_total_us=prof.key_averages().self_cpu_time_total,
         profiler_step=[r for r in rows if r["name"] == "ProfilerStep*"],
         cuda_peak_bytes=torch.cuda.max_memory_allocated(device) if cuda else -1,
