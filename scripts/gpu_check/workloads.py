@@ -72,7 +72,7 @@ class Workloads:
         for p in points:
             by_status.setdefault(p["status"], []).append(p)
         label = lambda p: f"{p['spec']['variant']} {p['spec']['dtype']} N={p['spec']['seq_q']}"
-        out = [rules.Verdict("sweep points", "fail" if by_status.get("failed") else "pass",
+        out = [rules.Verdict("sweep points", "fail" if by_status.get("failed") or not by_status.get("ok") else "pass",
                              f"{len(points)} points in {seconds:.0f} s: " +
                              ", ".join(f"{len(v)} {k}" for k, v in sorted(by_status.items())) +
                              "".join(f"; failed {label(p)}: {p['reason'][:160]}" for p in by_status.get("failed", [])[:3]),
