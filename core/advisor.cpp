@@ -174,7 +174,8 @@ void dispatch_bound(const ProfileResult& run, const std::vector<OperatorRow>& ro
             step_ns += e.duration_ns();
             ++steps;
         }
-        launches += e.kind == EventKind::Runtime ? 1 : 0;
+        // A launch is a kernel started: the runtime's other calls (copies, sets, syncs, queries) are not.
+        launches += e.device != DeviceKind::CPU && e.kind == EventKind::Kernel ? 1 : 0;
     }
     if (device_ns <= 0) return;  // a CPU run: no device to starve
     if (steps == 0) step_ns = run.trace.end_ns() - run.trace.begin_ns();
@@ -186,8 +187,8 @@ void dispatch_bound(const ProfileResult& run, const std::vector<OperatorRow>& ro
     f.weight = 1.0 - 1.0 / ratio;
     f.title = "CPU-bound: " + us(double(step_ns) / n) + " of CPU time per step against " + us(double(device_ns) / n) +
               " of kernels (" + fmt("%.1fx", ratio) + "); the device waits for launches";
-    f.evidence.push_back(fmt("%.0f launches per step, %.1f us of kernel time each on average", double(launches) / n,
-                             launches ? double(device_ns) / double(launches) / 1e3 : 0.0));
+    f.evidence.push_back(fmt("%.0f kernel launches per step, %.1f us of device time (kernels, copies, sets) per launch on average",
+                             double(launches) / n, launches ? double(device_ns) / double(launches) / 1e3 : 0.0));
     std::vector<OperatorRow> top(rows.begin(), rows.end());
     sort_rows(top, SortKey::SelfCpu);
     for (size_t i = 0, shown = 0; i < top.size() && shown < 3; ++i)

@@ -41,12 +41,6 @@ std::vector<const SweepPoint*> curve_points(const SweepResult& sweep, const RunS
 
 bool only_check(const Measurements& m) { return m.check && !m.run && !m.bench && !m.sweep; }
 
-std::string join(const std::vector<std::string>& parts, const std::string& sep = "; ") {
-    std::string out;
-    for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
-    return out;
-}
-
 ChecklistItem item(const char* id, const char* label) { return {id, label, ItemState::NotApplicable, ""}; }
 
 void set(ChecklistItem& it, bool pass, std::string reason) {
@@ -144,7 +138,11 @@ ChecklistItem warmup_item(const Measurements& m) {
                 break;
             }
         const std::string device = m.run->spec_known ? to_string(m.run->spec.device) : m.run->environment.device;
-        const int first_in_trace = first_profiler_step(m.run->trace);
+        int first_in_trace = first_profiler_step(m.run->trace);
+        if (!m.run->spec_known) {  // a foreign trace's steps are its ProfilerStep#k spans, not a schedule of ours
+            if (first_in_trace < 0) first_in_trace = first;
+            first = -1;
+        }
         if (first < 0 && first_in_trace > 0)
             ok.push_back(printf_string("the first recorded step is ProfilerStep#%d: %d step(s) ran before it (wait/warmup)",
                                        first_in_trace, first_in_trace));

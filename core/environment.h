@@ -21,6 +21,7 @@ struct Environment {
     std::string host;
     std::string os;
     std::string timestamp_utc;   // ISO 8601
+    std::string recorded_by;     // an imported trace: what wrote it ("Kineto trace schema 1, CUPTI 18; record_shapes")
     bool operator==(const Environment&) const = default;
 };
 

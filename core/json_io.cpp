@@ -129,6 +129,7 @@ void to_json(json& j, const Environment& e) {
              {"threads", e.threads},             {"build_type", e.build_type},
              {"compiler", e.compiler},           {"host", e.host},
              {"os", e.os},                       {"timestamp_utc", e.timestamp_utc}};
+    if (!e.recorded_by.empty()) j["recorded_by"] = e.recorded_by;
 }
 
 void from_json(const json& j, Environment& e) {
@@ -146,6 +147,7 @@ void from_json(const json& j, Environment& e) {
     e.host = str("host");
     e.os = str("os");
     e.timestamp_utc = str("timestamp_utc");
+    e.recorded_by = str("recorded_by");
 }
 
 namespace {
@@ -215,11 +217,22 @@ ProfileReport make_report(const ProfileResult& result, bool group_by_shape) {
         r.peak_memory_bytes = result.device_peak_bytes;
         r.peak_memory_source = "cuda allocator (max_memory_allocated over the run)";
     } else {
+        // The device's replayed peak when the trace has device [memory] events (an imported GPU trace),
+        // else the CPU's.
+        const bool device = std::any_of(r.memory_series.begin(), r.memory_series.end(),
+                                        [](const MemorySeries& s) { return s.device != DeviceKind::CPU; });
         for (const auto& s : r.memory_series)
-            if (s.device == DeviceKind::CPU) r.peak_memory_bytes = std::max(r.peak_memory_bytes, s.peak_bytes);
-        r.peak_memory_source = "replayed cpu [memory] events, above the level when recording started";
+            if ((s.device != DeviceKind::CPU) == device) r.peak_memory_bytes = std::max(r.peak_memory_bytes, s.peak_bytes);
+        r.peak_memory_source = std::string("replayed ") + (device ? "device" : "cpu") +
+                               " [memory] events, above the level when recording started";
     }
     r.steps = result.steps;
+    if (!result.spec_known && r.steps.empty()) {  // a foreign trace: its ProfilerStep#k spans are the recorded steps
+        for (const auto& e : result.trace.events())
+            if (e.device == DeviceKind::CPU && e.parent < 0 && e.name.rfind("ProfilerStep#", 0) == 0)
+                r.steps.push_back({std::atoi(e.name.c_str() + 13), ScheduleAction::Record, e.duration_ns()});
+        std::sort(r.steps.begin(), r.steps.end(), [](const StepRecord& a, const StepRecord& b) { return a.step < b.step; });
+    }
     return r;
 }
 

@@ -62,4 +62,11 @@ std::vector<MemoryPoint> downsample_min_max(const std::vector<MemoryPoint>& poin
     return out;
 }
 
+std::string memory_series_label(const MemorySeries& s) {
+    std::string label = s.device == DeviceKind::CPU ? std::string("cpu")
+                        : s.device == DeviceKind::CUDA ? "cuda:" + std::to_string(std::max(s.device_index, 0))
+                                                       : "device " + std::to_string(std::max(s.device_index, 0));
+    return label + (s.rank >= 0 ? " rank " + std::to_string(s.rank) : "");
+}
+
 }  // namespace awb

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "trace.h"
@@ -30,6 +31,9 @@ struct MemorySeries {
 
 // One series per (rank, device kind, index) present in the trace, CPU first.
 std::vector<MemorySeries> replay_memory(const Trace& trace);
+
+// "cpu", "cuda:0", "cuda:1 rank 3": which memory a series is.
+std::string memory_series_label(const MemorySeries& s);
 
 // At most about 2 * buckets points: the first and last point, and the min and the max of each time
 // bucket in between, so that no peak disappears when a long series is drawn or stored.

@@ -28,6 +28,11 @@ svg.chart{display:block;margin:8px 0;background:#fff}
 
 std::string esc(const std::string& s) { return html_escape(s); }
 std::string td(const std::string& s) { return "<td>" + esc(s) + "</td>"; }
+// A name cell: long names elided in the middle, the whole name on hover.
+std::string name_td(const std::string& s) {
+    constexpr size_t kMax = 96;
+    return s.size() <= kMax ? td(s) : "<td title=\"" + esc(s) + "\">" + esc(elide_middle(s, kMax)) + "</td>";
+}
 std::string num(const std::string& s) { return "<td class=\"num\">" + esc(s) + "</td>"; }
 std::string th(const std::string& s) { return "<th>" + esc(s) + "</th>"; }
 std::string row(const std::string& key, const std::string& value) { return "<tr>" + th(key) + td(value) + "</tr>\n"; }
@@ -95,6 +100,7 @@ std::string environment_section(const ReportInput& in) {
     add("build", e->build_type + (e->compiler.empty() ? "" : ", " + e->compiler));
     add("host", e->host + (e->os.empty() ? "" : ", " + e->os));
     add("measured at", e->timestamp_utc);
+    add("recorded by", e->recorded_by);
     out += "</table>\n";
     return out;
 }
@@ -167,13 +173,23 @@ std::string profile_section(const ProfileReport& r, size_t top) {
     std::vector<int64_t> recorded;
     for (const auto& s : r.steps)
         if (s.action == ScheduleAction::Record || s.action == ScheduleAction::RecordAndSave) recorded.push_back(s.wall_ns);
-    std::string facts = printf_string("%zu steps run, %zu recorded (schedule wait=%d warmup=%d active=%d repeat=%d)", r.steps.size(),
-                                      recorded.size(), r.options.wait, r.options.warmup, r.options.active, r.options.repeat);
+    std::string facts =
+        r.spec_known ? printf_string("%zu steps run, %zu recorded (schedule wait=%d warmup=%d active=%d repeat=%d)", r.steps.size(),
+                                     recorded.size(), r.options.wait, r.options.warmup, r.options.active, r.options.repeat)
+        : r.steps.empty() ? std::string("no ProfilerStep#k spans in the trace: its steps are not known")
+                          : printf_string("%zu step(s) recorded in the trace (ProfilerStep#%d", r.steps.size(), r.steps.front().step) +
+                                (r.steps.size() > 1 ? printf_string("..#%d)", r.steps.back().step) : std::string(")"));
     if (!recorded.empty()) {
         std::vector<double> v(recorded.begin(), recorded.end());
         facts += "; median recorded step " + format_ms(quantile(v, 0.5)) + " with the profiler on";
     }
     if (r.peak_memory_bytes > 0) facts += "; peak memory " + format_mib(r.peak_memory_bytes) + " (" + r.peak_memory_source + ")";
+    if (r.memory_series.size() > 1 || (r.memory_series.size() == 1 && r.peak_memory_bytes <= 0)) {
+        std::vector<std::string> peaks;  // every device's own replayed peak
+        for (const auto& s : r.memory_series)
+            peaks.push_back(memory_series_label(s) + " " + format_mib(s.peak_bytes));
+        facts += "; replayed peak per device: " + join(peaks, ", ");
+    }
     out += "<p>" + esc(facts) + ".</p>\n";
 
     if (!r.steps.empty()) {
@@ -198,7 +214,7 @@ std::string profile_section(const ProfileReport& r, size_t top) {
         const int64_t v = device ? o.self_device_ns : o.self_cpu_ns;
         const int64_t all = device ? total.self_device_ns : total.self_cpu_ns;
         if (v <= 0) continue;
-        bars.push_back({o.name + (o.input_shapes.empty() ? "" : " " + o.input_shapes), double(v),
+        bars.push_back({elide_middle(o.name + (o.input_shapes.empty() ? "" : " " + o.input_shapes), 64), double(v),
                         us_text(v) + " (" + pct(all > 0 ? double(v) / double(all) : 0) + ")"});
     }
     if (!bars.empty())
@@ -212,7 +228,7 @@ std::string profile_section(const ProfileReport& r, size_t top) {
     out += "</tr>\n";
     for (size_t i = 0; i < rows.size() && i < top; ++i) {
         const OperatorRow& o = rows[i];
-        out += "<tr>" + td(o.name) + (r.grouped_by_shape ? td(o.input_shapes) : "") + num(std::to_string(o.calls)) +
+        out += "<tr>" + name_td(o.name) + (r.grouped_by_shape ? td(o.input_shapes) : "") + num(std::to_string(o.calls)) +
                num(us_text(o.self_cpu_ns)) + num(pct(total.self_cpu_ns > 0 ? double(o.self_cpu_ns) / double(total.self_cpu_ns) : 0)) +
                num(us_text(o.cpu_total_ns));
         if (device)
@@ -229,9 +245,7 @@ std::string profile_section(const ProfileReport& r, size_t top) {
     std::vector<ChartSeries> mem;
     for (const auto& s : r.memory_series) {
         if (s.points.empty()) continue;
-        ChartSeries c = series_of((s.device == DeviceKind::CUDA ? "cuda:" + std::to_string(std::max(s.device_index, 0)) : std::string("cpu")) +
-                                      (s.rank >= 0 ? " rank " + std::to_string(s.rank) : ""),
-                                  false, true, true);
+        ChartSeries c = series_of(memory_series_label(s), false, true, true);
         const int64_t t0 = s.points.front().ts_ns;
         for (const auto& p : s.points) c.points.push_back({double(p.ts_ns - t0) / 1e6, double(p.bytes) / (1024.0 * 1024.0)});
         mem.push_back(std::move(c));

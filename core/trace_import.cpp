@@ -603,7 +603,11 @@ void Reader::read_root_object() {
 }
 
 void Reader::top_level_value(std::string_view key, size_t start, size_t end) {
-    const bool wanted = key == "baseTimeNanoseconds" || key == "traceName" || key == "deviceProperties" ||
+    static const std::set<std::string_view> kHeader = {"schemaVersion", "cupti_version", "cuda_runtime_version",
+                                                       "cuda_driver_version", "hip_runtime_version", "record_shapes",
+                                                       "profile_memory", "with_stack", "with_flops", "with_modules"};
+    const bool header = kHeader.count(key) > 0;
+    const bool wanted = header || key == "baseTimeNanoseconds" || key == "traceName" || key == "deviceProperties" ||
                         key == "distributedInfo" || key == "attention_workbench";
     if (!wanted) return;
     json v;
@@ -612,7 +616,9 @@ void Reader::top_level_value(std::string_view key, size_t start, size_t end) {
     } catch (const json::exception& e) {
         fail("the value of \"" + std::string(key) + "\" is not valid JSON: " + e.what(), in_.offset(start));
     }
-    if (key == "baseTimeNanoseconds" && v.is_number()) {
+    if (header) {
+        if (v.is_primitive()) out_.header[std::string(key)] = std::move(v);
+    } else if (key == "baseTimeNanoseconds" && v.is_number()) {
         // Timestamps and durations are at most 2e18 ns (checked as read), so a base within 2e18 cannot overflow.
         const double base = v.get<double>();
         if (!(std::fabs(base) <= 2e18)) fail("\"baseTimeNanoseconds\" is out of range", in_.offset(start));
@@ -626,6 +632,7 @@ void Reader::top_level_value(std::string_view key, size_t start, size_t end) {
         out_.rank = int_of("rank");
         out_.world_size = int_of("world_size");
         if (v.contains("backend") && v["backend"].is_string()) out_.backend = v["backend"].get<std::string>();
+        if (v.contains("nccl_version") && v["nccl_version"].is_string()) out_.header["nccl_version"] = v["nccl_version"];
     } else if (key == "attention_workbench") {
         out_.extra = std::move(v);
     }
@@ -915,6 +922,7 @@ ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObs
         out.world_size = std::max(out.world_size, p.world_size);
         if (out.backend.empty()) out.backend = p.backend;
         if (out.device_properties.is_null()) out.device_properties = p.device_properties;
+        if (out.header.empty()) out.header = p.header;
         if (out.extra.is_null()) out.extra = p.extra;
     }
     std::sort(meta.ranks.begin(), meta.ranks.end());

@@ -31,6 +31,8 @@ struct ImportedTrace {
     std::string trace_name;           // "traceName", when present
     nlohmann::json extra;             // top-level "attention_workbench" object (spec, environment), when present
     nlohmann::json device_properties; // "deviceProperties" (GPU name, memory, compute capability), when present
+    nlohmann::json header = nlohmann::json::object();  // the versions and options Kineto records: schemaVersion,
+                                      // cupti_version, cuda_runtime_version, cuda_driver_version, record_shapes, ...
     int rank = -1;                    // "distributedInfo": rank, world size, backend
     int world_size = -1;
     std::string backend;

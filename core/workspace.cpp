@@ -1,9 +1,11 @@
 #include "workspace.h"
 
 #include <filesystem>
+#include <map>
 
 #include "chrome_trace.h"
 #include "json_io.h"
+#include "printf_string.h"
 #include "results_json.h"
 
 namespace awb {
@@ -26,7 +28,59 @@ void report(RunObserver* observer, int done, int total, const std::string& what)
     if (observer->cancel_requested()) throw Cancelled();
 }
 
+// "12010" (CUDA's encoding) -> "12.1".
+std::string cuda_version_text(const json& v) {
+    if (!v.is_number_integer()) return "";
+    const int n = v.get<int>();
+    return std::to_string(n / 1000) + "." + std::to_string((n % 1000) / 10);
+}
+
 }  // namespace
+
+Environment environment_of_import(const ImportedTrace& t) {
+    Environment e;
+    std::map<std::string, int> gpus;  // "NVIDIA H100 80GB HBM3 (79.1 GiB, compute 9.0, 132 SMs)" -> count
+    if (t.device_properties.is_array())
+        for (const auto& d : t.device_properties) {
+            if (!d.is_object() || !d.contains("name") || !d["name"].is_string()) continue;
+            std::string text = d["name"].get<std::string>();
+            std::vector<std::string> facts;
+            if (d.contains("totalGlobalMem") && d["totalGlobalMem"].is_number())
+                facts.push_back(printf_string("%.1f GiB", d["totalGlobalMem"].get<double>() / double(1 << 30)));
+            if (d.contains("computeMajor") && d["computeMajor"].is_number_integer())
+                facts.push_back("compute " + std::to_string(d["computeMajor"].get<int>()) + "." +
+                                std::to_string(d.value("computeMinor", 0)));
+            if (d.contains("numSms") && d["numSms"].is_number_integer()) facts.push_back(std::to_string(d["numSms"].get<int>()) + " SMs");
+            for (size_t i = 0; i < facts.size(); ++i) text += (i ? ", " : " (") + facts[i] + (i + 1 == facts.size() ? ")" : "");
+            ++gpus[text];
+        }
+    for (const auto& [name, n] : gpus)
+        e.device_name += (e.device_name.empty() ? "" : "; ") + (n > 1 ? std::to_string(n) + " x " : std::string()) + name;
+    e.device = gpus.empty() ? "" : "cuda";
+    const json& h = t.header;
+    e.cuda_version = cuda_version_text(h.value("cuda_runtime_version", json()));
+    e.driver_version = cuda_version_text(h.value("cuda_driver_version", json()));
+    if (t.world_size > 0 || t.trace.meta().ranks.size() > 1) {
+        e.host = t.trace.meta().ranks.size() > 1 ? std::to_string(t.trace.meta().ranks.size()) + " ranks"
+                                                 : "rank " + std::to_string(t.rank);
+        e.host += " of " + std::to_string(t.world_size) + (t.backend.empty() ? "" : " (" + t.backend + ")");
+    }
+    std::vector<std::string> recorded;
+    if (h.contains("schemaVersion")) recorded.push_back("schema " + h["schemaVersion"].dump());
+    if (h.contains("cupti_version")) recorded.push_back("CUPTI " + h["cupti_version"].dump());
+    if (h.contains("hip_runtime_version")) recorded.push_back("HIP " + h["hip_runtime_version"].dump());
+    if (h.contains("nccl_version") && h["nccl_version"].is_string()) recorded.push_back("NCCL " + h["nccl_version"].get<std::string>());
+    std::vector<std::string> options;
+    for (const char* o : {"record_shapes", "profile_memory", "with_stack", "with_flops", "with_modules"})
+        if (h.contains(o) && ((h[o].is_number() && h[o].get<double>() != 0) || (h[o].is_boolean() && h[o].get<bool>())))
+            options.push_back(o);
+    if (!h.empty() || !t.trace_name.empty()) {
+        e.recorded_by = "chrome trace";
+        if (!recorded.empty()) e.recorded_by = "Kineto trace (" + join(recorded, ", ") + ")";
+        if (!options.empty()) e.recorded_by += "; " + join(options, ", ");
+    }
+    return e;
+}
 
 ProfileResult profile_result_from_import(ImportedTrace imported) {
     ProfileResult result;
@@ -45,6 +99,8 @@ ProfileResult profile_result_from_import(ImportedTrace imported) {
         } catch (const std::exception&) {
         }
     }
+    // A foreign trace (no environment of ours): what the trace itself records (GPUs, CUDA, ranks).
+    if (result.environment == Environment{}) result.environment = environment_of_import(imported);
     result.trace = std::move(imported.trace);
     return result;
 }

@@ -47,6 +47,9 @@ struct Workspace {
 // The run an imported trace describes: for our own traces the spec, options, environment, steps and
 // device peak written with it; for other traces the events only (spec left at its defaults).
 ProfileResult profile_result_from_import(ImportedTrace imported);
+// What a trace without our metadata records of where it ran: its GPUs (deviceProperties), CUDA runtime
+// and driver, ranks (distributedInfo) and the Kineto versions and options it was written with.
+Environment environment_of_import(const ImportedTrace& imported);
 
 // Writes NAME.json and NAME.runs/run-K.trace.json.gz; throws std::runtime_error naming the file that
 // could not be written. Progress: one step per run; cancel between runs (throws Cancelled).

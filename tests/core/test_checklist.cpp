@@ -6,6 +6,7 @@
 
 #include "checklist.h"
 #include "json_io.h"
+#include "printf_string.h"
 #include "report_html.h"
 #include "svg_chart.h"
 #include "test_support.h"
@@ -216,6 +217,47 @@ TEST(ReportHtml, HoldsEverySectionEscapedWithChartsAndNoExternalFiles) {
     EXPECT_EQ(html.find("src="), std::string::npos);   // nothing loaded from elsewhere
     EXPECT_EQ(html.find("href="), std::string::npos);
     EXPECT_THROW(write_html_report(in, "/nonexistent-dir/report.html"), std::runtime_error);
+}
+
+// Issue 14: the report of a foreign GPU trace says what the trace holds (GPUs, CUDA, ranks, versions,
+// its recorded steps, every device's peak) and elides kernel names in the middle.
+TEST(ReportHtml, ImportedGpuTraceSaysWhatTheTraceHolds) {
+    const ProfileResult foreign = profile_result_from_import(import_chrome_trace(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json"));
+    EXPECT_EQ(foreign.environment.device, "cuda");
+    EXPECT_EQ(foreign.environment.device_name, "NVIDIA A100-SXM4-80GB (79.2 GiB, compute 8.0, 108 SMs)");
+    EXPECT_EQ(foreign.environment.cuda_version, "12.1");
+    EXPECT_EQ(foreign.environment.driver_version, "12.2");
+    EXPECT_EQ(foreign.environment.host, "rank 0 of 2 (nccl)");
+    EXPECT_EQ(foreign.environment.recorded_by, "Kineto trace (schema 1, CUPTI 18, NCCL 2.20.5); record_shapes");
+    const ProfileReport report = make_report(foreign, false);
+    ASSERT_EQ(report.steps.size(), 1u);
+    EXPECT_EQ(report.steps[0].step, 3);
+    EXPECT_GT(report.peak_memory_bytes, 0) << "the device's replayed peak, not 0 from CPU events alone";
+    EXPECT_NE(report.peak_memory_source.find("device"), std::string::npos) << report.peak_memory_source;
+    ReportInput in;
+    in.profile = &report;
+    const std::string html = html_report(in);
+    EXPECT_NE(html.find("NVIDIA A100-SXM4-80GB"), std::string::npos);
+    EXPECT_NE(html.find("rank 0 of 2 (nccl)"), std::string::npos);
+    EXPECT_NE(html.find("1 step(s) recorded in the trace (ProfilerStep#3)"), std::string::npos);
+    EXPECT_EQ(html.find("steps run"), std::string::npos) << "no schedule of ours is claimed for a foreign trace";
+    EXPECT_NE(html.find("replayed peak per device: cpu "), std::string::npos);
+    EXPECT_NE(html.find(", cuda:0 "), std::string::npos);
+    // The report made from that report file alone (run_of_report) still reads the warm-up right.
+    const ProfileResult from_file = run_of_report(report);
+    const auto items = measurement_checklist({&from_file});
+    EXPECT_NE(item(items, "warm-up").reason.find("ProfilerStep#3: 3 step(s) ran before it"), std::string::npos)
+        << item(items, "warm-up").reason;
+
+    ProfileReport long_names = report;
+    const std::string name = "void cutlass::Kernel_" + std::string(1200, 'x') + "_Params";
+    long_names.operators.front().name = name;
+    long_names.operators.front().self_device_ns = 1'000'000'000;
+    in.profile = &long_names;
+    const std::string page = html_report(in);
+    EXPECT_NE(page.find("<td title=\"" + name + "\">void cutlass::Kernel_"), std::string::npos);
+    EXPECT_NE(page.find(elide_middle(name, 96).substr(50)), std::string::npos);
+    EXPECT_EQ(page.find(">" + name + "<"), std::string::npos) << "the whole name is only in the tooltip";
 }
 
 TEST(SvgChart, LogAxesDropNonPositiveValuesAndLabelTicks) {
