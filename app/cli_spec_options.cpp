@@ -106,19 +106,16 @@ RunSpec to_spec(const CLI::App& app, const SpecOptions& o, std::vector<SpecProbl
     RunSpec s;
     const bool from_file = !o.spec_file.empty();
     if (from_file) {
-        std::ifstream in(o.spec_file);
-        if (!in) {
-            problems.push_back({"spec", "cannot open '" + o.spec_file + "'"});
-            return s;
-        }
         try {
-            auto j = nlohmann::json::parse(in);
+            auto j = read_json_file(o.spec_file);
             if (j.contains("spec") && j["spec"].is_object()) j = j["spec"];
             s = j.get<RunSpec>();
         } catch (const InvalidInput& e) {
             for (const auto& p : e.problems()) problems.push_back({p.field, p.message + " (in " + o.spec_file + ")"});
         } catch (const nlohmann::json::exception& e) {
-            problems.push_back({"spec", "'" + o.spec_file + "' is not valid JSON: " + e.what()});
+            problems.push_back({"spec", "'" + o.spec_file + "' is not a spec: " + e.what()});
+        } catch (const std::runtime_error& e) {  // cannot open, not JSON: named and said in words
+            problems.push_back({"spec", e.what()});
         }
     }
     // Without a file every option applies (with its default); with one, only those typed.

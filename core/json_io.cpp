@@ -3,10 +3,14 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <iterator>
 #include <fstream>
 #include <stdexcept>
 
+#include "printf_string.h"
 #include "run_observer.h"
 
 namespace awb {
@@ -318,13 +322,33 @@ void check_schema(const json& j, const std::string& schema, int version, const s
                                  std::to_string(version) + ")");
 }
 
+std::string json_problem_in_words(const std::string& text, const json::parse_error& e) {
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return "it is empty";
+    const auto c = static_cast<unsigned char>(text[first]);
+    if (text.compare(first, 4, "\x89PNG") == 0) return "it is a PNG image";
+    if (c == 0x1f && first + 1 < text.size() && static_cast<unsigned char>(text[first + 1]) == 0x8b)
+        return "it is gzip-compressed (results files are plain JSON; traces may be .json.gz: open those as traces)";
+    if (c < 0x20 || c >= 0x7f) return printf_string("it is not text (it starts with byte 0x%02x)", unsigned(c));
+    // nlohmann: "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error while parsing
+    // object - unexpected end of input; expected string literal": keep the place and the reason.
+    std::string what = e.what();
+    const size_t at = what.find(" at line ");
+    const size_t reason = what.find(" - ");
+    std::string where = at == std::string::npos ? "" : what.substr(at + 1, what.find(':', at) - at - 1);
+    std::string why = reason == std::string::npos ? what : what.substr(reason + 3);
+    if (e.byte >= text.size()) why = "the file ends too early (truncated?): " + why;
+    return "it is not valid JSON" + (where.empty() ? "" : " " + where) + ": " + why;
+}
+
 json read_json_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot open '" + path + "'");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     try {
-        return json::parse(in);
-    } catch (const json::exception& e) {
-        throw std::runtime_error("'" + path + "' is not valid JSON: " + e.what());
+        return json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw std::runtime_error("'" + path + "' cannot be read: " + json_problem_in_words(text, e));
     }
 }
 

@@ -68,6 +68,9 @@ auto read_or_throw(const std::string& noun, Read&& read) {
 
 // Parses the JSON file at path; throws std::runtime_error naming the path and the problem.
 nlohmann::json read_json_file(const std::string& path);
+// Why text is not JSON, in words: "it is empty", "it is a PNG image", "it is not valid JSON at line 3,
+// column 5: unexpected end of input ...", for messages that name the file.
+std::string json_problem_in_words(const std::string& text, const nlohmann::json::parse_error& e);
 
 // Writes text to path atomically enough for our needs, gzip-compressed when the path ends in .gz;
 // throws std::runtime_error with the path.

@@ -27,7 +27,7 @@ private:
 
 // Every job: a fresh cancel flag, an observer that forwards progress, one signal for each way it ends.
 template <typename Job>
-void EngineWorker::runJob(const QString& invalid_prefix, Job&& job) {
+void EngineWorker::runJob(const QString& title, const QString& invalid_prefix, Job&& job) {
     cancel_ = false;
     CancelFlagObserver observer(this, cancel_);
     try {
@@ -35,9 +35,9 @@ void EngineWorker::runJob(const QString& invalid_prefix, Job&& job) {
     } catch (const Cancelled&) {
         emit cancelled();
     } catch (const InvalidInput& e) {
-        emit failed(invalid_prefix + QString::fromStdString(e.what()));
+        emit failed(title, invalid_prefix + QString::fromStdString(e.what()));
     } catch (const std::exception& e) {
-        emit failed(QString::fromStdString(e.what()));
+        emit failed(title, QString::fromStdString(e.what()));
     }
 }
 
@@ -53,25 +53,25 @@ EngineWorker::EngineWorker() {
 }
 
 void EngineWorker::runCheck(const awb::RunSpec& spec) {
-    runJob(tr("Invalid input:\n"), [&](SweepObserver& observer) {
+    runJob(tr("Check failed"), tr("Invalid input:\n"), [&](SweepObserver& observer) {
         emit checkFinished(std::make_shared<const CheckReport>(check_variants(spec, {spec.variant}, 0, &observer)));
     });
 }
 
 void EngineWorker::runSweep(const awb::SweepPlan& plan) {
-    runJob(tr("Invalid sweep:\n"), [&](SweepObserver& observer) {
+    runJob(tr("Sweep failed"), tr("Invalid sweep:\n"), [&](SweepObserver& observer) {
         emit sweepFinished(std::make_shared<const SweepResult>(run_sweep(plan, &observer)));
     });
 }
 
 void EngineWorker::runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options) {
-    runJob(tr("Invalid input:\n"), [&](SweepObserver& observer) {
+    runJob(tr("Run failed"), tr("Invalid input:\n"), [&](SweepObserver& observer) {
         emit profileFinished(std::make_shared<const ProfileResult>(profile_run(spec, options, &observer)));
     });
 }
 
 void EngineWorker::runImport(const QString& path) {
-    runJob(QString(), [&](SweepObserver& observer) {
+    runJob(tr("Cannot open trace"), QString(), [&](SweepObserver& observer) {
         // A folder holds the traces of one distributed run: one lane group per rank.
         auto result = std::make_shared<const ProfileResult>(
             profile_result_from_import(import_chrome_traces(trace_files_of(path.toStdString()), &observer)));
@@ -80,14 +80,14 @@ void EngineWorker::runImport(const QString& path) {
 }
 
 void EngineWorker::runSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path) {
-    runJob(QString(), [&](SweepObserver& observer) {
+    runJob(tr("Cannot save workspace"), QString(), [&](SweepObserver& observer) {
         save_workspace(*workspace, path.toStdString(), &observer);
         emit workspaceSaved(path);
     });
 }
 
 void EngineWorker::runLoadWorkspace(const QString& path) {
-    runJob(QString(), [&](SweepObserver& observer) {
+    runJob(tr("Cannot open workspace"), QString(), [&](SweepObserver& observer) {
         emit workspaceLoaded(std::make_shared<const Workspace>(load_workspace(path.toStdString(), &observer)), path);
     });
 }

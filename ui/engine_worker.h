@@ -49,12 +49,14 @@ signals:
     void traceImported(std::shared_ptr<const awb::ProfileResult> result, const QString& path);
     void workspaceSaved(const QString& path);
     void workspaceLoaded(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
-    void failed(const QString& message);  // invalid input or a LibTorch failure, one message
+    // Invalid input, an unreadable file or a LibTorch failure: what failed ("Cannot open trace") and
+    // one message naming the file or field and the problem.
+    void failed(const QString& title, const QString& message);
     void cancelled();
 
 private:
     template <typename Job>
-    void runJob(const QString& invalid_prefix, Job&& job);
+    void runJob(const QString& title, const QString& invalid_prefix, Job&& job);
     std::atomic<bool> cancel_{false};
 };
 

@@ -111,7 +111,9 @@ MainWindow::MainWindow(QWidget* parent)
         exports->addAction(text, this, [this, suggested, filter, write, text] {
             const QString path = QFileDialog::getSaveFileName(this, text, suggested, filter);
             QString error;
-            if (!path.isEmpty() && !write(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+            if (path.isEmpty()) return;
+            if (!write(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+            else if (!status_->text().startsWith(tr("Writing"))) status_->setText(tr("Wrote %1").arg(path));  // big reports say it when done
         });
     };
     export_action(tr("Run as chrome trace..."), QStringLiteral("trace.json"), tr("Chrome trace (*.json)"),
@@ -197,9 +199,9 @@ MainWindow::MainWindow(QWidget* parent)
                       .arg(check_->tolerance, 0, 'e', 1));
         explainShown();
     });
-    connect(worker, &EngineWorker::failed, this, [this](const QString& message) {
-        finishRun(tr("Run failed"));
-        QMessageBox::warning(this, tr("Run failed"), message);
+    connect(worker, &EngineWorker::failed, this, [this](const QString& title, const QString& message) {
+        finishRun(title + tr("; what was shown is kept"));
+        QMessageBox::warning(this, title, message);
     });
     connect(worker, &EngineWorker::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
     connect(worker, &EngineWorker::traceImported, this, [this](std::shared_ptr<const ProfileResult> r, const QString& path) {

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "json_io.h"
 
 using namespace awb;
@@ -75,4 +78,30 @@ TEST(JsonIo, ReportRoundTripAndSchemaCheck) {
     json broken = j;
     broken["operators"] = 5;
     EXPECT_THROW(report_from_json(broken), std::runtime_error);
+}
+
+// Issue 14: a file that is not JSON is named and said in words, never as nlohmann's exception text.
+TEST(JsonIo, UnreadableFilesAreSaidInWords) {
+    const auto dir = std::filesystem::temp_directory_path() / "awb_json_words";
+    std::filesystem::create_directories(dir);
+    auto error_of = [&](const std::string& name, const std::string& bytes) {
+        const std::string path = (dir / name).string();
+        std::ofstream(path, std::ios::binary) << bytes;
+        try {
+            read_json_file(path);
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(error_of("empty.json", ""), "'" + (dir / "empty.json").string() + "' cannot be read: it is empty");
+    EXPECT_NE(error_of("image.json", "\x89PNG\r\n\x1a\n....").find("it is a PNG image"), std::string::npos);
+    EXPECT_NE(error_of("z.json", std::string("\x1f\x8b\x08\x00", 4)).find("gzip-compressed"), std::string::npos);
+    const std::string cut = error_of("cut.json", "{\"a\": [1, 2");
+    EXPECT_NE(cut.find("not valid JSON at line 1, column 12: the file ends too early (truncated?)"), std::string::npos) << cut;
+    const std::string bad = error_of("bad.json", "{\"a\": x}");
+    EXPECT_NE(bad.find("not valid JSON at line 1, column 7"), std::string::npos) << bad;
+    for (const auto& e : {cut, bad}) EXPECT_EQ(e.find("json.exception"), std::string::npos) << e;
+    EXPECT_NE(error_of("../absent-dir/none.json", "").find("cannot open"), std::string::npos);
+    std::filesystem::remove_all(dir);
 }

@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QFileInfo>
+#include <QDir>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
@@ -234,7 +235,18 @@ private slots:
         bad.kv_heads = 3;
         engine.profile(bad, ProfileOptions{});
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60'000);
-        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("kv_heads")));
+        QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("Run failed"));
+        QVERIFY(failed.at(0).at(1).toString().contains(QStringLiteral("kv_heads")));
+        // A truncated trace: what failed is opening it, and the message names the file and the problem.
+        QTemporaryFile cut(QDir::tempPath() + QStringLiteral("/cut-XXXXXX.json"));
+        QVERIFY(cut.open());
+        cut.write("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"aten::mm\", \"ts\": 1, \"dur\"");
+        cut.close();
+        engine.importTrace(cut.fileName());
+        QTRY_VERIFY_WITH_TIMEOUT(failed.size() == 2, 60'000);
+        QCOMPARE(failed.at(1).at(0).toString(), QStringLiteral("Cannot open trace"));
+        QVERIFY(failed.at(1).at(1).toString().contains(cut.fileName()));
+        QVERIFY(failed.at(1).at(1).toString().contains(QStringLiteral("truncated")));
     }
     void engineCancelStopsAfterTheCurrentStep() {
         Engine engine;
