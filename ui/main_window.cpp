@@ -41,6 +41,11 @@
 
 namespace awb::ui {
 
+namespace {
+// "1 run", "3 runs".
+QString counted(size_t n, const QString& one, const QString& many) { return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many); }
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), run_panel_(new RunPanel(query_device_caps())),
       operators_(new OperatorPanel), kernels_(new KernelPanel), findings_(new FindingsView), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
@@ -65,7 +70,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* run_dock = dock(tr("Run"), "run", run_scroll, Qt::LeftDockWidgetArea);
     auto* op_dock = dock(tr("Operators"), "operators", operators_, Qt::BottomDockWidgetArea);
     auto* kernel_dock = dock(tr("Kernels"), "kernels", kernels_, Qt::BottomDockWidgetArea);
-    auto* findings_dock = dock(tr("Findings && checklist"), "findings", findings_, Qt::BottomDockWidgetArea);
+    auto* findings_dock = dock(tr("Findings and checklist"), "findings", findings_, Qt::BottomDockWidgetArea);
     auto* compare_dock = dock(tr("Compare runs"), "compare", comparison_, Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", chart_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(op_dock, findings_dock);
@@ -109,7 +114,9 @@ MainWindow::MainWindow(QWidget* parent)
     auto* exports = file->addMenu(tr("&Export"));
     auto export_action = [this, exports](const QString& text, const QString& suggested, const QString& filter, auto write) {
         exports->addAction(text, this, [this, suggested, filter, write, text] {
-            const QString path = QFileDialog::getSaveFileName(this, text, suggested, filter);
+            QString title = text;
+            title.remove(QLatin1Char('&'));  // the menu's mnemonic is no dialog title
+            const QString path = QFileDialog::getSaveFileName(this, title, suggested, filter);
             QString error;
             if (path.isEmpty()) return;
             if (!write(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
@@ -211,7 +218,8 @@ MainWindow::MainWindow(QWidget* parent)
         status_->setText(tr("Opened trace %1: %2 events, %3 memory events").arg(path).arg(r->trace.events().size()).arg(r->trace.memory().size()));
     });
     connect(worker, &EngineWorker::workspaceSaved, this, [this](const QString& path) {
-        finishRun(tr("Saved workspace %1 (%2 runs, %3 sweeps)").arg(path).arg(runs_.size()).arg(chart_->sweeps().size()));
+        finishRun(tr("Saved workspace %1 (%2, %3)").arg(path, counted(runs_.size(), tr("run"), tr("runs")),
+                                                        counted(chart_->sweeps().size(), tr("sweep"), tr("sweeps"))));
         addRecent(path);
     });
     connect(worker, &EngineWorker::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
@@ -277,6 +285,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 }
 
 namespace {
+
 
 // Runs write(); a failure becomes the message in *error.
 template <typename Write>
@@ -502,7 +511,8 @@ void MainWindow::restoreWorkspace(const Workspace& w, const QString& path) {
     else if (!w.runs.empty()) display(w.runs.back().result);
     else explainShown();  // the sweeps alone
     setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
-    status_->setText(tr("Opened workspace %1: %2 runs, %3 sweeps").arg(path).arg(w.runs.size()).arg(w.sweeps.size()));
+    status_->setText(tr("Opened workspace %1: %2, %3").arg(path, counted(w.runs.size(), tr("run"), tr("runs")),
+                                                            counted(w.sweeps.size(), tr("sweep"), tr("sweeps"))));
     if (!w.problems.empty()) {
         QStringList lines;
         for (const auto& p : w.problems) lines << QString::fromStdString(p);
