@@ -55,6 +55,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         if (c == Shapes) return QString::fromStdString(r.input_shapes);
         return raw(r, c);
     }
+    if (role == Qt::ToolTipRole && c == Name) return QString::fromStdString(r.name);  // the column elides long names
     const bool delta = c == CallsDelta || c == SelfCpuDelta || c == CpuTotalDelta || c == SelfDeviceDelta || c == CpuMemDelta;
     if (role == Qt::ForegroundRole && delta) {
         const double v = raw(r, c);

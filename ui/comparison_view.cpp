@@ -17,6 +17,7 @@
 #include "comparison_model.h"
 #include "format_qt.h"
 #include "op_diff.h"
+#include "table_columns.h"
 #include "timeline_widget.h"
 
 namespace awb::ui {
@@ -164,7 +165,7 @@ void ComparisonView::update_comparison() {
                                     [](const OperatorDiffRow& r) { return r.a.self_device_ns > 0 || r.b.self_device_ns > 0; });
     for (int c : {ComparisonModel::SelfDeviceA, ComparisonModel::SelfDeviceB, ComparisonModel::SelfDeviceDelta})
         table_->setColumnHidden(c, !device);
-    table_->resizeColumnsToContents();
+    fit_columns(table_, 0);
 
     kernel_model_->clear();
     kernel_model_->setHorizontalHeaderLabels({tr("Kernel"), tr("In"), tr("Calls A"), tr("Calls B"), tr("Total A (time)"),
@@ -182,7 +183,7 @@ void ComparisonView::update_comparison() {
                                   cell(ratio >= 0 ? QStringLiteral("%1x").arg(ratio, 0, 'f', 2) : QStringLiteral("-"), ratio, true)});
     }
     kernel_table_->sortByColumn(-1, Qt::AscendingOrder);
-    kernel_table_->resizeColumnsToContents();
+    fit_columns(kernel_table_, 0);
     tabs_->setTabEnabled(1, kernel_model_->rowCount() > 0);
     tabs_->setTabToolTip(1, kernel_model_->rowCount() > 0 ? tr("Kernels joined by name, largest |B-A| first")
                                                           : tr("Neither run has device kernels (a CPU run)"));

@@ -11,6 +11,7 @@
 #include "background.h"
 #include "format_qt.h"
 #include "operator_table_model.h"
+#include "table_columns.h"
 
 namespace awb::ui {
 
@@ -119,6 +120,7 @@ KernelPanel::KernelPanel(QWidget* parent)
     view_->setAlternatingRowColors(true);
     view_->verticalHeader()->hide();
     view_->setItemDelegateForColumn(KernelTableModel::Total, new ShareBarDelegate(view_));
+    view_->setTextElideMode(Qt::ElideMiddle);
     view_->setColumnWidth(KernelTableModel::Name, 380);
     filter_->setPlaceholderText(tr("Filter kernels (e.g. gemm, softmax, nccl)"));
     filter_->setClearButtonEnabled(true);
@@ -150,13 +152,14 @@ void KernelPanel::setTrace(std::shared_ptr<const Trace> trace) {
 
 void KernelPanel::setRows(std::vector<KernelRow> rows) {
     model_->setRows(std::move(rows));
+    fit_columns(view_, KernelTableModel::Name);
     int64_t total = 0, calls = 0;
     for (const auto& r : model_->rows()) {
         total += r.total_ns;
         calls += r.calls;
     }
     summary_->setText(model_->rows().empty() ? tr("No device events (a CPU run): kernels appear for CUDA traces")
-                                             : tr("%1 launches, %2 of device time").arg(calls).arg(format_duration_ns(double(total))));
+                                             : tr("%1 kernels, copies and sets, %2 of device time").arg(calls).arg(format_duration_ns(double(total))));
 }
 
 }  // namespace awb::ui

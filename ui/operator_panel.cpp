@@ -18,6 +18,7 @@
 
 #include "background.h"
 #include "operator_table_model.h"
+#include "table_columns.h"
 
 namespace awb::ui {
 
@@ -90,7 +91,7 @@ void OperatorPanel::setRows(std::vector<OperatorRow> rows, bool device_columns) 
     group_->setEnabled(false);  // regrouping needs the events
     model_->setRows(std::move(rows));
     showColumns(device_columns);
-    view_->resizeColumnsToContents();
+    fit_columns(view_, OperatorTableModel::Name);
 }
 
 void OperatorPanel::regroup() {
@@ -105,7 +106,7 @@ void OperatorPanel::regroup() {
             if (trace != trace_ || grouped != group_->isChecked()) return;  // a newer trace or grouping won
             model_->setRows(std::move(rows));
             view_->setColumnHidden(OperatorTableModel::Shapes, !grouped);
-            view_->resizeColumnsToContents();
+            fit_columns(view_, OperatorTableModel::Name);
             emit rowsReady();
         });
 }

@@ -34,6 +34,7 @@
 #include "run_panel.h"
 #include "sweep_chart.h"
 #include "synthetic_timeline.h"
+#include "table_columns.h"
 #include "timeline_widget.h"
 
 using namespace awb;
@@ -376,6 +377,28 @@ private slots:
         const TimeMapping a2 = view.timelineA()->view(), b2 = view.timelineB()->view();
         QCOMPARE(b2.end_ns - b2.start_ns, a2.end_ns - a2.start_ns);
         QCOMPARE(a2.start_ns - manual->trace.begin_ns(), b2.start_ns - sdpa->trace.begin_ns());
+    }
+    // Issue 14: a 1,500-character kernel name neither widens the name column past its cap nor hides
+    // the numbers; it elides in the middle and the tooltip has it whole. An empty table keeps a usable width.
+    void nameColumnStaysReadableWithLongNames() {
+        OperatorPanel panel;
+        panel.resize(1000, 400);
+        panel.show();
+        const std::string name = "void cutlass::Kernel<" + std::string(1500, 'x') + ">(Params)";
+        OperatorRow row;
+        row.name = name;
+        row.calls = 3;
+        row.self_cpu_ns = 1000;
+        panel.setRows({row}, false);
+        QTableView* view = panel.view();
+        QVERIFY(view->columnWidth(OperatorTableModel::Name) <= kMaxNameWidth);
+        QVERIFY(view->columnWidth(OperatorTableModel::Name) >= kMinNameWidth);
+        QCOMPARE(view->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(view->model()->index(0, OperatorTableModel::Name).data(Qt::ToolTipRole).toString(), QString::fromStdString(name));
+        panel.setRows({}, false);
+        QVERIFY(view->columnWidth(OperatorTableModel::Name) >= kMinNameWidth);
+        panel.setRows({row}, false);
+        QVERIFY2(view->columnWidth(OperatorTableModel::Name) <= kMaxNameWidth, "the next rows are fitted afresh");
     }
     void mainWindowShowsARunAndRejectsBadFiles() {
         MainWindow window;

@@ -1,0 +1,19 @@
+#include "table_columns.h"
+
+#include <QHeaderView>
+#include <QTableView>
+
+#include <algorithm>
+
+namespace awb::ui {
+
+void fit_columns(QTableView* view, int name_column) {
+    view->setTextElideMode(Qt::ElideMiddle);
+    view->horizontalHeader()->setTextElideMode(Qt::ElideRight);
+    view->resizeColumnsToContents();
+    const int shown = view->isVisible() ? view->viewport()->width() : 0;
+    const int cap = shown > 0 ? std::clamp(shown * 2 / 5, kMinNameWidth, kMaxNameWidth) : kMaxNameWidth;
+    view->setColumnWidth(name_column, std::clamp(view->columnWidth(name_column), kMinNameWidth, cap));
+}
+
+}  // namespace awb::ui

@@ -1,0 +1,16 @@
+// Column widths of the workbench's tables: fitted to their contents, except the name column, which
+// real kernel names (C++ signatures of 1,000+ characters) would otherwise widen until every number is
+// off-screen. It gets at least kMinNameWidth and at most 40% of the view (kMaxNameWidth before the
+// view has a size); names elide in the middle, and the models give the full name as the tooltip.
+#pragma once
+
+class QTableView;
+
+namespace awb::ui {
+
+inline constexpr int kMinNameWidth = 160;
+inline constexpr int kMaxNameWidth = 480;
+
+void fit_columns(QTableView* view, int name_column);
+
+}  // namespace awb::ui
