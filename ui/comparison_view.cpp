@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTabWidget>
@@ -104,8 +105,8 @@ ComparisonView::ComparisonView(QWidget* parent)
     picks->addWidget(new QLabel(tr("B:")));
     picks->addWidget(pick_b_, 1);
     auto* timelines = new QSplitter(Qt::Vertical);
-    timelines->addWidget(timeline_a_);
-    timelines->addWidget(timeline_b_);
+    timelines->addWidget(in_scroll_area(timeline_a_));
+    timelines->addWidget(in_scroll_area(timeline_b_));
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(tabs_);
     split->addWidget(timelines);

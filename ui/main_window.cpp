@@ -49,12 +49,10 @@ QString counted(size_t n, const QString& one, const QString& many) { return QStr
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), run_panel_(new RunPanel(query_device_caps())),
       operators_(new OperatorPanel), kernels_(new KernelPanel), findings_(new FindingsView), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
-      timeline_scroll_(new QScrollArea),
+      timeline_scroll_(in_scroll_area(timeline_)),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
     setAcceptDrops(true);
-    timeline_scroll_->setWidget(timeline_);
-    timeline_scroll_->setWidgetResizable(true);
     setCentralWidget(timeline_scroll_);
 
     auto dock = [this](const QString& title, const char* name, QWidget* widget, Qt::DockWidgetArea area) {

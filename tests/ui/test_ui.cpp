@@ -8,9 +8,13 @@
 #include <QSortFilterProxyModel>
 #include <QFileInfo>
 #include <QDir>
+#include <QDockWidget>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <qcustomplot.h>
 #include <QTimer>
 
@@ -436,6 +440,39 @@ private slots:
         QCOMPARE(window.operatorPanel()->model()->rows(), key_averages(result->trace));
         QCOMPARE(window.timeline()->view().end_ns > window.timeline()->view().start_ns, true);
         QCOMPARE(window.comparison()->model()->rowCount() > 0, true);
+    }
+    // Issue 14: opening a GPU trace with 1,500-character kernel names leaves the window its size (it
+    // grew to 1400x3075 and past the screen), and toggling the Operators dock back on does too.
+    void windowKeepsItsSizeWhenAGpuTraceWithLongNamesOpens() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("long.json"));
+        {
+            std::ifstream in(std::string(AWB_FIXTURE_DIR) + "/traces/kineto_gpu_2x.json");
+            nlohmann::json j = nlohmann::json::parse(in);
+            for (auto& e : j["traceEvents"])
+                if (e.value("cat", std::string()) == "kernel")
+                    e["name"] = "void cutlass::Kernel<" + std::string(1500, 'x') + ">(Params) " + e["name"].get<std::string>();
+            std::ofstream(path.toStdString()) << j.dump();
+        }
+        MainWindow window;
+        const QSize size(1000, 700);
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy imported(window.engine()->worker(), &EngineWorker::traceImported);
+        QVERIFY(window.openFile(path));
+        QTRY_VERIFY_WITH_TIMEOUT(!imported.isEmpty(), 60'000);
+        QTest::qWait(50);  // the layout settles
+        QVERIFY2(window.size().width() <= size.width() && window.size().height() <= size.height(),
+                 qPrintable(QStringLiteral("window grew to %1x%2").arg(window.width()).arg(window.height())));
+        QVERIFY(window.operatorPanel()->model()->rowCount() > 5);
+        auto* operators = window.findChild<QDockWidget*>(QStringLiteral("operators"));
+        QVERIFY(operators);
+        operators->hide();
+        operators->show();
+        QTest::qWait(50);
+        QVERIFY2(window.size().width() <= size.width() && window.size().height() <= size.height(),
+                 qPrintable(QStringLiteral("window grew to %1x%2 with Operators shown again").arg(window.width()).arg(window.height())));
     }
     void checklistAndHtmlReportOfTheRunWithItsSweep() {
         MainWindow window;
