@@ -37,14 +37,14 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
 }
 
 void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
-                             std::vector<MemoryPoint> memory) {
+                             std::vector<MemorySeries> memory) {
     ++requests_;
     preparing_ = 0;
     data_ = std::move(data);
     trace_ = std::move(trace);
-    memory_ = std::move(memory);
-    memory_peak_ = 0;
-    for (const auto& p : memory_) memory_peak_ = std::max(memory_peak_, p.bytes);
+    memory_.clear();
+    for (auto& m : memory)
+        if (!m.points.empty()) memory_.push_back(std::move(m));
     highlighted_.clear();
     selected_ = -1;
     flows_.clear();
@@ -56,9 +56,8 @@ void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run) {
     auto trace = std::shared_ptr<const Trace>(run, &run->trace);
     struct Prepared {
         std::shared_ptr<const TimelineData> data;
-        std::vector<MemoryPoint> memory;
+        std::vector<MemorySeries> memory;
     };
-    const DeviceKind device = run->spec.device.kind;
     const bool large = trace->events().size() >= kBackgroundEvents;
     const uint64_t request = ++requests_;
     if (large) {
@@ -68,11 +67,10 @@ void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run) {
     }
     compute_then(
         this, large,
-        [trace, device] {
+        [trace] {
             Prepared p;
             p.data = std::make_shared<const TimelineData>(TimelineData::from_trace(*trace));
-            for (const auto& s : replay_memory(*trace))
-                if (s.device == device) p.memory = s.points;
+            p.memory = replay_memory(*trace);
             return p;
         },
         [this, trace, request](Prepared p) {
@@ -85,7 +83,7 @@ int TimelineWidget::contentHeight() const {
     int h = 0;
     if (data_)
         for (const auto& lane : data_->lanes) h += kLaneHeaderPx + int(std::max<size_t>(1, lane.levels.size())) * kRowPx;
-    return kRulerPx + h + (memory_.empty() ? 0 : kMemoryTrackPx + kLaneHeaderPx);
+    return kRulerPx + h + int(memory_.size()) * (kMemoryTrackPx + kLaneHeaderPx);
 }
 
 int TimelineWidget::laneTop(int lane) const {
@@ -194,12 +192,13 @@ size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
         p.drawText(QRect(area.left() + 4, top, area.width(), kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft,
                    QString::fromStdString(data_->lanes[l].title));
     }
-    if (!memory_.empty()) {
-        const int top = area.top() + laneTop(int(data_->lanes.size()));
+    for (size_t m = 0; m < memory_.size(); ++m) {
+        const int top = area.top() + laneTop(int(data_->lanes.size())) + int(m) * (kLaneHeaderPx + kMemoryTrackPx);
         p.fillRect(QRect(area.left(), top, area.width(), kLaneHeaderPx), palette().alternateBase());
         p.drawText(QRect(area.left() + 4, top, area.width(), kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft,
-                   tr("Memory allocated (peak %1)").arg(format_bytes(memory_peak_)));
-        paintMemory(p, QRect(x_base, top + kLaneHeaderPx, area.width() - kGutterPx, kMemoryTrackPx));
+                   tr("Memory allocated on %1 (peak %2)")
+                       .arg(QString::fromStdString(memory_series_label(memory_[m])), format_bytes(memory_[m].peak_bytes)));
+        paintMemory(p, QRect(x_base, top + kLaneHeaderPx, area.width() - kGutterPx, kMemoryTrackPx), memory_[m]);
     }
     paintRuler(p, QRect(x_base, area.top(), area.width() - kGutterPx, kRulerPx), view);
     p.drawText(QRect(area.left() + 4, area.top(), kGutterPx - 8, kRulerPx), Qt::AlignVCenter | Qt::AlignLeft,
@@ -266,21 +265,23 @@ void TimelineWidget::paintRuler(QPainter& p, const QRect& ruler, const TimeMappi
     }
 }
 
-void TimelineWidget::paintMemory(QPainter& p, const QRect& track) {
-    if (memory_.empty() || memory_peak_ <= 0) return;
+void TimelineWidget::paintMemory(QPainter& p, const QRect& track, const MemorySeries& series) {
+    const std::vector<MemoryPoint>& points = series.points;
+    const int64_t peak = series.peak_bytes;
+    if (points.empty() || peak <= 0) return;
     TimeMapping view = view_;
     view.width_px = track.width();
-    auto y_of = [&](int64_t bytes) { return track.bottom() - double(bytes) / double(memory_peak_) * (track.height() - 4); };
+    auto y_of = [&](int64_t bytes) { return track.bottom() - double(bytes) / double(peak) * (track.height() - 4); };
     // Min and max per pixel column, so that no peak vanishes; the level before the view carries in.
-    auto first = std::partition_point(memory_.begin(), memory_.end(), [&](const MemoryPoint& m) { return m.ts_ns < view.start_ns; });
-    int64_t level = first == memory_.begin() ? 0 : std::prev(first)->bytes;
+    auto first = std::partition_point(points.begin(), points.end(), [&](const MemoryPoint& m) { return m.ts_ns < view.start_ns; });
+    int64_t level = first == points.begin() ? 0 : std::prev(first)->bytes;
     QPolygonF line;
     line.append(QPointF(track.left(), y_of(level)));
-    for (auto it = first; it != memory_.end() && it->ts_ns <= view.end_ns;) {
+    for (auto it = first; it != points.end() && it->ts_ns <= view.end_ns;) {
         const int col = int(view.x_of(it->ts_ns));
         const int64_t line_level = level;
         int64_t lo = level, hi = level;
-        while (it != memory_.end() && int(view.x_of(it->ts_ns)) == col) {
+        while (it != points.end() && int(view.x_of(it->ts_ns)) == col) {
             lo = std::min(lo, it->bytes);
             hi = std::max(hi, it->bytes);
             level = it->bytes;

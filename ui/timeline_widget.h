@@ -24,12 +24,14 @@ class TimelineWidget : public QWidget {
 public:
     explicit TimelineWidget(QWidget* parent = nullptr);
 
-    // trace may be null (synthetic data: no details on hover); memory may be empty.
+    // trace may be null (synthetic data: no details on hover); memory: one track per series (CPU, each
+    // device, each rank), each labelled with what it is and its peak; may be empty.
     void setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace = {},
-                 std::vector<MemoryPoint> memory = {});
-    // A run's trace (sharing the run's lifetime) with the memory curve of the device it ran on.
+                 std::vector<MemorySeries> memory = {});
+    // A run's trace (sharing the run's lifetime) with a memory track for every device its trace allocated on.
     void setRun(std::shared_ptr<const ProfileResult> run);
     const TimeMapping& view() const { return view_; }
+    const std::vector<MemorySeries>& memoryTracks() const { return memory_; }
     void setView(const TimeMapping& view);
     void fit();
     // Outline the spans with these names (indices into TimelineData::names); empty clears.
@@ -75,14 +77,13 @@ private:
     int laneTop(int lane) const;
     int contentHeight() const;
     QString describe(const TimelineSpan& span) const;
-    void paintMemory(QPainter& p, const QRect& track);
+    void paintMemory(QPainter& p, const QRect& rect, const MemorySeries& track);
     void paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view);
     void paintFlows(QPainter& p, const QRect& area, const TimeMapping& view);
 
     std::shared_ptr<const TimelineData> data_;
     std::shared_ptr<const Trace> trace_;
-    std::vector<MemoryPoint> memory_;
-    int64_t memory_peak_ = 0;
+    std::vector<MemorySeries> memory_;  // the tracks with points
     TimeMapping view_;
     std::set<int32_t> highlighted_;
     int selected_ = -1;

@@ -275,8 +275,8 @@ private slots:
         auto trace = std::shared_ptr<const Trace>(result, &result->trace);
         TimelineWidget w;
         w.resize(1200, 400);
-        std::vector<MemoryPoint> memory = replay_memory(*trace).at(0).points;
-        QVERIFY(!memory.empty());
+        std::vector<MemorySeries> memory = replay_memory(*trace);
+        QVERIFY(!memory.empty() && !memory.at(0).points.empty());
         w.setData(std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)), trace, memory);
         QImage image(w.size(), QImage::Format_ARGB32);
         QPainter p(&image);
@@ -466,6 +466,10 @@ private slots:
         QVERIFY2(window.size().width() <= size.width() && window.size().height() <= size.height(),
                  qPrintable(QStringLiteral("window grew to %1x%2").arg(window.width()).arg(window.height())));
         QVERIFY(window.operatorPanel()->model()->rowCount() > 5);
+        // One memory track per device, each labelled with its own peak: the trace's CUDA allocations too.
+        QTRY_COMPARE_WITH_TIMEOUT(int(window.timeline()->memoryTracks().size()), 2, 10'000);
+        QCOMPARE(memory_series_label(window.timeline()->memoryTracks()[1]), std::string("cuda:0 rank 0"));
+        QCOMPARE(window.timeline()->memoryTracks()[1].peak_bytes, int64_t(3) << 20);
         auto* operators = window.findChild<QDockWidget*>(QStringLiteral("operators"));
         QVERIFY(operators);
         operators->hide();
