@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
         page.show();
         QApplication::processEvents();
         timeline->setData(std::make_shared<const ui::TimelineData>(ui::TimelineData::from_trace(imported->trace)),
-                          std::shared_ptr<const Trace>(imported, &imported->trace));
+                          std::shared_ptr<const Trace>(imported, &imported->trace), replay_memory(imported->trace));
         kernels->setTrace(imported->trace);
         const auto& events = imported->trace.events();
         for (int i = 0; i < int(events.size()); ++i)
