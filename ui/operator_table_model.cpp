@@ -78,13 +78,16 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
         "Input shapes, when the table is grouped by shape",
         "How many times the operator ran in the recorded steps",
         "Self time: the operator's own CPU time, minus the time of the operators it called",
-        "Share of the sum of self CPU time over all operators",
+        "Share of \"Self CPU time total\": the sum of every row's self CPU time, so the shares add up to 100 %",
         "Total time: the operator's CPU time including everything it called",
         "CPU total divided by calls",
-        "Self device time: kernels launched by this operator itself",
+        "Self device time: kernels launched by this operator itself. The bar is its share of \"Self CUDA time "
+        "total\", which counts each kernel, copy and set once (device rows, user annotations left out, as PyTorch's table)",
         "Device time of the kernels launched by this operator and everything it called",
-        "Bytes allocated minus freed while the operator (and its callees) ran",
-        "Bytes allocated minus freed by the operator itself, not its callees",
+        "Bytes allocated minus freed while the operator (and its callees) ran. As in PyTorch's key_averages(), "
+        "an allocation is charged to every operator whose interval holds its timestamp, ends included: one at the "
+        "very instant of a zero-length operator (aten::resolve_conj, aten::view) is charged to it too",
+        "Bytes allocated minus freed by the operator itself, not its callees (the same interval rule)",
         "Device bytes allocated minus freed, including callees",
         "Device bytes allocated minus freed by the operator itself"};
     if (section < 0 || section >= ColumnCount) return {};
