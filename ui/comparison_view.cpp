@@ -112,6 +112,9 @@ ComparisonView::ComparisonView(QWidget* parent)
     split->addWidget(timelines);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    // The timelines scroll inside their areas, which ask for little: start at 2 : 3 whatever they ask.
+    split->setSizes({2000, 3000});
+    timelines->setSizes({1000, 1000});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(picks);
