@@ -20,6 +20,16 @@ TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, uint64_
     return e;
 }
 
+// A device-side event on cuda:0, stream 7, linked to the launch with that correlation id (0: none).
+TraceEvent device_event(const std::string& name, EventKind kind, int64_t start_us, int64_t end_us, int64_t linked = 0) {
+    TraceEvent e = op(name, start_us, end_us, 7);
+    e.device = DeviceKind::CUDA;
+    e.kind = kind;
+    e.device_index = 0;
+    e.linked_correlation_id = linked;
+    return e;
+}
+
 MemoryEvent mem(int64_t ts_us, int64_t bytes, DeviceKind device = DeviceKind::CPU) {
     MemoryEvent m;
     m.ts_ns = ts_us * 1000;
@@ -116,11 +126,7 @@ TEST(OpTable, KernelsLinkedByCorrelationGiveDeviceTime) {
     launch.correlation_id = 42;
     TraceEvent parent = op("aten::matmul", 0, 20);
     parent.correlation_id = 41;
-    TraceEvent kernel = op("gemm_kernel", 12, 15, 7);
-    kernel.device = DeviceKind::CUDA;
-    kernel.kind = EventKind::Kernel;
-    kernel.device_index = 0;
-    kernel.linked_correlation_id = 42;
+    const TraceEvent kernel = device_event("gemm_kernel", EventKind::Kernel, 12, 15, 42);
     auto rows = key_averages(Trace::build({parent, launch, kernel}, {}, {}));
     EXPECT_EQ(row(rows, "aten::mm").self_device_ns, 3'000);
     EXPECT_EQ(row(rows, "aten::matmul").device_total_ns, 3'000);
@@ -137,15 +143,8 @@ TEST(OpTable, KernelsLinkedByCorrelationGiveDeviceTime) {
 TEST(OpTable, SelfDeviceTotalCountsEachKernelOnce) {
     TraceEvent launch = op("aten::mm", 0, 10);
     launch.correlation_id = 42;
-    TraceEvent kernel = op("gemm_kernel", 12, 15, 7);
-    kernel.device = DeviceKind::CUDA;
-    kernel.kind = EventKind::Kernel;
-    kernel.device_index = 0;
-    kernel.linked_correlation_id = 42;
-    TraceEvent annotation = op("manual", 11, 30, 7);  // gpu_user_annotation on the same stream
-    annotation.device = DeviceKind::CUDA;
-    annotation.kind = EventKind::UserAnnotation;
-    annotation.device_index = 0;
+    const TraceEvent kernel = device_event("gemm_kernel", EventKind::Kernel, 12, 15, 42);
+    const TraceEvent annotation = device_event("manual", EventKind::UserAnnotation, 11, 30);  // gpu_user_annotation
     const auto rows = key_averages(Trace::build({launch, kernel, annotation}, {}, {}));
     EXPECT_TRUE(row(rows, "manual").user_annotation);
     EXPECT_FALSE(row(rows, "gemm_kernel").user_annotation);
