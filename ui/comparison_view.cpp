@@ -18,6 +18,7 @@
 #include "comparison_model.h"
 #include "format_qt.h"
 #include "op_diff.h"
+#include "scroll_area.h"
 #include "table_columns.h"
 #include "timeline_widget.h"
 
@@ -105,15 +106,15 @@ ComparisonView::ComparisonView(QWidget* parent)
     picks->addWidget(new QLabel(tr("B:")));
     picks->addWidget(pick_b_, 1);
     auto* timelines = new QSplitter(Qt::Vertical);
-    timelines->addWidget(in_scroll_area(timeline_a_));
-    timelines->addWidget(in_scroll_area(timeline_b_));
+    timelines->addWidget(in_scroll_area(timeline_a_, false));
+    timelines->addWidget(in_scroll_area(timeline_b_, false));
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(tabs_);
     split->addWidget(timelines);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    // The timelines scroll inside their areas, which ask for little: start at 2 : 3 whatever they ask.
-    split->setSizes({2000, 3000});
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    // The timelines scroll inside their areas, which ask for little: the tables 3 : 2 whatever they ask.
+    split->setSizes({3000, 2000});
     timelines->setSizes({1000, 1000});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);

@@ -42,6 +42,9 @@ public:
     QStandardItemModel* kernelModel() const { return kernel_model_; }  // kernels joined by name, by |delta|
     QTextBrowser* findingsDiff() const { return findings_diff_; }
 
+public:
+    QTableView* table() const { return table_; }
+
 private:
     void update_comparison();
     void sync(TimelineWidget* from, TimelineWidget* to);

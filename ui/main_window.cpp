@@ -35,6 +35,7 @@
 #include "operator_panel.h"
 #include "results_json.h"
 #include "run_panel.h"
+#include "scroll_area.h"
 #include "sweep_chart.h"
 #include "timeline_widget.h"
 #include "trace_import.h"
@@ -49,7 +50,7 @@ QString counted(size_t n, const QString& one, const QString& many) { return QStr
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), run_panel_(new RunPanel(query_device_caps())),
       operators_(new OperatorPanel), kernels_(new KernelPanel), findings_(new FindingsView), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
-      timeline_scroll_(in_scroll_area(timeline_)),
+      timeline_scroll_(in_scroll_area(timeline_, false)),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
     setAcceptDrops(true);
@@ -62,15 +63,12 @@ MainWindow::MainWindow(QWidget* parent)
         addDockWidget(area, d);
         return d;
     };
-    auto* run_scroll = new QScrollArea;
-    run_scroll->setWidget(run_panel_);
-    run_scroll->setWidgetResizable(true);
-    auto* run_dock = dock(tr("Run"), "run", run_scroll, Qt::LeftDockWidgetArea);
+    auto* run_dock = dock(tr("Run"), "run", in_scroll_area(run_panel_), Qt::LeftDockWidgetArea);
     auto* op_dock = dock(tr("Operators"), "operators", operators_, Qt::BottomDockWidgetArea);
     auto* kernel_dock = dock(tr("Kernels"), "kernels", kernels_, Qt::BottomDockWidgetArea);
     auto* findings_dock = dock(tr("Findings and checklist"), "findings", findings_, Qt::BottomDockWidgetArea);
-    auto* compare_dock = dock(tr("Compare runs"), "compare", comparison_, Qt::BottomDockWidgetArea);
-    auto* chart_dock = dock(tr("Sweep charts"), "sweeps", chart_, Qt::BottomDockWidgetArea);
+    auto* compare_dock = dock(tr("Compare runs"), "compare", in_scroll_area(comparison_), Qt::BottomDockWidgetArea);
+    auto* chart_dock = dock(tr("Sweep charts"), "sweeps", in_scroll_area(chart_), Qt::BottomDockWidgetArea);
     tabifyDockWidget(op_dock, findings_dock);
     tabifyDockWidget(findings_dock, kernel_dock);
     tabifyDockWidget(kernel_dock, compare_dock);

@@ -1,12 +1,10 @@
 #include "timeline_widget.h"
 
-#include <QScrollArea>
 
 #include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QPainter>
-#include <QScrollArea>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -440,14 +438,6 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e) {
         case Qt::Key_Home: fit(); break;
         default: QWidget::keyPressEvent(e);
     }
-}
-
-QScrollArea* in_scroll_area(TimelineWidget* timeline) {
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(timeline);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the timeline zooms and pans itself
-    return scroll;
 }
 
 }  // namespace awb::ui

@@ -15,8 +15,6 @@
 #include "timeline_data.h"
 #include "trace_links.h"
 
-class QScrollArea;
-
 namespace awb::ui {
 
 class TimelineWidget : public QWidget {
@@ -98,9 +96,5 @@ private:
     int64_t press_start_ns_ = 0;
     double select_x0_ = 0, select_x1_ = 0;
 };
-
-// The timeline in a scroll area: its lanes may be taller than the space it has (its minimum height is
-// its content's), and outside a scroll area that minimum would grow the window past the screen.
-QScrollArea* in_scroll_area(TimelineWidget* timeline);
 
 }  // namespace awb::ui

@@ -478,6 +478,34 @@ private slots:
         QVERIFY2(window.size().width() <= size.width() && window.size().height() <= size.height(),
                  qPrintable(QStringLiteral("window grew to %1x%2 with Operators shown again").arg(window.width()).arg(window.height())));
     }
+    // Issue 14: after runs the bottom docks left the timeline ~90 px and their splitter did not move (the
+    // Compare dock's two timelines made the dock area's minimum over 1,000 px); the Compare table showed
+    // one row. Now the timeline keeps most of the window, the docks resize, the table shows many rows.
+    void docksResizeAndTheTimelineKeepsItsRoom() {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (int i = 0; i < 2; ++i) window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        auto* operators = window.findChild<QDockWidget*>(QStringLiteral("operators"));
+        auto* compare = window.findChild<QDockWidget*>(QStringLiteral("compare"));
+        QVERIFY(operators && compare);
+        QTest::qWait(50);
+        QVERIFY2(window.timeline()->parentWidget()->height() >= 400,
+                 qPrintable(QStringLiteral("timeline area %1 px").arg(window.timeline()->parentWidget()->height())));
+        window.resizeDocks({operators}, {220}, Qt::Vertical);
+        QTest::qWait(50);
+        QVERIFY2(std::abs(operators->height() - 220) <= 30, qPrintable(QStringLiteral("dock %1 px").arg(operators->height())));
+        window.resizeDocks({operators}, {600}, Qt::Vertical);
+        QTest::qWait(50);
+        QVERIFY2(std::abs(operators->height() - 600) <= 30, qPrintable(QStringLiteral("dock %1 px").arg(operators->height())));
+        compare->raise();
+        QTest::qWait(50);
+        QTableView* table = window.comparison()->table();
+        QVERIFY(table->model()->rowCount() > 10);
+        QVERIFY2(table->viewport()->height() >= 6 * table->rowHeight(0),
+                 qPrintable(QStringLiteral("comparison table %1 px for rows of %2 px").arg(table->viewport()->height()).arg(table->rowHeight(0))));
+    }
     void checklistAndHtmlReportOfTheRunWithItsSweep() {
         MainWindow window;
         const auto result = std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{}));

@@ -1,0 +1,14 @@
+// Widgets whose minimum size is their content's (the timeline's lanes, the run form, the comparison's
+// tables and timelines) go into a scroll area: outside one, that minimum becomes the dock's or the
+// window's, which then grows past the screen or will not let a splitter move.
+#pragma once
+
+class QScrollArea;
+class QWidget;
+
+namespace awb::ui {
+
+// horizontal: false for widgets that zoom and pan in time themselves (the timeline).
+QScrollArea* in_scroll_area(QWidget* widget, bool horizontal = true);
+
+}  // namespace awb::ui
