@@ -99,6 +99,12 @@ int main(int argc, char** argv) {
                     window.findings()->grab().save(out + QStringLiteral("/findings.png")) &&
                     window.timeline()->grab().save(out + QStringLiteral("/timeline.png")) &&
                     window.operatorPanel()->grab().save(out + QStringLiteral("/operator-table.png"));
+    // The same window on a small screen (1000x700): docks, tables and timeline keep their places.
+    window.resize(1000, 700);
+    for (int i = 0; i < 3; ++i) QApplication::processEvents();
+    const bool small = window.size() == QSize(1000, 700) && window.grab().save(out + QStringLiteral("/main-window-1000x700.png"));
+    window.resize(1600, 1000);
+    QApplication::processEvents();
     // A Kineto GPU trace (the hand-made 2.x fixture: no GPU on this machine): CPU threads and CUDA streams
     // named from the trace's metadata, aten::matmul selected with arrows to its kernels, the kernel table.
     bool gpu = false;
@@ -129,7 +135,7 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpu-trace.png: %s\n", e.what());
     }
-    const bool all = ok && gpu;
+    const bool all = ok && gpu && small;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }
