@@ -8,7 +8,8 @@ class QWidget;
 
 namespace awb::ui {
 
-// horizontal: false for widgets that zoom and pan in time themselves (the timeline).
+// horizontal: false for widgets that zoom and pan in time themselves (the timeline, which is then
+// repainted whole on a vertical scroll so that its ruler stays at the visible top).
 QScrollArea* in_scroll_area(QWidget* widget, bool horizontal = true);
 
 }  // namespace awb::ui

@@ -92,6 +92,14 @@ int TimelineWidget::laneTop(int lane) const {
 
 void TimelineWidget::setView(const TimeMapping& view) {
     view_ = view;
+    if (data_) {  // zooming out stops at the whole trace (with fit()'s margin): no empty time around it
+        const int64_t pad = std::max<int64_t>(1, (data_->end_ns - data_->start_ns) / 100);
+        const int64_t lo = data_->start_ns - pad, hi = data_->end_ns + pad;
+        if (view_.end_ns - view_.start_ns >= hi - lo) {
+            view_.start_ns = lo;
+            view_.end_ns = hi;
+        }
+    }
     view_.width_px = std::max(1, width() - kGutterPx);
     update();
     emit viewChanged(view_.start_ns, view_.end_ns);
@@ -127,6 +135,16 @@ void TimelineWidget::resizeEvent(QResizeEvent*) { view_.width_px = std::max(1, w
 void TimelineWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
     paintTo(p, rect());
+    // In a scroll area the ruler stays at the visible top while the lanes scroll under it.
+    const int top = visibleRegion().boundingRect().top();
+    if (data_ && top > 0) {
+        TimeMapping view = view_;
+        view.width_px = std::max(1, width() - kGutterPx);
+        p.fillRect(QRect(0, top, width(), kRulerPx), palette().window());
+        paintRuler(p, QRect(kGutterPx, top, width() - kGutterPx, kRulerPx), view);
+        p.drawText(QRect(4, top, kGutterPx - 8, kRulerPx), Qt::AlignVCenter | Qt::AlignLeft,
+                   tr("view %1").arg(format_duration_ns(double(view.end_ns - view.start_ns))));
+    }
 }
 
 size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
@@ -256,7 +274,7 @@ void TimelineWidget::paintRuler(QPainter& p, const QRect& ruler, const TimeMappi
     p.setPen(palette().color(QPalette::Text));
     for (int64_t t = origin + ((view.start_ns - origin) / tick) * tick; t <= view.end_ns; t += tick) {
         const double x = ruler.left() + view.x_of(t);
-        if (x < ruler.left()) continue;
+        if (x < ruler.left() || t < origin) continue;  // nothing before the trace starts: no negative times
         p.drawLine(QPointF(x, ruler.bottom() - 5), QPointF(x, ruler.bottom()));
         p.drawText(QRectF(x + 3, ruler.top(), 100, ruler.height() - 2), Qt::AlignLeft | Qt::AlignVCenter,
                    format_duration_ns(double(t - origin)));
