@@ -77,6 +77,7 @@ void OperatorPanel::showColumns(bool device_columns) {
                   OperatorTableModel::SelfDeviceMemory})
         view_->setColumnHidden(c, !device_columns);
     view_->setColumnHidden(OperatorTableModel::Shapes, !group_->isChecked());
+    fit_columns(view_, OperatorTableModel::Name);  // columns shown only now were never fitted (cut headers)
 }
 
 void OperatorPanel::setTrace(std::shared_ptr<const Trace> trace, bool device_columns) {

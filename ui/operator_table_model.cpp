@@ -82,7 +82,9 @@ QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation
         "Total time: the operator's CPU time including everything it called",
         "CPU total divided by calls",
         "Self device time: kernels launched by this operator itself. The bar is its share of \"Self CUDA time "
-        "total\", which counts each kernel, copy and set once (device rows, user annotations left out, as PyTorch's table)",
+        "total\", which counts each kernel, copy and set once (device rows, user annotations left out, as PyTorch's table). "
+        "As in PyTorch 2.x's key_averages(), a CPU row is charged every device event linked to it, a GPU-side "
+        "annotation's span included (ProfilerStep#k's on the stream)",
         "Device time of the kernels launched by this operator and everything it called",
         "Bytes allocated minus freed while the operator (and its callees) ran. As in PyTorch's key_averages(), "
         "an allocation is charged to every operator whose interval holds its timestamp, ends included: one at the "

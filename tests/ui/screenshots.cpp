@@ -4,6 +4,8 @@
 // grabs the window and the views.
 // Usage: QT_QPA_PLATFORM=offscreen awb_screenshots OUT_DIR   (scripts/screenshots.sh)
 #include <QApplication>
+#include <QTimer>
+#include <QEventLoop>
 #include <QDir>
 #include <QItemSelectionModel>
 #include <QTableView>
@@ -14,6 +16,7 @@
 #include "comparison_view.h"
 #include "findings_view.h"
 #include "kernel_table_model.h"
+#include "engine_worker.h"
 #include "main_window.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"
@@ -135,7 +138,21 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpu-trace.png: %s\n", e.what());
     }
-    const bool all = ok && gpu && small;
+    // The same GPU trace opened in the main window at 1600x1000 (File > Open): lanes per thread and
+    // stream, a memory track per device, operators with their CUDA columns.
+    bool gpu_window = false;
+    {
+        window.resize(1600, 1000);
+        QEventLoop loop;
+        QObject::connect(window.engine()->worker(), &ui::EngineWorker::traceImported, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+        QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
+        if (window.openFile(QStringLiteral("tests/fixtures/traces/kineto_gpu_2x.json"))) {
+            loop.exec();
+            for (int i = 0; i < 5; ++i) QApplication::processEvents();
+            gpu_window = window.grab().save(out + QStringLiteral("/gpu-trace-window.png"));
+        }
+    }
+    const bool all = ok && gpu && small && gpu_window;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QDir>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
@@ -472,6 +473,13 @@ private slots:
         QVERIFY2(window.size().width() <= size.width() && window.size().height() <= size.height(),
                  qPrintable(QStringLiteral("window grew to %1x%2").arg(window.width()).arg(window.height())));
         QVERIFY(window.operatorPanel()->model()->rowCount() > 5);
+        // Every shown header fits its column (the device columns, shown after the fit, were cut).
+        QTableView* ops = window.operatorPanel()->view();
+        for (int c = 0; c < ops->model()->columnCount(); ++c)
+            if (!ops->isColumnHidden(c) && c != OperatorTableModel::Name)
+                QVERIFY2(ops->columnWidth(c) >= ops->horizontalHeader()->sectionSizeHint(c),
+                         qPrintable(ops->model()->headerData(c, Qt::Horizontal).toString()));
+        QVERIFY(!ops->isColumnHidden(OperatorTableModel::SelfDevice));
         // One memory track per device, each labelled with its own peak: the trace's CUDA allocations too.
         QTRY_COMPARE_WITH_TIMEOUT(int(window.timeline()->memoryTracks().size()), 2, 10'000);
         QCOMPARE(memory_series_label(window.timeline()->memoryTracks()[1]), std::string("cuda:0 rank 0"));
