@@ -25,7 +25,7 @@ std::string pct(double share) { return fmt("%.1f%%", share * 100); }
 
 int recorded_steps(const Trace& trace) {
     int steps = 0;
-    for (const auto& e : trace.events()) steps += e.name.rfind("ProfilerStep#", 0) == 0 ? 1 : 0;
+    for (const auto& e : trace.events()) steps += profiler_step_number(e.name) >= 0 ? 1 : 0;
     return std::max(steps, 1);
 }
 
@@ -170,7 +170,7 @@ void dispatch_bound(const ProfileResult& run, const std::vector<OperatorRow>& ro
     for (const auto& e : run.trace.events()) {
         if (e.device != DeviceKind::CPU && (e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy || e.kind == EventKind::Memset))
             device_ns += e.duration_ns();
-        if (e.device == DeviceKind::CPU && e.name.rfind("ProfilerStep#", 0) == 0) {
+        if (e.device == DeviceKind::CPU && profiler_step_number(e.name) >= 0) {
             step_ns += e.duration_ns();
             ++steps;
         }

@@ -112,10 +112,7 @@ ChecklistItem scope_item(const Measurements& m) {
 int first_profiler_step(const Trace& trace) {
     int first = -1;
     for (const auto& e : trace.events())
-        if (e.name.rfind("ProfilerStep#", 0) == 0) {
-            const int k = std::atoi(e.name.c_str() + 13);
-            if (first < 0 || k < first) first = k;
-        }
+        if (const int k = profiler_step_number(e.name); k >= 0 && (first < 0 || k < first)) first = k;
     return first;
 }
 

@@ -233,8 +233,8 @@ ProfileReport make_report(const ProfileResult& result, bool group_by_shape) {
     r.steps = result.steps;
     if (!result.spec_known && r.steps.empty()) {  // a foreign trace: its ProfilerStep#k spans are the recorded steps
         for (const auto& e : result.trace.events())
-            if (e.device == DeviceKind::CPU && e.parent < 0 && e.name.rfind("ProfilerStep#", 0) == 0)
-                r.steps.push_back({std::atoi(e.name.c_str() + 13), ScheduleAction::Record, e.duration_ns()});
+            if (const int k = profiler_step_number(e.name); k >= 0 && e.device == DeviceKind::CPU && e.parent < 0)
+                r.steps.push_back({k, ScheduleAction::Record, e.duration_ns()});
         std::sort(r.steps.begin(), r.steps.end(), [](const StepRecord& a, const StepRecord& b) { return a.step < b.step; });
     }
     return r;

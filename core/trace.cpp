@@ -1,6 +1,7 @@
 #include "trace.h"
 
 #include <algorithm>
+#include <charconv>
 #include <numeric>
 
 namespace awb {
@@ -150,6 +151,15 @@ std::string format_shapes(const std::vector<std::vector<int64_t>>& shapes) {
         out += "]";
     }
     return out + "]";
+}
+
+int profiler_step_number(std::string_view name) {
+    constexpr std::string_view prefix = "ProfilerStep#";
+    if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return -1;
+    int k = 0;
+    const auto digits = name.substr(prefix.size());
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), k);
+    return error == std::errc() && end == digits.data() + digits.size() && k >= 0 ? k : -1;
 }
 
 std::string to_string(EventKind k) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -133,5 +134,8 @@ inline bool nests_on_cpu(const TraceEvent& e) { return e.device == DeviceKind::C
 std::string format_shapes(const std::vector<std::vector<int64_t>>& shapes);
 
 std::string to_string(EventKind k);
+
+// k of a "ProfilerStep#k" event name (torch.profiler's step regions), -1 for any other name.
+int profiler_step_number(std::string_view name);
 
 }  // namespace awb

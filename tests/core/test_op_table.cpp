@@ -46,6 +46,13 @@ const OperatorRow& row(const std::vector<OperatorRow>& rows, const std::string& 
 
 }  // namespace
 
+TEST(Trace, ProfilerStepNumbersAreParsedStrictly) {
+    EXPECT_EQ(profiler_step_number("ProfilerStep#12"), 12);
+    EXPECT_EQ(profiler_step_number("ProfilerStep#0"), 0);
+    for (const char* other : {"ProfilerStep#", "ProfilerStep#3x", "ProfilerStep*", "aten::mm", "ProfilerStep#-1"})
+        EXPECT_EQ(profiler_step_number(other), -1) << other;
+}
+
 TEST(OpTable, SelfTimeIsTotalMinusDirectChildren) {
     // step [0,100): matmul [10,60) > bmm [20,50) > select [25,30); softmax [70,90)
     auto t = Trace::build({op("ProfilerStep#2", 0, 100), op("aten::matmul", 10, 60), op("aten::bmm", 20, 50),
