@@ -6,15 +6,12 @@
 #include <cuda_runtime_api.h>
 
 #include "compat.h"
+#include "environment.h"
 #endif
 
 namespace awb::cuda {
 
 #ifdef AWB_WITH_CUDA
-
-namespace {
-std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
-}  // namespace
 
 bool available() { return at::cuda::is_available(); }
 int device_count() { return int(at::cuda::device_count()); }
@@ -40,11 +37,11 @@ int64_t free_bytes(int device) {
 std::string device_name(int device) { return has_device(device) ? at::cuda::getDeviceProperties(device)->name : ""; }
 std::string runtime_version() {
     int v = 0;
-    return cudaRuntimeGetVersion(&v) == cudaSuccess ? version_string(v) : std::string();
+    return cudaRuntimeGetVersion(&v) == cudaSuccess ? cuda_version_text(v) : std::string();
 }
 std::string driver_version() {  // the CUDA version the driver supports; 0 when no driver is installed
     int v = 0;
-    return cudaDriverGetVersion(&v) == cudaSuccess && v > 0 ? version_string(v) : std::string();
+    return cudaDriverGetVersion(&v) == cudaSuccess && v > 0 ? cuda_version_text(v) : std::string();
 }
 void synchronize(int device) {
     if (!has_device(device)) return;

@@ -25,6 +25,11 @@ struct Environment {
     bool operator==(const Environment&) const = default;
 };
 
+// CUDA's version encoding as text: 12010 -> "12.1" (cudaRuntimeGetVersion, a trace's cuda_runtime_version).
+inline std::string cuda_version_text(int encoded) {
+    return std::to_string(encoded / 1000) + "." + std::to_string((encoded % 1000) / 10);
+}
+
 // Queries LibTorch and the system for the device the spec runs on.
 Environment probe_environment(const RunSpec& spec);
 

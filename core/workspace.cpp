@@ -28,12 +28,8 @@ void report(RunObserver* observer, int done, int total, const std::string& what)
     if (observer->cancel_requested()) throw Cancelled();
 }
 
-// "12010" (CUDA's encoding) -> "12.1".
-std::string cuda_version_text(const json& v) {
-    if (!v.is_number_integer()) return "";
-    const int n = v.get<int>();
-    return std::to_string(n / 1000) + "." + std::to_string((n % 1000) / 10);
-}
+// A trace's "cuda_runtime_version": 12010 -> "12.1"; "" when absent.
+std::string cuda_version_of(const json& v) { return v.is_number_integer() ? cuda_version_text(v.get<int>()) : ""; }
 
 }  // namespace
 
@@ -58,8 +54,8 @@ Environment environment_of_import(const ImportedTrace& t) {
         e.device_name += (e.device_name.empty() ? "" : "; ") + (n > 1 ? std::to_string(n) + " x " : std::string()) + name;
     e.device = gpus.empty() ? "" : "cuda";
     const json& h = t.header;
-    e.cuda_version = cuda_version_text(h.value("cuda_runtime_version", json()));
-    e.driver_version = cuda_version_text(h.value("cuda_driver_version", json()));
+    e.cuda_version = cuda_version_of(h.value("cuda_runtime_version", json()));
+    e.driver_version = cuda_version_of(h.value("cuda_driver_version", json()));
     if (t.world_size > 0 || t.trace.meta().ranks.size() > 1) {
         e.host = t.trace.meta().ranks.size() > 1 ? std::to_string(t.trace.meta().ranks.size()) + " ranks"
                                                  : "rank " + std::to_string(t.rank);

@@ -41,8 +41,6 @@ public:
     TimelineWidget* timelineB() const { return timeline_b_; }
     QStandardItemModel* kernelModel() const { return kernel_model_; }  // kernels joined by name, by |delta|
     QTextBrowser* findingsDiff() const { return findings_diff_; }
-
-public:
     QTableView* table() const { return table_; }
 
 private:

@@ -120,7 +120,6 @@ KernelPanel::KernelPanel(QWidget* parent)
     view_->setAlternatingRowColors(true);
     view_->verticalHeader()->hide();
     view_->setItemDelegateForColumn(KernelTableModel::Total, new ShareBarDelegate(view_));
-    view_->setTextElideMode(Qt::ElideMiddle);
     view_->setColumnWidth(KernelTableModel::Name, 380);
     filter_->setPlaceholderText(tr("Filter kernels (e.g. gemm, softmax, nccl)"));
     filter_->setClearButtonEnabled(true);

@@ -115,8 +115,10 @@ MainWindow::MainWindow(QWidget* parent)
             const QString path = QFileDialog::getSaveFileName(this, title, suggested, filter);
             QString error;
             if (path.isEmpty()) return;
+            const QString before = status_->text();
             if (!write(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
-            else if (!status_->text().startsWith(tr("Writing"))) status_->setText(tr("Wrote %1").arg(path));  // big reports say it when done
+            // A writer that says what it does itself (a big report, written in the background) is left to.
+            else if (status_->text() == before) status_->setText(tr("Wrote %1").arg(path));
         });
     };
     export_action(tr("Run as chrome trace..."), QStringLiteral("trace.json"), tr("Chrome trace (*.json)"),
@@ -281,7 +283,6 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 }
 
 namespace {
-
 
 // Runs write(); a failure becomes the message in *error.
 template <typename Write>

@@ -91,8 +91,7 @@ void OperatorPanel::setRows(std::vector<OperatorRow> rows, bool device_columns) 
     trace_.reset();
     group_->setEnabled(false);  // regrouping needs the events
     model_->setRows(std::move(rows));
-    showColumns(device_columns);
-    fit_columns(view_, OperatorTableModel::Name);
+    showColumns(device_columns);  // fits the columns
 }
 
 void OperatorPanel::regroup() {

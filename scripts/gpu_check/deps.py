@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 
 PACKAGES = ["nlohmann-json3-dev", "libcli11-dev", "libsimdjson-dev", "libsimdjson14", "zlib1g-dev",
             "libgtest-dev", "libgmock-dev"]
@@ -98,7 +99,6 @@ def keep_prebuilt(repo):
     if os.path.exists(built):
         os.makedirs(prebuilt_dir(repo), exist_ok=True)
         subprocess.run(["strip", "-o", os.path.join(prebuilt_dir(repo), "attnwb"), built], check=True)
-        import time
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(os.path.getmtime(built)))
         commit = subprocess.run(["git", "-C", repo, "log", "-1", "--format=%h"], capture_output=True, text=True).stdout.strip()
         with open(os.path.join(prebuilt_dir(repo), "BUILT"), "w") as f:
