@@ -1,47 +1,36 @@
-// attnwb: the Attention Workbench engine without a GUI.
-#include <CLI/CLI.hpp>
+// attnwb: the Attention Workbench without a GUI. Reading results and traces (inspect, diff, report)
+// runs here without LibTorch; everything else runs in attnwb-engine, next to this program, which
+// replaces this process (same arguments, same exit code).
+#include <unistd.h>
 
-#include <cstdio>
-#include <exception>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <string>
 
-#include "cli_commands.h"
-#include "process_tuning.h"
+#include "cli_main.h"
+
+namespace {
+
+// attnwb-engine in the folder of this executable (resolved through /proc/self/exe, so symlinks and
+// PATH lookups find the real folder).
+std::string engine_path() {
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    const auto dir = ec ? std::filesystem::path(".") : self.parent_path();
+    return (dir / "attnwb-engine").string();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace awb::cli;
-    awb::tune_allocator_for_steady_state();
-    CLI::App app{"attnwb: profile attention in LibTorch (Attention Workbench, headless)"};
-    app.require_subcommand(1);
-    app.set_help_all_flag("--help-all", "Show the help of every subcommand");
-    const Command profile = register_profile(app);
-    const Command bench = register_bench(app);
-    const Command sweep = register_sweep(app);
-    const Command check = register_check(app);
-    const Command inspect = register_inspect(app);
-    const Command diff = register_diff(app);
-    const Command report = register_report(app);
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::cerr << "attnwb: " << e.what() << "\n(run 'attnwb --help' or 'attnwb SUBCOMMAND --help')\n";
-        return kExitBadInput;
-    }
-    try {
-        if (app.got_subcommand("profile")) return profile();
-        if (app.got_subcommand("bench")) return bench();
-        if (app.got_subcommand("sweep")) return sweep();
-        if (app.got_subcommand("check")) return check();
-        if (app.got_subcommand("inspect")) return inspect();
-        if (app.got_subcommand("diff")) return diff();
-        if (app.got_subcommand("report")) return report();
-    } catch (const std::exception& e) {
-        std::cerr << "attnwb: " << e.what() << "\n";
-        return kExitRuntimeFailure;
-    }
-    return kExitBadInput;
+    if (argc >= 2 && is_reader_command(argv[1])) return run_cli(argc, argv, reader_commands());
+    const std::string engine = engine_path();
+    execv(engine.c_str(), argv);
+    const std::string what = argc >= 2 ? "'" + std::string(argv[1]) + "'" : "this command";
+    std::cerr << "attnwb: " << what << " needs the engine, " << engine << ", which cannot be started ("
+              << std::strerror(errno) << "); inspect, diff and report work without it\n";
+    return kExitRuntimeFailure;
 }

@@ -2,14 +2,15 @@
 // profiler overhead).
 #include <memory>
 
-#include "cli_explain.h"
-#include "bench.h"
+#include "analysis/results_text.h"
 #include "cli_engine_call.h"
+#include "cli_explain.h"
+#include "cli_options.h"
 #include "cli_spec_options.h"
-#include "json_io.h"
-#include "profiler_session.h"
-#include "results_json.h"
-#include "results_text.h"
+#include "engine/bench.h"
+#include "engine/profiler_session.h"
+#include "io/json_io.h"
+#include "io/results_json.h"
 
 namespace awb::cli {
 
@@ -71,9 +72,9 @@ Command register_bench(CLI::App& app) {
                   "profiled step time / the median")
         ->capture_default_str()
         ->group(g);
-    sub->add_option("--json", c->json_path, "Write the result as JSON (schema attention-workbench/bench)")->group(g);
-    add_report_option(*sub, c->report_path, g);
-    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr")->group(g);
+    add_json_option(*sub, c->json_path, "the result", "bench")->group(g);
+    add_report_option(*sub, c->report_path)->group(g);
+    add_quiet_option(*sub, c->quiet)->group(g);
     return [sub, c] { return run(*sub, *c); };
 }
 

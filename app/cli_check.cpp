@@ -2,14 +2,15 @@
 #include <iostream>
 #include <memory>
 
-#include "cli_explain.h"
+#include "analysis/results_text.h"
 #include "cli_engine_call.h"
+#include "cli_explain.h"
+#include "cli_options.h"
 #include "cli_spec_options.h"
-#include "correctness.h"
-#include "json_io.h"
-#include "results_json.h"
-#include "results_text.h"
-#include "variant_catalog.h"
+#include "engine/correctness.h"
+#include "io/json_io.h"
+#include "io/results_json.h"
+#include "model/variant_catalog.h"
 
 namespace awb::cli {
 
@@ -70,9 +71,9 @@ Command register_check(CLI::App& app) {
                     "Bound on max|x - ref| / max|ref|; 0 = the dtype's default (float64 1e-10, float32 1e-5, "
                     "float16 5e-3, bfloat16 4e-2)")
         ->capture_default_str();
-    sub->add_option("--json", c->json_path, "Write the report as JSON (schema attention-workbench/check)");
-    add_report_option(*sub, c->report_path, "");
-    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr");
+    add_json_option(*sub, c->json_path, "the report", "check");
+    add_report_option(*sub, c->report_path);
+    add_quiet_option(*sub, c->quiet);
     return [sub, c] { return run(*sub, *c); };
 }
 

@@ -6,11 +6,12 @@
 #include <iostream>
 #include <memory>
 
+#include "analysis/op_diff.h"
 #include "cli_engine_call.h"
-#include "json_io.h"
-#include "op_diff.h"
-#include "results_json.h"
-#include "trace_import.h"
+#include "cli_options.h"
+#include "io/json_io.h"
+#include "io/results_json.h"
+#include "io/trace_import.h"
 
 namespace awb::cli {
 
@@ -152,10 +153,10 @@ Command register_diff(CLI::App& app) {
                 "profile reports (attnwb profile --json) or chrome traces (.json / .json.gz). Exit 2 when one cannot be read.");
     sub->add_option("A", c->a, "The baseline")->required();
     sub->add_option("B", c->b, "The run compared with it")->required();
-    sub->add_option("--rows", c->rows, "Rows to print (0 = all)")->capture_default_str();
+    add_rows_option(*sub, c->rows);
     sub->add_flag("--group-by-shape", c->group_by_shape, "Match operators by name and input shapes");
-    sub->add_option("--json", c->json_path, "Write the joined rows as JSON (schema attention-workbench/diff)");
-    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr");
+    add_json_option(*sub, c->json_path, "the joined rows", "diff");
+    add_quiet_option(*sub, c->quiet);
     return [c] { return run(*c); };
 }
 

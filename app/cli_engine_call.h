@@ -7,8 +7,8 @@
 
 #include "cli_commands.h"
 #include "cli_progress.h"
-#include "json_io.h"
-#include "run_observer.h"
+#include "io/json_io.h"
+#include "model/run_observer.h"
 
 namespace awb::cli {
 

@@ -21,12 +21,6 @@ void add_explanation(nlohmann::json& j, const Explanation& x) {
     j["checklist"] = checklist_json(x.checklist);
 }
 
-void add_report_option(CLI::App& sub, std::string& path, const std::string& group) {
-    sub.add_option("--report", path,
-                   "Write a self-contained HTML report (environment, spec, checklist, findings, tables, charts)")
-        ->group(group);
-}
-
 void write_report(const std::string& path, ReportInput input, const Explanation& x) {
     if (path.empty()) return;
     input.checklist = x.checklist;

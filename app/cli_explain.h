@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "advisor.h"
-#include "checklist.h"
-#include "report_html.h"
+#include "analysis/advisor.h"
+#include "analysis/checklist.h"
+#include "report/report_html.h"
 
 namespace awb::cli {
 
@@ -25,9 +25,6 @@ void print_explanation(const Explanation& x);  // the findings, then the checkli
 
 // j["findings"] and j["checklist"].
 void add_explanation(nlohmann::json& j, const Explanation& x);
-
-// --report FILE on a subcommand.
-void add_report_option(CLI::App& sub, std::string& path, const std::string& group);
 
 // Writes the HTML report (nothing when path is empty) with x's findings and checklist; throws on failure.
 void write_report(const std::string& path, ReportInput input, const Explanation& x);

@@ -11,12 +11,14 @@
 #include <memory>
 #include <set>
 
+#include "analysis/kernel_table.h"
+#include "analysis/memory_replay.h"
+#include "analysis/op_table_text.h"
+#include "analysis/results_text.h"
 #include "cli_engine_call.h"
-#include "kernel_table.h"
-#include "memory_replay.h"
-#include "op_table_text.h"
-#include "results_text.h"
-#include "trace_import.h"
+#include "cli_options.h"
+#include "io/trace_import.h"
+#include "model/units.h"
 
 namespace awb::cli {
 
@@ -224,10 +226,10 @@ Command register_inspect(CLI::App& app) {
                    "print a summary, the operator table and the kernels. A file that cannot be read gets one message "
                    "(exit 2) and the others are still shown.");
     sub->add_option("traces", c->paths, "Trace files")->required();
-    sub->add_option("--rows", c->rows, "Rows to print (0 = all)")->capture_default_str();
-    sub->add_option("--sort", c->sort, "Sort key: " + sort_key_names() + "; default self_cpu");
-    sub->add_option("--json", c->json_path, "Write summary, operators and kernels as JSON (schema attention-workbench/inspect)");
-    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr");
+    add_rows_option(*sub, c->rows);
+    add_sort_option(*sub, c->sort, "default self_cpu");
+    add_json_option(*sub, c->json_path, "summary, operators and kernels", "inspect");
+    add_quiet_option(*sub, c->quiet);
     sub->add_flag("--distributed", c->distributed, "The files are the ranks of one run: show them as one trace (a folder is read so too)");
     sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };

@@ -3,14 +3,16 @@
 #include <iostream>
 #include <memory>
 
-#include "cli_explain.h"
-#include "chrome_trace.h"
+#include "analysis/op_table_text.h"
+#include "analysis/results_text.h"
 #include "cli_engine_call.h"
+#include "cli_explain.h"
+#include "cli_options.h"
 #include "cli_spec_options.h"
-#include "json_io.h"
-#include "op_table_text.h"
-#include "profiler_session.h"
-#include "results_text.h"
+#include "engine/profiler_session.h"
+#include "io/chrome_trace.h"
+#include "io/json_io.h"
+#include "model/units.h"
 
 namespace awb::cli {
 
@@ -99,19 +101,17 @@ Command register_profile(CLI::App& app) {
     add_spec_options(*sub, c->spec);
     add_profile_options(*sub, c->profiler);
     const std::string g = "Output";
-    sub->add_option("--sort", c->sort,
-                    "Sort key: " + sort_key_names() + "; default self_device on cuda, self_cpu on cpu")
-        ->group(g);
-    sub->add_option("--rows", c->rows, "Rows to print (0 = all)")->capture_default_str()->group(g);
+    add_sort_option(*sub, c->sort, "default self_device on cuda, self_cpu on cpu")->group(g);
+    add_rows_option(*sub, c->rows)->group(g);
     sub->add_flag("--group-by-shape", c->group_by_shape, "One row per (operator, input shapes)")->group(g);
-    sub->add_option("--json", c->json_path, "Write the report (environment, spec, operators, memory) as JSON")->group(g);
+    add_json_option(*sub, c->json_path, "the report (environment, spec, operators, memory)", "profile-report")->group(g);
     sub->add_option("--trace", c->trace_path, "Write a chrome trace (Perfetto, chrome://tracing)")->group(g);
     sub->add_option("--kineto-trace", c->kineto_trace_path,
                     "Also write Kineto's own chrome trace, as torch.profiler's export_chrome_trace does "
                     "(LibTorch 2.x; one file per cycle: NAME.cycleK.json for K >= 2)")
         ->group(g);
-    add_report_option(*sub, c->report_path, g);
-    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr")->group(g);
+    add_report_option(*sub, c->report_path)->group(g);
+    add_quiet_option(*sub, c->quiet)->group(g);
     return [sub, c] { return run(*sub, *c); };
 }
 

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <string>
 
-#include "sweep.h"
+#include "model/sweep.h"
 
 namespace awb::cli {
 

@@ -11,10 +11,11 @@
 
 #include "cli_engine_call.h"
 #include "cli_explain.h"
-#include "json_io.h"
-#include "results_json.h"
-#include "trace_import.h"
-#include "workspace.h"
+#include "cli_options.h"
+#include "io/json_io.h"
+#include "io/results_json.h"
+#include "io/trace_import.h"
+#include "io/workspace.h"
 
 namespace awb::cli {
 
@@ -116,8 +117,8 @@ Command register_report(CLI::App& app) {
     sub->add_option("inputs", c->inputs, "Results files and traces")->required()->check(CLI::ExistingPath);
     sub->add_option("--out,-o", c->out_path, "The HTML file to write")->required();
     sub->add_option("--title", c->title, "Report title (default: from the contents)");
-    sub->add_option("--rows", c->rows, "Operators in the table")->capture_default_str();
-    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr");
+    add_rows_option(*sub, c->rows, "Operators in the table");
+    add_quiet_option(*sub, c->quiet);
     return [c] { return run(*c); };
 }
 

@@ -2,9 +2,9 @@
 
 #include <fstream>
 
-#include "json_io.h"
-#include "run_observer.h"
-#include "variant_catalog.h"
+#include "io/json_io.h"
+#include "model/run_observer.h"
+#include "model/variant_catalog.h"
 
 namespace awb::cli {
 

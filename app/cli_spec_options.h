@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "bench_stats.h"
-#include "profile_options.h"
-#include "run_spec.h"
+#include "model/bench_stats.h"
+#include "model/profile_options.h"
+#include "model/run_spec.h"
 
 namespace awb::cli {
 

@@ -4,14 +4,17 @@
 #include <iostream>
 #include <memory>
 
-#include "cli_explain.h"
+#include "analysis/results_text.h"
+#include "analysis/sweep_analysis.h"
 #include "cli_engine_call.h"
+#include "cli_explain.h"
+#include "cli_options.h"
 #include "cli_spec_options.h"
-#include "json_io.h"
-#include "results_json.h"
-#include "results_text.h"
-#include "sweep.h"
-#include "variant_catalog.h"
+#include "engine/sweep_runner.h"
+#include "io/json_io.h"
+#include "io/results_json.h"
+#include "model/sweep.h"
+#include "model/variant_catalog.h"
 
 namespace awb::cli {
 
@@ -118,11 +121,10 @@ Command register_sweep(CLI::App& app) {
                   "Also profile each point (wait=1 warmup=1 active=3): operator table in the JSON and profiler "
                   "overhead in the rows")
         ->group(o);
-    sub->add_option("--json", c->json_path, "Write the sweep as JSON (schema attention-workbench/sweep; the GUI opens it)")
-        ->group(o);
+    add_json_option(*sub, c->json_path, "the sweep (the GUI opens it)", "sweep")->group(o);
     sub->add_option("--csv", c->csv_path, "Write one CSV row per point")->group(o);
-    add_report_option(*sub, c->report_path, o);
-    sub->add_flag("--quiet,-q", c->quiet, "No progress on stderr")->group(o);
+    add_report_option(*sub, c->report_path)->group(o);
+    add_quiet_option(*sub, c->quiet)->group(o);
     return [sub, c] { return run(*sub, *c); };
 }
 

@@ -1,8 +1,8 @@
 // attention-workbench: the Qt desktop workbench.
 #include <QApplication>
 
+#include "engine/process_tuning.h"
 #include "main_window.h"
-#include "process_tuning.h"
 
 int main(int argc, char** argv) {
     awb::tune_allocator_for_steady_state();

@@ -3,7 +3,7 @@
 
 (a) attnwb bench median vs torch.utils.benchmark.Timer median, same large spec, interleaved runs, each
     side with glibc's default allocator settings and with the mmap/trim thresholds attnwb sets
-    (core/process_tuning.h): the allocator, not the engine, decides most of the difference here;
+    (core/engine/process_tuning.h): the allocator, not the engine, decides most of the difference here;
 (b) per-iteration time of a tiny spec (1x1x64x64, train) in our engine vs the same loop in Python;
 (c) peak-memory exponents of manual and chunked over N = 512..4096 (attnwb sweep, log-log fit).
 

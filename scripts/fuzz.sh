@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the chrome-trace importer (core/trace_import.cpp) with libFuzzer under AddressSanitizer +
+# Fuzzes the chrome-trace importer (core/io/trace_import.cpp) with libFuzzer under AddressSanitizer +
 # UBSan for a fixed time (issue 5). Usage: scripts/fuzz.sh [SECONDS]   (default 60)
 #
 # Builds tests/fuzz (a standalone CMake project, clang only) into $AWB_FUZZ_BUILD_DIR (default

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "op_diff.h"
+#include "analysis/op_diff.h"
 
 namespace awb::ui {
 

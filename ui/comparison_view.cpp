@@ -14,10 +14,10 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "advisor.h"
+#include "analysis/advisor.h"
+#include "analysis/op_diff.h"
 #include "comparison_model.h"
 #include "format_qt.h"
-#include "op_diff.h"
 #include "scroll_area.h"
 #include "table_columns.h"
 #include "timeline_widget.h"

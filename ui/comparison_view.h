@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "profiler_session.h"
+#include "model/profile_result.h"
 
 class QComboBox;
 class QLabel;

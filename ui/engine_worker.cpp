@@ -1,8 +1,9 @@
 #include "engine_worker.h"
 
-#include "json_io.h"
-#include "trace_import.h"
-#include "workspace.h"
+#include "engine/sweep_runner.h"
+#include "io/json_io.h"
+#include "io/trace_import.h"
+#include "io/workspace.h"
 
 namespace awb::ui {
 

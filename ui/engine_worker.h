@@ -10,10 +10,10 @@
 #include <atomic>
 #include <memory>
 
-#include "correctness.h"
-#include "profiler_session.h"
-#include "sweep.h"
-#include "workspace.h"
+#include "engine/correctness.h"
+#include "engine/profiler_session.h"
+#include "io/workspace.h"
+#include "model/sweep.h"
 
 Q_DECLARE_METATYPE(awb::RunSpec)
 Q_DECLARE_METATYPE(awb::ProfileOptions)

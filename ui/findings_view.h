@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "advisor.h"
-#include "checklist.h"
+#include "analysis/advisor.h"
+#include "analysis/checklist.h"
 
 namespace awb::ui {
 

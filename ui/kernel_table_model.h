@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "kernel_table.h"
+#include "analysis/kernel_table.h"
 
 class QLineEdit;
 class QLabel;

@@ -22,23 +22,23 @@
 #include <fstream>
 #include <optional>
 
-#include "chrome_trace.h"
-#include "comparison_view.h"
-#include "device_caps.h"
-#include "engine_worker.h"
-#include "format_qt.h"
 #include "background.h"
+#include "comparison_view.h"
+#include "engine/device_caps.h"
+#include "engine_worker.h"
 #include "findings_view.h"
-#include "json_io.h"
+#include "format_qt.h"
+#include "io/chrome_trace.h"
+#include "io/json_io.h"
+#include "io/results_json.h"
+#include "io/trace_import.h"
 #include "kernel_table_model.h"
-#include "report_html.h"
 #include "operator_panel.h"
-#include "results_json.h"
+#include "report/report_html.h"
 #include "run_panel.h"
 #include "scroll_area.h"
 #include "sweep_chart.h"
 #include "timeline_widget.h"
-#include "trace_import.h"
 
 namespace awb::ui {
 

@@ -7,10 +7,10 @@
 
 #include <memory>
 
-#include "profiler_session.h"
-#include "correctness.h"
-#include "sweep.h"
-#include "workspace.h"
+#include "io/workspace.h"
+#include "model/check_report.h"
+#include "model/profile_result.h"
+#include "model/sweep.h"
 
 class QDockWidget;
 class QLabel;

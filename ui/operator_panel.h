@@ -6,8 +6,8 @@
 
 #include <memory>
 
-#include "op_table.h"
-#include "trace.h"
+#include "analysis/op_table.h"
+#include "model/trace.h"
 
 class QCheckBox;
 class QLineEdit;

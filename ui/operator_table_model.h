@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "op_table.h"
+#include "analysis/op_table.h"
 
 namespace awb::ui {
 

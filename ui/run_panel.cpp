@@ -11,7 +11,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "variant_catalog.h"
+#include "model/variant_catalog.h"
 
 namespace awb::ui {
 

@@ -4,9 +4,9 @@
 
 #include <QWidget>
 
-#include "profile_options.h"
-#include "run_spec.h"
-#include "sweep.h"
+#include "model/profile_options.h"
+#include "model/run_spec.h"
+#include "model/sweep.h"
 
 class QComboBox;
 class QLabel;

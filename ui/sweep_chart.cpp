@@ -13,6 +13,7 @@
 
 #include <cmath>
 
+#include "analysis/sweep_analysis.h"
 #include "format_qt.h"
 
 namespace awb::ui {

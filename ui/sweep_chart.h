@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "sweep.h"
+#include "model/sweep.h"
 
 class QCustomPlot;
 class QComboBox;

@@ -1,6 +1,5 @@
 #include "timeline_widget.h"
 
-
 #include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -11,9 +10,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/kernel_table.h"
 #include "background.h"
 #include "format_qt.h"
-#include "kernel_table.h"
 
 namespace awb::ui {
 

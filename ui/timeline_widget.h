@@ -10,10 +10,10 @@
 #include <set>
 #include <vector>
 
-#include "memory_replay.h"
-#include "profiler_session.h"
+#include "analysis/memory_replay.h"
+#include "analysis/trace_links.h"
+#include "model/profile_result.h"
 #include "timeline_data.h"
-#include "trace_links.h"
 
 namespace awb::ui {
 

@@ -208,11 +208,12 @@ class Check:
     def use_prebuilt(self):
         """The attnwb built elsewhere against the same torch wheel (.gpu-deps/prebuilt), run with this
         machine's torch libraries: steps (b)-(e) still measure; the core tests are not run."""
-        exe = os.path.join(deps.prebuilt_dir(REPO), "attnwb")
-        if not os.path.exists(exe):
+        exes = [os.path.join(deps.prebuilt_dir(REPO), name) for name in deps.PREBUILT]
+        if not all(os.path.exists(exe) for exe in exes):
             return False
         os.makedirs(os.path.dirname(self.attnwb_bin), exist_ok=True)
-        shutil.copy2(exe, self.attnwb_bin)
+        for exe in exes:  # attnwb starts attnwb-engine from its own folder
+            shutil.copy2(exe, os.path.join(os.path.dirname(self.attnwb_bin), os.path.basename(exe)))
         torch_lib = os.path.normpath(os.path.join(self.env["cmake_prefix"], "..", "..", "lib"))
         paths = [torch_lib, os.path.join(deps.deps_root(REPO), deps.ARCH_LIB), "/usr/local/cuda/lib64", "/usr/local/cuda/lib"]
         self.run_env = {"LD_LIBRARY_PATH": ":".join(paths + [os.environ.get("LD_LIBRARY_PATH", "")])}
@@ -357,7 +358,7 @@ class Check:
             if rc == 2 and "sdpa_backend" in log:  # LibTorch has no kernel of that backend for the spec; (b) compares such refusals
                 checks.append(rules.Verdict(f"check {name}", "n/a", "refused: " + log.strip().replace("\n", " ")[-300:]))
                 continue
-            checks.append(rules.Verdict(f"check {name}", "pass" if rc == 0 else "fail", f"exit {rc}: {worst[:240]}" if worst
+            checks.append(rules.Verdict(f"check {name}", "pass" if rc == 0 else "fail", f"exit {rc}: {worst[:600]}" if worst
                                         else f"exit {rc}:\n" + log))
         self.add("sweep", checks)
         return True

@@ -159,5 +159,26 @@ else
     check "kineto trace needs Kineto" 2 'built without Kineto' -- profile "${small[@]}" --kineto-trace "$tmp/k.json"
 fi
 
+# Two programs (issue 15): attnwb reads traces and results without LibTorch and hands the rest to
+# attnwb-engine next to it; the options every subcommand shares are registered once.
+if readelf -d "$attnwb" | grep -qiE 'NEEDED.*(libtorch|libc10)'; then
+    echo "FAIL attnwb links LibTorch"; failed=$((failed + 1))
+else
+    echo "ok   attnwb links no LibTorch"; passed=$((passed + 1))
+fi
+for sub in profile bench sweep check inspect diff report; do
+    check "$sub --help lists --quiet" 0 '-q,--quiet' -- "$sub" --help
+done
+for sub in profile bench sweep check; do
+    check "$sub --help lists --report" 0 '--report TEXT' -- "$sub" --help
+done
+mkdir -p "$tmp/alone"
+cp "$attnwb" "$tmp/alone/attnwb"
+attnwb_full=$attnwb
+attnwb="$tmp/alone/attnwb"
+check "inspect needs no engine" 0 'Self CPU time total' -- inspect "$tmp/t.json" --quiet
+check "profile without the engine says so" 1 "'profile' needs the engine, .*/alone/attnwb-engine" -- profile "${small[@]}"
+attnwb=$attnwb_full
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

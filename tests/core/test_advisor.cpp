@@ -2,9 +2,10 @@
 // the article's workload (manual vs sdpa, 2x8x512x64) read the way the article reads it.
 #include <gtest/gtest.h>
 
-#include "advisor.h"
+#include "analysis/advisor.h"
+#include "engine/profiler_session.h"
+#include "io/trace_import.h"
 #include "test_support.h"
-#include "trace_import.h"
 
 using namespace awb;
 

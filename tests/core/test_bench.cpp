@@ -5,10 +5,10 @@
 
 #include <fstream>
 
-#include "allocation_tracker.h"
-#include "bench.h"
+#include "engine/allocation_tracker.h"
+#include "engine/bench.h"
+#include "engine/variants.h"
 #include "test_support.h"
-#include "variants.h"
 
 using namespace awb;
 

@@ -4,13 +4,14 @@
 
 #include <filesystem>
 
-#include "checklist.h"
-#include "json_io.h"
-#include "printf_string.h"
-#include "report_html.h"
-#include "svg_chart.h"
+#include "analysis/checklist.h"
+#include "engine/profiler_session.h"
+#include "io/json_io.h"
+#include "io/workspace.h"
+#include "model/printf_string.h"
+#include "report/report_html.h"
+#include "report/svg_chart.h"
 #include "test_support.h"
-#include "workspace.h"
 
 using namespace awb;
 

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <map>
 
-#include "chrome_trace.h"
-#include "profiler_session.h"
+#include "engine/profiler_session.h"
+#include "io/chrome_trace.h"
 #include "test_support.h"
 
 using namespace awb;

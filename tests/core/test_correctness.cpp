@@ -2,8 +2,8 @@
 // non-finite and out-of-tolerance results.
 #include <gtest/gtest.h>
 
-#include "correctness.h"
-#include "device_caps.h"
+#include "engine/correctness.h"
+#include "engine/device_caps.h"
 #include "test_support.h"
 
 using namespace awb;

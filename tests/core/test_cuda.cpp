@@ -6,10 +6,10 @@
 
 #include <algorithm>
 
-#include "cuda_support.h"
-#include "device_caps.h"
-#include "op_table.h"
-#include "profiler_session.h"
+#include "analysis/op_table.h"
+#include "engine/cuda_support.h"
+#include "engine/device_caps.h"
+#include "engine/profiler_session.h"
 
 using namespace awb;
 

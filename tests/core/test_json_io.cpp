@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "json_io.h"
+#include "io/json_io.h"
 
 using namespace awb;
 using nlohmann::json;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "memory_replay.h"
+#include "analysis/memory_replay.h"
 
 using namespace awb;
 

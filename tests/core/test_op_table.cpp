@@ -2,8 +2,9 @@
 // attribution by interval, unattributed [memory] rows, grouping by shape, kernels linked by id.
 #include <gtest/gtest.h>
 
-#include "op_table.h"
-#include "op_table_text.h"
+#include "analysis/op_table.h"
+#include "analysis/op_table_text.h"
+#include "model/units.h"
 
 using namespace awb;
 
@@ -213,7 +214,7 @@ TEST(OpTableText, TableShowsRowsAndTotal) {
     EXPECT_EQ(text.find("Self CUDA"), std::string::npos);
 }
 
-#include "op_diff.h"
+#include "analysis/op_diff.h"
 
 TEST(OpDiff, JoinsByNameAndShapesAndSortsByImpact) {
     auto row = [](const char* name, const char* shapes, int64_t calls, int64_t self_ns) {

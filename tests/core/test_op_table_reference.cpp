@@ -34,9 +34,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "json_io.h"
-#include "op_table.h"
-#include "profiler_session.h"
+#include "analysis/op_table.h"
+#include "engine/profiler_session.h"
+#include "io/json_io.h"
 #include "test_support.h"
 
 using namespace awb;

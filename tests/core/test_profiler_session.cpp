@@ -7,12 +7,12 @@
 
 #include <filesystem>
 
-#include "chrome_trace.h"
-#include "memory_replay.h"
-#include "op_table.h"
-#include "profiler_session.h"
+#include "analysis/memory_replay.h"
+#include "analysis/op_table.h"
+#include "engine/profiler_session.h"
+#include "io/chrome_trace.h"
+#include "io/trace_import.h"
 #include "test_support.h"
-#include "trace_import.h"
 
 using namespace awb;
 using awb::test::small_spec;

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "profile_options.h"
-#include "run_spec.h"
+#include "model/profile_options.h"
+#include "model/run_spec.h"
 
 using namespace awb;
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "scaling.h"
+#include "analysis/scaling.h"
 
 using namespace awb;
 

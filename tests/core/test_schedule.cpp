@@ -2,7 +2,7 @@
 // torch.profiler.schedule(wait, warmup, active, repeat) returns for steps 0..N (Python 1.13).
 #include <gtest/gtest.h>
 
-#include "profile_options.h"
+#include "model/profile_options.h"
 
 using namespace awb;
 

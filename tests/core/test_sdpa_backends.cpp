@@ -9,12 +9,12 @@
 
 #include <algorithm>
 
-#include "advisor.h"
-#include "compat.h"
-#include "device_caps.h"
-#include "profiler_session.h"
+#include "analysis/advisor.h"
+#include "engine/compat.h"
+#include "engine/device_caps.h"
+#include "engine/profiler_session.h"
+#include "engine/variants.h"
 #include "test_support.h"
-#include "variants.h"
 
 using namespace awb;
 

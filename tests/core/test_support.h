@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "run_spec.h"
-#include "trace_import.h"
+#include "io/trace_import.h"
+#include "model/run_spec.h"
 
 namespace awb::test {
 

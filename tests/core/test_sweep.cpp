@@ -2,7 +2,10 @@
 // between points, analysis, and the JSON files loading back equal.
 #include <gtest/gtest.h>
 
-#include "results_json.h"
+#include "analysis/sweep_analysis.h"
+#include "engine/correctness.h"
+#include "engine/sweep_runner.h"
+#include "io/results_json.h"
 #include "test_support.h"
 
 using namespace awb;

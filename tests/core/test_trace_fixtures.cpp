@@ -8,12 +8,12 @@
 #include <cmath>
 #include <fstream>
 
-#include "kernel_table.h"
-#include "memory_replay.h"
-#include "op_table.h"
+#include "analysis/kernel_table.h"
+#include "analysis/memory_replay.h"
+#include "analysis/op_table.h"
+#include "analysis/trace_links.h"
+#include "io/trace_import.h"
 #include "test_support.h"
-#include "trace_import.h"
-#include "trace_links.h"
 
 using namespace awb;
 

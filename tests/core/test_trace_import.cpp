@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <fstream>
 
-#include "chrome_trace.h"
-#include "json_io.h"
-#include "profiler_session.h"
+#include "engine/profiler_session.h"
+#include "io/chrome_trace.h"
+#include "io/json_io.h"
+#include "io/trace_import.h"
 #include "test_support.h"
-#include "trace_import.h"
 
 using namespace awb;
 

@@ -6,8 +6,8 @@
 #include <limits>
 #include <ostream>
 
-#include "variant_catalog.h"
-#include "variants.h"
+#include "engine/variants.h"
+#include "model/variant_catalog.h"
 
 using namespace awb;
 

@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "json_io.h"
-#include "op_table.h"
-#include "results_json.h"
+#include "analysis/op_table.h"
+#include "engine/profiler_session.h"
+#include "engine/sweep_runner.h"
+#include "io/json_io.h"
+#include "io/results_json.h"
+#include "io/workspace.h"
 #include "test_support.h"
-#include "workspace.h"
 
 using namespace awb;
 namespace fs = std::filesystem;

@@ -12,8 +12,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "trace.h"
-#include "trace_import.h"
+#include "io/trace_import.h"
+#include "model/trace.h"
 
 namespace {
 

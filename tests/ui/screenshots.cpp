@@ -14,16 +14,17 @@
 #include <cstdio>
 
 #include "comparison_view.h"
-#include "findings_view.h"
-#include "kernel_table_model.h"
+#include "engine/process_tuning.h"
+#include "engine/sweep_runner.h"
 #include "engine_worker.h"
+#include "findings_view.h"
+#include "io/trace_import.h"
+#include "kernel_table_model.h"
 #include "main_window.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"
-#include "process_tuning.h"
 #include "sweep_chart.h"
 #include "timeline_widget.h"
-#include "trace_import.h"
 
 using namespace awb;
 

@@ -1,0 +1,333 @@
+#include "analysis/advisor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "analysis/memory_replay.h"
+#include "analysis/op_table.h"
+#include "analysis/results_text.h"
+#include "model/printf_string.h"
+#include "model/units.h"
+
+namespace awb {
+
+namespace {
+
+template <typename... Args>
+std::string fmt(const char* format, Args... args) {
+    return printf_string(format, double(args)...);
+}
+
+
+int recorded_steps(const Trace& trace) {
+    int steps = 0;
+    for (const auto& e : trace.events()) steps += profiler_step_number(e.name) >= 0 ? 1 : 0;
+    return std::max(steps, 1);
+}
+
+// The innermost CPU op holding each allocation (by thread and time): one pass over the events, the
+// allocations sorted by time. Names in allocation order; "(no op)" where none holds it.
+std::vector<std::string> ops_at(const Trace& trace, const std::vector<const MemoryEvent*>& allocations) {
+    std::vector<size_t> order(allocations.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return allocations[a]->ts_ns < allocations[b]->ts_ns; });
+    std::vector<const TraceEvent*> best(allocations.size(), nullptr);
+    for (const auto& e : trace.events()) {
+        if (e.device != DeviceKind::CPU || e.kind == EventKind::Other) continue;
+        auto it = std::lower_bound(order.begin(), order.end(), e.start_ns,
+                                   [&](size_t i, int64_t ts) { return allocations[i]->ts_ns < ts; });
+        for (; it != order.end() && allocations[*it]->ts_ns <= e.end_ns; ++it)
+            if (allocations[*it]->thread == e.thread && (!best[*it] || e.depth >= best[*it]->depth)) best[*it] = &e;
+    }
+    std::vector<std::string> names;
+    for (const TraceEvent* e : best) names.push_back(e ? e->name : std::string("(no op)"));
+    return names;
+}
+
+// What to do about materialised scores depends on what sdpa is on the run's LibTorch (measured in
+// tests/core/test_sdpa_backends.cpp): 1.13's is the math path, 2.x's a fused kernel unless math is forced.
+std::string score_matrix_action(const ProfileResult& run) {
+    const bool torch1 = run.environment.torch_version.rfind("1.", 0) == 0;
+    const std::string chunked = "the chunked variant (block-wise online softmax) never holds it either";
+    if (run.spec.variant == "sdpa" && torch1)
+        return "On LibTorch " + run.environment.torch_version + " scaled_dot_product_attention is the math path and "
+               "holds [N, N] itself; LibTorch 2.x runs a fused kernel that does not (flash on CPU; flash, "
+               "memory-efficient or cuDNN on CUDA): profile it there (scripts/build.sh --torch2); " + chunked + ".";
+    if (run.spec.variant == "sdpa" && run.spec.sdpa_backend == SdpaBackend::Math)
+        return "The math backend was forced (--sdpa-backend math): auto or flash (CPU and CUDA), efficient or cudnn "
+               "(CUDA) run fused kernels whose memory is linear in N.";
+    return "Use an attention that never holds [N, N]: scaled_dot_product_attention on LibTorch 2.x (flash on CPU; "
+           "flash, memory-efficient or cuDNN on CUDA; on 1.13 it is the math path and holds it too), or " + chunked +
+           "; memory becomes linear in N.";
+}
+
+void score_matrix(const ProfileResult& run, const AdvisorThresholds& t, std::vector<Finding>& out) {
+    if (!run.spec_known) return;  // a foreign trace: B, H, N are not known
+    const RunSpec& s = run.spec;
+    const int64_t bytes = s.batch * s.heads * s.seq_q * s.seq_k * element_size(s.dtype);
+    if (bytes <= 0) return;
+    int64_t peak = 0;
+    for (const auto& series : replay_memory(run.trace))
+        if (series.device == s.device.kind) peak = std::max(peak, series.peak_bytes);
+    if (run.device_peak_bytes > 0) peak = std::max(peak, run.device_peak_bytes);
+    if (peak <= 0 || double(bytes) < t.score_share_of_peak * double(peak)) return;
+    std::vector<const MemoryEvent*> matching;
+    for (const auto& m : run.trace.memory())
+        if (m.device == s.device.kind && double(m.bytes) >= 0.95 * double(bytes) && double(m.bytes) <= 1.05 * double(bytes))
+            matching.push_back(&m);
+    const int count = int(matching.size());
+    std::map<std::string, int> by_op;
+    for (const std::string& name : ops_at(run.trace, matching)) ++by_op[name];
+    if (count == 0) return;
+    const int steps = recorded_steps(run.trace);
+    Finding f;
+    f.rule = "score-matrix";
+    f.weight = double(bytes) / double(peak);
+    f.title = "The [B, H, Nq, Nk] = [" + std::to_string(s.batch) + ", " + std::to_string(s.heads) + ", " + std::to_string(s.seq_q) +
+              ", " + std::to_string(s.seq_k) + "] " + to_string(s.dtype) + " score matrix (" + format_mib(bytes) +
+              ") is materialised: " + fmt("%.0f", double(count) / steps) + " allocation(s) of that size per step, each " +
+              format_share(f.weight) + " of the peak";
+    for (const auto& [name, n] : by_op)
+        f.evidence.push_back(name + " allocates " + format_mib(bytes) + fmt(" (%.0f per step)", double(n) / steps));
+    f.evidence.push_back("peak memory " + format_mib(peak) + " (" +
+                         (run.device_peak_bytes > 0 ? std::string("CUDA allocator") : std::string("replayed [memory] events")) + ")");
+    f.evidence.push_back("memory for [N, N] grows as N^2: at 2N it is " + format_mib(bytes * 4));
+    f.action = score_matrix_action(run);
+    out.push_back(std::move(f));
+}
+
+void layout_copies(const ProfileResult& run, const std::vector<OperatorRow>& rows, const AdvisorThresholds& t,
+                   std::vector<Finding>& out) {
+    static const std::set<std::string> kCopies = {"aten::copy_", "aten::contiguous", "aten::_to_copy", "aten::clone"};
+    const OpTableTotals total = totals(rows);
+    if (total.self_cpu_ns <= 0) return;
+    int64_t copy_ns = 0;
+    std::vector<const OperatorRow*> found;
+    for (const auto& r : rows)
+        if (r.device == DeviceKind::CPU && kCopies.count(r.name)) {
+            copy_ns += r.self_cpu_ns;
+            found.push_back(&r);
+        }
+    const double share = double(copy_ns) / double(total.self_cpu_ns);
+    if (found.empty() || share < t.copy_share_of_self_cpu) return;
+    const int steps = recorded_steps(run.trace);
+    Finding f;
+    f.rule = "layout-copies";
+    f.weight = share;
+    f.title = "Layout copies take " + format_share(share) + " of self CPU time (" + format_duration_ns(double(copy_ns) / steps) + " per step)";
+    for (const OperatorRow* r : found)
+        f.evidence.push_back(r->name + ": " + fmt("%.0f calls per step, ", double(r->calls) / steps) + format_duration_ns(double(r->self_cpu_ns) / steps) +
+                             " self per step" + (r->cpu_memory_bytes > 0 ? ", " + format_mib(r->cpu_memory_bytes / steps) + " per step" : ""));
+    if (run.spec.layout == Layout::BNHD) {
+        f.evidence.push_back("q, k, v arrive as [B, N, H, D] (layout bnhd) and are transposed before the matmuls");
+        f.action = "Fix the projection's output layout: have it produce [B, H, N, D] (or pass the transposed views to "
+                   "scaled_dot_product_attention, which takes strided inputs) instead of copying after the transpose.";
+    } else {
+        f.action = "Find the transpose / permute that feeds each copy (the timeline shows the parent op) and produce the "
+                   "layout the next op wants directly, instead of calling .contiguous() after it.";
+    }
+    out.push_back(std::move(f));
+}
+
+void fragmentation(const ProfileResult& run, const std::vector<OperatorRow>& rows, const AdvisorThresholds& t,
+                   std::vector<Finding>& out) {
+    const int steps = recorded_steps(run.trace);
+    const OpTableTotals total = totals(rows);
+    std::vector<const OperatorRow*> many;
+    int64_t self = 0;
+    for (const auto& r : rows) {
+        if (r.device != DeviceKind::CPU || r.calls == 0 || r.name == "ProfilerStep*") continue;
+        const double per_step = double(r.calls) / steps;
+        const double avg_us = double(r.self_cpu_ns) / double(r.calls) / 1e3;
+        if (per_step >= t.calls_per_step && avg_us <= t.max_avg_self_us) {
+            many.push_back(&r);
+            self += r.self_cpu_ns;
+        }
+    }
+    if (many.empty()) return;
+    std::sort(many.begin(), many.end(), [](const OperatorRow* a, const OperatorRow* b) { return a->calls > b->calls; });
+    Finding f;
+    f.rule = "fragmentation";
+    f.weight = total.self_cpu_ns > 0 ? double(self) / double(total.self_cpu_ns) : 0;
+    f.title = std::to_string(many.size()) + " operator(s) run " + fmt("%.0f", t.calls_per_step) +
+              "+ times per step for little work each (" + format_share(f.weight) + " of self CPU time)";
+    for (size_t i = 0; i < many.size() && i < 5; ++i)
+        f.evidence.push_back(many[i]->name + fmt(": %.0f calls per step, %.2f us self each", double(many[i]->calls) / steps,
+                                                 double(many[i]->self_cpu_ns) / double(many[i]->calls) / 1e3));
+    f.action = "Fuse or batch: replace loops over heads or rows with one batched op (one bmm, not one matmul per head); "
+               "each call pays the dispatcher's fixed cost whatever its size.";
+    out.push_back(std::move(f));
+}
+
+void dispatch_bound(const ProfileResult& run, const std::vector<OperatorRow>& rows, const AdvisorThresholds& t,
+                    std::vector<Finding>& out) {
+    int64_t device_ns = 0, step_ns = 0, launches = 0;
+    int steps = 0;
+    for (const auto& e : run.trace.events()) {
+        if (e.device != DeviceKind::CPU && (e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy || e.kind == EventKind::Memset))
+            device_ns += e.duration_ns();
+        if (e.device == DeviceKind::CPU && profiler_step_number(e.name) >= 0) {
+            step_ns += e.duration_ns();
+            ++steps;
+        }
+        // A launch is a kernel started: the runtime's other calls (copies, sets, syncs, queries) are not.
+        launches += e.device != DeviceKind::CPU && e.kind == EventKind::Kernel ? 1 : 0;
+    }
+    if (device_ns <= 0) return;  // a CPU run: no device to starve
+    if (steps == 0) step_ns = run.trace.end_ns() - run.trace.begin_ns();
+    const double ratio = double(step_ns) / double(device_ns);
+    if (ratio < t.cpu_over_device) return;
+    const int n = std::max(steps, 1);
+    Finding f;
+    f.rule = "dispatch-bound";
+    f.weight = 1.0 - 1.0 / ratio;
+    f.title = "CPU-bound: " + format_duration_ns(double(step_ns) / n) + " of CPU time per step against " + format_duration_ns(double(device_ns) / n) +
+              " of kernels (" + fmt("%.1fx", ratio) + "); the device waits for launches";
+    f.evidence.push_back(fmt("%.0f kernel launches per step, %.1f us of device time (kernels, copies, sets) per launch on average",
+                             double(launches) / n, launches ? double(device_ns) / double(launches) / 1e3 : 0.0));
+    std::vector<OperatorRow> top(rows.begin(), rows.end());
+    sort_rows(top, SortKey::SelfCpu);
+    for (size_t i = 0, shown = 0; i < top.size() && shown < 3; ++i)
+        if (top[i].device == DeviceKind::CPU && top[i].name != "ProfilerStep*") {
+            f.evidence.push_back(top[i].name + ": " + format_duration_ns(double(top[i].self_cpu_ns) / n) + " self CPU per step, " +
+                                 format_duration_ns(double(top[i].self_device_ns) / n) + " on the device");
+            ++shown;
+        }
+    f.action = "Overhead, not arithmetic: fewer, larger launches (batch more work per op, fuse with torch.compile, "
+               "capture the step in a CUDA graph) and remove host syncs (cudaStreamSynchronize, .item()).";
+    out.push_back(std::move(f));
+}
+
+void cold_start(const BenchResult& b, const AdvisorThresholds& t, std::vector<Finding>& out) {
+    if (b.timing.median_ns <= 0 || b.cold_ns <= 0) return;
+    const double ratio = b.cold_ns / b.timing.median_ns;
+    if (ratio < t.cold_over_median) return;
+    Finding f;
+    f.rule = "cold-start";
+    f.weight = std::min(1.0, (ratio - 1) / ratio);
+    f.title = "The first iteration is " + fmt("%.1fx", ratio) + " the steady state (" + format_duration_ns(b.cold_ns) + " vs a median of " +
+              format_duration_ns(b.timing.median_ns) + ")";
+    f.evidence.push_back("cold iteration on fresh inputs " + format_duration_ns(b.cold_ns) + "; then " + std::to_string(b.warmup_iterations) +
+                         " warm-up iteration(s) and " + std::to_string(b.timing.repeats) + " timed samples");
+    f.action = "Warm up before timing (allocator, kernel selection, lazy initialisation are one-time costs) and report "
+               "the first call separately if users pay it (a server's first request).";
+    out.push_back(std::move(f));
+}
+
+void profiler_distortion(const BenchResult& b, const AdvisorThresholds& t, std::vector<Finding>& out) {
+    if (b.profiler_overhead < t.profiler_overhead) return;
+    Finding f;
+    f.rule = "profiler-distortion";
+    f.weight = std::min(1.0, (b.profiler_overhead - 1) / b.profiler_overhead);
+    f.title = "The profiler slows a step " + fmt("%.2fx", b.profiler_overhead) + " (" + format_duration_ns(b.profiled_step_ns) + " profiled vs " +
+              format_duration_ns(b.timing.median_ns) + " off)";
+    f.evidence.push_back("median profiled step " + format_duration_ns(b.profiled_step_ns) + ", profiler-off median " + format_duration_ns(b.timing.median_ns) +
+                         " (p10-p90 " + format_duration_ns(b.timing.p10_ns) + " - " + format_duration_ns(b.timing.p90_ns) + ")");
+    f.action = "Quote profiler-off times (attnwb bench); read the profile for where time goes (shares, shapes, calls), "
+               "not for how long a step takes.";
+    out.push_back(std::move(f));
+}
+
+void length_sensitivity(const SweepResult& sweep, const AdvisorThresholds& t, std::vector<Finding>& out) {
+    // Per curve (everything but N the same): time per FLOP at each N.
+    std::map<std::string, std::vector<std::pair<int64_t, double>>> curves;
+    for (const auto& p : sweep.points) {
+        if (p.status != PointStatus::Ok || p.bench.timing.median_ns <= 0) continue;
+        const double flops = p.bench.flops > 0 ? p.bench.flops : attention_flops(p.spec);
+        if (flops <= 0) continue;
+        curves[series_name(p.spec)].push_back({p.spec.seq_k, p.bench.timing.median_ns / flops});
+    }
+    for (auto& [name, points] : curves) {
+        if (points.size() < 2) continue;
+        const auto [lo, hi] = std::minmax_element(points.begin(), points.end(),
+                                                  [](const auto& a, const auto& b) { return a.second < b.second; });
+        const double spread = hi->second / lo->second;
+        if (spread < t.time_per_flop_spread) continue;
+        Finding f;
+        f.rule = "length-sensitivity";
+        f.weight = std::min(1.0, (spread - 1) / spread);
+        f.title = "Time per FLOP changes " + fmt("%.1fx", spread) + " across sequence lengths (" + name + ")";
+        std::sort(points.begin(), points.end());
+        for (const auto& [n, ns_per_flop] : points)
+            f.evidence.push_back(fmt("N = %.0f: %.2f ms per GFLOP", double(n), ns_per_flop * 1e9 / 1e6));
+        f.action = "Bucket the lengths your traffic has (pad to a few sizes) and benchmark each bucket; one length does "
+                   "not predict another (different kernels, cache behaviour, memory traffic).";
+        out.push_back(std::move(f));
+    }
+}
+
+void precision(const CheckReport& check, std::vector<Finding>& out) {
+    for (const auto& v : check.variants) {
+        if (v.passed) continue;
+        Finding f;
+        f.rule = "precision";
+        f.weight = 1.0;
+        f.title = v.variant + " is out of tolerance in " + to_string(check.spec.dtype) + " (tolerance " +
+                  fmt("%.1e", check.tolerance) + " of max |ref|)";
+        if (!v.failure.empty()) f.evidence.push_back("did not run: " + v.failure);
+        for (const auto& e : v.tensors)
+            if (!e.passed)
+                f.evidence.push_back(e.name + ": error " + fmt("%.2e", e.error) + " (max |x - ref| " + fmt("%.2e", e.max_abs_error) +
+                                     ", max |ref| " + fmt("%.2e", e.ref_max_abs) + ")" + (e.finite ? "" : ", NaN or inf"));
+        for (const auto& m : v.mask_checks)
+            if (!m.passed) f.evidence.push_back(m.name + ": " + m.detail);
+        f.action = "Do not compare its timings until it is right: compute the softmax in float32 (upcast the scores), "
+                   "check the mask handling named above, or use a variant within tolerance.";
+        out.push_back(std::move(f));
+    }
+}
+
+}  // namespace
+
+std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) {
+    std::vector<Finding> out;
+    if (in.run) {
+        std::vector<OperatorRow> computed;
+        if (!in.run_operators) computed = key_averages(in.run->trace);
+        const std::vector<OperatorRow>& rows = in.run_operators ? *in.run_operators : computed;
+        score_matrix(*in.run, t, out);
+        layout_copies(*in.run, rows, t, out);
+        fragmentation(*in.run, rows, t, out);
+        dispatch_bound(*in.run, rows, t, out);
+    }
+    if (in.bench) {
+        cold_start(*in.bench, t, out);
+        profiler_distortion(*in.bench, t, out);
+    }
+    if (in.sweep) length_sensitivity(*in.sweep, t, out);
+    if (in.check) precision(*in.check, out);
+    std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) { return a.weight > b.weight; });
+    return out;
+}
+
+nlohmann::json findings_json(const std::vector<Finding>& findings) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& f : findings)
+        out.push_back({{"rule", f.rule}, {"title", f.title}, {"evidence", f.evidence}, {"action", f.action}, {"weight", f.weight}});
+    return out;
+}
+
+std::vector<Finding> findings_from_json(const nlohmann::json& j) {
+    std::vector<Finding> out;
+    for (const auto& e : j)
+        out.push_back({e.at("rule").get<std::string>(), e.at("title").get<std::string>(),
+                       e.at("evidence").get<std::vector<std::string>>(), e.at("action").get<std::string>(),
+                       e.value("weight", 0.0)});
+    return out;
+}
+
+std::string format_findings(const std::vector<Finding>& findings) {
+    if (findings.empty()) return "Findings: none of the advisor's rules fired.\n";
+    std::string out = "Findings:\n";
+    for (const auto& f : findings) {
+        out += "* [" + f.rule + "] " + f.title + "\n";
+        for (const auto& e : f.evidence) out += "    - " + e + "\n";
+        out += "    -> " + f.action + "\n";
+    }
+    return out;
+}
+
+}  // namespace awb

@@ -1,0 +1,51 @@
+#include "analysis/kernel_table.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace awb {
+
+std::vector<KernelRow> kernel_table(const Trace& trace) {
+    using Key = std::tuple<std::string, int, std::array<int32_t, 3>, std::array<int32_t, 3>, int32_t, int64_t, int>;
+    std::map<Key, KernelRow> groups;
+    std::map<Key, double> occupancy_weight;
+    for (const TraceEvent& e : trace.events()) {
+        if (e.kind != EventKind::Kernel && e.kind != EventKind::Memcpy && e.kind != EventKind::Memset) continue;
+        const DeviceLaunch l = e.launch ? *e.launch : DeviceLaunch{};
+        const Key key{e.name, int(e.kind), l.grid, l.block, l.registers_per_thread, l.shared_memory_bytes, e.device_index};
+        KernelRow& r = groups[key];
+        const int64_t d = e.duration_ns();
+        if (r.calls == 0) {
+            r.name = e.name;
+            r.kind = e.kind;
+            r.device_index = e.device_index;
+            r.launch = l;
+            r.launch.bytes = 0;
+            r.min_ns = r.max_ns = d;
+        }
+        ++r.calls;
+        r.total_ns += d;
+        r.min_ns = std::min(r.min_ns, d);
+        r.max_ns = std::max(r.max_ns, d);
+        if (l.bytes > 0) r.launch.bytes += l.bytes;
+        if (l.occupancy_pct >= 0) {
+            double& w = occupancy_weight[key];
+            const double weight = double(std::max<int64_t>(d, 1));
+            r.mean_occupancy_pct = (std::max(r.mean_occupancy_pct, 0.0) * w + l.occupancy_pct * weight) / (w + weight);
+            w += weight;
+        }
+    }
+    std::vector<KernelRow> rows;
+    rows.reserve(groups.size());
+    for (auto& [key, row] : groups) rows.push_back(std::move(row));
+    std::stable_sort(rows.begin(), rows.end(), [](const KernelRow& a, const KernelRow& b) { return a.total_ns > b.total_ns; });
+    return rows;
+}
+
+std::string format_dim3(const std::array<int32_t, 3>& d) {
+    if (d[0] <= 0) return "-";
+    return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + "]";
+}
+
+}  // namespace awb

@@ -1,0 +1,72 @@
+#include "analysis/memory_replay.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace awb {
+
+std::vector<MemorySeries> replay_memory(const Trace& trace) {
+    std::map<std::tuple<int32_t, int, int>, MemorySeries> by_device;  // (rank, device, index): ranks replay apart
+    for (const auto& m : trace.memory()) {
+        auto& s = by_device[{m.rank, int(m.device), m.device_index}];
+        s.rank = m.rank;
+        s.device = m.device;
+        s.device_index = m.device_index;
+        const int64_t level = (s.points.empty() ? 0 : s.points.back().bytes) + m.bytes;
+        s.points.push_back({m.ts_ns, level});
+        if (level > s.peak_bytes) {
+            s.peak_bytes = level;
+            s.peak_ts_ns = m.ts_ns;
+        }
+        if (m.bytes >= 0) {
+            s.allocated_bytes += m.bytes;
+            ++s.allocations;
+        } else {
+            s.freed_bytes -= m.bytes;
+            ++s.frees;
+        }
+    }
+    std::vector<MemorySeries> out;
+    for (auto& [key, s] : by_device) out.push_back(std::move(s));
+    return out;
+}
+
+std::vector<MemoryPoint> downsample_min_max(const std::vector<MemoryPoint>& points, size_t buckets) {
+    if (buckets == 0 || points.size() <= 2 * buckets + 2) return points;
+    std::vector<MemoryPoint> out;
+    out.reserve(2 * buckets + 2);
+    out.push_back(points.front());
+    const int64_t t0 = points.front().ts_ns;
+    const int64_t span = std::max<int64_t>(1, points.back().ts_ns - t0);
+    size_t i = 1;
+    const size_t last = points.size() - 1;
+    for (size_t b = 0; b < buckets && i < last; ++b) {
+        const int64_t bucket_end = t0 + int64_t(double(span) * double(b + 1) / double(buckets));
+        size_t lo = i, hi = i;
+        size_t j = i;
+        for (; j < last && (points[j].ts_ns <= bucket_end || b + 1 == buckets); ++j) {
+            if (points[j].bytes < points[lo].bytes) lo = j;
+            if (points[j].bytes > points[hi].bytes) hi = j;
+        }
+        if (j == i) continue;
+        if (lo == hi) {
+            out.push_back(points[lo]);
+        } else {
+            out.push_back(points[std::min(lo, hi)]);
+            out.push_back(points[std::max(lo, hi)]);
+        }
+        i = j;
+    }
+    out.push_back(points.back());
+    return out;
+}
+
+std::string memory_series_label(const MemorySeries& s) {
+    std::string label = s.device == DeviceKind::CPU ? std::string("cpu")
+                        : s.device == DeviceKind::CUDA ? "cuda:" + std::to_string(std::max(s.device_index, 0))
+                                                       : "device " + std::to_string(std::max(s.device_index, 0));
+    return label + (s.rank >= 0 ? " rank " + std::to_string(s.rank) : "");
+}
+
+}  // namespace awb

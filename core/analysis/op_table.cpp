@@ -1,0 +1,329 @@
+#include "analysis/op_table.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace awb {
+
+namespace {
+
+// One entry of PyTorch's FunctionEvent list: a trace event, or a [memory] record no op covered.
+struct FnEvent {
+    const TraceEvent* src = nullptr;  // null for a top-level [memory] record
+    std::string_view name;            // into the trace's event, or a literal ("ProfilerStep*", "[memory]")
+    DeviceKind device = DeviceKind::CPU;
+    int64_t start = 0;
+    int64_t end = 0;
+    uint64_t thread = 0;
+    int32_t rank = -1;  // ranks of a distributed trace nest and link separately
+    bool is_async = false;
+    bool deleted = false;
+    int64_t cpu_mem = 0;
+    int64_t device_mem = 0;
+    int64_t kernel_ns = 0;  // summed durations of linked device events
+    // The tree as index links (no per-event vectors: a large trace has millions of these). A child
+    // always has a larger index than its parent.
+    int32_t parent = -1;
+    int32_t first_child = -1, last_child = -1, next_sibling = -1;
+    int32_t child_count = 0;
+};
+
+template <typename F>
+void for_each_child(const std::vector<FnEvent>& fes, const FnEvent& e, F&& f) {
+    for (int32_t c = e.first_child; c >= 0; c = fes[size_t(c)].next_sibling) f(c);
+}
+
+// Each process numbers its ids from 1: in a distributed trace an id means something within its rank.
+int64_t link_key(int32_t rank, int64_t id) { return int64_t(uint64_t(id) ^ (uint64_t(uint32_t(rank + 1)) << 48)); }
+
+std::vector<FnEvent> function_events(const Trace& trace) {
+    const auto& mem = trace.memory();  // sorted by time, stable
+    std::vector<char> attributed(mem.size(), 0);
+    std::vector<FnEvent> fes;
+    fes.reserve(trace.events().size());
+    std::unordered_map<int64_t, std::vector<int>> linked;  // linked correlation id -> events
+    for (const auto& e : trace.events()) {
+        // Profiler spans, overhead, cuda_sync, python functions: on the timeline, not in the table.
+        if (e.kind == EventKind::Other || is_filtered_op_name(e.name)) continue;
+        FnEvent fe;
+        fe.src = &e;
+        fe.name = table_name_view(e.name);
+        fe.device = e.device;
+        fe.start = e.start_ns;
+        fe.end = e.end_ns;
+        fe.thread = e.thread;
+        fe.rank = e.rank;
+        fe.is_async = e.is_async;
+        if (e.device == DeviceKind::CPU) {
+            // MemRecordsAcc.in_interval: bisect_left(start) .. bisect_right(end), any thread.
+            auto lo = std::lower_bound(mem.begin(), mem.end(), e.start_ns,
+                                       [](const MemoryEvent& m, int64_t t) { return m.ts_ns < t; });
+            auto hi = std::upper_bound(mem.begin(), mem.end(), e.end_ns,
+                                       [](int64_t t, const MemoryEvent& m) { return t < m.ts_ns; });
+            for (auto it = lo; it < hi; ++it) {
+                if (it->device == DeviceKind::CPU) fe.cpu_mem += it->bytes;
+                if (it->device == DeviceKind::CUDA) fe.device_mem += it->bytes;
+                attributed[size_t(it - mem.begin())] = 1;
+            }
+        }
+        if (e.linked_correlation_id > 0) linked[link_key(e.rank, e.linked_correlation_id)].push_back(int(fes.size()));
+        fes.push_back(std::move(fe));
+    }
+    // Associate device events (and runtime calls) with the CPU op whose id they link to.
+    for (auto& fe : fes) {
+        // Only front-end events (not themselves linked to another, as runtime calls are) take device
+        // events: Kineto's correlation ids and External ids are separate counters that overlap.
+        if (fe.device != DeviceKind::CPU || fe.is_async || fe.src->linked_correlation_id > 0) continue;
+        auto it = linked.find(link_key(fe.src->rank, fe.src->correlation_id));
+        if (it == linked.end()) continue;
+        for (int j : it->second) {
+            FnEvent& other = fes[size_t(j)];
+            if (other.device == DeviceKind::CUDA)
+                fe.kernel_ns += other.end - other.start;
+            else if (other.device == DeviceKind::CPU)
+                other.thread = fe.thread;
+        }
+    }
+    for (size_t i = 0; i < mem.size(); ++i) {
+        if (attributed[i]) continue;
+        FnEvent fe;
+        fe.name = "[memory]";
+        fe.start = fe.end = mem[i].ts_ns;
+        fe.thread = mem[i].thread;
+        fe.cpu_mem = mem[i].device == DeviceKind::CPU ? mem[i].bytes : 0;
+        fe.device_mem = mem[i].device == DeviceKind::CUDA ? mem[i].bytes : 0;
+        fes.push_back(std::move(fe));
+    }
+    std::stable_sort(fes.begin(), fes.end(), [](const FnEvent& a, const FnEvent& b) {
+        return a.start != b.start ? a.start < b.start : a.end > b.end;
+    });
+    return fes;
+}
+
+void populate_children(std::vector<FnEvent>& fes) {
+    std::vector<int> order;
+    for (int i = 0; i < int(fes.size()); ++i)
+        if (!fes[i].is_async && fes[i].device == DeviceKind::CPU) order.push_back(i);
+    // Python sorts by thread (stable), then each thread's events by (start, -end) (stable); [memory]
+    // records come last in the list whatever their time, so sort by all of it.
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const FnEvent& x = fes[size_t(a)];
+        const FnEvent& y = fes[size_t(b)];
+        if (x.rank != y.rank) return x.rank < y.rank;
+        if (x.thread != y.thread) return x.thread < y.thread;
+        if (x.start != y.start) return x.start < y.start;
+        return x.end > y.end;
+    });
+    std::vector<int> open;
+    for (size_t k = 0; k < order.size(); ++k) {
+        if (k == 0 || fes[order[k]].thread != fes[order[k - 1]].thread || fes[order[k]].rank != fes[order[k - 1]].rank) open.clear();
+        FnEvent& e = fes[order[k]];
+        while (!open.empty()) {
+            FnEvent& p = fes[open.back()];
+            if (e.start >= p.end || e.end > p.end) {
+                open.pop_back();
+            } else {
+                if (p.last_child >= 0)
+                    fes[size_t(p.last_child)].next_sibling = order[k];
+                else
+                    p.first_child = order[k];
+                p.last_child = order[k];
+                ++p.child_count;
+                e.parent = open.back();
+                break;
+            }
+        }
+        open.push_back(order[k]);
+    }
+}
+
+// _remove_dup_nodes: an op whose only child has its own name absorbs that child, until none is left.
+void remove_duplicate_nodes(std::vector<FnEvent>& fes) {
+    for (;;) {
+        bool any = false;
+        for (size_t i = 0; i < fes.size(); ++i) {
+            FnEvent& e = fes[i];
+            if (e.deleted || e.parent < 0) continue;
+            FnEvent& p = fes[size_t(e.parent)];
+            if (p.name == e.name && p.child_count == 1) {
+                p.first_child = e.first_child;
+                p.last_child = e.last_child;
+                p.child_count = e.child_count;
+                p.kernel_ns = e.kernel_ns;
+                for (int32_t c = e.first_child; c >= 0; c = fes[size_t(c)].next_sibling) fes[size_t(c)].parent = e.parent;
+                e.deleted = true;
+                any = true;
+            }
+        }
+        if (!any) break;
+    }
+}
+
+struct Totals {
+    int64_t cpu_total = 0, self_cpu = 0, device_total = 0, self_device = 0;
+    int64_t self_cpu_mem = 0, self_device_mem = 0;
+};
+
+// Device totals of every event without recursion: children have larger indices than their parents,
+// so one pass from the end has each child's total ready before its parent's.
+std::vector<int64_t> device_totals(const std::vector<FnEvent>& fes, bool legacy_spans) {
+    std::vector<int64_t> total(fes.size(), 0);
+    for (size_t i = fes.size(); i-- > 0;) {
+        const FnEvent& e = fes[i];
+        if (e.is_async) continue;
+        if (e.device == DeviceKind::CPU) {
+            int64_t t = e.kernel_ns;
+            if (!legacy_spans) for_each_child(fes, e, [&](int32_t c) { t += total[size_t(c)]; });
+            total[i] = t;
+        } else {
+            total[i] = e.end - e.start;
+        }
+    }
+    return total;
+}
+
+}  // namespace
+
+std::string_view table_name_view(const std::string& name) {
+    return name.rfind("ProfilerStep#", 0) == 0 ? std::string_view("ProfilerStep*") : std::string_view(name);
+}
+
+std::string table_name(const std::string& name) { return std::string(table_name_view(name)); }
+
+bool is_filtered_op_name(const std::string& name) {
+    static const char* const kFiltered[] = {"[memory]",
+                                            "[OutOfMemory]",
+                                            "profiler::_record_function_enter",
+                                            "profiler::_record_function_enter_new",
+                                            "profiler::_record_function_exit",
+                                            "aten::is_leaf",
+                                            "aten::output_nr",
+                                            "aten::_version"};
+    for (const char* f : kFiltered)
+        if (name == f) return true;
+    return false;
+}
+
+std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& options) {
+    std::vector<FnEvent> fes = function_events(trace);
+    populate_children(fes);
+    remove_duplicate_nodes(fes);
+
+    const bool legacy = trace.meta().legacy_device_spans;
+    const std::vector<int64_t> device_total = device_totals(fes, legacy);
+    std::vector<OperatorRow> rows;
+    std::map<std::tuple<std::string_view, int, std::string>, size_t> index;
+    for (size_t i = 0; i < fes.size(); ++i) {
+        const FnEvent& e = fes[i];
+        if (e.deleted) continue;
+        const bool cpu = e.device == DeviceKind::CPU;
+        if (legacy && !cpu) continue;  // torch 1.x tables have no device rows
+        Totals t;
+        t.cpu_total = cpu ? e.end - e.start : 0;
+        t.device_total = device_total[i];
+        int64_t child_cpu = 0, child_dev = 0, child_cpu_mem = 0, child_dev_mem = 0;
+        for_each_child(fes, e, [&](int32_t c) {
+            const FnEvent& ch = fes[size_t(c)];
+            child_cpu += ch.device == DeviceKind::CPU ? ch.end - ch.start : 0;
+            child_dev += device_total[size_t(c)];
+            child_cpu_mem += ch.cpu_mem;
+            child_dev_mem += ch.device_mem;
+        });
+        const bool sync_cpu = cpu && !e.is_async;
+        t.self_cpu = sync_cpu ? t.cpu_total - child_cpu : 0;
+        t.self_device = e.is_async ? 0 : (cpu ? t.device_total - child_dev : t.device_total);
+        t.self_cpu_mem = sync_cpu ? e.cpu_mem - child_cpu_mem : 0;
+        t.self_device_mem = sync_cpu ? e.device_mem - child_dev_mem : 0;
+
+        std::string shapes = options.group_by_shape ? format_shapes(e.src ? e.src->shapes() : no_inputs().shapes)
+                                                    : std::string();
+        auto key = std::make_tuple(e.name, int(e.device), shapes);
+        auto [it, inserted] = index.emplace(key, rows.size());
+        if (inserted) {
+            OperatorRow r;
+            r.name = std::string(e.name);
+            r.input_shapes = shapes;
+            r.device = e.device;
+            r.user_annotation = !cpu && e.src && e.src->kind == EventKind::UserAnnotation;
+            rows.push_back(std::move(r));
+        }
+        OperatorRow& r = rows[it->second];
+        r.calls += 1;
+        r.cpu_total_ns += t.cpu_total;
+        r.self_cpu_ns += t.self_cpu;
+        r.device_total_ns += t.device_total;
+        r.self_device_ns += t.self_device;
+        r.cpu_memory_bytes += e.cpu_mem;
+        r.device_memory_bytes += e.device_mem;
+        r.self_cpu_memory_bytes += t.self_cpu_mem;
+        r.self_device_memory_bytes += t.self_device_mem;
+    }
+    return rows;
+}
+
+int64_t sort_value(const OperatorRow& r, SortKey key) {
+    switch (key) {
+        case SortKey::SelfCpu: return r.self_cpu_ns;
+        case SortKey::CpuTotal: return r.cpu_total_ns;
+        case SortKey::SelfDevice: return r.self_device_ns;
+        case SortKey::DeviceTotal: return r.device_total_ns;
+        case SortKey::Calls: return r.calls;
+        case SortKey::CpuMemory: return r.cpu_memory_bytes;
+        case SortKey::SelfCpuMemory: return r.self_cpu_memory_bytes;
+        case SortKey::DeviceMemory: return r.device_memory_bytes;
+        case SortKey::SelfDeviceMemory: return r.self_device_memory_bytes;
+    }
+    return 0;
+}
+
+void sort_rows(std::vector<OperatorRow>& rows, SortKey key) {
+    std::stable_sort(rows.begin(), rows.end(), [key](const OperatorRow& a, const OperatorRow& b) {
+        return sort_value(a, key) > sort_value(b, key);
+    });
+}
+
+namespace {
+const std::pair<const char*, SortKey> kSortKeys[] = {
+    {"self_cpu", SortKey::SelfCpu},           {"cpu_total", SortKey::CpuTotal},
+    {"self_device", SortKey::SelfDevice},     {"device_total", SortKey::DeviceTotal},
+    {"calls", SortKey::Calls},                {"cpu_mem", SortKey::CpuMemory},
+    {"self_cpu_mem", SortKey::SelfCpuMemory}, {"device_mem", SortKey::DeviceMemory},
+    {"self_device_mem", SortKey::SelfDeviceMemory}};
+}
+
+std::string to_string(SortKey k) {
+    for (const auto& [name, key] : kSortKeys)
+        if (key == k) return name;
+    return "?";
+}
+
+bool parse_sort_key(const std::string& s, SortKey& out) {
+    for (const auto& [name, key] : kSortKeys)
+        if (s == name) {
+            out = key;
+            return true;
+        }
+    return false;
+}
+
+std::string sort_key_names() {
+    std::string out;
+    for (const auto& [name, key] : kSortKeys) {
+        if (!out.empty()) out += ", ";
+        out += name;
+    }
+    return out;
+}
+
+OpTableTotals totals(const std::vector<OperatorRow>& rows) {
+    OpTableTotals t;
+    const bool device_rows = std::any_of(rows.begin(), rows.end(), [](const OperatorRow& r) { return r.device != DeviceKind::CPU; });
+    for (const auto& r : rows) {
+        t.self_cpu_ns += r.self_cpu_ns;
+        if (device_rows ? r.device != DeviceKind::CPU && !r.user_annotation : true) t.self_device_ns += r.self_device_ns;
+    }
+    return t;
+}
+
+}  // namespace awb

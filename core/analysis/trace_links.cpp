@@ -1,0 +1,67 @@
+#include "analysis/trace_links.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace awb {
+
+namespace {
+
+bool is_launch(const TraceEvent& e) { return e.kind == EventKind::Runtime && e.device == DeviceKind::CPU; }
+
+// The kernels of the given launches: one pass over the device events (O(events) per selection).
+void add_kernels(const Trace& trace, const std::vector<int32_t>& launches, std::vector<FlowLink>& out) {
+    std::unordered_map<int64_t, std::vector<int32_t>> by_correlation;
+    const int32_t rank = launches.empty() ? -1 : trace.events()[size_t(launches.front())].rank;
+    for (int32_t l : launches) {
+        const int64_t id = trace.events()[size_t(l)].correlation_id;
+        if (id > 0) by_correlation[id].push_back(l);
+    }
+    if (by_correlation.empty()) return;
+    const auto& events = trace.events();
+    for (int32_t i = 0; i < int32_t(events.size()); ++i) {
+        if (events[size_t(i)].device == DeviceKind::CPU || events[size_t(i)].rank != rank) continue;
+        const auto it = by_correlation.find(events[size_t(i)].correlation_id);
+        if (it != by_correlation.end())
+            for (int32_t l : it->second) out.push_back({l, i});
+    }
+}
+
+}  // namespace
+
+std::vector<FlowLink> launch_flows(const Trace& trace, int32_t event) {
+    const auto& events = trace.events();
+    std::vector<FlowLink> out;
+    if (event < 0 || event >= int32_t(events.size())) return out;
+    const TraceEvent& e = events[size_t(event)];
+    if (e.device != DeviceKind::CPU) {  // a kernel: the launch with its correlation id
+        if (e.correlation_id <= 0) return out;
+        for (int32_t i = 0; i < int32_t(events.size()); ++i)
+            if (is_launch(events[size_t(i)]) && events[size_t(i)].correlation_id == e.correlation_id && events[size_t(i)].rank == e.rank)
+                out.push_back({i, event});
+        return out;
+    }
+    if (is_launch(e)) {
+        add_kernels(trace, {event}, out);
+        return out;
+    }
+    // An op: the External ids of it and the ops nested under it (they follow it in start order on
+    // its thread and start before it ends), then the launches that carry one of them.
+    std::unordered_set<int64_t> ops;
+    if (e.correlation_id > 0) ops.insert(e.correlation_id);
+    for (size_t i = size_t(event) + 1; i < events.size() && events[i].start_ns < e.end_ns; ++i) {
+        const TraceEvent& c = events[i];
+        if (c.device == DeviceKind::CPU && c.thread == e.thread && c.rank == e.rank && c.end_ns <= e.end_ns &&
+            c.correlation_id > 0 && !is_launch(c))
+            ops.insert(c.correlation_id);
+    }
+    if (ops.empty()) return out;
+    std::vector<int32_t> launches;
+    for (int32_t i = 0; i < int32_t(events.size()); ++i)
+        if (is_launch(events[size_t(i)]) && events[size_t(i)].rank == e.rank && ops.count(events[size_t(i)].linked_correlation_id))
+            launches.push_back(i);
+    add_kernels(trace, launches, out);
+    return out;
+}
+
+}  // namespace awb

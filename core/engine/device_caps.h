@@ -1,0 +1,10 @@
+// What this machine and this LibTorch build offer (CUDA devices, dtype support, free memory).
+#pragma once
+
+#include "model/run_spec.h"
+
+namespace awb {
+
+DeviceCaps query_device_caps();
+
+}  // namespace awb

@@ -1,0 +1,87 @@
+#include "engine/sweep_runner.h"
+
+#include "analysis/op_table.h"
+#include "engine/bench.h"
+#include "engine/profiler_session.h"
+
+namespace awb {
+
+namespace {
+
+std::string join_problems(const std::vector<SpecProblem>& problems) {
+    std::string out;
+    for (const auto& p : problems) out += (out.empty() ? "" : "; ") + p.field + ": " + p.message;
+    return out;
+}
+
+// Forwards a point's progress and immediate cancel to the sweep's observer.
+class PointObserver final : public RunObserver {
+public:
+    PointObserver(SweepObserver* outer, int index, int total, std::string label)
+        : outer_(outer), index_(index), total_(total), label_(std::move(label)) {}
+    void on_progress(int, int, const std::string& what) override {
+        if (outer_) outer_->on_progress(index_, total_, label_ + ": " + what);
+    }
+    bool cancel_requested() const override { return outer_ && outer_->cancel_requested(); }
+
+private:
+    SweepObserver* outer_;
+    int index_, total_;
+    std::string label_;
+};
+
+}  // namespace
+
+SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer) {
+    auto problems = validate(plan);
+    if (!problems.empty()) throw InvalidInput(std::move(problems));
+    const std::vector<RunSpec> specs = expand(plan);
+    SweepResult result;
+    result.plan = plan;
+    result.planned_points = int(specs.size());
+    const int total = int(specs.size());
+    for (int i = 0; i < total; ++i) {
+        if (observer && observer->stop_between_points()) {
+            result.stopped_early = true;
+            break;
+        }
+        SweepPoint point;
+        point.spec = specs[size_t(i)];
+        PointObserver inner(observer, i, total,
+                            "point " + std::to_string(i + 1) + "/" + std::to_string(total) + " " + point.spec.variant +
+                                " " + shape_string(point.spec) + " " + to_string(point.spec.dtype));
+        try {
+            point.bench = bench_run(point.spec, plan.bench, &inner);
+            if (result.environment.torch_version.empty()) result.environment = point.bench.environment;
+            if (plan.profile) {
+                const ProfileResult profiled = profile_run(point.spec, plan.profile_options, &inner);
+                point.operators = key_averages(profiled.trace);
+                set_profiled_step(point.bench, median_recorded_step_ns(profiled));
+            }
+        } catch (const InvalidInput& e) {
+            point.status = PointStatus::Refused;
+            point.reason = join_problems(e.problems());
+        } catch (const Cancelled&) {
+            point.status = PointStatus::Cancelled;
+            point.reason = "cancelled while running";
+            result.stopped_early = true;
+        } catch (const std::exception& e) {
+            point.status = PointStatus::Failed;
+            point.reason = e.what();
+        }
+        if (point.status != PointStatus::Ok) {  // nothing measured: keep no partial figures
+            point.bench = BenchResult{};
+            point.bench.spec = point.spec;
+        }
+        result.points.push_back(point);
+        if (observer) {
+            observer->on_point(result.points.back(), i, total);
+            observer->on_progress(i + 1, total, "point " + std::to_string(i + 1) + "/" + std::to_string(total) + " " +
+                                                    to_string(point.status));
+        }
+        if (result.stopped_early) break;
+    }
+    return result;
+}
+
+}  // namespace awb

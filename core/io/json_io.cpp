@@ -1,0 +1,385 @@
+#include "io/json_io.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <fstream>
+#include <stdexcept>
+
+#include "model/printf_string.h"
+#include "model/run_observer.h"
+
+namespace awb {
+
+using nlohmann::json;
+
+namespace {
+
+template <typename T, typename Parse>
+void read_enum(const json& j, const char* key, T& out, Parse parse, std::vector<SpecProblem>& problems) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_string()) {
+        problems.push_back({key, "must be a string"});
+        return;
+    }
+    const auto s = j[key].get<std::string>();
+    if (auto v = parse(s))
+        out = *v;
+    else
+        problems.push_back({key, "'" + s + "' is not a valid value"});
+}
+
+template <typename T>
+void read_number(const json& j, const char* key, T& out, std::vector<SpecProblem>& problems) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_number_integer()) {
+        problems.push_back({key, "must be an integer, got " + j[key].dump()});
+        return;
+    }
+    out = j[key].get<T>();
+}
+
+}  // namespace
+
+void to_json(json& j, const RunSpec& s) {
+    j = json{{"variant", s.variant},   {"batch", s.batch},
+             {"heads", s.heads},       {"kv_heads", s.kv_heads},
+             {"seq_q", s.seq_q},       {"seq_k", s.seq_k},
+             {"head_dim", s.head_dim}, {"dtype", to_string(s.dtype)},
+             {"device", to_string(s.device)}, {"mode", to_string(s.mode)},
+             {"mask", to_string(s.mask)}, {"key_lengths", s.key_lengths},
+             {"layout", to_string(s.layout)}, {"seed", s.seed},
+             {"threads", s.threads},   {"sdpa_backend", to_string(s.sdpa_backend)},
+             {"block_size", s.block_size}};
+}
+
+void from_json(const json& j, RunSpec& s) {
+    std::vector<SpecProblem> problems;
+    if (!j.is_object()) throw InvalidInput(std::vector<SpecProblem>{{"spec", "must be a JSON object"}});
+    if (j.contains("variant")) {
+        if (j["variant"].is_string())
+            s.variant = j["variant"].get<std::string>();
+        else
+            problems.push_back({"variant", "must be a string"});
+    }
+    read_number(j, "batch", s.batch, problems);
+    read_number(j, "heads", s.heads, problems);
+    read_number(j, "kv_heads", s.kv_heads, problems);
+    read_number(j, "seq_q", s.seq_q, problems);
+    read_number(j, "seq_k", s.seq_k, problems);
+    read_number(j, "head_dim", s.head_dim, problems);
+    read_number(j, "seed", s.seed, problems);
+    read_number(j, "threads", s.threads, problems);
+    read_number(j, "block_size", s.block_size, problems);
+    read_enum(j, "dtype", s.dtype, parse_dtype, problems);
+    read_enum(j, "device", s.device, parse_device, problems);
+    read_enum(j, "mode", s.mode, parse_mode, problems);
+    read_enum(j, "mask", s.mask, parse_mask, problems);
+    read_enum(j, "layout", s.layout, parse_layout, problems);
+    read_enum(j, "sdpa_backend", s.sdpa_backend, parse_sdpa_backend, problems);
+    if (j.contains("key_lengths")) {
+        const auto& k = j["key_lengths"];
+        s.key_lengths.clear();
+        if (!k.is_array()) {
+            problems.push_back({"key_lengths", "must be an array of integers"});
+        } else {
+            for (const auto& v : k) {
+                if (!v.is_number_integer()) {
+                    problems.push_back({"key_lengths", "must be an array of integers, got " + v.dump()});
+                    break;
+                }
+                s.key_lengths.push_back(v.get<int64_t>());
+            }
+        }
+    }
+    if (!problems.empty()) throw InvalidInput(std::move(problems));
+}
+
+void to_json(json& j, const ProfileOptions& o) {
+    j = json{{"wait", o.wait},
+             {"warmup", o.warmup},
+             {"active", o.active},
+             {"repeat", o.repeat},
+             {"record_shapes", o.record_shapes},
+             {"profile_memory", o.profile_memory},
+             {"with_stack", o.with_stack}};
+}
+
+void from_json(const json& j, ProfileOptions& o) {
+    std::vector<SpecProblem> problems;
+    read_number(j, "wait", o.wait, problems);
+    read_number(j, "warmup", o.warmup, problems);
+    read_number(j, "active", o.active, problems);
+    read_number(j, "repeat", o.repeat, problems);
+    for (auto [key, field] : {std::pair{"record_shapes", &o.record_shapes},
+                              std::pair{"profile_memory", &o.profile_memory}, std::pair{"with_stack", &o.with_stack}}) {
+        if (!j.contains(key)) continue;
+        if (j[key].is_boolean())
+            *field = j[key].get<bool>();
+        else
+            problems.push_back({key, "must be true or false"});
+    }
+    if (!problems.empty()) throw InvalidInput(std::move(problems));
+}
+
+void to_json(json& j, const Environment& e) {
+    j = json{{"torch_version", e.torch_version}, {"device", e.device},
+             {"device_name", e.device_name},     {"cuda_version", e.cuda_version},
+             {"driver_version", e.driver_version}, {"blas", e.blas}, {"allocator", e.allocator},
+             {"threads", e.threads},             {"build_type", e.build_type},
+             {"compiler", e.compiler},           {"host", e.host},
+             {"os", e.os},                       {"timestamp_utc", e.timestamp_utc}};
+    if (!e.recorded_by.empty()) j["recorded_by"] = e.recorded_by;
+}
+
+void from_json(const json& j, Environment& e) {
+    auto str = [&](const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : ""; };
+    e.torch_version = str("torch_version");
+    e.device = str("device");
+    e.device_name = str("device_name");
+    e.cuda_version = str("cuda_version");
+    e.driver_version = str("driver_version");
+    e.blas = str("blas");
+    e.allocator = str("allocator");
+    e.threads = j.value("threads", 0);
+    e.build_type = str("build_type");
+    e.compiler = str("compiler");
+    e.host = str("host");
+    e.os = str("os");
+    e.timestamp_utc = str("timestamp_utc");
+    e.recorded_by = str("recorded_by");
+}
+
+namespace {
+double us(int64_t ns) { return double(ns) / 1000.0; }
+int64_t ns_from_us(const json& j, const char* key) {
+    return j.contains(key) && j[key].is_number() ? int64_t(std::llround(j[key].get<double>() * 1000.0)) : 0;
+}
+}  // namespace
+
+void to_json(json& j, const OperatorRow& r) {
+    j = json{{"name", r.name},
+             {"device_type", r.device == DeviceKind::CUDA ? "cuda" : "cpu"},
+             {"calls", r.calls},
+             {"self_cpu_us", us(r.self_cpu_ns)},
+             {"cpu_total_us", us(r.cpu_total_ns)},
+             {"self_device_us", us(r.self_device_ns)},
+             {"device_total_us", us(r.device_total_ns)},
+             {"cpu_memory_bytes", r.cpu_memory_bytes},
+             {"self_cpu_memory_bytes", r.self_cpu_memory_bytes},
+             {"device_memory_bytes", r.device_memory_bytes},
+             {"self_device_memory_bytes", r.self_device_memory_bytes}};
+    if (!r.input_shapes.empty()) j["input_shapes"] = r.input_shapes;
+    if (r.user_annotation) j["user_annotation"] = true;
+}
+
+void from_json(const json& j, OperatorRow& r) {
+    if (!j.is_object() || !j.contains("name") || !j["name"].is_string())
+        throw std::runtime_error("operator row without a name");
+    r.name = j["name"].get<std::string>();
+    r.device = j.value("device_type", std::string("cpu")) == "cuda" ? DeviceKind::CUDA : DeviceKind::CPU;
+    r.input_shapes = j.value("input_shapes", std::string());
+    r.user_annotation = j.value("user_annotation", false);
+    r.calls = j.value("calls", int64_t(0));
+    r.self_cpu_ns = ns_from_us(j, "self_cpu_us");
+    r.cpu_total_ns = ns_from_us(j, "cpu_total_us");
+    r.self_device_ns = ns_from_us(j, "self_device_us");
+    r.device_total_ns = ns_from_us(j, "device_total_us");
+    r.cpu_memory_bytes = j.value("cpu_memory_bytes", int64_t(0));
+    r.self_cpu_memory_bytes = j.value("self_cpu_memory_bytes", int64_t(0));
+    r.device_memory_bytes = j.value("device_memory_bytes", int64_t(0));
+    r.self_device_memory_bytes = j.value("self_device_memory_bytes", int64_t(0));
+}
+
+void to_json(json& j, const StepRecord& s) {
+    j = json{{"step", s.step}, {"action", to_string(s.action)}, {"wall_us", us(s.wall_ns)}};
+}
+
+void from_json(const json& j, StepRecord& s) {
+    s.step = j.value("step", 0);
+    const auto action = j.value("action", std::string("none"));
+    for (auto a : {ScheduleAction::None, ScheduleAction::Warmup, ScheduleAction::Record, ScheduleAction::RecordAndSave})
+        if (to_string(a) == action) s.action = a;
+    s.wall_ns = int64_t(std::llround(j.value("wall_us", 0.0) * 1000.0));
+}
+
+ProfileReport make_report(const ProfileResult& result, bool group_by_shape) {
+    ProfileReport r;
+    r.spec = result.spec;
+    r.spec_known = result.spec_known;
+    r.options = result.options;
+    r.environment = result.environment;
+    r.grouped_by_shape = group_by_shape;
+    r.operators = key_averages(result.trace, OpTableOptions{group_by_shape});
+    r.memory_series = replay_memory(result.trace);
+    for (auto& s : r.memory_series) s.points = downsample_min_max(s.points, 1000);
+    if (result.device_peak_bytes >= 0) {
+        r.peak_memory_bytes = result.device_peak_bytes;
+        r.peak_memory_source = "cuda allocator (max_memory_allocated over the run)";
+    } else {
+        // The device's replayed peak when the trace has device [memory] events (an imported GPU trace),
+        // else the CPU's.
+        const bool device = std::any_of(r.memory_series.begin(), r.memory_series.end(),
+                                        [](const MemorySeries& s) { return s.device != DeviceKind::CPU; });
+        for (const auto& s : r.memory_series)
+            if ((s.device != DeviceKind::CPU) == device) r.peak_memory_bytes = std::max(r.peak_memory_bytes, s.peak_bytes);
+        r.peak_memory_source = std::string("replayed ") + (device ? "device" : "cpu") +
+                               " [memory] events, above the level when recording started";
+    }
+    r.steps = result.steps;
+    if (!result.spec_known && r.steps.empty()) {  // a foreign trace: its ProfilerStep#k spans are the recorded steps
+        for (const auto& e : result.trace.events())
+            if (const int k = profiler_step_number(e.name); k >= 0 && e.device == DeviceKind::CPU && e.parent < 0)
+                r.steps.push_back({k, ScheduleAction::Record, e.duration_ns()});
+        std::sort(r.steps.begin(), r.steps.end(), [](const StepRecord& a, const StepRecord& b) { return a.step < b.step; });
+    }
+    return r;
+}
+
+ProfileResult run_of_report(const ProfileReport& report) {
+    ProfileResult run;
+    run.spec = report.spec;
+    run.spec_known = report.spec_known;
+    run.options = report.options;
+    run.environment = report.environment;
+    run.steps = report.steps;
+    if (report.peak_memory_source.rfind("cuda", 0) == 0) run.device_peak_bytes = report.peak_memory_bytes;
+    return run;
+}
+
+json to_json(const ProfileReport& r) {
+    json j;
+    j["schema"] = kProfileReportSchema;
+    j["schema_version"] = kProfileReportVersion;
+    j["environment"] = r.environment;
+    j["spec"] = r.spec;
+    if (!r.spec_known) j["spec_known"] = false;
+    j["options"] = r.options;
+    j["grouped_by_shape"] = r.grouped_by_shape;
+    j["operators"] = r.operators;
+    j["peak_memory_bytes"] = r.peak_memory_bytes;
+    j["peak_memory_source"] = r.peak_memory_source;
+    json series = json::array();
+    for (const auto& s : r.memory_series) {
+        json points = json::array();
+        for (const auto& p : s.points) points.push_back({us(p.ts_ns), p.bytes});
+        series.push_back({{"device", s.device == DeviceKind::CUDA ? "cuda" : "cpu"},
+                          {"device_index", s.device_index},
+                          {"peak_bytes", s.peak_bytes},
+                          {"peak_ts_us", us(s.peak_ts_ns)},
+                          {"allocations", s.allocations},
+                          {"frees", s.frees},
+                          {"allocated_bytes", s.allocated_bytes},
+                          {"freed_bytes", s.freed_bytes},
+                          {"points_ts_us_bytes", points}});
+    }
+    j["memory_series"] = series;
+    j["steps"] = r.steps;
+    return j;
+}
+
+ProfileReport report_from_json(const json& j) {
+    check_schema(j, kProfileReportSchema, kProfileReportVersion, "profile report");
+    return read_or_throw("profile report", [&] {
+        ProfileReport r;
+        r.spec = j.at("spec").get<RunSpec>();
+        r.spec_known = j.value("spec_known", true);
+        r.options = j.at("options").get<ProfileOptions>();
+        r.environment = j.at("environment").get<Environment>();
+        r.grouped_by_shape = j.value("grouped_by_shape", false);
+        r.operators = j.at("operators").get<std::vector<OperatorRow>>();
+        r.peak_memory_bytes = j.value("peak_memory_bytes", int64_t(0));
+        r.peak_memory_source = j.value("peak_memory_source", std::string());
+        for (const auto& s : j.value("memory_series", json::array())) {
+            MemorySeries m;
+            m.device = s.value("device", std::string("cpu")) == "cuda" ? DeviceKind::CUDA : DeviceKind::CPU;
+            m.device_index = s.value("device_index", -1);
+            m.peak_bytes = s.value("peak_bytes", int64_t(0));
+            m.peak_ts_ns = int64_t(std::llround(s.value("peak_ts_us", 0.0) * 1000.0));
+            m.allocations = s.value("allocations", int64_t(0));
+            m.frees = s.value("frees", int64_t(0));
+            m.allocated_bytes = s.value("allocated_bytes", int64_t(0));
+            m.freed_bytes = s.value("freed_bytes", int64_t(0));
+            for (const auto& p : s.value("points_ts_us_bytes", json::array()))
+                m.points.push_back({int64_t(std::llround(p.at(0).get<double>() * 1000.0)), p.at(1).get<int64_t>()});
+            r.memory_series.push_back(std::move(m));
+        }
+        r.steps = j.value("steps", json::array()).get<std::vector<StepRecord>>();
+        return r;
+    });
+}
+
+void check_schema(const json& j, const std::string& schema, int version, const std::string& noun) {
+    if (!j.is_object() || j.value("schema", std::string()) != schema)
+        throw std::runtime_error("not an Attention Workbench " + noun + " (schema is not '" + schema + "')");
+    const int found = j.value("schema_version", 0);
+    if (found != version)
+        throw std::runtime_error(noun + " schema_version " + std::to_string(found) + " is not supported (this build reads " +
+                                 std::to_string(version) + ")");
+}
+
+std::string json_problem_in_words(const std::string& text, const json::parse_error& e) {
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return "it is empty";
+    const auto c = static_cast<unsigned char>(text[first]);
+    if (text.compare(first, 4, "\x89PNG") == 0) return "it is a PNG image";
+    if (c == 0x1f && first + 1 < text.size() && static_cast<unsigned char>(text[first + 1]) == 0x8b)
+        return "it is gzip-compressed (results files are plain JSON; traces may be .json.gz: open those as traces)";
+    if (c < 0x20 || c >= 0x7f) return printf_string("it is not text (it starts with byte 0x%02x)", unsigned(c));
+    // nlohmann: "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error while parsing
+    // object - unexpected end of input; expected string literal": keep the place and the reason.
+    std::string what = e.what();
+    const size_t at = what.find(" at line ");
+    const size_t reason = what.find(" - ");
+    std::string where = at == std::string::npos ? "" : what.substr(at + 1, what.find(':', at) - at - 1);
+    std::string why = reason == std::string::npos ? what : what.substr(reason + 3);
+    if (e.byte >= text.size()) why = "the file ends too early (truncated?): " + why;
+    return "it is not valid JSON" + (where.empty() ? "" : " " + where) + ": " + why;
+}
+
+json read_json_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    try {
+        return json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw std::runtime_error("'" + path + "' cannot be read: " + json_problem_in_words(text, e));
+    }
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp";
+    const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    if (gz) {
+        gzFile out = gzopen(tmp.c_str(), "wb6");
+        if (!out) throw std::runtime_error("cannot write '" + path + "': cannot open for writing");
+        size_t done = 0;
+        bool ok = true;
+        while (ok && done < text.size()) {  // gzwrite takes an unsigned count: write in slices
+            const unsigned n = unsigned(std::min<size_t>(text.size() - done, size_t(1) << 30));
+            ok = gzwrite(out, text.data() + done, n) == int(n);
+            done += n;
+        }
+        if (gzclose(out) != Z_OK || !ok) {
+            std::remove(tmp.c_str());
+            throw std::runtime_error("cannot write '" + path + "': write failed (disk full?)");
+        }
+    } else {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) throw std::runtime_error("cannot write '" + path + "': cannot open for writing");
+        out << text;
+        out.flush();
+        if (!out) throw std::runtime_error("cannot write '" + path + "': write failed (disk full?)");
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw std::runtime_error("cannot write '" + path + "': rename failed");
+    }
+}
+
+}  // namespace awb

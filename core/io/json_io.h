@@ -1,0 +1,80 @@
+// JSON for the core's values (nlohmann): specs, options, environments, operator rows and the
+// profile report the CLI writes and the GUI opens.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "analysis/memory_replay.h"
+#include "analysis/op_table.h"
+#include "model/environment.h"
+#include "model/profile_options.h"
+#include "model/profile_result.h"
+#include "model/run_observer.h"
+#include "model/run_spec.h"
+
+namespace awb {
+
+inline constexpr const char* kProfileReportSchema = "attention-workbench/profile-report";
+inline constexpr int kProfileReportVersion = 1;
+
+void to_json(nlohmann::json& j, const RunSpec& s);
+void from_json(const nlohmann::json& j, RunSpec& s);  // throws InvalidInput naming bad fields
+void to_json(nlohmann::json& j, const ProfileOptions& o);
+void from_json(const nlohmann::json& j, ProfileOptions& o);
+void to_json(nlohmann::json& j, const Environment& e);
+void from_json(const nlohmann::json& j, Environment& e);
+void to_json(nlohmann::json& j, const OperatorRow& r);
+void from_json(const nlohmann::json& j, OperatorRow& r);
+void to_json(nlohmann::json& j, const StepRecord& s);
+void from_json(const nlohmann::json& j, StepRecord& s);
+
+struct ProfileReport {
+    RunSpec spec;
+    bool spec_known = true;  // false for an imported trace without our metadata
+    ProfileOptions options;
+    Environment environment;
+    bool grouped_by_shape = false;
+    std::vector<OperatorRow> operators;
+    int64_t peak_memory_bytes = 0;    // replayed from [memory] events (CPU), or CUDA allocator peak
+    std::string peak_memory_source;   // "replayed cpu allocations" / "cuda allocator"
+    std::vector<MemorySeries> memory_series;  // min/max downsampled
+    std::vector<StepRecord> steps;
+};
+
+ProfileReport make_report(const ProfileResult& result, bool group_by_shape);
+// The run a report describes, without its events (spec, options, environment, steps, device peak):
+// what the measurement checklist reads when only the report file is at hand.
+ProfileResult run_of_report(const ProfileReport& report);
+nlohmann::json to_json(const ProfileReport& r);
+ProfileReport report_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the problem
+
+// Reading our results files. check_schema throws std::runtime_error unless j is an object with this
+// schema and version; read_or_throw runs a reader and turns the spec parser's and nlohmann's exceptions
+// into one std::runtime_error. noun names the file in the messages ("profile report", "sweep file").
+void check_schema(const nlohmann::json& j, const std::string& schema, int version, const std::string& noun);
+
+template <typename Read>
+auto read_or_throw(const std::string& noun, Read&& read) {
+    try {
+        return read();
+    } catch (const InvalidInput& e) {
+        throw std::runtime_error(noun + " has a bad spec or options: " + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(noun + " is malformed: " + e.what());
+    }
+}
+
+// Parses the JSON file at path; throws std::runtime_error naming the path and the problem.
+nlohmann::json read_json_file(const std::string& path);
+// Why text is not JSON, in words: "it is empty", "it is a PNG image", "it is not valid JSON at line 3,
+// column 5: unexpected end of input ...", for messages that name the file.
+std::string json_problem_in_words(const std::string& text, const nlohmann::json::parse_error& e);
+
+// Writes text to path atomically enough for our needs, gzip-compressed when the path ends in .gz;
+// throws std::runtime_error with the path.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace awb

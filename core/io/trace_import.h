@@ -1,0 +1,64 @@
+// Reading chrome-trace JSON into a Trace: PyTorch 2.x Kineto traces (torch.profiler's
+// export_chrome_trace and tensorboard_trace_handler), the 2021 Kineto layout, ROCm traces, the legacy
+// profiler's plain array of events, and our own exports; .json or .json.gz.
+//
+// How: the file streams through zlib in 4 MiB chunks (never inflated whole); a small scanner finds
+// the top-level keys and the extent of each event object of "traceEvents"; events are parsed in
+// batches of a few MiB by simdjson's On-Demand API straight into TraceEvents (no DOM). Kernel launch
+// configurations are shared between equal launches. Pure C++ (simdjson + nlohmann + zlib), no torch.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/run_observer.h"
+#include "model/trace.h"
+
+namespace awb {
+
+// A file that is not a readable trace; what() names the file, the problem and the byte offset.
+class TraceImportError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct ImportedTrace {
+    Trace trace;
+    std::string trace_name;           // "traceName", when present
+    nlohmann::json extra;             // top-level "attention_workbench" object (spec, environment), when present
+    nlohmann::json device_properties; // "deviceProperties" (GPU name, memory, compute capability), when present
+    nlohmann::json header = nlohmann::json::object();  // the versions and options Kineto records: schemaVersion,
+                                      // cupti_version, cuda_runtime_version, cuda_driver_version, record_shapes, ...
+    int rank = -1;                    // "distributedInfo": rank, world size, backend
+    int world_size = -1;
+    std::string backend;
+    std::map<std::string, int64_t> categories;  // events by "cat" (phase letter for events without one)
+    int64_t flow_events = 0;          // "s"/"f"/"t" (ac2g, fwdbwd, async)
+    int64_t counter_events = 0;       // "C"
+    int64_t metadata_events = 0;      // "M"
+    int64_t instant_events = 0;       // "i"/"I" other than [memory]
+    int64_t skipped_events = 0;       // events with a field of the wrong type, left out
+    std::vector<std::string> warnings;  // the first few reasons events were skipped, with byte offsets
+    int64_t bytes_read = 0;           // uncompressed JSON bytes
+};
+
+// Progress is reported in MiB of the file read (compressed bytes for .gz), against the file's size;
+// cancel is polled after each batch of events (a few MiB).
+ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer = nullptr);
+
+// The files of one distributed run (several paths, or the *.json / *.json.gz of a folder): one trace
+// whose events carry their file's rank (distributedInfo.rank, or the file's position when a file has
+// none or two files claim the same rank), so ranks get their own lanes, nesting and id links.
+// Throws TraceImportError naming the first file that cannot be read.
+ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
+// What a path opens: a folder's *.json / *.json.gz (sorted; TraceImportError when it has none), or the file.
+std::vector<std::string> trace_files_of(const std::string& path);
+
+// True when the file starts like a chrome trace ('[' or an object with "traceEvents" near the start).
+bool looks_like_chrome_trace(const std::string& path);
+
+}  // namespace awb

@@ -1,0 +1,62 @@
+// A workspace: what a session of the workbench holds (its runs, with their traces, the sweeps on the
+// chart, the benchmark and check the checklist reads, the spec in the run panel and the run on screen),
+// saved so that it reopens as it was.
+// On disk: NAME.json (schema attention-workbench/workspace) with the sweeps inline, and one gzipped
+// chrome trace per run in the folder NAME.runs/ beside it (each trace also opens on its own, in the
+// workbench, Perfetto or chrome://tracing). Pure C++: no torch, no Qt.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/trace_import.h"
+#include "model/bench_stats.h"
+#include "model/check_report.h"
+#include "model/profile_result.h"
+#include "model/run_observer.h"
+#include "model/sweep.h"
+
+namespace awb {
+
+inline constexpr const char* kWorkspaceSchema = "attention-workbench/workspace";
+inline constexpr int kWorkspaceVersion = 1;
+
+struct WorkspaceRun {
+    std::string label;
+    std::shared_ptr<const ProfileResult> result;
+};
+
+struct WorkspaceSweep {
+    std::string label;
+    SweepResult sweep;
+};
+
+struct Workspace {
+    RunSpec panel_spec;
+    std::vector<WorkspaceRun> runs;
+    std::vector<WorkspaceSweep> sweeps;
+    std::shared_ptr<const BenchResult> bench;  // null for none
+    std::shared_ptr<const CheckReport> check;
+    int shown = -1;                      // index into runs of the run on screen, -1 for none
+    std::vector<std::string> problems;   // on load: runs that could not be read (the rest still open)
+};
+
+// The run an imported trace describes: for our own traces the spec, options, environment, steps and
+// device peak written with it; for other traces the events only (spec left at its defaults).
+ProfileResult profile_result_from_import(ImportedTrace imported);
+// What a trace without our metadata records of where it ran: its GPUs (deviceProperties), CUDA runtime
+// and driver, ranks (distributedInfo) and the Kineto versions and options it was written with.
+Environment environment_of_import(const ImportedTrace& imported);
+
+// Writes NAME.json and NAME.runs/run-K.trace.json.gz; throws std::runtime_error naming the file that
+// could not be written. Progress: one step per run; cancel between runs (throws Cancelled).
+void save_workspace(const Workspace& workspace, const std::string& path, RunObserver* observer = nullptr);
+
+// Reads a workspace; a run whose trace is missing or damaged is left out and named in problems.
+// Throws std::runtime_error when the workspace file itself is unreadable.
+Workspace load_workspace(const std::string& path, RunObserver* observer = nullptr);
+
+}  // namespace awb

@@ -1,0 +1,41 @@
+// A profiled run as a value: its spec, options, environment, trace and per-step wall times. What the
+// engine's profiler session returns, what result files and imported traces hold; no LibTorch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/environment.h"
+#include "model/profile_options.h"
+#include "model/run_spec.h"
+#include "model/trace.h"
+
+namespace awb {
+
+struct StepRecord {
+    int step = 0;
+    ScheduleAction action = ScheduleAction::None;
+    int64_t wall_ns = 0;  // the step's wall time (forward [+ backward]), profiler overhead included
+};
+
+struct ProfileResult {
+    RunSpec spec;
+    bool spec_known = true;          // false for a trace imported without our metadata: spec is the default
+    ProfileOptions options;
+    Environment environment;
+    Trace trace;                     // events of all recorded steps
+    std::vector<StepRecord> steps;   // every step, recorded or not
+    int64_t device_peak_bytes = -1;  // CUDA allocator peak over recorded steps; -1 on CPU
+    std::vector<std::string> kineto_trace_files;     // Kineto's own chrome traces written (see profile_run)
+    std::vector<std::string> kineto_trace_problems;  // ... and those Kineto failed to write, with the reason
+};
+
+// The path of cycle k (0-based) of a Kineto trace written to path: path itself for k = 0, else
+// ".cycle<k+1>" before a trailing ".json" (or at the end).
+std::string kineto_cycle_path(const std::string& path, int cycle);
+
+// Median wall time of the recorded steps (profiler on), -1 when none was recorded.
+double median_recorded_step_ns(const ProfileResult& result);
+
+}  // namespace awb

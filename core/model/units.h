@@ -1,0 +1,24 @@
+// One home for numbers with units, as text: durations, sizes, rates and shares, in the styles our
+// outputs use (adaptive for the GUI and reports, fixed units for the CLI's aligned tables, and
+// PyTorch's own table formats where we print its table).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace awb {
+
+// Adaptive (GUI, reports, findings).
+std::string format_duration_ns(double ns);  // "850 ns", "12.3 us", "4.567 ms", "12.35 ms", "1.235 s"
+std::string format_bytes(int64_t bytes);    // "512 B", "1.5 KiB", "50.0 MiB", "1.25 GiB"
+std::string format_share(double share);     // 0.1234 -> "12.3%"
+
+// Fixed units (the CLI's columns).
+std::string format_ms(double ns);           // "12.345 ms"; below 1 ms four decimals: "0.0123 ms"
+std::string format_mib(int64_t bytes);      // "50.0 MiB"
+
+// PyTorch's key_averages().table() formats (profiler_util.py _format_time, _format_memory).
+std::string format_time_us(double us);      // "1.234ms", "12.345us", "1.234s"
+std::string format_memory(int64_t bytes);   // "1.50 Mb", "512 b"
+
+}  // namespace awb

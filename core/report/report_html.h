@@ -1,0 +1,34 @@
+// One self-contained HTML report of a run, a benchmark, a sweep and/or a correctness check:
+// environment, spec, the measurement checklist, the advisor's findings, top operators, step times,
+// memory over time, sweep curves and check errors. Charts are inline SVG; no script, no external file.
+// Pure C++: no torch, no Qt.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/advisor.h"
+#include "analysis/checklist.h"
+#include "io/json_io.h"
+#include "io/results_json.h"
+
+namespace awb {
+
+struct ReportInput {
+    std::string title;  // empty: from what is in it ("Profile of manual 2x8x512x64 float32 cpu")
+    const ProfileReport* profile = nullptr;
+    const BenchResult* bench = nullptr;
+    const SweepResult* sweep = nullptr;
+    const CheckReport* check = nullptr;
+    std::vector<ChecklistItem> checklist;
+    std::vector<Finding> findings;
+    size_t top_operators = 20;
+    std::string generated_by = "attnwb";  // "attnwb" or "attention-workbench"
+};
+
+std::string html_report(const ReportInput& input);
+
+// Writes html_report(input) to path; throws std::runtime_error naming the path.
+void write_html_report(const ReportInput& input, const std::string& path);
+
+}  // namespace awb
