@@ -6,12 +6,13 @@
 #include <iostream>
 #include <memory>
 
+#include "analysis/kernel_table.h"
 #include "analysis/op_diff.h"
+#include "analysis/op_table.h"
 #include "cli_engine_call.h"
 #include "cli_options.h"
 #include "io/json_io.h"
-#include "io/results_json.h"
-#include "io/trace_import.h"
+#include "io/results_file.h"
 
 namespace awb::cli {
 
@@ -32,22 +33,19 @@ struct Side {
 };
 
 Side load(const std::string& path, bool group_by_shape, RunObserver* progress) {
+    const ResultsFile f = open_results_file(path, progress);
     Side s;
-    if (looks_like_chrome_trace(path)) {
-        const ImportedTrace t = import_chrome_trace(path, progress);
-        s.operators = key_averages(t.trace, OpTableOptions{group_by_shape});
-        s.kernels = kernel_table(t.trace);
-        s.what = "chrome trace";
+    s.what = to_string(f.kind);
+    if (f.kind == ResultsKind::Trace) {
+        s.operators = key_averages(f.run->trace, OpTableOptions{group_by_shape});
+        s.kernels = kernel_table(f.run->trace);
         return s;
     }
-    const nlohmann::json j = read_json_file(path);
-    if (results_kind(j) != "profile-report")
-        throw std::runtime_error("'" + path + "' is not a profile report (attnwb profile --json) or a chrome trace");
-    const ProfileReport r = report_from_json(j);
-    if (group_by_shape && !r.grouped_by_shape)
+    if (f.kind != ResultsKind::ProfileReport)
+        throw std::runtime_error("'" + path + "' is a " + s.what + ", not a profile report (attnwb profile --json) or a chrome trace");
+    if (group_by_shape && !f.report->grouped_by_shape)
         throw std::runtime_error("'" + path + "' was not grouped by input shape (profile it with --group-by-shape, or diff its trace)");
-    s.operators = r.operators;
-    s.what = "profile report";
+    s.operators = f.report->operators;
     return s;
 }
 

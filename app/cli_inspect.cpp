@@ -15,6 +15,7 @@
 #include "analysis/memory_replay.h"
 #include "analysis/op_table_text.h"
 #include "analysis/results_text.h"
+#include "analysis/run_analysis.h"
 #include "cli_engine_call.h"
 #include "cli_options.h"
 #include "io/trace_import.h"
@@ -95,8 +96,9 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
             cpu_threads.insert(e.thread);
         }
     }
+    const RunAnalysis analysis = analyze_run(trace);  // the tables and the memory replay, once
     int64_t peak = 0;
-    for (const auto& s : replay_memory(trace)) peak = std::max(peak, s.peak_bytes);
+    for (const auto& s : analysis.memory) peak = std::max(peak, s.peak_bytes);
     std::cout << "=== " << path << (t.trace_name.empty() ? "" : "  (" + t.trace_name + ")") << " ===\n";
     std::cout << "duration " << format_ms(double(trace.end_ns() - trace.begin_ns())) << ", " << trace.events().size()
               << " events (";
@@ -125,14 +127,14 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
         std::cerr << "attnwb inspect: " << path << ": " << t.skipped_events << " event(s) skipped:\n";
         for (const auto& w : t.warnings) std::cerr << "  " << w << "\n";
     }
-    std::vector<OperatorRow> rows = key_averages(trace);
+    std::vector<OperatorRow> rows = analysis.operators;
     sort_rows(rows, sort);
     TableTextOptions table;
     table.row_limit = c.rows;
     table.device_columns = device;
     table.memory_columns = !trace.memory().empty();
     std::cout << format_table(rows, table);
-    const std::vector<KernelRow> ks = kernel_table(trace);
+    const std::vector<KernelRow>& ks = analysis.kernels;
     print_kernels(ks, c.rows);
     nlohmann::json kernels_json = nlohmann::json::array();
     for (const auto& k : ks) kernels_json.push_back(launch_json(k));

@@ -50,7 +50,8 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     for (const auto& f : result.kineto_trace_files) std::cerr << "wrote Kineto's trace " << f << "\n";
     for (const auto& p : result.kineto_trace_problems) std::cerr << "attnwb profile: " << p << "\n";
 
-    const ProfileReport report = make_report(result, c.group_by_shape);
+    const RunAnalysis analysis = analyze_run(result.trace);  // once: the table, the report and the findings
+    const ProfileReport report = make_report(result, c.group_by_shape, &analysis);
     std::vector<OperatorRow> rows = report.operators;
     sort_rows(rows, sort);
     const bool cuda = spec.device.kind == DeviceKind::CUDA;
@@ -73,7 +74,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
         std::cout << "Recorded steps: median " << format_ms(step_ns) << " per step (profiler on; attnwb bench measures it off)\n";
     if (c.profiler.profile_memory || cuda)
         std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source << ")\n";
-    const Explanation explained = explain({&result});
+    const Explanation explained = explain({&result, nullptr, nullptr, nullptr, &analysis});
 
     const int written = write_outputs("profile", [&] {
         nlohmann::json j = to_json(report);

@@ -3,7 +3,6 @@
 // sweep and a correctness check, at most one of each. The checklist is judged on all of them together:
 // a sweep or benchmark of the run's spec counts as its profiler-off re-measurement.
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -13,9 +12,7 @@
 #include "cli_explain.h"
 #include "cli_options.h"
 #include "io/json_io.h"
-#include "io/results_json.h"
-#include "io/trace_import.h"
-#include "io/workspace.h"
+#include "io/results_file.h"
 
 namespace awb::cli {
 
@@ -45,28 +42,22 @@ void set_once(std::optional<T>& slot, T value, const std::string& kind, const st
 }
 
 void load(const std::string& path, Inputs& in, RunObserver* progress) {
-    if (std::filesystem::is_directory(path) || looks_like_chrome_trace(path)) {
-        ProfileResult run = profile_result_from_import(import_chrome_traces(trace_files_of(path), progress));
-        set_once(in.profile, make_report(run, false), "profiled run", path);
-        in.run = std::move(run);
-        return;
-    }
-    const nlohmann::json j = read_json_file(path);
-    const std::string kind = results_kind(j);
-    if (kind == "profile-report") {
-        ProfileReport r = report_from_json(j);
-        in.run = run_of_report(r);
-        set_once(in.profile, std::move(r), "profiled run", path);
-        if (j.contains("findings")) in.run_findings = read_or_throw("profile report", [&] { return findings_from_json(j.at("findings")); });
-    } else if (kind == "bench") {
-        set_once(in.bench, bench_from_file_json(j), "benchmark", path);
-    } else if (kind == "sweep") {
-        set_once(in.sweep, sweep_from_file_json(j), "sweep", path);
-    } else if (kind == "check") {
-        set_once(in.check, check_from_file_json(j), "correctness check", path);
-    } else {
-        throw std::runtime_error("'" + path + "' is not a profile report, benchmark, sweep or check file of attnwb, nor a chrome trace" +
-                                 (kind.empty() ? std::string() : " (it is a " + kind + " file)"));
+    ResultsFile f = open_results_file(path, progress);
+    switch (f.kind) {
+        case ResultsKind::Trace:
+            set_once(in.profile, make_report(*f.run, false), "profiled run", path);
+            in.run = std::move(f.run);
+            break;
+        case ResultsKind::ProfileReport:
+            set_once(in.profile, std::move(*f.report), "profiled run", path);
+            in.run = std::move(f.run);
+            in.run_findings = std::move(f.findings);
+            break;
+        case ResultsKind::Bench: set_once(in.bench, std::move(*f.bench), "benchmark", path); break;
+        case ResultsKind::Sweep: set_once(in.sweep, std::move(*f.sweep), "sweep", path); break;
+        case ResultsKind::Check: set_once(in.check, std::move(*f.check), "correctness check", path); break;
+        case ResultsKind::Workspace:
+            throw std::runtime_error("'" + path + "' is a workspace: open it in the workbench, or report on the files it was saved from");
     }
 }
 

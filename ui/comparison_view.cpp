@@ -136,6 +136,8 @@ ComparisonView::ComparisonView(QWidget* parent)
 void ComparisonView::setRuns(std::vector<NamedRun> runs) {
     const int a = pick_a_->currentIndex(), b = pick_b_->currentIndex();
     runs_ = std::move(runs);
+    for (auto& r : runs_)
+        if (!r.analysis) r.analysis = analyze(r.result).analysis;
     for (QComboBox* box : {pick_a_, pick_b_}) {
         const QSignalBlocker block(box);
         box->clear();
@@ -161,9 +163,13 @@ void ComparisonView::update_comparison() {
         model_->setRows({});
         return;
     }
+    // Each run's tables and findings come from its analysis, computed once when it arrived.
     const auto& ra = *runs_[size_t(a)].result;
     const auto& rb = *runs_[size_t(b)].result;
-    const auto rows_a = key_averages(ra.trace), rows_b = key_averages(rb.trace);
+    const RunAnalysis& aa = *runs_[size_t(a)].analysis;
+    const RunAnalysis& ab = *runs_[size_t(b)].analysis;
+    const auto& rows_a = aa.operators;
+    const auto& rows_b = ab.operators;
     model_->setRows(join_operators(rows_a, rows_b));
     table_->sortByColumn(-1, Qt::AscendingOrder);  // the model's order: largest impact first
     const bool device = std::any_of(model_->rows().begin(), model_->rows().end(),
@@ -175,7 +181,7 @@ void ComparisonView::update_comparison() {
     kernel_model_->clear();
     kernel_model_->setHorizontalHeaderLabels({tr("Kernel"), tr("In"), tr("Calls A"), tr("Calls B"), tr("Total A (time)"),
                                               tr("Total B (time)"), tr("Total B-A (time)"), tr("B/A")});
-    for (const KernelDiffRow& k : join_kernels(kernel_table(ra.trace), kernel_table(rb.trace))) {
+    for (const KernelDiffRow& k : join_kernels(aa.kernels, ab.kernels)) {
         const double ratio = k.total_a_ns > 0 ? double(k.total_b_ns) / double(k.total_a_ns) : -1;
         kernel_model_->appendRow({name_cell(QString::fromStdString(k.name)),
                                   cell(k.in_a && k.in_b ? tr("both") : k.in_a ? tr("only A (vanished)") : tr("only B (new)"),
@@ -192,16 +198,15 @@ void ComparisonView::update_comparison() {
     tabs_->setTabEnabled(1, kernel_model_->rowCount() > 0);
     tabs_->setTabToolTip(1, kernel_model_->rowCount() > 0 ? tr("Kernels joined by name, largest |B-A| first")
                                                           : tr("Neither run has device kernels (a CPU run)"));
-    findings_diff_->setHtml(findings_html(advise({&ra, nullptr, nullptr, nullptr, &rows_a}),
-                                          advise({&rb, nullptr, nullptr, nullptr, &rows_b})));
+    findings_diff_->setHtml(findings_html(advise({&ra, nullptr, nullptr, nullptr, &aa}), advise({&rb, nullptr, nullptr, nullptr, &ab})));
     const double sa = double(total_self_cpu(rows_a)), sb = double(total_self_cpu(rows_b));
     const double step_a = median_recorded_step_ns(ra), step_b = median_recorded_step_ns(rb);
     summary_->setText(tr("Self CPU total: A %1, B %2 (B/A %3x); median recorded step: A %4, B %5 (profiler on)")
                           .arg(format_duration_ns(sa), format_duration_ns(sb))
                           .arg(sa > 0 ? sb / sa : 0.0, 0, 'f', 2)
                           .arg(format_duration_ns(step_a), format_duration_ns(step_b)));
-    timeline_a_->setRun(runs_[size_t(a)].result);
-    timeline_b_->setRun(runs_[size_t(b)].result);
+    timeline_a_->setRun(runs_[size_t(a)].result, aa.memory);
+    timeline_b_->setRun(runs_[size_t(b)].result, ab.memory);
     // One time scale: both views span the longer of the two traces.
     const TimeMapping va = timeline_a_->view(), vb = timeline_b_->view();
     const int64_t span = std::max(va.end_ns - va.start_ns, vb.end_ns - vb.start_ns);

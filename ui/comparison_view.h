@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "analysis/run_analysis.h"
 #include "model/profile_result.h"
 
 class QComboBox;
@@ -28,6 +29,7 @@ class TimelineWidget;
 struct NamedRun {
     QString label;  // "#2 sdpa 2x8x512x64 float32"
     std::shared_ptr<const ProfileResult> result;
+    std::shared_ptr<const RunAnalysis> analysis;  // the run's, computed once; null: setRuns computes it
 };
 
 class ComparisonView : public QWidget {

@@ -51,6 +51,7 @@ EngineWorker::EngineWorker() {
     qRegisterMetaType<std::shared_ptr<const awb::SweepResult>>();
     qRegisterMetaType<std::shared_ptr<const awb::Workspace>>();
     qRegisterMetaType<std::shared_ptr<const awb::CheckReport>>();
+    qRegisterMetaType<std::shared_ptr<const awb::ResultsFile>>();
 }
 
 void EngineWorker::runCheck(const awb::RunSpec& spec) {
@@ -71,12 +72,10 @@ void EngineWorker::runProfile(const awb::RunSpec& spec, const awb::ProfileOption
     });
 }
 
-void EngineWorker::runImport(const QString& path) {
-    runJob(tr("Cannot open trace"), QString(), [&](SweepObserver& observer) {
-        // A folder holds the traces of one distributed run: one lane group per rank.
-        auto result = std::make_shared<const ProfileResult>(
-            profile_result_from_import(import_chrome_traces(trace_files_of(path.toStdString()), &observer)));
-        emit traceImported(std::move(result), path);
+void EngineWorker::runOpen(const QString& path) {
+    const std::string file = path.toStdString();
+    runJob(looks_like_chrome_trace(file) ? tr("Cannot open trace") : tr("Cannot open file"), QString(), [&](SweepObserver& observer) {
+        emit resultsOpened(std::make_shared<const ResultsFile>(open_results_file(file, &observer)), path);
     });
 }
 
@@ -98,7 +97,7 @@ Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(this, &Engine::queueProfile, worker_, &EngineWorker::runProfile, Qt::QueuedConnection);
     connect(this, &Engine::queueSweep, worker_, &EngineWorker::runSweep, Qt::QueuedConnection);
-    connect(this, &Engine::queueImport, worker_, &EngineWorker::runImport, Qt::QueuedConnection);
+    connect(this, &Engine::queueOpen, worker_, &EngineWorker::runOpen, Qt::QueuedConnection);
     connect(this, &Engine::queueSaveWorkspace, worker_, &EngineWorker::runSaveWorkspace, Qt::QueuedConnection);
     connect(this, &Engine::queueLoadWorkspace, worker_, &EngineWorker::runLoadWorkspace, Qt::QueuedConnection);
     connect(this, &Engine::queueCheck, worker_, &EngineWorker::runCheck, Qt::QueuedConnection);
@@ -114,7 +113,7 @@ Engine::~Engine() {
 
 void Engine::profile(const RunSpec& spec, const ProfileOptions& options) { emit queueProfile(spec, options); }
 void Engine::sweep(const SweepPlan& plan) { emit queueSweep(plan); }
-void Engine::importTrace(const QString& path) { emit queueImport(path); }
+void Engine::open(const QString& path) { emit queueOpen(path); }
 void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) { emit queueSaveWorkspace(std::move(workspace), path); }
 void Engine::loadWorkspace(const QString& path) { emit queueLoadWorkspace(path); }
 void Engine::check(const RunSpec& spec) { emit queueCheck(spec); }

@@ -12,6 +12,7 @@
 
 #include "engine/correctness.h"
 #include "engine/profiler_session.h"
+#include "io/results_file.h"
 #include "io/workspace.h"
 #include "model/sweep.h"
 
@@ -23,6 +24,7 @@ Q_DECLARE_METATYPE(awb::SweepPoint)
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::SweepResult>)
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::Workspace>)
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::CheckReport>)
+Q_DECLARE_METATYPE(std::shared_ptr<const awb::ResultsFile>)
 
 namespace awb::ui {
 
@@ -35,7 +37,9 @@ public:
 public slots:
     void runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
     void runSweep(const awb::SweepPlan& plan);
-    void runImport(const QString& path);  // a chrome trace (.json / .json.gz)
+    // Any file the workbench opens (open_results_file): a trace, a profile report, a benchmark, a
+    // sweep, a check; a workspace is recognised here and then read by runLoadWorkspace.
+    void runOpen(const QString& path);
     void runSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
     void runLoadWorkspace(const QString& path);
     void runCheck(const awb::RunSpec& spec);  // spec's variant against the float64 reference
@@ -46,7 +50,7 @@ signals:
     void sweepFinished(std::shared_ptr<const awb::SweepResult> result);  // also after a cancel: what finished
     void progress(int done, int total, const QString& what);
     void profileFinished(std::shared_ptr<const awb::ProfileResult> result);
-    void traceImported(std::shared_ptr<const awb::ProfileResult> result, const QString& path);
+    void resultsOpened(std::shared_ptr<const awb::ResultsFile> file, const QString& path);
     void workspaceSaved(const QString& path);
     void workspaceLoaded(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
     // Invalid input, an unreadable file or a LibTorch failure: what failed ("Cannot open trace") and
@@ -69,7 +73,7 @@ public:
     EngineWorker* worker() const { return worker_; }
     void profile(const RunSpec& spec, const ProfileOptions& options);
     void sweep(const SweepPlan& plan);
-    void importTrace(const QString& path);
+    void open(const QString& path);  // resultsOpened, or failed("Cannot open ...")
     void saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);
     void loadWorkspace(const QString& path);
     void check(const RunSpec& spec);
@@ -78,7 +82,7 @@ public:
 signals:
     void queueProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
     void queueSweep(const awb::SweepPlan& plan);
-    void queueImport(const QString& path);
+    void queueOpen(const QString& path);
     void queueSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
     void queueLoadWorkspace(const QString& path);
     void queueCheck(const awb::RunSpec& spec);

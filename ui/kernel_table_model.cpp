@@ -8,7 +8,6 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "background.h"
 #include "format_qt.h"
 #include "operator_table_model.h"
 #include "table_columns.h"
@@ -134,19 +133,6 @@ KernelPanel::KernelPanel(QWidget* parent)
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
         if (current.isValid()) emit kernelSelected(proxy_->index(current.row(), KernelTableModel::Name).data().toString());
     });
-}
-
-void KernelPanel::setTrace(const Trace& trace) { setRows(kernel_table(trace)); }
-
-void KernelPanel::setTrace(std::shared_ptr<const Trace> trace) {
-    const bool large = trace->events().size() >= kBackgroundEvents;
-    const uint64_t request = ++requests_;
-    if (large) model_->setRows({});
-    compute_then(
-        this, large, [trace] { return kernel_table(*trace); },
-        [this, request](std::vector<KernelRow> rows) {
-            if (request == requests_) setRows(std::move(rows));
-        });
 }
 
 void KernelPanel::setRows(std::vector<KernelRow> rows) {

@@ -44,18 +44,15 @@ class KernelPanel : public QWidget {
     Q_OBJECT
 public:
     explicit KernelPanel(QWidget* parent = nullptr);
-    void setTrace(const Trace& trace);
-    void setTrace(std::shared_ptr<const Trace> trace);  // large traces: computed off the GUI thread
     KernelTableModel* model() const { return model_; }
     OperatorFilterProxy* proxy() const { return proxy_; }
+    void setRows(std::vector<KernelRow> rows);  // a run's kernel table (from its RunAnalysis)
 
 signals:
     void kernelSelected(const QString& name);  // to highlight its events in the timeline
 
 private:
-    void setRows(std::vector<KernelRow> rows);
     KernelTableModel* model_;
-    uint64_t requests_ = 0;
     OperatorFilterProxy* proxy_;
     QTableView* view_;
     QLineEdit* filter_;

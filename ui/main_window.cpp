@@ -19,7 +19,6 @@
 #include <QTimer>
 #include <QToolBar>
 
-#include <fstream>
 #include <optional>
 
 #include "background.h"
@@ -31,7 +30,6 @@
 #include "io/chrome_trace.h"
 #include "io/json_io.h"
 #include "io/results_json.h"
-#include "io/trace_import.h"
 #include "kernel_table_model.h"
 #include "operator_panel.h"
 #include "report/report_html.h"
@@ -209,12 +207,7 @@ MainWindow::MainWindow(QWidget* parent)
         QMessageBox::warning(this, title, message);
     });
     connect(worker, &EngineWorker::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
-    connect(worker, &EngineWorker::traceImported, this, [this](std::shared_ptr<const ProfileResult> r, const QString& path) {
-        endJob();
-        showResult(r, QFileInfo(path).fileName());
-        setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
-        status_->setText(tr("Opened trace %1: %2 events, %3 memory events").arg(path).arg(r->trace.events().size()).arg(r->trace.memory().size()));
-    });
+    connect(worker, &EngineWorker::resultsOpened, this, &MainWindow::showOpened);
     connect(worker, &EngineWorker::workspaceSaved, this, [this](const QString& path) {
         finishRun(tr("Saved workspace %1 (%2, %3)").arg(path, counted(runs_.size(), tr("run"), tr("runs")),
                                                         counted(chart_->sweeps().size(), tr("sweep"), tr("sweeps"))));
@@ -222,7 +215,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(worker, &EngineWorker::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
         endJob();
-        restoreWorkspace(*w, path);
+        restoreWorkspace(std::move(w), path);
     });
     connect(worker, &EngineWorker::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
         live_sweep_.points.push_back(point);
@@ -353,34 +346,43 @@ bool MainWindow::exportReport(const QString& path, QString* error) const {
         if (error) *error = tr("No run on screen: run a spec first");
         return false;
     }
-    return write_reporting(error, [&] { write_text_file(path.toStdString(), to_json(make_report(*shown_, false)).dump(1) + "\n"); });
+    return write_reporting(error, [&] { write_text_file(path.toStdString(), to_json(make_report(*shown_, false, shown_analysis_.get())).dump(1) + "\n"); });
 }
 
 void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const QString& label) {
-    addRun(result, !label.isEmpty() ? label
-                                    : QStringLiteral("%1 %2 %3 %4")
-                                          .arg(QString::fromStdString(result->spec.variant),
-                                               QString::fromStdString(shape_string(result->spec)),
-                                               QString::fromStdString(to_string(result->spec.dtype)),
-                                               QString::fromStdString(to_string(result->spec.mode))));
-    display(result);
+    const QString name = !label.isEmpty() ? label
+                                          : QStringLiteral("%1 %2 %3 %4")
+                                                .arg(QString::fromStdString(result->spec.variant),
+                                                     QString::fromStdString(shape_string(result->spec)),
+                                                     QString::fromStdString(to_string(result->spec.dtype)),
+                                                     QString::fromStdString(to_string(result->spec.mode)));
+    // The run's analysis (operator and kernel tables, memory replay) is computed once, here, off the
+    // GUI thread for a large trace; every view, the advisor, the comparison and the reports share it.
+    const bool large = result->trace.events().size() >= kBackgroundEvents;
+    if (large) status_->setText(tr("Analysing %1 events of %2...").arg(result->trace.events().size()).arg(name));
+    compute_then(this, large, [result] { return analyze(result); }, [this, name](AnalyzedRun run) {
+        addRun({name, std::move(run.run), std::move(run.analysis)});
+        display(runs_.back());
+    });
 }
 
-void MainWindow::addRun(std::shared_ptr<const ProfileResult> result, const QString& label) {
+void MainWindow::addRun(NamedRun run) {
     // Every run of the session can be compared with any other.
-    runs_.emplace_back(label, std::move(result));
-    std::vector<NamedRun> named;
-    for (size_t i = 0; i < runs_.size(); ++i) named.push_back({QStringLiteral("#%1 %2").arg(i + 1).arg(runs_[i].first), runs_[i].second});
-    comparison_->setRuns(std::move(named));
+    runs_.push_back(std::move(run));
+    std::vector<NamedRun> numbered = runs_;
+    for (size_t i = 0; i < numbered.size(); ++i) numbered[i].label = QStringLiteral("#%1 %2").arg(i + 1).arg(numbered[i].label);
+    comparison_->setRuns(std::move(numbered));
 }
 
-void MainWindow::display(const std::shared_ptr<const ProfileResult>& result) {
+void MainWindow::display(const NamedRun& run) {
+    const std::shared_ptr<const ProfileResult>& result = run.result;
     shown_ = result;
-    timeline_->setRun(result);
+    shown_analysis_ = run.analysis;
+    timeline_->setRun(result, run.analysis->memory);
     const bool device_events = std::any_of(result->trace.events().begin(), result->trace.events().end(),
                                            [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
-    operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), device_events);
-    kernels_->setTrace(std::shared_ptr<const Trace>(result, &result->trace));
+    operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), run.analysis->operators, device_events);
+    kernels_->setRows(run.analysis->kernels);
     explainShown();
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
                                                          QString::fromStdString(shape_string(result->spec))));
@@ -407,6 +409,7 @@ std::shared_ptr<const SweepResult> MainWindow::sweepFor(const ProfileResult* run
 void MainWindow::explainShown() {
     // The advisor and the checklist read the run with its sweep (a large trace: on the thread pool, like the tables).
     const std::shared_ptr<const ProfileResult> result = shown_;
+    const std::shared_ptr<const RunAnalysis> analysis = shown_analysis_;
     const std::shared_ptr<const SweepResult> sweep = sweepFor(result.get());
     const std::shared_ptr<const BenchResult> bench = bench_;
     const std::shared_ptr<const CheckReport> check = check_;
@@ -425,8 +428,8 @@ void MainWindow::explainShown() {
     using Explained = std::pair<std::vector<Finding>, std::vector<ChecklistItem>>;
     compute_then(
         this, result && result->trace.events().size() >= kBackgroundEvents,
-        [result, sweep, bench, check] {
-            const Measurements m{result.get(), bench.get(), sweep.get(), check.get()};
+        [result, analysis, sweep, bench, check] {
+            const Measurements m{result.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
             return Explained{advise(m), measurement_checklist(m)};
         },
         [this, result, subject](Explained x) {
@@ -440,10 +443,10 @@ bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
         if (error) *error = tr("Nothing to report: run a spec or a sweep, or open a trace");
         return false;
     }
-    auto write = [run = shown_, bench = bench_, sweep, check = check_, file = path.toStdString()] {
-        const Measurements m{run.get(), bench.get(), sweep.get(), check.get()};
+    auto write = [run = shown_, analysis = shown_analysis_, bench = bench_, sweep, check = check_, file = path.toStdString()] {
+        const Measurements m{run.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
         std::optional<ProfileReport> profile;
-        if (run) profile = make_report(*run, false);
+        if (run) profile = make_report(*run, false, analysis.get());
         ReportInput in;
         in.profile = profile ? &*profile : nullptr;
         in.sweep = sweep.get();
@@ -476,8 +479,8 @@ std::shared_ptr<const Workspace> MainWindow::workspace() const {
     auto w = std::make_shared<Workspace>();
     w->panel_spec = run_panel_->spec();
     for (size_t i = 0; i < runs_.size(); ++i) {
-        w->runs.push_back({runs_[i].first.toStdString(), runs_[i].second});
-        if (runs_[i].second == shown_) w->shown = int(i);
+        w->runs.push_back({runs_[i].label.toStdString(), runs_[i].result});
+        if (runs_[i].result == shown_) w->shown = int(i);
     }
     for (const auto& [label, sweep] : chart_->sweeps()) w->sweeps.push_back({label.toStdString(), sweep});
     w->bench = bench_;
@@ -490,10 +493,27 @@ void MainWindow::saveWorkspace(const QString& path) {
     engine_->saveWorkspace(workspace(), path);
 }
 
-void MainWindow::restoreWorkspace(const Workspace& w, const QString& path) {
+void MainWindow::restoreWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) {
+    // Each run's analysis once, as for a run that arrives (off the GUI thread when the runs are large).
+    size_t events = 0;
+    for (const auto& run : workspace->runs) events += run.result->trace.events().size();
+    compute_then(
+        this, events >= kBackgroundEvents,
+        [workspace] {
+            std::vector<std::shared_ptr<const RunAnalysis>> out;
+            for (const auto& run : workspace->runs) out.push_back(analyze(run.result).analysis);
+            return out;
+        },
+        [this, workspace, path](std::vector<std::shared_ptr<const RunAnalysis>> analyses) {
+            restoreWorkspace(*workspace, analyses, path);
+        });
+}
+
+void MainWindow::restoreWorkspace(const Workspace& w, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses,
+                                  const QString& path) {
     runs_.clear();
     comparison_->setRuns({});
-    for (const auto& run : w.runs) addRun(run.result, QString::fromStdString(run.label));
+    for (size_t i = 0; i < w.runs.size(); ++i) addRun({QString::fromStdString(w.runs[i].label), w.runs[i].result, analyses[i]});
     chart_->clear();
     for (const auto& s : w.sweeps) chart_->addSweep(s.sweep, QString::fromStdString(s.label));
     live_sweep_ = SweepResult{};
@@ -501,11 +521,12 @@ void MainWindow::restoreWorkspace(const Workspace& w, const QString& path) {
     check_ = w.check;
     run_panel_->setSpec(w.panel_spec);
     shown_.reset();
+    shown_analysis_.reset();
     timeline_->setData(nullptr);
     operators_->setRows({}, false);
-    kernels_->setTrace(Trace{});
-    if (w.shown >= 0) display(w.runs[size_t(w.shown)].result);
-    else if (!w.runs.empty()) display(w.runs.back().result);
+    kernels_->setRows({});
+    if (w.shown >= 0) display(runs_[size_t(w.shown)]);
+    else if (!runs_.empty()) display(runs_.back());
     else explainShown();  // the sweeps alone
     setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
     status_->setText(tr("Opened workspace %1: %2, %3").arg(path, counted(w.runs.size(), tr("run"), tr("runs")),
@@ -518,59 +539,71 @@ void MainWindow::restoreWorkspace(const Workspace& w, const QString& path) {
 }
 
 bool MainWindow::openFile(const QString& path) {
-    // Chrome traces (ours from attnwb --trace or File > Export, or PyTorch's) are read on the engine
-    // thread; the timeline and table appear when the import finishes.
-    if (QFileInfo(path).isDir() || looks_like_chrome_trace(path.toStdString())) {
-        beginJob(tr("Reading trace %1...").arg(path));
-        engine_->importTrace(path);
-        addRecent(path);
-        return true;
+    // Every file is read on the engine thread (open_results_file says what it is); what it holds
+    // appears when it has been read, in showOpened.
+    if (!QFileInfo::exists(path)) {
+        QMessageBox::warning(this, tr("Cannot open file"), tr("%1:\nno such file or folder").arg(path));
+        return false;
     }
-    try {
-        std::ifstream in(path.toStdString());
-        if (!in) throw std::runtime_error("cannot open the file");
-        const auto j = nlohmann::json::parse(in);
-        const std::string kind = results_kind(j);
-        if (kind == "workspace") {
+    beginJob(tr("Opening %1...").arg(path));
+    engine_->open(path);
+    return true;
+}
+
+void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QString& path) {
+    const QString name = QFileInfo(path).fileName();
+    addRecent(path);
+    switch (file->kind) {
+        case ResultsKind::Trace: {
+            endJob();
+            // The run shares the file's ownership: no copy of its events.
+            std::shared_ptr<const ProfileResult> run(file, &*file->run);
+            showResult(run, name);
+            setWindowTitle(tr("Attention Workbench - %1").arg(name));
+            status_->setText(tr("Opened trace %1: %2 events, %3 memory events")
+                                 .arg(path)
+                                 .arg(run->trace.events().size())
+                                 .arg(run->trace.memory().size()));
+            return;
+        }
+        case ResultsKind::Workspace:
             beginJob(tr("Opening workspace %1...").arg(path));
             engine_->loadWorkspace(path);
-        } else if (kind == "sweep") {
-            const SweepResult sweep = sweep_from_file_json(j);
-            chart_->addSweep(sweep, QFileInfo(path).fileName());
+            return;
+        case ResultsKind::Sweep:
+            endJob();
+            chart_->addSweep(*file->sweep, name);
             explainShown();
             status_->setText(tr("Opened sweep %1: %2 points (%3)")
                                  .arg(path)
-                                 .arg(sweep.points.size())
-                                 .arg(QString::fromStdString(sweep.environment.device_name)));
-        } else if (kind == "bench" || kind == "check") {
-            if (kind == "bench") bench_ = std::make_shared<const BenchResult>(bench_from_file_json(j));
-            else check_ = std::make_shared<const CheckReport>(check_from_file_json(j));
+                                 .arg(file->sweep->points.size())
+                                 .arg(QString::fromStdString(file->sweep->environment.device_name)));
+            return;
+        case ResultsKind::Bench:
+        case ResultsKind::Check:
+            endJob();
+            if (file->bench) bench_ = std::shared_ptr<const BenchResult>(file, &*file->bench);
+            if (file->check) check_ = std::shared_ptr<const CheckReport>(file, &*file->check);
             explainShown();
             status_->setText(tr("Opened %1: the checklist and the HTML report of the run on screen now use it").arg(path));
-        } else if (kind == "profile-report") {
-            const ProfileReport report = report_from_json(j);
+            return;
+        case ResultsKind::ProfileReport: {
+            endJob();
+            const ProfileReport& report = *file->report;
             operators_->setRows(report.operators, report.spec.device.kind == DeviceKind::CUDA);
-            kernels_->setTrace(Trace{});
+            kernels_->setRows({});
             run_panel_->setSpec(report.spec);
             timeline_->setData(nullptr);
             shown_.reset();
-            setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
+    shown_analysis_.reset();
+            setWindowTitle(tr("Attention Workbench - %1").arg(name));
             status_->setText(tr("Opened %1: %2 operators, peak memory %3 (a report holds no events: open the chrome "
                                 "trace written with it, attnwb profile --trace, for its timeline)")
                                  .arg(path)
                                  .arg(report.operators.size())
                                  .arg(format_bytes(report.peak_memory_bytes)));
-        } else if (kind.empty()) {
-            throw std::runtime_error("not an Attention Workbench file (no \"schema\": \"attention-workbench/...\")");
-        } else {
-            throw std::runtime_error("'" + kind + "' files are written by attnwb but not shown in the GUI; "
-                                     "open profile reports, sweeps, benchmarks, checks, workspaces or traces");
+            return;
         }
-        addRecent(path);
-        return true;
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Cannot open"), tr("%1:\n%2").arg(path, QString::fromStdString(e.what())));
-        return false;
     }
 }
 

@@ -7,6 +7,9 @@
 
 #include <memory>
 
+#include "analysis/run_analysis.h"
+#include "comparison_view.h"
+#include "io/results_file.h"
 #include "io/workspace.h"
 #include "model/check_report.h"
 #include "model/profile_result.h"
@@ -34,8 +37,8 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
-    // A profile report (operator table) or a sweep (added to the chart, overlaying what is shown);
-    // false, with one message, for anything else or a damaged file.
+    // Opens any results file or trace on the engine thread (true: the job is queued; a failure shows
+    // one message titled with what failed and keeps what is on screen).
     bool openFile(const QString& path);
     bool saveSweep(const QString& path, QString* error = nullptr) const;  // the last sweep run here
     // The session (runs with their traces, sweeps on the chart, the run panel's spec, the run on
@@ -73,12 +76,15 @@ protected:
 private:
     void startRun(const RunSpec& spec, const ProfileOptions& options);
     void startSweep(const SweepPlan& plan);
+    void showOpened(std::shared_ptr<const ResultsFile> file, const QString& path);
     void beginJob(const QString& status);  // a job went to the engine thread: progress on, Run off
     void endJob();
     void finishRun(const QString& message);  // endJob() and a status line
-    void addRun(std::shared_ptr<const ProfileResult> result, const QString& label);  // to the comparison
-    void display(const std::shared_ptr<const ProfileResult>& result);                 // timeline, table, title
-    void restoreWorkspace(const Workspace& workspace, const QString& path);
+    void addRun(NamedRun run);          // to the session's runs and the comparison
+    void display(const NamedRun& run);  // timeline, tables, findings, title: all from the run's analysis
+    void restoreWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);
+    void restoreWorkspace(const Workspace& workspace, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses,
+                          const QString& path);
     // The sweep on the chart with the most points on the run's curve (null when none covers it); with
     // no run, the last sweep shown.
     std::shared_ptr<const SweepResult> sweepFor(const ProfileResult* run) const;
@@ -93,10 +99,11 @@ private:
     TimelineWidget* timeline_;
     SweepChart* chart_;
     ComparisonView* comparison_;
-    std::shared_ptr<const ProfileResult> shown_;  // the run on screen
+    std::shared_ptr<const ProfileResult> shown_;           // the run on screen
+    std::shared_ptr<const RunAnalysis> shown_analysis_;    // ... and its analysis
     std::shared_ptr<const BenchResult> bench_;    // the last benchmark opened (attnwb bench --json)
     std::shared_ptr<const CheckReport> check_;    // the last correctness check (Check, or a check file opened)
-    std::vector<std::pair<QString, std::shared_ptr<const ProfileResult>>> runs_;  // this session's runs, labelled
+    std::vector<NamedRun> runs_;  // this session's runs, labelled, each with its analysis
     SweepResult live_sweep_;  // points of the sweep running (or last run) in this window
     QScrollArea* timeline_scroll_;
     QProgressBar* progress_;

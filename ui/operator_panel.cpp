@@ -80,8 +80,9 @@ void OperatorPanel::showColumns(bool device_columns) {
     fit_columns(view_, OperatorTableModel::Name);  // columns shown only now were never fitted (cut headers)
 }
 
-void OperatorPanel::setTrace(std::shared_ptr<const Trace> trace, bool device_columns) {
+void OperatorPanel::setTrace(std::shared_ptr<const Trace> trace, std::vector<OperatorRow> rows, bool device_columns) {
     trace_ = std::move(trace);
+    ungrouped_ = std::move(rows);
     group_->setEnabled(true);
     regroup();
     showColumns(device_columns);
@@ -89,6 +90,7 @@ void OperatorPanel::setTrace(std::shared_ptr<const Trace> trace, bool device_col
 
 void OperatorPanel::setRows(std::vector<OperatorRow> rows, bool device_columns) {
     trace_.reset();
+    ungrouped_.clear();
     group_->setEnabled(false);  // regrouping needs the events
     model_->setRows(std::move(rows));
     showColumns(device_columns);  // fits the columns
@@ -96,18 +98,25 @@ void OperatorPanel::setRows(std::vector<OperatorRow> rows, bool device_columns) 
 
 void OperatorPanel::regroup() {
     if (!trace_) return;
-    const std::shared_ptr<const Trace> trace = trace_;
     const bool grouped = group_->isChecked();
+    auto show = [this, grouped](std::vector<OperatorRow> rows) {
+        model_->setRows(std::move(rows));
+        view_->setColumnHidden(OperatorTableModel::Shapes, !grouped);
+        fit_columns(view_, OperatorTableModel::Name);
+        emit rowsReady();
+    };
+    if (!grouped) {  // the table by name came with the trace
+        show(ungrouped_);
+        return;
+    }
+    const std::shared_ptr<const Trace> trace = trace_;
     const bool large = trace->events().size() >= kBackgroundEvents;
     if (large) model_->setRows({});  // not the previous trace's rows while this one is computed
     compute_then(
-        this, large, [trace, grouped] { return key_averages(*trace, OpTableOptions{grouped}); },
-        [this, trace, grouped](std::vector<OperatorRow> rows) {
-            if (trace != trace_ || grouped != group_->isChecked()) return;  // a newer trace or grouping won
-            model_->setRows(std::move(rows));
-            view_->setColumnHidden(OperatorTableModel::Shapes, !grouped);
-            fit_columns(view_, OperatorTableModel::Name);
-            emit rowsReady();
+        this, large, [trace] { return key_averages(*trace, OpTableOptions{true}); },
+        [this, trace, show](std::vector<OperatorRow> rows) {
+            if (trace != trace_ || !group_->isChecked()) return;  // a newer trace or grouping won
+            show(std::move(rows));
         });
 }
 

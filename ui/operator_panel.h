@@ -23,7 +23,9 @@ class OperatorPanel : public QWidget {
     Q_OBJECT
 public:
     explicit OperatorPanel(QWidget* parent = nullptr);
-    void setTrace(std::shared_ptr<const Trace> trace, bool device_columns);
+    // A run's operator table (from its RunAnalysis: not grouped) with the trace it came from, which
+    // "Group by input shape" regroups.
+    void setTrace(std::shared_ptr<const Trace> trace, std::vector<OperatorRow> rows, bool device_columns);
     void setRows(std::vector<OperatorRow> rows, bool device_columns);  // a report without events
     OperatorTableModel* model() const { return model_; }
     OperatorFilterProxy* proxy() const { return proxy_; }
@@ -39,6 +41,7 @@ private:
     void regroup();
     void showColumns(bool device_columns);
     std::shared_ptr<const Trace> trace_;
+    std::vector<OperatorRow> ungrouped_;  // the trace's table by name, as given
     OperatorTableModel* model_;
     OperatorFilterProxy* proxy_;
     QTableView* view_;

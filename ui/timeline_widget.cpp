@@ -49,12 +49,8 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shar
     fit();
 }
 
-void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run) {
+void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run, std::vector<MemorySeries> memory) {
     auto trace = std::shared_ptr<const Trace>(run, &run->trace);
-    struct Prepared {
-        std::shared_ptr<const TimelineData> data;
-        std::vector<MemorySeries> memory;
-    };
     const bool large = trace->events().size() >= kBackgroundEvents;
     const uint64_t request = ++requests_;
     if (large) {
@@ -63,16 +59,10 @@ void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run) {
         requests_ = request;  // setData counted as a request too
     }
     compute_then(
-        this, large,
-        [trace] {
-            Prepared p;
-            p.data = std::make_shared<const TimelineData>(TimelineData::from_trace(*trace));
-            p.memory = replay_memory(*trace);
-            return p;
-        },
-        [this, trace, request](Prepared p) {
+        this, large, [trace] { return std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)); },
+        [this, trace, request, memory = std::move(memory)](std::shared_ptr<const TimelineData> data) mutable {
             if (request != requests_) return;  // a newer run or trace was set meanwhile
-            setData(std::move(p.data), trace, std::move(p.memory));
+            setData(std::move(data), trace, std::move(memory));
         });
 }
 

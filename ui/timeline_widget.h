@@ -27,7 +27,9 @@ public:
     void setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace = {},
                  std::vector<MemorySeries> memory = {});
     // A run's trace (sharing the run's lifetime) with a memory track for every device its trace allocated on.
-    void setRun(std::shared_ptr<const ProfileResult> run);
+    // A run and its memory replay (from its RunAnalysis); the draw lists are built off the GUI thread
+    // for a large trace.
+    void setRun(std::shared_ptr<const ProfileResult> run, std::vector<MemorySeries> memory);
     const TimeMapping& view() const { return view_; }
     const std::vector<MemorySeries>& memoryTracks() const { return memory_; }
     void setView(const TimeMapping& view);

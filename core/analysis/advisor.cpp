@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "analysis/memory_replay.h"
@@ -64,13 +65,13 @@ std::string score_matrix_action(const ProfileResult& run) {
            "; memory becomes linear in N.";
 }
 
-void score_matrix(const ProfileResult& run, const AdvisorThresholds& t, std::vector<Finding>& out) {
+void score_matrix(const ProfileResult& run, const RunAnalysis& analysis, const AdvisorThresholds& t, std::vector<Finding>& out) {
     if (!run.spec_known) return;  // a foreign trace: B, H, N are not known
     const RunSpec& s = run.spec;
     const int64_t bytes = s.batch * s.heads * s.seq_q * s.seq_k * element_size(s.dtype);
     if (bytes <= 0) return;
     int64_t peak = 0;
-    for (const auto& series : replay_memory(run.trace))
+    for (const auto& series : analysis.memory)
         if (series.device == s.device.kind) peak = std::max(peak, series.peak_bytes);
     if (run.device_peak_bytes > 0) peak = std::max(peak, run.device_peak_bytes);
     if (peak <= 0 || double(bytes) < t.score_share_of_peak * double(peak)) return;
@@ -285,10 +286,11 @@ void precision(const CheckReport& check, std::vector<Finding>& out) {
 std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) {
     std::vector<Finding> out;
     if (in.run) {
-        std::vector<OperatorRow> computed;
-        if (!in.run_operators) computed = key_averages(in.run->trace);
-        const std::vector<OperatorRow>& rows = in.run_operators ? *in.run_operators : computed;
-        score_matrix(*in.run, t, out);
+        std::optional<RunAnalysis> computed;
+        if (!in.run_analysis) computed = analyze_run(in.run->trace);
+        const RunAnalysis& analysis = in.run_analysis ? *in.run_analysis : *computed;
+        const std::vector<OperatorRow>& rows = analysis.operators;
+        score_matrix(*in.run, analysis, t, out);
         layout_copies(*in.run, rows, t, out);
         fragmentation(*in.run, rows, t, out);
         dispatch_bound(*in.run, rows, t, out);

@@ -22,6 +22,7 @@ struct KernelRow {
     DeviceLaunch launch;          // grid, block, registers, shared memory of the group; bytes summed
     double mean_occupancy_pct = -1;  // weighted by duration; -1 when the trace has none (ROCm)
     double avg_ns() const { return calls ? double(total_ns) / double(calls) : 0.0; }
+    bool operator==(const KernelRow&) const = default;
 };
 
 // Sorted by total time, largest first.

@@ -3,7 +3,7 @@
 // shows it. Pure C++: no torch, no Qt.
 #pragma once
 
-#include "analysis/op_table.h"
+#include "analysis/run_analysis.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
 #include "model/profile_result.h"
@@ -16,9 +16,9 @@ struct Measurements {
     const BenchResult* bench = nullptr;
     const SweepResult* sweep = nullptr;
     const CheckReport* check = nullptr;
-    // run's operator table (key_averages of its trace, not grouped) when the caller already has it;
-    // null: computed where needed.
-    const std::vector<OperatorRow>* run_operators = nullptr;
+    // run's analysis (operator table, kernels, memory replay) when the caller already has it, as the
+    // GUI always does; null: computed where needed.
+    const RunAnalysis* run_analysis = nullptr;
 };
 
 }  // namespace awb

@@ -27,6 +27,7 @@ struct MemorySeries {
     int64_t freed_bytes = 0;          // sum of frees (positive)
     int64_t allocations = 0;
     int64_t frees = 0;
+    bool operator==(const MemorySeries&) const = default;
 };
 
 // One series per (rank, device kind, index) present in the trace, CPU first.

@@ -207,15 +207,15 @@ void from_json(const json& j, StepRecord& s) {
     s.wall_ns = int64_t(std::llround(j.value("wall_us", 0.0) * 1000.0));
 }
 
-ProfileReport make_report(const ProfileResult& result, bool group_by_shape) {
+ProfileReport make_report(const ProfileResult& result, bool group_by_shape, const RunAnalysis* analysis) {
     ProfileReport r;
     r.spec = result.spec;
     r.spec_known = result.spec_known;
     r.options = result.options;
     r.environment = result.environment;
     r.grouped_by_shape = group_by_shape;
-    r.operators = key_averages(result.trace, OpTableOptions{group_by_shape});
-    r.memory_series = replay_memory(result.trace);
+    r.operators = analysis && !group_by_shape ? analysis->operators : key_averages(result.trace, OpTableOptions{group_by_shape});
+    r.memory_series = analysis ? analysis->memory : replay_memory(result.trace);
     for (auto& s : r.memory_series) s.points = downsample_min_max(s.points, 1000);
     if (result.device_peak_bytes >= 0) {
         r.peak_memory_bytes = result.device_peak_bytes;

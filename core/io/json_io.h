@@ -9,6 +9,7 @@
 
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
+#include "analysis/run_analysis.h"
 #include "model/environment.h"
 #include "model/profile_options.h"
 #include "model/profile_result.h"
@@ -44,7 +45,8 @@ struct ProfileReport {
     std::vector<StepRecord> steps;
 };
 
-ProfileReport make_report(const ProfileResult& result, bool group_by_shape);
+// analysis: the run's, when the caller has it (its operators serve when not grouped by shape).
+ProfileReport make_report(const ProfileResult& result, bool group_by_shape, const RunAnalysis* analysis = nullptr);
 // The run a report describes, without its events (spec, options, environment, steps, device peak):
 // what the measurement checklist reads when only the report file is at hand.
 ProfileResult run_of_report(const ProfileReport& report);

@@ -36,7 +36,7 @@ REFERENCE = os.path.join(REPO, "tests", "reference", "gpu_reference.py")
 STEPS = [
     ("env", "machine: GPU, driver, torch, nvcc, cmake, compiler", 5, 60),
     ("configure", "cmake: core + attnwb + core tests, AWB_BUILD_GUI=OFF, against python3's torch, carried deps", 30, 240),
-    ("build", "ninja attnwb awb_core_tests on every core", 90, 480),
+    ("build", "ninja attnwb awb_core_tests awb_engine_tests on every core", 90, 480),
     ("tests", "(a) core tests (ctest -L core), the GPU-only ones included", 30, 240),
     ("profile", "(b) attnwb profile vs torch.profiler: manual, sdpa x {math, efficient, flash, cudnn}, chunked", 35, 300),
     ("inspect", "(e) attnwb inspect of the Kineto and PyTorch traces vs the tables of the same profiles", 10, 120),
@@ -192,7 +192,7 @@ class Check:
         return rc == 0
 
     def step_build(self):
-        cmd = ["cmake", "--build", self.build, "-j", str(self.args.jobs or os.cpu_count()), "--target", "attnwb", "awb_core_tests"]
+        cmd = ["cmake", "--build", self.build, "-j", str(self.args.jobs or os.cpu_count()), "--target", "attnwb", "awb_core_tests", "awb_engine_tests"]
         rc, secs = self.run(cmd, "build.log", 480)
         log = open(os.path.join(self.work, "logs", "build.log"), errors="replace").read().splitlines()
         ours = [l for l in log if "warning:" in l and any(f"/{d}/" in l for d in ("core", "app", "tests"))
@@ -229,7 +229,7 @@ class Check:
             self.add("tests", [rules.Verdict("core tests", "skipped", "not built on this machine (see build)")])
             return True
         junit = os.path.join(self.work, "ctest.xml")
-        cmd = ["ctest", "--test-dir", self.build, "-L", "core", "-j", str(min(8, os.cpu_count() or 2)),
+        cmd = ["ctest", "--test-dir", self.build, "-L", "^(core|engine)$", "-j", str(min(8, os.cpu_count() or 2)),
                "--timeout", "180", "--output-on-failure", "--output-junit", junit]
         rc, secs = self.run(cmd, "ctest.log", 240)
         counts = {"passed": 0, "failed": 0, "skipped": 0}

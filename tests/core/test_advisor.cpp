@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/advisor.h"
+#include "analysis/run_analysis.h"
 #include "engine/profiler_session.h"
 #include "io/trace_import.h"
 #include "test_support.h"
@@ -52,9 +53,11 @@ TEST(Advisor, ScoreMatrixFiresWhenNxNIsMaterialised) {
     const Finding& f = finding(found, "score-matrix");
     EXPECT_NE(f.title.find("[1, 2, 256, 256] float32"), std::string::npos) << f.title;
     EXPECT_NE(f.title.find("0.5 MiB"), std::string::npos) << f.title;
-    // The operator table a caller already has gives the same findings.
-    const std::vector<OperatorRow> rows = key_averages(manual.trace);
-    EXPECT_EQ(advise({&manual, nullptr, nullptr, nullptr, &rows}), found);
+    // The analysis a caller already has (the GUI's, computed once per run) gives the same findings.
+    const RunAnalysis analysis = analyze_run(manual.trace);
+    EXPECT_EQ(analysis.operators, key_averages(manual.trace));
+    EXPECT_EQ(analysis.memory, replay_memory(manual.trace));
+    EXPECT_EQ(advise({&manual, nullptr, nullptr, nullptr, &analysis}), found);
     // The chunked variant never holds [N, N]: blocks of 64 x 64 are a sixteenth of it.
     spec.variant = "chunked";
     spec.block_size = 64;

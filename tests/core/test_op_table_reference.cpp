@@ -19,7 +19,8 @@
 // loop has no interpreter between ops, so a tensor dying right after an op returns (a temporary, a
 // local at function exit) often lands in the op's last microsecond, where in Python it lands a few
 // microseconds later, outside (and the other way round). Records within one clock tick of an op's
-// start or end are the only ones whose owner depends on speed; each row may differ from the reference
+// start or end (or anywhere in an op at most four ticks long: on a loaded machine it takes longer and
+// a neighbour's record falls inside) are the only ones whose owner depends on speed; each row may differ from the reference
 // by at most the bytes of such records around its own events and their direct children (whose share
 // moves its self column). The "[memory]" row collects records that fell between ops, all of them
 // timing-dependent: it may appear here when the reference never had it, within its own bytes.
@@ -65,16 +66,16 @@ struct Ours {
     std::vector<std::vector<OperatorRow>> storage;
 };
 
-// Sum of |bytes| of the memory records at the first or last microsecond of each event, per row key,
-// added to the event's own row and to its parent's row.
+// Sum of |bytes| of the memory records within a tick of each event's start or end (anywhere in an event
+// at most four ticks long), per row key, added to the event's own row and to its parent's row.
 std::map<RowKey, int64_t> boundary_bytes(const Trace& trace, bool by_shape) {
     const auto& mem = trace.memory();
     const int64_t tick = trace.meta().clock_resolution_ns;
-    auto near = [&](int64_t ts) {
+    auto within = [&](int64_t from, int64_t to) {  // |bytes| of the records in [from - tick, to + tick]
         int64_t sum = 0;
-        auto lo = std::lower_bound(mem.begin(), mem.end(), ts - tick,
+        auto lo = std::lower_bound(mem.begin(), mem.end(), from - tick,
                                    [](const MemoryEvent& m, int64_t t) { return m.ts_ns < t; });
-        for (auto it = lo; it != mem.end() && it->ts_ns <= ts + tick; ++it) sum += std::llabs(it->bytes);
+        for (auto it = lo; it != mem.end() && it->ts_ns <= to + tick; ++it) sum += std::llabs(it->bytes);
         return sum;
     };
     auto key_of = [&](const TraceEvent& e) {
@@ -83,7 +84,11 @@ std::map<RowKey, int64_t> boundary_bytes(const Trace& trace, bool by_shape) {
     std::map<RowKey, int64_t> out;
     for (const auto& e : trace.events()) {
         if (!nests_on_cpu(e) || is_filtered_op_name(e.name)) continue;
-        const int64_t b = near(e.start_ns) + (e.end_ns - e.start_ns > 2 * tick ? near(e.end_ns) : 0);
+        // An op a few ticks long (aten::resolve_conj, aten::view) is all boundary: how long it takes on a
+        // loaded machine decides whether a record next to it falls inside.
+        const bool short_op = e.end_ns - e.start_ns <= 4 * tick;
+        const int64_t b = short_op ? within(e.start_ns, e.end_ns)
+                                   : within(e.start_ns, e.start_ns) + within(e.end_ns, e.end_ns);
         if (b == 0) continue;
         out[key_of(e)] += b;
         if (e.parent >= 0) out[key_of(trace.events()[size_t(e.parent)])] += b;

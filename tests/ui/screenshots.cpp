@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
         QApplication::processEvents();
         timeline->setData(std::make_shared<const ui::TimelineData>(ui::TimelineData::from_trace(imported->trace)),
                           std::shared_ptr<const Trace>(imported, &imported->trace), replay_memory(imported->trace));
-        kernels->setTrace(imported->trace);
+        kernels->setRows(kernel_table(imported->trace));
         const auto& events = imported->trace.events();
         for (int i = 0; i < int(events.size()); ++i)
             if (events[size_t(i)].name == "aten::matmul") {
@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     {
         window.resize(1600, 1000);
         QEventLoop loop;
-        QObject::connect(window.engine()->worker(), &ui::EngineWorker::traceImported, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+        QObject::connect(window.engine()->worker(), &ui::EngineWorker::resultsOpened, &loop, &QEventLoop::quit, Qt::QueuedConnection);
         QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
         if (window.openFile(QStringLiteral("tests/fixtures/traces/kineto_gpu_2x.json"))) {
             loop.exec();

@@ -48,6 +48,16 @@ using namespace awb::ui;
 
 namespace {
 
+// File > Open reads on the engine thread: waits until the file has been read and the window has
+// shown it (its queued slot ran). False when the window refused it or it did not open in time.
+bool open_and_wait(MainWindow& window, const QString& path) {
+    QSignalSpy opened(window.engine()->worker(), &EngineWorker::resultsOpened);
+    if (!window.openFile(path)) return false;
+    if (opened.isEmpty() && !opened.wait(60'000)) return false;
+    QCoreApplication::processEvents();
+    return true;
+}
+
 OperatorRow row(const char* name, int64_t calls, int64_t self_ns, int64_t mem = 0) {
     OperatorRow r;
     r.name = name;
@@ -249,7 +259,7 @@ private slots:
         QVERIFY(cut.open());
         cut.write("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"aten::mm\", \"ts\": 1, \"dur\"");
         cut.close();
-        engine.importTrace(cut.fileName());
+        engine.open(cut.fileName());
         QTRY_VERIFY_WITH_TIMEOUT(failed.size() == 2, 60'000);
         QCOMPARE(failed.at(1).at(0).toString(), QStringLiteral("Cannot open trace"));
         QVERIFY(failed.at(1).at(1).toString().contains(cut.fileName()));
@@ -346,7 +356,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("s.json"));
         write_text_file(path.toStdString(), sweep_file_json(*result).dump());
-        QVERIFY(window.openFile(path));
+        QVERIFY(open_and_wait(window, path));
         QCOMPARE(window.sweepChart()->curveCount(), 2);
     }
     void comparisonJoinsRunsWithDeltasAndSyncsTimelines() {
@@ -376,7 +386,7 @@ private slots:
         auto sdpa = std::make_shared<const ProfileResult>(profile_run(s, ProfileOptions{}));
         ComparisonView view;
         view.resize(1000, 700);
-        view.setRuns({{QStringLiteral("manual"), manual}, {QStringLiteral("sdpa"), sdpa}});
+        view.setRuns({{QStringLiteral("manual"), manual, analyze(manual).analysis}, {QStringLiteral("sdpa"), sdpa, nullptr}});
         QVERIFY(view.model()->rowCount() > 5);
         bool new_sdpa = false;  // the fused op appears only in B (1.13 and 2.x spell it differently)
         for (const auto& r : view.model()->rows())
@@ -423,12 +433,22 @@ private slots:
         QVERIFY(bad.open());
         bad.write("{\"schema\": \"attention-workbench/profile-report\", \"schema_version\": 1");  // truncated
         bad.close();
-        // A bad file shows one message box; offscreen it would block, so close it as it appears.
-        QTimer::singleShot(200, [] {
+        // A bad file shows one message box, titled with what failed; offscreen it would block, so close
+        // it as it appears.
+        QTimer closer;
+        connect(&closer, &QTimer::timeout, [] {
             for (QWidget* w : QApplication::topLevelWidgets())
                 if (w->inherits("QMessageBox")) w->close();
         });
-        QVERIFY(!window.openFile(bad.fileName()));
+        closer.start(100);
+        QSignalSpy failed(window.engine()->worker(), &EngineWorker::failed);
+        QVERIFY(window.openFile(bad.fileName()));
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60'000);
+        QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("Cannot open file"));
+        QVERIFY(failed.at(0).at(1).toString().contains(bad.fileName()));
+        QVERIFY(failed.at(0).at(1).toString().contains(QStringLiteral("truncated")));
+        QVERIFY(!window.openFile(bad.fileName() + QStringLiteral(".none")));  // a missing file: refused at once
+        closer.stop();
         QVERIFY(window.operatorPanel()->model()->rowCount() > 5);  // what was shown is kept
         // Exports of the run on screen: a chrome trace and a report that opens back into the table.
         QTemporaryDir dir;
@@ -436,13 +456,13 @@ private slots:
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("t.json"))).size() > 1000);
         const int rows = window.operatorPanel()->model()->rowCount();
         QVERIFY(window.exportReport(dir.filePath(QStringLiteral("r.json"))));
-        QVERIFY(window.openFile(dir.filePath(QStringLiteral("r.json"))));
+        QVERIFY(open_and_wait(window, dir.filePath(QStringLiteral("r.json"))));
         QCOMPARE(window.operatorPanel()->model()->rowCount(), rows);
         QString error;
         QVERIFY(!window.exportTrace(dir.filePath(QStringLiteral("t2.json")), &error));  // a report has no events
         QVERIFY(error.contains(QStringLiteral("No run on screen")));
         // The exported trace opens back (read on the engine thread) as the same run: timeline and table.
-        QSignalSpy imported(window.engine()->worker(), &EngineWorker::traceImported);
+        QSignalSpy imported(window.engine()->worker(), &EngineWorker::resultsOpened);
         QVERIFY(window.openFile(dir.filePath(QStringLiteral("t.json"))));
         QTRY_VERIFY_WITH_TIMEOUT(!imported.isEmpty(), 60'000);
         QCOMPARE(window.operatorPanel()->model()->rows(), key_averages(result->trace));
@@ -467,7 +487,7 @@ private slots:
         window.resize(size);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy imported(window.engine()->worker(), &EngineWorker::traceImported);
+        QSignalSpy imported(window.engine()->worker(), &EngineWorker::resultsOpened);
         QVERIFY(window.openFile(path));
         QTRY_VERIFY_WITH_TIMEOUT(!imported.isEmpty(), 60'000);
         QTest::qWait(50);  // the layout settles
@@ -551,7 +571,7 @@ private slots:
         QTemporaryDir dir;
         const QString sweep_path = dir.filePath(QStringLiteral("s.json"));
         write_text_file(sweep_path.toStdString(), sweep_file_json(sweep).dump());
-        QVERIFY(window.openFile(sweep_path));
+        QVERIFY(open_and_wait(window, sweep_path));
         QCOMPARE(state_of("lengths"), ItemState::Pass);
         QCOMPARE(state_of("profiler-off"), ItemState::Pass);
         // File > Export > Report as HTML: one file with the checklist, findings, tables and charts.
@@ -583,7 +603,7 @@ private slots:
         };
         ComparisonView view;
         QAbstractItemModelTester t(view.kernelModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        view.setRuns({{QStringLiteral("rank 0"), load("rank0.pt.trace.json")}, {QStringLiteral("rank 1"), load("rank1.pt.trace.json")}});
+        view.setRuns({{QStringLiteral("rank 0"), load("rank0.pt.trace.json"), nullptr}, {QStringLiteral("rank 1"), load("rank1.pt.trace.json"), nullptr}});
         QVERIFY(view.kernelModel()->rowCount() > 0);
         bool all_reduce = false;
         for (int r = 0; r < view.kernelModel()->rowCount(); ++r)
@@ -637,7 +657,7 @@ private slots:
         KernelPanel panel;
         QAbstractItemModelTester t1(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester t2(panel.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        panel.setTrace(t->trace);
+        panel.setRows(kernel_table(t->trace));
         QCOMPARE(panel.model()->rowCount(), 7);  // 5 kernels, a copy, a set
         panel.proxy()->sort(KernelTableModel::Total, Qt::AscendingOrder);  // numbers: 1.28 us first, 85.12 us last
         QCOMPARE(panel.proxy()->index(0, KernelTableModel::Name).data().toString(), QStringLiteral("Memset (Device)"));

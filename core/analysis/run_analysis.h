@@ -1,0 +1,33 @@
+// Everything derived from one run's trace, computed once and shared by every consumer: the operator
+// table (key_averages, not grouped by shape), the kernel table and the memory replay. The GUI computes
+// it off the GUI thread when a run arrives and hands the same value to the operator and kernel
+// tables, the timeline's memory tracks, the advisor, the checklist, the comparison and the reports.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "analysis/kernel_table.h"
+#include "analysis/memory_replay.h"
+#include "analysis/op_table.h"
+#include "model/profile_result.h"
+
+namespace awb {
+
+struct RunAnalysis {
+    std::vector<OperatorRow> operators;  // key_averages(trace), PyTorch's order
+    std::vector<KernelRow> kernels;      // kernel_table(trace)
+    std::vector<MemorySeries> memory;    // replay_memory(trace): one series per device
+    bool operator==(const RunAnalysis&) const = default;
+};
+
+RunAnalysis analyze_run(const Trace& trace);
+
+// A run together with its analysis, as the GUI and the reports pass them around.
+struct AnalyzedRun {
+    std::shared_ptr<const ProfileResult> run;
+    std::shared_ptr<const RunAnalysis> analysis;
+};
+AnalyzedRun analyze(std::shared_ptr<const ProfileResult> run);
+
+}  // namespace awb

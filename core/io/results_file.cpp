@@ -1,0 +1,67 @@
+#include "io/results_file.h"
+
+#include <filesystem>
+
+#include "io/results_json.h"
+#include "io/trace_import.h"
+#include "io/workspace.h"
+
+namespace awb {
+
+std::string to_string(ResultsKind kind) {
+    switch (kind) {
+        case ResultsKind::Trace: return "chrome trace";
+        case ResultsKind::ProfileReport: return "profile report";
+        case ResultsKind::Bench: return "benchmark";
+        case ResultsKind::Sweep: return "sweep";
+        case ResultsKind::Check: return "correctness check";
+        case ResultsKind::Workspace: return "workspace";
+    }
+    return "file";
+}
+
+ResultsFile open_results_file(const std::string& path, RunObserver* observer) {
+    ResultsFile out;
+    out.path = path;
+    if (std::filesystem::is_directory(path) || looks_like_chrome_trace(path)) {
+        // A folder holds the traces of one distributed run: one lane group per rank.
+        out.run = profile_result_from_import(import_chrome_traces(trace_files_of(path), observer));
+        return out;
+    }
+    const nlohmann::json j = read_json_file(path);
+    const std::string kind = results_kind(j);
+    const std::string named = "'" + path + "'";
+    try {
+        if (kind == "profile-report") {
+            out.kind = ResultsKind::ProfileReport;
+            out.report = report_from_json(j);
+            out.run = run_of_report(*out.report);
+            if (j.contains("findings"))
+                out.findings = read_or_throw("profile report", [&] { return findings_from_json(j.at("findings")); });
+        } else if (kind == "bench") {
+            out.kind = ResultsKind::Bench;
+            out.bench = bench_from_file_json(j);
+        } else if (kind == "sweep") {
+            out.kind = ResultsKind::Sweep;
+            out.sweep = sweep_from_file_json(j);
+        } else if (kind == "check") {
+            out.kind = ResultsKind::Check;
+            out.check = check_from_file_json(j);
+        } else if (kind == "workspace") {
+            out.kind = ResultsKind::Workspace;
+        } else if (kind.empty()) {
+            throw std::runtime_error("not a file of Attention Workbench (no \"schema\": \"attention-workbench/...\") "
+                                     "nor a chrome trace (no \"traceEvents\")");
+        } else {
+            throw std::runtime_error("an attnwb '" + kind + "' file, which holds no run to open; open profile "
+                                     "reports, traces, benchmarks, sweeps, checks or workspaces");
+        }
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw std::runtime_error(named + ": " + e.what());
+    }
+    return out;
+}
+
+}  // namespace awb

@@ -1,0 +1,44 @@
+// Any file the workbench opens, read by one function that says what it is: a chrome trace (ours,
+// PyTorch's or Kineto's; .json, .json.gz, or a folder of ranks), a profile report, a benchmark, a
+// sweep, a correctness check or a workspace. attnwb report and diff and the GUI's File > Open all go
+// through it, so a file opens the same way everywhere and fails with the same message.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/advisor.h"
+#include "io/json_io.h"
+#include "model/bench_stats.h"
+#include "model/check_report.h"
+#include "model/profile_result.h"
+#include "model/run_observer.h"
+#include "model/sweep.h"
+
+namespace awb {
+
+enum class ResultsKind { Trace, ProfileReport, Bench, Sweep, Check, Workspace };
+// "chrome trace", "profile report", "benchmark", "sweep", "correctness check", "workspace"
+std::string to_string(ResultsKind kind);
+
+struct ResultsFile {
+    std::string path;
+    ResultsKind kind = ResultsKind::Trace;
+    // Trace: the imported run with its events. ProfileReport: the run it describes, without events
+    // (run_of_report), for the checklist.
+    std::optional<ProfileResult> run;
+    std::optional<ProfileReport> report;  // ProfileReport: the file as written
+    std::vector<Finding> findings;        // ProfileReport: the advisor's findings written with it
+    std::optional<BenchResult> bench;
+    std::optional<SweepResult> sweep;
+    std::optional<CheckReport> check;
+    // Workspace: only recognised here; load_workspace(path) reads it, with progress and partial results.
+};
+
+// Reads path and says what it holds. Throws std::runtime_error whose message names the file and the
+// problem in words ("'x.png' cannot be read: it is a PNG image"), Cancelled when the observer asks
+// during a trace import.
+ResultsFile open_results_file(const std::string& path, RunObserver* observer = nullptr);
+
+}  // namespace awb
