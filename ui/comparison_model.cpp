@@ -10,18 +10,39 @@
 
 namespace awb::ui {
 
-ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
 
-void ComparisonModel::setRows(std::vector<OperatorDiffRow> rows) {
-    beginResetModel();
-    rows_ = std::move(rows);
-    endResetModel();
-}
+constexpr const char* kTip =
+    "A and B are the two runs picked above; B-A is positive (red) where B costs more. Rows are matched by operator "
+    "name (and input shapes when grouped).";
 
-int ComparisonModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
-int ComparisonModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+}  // namespace
 
-double ComparisonModel::raw(const OperatorDiffRow& r, int c) const {
+ComparisonModel::ComparisonModel(QObject* parent)
+    : RowTableModel({
+          {"Name", kTip, true},
+          {"Input shapes", kTip, true},
+          {"In", kTip, false, true},
+          {"Calls A", kTip},
+          {"Calls B", kTip},
+          {"Calls B-A", kTip},
+          {"Self CPU A (time)", kTip},
+          {"Self CPU B (time)", kTip},
+          {"Self CPU B-A (time)", kTip},
+          {"Self CPU B/A", kTip},
+          {"CPU total A (time)", kTip},
+          {"CPU total B (time)", kTip},
+          {"CPU total B-A (time)", kTip},
+          {"Self device A (time)", kTip},
+          {"Self device B (time)", kTip},
+          {"Self device B-A (time)", kTip},
+          {"CPU mem A (bytes)", kTip},
+          {"CPU mem B (bytes)", kTip},
+          {"CPU mem B-A (bytes)", kTip},
+      }, Name, parent) {}
+
+double ComparisonModel::value(int row_index, int c) const {
+    const OperatorDiffRow& r = row(row_index);
     switch (c) {
         case Presence: return r.in_a && r.in_b ? 0 : r.in_a ? -1 : 1;
         case CallsA: return double(r.a.calls);
@@ -46,29 +67,19 @@ double ComparisonModel::raw(const OperatorDiffRow& r, int c) const {
     }
 }
 
-QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= int(rows_.size()) || index.column() >= ColumnCount) return {};
-    const OperatorDiffRow& r = rows_[size_t(index.row())];
-    const int c = index.column();
-    if (role == SortRole) {
-        if (c == Name) return QString::fromStdString(r.name);
-        if (c == Shapes) return QString::fromStdString(r.input_shapes);
-        return raw(r, c);
-    }
-    if (role == Qt::ToolTipRole && c == Name) return QString::fromStdString(r.name);  // the column elides long names
+QVariant ComparisonModel::more(int row_index, int c, int role) const {
     const bool delta = c == CallsDelta || c == SelfCpuDelta || c == CpuTotalDelta || c == SelfDeviceDelta || c == CpuMemDelta;
-    if (role == Qt::ForegroundRole && delta) {
-        const double v = raw(r, c);
-        if (v > 0) return QBrush(QColor(180, 30, 30));
-        if (v < 0) return QBrush(QColor(20, 130, 50));
-        return {};
-    }
-    if (role == Qt::TextAlignmentRole)
-        return c == Name || c == Shapes || c == Presence ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole) return {};
+    if (role != Qt::ForegroundRole || !delta) return {};
+    const double v = value(row_index, c);
+    if (v > 0) return QBrush(QColor(180, 30, 30));
+    if (v < 0) return QBrush(QColor(20, 130, 50));
+    return {};
+}
+
+QString ComparisonModel::text(int row_index, int c) const {
+    const OperatorDiffRow& r = row(row_index);
     auto signed_text = [](double v, const QString& text) { return v > 0 ? QStringLiteral("+") + text : text; };
-    const double v = raw(r, c);
+    const double v = value(row_index, c);
     switch (c) {
         case Name: return QString::fromStdString(r.name);
         case Shapes: return QString::fromStdString(r.input_shapes);
@@ -89,19 +100,6 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         case CpuMemDelta: return signed_text(v, format_bytes(int64_t(v)));
         default: return format_bytes(int64_t(v));
     }
-}
-
-QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const names[ColumnCount] = {
-        "Name", "Input shapes", "In", "Calls A", "Calls B", "Calls B-A", "Self CPU A (time)", "Self CPU B (time)",
-        "Self CPU B-A (time)", "Self CPU B/A", "CPU total A (time)", "CPU total B (time)", "CPU total B-A (time)",
-        "Self device A (time)", "Self device B (time)", "Self device B-A (time)", "CPU mem A (bytes)", "CPU mem B (bytes)", "CPU mem B-A (bytes)"};
-    if (role == Qt::DisplayRole) return tr(names[section]);
-    if (role == Qt::ToolTipRole)
-        return tr("A and B are the two runs picked above; B-A is positive (red) where B costs more. Rows are matched "
-                  "by operator name (and input shapes when grouped).");
-    return {};
 }
 
 }  // namespace awb::ui

@@ -2,33 +2,25 @@
 // sortable on the raw numbers; deltas coloured (red: B costs more).
 #pragma once
 
-#include <QAbstractTableModel>
-
 #include <vector>
 
 #include "analysis/op_diff.h"
+#include "row_table_model.h"
 
 namespace awb::ui {
 
-class ComparisonModel : public QAbstractTableModel {
+class ComparisonModel : public RowTableModel<OperatorDiffRow> {
     Q_OBJECT
 public:
     enum Column { Name, Shapes, Presence, CallsA, CallsB, CallsDelta, SelfCpuA, SelfCpuB, SelfCpuDelta, SelfCpuRatio,
                   CpuTotalA, CpuTotalB, CpuTotalDelta, SelfDeviceA, SelfDeviceB, SelfDeviceDelta, CpuMemA, CpuMemB, CpuMemDelta, ColumnCount };
-    enum Role { SortRole = Qt::UserRole + 1 };
 
     explicit ComparisonModel(QObject* parent = nullptr);
-    void setRows(std::vector<OperatorDiffRow> rows);
-    const std::vector<OperatorDiffRow>& rows() const { return rows_; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-private:
-    double raw(const OperatorDiffRow& r, int column) const;
-    std::vector<OperatorDiffRow> rows_;
+protected:
+    QString text(int row, int column) const override;
+    double value(int row, int column) const override;
+    QVariant more(int row, int column, int role) const override;  // ForegroundRole: deltas red (B costs more) or green
 };
 
 }  // namespace awb::ui

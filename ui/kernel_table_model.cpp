@@ -14,23 +14,31 @@
 
 namespace awb::ui {
 
-static_assert(KernelTableModel::SortRole == OperatorTableModel::SortRole, "one proxy sorts both tables");
-static_assert(KernelTableModel::ShareRole == OperatorTableModel::ShareRole, "one delegate paints both tables");
+KernelTableModel::KernelTableModel(QObject* parent)
+    : RowTableModel({
+          {"Kernel / copy", "Kernel, memcpy or memset name; rows are grouped by name and launch configuration", true},
+          {"Kind", "kernel, gpu_memcpy or gpu_memset", true},
+          {"Calls", "Launches in the trace"},
+          {"Total (time)", "Summed device time of all launches"},
+          {"Share of device time", "Share of the device time of every kernel, copy and set in the trace"},
+          {"Avg (time)", "Total / calls"},
+          {"Min (time)", "Shortest launch"},
+          {"Max (time)", "Longest launch"},
+          {"Grid", "Blocks in the grid (x, y, z), from CUPTI; - where the trace has none (ROCm)"},
+          {"Block", "Threads per block (x, y, z)"},
+          {"Registers / thread", "Registers per thread of the kernel"},
+          {"Shared memory (bytes)", "Shared memory per block"},
+          {"Occupancy (%)", "Estimated achieved occupancy, weighted by duration (theoretical occupancy in 2021 traces)"},
+          {"Bytes copied", "Bytes moved by copies and sets"},
+      }, Name, parent) {}
 
-KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void KernelTableModel::setRows(std::vector<KernelRow> rows) {
-    beginResetModel();
-    rows_ = std::move(rows);
+void KernelTableModel::rowsChanged() {
     total_ns_ = 0;
     for (const auto& r : rows_) total_ns_ += r.total_ns;
-    endResetModel();
 }
 
-int KernelTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
-int KernelTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-double KernelTableModel::raw(const KernelRow& r, int column) const {
+double KernelTableModel::value(int row_index, int column) const {
+    const KernelRow& r = row(row_index);
     const DeviceLaunch& l = r.launch;
     switch (column) {
         case Calls: return double(r.calls);
@@ -49,20 +57,9 @@ double KernelTableModel::raw(const KernelRow& r, int column) const {
     }
 }
 
-QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= int(rows_.size())) return {};
-    const KernelRow& r = rows_[size_t(index.row())];
-    const int c = index.column();
-    if (role == SortRole) {
-        if (c == Name) return QString::fromStdString(r.name);
-        if (c == Kind) return QString::fromStdString(to_string(r.kind));
-        return raw(r, c);
-    }
-    if (role == ShareRole && c == Total) return raw(r, Share);
-    if (role == Qt::ToolTipRole && c == Name) return QString::fromStdString(r.name);
-    if (role == Qt::TextAlignmentRole) return int((c == Name || c == Kind ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole) return {};
-    const double v = raw(r, c);
+QString KernelTableModel::text(int row_index, int c) const {
+    const KernelRow& r = row(row_index);
+    const double v = value(row_index, c);
     switch (c) {
         case Name: return QString::fromStdString(r.name);
         case Kind: return QString::fromStdString(to_string(r.kind));
@@ -82,28 +79,8 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal) return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const names[ColumnCount] = {"Kernel / copy", "Kind", "Calls", "Total (time)", "Share of device time",
-                                                   "Avg (time)", "Min (time)", "Max (time)", "Grid", "Block",
-                                                   "Registers / thread", "Shared memory (bytes)", "Occupancy (%)", "Bytes copied"};
-    static const char* const tips[ColumnCount] = {
-        "Kernel, memcpy or memset name; rows are grouped by name and launch configuration",
-        "kernel, gpu_memcpy or gpu_memset",
-        "Launches in the trace",
-        "Summed device time of all launches",
-        "Share of the device time of every kernel, copy and set in the trace",
-        "Total / calls",
-        "Shortest launch",
-        "Longest launch",
-        "Blocks in the grid (x, y, z), from CUPTI; - where the trace has none (ROCm)",
-        "Threads per block (x, y, z)",
-        "Registers per thread of the kernel",
-        "Shared memory per block",
-        "Estimated achieved occupancy, weighted by duration (theoretical occupancy in 2021 traces)",
-        "Bytes moved by copies and sets"};
-    if (role == Qt::DisplayRole) return tr(names[section]);
-    if (role == Qt::ToolTipRole) return tr(tips[section]);
+QVariant KernelTableModel::more(int row_index, int c, int role) const {
+    if (role == ShareRole && c == Total) return value(row_index, Share);
     return {};
 }
 

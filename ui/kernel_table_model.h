@@ -2,13 +2,13 @@
 // launch configuration) as a Qt model, and the panel that shows it sorted and filtered.
 #pragma once
 
-#include <QAbstractTableModel>
 #include <QWidget>
 
 #include <memory>
 #include <vector>
 
 #include "analysis/kernel_table.h"
+#include "row_table_model.h"
 
 class QLineEdit;
 class QLabel;
@@ -18,25 +18,20 @@ namespace awb::ui {
 
 class OperatorFilterProxy;
 
-class KernelTableModel : public QAbstractTableModel {
+class KernelTableModel : public RowTableModel<KernelRow> {
     Q_OBJECT
 public:
     enum Column { Name, Kind, Calls, Total, Share, Avg, Min, Max, Grid, Block, Registers, SharedMemory, Occupancy, Bytes, ColumnCount };
-    static constexpr int SortRole = Qt::UserRole + 1;  // the same role the operator table sorts on
-    static constexpr int ShareRole = Qt::UserRole + 2;
 
     explicit KernelTableModel(QObject* parent = nullptr);
-    void setRows(std::vector<KernelRow> rows);
-    const std::vector<KernelRow>& rows() const { return rows_; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    QString text(int row, int column) const override;
+    double value(int row, int column) const override;  // -1 where the trace has no value
+    QVariant more(int row, int column, int role) const override;  // ShareRole: the bar of the total
+    void rowsChanged() override;
 
 private:
-    double raw(const KernelRow& r, int column) const;  // -1 where the trace has no value
-    std::vector<KernelRow> rows_;
     int64_t total_ns_ = 0;
 };
 

@@ -2,38 +2,34 @@
 // (SortRole) and each time cell's share of its column's total (ShareRole, for the bar delegate).
 #pragma once
 
-#include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 #include <QStyledItemDelegate>
 
 #include <vector>
 
 #include "analysis/op_table.h"
+#include "row_table_model.h"
 
 namespace awb::ui {
 
-class OperatorTableModel : public QAbstractTableModel {
+class OperatorTableModel : public RowTableModel<OperatorRow> {
     Q_OBJECT
 public:
     enum Column { Name, Shapes, Calls, SelfCpu, SelfCpuShare, CpuTotal, CpuAvg, SelfDevice, DeviceTotal,
                   CpuMemory, SelfCpuMemory, DeviceMemory, SelfDeviceMemory, ColumnCount };
-    enum Role { SortRole = Qt::UserRole + 1, ShareRole };
 
     explicit OperatorTableModel(QObject* parent = nullptr);
-    void setRows(std::vector<OperatorRow> rows);
-    const std::vector<OperatorRow>& rows() const { return rows_; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     // Tab-separated text of the given source rows (all when empty), with a header line: for copy and CSV.
     QString toDelimited(const std::vector<int>& rows, QChar separator) const;
 
+protected:
+    QString text(int row, int column) const override;
+    double value(int row, int column) const override;
+    QVariant more(int row, int column, int role) const override;  // ShareRole: the bars of the time columns
+    void rowsChanged() override;
+
 private:
-    double raw(const OperatorRow& r, int column) const;
-    std::vector<OperatorRow> rows_;
     OpTableTotals totals_;
 };
 

@@ -63,9 +63,9 @@ int main(int argc, char** argv) {
     {
         ui::ComparisonView view;
         view.resize(1400, 900);
-        view.setRuns({{QStringLiteral("#1 manual 2x8x512x64 float32 train"), result},
+        view.setRuns({{QStringLiteral("#1 manual 2x8x512x64 float32 train"), result, nullptr},
                       {QStringLiteral("#2 sdpa 2x8x512x64 float32 train"),
-                       std::make_shared<const ProfileResult>(profile_run(sdpa_spec, options))}});
+                       std::make_shared<const ProfileResult>(profile_run(sdpa_spec, options)), nullptr}});
         view.show();
         QApplication::processEvents();
         if (!view.grab().save(out + QStringLiteral("/comparison.png"))) return 1;
