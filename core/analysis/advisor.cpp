@@ -22,7 +22,6 @@ std::string fmt(const char* format, Args... args) {
     return printf_string(format, double(args)...);
 }
 
-
 int recorded_steps(const Trace& trace) {
     int steps = 0;
     for (const auto& e : trace.events()) steps += profiler_step_number(e.name) >= 0 ? 1 : 0;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "io/trace_files.h"
 #include "model/run_observer.h"
 #include "model/trace.h"
 
@@ -55,10 +56,5 @@ ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer
 // none or two files claim the same rank), so ranks get their own lanes, nesting and id links.
 // Throws TraceImportError naming the first file that cannot be read.
 ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
-// What a path opens: a folder's *.json / *.json.gz (sorted; TraceImportError when it has none), or the file.
-std::vector<std::string> trace_files_of(const std::string& path);
-
-// True when the file starts like a chrome trace ('[' or an object with "traceEvents" near the start).
-bool looks_like_chrome_trace(const std::string& path);
 
 }  // namespace awb

@@ -23,8 +23,8 @@
 
 #include "comparison_model.h"
 #include "comparison_view.h"
-#include "engine_worker.h"
 #include "engine/sweep_runner.h"
+#include "engine_worker.h"
 #include "findings_view.h"
 #include "io/workspace.h"
 #include <QTextBrowser>

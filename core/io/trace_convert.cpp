@@ -1,0 +1,214 @@
+#include "io/trace_convert.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+
+namespace awb::trace_io {
+
+namespace {
+
+constexpr size_t kMaxWarnings = 5;
+
+LaunchKey key_of(const DeviceLaunch& l) {
+    auto bits = [](double d) {
+        int64_t b = 0;
+        std::memcpy(&b, &d, sizeof b);
+        return b;
+    };
+    return {{l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.registers_per_thread, l.shared_memory_bytes,
+             bits(l.blocks_per_sm), bits(l.warps_per_sm), bits(l.occupancy_pct), l.bytes, bits(l.bandwidth_gb_s)}};
+}
+
+}  // namespace
+
+size_t LaunchKeyHash::operator()(const LaunchKey& k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t x : k.v) h = (h ^ uint64_t(x)) * 1099511628211ull;
+    return size_t(h);
+}
+
+EventKind kind_of(std::string_view cat) {
+    if (cat == "cpu_op" || cat == "Operator" || cat == "operator") return EventKind::CpuOp;
+    if (cat == "user_annotation" || cat == "gpu_user_annotation") return EventKind::UserAnnotation;
+    if (cat == "kernel" || cat == "Kernel") return EventKind::Kernel;
+    if (cat == "gpu_memcpy" || cat == "Memcpy") return EventKind::Memcpy;
+    if (cat == "gpu_memset" || cat == "Memset") return EventKind::Memset;
+    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime") return EventKind::Runtime;
+    return EventKind::Other;
+}
+
+bool on_device(std::string_view cat) {
+    return cat == "kernel" || cat == "Kernel" || cat == "gpu_memcpy" || cat == "Memcpy" || cat == "gpu_memset" ||
+           cat == "Memset" || cat == "gpu_user_annotation" || cat == "cuda_sync";
+}
+
+void EventConverter::finish(int64_t base_ns) {
+    if (events_.empty() && memory_.empty())
+        throw ReadError{"holds no trace events (no complete \"X\" events or [memory] instants" +
+                        (out_.skipped_events ? ": " + out_.warnings.front() + ")" : std::string(")"))};
+    // Kineto writes baseTimeNanoseconds after the events, and timestamps relative to it.
+    for (auto& e : events_) {
+        e.start_ns += base_ns;
+        e.end_ns += base_ns;
+    }
+    for (auto& m : memory_) m.ts_ns += base_ns;
+    link_legacy_device_spans();
+    meta_.origin_ns = base_ns;
+    // A thread name under a device's pid and a stream id its events use names a stream (Kineto puts
+    // GPU streams under pid = device index, tid = stream), any other a CPU thread.
+    std::set<std::pair<uint64_t, uint64_t>> streams;
+    for (const auto& e : events_)
+        if (e.device != DeviceKind::CPU) streams.insert({uint64_t(int64_t(e.device_index)), e.thread});
+    for (auto& n : thread_names_) {
+        auto& names = streams.count({n.pid, n.tid}) ? meta_.stream_names : meta_.thread_names;
+        if (n.from_metadata)
+            names[n.tid] = std::move(n.name);  // "M" thread_name wins over a textual tid
+        else
+            names.emplace(n.tid, std::move(n.name));
+    }
+    if (out_.rank >= 0) {
+        for (auto& e : events_) e.rank = out_.rank;
+        for (auto& m : memory_) m.rank = out_.rank;
+        meta_.ranks = {out_.rank};
+    }
+    for (const auto& [name, n] : category_counts_) out_.categories[name] += n;
+    out_.trace = Trace::build(std::move(events_), std::move(memory_), std::move(meta_));
+}
+
+void EventConverter::skip(const std::string& why, int64_t offset) {
+    ++out_.skipped_events;
+    if (out_.warnings.size() < kMaxWarnings)
+        out_.warnings.push_back("event at byte offset " + std::to_string(offset) + " skipped: " + why);
+}
+
+void EventConverter::count_category(std::string_view cat) {
+    for (auto& [name, n] : category_counts_)
+        if (name == cat) {
+            ++n;
+            return;
+        }
+    category_counts_.emplace_back(std::string(cat), 1);
+}
+
+// The legacy profiler (torch 1.x, use_cuda=True) timed each op on the device with CUDA events: one
+// span per op on pid "CUDA functions", named like the op and joined to it by a cpu_to_cuda flow. The op
+// gets the span as its device time the way torch 1.x counts it (total = its span, which already holds
+// its children's; self = span minus the children's), marked by TraceMeta::legacy_device_spans.
+void EventConverter::link_legacy_device_spans() {
+    if (legacy_flows_.empty()) return;
+    std::map<std::pair<uint64_t, int64_t>, size_t> cpu_at, device_at;  // (tid, start) -> event
+    for (size_t i = 0; i < events_.size(); ++i)
+        (events_[i].device == DeviceKind::CPU ? cpu_at : device_at).emplace(std::pair{events_[i].thread, events_[i].start_ns}, i);
+    std::map<int64_t, std::pair<int64_t, int64_t>> ends;  // id -> (op, span) event indices
+    for (const LegacyFlow& f : legacy_flows_) {
+        const auto& at = f.start ? cpu_at : device_at;
+        const auto it = at.find({f.tid, f.ts});
+        if (it == at.end()) continue;
+        auto& e = ends.try_emplace(f.id, -1, -1).first->second;
+        (f.start ? e.first : e.second) = int64_t(it->second);
+    }
+    constexpr int64_t kLegacyIdBase = int64_t(1) << 40;  // apart from any External id in the file
+    for (const auto& [id, e] : ends) {
+        if (e.first < 0 || e.second < 0) continue;
+        events_[size_t(e.first)].correlation_id = kLegacyIdBase + id;
+        events_[size_t(e.second)].linked_correlation_id = kLegacyIdBase + id;
+        meta_.legacy_device_spans = true;
+    }
+}
+
+void EventConverter::convert(RawEvent& r, int64_t offset) {
+    const std::string_view ph = r.ph;
+    if (!ph.empty() && ph != "X" && ph != "i" && ph != "I" && ph != "M" && ph != "C" && ph != "s" && ph != "f" && ph != "t") {
+        count_category(r.cat.empty() ? ph : r.cat);
+        return;  // B/E and other phases: counted, not shown
+    }
+    if (r.bad) {
+        skip(r.bad_field, offset);
+        return;
+    }
+    count_category(!r.cat.empty() ? r.cat : ph.empty() ? std::string_view("(none)") : ph);
+    if (ph == "M") {
+        ++out_.metadata_events;
+        if (r.name == "thread_name") {
+            thread_names_.push_back({r.pid, r.tid, std::string(r.arg_name), true});
+        } else if (r.name == "process_name") {
+            meta_.process_names[r.pid] = std::string(r.arg_name);
+        }
+        return;
+    }
+    if (ph == "C") {
+        ++out_.counter_events;
+        return;
+    }
+    if (ph == "s" || ph == "f" || ph == "t") {
+        ++out_.flow_events;
+        // The legacy profiler's flow from an op to its CUDA span (both at the flow's tid and ts).
+        if (r.cat == "cpu_to_cuda" && r.flow_id >= 0 && r.has_ts) legacy_flows_.push_back({r.flow_id, ph == "s", r.tid, r.ts});
+        return;
+    }
+    if (ph == "i" || ph == "I") {
+        if (r.name != "[memory]") {
+            ++out_.instant_events;
+            return;
+        }
+        if (!r.has_ts || r.bad_bytes) {
+            skip(r.bad_bytes ? "[memory] \"Bytes\" is out of range" : "[memory] instant without \"ts\"", offset);
+            return;
+        }
+        MemoryEvent m;
+        m.ts_ns = r.ts;
+        m.bytes = r.bytes;
+        m.device = r.device_type == 1 ? DeviceKind::CUDA : DeviceKind::CPU;
+        m.device_index = int(r.device_id);
+        m.thread = r.tid;
+        m.total_allocated = r.total_allocated;
+        m.total_reserved = r.total_reserved;
+        memory_.push_back(m);
+        return;
+    }
+    // "X" (or no phase: the legacy array's entries are complete events)
+    if (!r.has_ts) {
+        skip("no \"ts\"", offset);
+        return;
+    }
+    TraceEvent t;
+    t.name = std::string(r.name);
+    const bool legacy_device = r.cat.empty() && r.pid_text.find("CUDA") != std::string_view::npos;
+    t.kind = r.cat.empty() ? (legacy_device ? EventKind::Kernel : EventKind::CpuOp) : kind_of(r.cat);
+    t.start_ns = r.ts;
+    t.end_ns = r.ts + std::max<int64_t>(0, r.dur);
+    if (on_device(r.cat) || legacy_device) {
+        t.device = DeviceKind::CUDA;
+        t.device_index = int(r.device >= 0 ? r.device : int64_t(r.pid));
+        t.thread = r.stream >= 0 ? uint64_t(r.stream) : r.tid;
+        t.correlation_id = r.correlation;
+        t.linked_correlation_id = r.external_id;
+        if (r.has_launch) {
+            auto& shared = launches_[key_of(r.launch)];
+            if (!shared) shared = std::make_shared<const DeviceLaunch>(r.launch);
+            t.launch = shared;
+        }
+    } else {
+        t.thread = r.tid;
+        // A tid that is a name ("PyTorch Profiler" of Kineto's span) names its lane.
+        if (!r.tid_text.empty() && id_of_string(r.tid_text) != 0 && r.tid_text.find_first_of("0123456789") == std::string_view::npos)
+            thread_names_.push_back({r.pid, r.tid, std::string(r.tid_text), false});
+        if (t.kind == EventKind::Runtime) {
+            // As in Kineto's own records: a runtime call's id is CUPTI's correlation (its kernels carry
+            // the same), and it links to the op whose External id it carries.
+            t.correlation_id = r.correlation;
+            t.linked_correlation_id = r.external_id;
+        } else {
+            t.correlation_id = r.external_id;
+        }
+    }
+    if (t.kind == EventKind::UserAnnotation) t.scope = 5;  // at::RecordScope::USER_SCOPE
+    t.sequence_nr = r.sequence_nr;
+    t.fwd_thread = uint64_t(r.fwd_thread);
+    if (!r.shapes.empty() || !r.dtypes.empty()) t.inputs = inputs_.intern({std::move(r.shapes), std::move(r.dtypes), {}});
+    events_.push_back(std::move(t));
+}
+
+}  // namespace awb::trace_io

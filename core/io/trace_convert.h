@@ -1,0 +1,71 @@
+// Stage 4 of the trace importer, conversion: RawEvents become the Trace's events ("X" spans on CPU
+// threads and device streams, [memory] instants), metadata names lanes, flows link the legacy
+// profiler's device spans, and the other phases are counted. finish() shifts timestamps by Kineto's
+// baseTimeNanoseconds and builds the Trace into the ImportedTrace.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "io/trace_fields.h"
+#include "io/trace_import.h"
+#include "io/trace_input.h"
+
+namespace awb::trace_io {
+
+EventKind kind_of(std::string_view cat);  // Kineto's, the 2021 layout's and ROCm's categories
+bool on_device(std::string_view cat);     // events that run on a device stream
+
+// Equal launch configurations share one DeviceLaunch.
+struct LaunchKey {
+    std::array<int64_t, 13> v;
+    bool operator==(const LaunchKey&) const = default;
+};
+struct LaunchKeyHash {
+    size_t operator()(const LaunchKey& k) const;
+};
+
+class EventConverter {
+public:
+    EventConverter(ImportedTrace& out, TraceMeta& meta) : out_(out), meta_(meta) {}
+
+    void convert(RawEvent& r, int64_t offset);        // offset: where the event starts, for warnings
+    void skip(const std::string& why, int64_t offset);  // counted, and among the first warnings
+    // The events, memory and names into out.trace (timestamps shifted by base_ns); fails (ReadError)
+    // when nothing was converted.
+    void finish(int64_t base_ns);
+
+    std::vector<TraceEvent>& events() { return events_; }  // to reserve
+
+private:
+    void link_legacy_device_spans();
+    // A trace has a dozen categories: a short list searched linearly beats a map keyed by new strings.
+    void count_category(std::string_view cat);
+
+    ImportedTrace& out_;
+    TraceMeta& meta_;
+    std::vector<TraceEvent> events_;
+    std::vector<MemoryEvent> memory_;
+    std::unordered_map<LaunchKey, std::shared_ptr<const DeviceLaunch>, LaunchKeyHash> launches_;
+    std::vector<std::pair<std::string, int64_t>> category_counts_;
+    InputsInterner inputs_;
+    struct ThreadName {
+        uint64_t pid, tid;
+        std::string name;
+        bool from_metadata;
+    };
+    std::vector<ThreadName> thread_names_;  // sorted into CPU threads and device streams at the end
+    struct LegacyFlow {
+        int64_t id;
+        bool start;
+        uint64_t tid;
+        int64_t ts;
+    };
+    std::vector<LegacyFlow> legacy_flows_;
+};
+
+}  // namespace awb::trace_io

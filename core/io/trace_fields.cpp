@@ -1,0 +1,241 @@
+#include "io/trace_fields.h"
+
+#include <cmath>
+#include <functional>
+#include <unordered_map>
+
+namespace awb::trace_io {
+
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+bool is_number(const element& v) {
+    const element_type t = v.type();
+    return t == element_type::INT64 || t == element_type::UINT64 || t == element_type::DOUBLE;
+}
+
+// Integers as they are; doubles (1.0e3, 12.0) truncated when they fit; anything else is not read.
+bool read_int(const element& v, int64_t& out) {
+    switch (v.type()) {
+        case element_type::INT64: return !v.get_int64().get(out);
+        case element_type::UINT64: return false;  // above INT64_MAX
+        case element_type::DOUBLE: {
+            double d = 0;
+            if (v.get_double().get(d) || !std::isfinite(d) || std::fabs(d) > 9.2e18) return false;
+            out = int64_t(d);
+            return true;
+        }
+        default: return false;
+    }
+}
+
+bool read_double(const element& v, double& out) {
+    return is_number(v) && !v.get_double().get(out) && std::isfinite(out);
+}
+
+bool read_string(const element& v, std::string_view& out) { return v.type() == element_type::STRING && !v.get_string().get(out); }
+
+// Microseconds as nanoseconds: integers exactly, doubles rounded to the nanosecond (exact below
+// 9e12 us, far beyond any relative Kineto timestamp). At most 2e15 us (absolute epoch microseconds
+// until 2033), and baseTimeNanoseconds at most 2e18, so start + duration + base cannot overflow.
+constexpr int64_t kMaxUs = 2000000000000000;
+bool read_us(const element& v, int64_t& ns) {
+    int64_t us = 0;
+    if (v.type() == element_type::INT64 && !v.get_int64().get(us)) {
+        if (us <= -kMaxUs || us >= kMaxUs) return false;
+        ns = us * 1000;
+        return true;
+    }
+    double d = 0;
+    if (v.type() != element_type::DOUBLE || v.get_double().get(d) || !(std::fabs(d) < double(kMaxUs))) return false;
+    ns = int64_t(std::llround(d * 1000.0));
+    return true;
+}
+
+// A number or a string id (pid/tid).
+bool read_id(const element& v, uint64_t& out, std::string_view& text) {
+    if (v.type() == element_type::STRING) {
+        if (v.get_string().get(text)) return false;
+        out = id_of_string(text);
+        return true;
+    }
+    if (v.type() == element_type::UINT64) return !v.get_uint64().get(out);
+    int64_t n = 0;
+    if (!read_int(v, n)) return false;
+    out = uint64_t(n);
+    return true;
+}
+
+void read_triple(const element& v, std::array<int32_t, 3>& out) {
+    simdjson::dom::array a;
+    if (v.get_array().get(a)) return;
+    size_t i = 0;
+    for (element x : a) {
+        int64_t n = 0;
+        if (i >= 3) break;
+        if (read_int(x, n)) out[i] = int32_t(n);
+        ++i;
+    }
+}
+
+void read_dims(const element& v, std::vector<std::vector<int64_t>>& out) {
+    simdjson::dom::array a;
+    if (v.get_array().get(a)) return;
+    for (element shape : a) {
+        std::vector<int64_t> s;
+        simdjson::dom::array dims;
+        if (!shape.get_array().get(dims))
+            for (element d : dims) {
+                int64_t n = 0;
+                if (read_int(d, n)) s.push_back(n);  // lists of tensors ([[2, 3], [2, 3]]) stay empty
+            }
+        out.push_back(std::move(s));
+    }
+}
+
+void read_types(const element& v, std::vector<std::string>& out) {
+    simdjson::dom::array a;
+    if (v.get_array().get(a)) return;
+    for (element x : a) {
+        std::string_view s;
+        out.emplace_back(read_string(x, s) ? std::string(s) : std::string());
+    }
+}
+
+// The keys of "args" and how each is read. A launch field also marks the event as carrying a launch
+// configuration (grid, block, registers, ...: kernels, copies and sets).
+using ArgReader = void (*)(const element&, RawEvent&);
+const std::unordered_map<std::string_view, ArgReader>& arg_readers() {
+    static const std::unordered_map<std::string_view, ArgReader> table = [] {
+        std::unordered_map<std::string_view, ArgReader> t = {
+            {"External id", [](const element& v, RawEvent& r) { read_int(v, r.external_id); }},
+            {"correlation", [](const element& v, RawEvent& r) { read_int(v, r.correlation); }},
+            {"Sequence number", [](const element& v, RawEvent& r) { read_int(v, r.sequence_nr); }},
+            {"Fwd thread id", [](const element& v, RawEvent& r) { read_int(v, r.fwd_thread); }},
+            {"Input Dims", [](const element& v, RawEvent& r) { read_dims(v, r.shapes); }},
+            {"Input type", [](const element& v, RawEvent& r) { read_types(v, r.dtypes); }},
+            {"device", [](const element& v, RawEvent& r) { read_int(v, r.device); }},
+            {"stream", [](const element& v, RawEvent& r) { read_int(v, r.stream); }},
+            {"grid", [](const element& v, RawEvent& r) {
+                 read_triple(v, r.launch.grid);
+                 r.has_launch = true;
+             }},
+            {"block", [](const element& v, RawEvent& r) {
+                 read_triple(v, r.launch.block);
+                 r.has_launch = true;
+             }},
+            {"registers per thread",
+             [](const element& v, RawEvent& r) {
+                 int64_t n = 0;
+                 if (read_int(v, n)) r.launch.registers_per_thread = int32_t(n);
+                 r.has_launch = true;
+             }},
+            {"shared memory", [](const element& v, RawEvent& r) {
+                 read_int(v, r.launch.shared_memory_bytes);
+                 r.has_launch = true;
+             }},
+            {"blocks per SM", [](const element& v, RawEvent& r) {
+                 read_double(v, r.launch.blocks_per_sm);
+                 r.has_launch = true;
+             }},
+            {"warps per SM", [](const element& v, RawEvent& r) {
+                 read_double(v, r.launch.warps_per_sm);
+                 r.has_launch = true;
+             }},
+            {"est. achieved occupancy %", [](const element& v, RawEvent& r) {
+                 read_double(v, r.launch.occupancy_pct);
+                 r.has_launch = true;
+             }},
+            {"bytes", [](const element& v, RawEvent& r) {
+                 read_int(v, r.launch.bytes);
+                 r.has_launch = true;
+             }},
+            {"memory bandwidth (GB/s)", [](const element& v, RawEvent& r) {
+                 read_double(v, r.launch.bandwidth_gb_s);
+                 r.has_launch = true;
+             }},
+            {"Device Type", [](const element& v, RawEvent& r) { read_int(v, r.device_type); }},
+            {"Device Id", [](const element& v, RawEvent& r) { read_int(v, r.device_id); }},
+            {"Bytes", [](const element& v, RawEvent& r) { r.bad_bytes = !read_int(v, r.bytes); }},
+            {"Total Allocated", [](const element& v, RawEvent& r) { read_int(v, r.total_allocated); }},
+            {"Total Reserved", [](const element& v, RawEvent& r) { read_int(v, r.total_reserved); }},
+            {"name", [](const element& v, RawEvent& r) { read_string(v, r.arg_name); }},
+            {"sort_index", [](const element& v, RawEvent& r) { read_int(v, r.sort_index); }},
+        };
+        // Other spellings of the same fields (older Kineto, ROCm, 2021 traces).
+        t.emplace("external id", t.at("External id"));
+        t.emplace("Input dims", t.at("Input Dims"));
+        t.emplace("theoretical occupancy %", t.at("est. achieved occupancy %"));
+        return t;
+    }();
+    return table;
+}
+
+// The event's own keys. A reader returns what the value should have been when it is not ("a string"),
+// or null when it was read.
+using FieldReader = const char* (*)(const element&, RawEvent&);
+const std::unordered_map<std::string_view, FieldReader>& field_readers() {
+    static const std::unordered_map<std::string_view, FieldReader> table = {
+        {"ph", [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.ph) ? nullptr : "a string"; }},
+        {"cat", [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.cat) ? nullptr : "a string"; }},
+        {"name", [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.name) ? nullptr : "a string"; }},
+        {"ts",
+         [](const element& v, RawEvent& r) -> const char* {
+             r.has_ts = read_us(v, r.ts);
+             return r.has_ts ? nullptr : "a number of microseconds within 2e15";
+         }},
+        {"dur",
+         [](const element& v, RawEvent& r) -> const char* {
+             r.has_dur = read_us(v, r.dur);
+             return r.has_dur ? nullptr : "a number of microseconds within 2e15";
+         }},
+        {"pid", [](const element& v, RawEvent& r) -> const char* { return read_id(v, r.pid, r.pid_text) ? nullptr : "a number or a string"; }},
+        {"tid", [](const element& v, RawEvent& r) -> const char* { return read_id(v, r.tid, r.tid_text) ? nullptr : "a number or a string"; }},
+        {"args",
+         [](const element& v, RawEvent& r) -> const char* {
+             simdjson::dom::object args;
+             if (v.get_object().get(args)) return nullptr;  // not an object: no args
+             const auto& readers = arg_readers();
+             for (const auto& field : args) {
+                 const auto it = readers.find(field.key);
+                 if (it != readers.end()) it->second(field.value, r);
+             }
+             return nullptr;
+         }},
+        {"id",
+         [](const element& v, RawEvent& r) -> const char* {
+             read_int(v, r.flow_id);  // flow ids only; another type is not an error
+             return nullptr;
+         }},
+    };
+    return table;
+}
+
+}  // namespace
+
+uint64_t id_of_string(std::string_view s) {
+    uint64_t digits = 0;
+    bool any = false;
+    for (char c : s)
+        if (c >= '0' && c <= '9') {
+            digits = digits * 10 + uint64_t(c - '0');
+            any = true;
+        }
+    return any ? digits : std::hash<std::string_view>{}(s);
+}
+
+void read_event(const simdjson::dom::object& event, RawEvent& r) {
+    const auto& readers = field_readers();
+    for (const auto& field : event) {
+        const auto it = readers.find(field.key);
+        if (it == readers.end()) continue;
+        if (const char* expected = it->second(field.value, r)) {
+            if (!r.bad) r.bad_field = "\"" + std::string(field.key) + "\" is not " + expected;
+            r.bad = true;
+        }
+    }
+}
+
+}  // namespace awb::trace_io

@@ -1,0 +1,42 @@
+#include "io/trace_files.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+#include "io/trace_import.h"
+
+namespace awb {
+
+std::vector<std::string> trace_files_of(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) return {path};
+    std::vector<std::string> out;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+        const std::string name = entry.path().filename().string();
+        auto ends = [&name](const char* suffix) {
+            const size_t n = std::strlen(suffix);
+            return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
+        };
+        if (entry.is_regular_file() && (ends(".json") || ends(".json.gz"))) out.push_back(entry.path().string());
+    }
+    if (out.empty()) throw TraceImportError("'" + path + "' holds no .json or .json.gz traces");
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool looks_like_chrome_trace(const std::string& path) {
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f) return false;
+    std::string head(64 * 1024, '\0');
+    const int n = gzread(f, head.data(), unsigned(head.size()));
+    gzclose(f);
+    head.resize(size_t(std::max(n, 0)));
+    const size_t first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return false;
+    return head[first] == '[' || head.find("\"traceEvents\"") != std::string::npos;
+}
+
+}  // namespace awb
