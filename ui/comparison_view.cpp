@@ -205,8 +205,8 @@ void ComparisonView::update_comparison() {
                           .arg(format_duration_ns(sa), format_duration_ns(sb))
                           .arg(sa > 0 ? sb / sa : 0.0, 0, 'f', 2)
                           .arg(format_duration_ns(step_a), format_duration_ns(step_b)));
-    timeline_a_->setRun(runs_[size_t(a)].result, aa.memory);
-    timeline_b_->setRun(runs_[size_t(b)].result, ab.memory);
+    timeline_a_->setRun(runs_[size_t(a)].result, runs_[size_t(a)].analysis);
+    timeline_b_->setRun(runs_[size_t(b)].result, runs_[size_t(b)].analysis);
     // One time scale: both views span the longer of the two traces.
     const TimeMapping va = timeline_a_->view(), vb = timeline_b_->view();
     const int64_t span = std::max(va.end_ns - va.start_ns, vb.end_ns - vb.start_ns);

@@ -12,6 +12,7 @@
 
 #include "analysis/run_analysis.h"
 #include "model/profile_result.h"
+#include "session_types.h"
 
 class QComboBox;
 class QLabel;
@@ -25,12 +26,6 @@ namespace awb::ui {
 
 class ComparisonModel;
 class TimelineWidget;
-
-struct NamedRun {
-    QString label;  // "#2 sdpa 2x8x512x64 float32"
-    std::shared_ptr<const ProfileResult> result;
-    std::shared_ptr<const RunAnalysis> analysis;  // the run's, computed once; null: setRuns computes it
-};
 
 class ComparisonView : public QWidget {
     Q_OBJECT

@@ -35,6 +35,7 @@
 #include "report/report_html.h"
 #include "run_panel.h"
 #include "scroll_area.h"
+#include "session.h"
 #include "sweep_chart.h"
 #include "timeline_widget.h"
 
@@ -46,7 +47,7 @@ QString counted(size_t n, const QString& one, const QString& many) { return QStr
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), engine_(new Engine(this)), run_panel_(new RunPanel(query_device_caps())),
+    : QMainWindow(parent), engine_(new Engine(this)), session_(new Session(this)), run_panel_(new RunPanel(query_device_caps())),
       operators_(new OperatorPanel), kernels_(new KernelPanel), findings_(new FindingsView), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
       timeline_scroll_(in_scroll_area(timeline_, false)),
       progress_(new QProgressBar), status_(new QLabel) {
@@ -79,164 +80,15 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(status_, 1);
     statusBar()->addPermanentWidget(progress_);
 
-    auto* file = menuBar()->addMenu(tr("&File"));
-    auto* open = file->addAction(tr("&Open..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a report, sweep, workspace or trace"), QString(),
-                                                          tr("Reports, sweeps, workspaces and traces (*.json *.json.gz);;All files (*)"));
-        if (!path.isEmpty()) openFile(path);
-    });
-    open->setShortcut(QKeySequence::Open);
-    recent_menu_ = file->addMenu(tr("Open &recent"));
-    file->addAction(tr("&Save sweep..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save sweep"), QStringLiteral("sweep.json"), tr("Sweep (*.json)"));
-        QString error;
-        if (!path.isEmpty() && !saveSweep(path, &error)) QMessageBox::warning(this, tr("Cannot save"), error);
-    })->setShortcut(QKeySequence::Save);
-    file->addAction(tr("Open &distributed run (folder)..."), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder with one trace per rank"));
-        if (!dir.isEmpty()) openFile(dir);
-    });
-    file->addAction(tr("Save &workspace..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save workspace"), QStringLiteral("workspace.json"),
-                                                          tr("Workspace (*.json)"));
-        if (!path.isEmpty()) saveWorkspace(path);
-    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    file->addAction(tr("Clear sweep charts"), this, [this] {
-        chart_->clear();
-        explainShown();
-    });
-    auto* exports = file->addMenu(tr("&Export"));
-    auto export_action = [this, exports](const QString& text, const QString& suggested, const QString& filter, auto write) {
-        exports->addAction(text, this, [this, suggested, filter, write, text] {
-            QString title = text;
-            title.remove(QLatin1Char('&'));  // the menu's mnemonic is no dialog title
-            const QString path = QFileDialog::getSaveFileName(this, title, suggested, filter);
-            QString error;
-            if (path.isEmpty()) return;
-            const QString before = status_->text();
-            if (!write(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
-            // A writer that says what it does itself (a big report, written in the background) is left to.
-            else if (status_->text() == before) status_->setText(tr("Wrote %1").arg(path));
-        });
-    };
-    export_action(tr("Run as chrome trace..."), QStringLiteral("trace.json"), tr("Chrome trace (*.json)"),
-                  [this](const QString& p, QString* e) { return exportTrace(p, e); });
-    export_action(tr("Run as profile report..."), QStringLiteral("report.json"), tr("Profile report (*.json)"),
-                  [this](const QString& p, QString* e) { return exportReport(p, e); });
-    export_action(tr("Report as &HTML..."), QStringLiteral("report.html"), tr("HTML report (*.html)"),
-                  [this](const QString& p, QString* e) { return exportHtmlReport(p, e); });
-    export_action(tr("Operator table as CSV..."), QStringLiteral("operators.csv"), tr("CSV (*.csv)"),
-                  [this](const QString& p, QString* e) { return operators_->exportCsv(p, e); });
-    export_action(tr("Sweep chart as PNG/PDF..."), QStringLiteral("sweep.png"), tr("PNG (*.png);;PDF (*.pdf)"),
-                  [this](const QString& p, QString* e) { return chart_->exportTo(p, e); });
-    export_action(tr("Timeline as PNG..."), QStringLiteral("timeline.png"), tr("PNG (*.png)"), [this](const QString& p, QString* e) {
-        const bool ok = timeline_->grab().save(p);
-        if (!ok && e) *e = tr("Cannot write %1").arg(p);
-        return ok;
-    });
-    file->addSeparator();
-    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
-    auto* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(run_dock->toggleViewAction());
-    view->addAction(op_dock->toggleViewAction());
-    view->addAction(kernel_dock->toggleViewAction());
-    view->addAction(findings_dock->toggleViewAction());
-    view->addAction(chart_dock->toggleViewAction());
-    view->addAction(compare_dock->toggleViewAction());
-
-    auto* tools = addToolBar(tr("Main"));
-    tools->setObjectName(QStringLiteral("main-toolbar"));
-    auto* run = tools->addAction(tr("Run"), this, [this] {
-        if (run_panel_->problemsText().isEmpty()) startRun(run_panel_->spec(), run_panel_->profileOptions());
-    });
-    run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    run->setToolTip(tr("Profile the spec of the Run panel (Ctrl+R)"));
-    auto* check = tools->addAction(tr("Check"), this, [this] {
-        if (!run_panel_->problemsText().isEmpty()) return;
-        const RunSpec spec = run_panel_->spec();
-        beginJob(tr("Checking %1 in %2 against the float64 reference...")
-                     .arg(QString::fromStdString(spec.variant), QString::fromStdString(to_string(spec.dtype))));
-        engine_->check(spec);
-    });
-    check->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    check->setToolTip(tr("Check the Run panel's variant against the manual formula in float64: output and q, k, v "
-                         "gradients, mask semantics (Ctrl+K); the checklist's numerical item reads it"));
-    auto* cancel = tools->addAction(tr("Cancel"), this, [this] { engine_->cancel(); });
-    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
-    cancel->setToolTip(tr("Stop the run after the current step (Esc)"));
-    tools->addSeparator();
-    tools->addAction(tr("Zoom in"), this, [this] { timeline_->setView(timeline_->view().zoomed(1.5, timeline_->view().width_px / 2)); })
-        ->setShortcut(QKeySequence::ZoomIn);
-    tools->addAction(tr("Zoom out"), this, [this] { timeline_->setView(timeline_->view().zoomed(1 / 1.5, timeline_->view().width_px / 2)); })
-        ->setShortcut(QKeySequence::ZoomOut);
-    tools->addAction(tr("Fit"), this, [this] { timeline_->fit(); })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    buildMenus({run_dock, op_dock, kernel_dock, findings_dock, chart_dock, compare_dock});
 
     connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
     connect(run_panel_, &RunPanel::sweepRequested, this, &MainWindow::startSweep);
     connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineWidget::setHighlightedName);
     connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineWidget::setHighlightedName);
-    EngineWorker* worker = engine_->worker();
-    connect(worker, &EngineWorker::progress, this, [this](int done, int total, const QString& what) {
-        progress_->setRange(0, std::max(0, total));  // total 0: busy indicator (trace import)
-        progress_->setValue(done);
-        const qint64 elapsed = QDateTime::currentMSecsSinceEpoch() - run_started_ms_;
-        QString eta;
-        if (done > 0 && done < total) eta = tr(", about %1 left").arg(format_duration_ns(double(elapsed) * 1e6 * (total - done) / done));
-        status_->setText(what + eta);
-    });
-    connect(worker, &EngineWorker::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
-        endJob();
-        showResult(r);  // sets the status line
-    });
-    connect(worker, &EngineWorker::checkFinished, this, [this](std::shared_ptr<const CheckReport> r) {
-        check_ = std::move(r);
-        double worst = 0;
-        for (const auto& v : check_->variants)
-            for (const auto& t : v.tensors) worst = std::max(worst, t.error);
-        finishRun(tr("Check of %1 in %2: %3 (worst error %4 of max |ref|, tolerance %5)")
-                      .arg(QString::fromStdString(check_->variants.empty() ? std::string() : check_->variants[0].variant),
-                           QString::fromStdString(to_string(check_->spec.dtype)),
-                           check_->all_passed() ? tr("within tolerance") : tr("OUT OF TOLERANCE"))
-                      .arg(worst, 0, 'e', 2)
-                      .arg(check_->tolerance, 0, 'e', 1));
-        explainShown();
-    });
-    connect(worker, &EngineWorker::failed, this, [this](const QString& title, const QString& message) {
-        finishRun(title + tr("; what was shown is kept"));
-        QMessageBox::warning(this, title, message);
-    });
-    connect(worker, &EngineWorker::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
-    connect(worker, &EngineWorker::resultsOpened, this, &MainWindow::showOpened);
-    connect(worker, &EngineWorker::workspaceSaved, this, [this](const QString& path) {
-        finishRun(tr("Saved workspace %1 (%2, %3)").arg(path, counted(runs_.size(), tr("run"), tr("runs")),
-                                                        counted(chart_->sweeps().size(), tr("sweep"), tr("sweeps"))));
-        addRecent(path);
-    });
-    connect(worker, &EngineWorker::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
-        endJob();
-        restoreWorkspace(std::move(w), path);
-    });
-    connect(worker, &EngineWorker::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
-        live_sweep_.points.push_back(point);
-        chart_->setSweep(live_sweep_, tr("this run"));
-        if (point.status != PointStatus::Ok)
-            statusBar()->showMessage(tr("Point %1/%2 %3: %4").arg(index + 1).arg(total)
-                                         .arg(QString::fromStdString(to_string(point.status)), QString::fromStdString(point.reason)),
-                                     8000);
-    });
-    connect(worker, &EngineWorker::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
-        live_sweep_ = *r;
-        chart_->setSweep(live_sweep_, tr("this run"));
-        explainShown();
-        int failed = 0;
-        for (const auto& p : r->points) failed += p.status == PointStatus::Ok ? 0 : 1;
-        finishRun(tr("Sweep: %1 of %2 points run, %3 refused or failed%4 (File > Save sweep keeps it)")
-                      .arg(r->points.size())
-                      .arg(r->planned_points)
-                      .arg(failed)
-                      .arg(r->stopped_early ? tr(", stopped early") : QString()));
-    });
+    connectSession();
+    connectEngine();
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -291,6 +143,81 @@ bool write_reporting(QString* error, Write&& write) {
 
 }  // namespace
 
+void MainWindow::connectSession() {
+    connect(session_, &Session::runsChanged, this, [this] {
+        // Every run of the session can be compared with any other.
+        std::vector<NamedRun> numbered = session_->runs();
+        for (size_t i = 0; i < numbered.size(); ++i) numbered[i].label = QStringLiteral("#%1 %2").arg(i + 1).arg(numbered[i].label);
+        comparison_->setRuns(std::move(numbered));
+    });
+    connect(session_, &Session::shownChanged, this, &MainWindow::displayShown);
+    connect(session_, &Session::sweepsChanged, this, [this] {
+        chart_->setSweeps(session_->sweeps());
+        explainShown();
+    });
+    connect(session_, &Session::measurementsChanged, this, &MainWindow::explainShown);
+}
+
+void MainWindow::connectEngine() {
+    EngineWorker* worker = engine_->worker();
+    connect(worker, &EngineWorker::progress, this, [this](int done, int total, const QString& what) {
+        progress_->setRange(0, std::max(0, total));  // total 0: busy indicator (trace import)
+        progress_->setValue(done);
+        const qint64 elapsed = QDateTime::currentMSecsSinceEpoch() - run_started_ms_;
+        QString eta;
+        if (done > 0 && done < total) eta = tr(", about %1 left").arg(format_duration_ns(double(elapsed) * 1e6 * (total - done) / done));
+        status_->setText(what + eta);
+    });
+    connect(worker, &EngineWorker::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
+        endJob();
+        showResult(r);  // sets the status line
+    });
+    connect(worker, &EngineWorker::checkFinished, this, [this](std::shared_ptr<const CheckReport> r) {
+        double worst = 0;
+        for (const auto& v : r->variants)
+            for (const auto& t : v.tensors) worst = std::max(worst, t.error);
+        finishRun(tr("Check of %1 in %2: %3 (worst error %4 of max |ref|, tolerance %5)")
+                      .arg(QString::fromStdString(r->variants.empty() ? std::string() : r->variants[0].variant),
+                           QString::fromStdString(to_string(r->spec.dtype)),
+                           r->all_passed() ? tr("within tolerance") : tr("OUT OF TOLERANCE"))
+                      .arg(worst, 0, 'e', 2)
+                      .arg(r->tolerance, 0, 'e', 1));
+        session_->setCheck(std::move(r));
+    });
+    connect(worker, &EngineWorker::failed, this, [this](const QString& title, const QString& message) {
+        finishRun(title + tr("; what was shown is kept"));
+        QMessageBox::warning(this, title, message);
+    });
+    connect(worker, &EngineWorker::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
+    connect(worker, &EngineWorker::resultsOpened, this, &MainWindow::showOpened);
+    connect(worker, &EngineWorker::workspaceSaved, this, [this](const QString& path) {
+        finishRun(tr("Saved workspace %1 (%2, %3)").arg(path, counted(session_->runs().size(), tr("run"), tr("runs")),
+                                                        counted(session_->sweeps().size(), tr("sweep"), tr("sweeps"))));
+        addRecent(path);
+    });
+    connect(worker, &EngineWorker::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
+        endJob();
+        restoreWorkspace(std::move(w), path);
+    });
+    connect(worker, &EngineWorker::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
+        session_->addLivePoint(point);
+        if (point.status != PointStatus::Ok)
+            statusBar()->showMessage(tr("Point %1/%2 %3: %4").arg(index + 1).arg(total)
+                                         .arg(QString::fromStdString(to_string(point.status)), QString::fromStdString(point.reason)),
+                                     8000);
+    });
+    connect(worker, &EngineWorker::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
+        session_->finishLiveSweep(*r);
+        int failed = 0;
+        for (const auto& p : r->points) failed += p.status == PointStatus::Ok ? 0 : 1;
+        finishRun(tr("Sweep: %1 of %2 points run, %3 refused or failed%4 (File > Save sweep keeps it)")
+                      .arg(r->points.size())
+                      .arg(r->planned_points)
+                      .arg(failed)
+                      .arg(r->stopped_early ? tr(", stopped early") : QString()));
+    });
+}
+
 void MainWindow::beginJob(const QString& status) {
     run_started_ms_ = QDateTime::currentMSecsSinceEpoch();
     run_panel_->setRunning(true);
@@ -310,19 +237,18 @@ void MainWindow::startRun(const RunSpec& spec, const ProfileOptions& options) {
 }
 
 void MainWindow::startSweep(const SweepPlan& plan) {
-    live_sweep_ = SweepResult{};
-    live_sweep_.plan = plan;
-    live_sweep_.planned_points = int(expand(plan).size());
-    beginJob(tr("Sweep of %1 points...").arg(live_sweep_.planned_points));
+    session_->startLiveSweep(plan);
+    beginJob(tr("Sweep of %1 points...").arg(session_->liveSweep().planned_points));
     engine_->sweep(plan);
 }
 
 bool MainWindow::saveSweep(const QString& path, QString* error) const {
-    if (live_sweep_.points.empty()) {
+    const SweepResult& live = session_->liveSweep();
+    if (live.points.empty()) {
         if (error) *error = tr("No sweep has run in this window yet");
         return false;
     }
-    return write_reporting(error, [&] { write_text_file(path.toStdString(), sweep_file_json(live_sweep_).dump(1) + "\n"); });
+    return write_reporting(error, [&] { write_text_file(path.toStdString(), sweep_file_json(live).dump(1) + "\n"); });
 }
 
 void MainWindow::finishRun(const QString& message) {
@@ -331,22 +257,24 @@ void MainWindow::finishRun(const QString& message) {
 }
 
 bool MainWindow::exportTrace(const QString& path, QString* error) const {
-    if (!shown_) {
+    const std::shared_ptr<const ProfileResult>& shown = session_->shown().result;
+    if (!shown) {
         if (error) *error = tr("No run on screen: run a spec first");
         return false;
     }
     return write_reporting(error, [&] {
-        write_chrome_trace(shown_->trace, run_trace_info(*shown_, "attention-workbench"),
+        write_chrome_trace(shown->trace, run_trace_info(*shown, "attention-workbench"),
                            path.toStdString());
     });
 }
 
 bool MainWindow::exportReport(const QString& path, QString* error) const {
-    if (!shown_) {
+    const NamedRun& shown = session_->shown();
+    if (!shown.result) {
         if (error) *error = tr("No run on screen: run a spec first");
         return false;
     }
-    return write_reporting(error, [&] { write_text_file(path.toStdString(), to_json(make_report(*shown_, false, shown_analysis_.get())).dump(1) + "\n"); });
+    return write_reporting(error, [&] { write_text_file(path.toStdString(), to_json(make_report(*shown.result, false, shown.analysis.get())).dump(1) + "\n"); });
 }
 
 void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const QString& label) {
@@ -361,24 +289,21 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const Q
     const bool large = result->trace.events().size() >= kBackgroundEvents;
     if (large) status_->setText(tr("Analysing %1 events of %2...").arg(result->trace.events().size()).arg(name));
     compute_then(this, large, [result] { return analyze(result); }, [this, name](AnalyzedRun run) {
-        addRun({name, std::move(run.run), std::move(run.analysis)});
-        display(runs_.back());
+        session_->addRun({name, std::move(run.run), std::move(run.analysis)});
     });
 }
 
-void MainWindow::addRun(NamedRun run) {
-    // Every run of the session can be compared with any other.
-    runs_.push_back(std::move(run));
-    std::vector<NamedRun> numbered = runs_;
-    for (size_t i = 0; i < numbered.size(); ++i) numbered[i].label = QStringLiteral("#%1 %2").arg(i + 1).arg(numbered[i].label);
-    comparison_->setRuns(std::move(numbered));
-}
-
-void MainWindow::display(const NamedRun& run) {
+void MainWindow::displayShown() {
+    const NamedRun& run = session_->shown();
     const std::shared_ptr<const ProfileResult>& result = run.result;
-    shown_ = result;
-    shown_analysis_ = run.analysis;
-    timeline_->setRun(result, run.analysis->memory);
+    if (!result) {  // nothing on screen (a workspace without runs, a profile report without events)
+        timeline_->setData(nullptr);
+        operators_->setRows({}, false);
+        kernels_->setRows({});
+        explainShown();
+        return;
+    }
+    timeline_->setRun(result, run.analysis);
     const bool device_events = std::any_of(result->trace.events().begin(), result->trace.events().end(),
                                            [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
     operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), run.analysis->operators, device_events);
@@ -393,26 +318,13 @@ void MainWindow::display(const NamedRun& run) {
                          .arg(format_duration_ns(median_recorded_step_ns(*result))));
 }
 
-std::shared_ptr<const SweepResult> MainWindow::sweepFor(const ProfileResult* run) const {
-    std::shared_ptr<const SweepResult> best;
-    size_t most = 0;
-    for (const auto& [label, sweep] : chart_->sweeps()) {
-        const size_t n = run ? (run->spec_known ? points_on_curve(sweep, run->spec) : 0) : sweep.points.size();
-        if (n > most || (!run && n > 0)) {
-            most = n;
-            best = std::make_shared<const SweepResult>(sweep);
-        }
-    }
-    return best;
-}
-
 void MainWindow::explainShown() {
     // The advisor and the checklist read the run with its sweep (a large trace: on the thread pool, like the tables).
-    const std::shared_ptr<const ProfileResult> result = shown_;
-    const std::shared_ptr<const RunAnalysis> analysis = shown_analysis_;
-    const std::shared_ptr<const SweepResult> sweep = sweepFor(result.get());
-    const std::shared_ptr<const BenchResult> bench = bench_;
-    const std::shared_ptr<const CheckReport> check = check_;
+    const std::shared_ptr<const ProfileResult> result = session_->shown().result;
+    const std::shared_ptr<const RunAnalysis> analysis = session_->shown().analysis;
+    const std::shared_ptr<const SweepResult> sweep = session_->sweepFor(result.get());
+    const std::shared_ptr<const BenchResult> bench = session_->bench();
+    const std::shared_ptr<const CheckReport> check = session_->check();
     if (!result && !sweep && !bench && !check) {
         findings_->setFindings({}, {}, tr("Nothing measured yet"));
         return;
@@ -433,17 +345,19 @@ void MainWindow::explainShown() {
             return Explained{advise(m), measurement_checklist(m)};
         },
         [this, result, subject](Explained x) {
-            if (shown_ == result) findings_->setFindings(x.first, x.second, subject);
+            if (session_->shown().result == result) findings_->setFindings(x.first, x.second, subject);
         });
 }
 
 bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
-    const std::shared_ptr<const SweepResult> sweep = sweepFor(shown_.get());
-    if (!shown_ && !sweep && !bench_ && !check_) {
+    const NamedRun& shown = session_->shown();
+    const std::shared_ptr<const SweepResult> sweep = session_->sweepFor(shown.result.get());
+    if (!shown.result && !sweep && !session_->bench() && !session_->check()) {
         if (error) *error = tr("Nothing to report: run a spec or a sweep, or open a trace");
         return false;
     }
-    auto write = [run = shown_, analysis = shown_analysis_, bench = bench_, sweep, check = check_, file = path.toStdString()] {
+    auto write = [run = shown.result, analysis = shown.analysis, bench = session_->bench(), sweep, check = session_->check(),
+                  file = path.toStdString()] {
         const Measurements m{run.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
         std::optional<ProfileReport> profile;
         if (run) profile = make_report(*run, false, analysis.get());
@@ -457,7 +371,7 @@ bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
         in.generated_by = "attention-workbench";
         write_html_report(in, file);
     };
-    if (shown_ && shown_->trace.events().size() >= kBackgroundEvents) {
+    if (shown.result && shown.result->trace.events().size() >= kBackgroundEvents) {
         status_->setText(tr("Writing report %1...").arg(path));
         compute_then(
             this, true,
@@ -475,18 +389,7 @@ bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
     return write_reporting(error, write);
 }
 
-std::shared_ptr<const Workspace> MainWindow::workspace() const {
-    auto w = std::make_shared<Workspace>();
-    w->panel_spec = run_panel_->spec();
-    for (size_t i = 0; i < runs_.size(); ++i) {
-        w->runs.push_back({runs_[i].label.toStdString(), runs_[i].result});
-        if (runs_[i].result == shown_) w->shown = int(i);
-    }
-    for (const auto& [label, sweep] : chart_->sweeps()) w->sweeps.push_back({label.toStdString(), sweep});
-    w->bench = bench_;
-    w->check = check_;
-    return w;
-}
+std::shared_ptr<const Workspace> MainWindow::workspace() const { return session_->toWorkspace(run_panel_->spec()); }
 
 void MainWindow::saveWorkspace(const QString& path) {
     beginJob(tr("Saving workspace %1...").arg(path));
@@ -511,23 +414,8 @@ void MainWindow::restoreWorkspace(std::shared_ptr<const Workspace> workspace, co
 
 void MainWindow::restoreWorkspace(const Workspace& w, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses,
                                   const QString& path) {
-    runs_.clear();
-    comparison_->setRuns({});
-    for (size_t i = 0; i < w.runs.size(); ++i) addRun({QString::fromStdString(w.runs[i].label), w.runs[i].result, analyses[i]});
-    chart_->clear();
-    for (const auto& s : w.sweeps) chart_->addSweep(s.sweep, QString::fromStdString(s.label));
-    live_sweep_ = SweepResult{};
-    bench_ = w.bench;
-    check_ = w.check;
     run_panel_->setSpec(w.panel_spec);
-    shown_.reset();
-    shown_analysis_.reset();
-    timeline_->setData(nullptr);
-    operators_->setRows({}, false);
-    kernels_->setRows({});
-    if (w.shown >= 0) display(runs_[size_t(w.shown)]);
-    else if (!runs_.empty()) display(runs_.back());
-    else explainShown();  // the sweeps alone
+    session_->restore(w, analyses);
     setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
     status_->setText(tr("Opened workspace %1: %2, %3").arg(path, counted(w.runs.size(), tr("run"), tr("runs")),
                                                             counted(w.sweeps.size(), tr("sweep"), tr("sweeps"))));
@@ -572,8 +460,7 @@ void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QStri
             return;
         case ResultsKind::Sweep:
             endJob();
-            chart_->addSweep(*file->sweep, name);
-            explainShown();
+            session_->addSweep(*file->sweep, name);
             status_->setText(tr("Opened sweep %1: %2 points (%3)")
                                  .arg(path)
                                  .arg(file->sweep->points.size())
@@ -582,20 +469,16 @@ void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QStri
         case ResultsKind::Bench:
         case ResultsKind::Check:
             endJob();
-            if (file->bench) bench_ = std::shared_ptr<const BenchResult>(file, &*file->bench);
-            if (file->check) check_ = std::shared_ptr<const CheckReport>(file, &*file->check);
-            explainShown();
+            if (file->bench) session_->setBench(std::shared_ptr<const BenchResult>(file, &*file->bench));
+            if (file->check) session_->setCheck(std::shared_ptr<const CheckReport>(file, &*file->check));
             status_->setText(tr("Opened %1: the checklist and the HTML report of the run on screen now use it").arg(path));
             return;
         case ResultsKind::ProfileReport: {
             endJob();
             const ProfileReport& report = *file->report;
+            session_->clearShown();  // no events: no timeline or kernels, only the report's operator table
             operators_->setRows(report.operators, report.spec.device.kind == DeviceKind::CUDA);
-            kernels_->setRows({});
             run_panel_->setSpec(report.spec);
-            timeline_->setData(nullptr);
-            shown_.reset();
-    shown_analysis_.reset();
             setWindowTitle(tr("Attention Workbench - %1").arg(name));
             status_->setText(tr("Opened %1: %2 operators, peak memory %3 (a report holds no events: open the chrome "
                                 "trace written with it, attnwb profile --trace, for its timeline)")

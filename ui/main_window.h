@@ -1,6 +1,7 @@
 // The workbench window: run panel (left dock), operator table (bottom dock), timeline (centre),
-// toolbar and File menu; runs go to the engine thread; window layout, last spec and recent files are
-// restored from QSettings.
+// toolbar and File menu (main_window_menus.cpp); runs go to the engine thread, what they produce goes
+// to the window's Session, whose signals the panels follow; window layout, last spec and recent files
+// are restored from QSettings.
 #pragma once
 
 #include <QMainWindow>
@@ -8,10 +9,8 @@
 #include <memory>
 
 #include "analysis/run_analysis.h"
-#include "comparison_view.h"
 #include "io/results_file.h"
 #include "io/workspace.h"
-#include "model/check_report.h"
 #include "model/profile_result.h"
 #include "model/sweep.h"
 
@@ -29,6 +28,7 @@ class FindingsView;
 class KernelPanel;
 class OperatorPanel;
 class RunPanel;
+class Session;
 class SweepChart;
 class TimelineWidget;
 
@@ -55,9 +55,10 @@ public:
     // label names the run in the comparison (default: its variant and shape)
     void showResult(std::shared_ptr<const ProfileResult> result, const QString& label = {});
     // The advisor's findings and the measurement checklist of the run on screen with the sweep on the
-    // chart that covers it, into the Findings tab (done by every action that changes either; call it
-    // after adding a sweep to sweepChart() directly).
+    // chart that covers it, into the Findings tab (done on every change of the session).
     void explainShown();
+    // Runs, the run on screen, sweeps, benchmark and check of this window (tests add to it directly).
+    Session* session() const { return session_; }
     RunPanel* runPanel() const { return run_panel_; }
     OperatorPanel* operatorPanel() const { return operators_; }
     KernelPanel* kernelPanel() const { return kernels_; }
@@ -80,18 +81,18 @@ private:
     void beginJob(const QString& status);  // a job went to the engine thread: progress on, Run off
     void endJob();
     void finishRun(const QString& message);  // endJob() and a status line
-    void addRun(NamedRun run);          // to the session's runs and the comparison
-    void display(const NamedRun& run);  // timeline, tables, findings, title: all from the run's analysis
+    void buildMenus(const QList<QDockWidget*>& docks);  // main_window_menus.cpp
+    void connectSession();  // the panels follow the session
+    void connectEngine();   // what the engine thread reports goes to the session and the status line
+    void displayShown();    // timeline, tables, findings, title: all from the shown run's analysis
     void restoreWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);
     void restoreWorkspace(const Workspace& workspace, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses,
                           const QString& path);
-    // The sweep on the chart with the most points on the run's curve (null when none covers it); with
-    // no run, the last sweep shown.
-    std::shared_ptr<const SweepResult> sweepFor(const ProfileResult* run) const;
     void addRecent(const QString& path);
     void rebuildRecentMenu();
 
     Engine* engine_;
+    Session* session_;
     RunPanel* run_panel_;
     OperatorPanel* operators_;
     KernelPanel* kernels_;
@@ -99,12 +100,6 @@ private:
     TimelineWidget* timeline_;
     SweepChart* chart_;
     ComparisonView* comparison_;
-    std::shared_ptr<const ProfileResult> shown_;           // the run on screen
-    std::shared_ptr<const RunAnalysis> shown_analysis_;    // ... and its analysis
-    std::shared_ptr<const BenchResult> bench_;    // the last benchmark opened (attnwb bench --json)
-    std::shared_ptr<const CheckReport> check_;    // the last correctness check (Check, or a check file opened)
-    std::vector<NamedRun> runs_;  // this session's runs, labelled, each with its analysis
-    SweepResult live_sweep_;  // points of the sweep running (or last run) in this window
     QScrollArea* timeline_scroll_;
     QProgressBar* progress_;
     QLabel* status_;

@@ -65,25 +65,14 @@ SweepChart::SweepChart(QWidget* parent)
     rebuild();
 }
 
-void SweepChart::clear() {
-    sweeps_.clear();
+void SweepChart::setSweeps(std::vector<LabelledSweep> sweeps) {
+    sweeps_ = std::move(sweeps);
     rebuild();
 }
 
 void SweepChart::addSweep(const SweepResult& sweep, const QString& label) {
-    sweeps_.push_back({label, sweep});
+    sweeps_.push_back({label, std::make_shared<const SweepResult>(sweep)});
     rebuild();
-}
-
-std::vector<std::pair<QString, SweepResult>> SweepChart::sweeps() const {
-    std::vector<std::pair<QString, SweepResult>> out;
-    for (const Shown& s : sweeps_) out.emplace_back(s.label, s.sweep);
-    return out;
-}
-
-void SweepChart::setSweep(const SweepResult& sweep, const QString& label) {
-    sweeps_.clear();
-    addSweep(sweep, label);
 }
 
 void SweepChart::setMetric(Metric m) {
@@ -117,9 +106,9 @@ void SweepChart::rebuild() {
     }
     int color = 0;
     for (const auto& shown : sweeps_) {
-        const SweepAnalysis analysis = analyze(shown.sweep);
+        const SweepAnalysis analysis = analyze(*shown.sweep);
         const QString prefix = sweeps_.size() > 1 && !shown.label.isEmpty() ? shown.label + QStringLiteral(": ") : QString();
-        for (const auto& series : sweep_series(shown.sweep)) {
+        for (const auto& series : sweep_series(*shown.sweep)) {
             const auto points = metric_points(series, metric_key(metric_));
             if (points.empty()) continue;
             QCPGraph* g = plot_->addGraph();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/sweep.h"
+#include "session_types.h"
 
 class QCustomPlot;
 class QComboBox;
@@ -23,27 +24,21 @@ public:
     enum class Metric { MedianTime, PeakMemory };
     explicit SweepChart(QWidget* parent = nullptr);
 
-    void clear();
-    // Adds a sweep's curves; label (e.g. the file name) prefixes them when several sweeps are shown.
-    void addSweep(const SweepResult& sweep, const QString& label = {});
-    void setSweep(const SweepResult& sweep, const QString& label = {});  // replaces what is shown
+    // Shows these sweeps' curves (the session's, in the order they were added); a label (e.g. the
+    // file name) prefixes a sweep's curves when several sweeps are shown.
+    void setSweeps(std::vector<LabelledSweep> sweeps);
+    void addSweep(const SweepResult& sweep, const QString& label = {});  // one more, over those shown
     void setMetric(Metric m);
     void setLogLog(bool on);
     bool exportTo(const QString& path, QString* error = nullptr);  // .png or .pdf
     QCustomPlot* plot() const { return plot_; }
     int curveCount() const;
     QString legendText(int curve) const;
-    // The sweeps shown, with their labels, in the order they were added.
-    std::vector<std::pair<QString, SweepResult>> sweeps() const;
 
 private:
     void rebuild();
     void showReadout(QMouseEvent* e);
-    struct Shown {
-        QString label;
-        SweepResult sweep;
-    };
-    std::vector<Shown> sweeps_;
+    std::vector<LabelledSweep> sweeps_;
     Metric metric_ = Metric::MedianTime;
     bool log_log_ = true;
     QCustomPlot* plot_;

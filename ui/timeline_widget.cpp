@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "analysis/kernel_table.h"
+#include "analysis/op_table.h"
 #include "background.h"
 #include "format_qt.h"
 
@@ -39,6 +40,7 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shar
     preparing_ = 0;
     data_ = std::move(data);
     trace_ = std::move(trace);
+    analysis_.reset();
     memory_.clear();
     for (auto& m : memory)
         if (!m.points.empty()) memory_.push_back(std::move(m));
@@ -49,7 +51,7 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shar
     fit();
 }
 
-void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run, std::vector<MemorySeries> memory) {
+void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run, std::shared_ptr<const RunAnalysis> analysis) {
     auto trace = std::shared_ptr<const Trace>(run, &run->trace);
     const bool large = trace->events().size() >= kBackgroundEvents;
     const uint64_t request = ++requests_;
@@ -60,9 +62,10 @@ void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run, std::vecto
     }
     compute_then(
         this, large, [trace] { return std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)); },
-        [this, trace, request, memory = std::move(memory)](std::shared_ptr<const TimelineData> data) mutable {
+        [this, trace, request, analysis = std::move(analysis)](std::shared_ptr<const TimelineData> data) {
             if (request != requests_) return;  // a newer run or trace was set meanwhile
-            setData(std::move(data), trace, std::move(memory));
+            setData(std::move(data), trace, analysis ? analysis->memory : std::vector<MemorySeries>{});
+            analysis_ = analysis;
         });
 }
 
@@ -358,8 +361,38 @@ QString TimelineWidget::describe(const TimelineSpan& s) const {
         }
         if (e.correlation_id > 0 && e.kind != EventKind::CpuOp && e.kind != EventKind::UserAnnotation)
             text += QStringLiteral("<br>correlation %1 (click: arrows to its launch / kernels)").arg(e.correlation_id);
+        if (analysis_) text += totalsInRun(e);
     }
     return text;
+}
+
+QString TimelineWidget::totalsInRun(const TraceEvent& e) const {
+    // The event's row of the run's operator table (CPU ops, by PyTorch's table name) or kernel table.
+    if (e.device == DeviceKind::CPU) {
+        const std::string_view name = table_name_view(e.name);
+        int64_t all_self = 0;
+        const OperatorRow* row = nullptr;
+        for (const OperatorRow& r : analysis_->operators) {
+            if (r.device == DeviceKind::CPU) all_self += r.self_cpu_ns;
+            if (!row && r.name == name) row = &r;
+        }
+        if (!row) return {};
+        return QStringLiteral("<br><i>in this run:</i> %1 calls, self CPU %2 (%3 of the run's), CPU total %4")
+            .arg(row->calls)
+            .arg(format_duration_ns(double(row->self_cpu_ns)), format_share(double(row->self_cpu_ns), double(all_self)),
+                 format_duration_ns(double(row->cpu_total_ns)));
+    }
+    int64_t all_device = 0;
+    const KernelRow* row = nullptr;
+    for (const KernelRow& k : analysis_->kernels) {
+        all_device += k.total_ns;
+        if (!row && k.name == e.name && k.device_index == e.device_index) row = &k;
+    }
+    if (!row) return {};
+    return QStringLiteral("<br><i>in this run:</i> %1 launches, total %2 (%3 of device time), avg %4")
+        .arg(row->calls)
+        .arg(format_duration_ns(double(row->total_ns)), format_share(double(row->total_ns), double(all_device)),
+             format_duration_ns(row->avg_ns()));
 }
 
 bool TimelineWidget::event(QEvent* e) {

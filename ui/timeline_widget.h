@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/memory_replay.h"
+#include "analysis/run_analysis.h"
 #include "analysis/trace_links.h"
 #include "model/profile_result.h"
 #include "timeline_data.h"
@@ -26,10 +27,10 @@ public:
     // device, each rank), each labelled with what it is and its peak; may be empty.
     void setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace = {},
                  std::vector<MemorySeries> memory = {});
-    // A run's trace (sharing the run's lifetime) with a memory track for every device its trace allocated on.
-    // A run and its memory replay (from its RunAnalysis); the draw lists are built off the GUI thread
-    // for a large trace.
-    void setRun(std::shared_ptr<const ProfileResult> run, std::vector<MemorySeries> memory);
+    // A run with its analysis: a memory track for every device its trace allocated on (the analysis's
+    // memory replay), and hover tooltips that give an operator's or kernel's totals in the run (its
+    // row of the operator or kernel table); the draw lists are built off the GUI thread for a large trace.
+    void setRun(std::shared_ptr<const ProfileResult> run, std::shared_ptr<const RunAnalysis> analysis);
     const TimeMapping& view() const { return view_; }
     const std::vector<MemorySeries>& memoryTracks() const { return memory_; }
     void setView(const TimeMapping& view);
@@ -42,6 +43,10 @@ public:
     void selectEvent(int event);
     int selectedEvent() const { return selected_; }
     const std::vector<FlowLink>& flows() const { return flows_; }
+    const TimelineData* data() const { return data_.get(); }  // null while none is set or prepared
+    // The tooltip of a span: name, duration, self time, shapes, launch details and, for a run, the
+    // totals of its operator or kernel in the run.
+    QString describe(const TimelineSpan& span) const;
 
     // Paints one frame into any paint device (the benchmark paints into a QImage) and returns the
     // number of draw items.
@@ -76,13 +81,14 @@ private:
     Hit rowAt(int y) const;
     int laneTop(int lane) const;
     int contentHeight() const;
-    QString describe(const TimelineSpan& span) const;
+    QString totalsInRun(const TraceEvent& event) const;  // "in this run: ..." from the analysis's tables
     void paintMemory(QPainter& p, const QRect& rect, const MemorySeries& track);
     void paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view);
     void paintFlows(QPainter& p, const QRect& area, const TimeMapping& view);
 
     std::shared_ptr<const TimelineData> data_;
     std::shared_ptr<const Trace> trace_;
+    std::shared_ptr<const RunAnalysis> analysis_;  // the run's tables, for tooltips; null for bare data
     std::vector<MemorySeries> memory_;  // the tracks with points
     TimeMapping view_;
     std::set<int32_t> highlighted_;

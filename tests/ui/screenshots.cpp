@@ -21,6 +21,7 @@
 #include "io/trace_import.h"
 #include "kernel_table_model.h"
 #include "main_window.h"
+#include "session.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"
 #include "sweep_chart.h"
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
     plan.bench.warmup = 1;
     plan.bench.budget_s = 0.3;
     plan.bench.min_repeats = 5;
-    window.sweepChart()->addSweep(run_sweep(plan), QStringLiteral("sweep"));
+    window.session()->addSweep(run_sweep(plan), QStringLiteral("sweep"));
     QApplication::processEvents();
     ui::SweepChart* chart = window.sweepChart();
     chart->resize(900, 560);
@@ -95,8 +96,7 @@ int main(int argc, char** argv) {
     article.bench.warmup = 1;
     article.bench.budget_s = 0.2;
     article.bench.min_repeats = 3;
-    window.sweepChart()->addSweep(run_sweep(article), QStringLiteral("article shape"));
-    window.explainShown();
+    window.session()->addSweep(run_sweep(article), QStringLiteral("article shape"));  // the findings follow
     QApplication::processEvents();
     window.findings()->resize(1100, 760);
     const bool ok = charts && window.grab().save(out + QStringLiteral("/main-window.png")) &&

@@ -26,6 +26,7 @@
 #include "engine/sweep_runner.h"
 #include "engine_worker.h"
 #include "findings_view.h"
+#include "format_qt.h"
 #include "io/workspace.h"
 #include <QTextBrowser>
 #include <QStandardItemModel>
@@ -38,6 +39,7 @@
 #include "operator_panel.h"
 #include "operator_table_model.h"
 #include "run_panel.h"
+#include "session.h"
 #include "sweep_chart.h"
 #include "synthetic_timeline.h"
 #include "table_columns.h"
@@ -302,6 +304,30 @@ private slots:
         QCOMPARE(w.view().end_ns, fitted.end_ns);
         w.setView(w.view().zoomed(4, 300));
         QVERIFY(w.view().end_ns - w.view().start_ns < trace->end_ns() - trace->begin_ns());
+    }
+    void timelineTooltipsGiveTheRunsTotalsFromItsAnalysis() {
+        const AnalyzedRun run = analyze(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        TimelineWidget w;
+        w.setRun(run.run, run.analysis);
+        QVERIFY(w.data());
+        QCOMPARE(w.memoryTracks().size(), run.analysis->memory.size());
+        const TimelineSpan* bmm = nullptr;
+        for (const auto& lane : w.data()->lanes)
+            for (const auto& level : lane.levels)
+                for (const auto& span : level.spans)
+                    if (!bmm && w.data()->names[size_t(span.name)] == "aten::bmm") bmm = &span;
+        QVERIFY(bmm);
+        const OperatorRow* row = nullptr;
+        for (const auto& r : run.analysis->operators)
+            if (r.name == "aten::bmm") row = &r;
+        QVERIFY(row && row->calls >= 2);
+        const QString tip = w.describe(*bmm);
+        QVERIFY2(tip.contains(QStringLiteral("in this run:</i> %1 calls, self CPU %2").arg(row->calls).arg(ui::format_duration_ns(double(row->self_cpu_ns)))),
+                 qPrintable(tip));
+        // Bare data (no run) has no totals to give.
+        w.setData(std::make_shared<const TimelineData>(TimelineData::from_trace(run.run->trace)),
+                  std::shared_ptr<const Trace>(run.run, &run.run->trace));
+        QVERIFY(!w.describe(*w.data()->lanes[0].levels[0].spans.data()).contains(QStringLiteral("in this run")));
     }
     void sweepChartShowsCurvesWithExponentsAndExports() {
         SweepResult r;
@@ -613,6 +639,74 @@ private slots:
         QVERIFY(all_reduce);
         QVERIFY(!view.findingsDiff()->toPlainText().isEmpty());
     }
+    void sessionSignalsTheViewsThatFollowIt() {
+        // The session holds runs, the shown run, sweeps and measurements; each change says what changed.
+        ui::Session session;
+        QSignalSpy runs(&session, &ui::Session::runsChanged), shown(&session, &ui::Session::shownChanged),
+            sweeps(&session, &ui::Session::sweepsChanged), measured(&session, &ui::Session::measurementsChanged);
+        const AnalyzedRun a = analyze(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        session.addRun({QStringLiteral("a"), a.run, a.analysis});
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(shown.size(), 1);
+        QCOMPARE(session.shown().result, a.run);
+        session.addRun({QStringLiteral("b"), a.run, a.analysis}, false);  // kept, not shown
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(shown.size(), 1);
+        QVERIFY(!session.sweepFor(a.run.get()));  // no sweep yet
+        // A sweep of another length does not cover the run; one with its spec at two lengths does.
+        auto sweep_of = [](std::vector<int64_t> lengths) {
+            SweepResult s;
+            for (int64_t n : lengths) {
+                SweepPoint p;
+                p.spec = tiny_spec();
+                p.spec.seq_q = p.spec.seq_k = n;
+                p.bench.spec = p.spec;
+                s.points.push_back(p);
+            }
+            return s;
+        };
+        RunSpec other = tiny_spec();
+        other.variant = "chunked";
+        SweepResult off = sweep_of({16});
+        off.points[0].spec = off.points[0].bench.spec = other;
+        session.addSweep(off, QStringLiteral("off.json"));
+        QVERIFY(!session.sweepFor(a.run.get()));
+        session.addSweep(sweep_of({16, 32}), QStringLiteral("on.json"));
+        QCOMPARE(sweeps.size(), 2);
+        QVERIFY(session.sweepFor(a.run.get()));
+        QCOMPARE(session.sweepFor(a.run.get())->points.size(), size_t(2));
+        QCOMPARE(session.sweepFor(nullptr)->points.size(), size_t(2));  // no run: the last sweep with points
+        // A sweep run here replaces the chart's sweeps with "this run", point by point.
+        SweepPlan plan;
+        plan.base = tiny_spec();
+        plan.seq_lengths = {16, 32, 64};
+        session.startLiveSweep(plan);
+        QCOMPARE(session.liveSweep().planned_points, 3);
+        session.addLivePoint(sweep_of({16}).points[0]);
+        QCOMPARE(sweeps.size(), 3);
+        QCOMPARE(int(session.sweeps().size()), 1);
+        QCOMPARE(session.sweeps()[0].label, QStringLiteral("this run"));
+        QCOMPARE(session.sweeps()[0].sweep->points.size(), size_t(1));
+        session.setCheck(std::make_shared<const CheckReport>());
+        QCOMPARE(measured.size(), 1);
+        // Saved and restored: the same runs, shown run, sweeps and check; every view told.
+        const auto w = session.toWorkspace(tiny_spec());
+        QCOMPARE(int(w->runs.size()), 2);
+        QCOMPARE(w->shown, 0);
+        ui::Session back;
+        QSignalSpy back_runs(&back, &ui::Session::runsChanged), back_shown(&back, &ui::Session::shownChanged),
+            back_sweeps(&back, &ui::Session::sweepsChanged), back_measured(&back, &ui::Session::measurementsChanged);
+        back.restore(*w, {a.analysis, a.analysis});
+        QCOMPARE(back_runs.size() + back_shown.size() + back_sweeps.size() + back_measured.size(), 4);
+        QCOMPARE(back.runs()[1].label, QStringLiteral("b"));
+        QCOMPARE(back.shown().result, a.run);
+        QCOMPARE(int(back.sweeps().size()), 1);
+        QVERIFY(back.check());
+        QVERIFY(!back.bench());
+        back.clearShown();
+        QVERIFY(!back.shown().result);
+        QCOMPARE(back.toWorkspace(tiny_spec())->shown, -1);
+    }
     void mainWindowSavesAndReopensTheWorkspace() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("session.json"));
@@ -628,7 +722,7 @@ private slots:
             plan.bench.warmup = 0;
             plan.bench.budget_s = 0;
             plan.bench.min_repeats = 2;
-            window.sweepChart()->addSweep(run_sweep(plan), QStringLiteral("s1"));
+            window.session()->addSweep(run_sweep(plan), QStringLiteral("s1"));
             spec.seq_q = spec.seq_k = 48;
             window.runPanel()->setSpec(spec);
             QSignalSpy saved(window.engine()->worker(), &EngineWorker::workspaceSaved);

@@ -1,0 +1,69 @@
+// What one workbench window holds: the runs of the session (labelled, each with its analysis), the
+// run on screen, the sweeps on the chart (or the sweep running here), the last benchmark and the last
+// correctness check. The window changes it; the panels observe it through its signals (the
+// comparison follows runsChanged, the timeline and tables shownChanged, the chart sweepsChanged, the
+// findings every change). No widgets, no engine: a workspace is its saved form.
+#pragma once
+
+#include <QObject>
+
+#include <memory>
+#include <vector>
+
+#include "io/workspace.h"
+#include "model/bench_stats.h"
+#include "model/check_report.h"
+#include "session_types.h"
+
+namespace awb::ui {
+
+class Session : public QObject {
+    Q_OBJECT
+public:
+    explicit Session(QObject* parent = nullptr);
+
+    const std::vector<NamedRun>& runs() const { return runs_; }
+    // The run on screen (null result: none; a profile report opened without events shows none).
+    const NamedRun& shown() const { return shown_ >= 0 ? runs_[size_t(shown_)] : none_; }
+    const std::vector<LabelledSweep>& sweeps() const { return sweeps_; }
+    const SweepResult& liveSweep() const { return live_sweep_; }  // the sweep running or last run here
+    const std::shared_ptr<const BenchResult>& bench() const { return bench_; }
+    const std::shared_ptr<const CheckReport>& check() const { return check_; }
+    // The sweep with the most points on the run's curve (null when none covers it); with no run, the
+    // last sweep that has points.
+    std::shared_ptr<const SweepResult> sweepFor(const ProfileResult* run) const;
+
+    void addRun(NamedRun run, bool show = true);  // runsChanged, then shownChanged when shown
+    void clearShown();                            // shownChanged
+    void addSweep(SweepResult sweep, const QString& label);  // sweepsChanged
+    void clearSweeps();
+    // A sweep starts in this window: it alone is on the chart, labelled "this run", and grows point by
+    // point until finishLiveSweep replaces it with the engine's result (sweepsChanged each time).
+    void startLiveSweep(const SweepPlan& plan);
+    void addLivePoint(const SweepPoint& point);
+    void finishLiveSweep(SweepResult result);
+    void setBench(std::shared_ptr<const BenchResult> bench);  // measurementsChanged
+    void setCheck(std::shared_ptr<const CheckReport> check);
+    // Replaces everything with a workspace's contents (analyses: one per run, in order); every signal.
+    void restore(const Workspace& workspace, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses);
+    // The saved form; panel_spec is the run panel's, which the session does not hold.
+    std::shared_ptr<const Workspace> toWorkspace(const RunSpec& panel_spec) const;
+
+signals:
+    void runsChanged();
+    void shownChanged();
+    void sweepsChanged();
+    void measurementsChanged();  // the benchmark or the check
+
+private:
+    void setLive();
+    std::vector<NamedRun> runs_;
+    int shown_ = -1;  // index into runs_, -1 for none
+    NamedRun none_;   // what shown() returns when no run is on screen
+    std::vector<LabelledSweep> sweeps_;
+    SweepResult live_sweep_;
+    std::shared_ptr<const BenchResult> bench_;
+    std::shared_ptr<const CheckReport> check_;
+};
+
+}  // namespace awb::ui
