@@ -11,6 +11,7 @@
 #include <memory>
 #include <set>
 
+#include "analysis/gpu_breakdown.h"
 #include "analysis/kernel_table.h"
 #include "analysis/memory_replay.h"
 #include "analysis/op_table_text.h"
@@ -33,6 +34,7 @@ struct InspectCommand {
     bool quiet = false;
     bool timing = false;
     bool distributed = false;
+    bool breakdown = false;
 };
 
 // Peak resident memory of this process so far (VmHWM), in bytes; 0 where /proc is missing.
@@ -138,6 +140,13 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
     print_kernels(ks, c.rows);
     nlohmann::json kernels_json = nlohmann::json::array();
     for (const auto& k : ks) kernels_json.push_back(launch_json(k));
+    nlohmann::json breakdown_json = nullptr;
+    if (c.breakdown) {
+        const std::vector<GpuBreakdown> breakdown = gpu_breakdown(trace);
+        if (breakdown.empty()) std::cout << "GPU time breakdown: the trace has no kernels, copies or sets\n";
+        std::cout << format_gpu_breakdown(breakdown);
+        breakdown_json = breakdown;
+    }
     return {{"path", path},
             {"summary",
              {{"trace_name", t.trace_name},
@@ -162,7 +171,8 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
               {"peak_memory_bytes", peak},
               {"json_bytes", t.bytes_read}}},
             {"operators", rows},
-            {"kernels", kernels_json}};
+            {"kernels", kernels_json},
+            {"gpu_breakdown", breakdown_json}};
 }
 
 int run(const InspectCommand& c) {
@@ -233,6 +243,9 @@ Command register_inspect(CLI::App& app) {
     add_json_option(*sub, c->json_path, "summary, operators and kernels", "inspect");
     add_quiet_option(*sub, c->quiet);
     sub->add_flag("--distributed", c->distributed, "The files are the ranks of one run: show them as one trace (a folder is read so too)");
+    sub->add_flag("--breakdown", c->breakdown,
+                  "Where each GPU's time goes, per rank and ProfilerStep: computation, communication (NCCL/RCCL), memcpy, "
+                  "memset, idle, exposed communication and memcpy (intervals merged across streams; README: GPU time breakdown)");
     sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };
 }

@@ -27,6 +27,7 @@
 #include "engine_worker.h"
 #include "findings_view.h"
 #include "format_qt.h"
+#include "gpu_time_view.h"
 #include "io/chrome_trace.h"
 #include "io/json_io.h"
 #include "io/results_json.h"
@@ -48,7 +49,7 @@ QString counted(size_t n, const QString& one, const QString& many) { return QStr
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), session_(new Session(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), kernels_(new KernelPanel), findings_(new FindingsView), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
+      operators_(new OperatorPanel), kernels_(new KernelPanel), gpu_time_(new GpuTimeView), findings_(new FindingsView), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
       timeline_scroll_(in_scroll_area(timeline_, false)),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
@@ -65,12 +66,14 @@ MainWindow::MainWindow(QWidget* parent)
     auto* run_dock = dock(tr("Run"), "run", in_scroll_area(run_panel_), Qt::LeftDockWidgetArea);
     auto* op_dock = dock(tr("Operators"), "operators", operators_, Qt::BottomDockWidgetArea);
     auto* kernel_dock = dock(tr("Kernels"), "kernels", kernels_, Qt::BottomDockWidgetArea);
+    auto* gpu_dock = dock(tr("GPU time"), "gpu-time", in_scroll_area(gpu_time_), Qt::BottomDockWidgetArea);
     auto* findings_dock = dock(tr("Findings and checklist"), "findings", findings_, Qt::BottomDockWidgetArea);
     auto* compare_dock = dock(tr("Compare runs"), "compare", in_scroll_area(comparison_), Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", in_scroll_area(chart_), Qt::BottomDockWidgetArea);
     tabifyDockWidget(op_dock, findings_dock);
     tabifyDockWidget(findings_dock, kernel_dock);
-    tabifyDockWidget(kernel_dock, compare_dock);
+    tabifyDockWidget(kernel_dock, gpu_dock);
+    tabifyDockWidget(gpu_dock, compare_dock);
     tabifyDockWidget(compare_dock, chart_dock);
     op_dock->raise();
     default_docks_ = {run_dock, op_dock};
@@ -80,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(status_, 1);
     statusBar()->addPermanentWidget(progress_);
 
-    buildMenus({run_dock, op_dock, kernel_dock, findings_dock, chart_dock, compare_dock});
+    buildMenus({run_dock, op_dock, kernel_dock, gpu_dock, findings_dock, chart_dock, compare_dock});
 
     connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
@@ -300,6 +303,7 @@ void MainWindow::displayShown() {
         timeline_->setData(nullptr);
         operators_->setRows({}, false);
         kernels_->setRows({});
+        gpu_time_->setRows({});
         explainShown();
         return;
     }
@@ -308,6 +312,7 @@ void MainWindow::displayShown() {
                                            [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
     operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), run.analysis->operators, device_events);
     kernels_->setRows(run.analysis->kernels);
+    gpu_time_->setRows(run.analysis->gpu);
     explainShown();
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
                                                          QString::fromStdString(shape_string(result->spec))));

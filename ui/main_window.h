@@ -25,6 +25,7 @@ namespace awb::ui {
 class ComparisonView;
 class Engine;
 class FindingsView;
+class GpuTimeView;
 class KernelPanel;
 class OperatorPanel;
 class RunPanel;
@@ -62,6 +63,7 @@ public:
     RunPanel* runPanel() const { return run_panel_; }
     OperatorPanel* operatorPanel() const { return operators_; }
     KernelPanel* kernelPanel() const { return kernels_; }
+    GpuTimeView* gpuTime() const { return gpu_time_; }
     FindingsView* findings() const { return findings_; }
     TimelineWidget* timeline() const { return timeline_; }
     SweepChart* sweepChart() const { return chart_; }
@@ -96,6 +98,7 @@ private:
     RunPanel* run_panel_;
     OperatorPanel* operators_;
     KernelPanel* kernels_;
+    GpuTimeView* gpu_time_;
     FindingsView* findings_;
     TimelineWidget* timeline_;
     SweepChart* chart_;

@@ -7,6 +7,7 @@ RunAnalysis analyze_run(const Trace& trace) {
     a.operators = key_averages(trace);
     a.kernels = kernel_table(trace);
     a.memory = replay_memory(trace);
+    a.gpu = gpu_breakdown(trace);
     return a;
 }
 

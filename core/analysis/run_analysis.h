@@ -1,5 +1,6 @@
 // Everything derived from one run's trace, computed once and shared by every consumer: the operator
-// table (key_averages, not grouped by shape), the kernel table and the memory replay. The GUI computes
+// table (key_averages, not grouped by shape), the kernel table, the memory replay and the GPU time
+// breakdown. The GUI computes
 // it off the GUI thread when a run arrives and hands the same value to the operator and kernel
 // tables, the timeline's memory tracks, the advisor, the checklist, the comparison and the reports.
 #pragma once
@@ -7,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "analysis/gpu_breakdown.h"
 #include "analysis/kernel_table.h"
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
@@ -18,6 +20,7 @@ struct RunAnalysis {
     std::vector<OperatorRow> operators;  // key_averages(trace), PyTorch's order
     std::vector<KernelRow> kernels;      // kernel_table(trace)
     std::vector<MemorySeries> memory;    // replay_memory(trace): one series per device
+    std::vector<GpuBreakdown> gpu;       // gpu_breakdown(trace): empty without device events
     bool operator==(const RunAnalysis&) const = default;
 };
 

@@ -161,6 +161,28 @@ int64_t ns_from_us(const json& j, const char* key) {
 }
 }  // namespace
 
+void to_json(json& j, const GpuBreakdown& b) {
+    j = {{"rank", b.rank < 0 ? json(nullptr) : json(b.rank)},
+         {"device", b.device_index},
+         {"step", b.step < 0 ? json(nullptr) : json(b.step)},
+         {"start_us", double(b.start_ns) / 1e3},
+         {"end_us", double(b.end_ns) / 1e3},
+         {"span_us", double(b.span_ns()) / 1e3},
+         {"events", b.kernels}};
+    const std::pair<const char*, int64_t> parts[] = {{"busy", b.busy_ns},
+                                                     {"computation", b.computation_ns},
+                                                     {"communication", b.communication_ns},
+                                                     {"memcpy", b.memcpy_ns},
+                                                     {"memset", b.memset_ns},
+                                                     {"idle", b.idle_ns},
+                                                     {"exposed_communication", b.exposed_communication_ns},
+                                                     {"exposed_memcpy", b.exposed_memcpy_ns}};
+    for (const auto& [name, ns] : parts) {
+        j[std::string(name) + "_us"] = double(ns) / 1e3;
+        j[std::string(name) + "_share"] = b.share(ns);
+    }
+}
+
 void to_json(json& j, const OperatorRow& r) {
     j = json{{"name", r.name},
              {"device_type", r.device == DeviceKind::CUDA ? "cuda" : "cpu"},

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/gpu_breakdown.h"
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
 #include "analysis/run_analysis.h"
@@ -30,6 +31,8 @@ void from_json(const nlohmann::json& j, Environment& e);
 void to_json(nlohmann::json& j, const OperatorRow& r);
 void from_json(const nlohmann::json& j, OperatorRow& r);
 void to_json(nlohmann::json& j, const StepRecord& s);
+// Times in us, each with its share of the span; step null for the whole trace, rank null for one process.
+void to_json(nlohmann::json& j, const GpuBreakdown& b);
 void from_json(const nlohmann::json& j, StepRecord& s);
 
 struct ProfileReport {

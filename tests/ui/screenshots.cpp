@@ -4,6 +4,7 @@
 // grabs the window and the views.
 // Usage: QT_QPA_PLATFORM=offscreen awb_screenshots OUT_DIR   (scripts/screenshots.sh)
 #include <QApplication>
+#include <QDockWidget>
 #include <QTimer>
 #include <QEventLoop>
 #include <QDir>
@@ -20,6 +21,7 @@
 #include "findings_view.h"
 #include "io/trace_import.h"
 #include "kernel_table_model.h"
+#include "gpu_time_view.h"
 #include "main_window.h"
 #include "session.h"
 #include "operator_panel.h"
@@ -153,7 +155,24 @@ int main(int argc, char** argv) {
             gpu_window = window.grab().save(out + QStringLiteral("/gpu-trace-window.png"));
         }
     }
-    const bool all = ok && gpu && small && gpu_window;
+    // The GPU time breakdown of the two-rank fixture (File > Open of its folder): a bar per rank and step.
+    bool gpu_time = false;
+    {
+        QEventLoop loop;
+        QObject::connect(window.engine()->worker(), &ui::EngineWorker::resultsOpened, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+        QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
+        if (window.openFile(QStringLiteral("tests/fixtures/traces/multi_rank"))) {
+            loop.exec();
+            for (int i = 0; i < 5; ++i) QApplication::processEvents();
+            ui::GpuTimeView view;  // the tab's rows, at a size that shows chart and table together
+            view.setRows(window.gpuTime()->model()->rows());
+            view.resize(1200, 560);
+            view.show();
+            for (int i = 0; i < 5; ++i) QApplication::processEvents();
+            gpu_time = window.gpuTime()->barCount() == 2 && view.grab().save(out + QStringLiteral("/gpu-time.png"));
+        }
+    }
+    const bool all = ok && gpu && small && gpu_window && gpu_time;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }

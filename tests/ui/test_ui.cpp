@@ -27,6 +27,8 @@
 #include "engine_worker.h"
 #include "findings_view.h"
 #include "format_qt.h"
+#include "gpu_time_view.h"
+#include "io/trace_files.h"
 #include "io/workspace.h"
 #include <QTextBrowser>
 #include <QStandardItemModel>
@@ -777,6 +779,32 @@ private slots:
         bool any_stream_named = false;
         for (const auto& lane : TimelineData::from_trace(t->trace).lanes) any_stream_named |= lane.title.find("cuda:0") == 0;
         QVERIFY(any_stream_named);
+    }
+    void gpuTimeBarsOfAnOpenedTwoRankTrace() {
+        // File > Open of a distributed run: the GPU time tab has a bar per rank and step whose parts sum
+        // to the step's span, and the table holds every row of the core's breakdown.
+        MainWindow window;
+        const QString dir = QStringLiteral(AWB_FIXTURE_DIR "/traces/multi_rank");
+        QSignalSpy opened(window.engine()->worker(), &EngineWorker::resultsOpened);
+        QVERIFY(window.openFile(dir));
+        QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.gpuTime()->barCount(), 2, 10'000);
+        const auto expected = gpu_breakdown(import_chrome_traces(trace_files_of(dir.toStdString())).trace);
+        QCOMPARE(window.gpuTime()->model()->rows(), expected);
+        for (int i = 0; i < 2; ++i) {
+            const GpuBreakdown& b = window.gpuTime()->bar(i);
+            QCOMPARE(b.rank, i);
+            QCOMPARE(b.step, 1);
+            const GpuBarParts p = bar_parts(b);
+            QCOMPARE(p.computation_ns + p.exposed_communication_ns + p.other_busy_ns + p.idle_ns, double(b.span_ns()));
+            QCOMPARE(p.exposed_communication_ns, double(b.communication_ns));  // no computation hides the all-reduce
+        }
+        QCOMPARE(window.gpuTime()->plot()->plottableCount(), 4);
+        QCOMPARE(window.gpuTime()->model()->index(0, GpuTimeModel::Idle).data().toString(), QStringLiteral("37.7 us (22.1%)"));
+        // A CPU run has none, and says why.
+        window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        QCOMPARE(window.gpuTime()->barCount(), 0);
+        QCOMPARE(window.gpuTime()->model()->rowCount(), 0);
     }
     void largeTracesAreComputedOffTheGuiThread() {
         // 250k events on two threads: above kBackgroundEvents, so the views fill in after the call.

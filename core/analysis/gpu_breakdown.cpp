@@ -1,0 +1,184 @@
+#include "analysis/gpu_breakdown.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <tuple>
+#include <utility>
+
+#include "model/printf_string.h"
+#include "model/units.h"
+
+namespace awb {
+
+namespace {
+
+using Interval = std::pair<int64_t, int64_t>;
+using Union = std::vector<Interval>;  // sorted, disjoint, non-empty intervals
+
+// The union of the intervals clipped to [lo, hi].
+Union merged(const std::vector<Interval>& intervals, int64_t lo, int64_t hi) {
+    Union out;
+    for (auto [s, e] : intervals) {
+        s = std::max(s, lo);
+        e = std::min(e, hi);
+        if (e > s) out.emplace_back(s, e);
+    }
+    std::sort(out.begin(), out.end());
+    size_t n = 0;
+    for (const Interval& iv : out) {
+        if (n > 0 && iv.first <= out[n - 1].second) out[n - 1].second = std::max(out[n - 1].second, iv.second);
+        else out[n++] = iv;
+    }
+    out.resize(n);
+    return out;
+}
+
+int64_t length(const Union& u) {
+    int64_t total = 0;
+    for (const auto& [s, e] : u) total += e - s;
+    return total;
+}
+
+// |a \ b|.
+int64_t length_outside(const Union& a, const Union& b) {
+    int64_t total = 0;
+    size_t j = 0;
+    for (const auto& [s, e] : a) {
+        while (j < b.size() && b[j].second <= s) ++j;
+        int64_t covered = 0;
+        for (size_t k = j; k < b.size() && b[k].first < e; ++k) covered += std::min(e, b[k].second) - std::max(s, b[k].first);
+        total += (e - s) - covered;
+    }
+    return total;
+}
+
+enum class Work { Computation, Communication, Memcpy, Memset };
+
+struct DeviceEvent {
+    Interval span;
+    Work work;
+    int step;  // -1: launched outside every ProfilerStep
+};
+
+GpuBreakdown measure(const std::vector<DeviceEvent>& events, int64_t lo, int64_t hi) {
+    std::vector<Interval> by_work[4], all;
+    for (const DeviceEvent& e : events) {
+        by_work[int(e.work)].push_back(e.span);
+        all.push_back(e.span);
+    }
+    const Union compute = merged(by_work[int(Work::Computation)], lo, hi);
+    const Union comm = merged(by_work[int(Work::Communication)], lo, hi);
+    const Union copy = merged(by_work[int(Work::Memcpy)], lo, hi);
+    GpuBreakdown b;
+    b.start_ns = lo;
+    b.end_ns = hi;
+    b.computation_ns = length(compute);
+    b.communication_ns = length(comm);
+    b.memcpy_ns = length(copy);
+    b.memset_ns = length(merged(by_work[int(Work::Memset)], lo, hi));
+    b.busy_ns = length(merged(all, lo, hi));
+    b.idle_ns = (hi - lo) - b.busy_ns;
+    b.exposed_communication_ns = length_outside(comm, compute);
+    b.exposed_memcpy_ns = length_outside(copy, compute);
+    return b;
+}
+
+}  // namespace
+
+bool is_communication_kernel(const std::string& name) {
+    for (size_t i = 0; i + 4 <= name.size(); ++i) {
+        const char c0 = char(std::tolower(static_cast<unsigned char>(name[i])));
+        if ((c0 == 'n' || c0 == 'r') && std::tolower(static_cast<unsigned char>(name[i + 1])) == 'c' &&
+            std::tolower(static_cast<unsigned char>(name[i + 2])) == 'c' && std::tolower(static_cast<unsigned char>(name[i + 3])) == 'l')
+            return true;
+    }
+    return false;
+}
+
+std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace) {
+    // CPU ProfilerStep#k spans and launch times (runtime calls by correlation id), per rank.
+    std::map<int32_t, std::vector<std::tuple<int64_t, int64_t, int>>> steps;
+    std::map<std::pair<int32_t, int64_t>, int64_t> launches;
+    for (const TraceEvent& e : trace.events()) {
+        if (e.device != DeviceKind::CPU) continue;
+        if (const int k = profiler_step_number(e.name); k >= 0) steps[e.rank].emplace_back(e.start_ns, e.end_ns, k);
+        if (e.kind == EventKind::Runtime && e.correlation_id > 0) launches.emplace(std::make_pair(e.rank, e.correlation_id), e.start_ns);
+    }
+    for (auto& [rank, spans] : steps) std::sort(spans.begin(), spans.end());
+    auto step_at = [&steps](int32_t rank, int64_t t) {  // the last step starting at or before t, if it holds t
+        const auto it = steps.find(rank);
+        if (it == steps.end()) return -1;
+        const auto& spans = it->second;
+        auto after = std::upper_bound(spans.begin(), spans.end(), t, [](int64_t v, const auto& s) { return v < std::get<0>(s); });
+        if (after == spans.begin()) return -1;
+        const auto& [s, e, k] = *std::prev(after);
+        return t <= e ? k : -1;
+    };
+    std::map<std::pair<int32_t, int>, std::vector<DeviceEvent>> devices;
+    for (const TraceEvent& e : trace.events()) {
+        if (e.device == DeviceKind::CPU) continue;
+        Work work;
+        if (e.kind == EventKind::Kernel) work = is_communication_kernel(e.name) ? Work::Communication : Work::Computation;
+        else if (e.kind == EventKind::Memcpy) work = Work::Memcpy;
+        else if (e.kind == EventKind::Memset) work = Work::Memset;
+        else continue;  // device-side annotations: spans, not work
+        const auto launch = launches.find({e.rank, e.correlation_id});
+        const int64_t t = e.correlation_id > 0 && launch != launches.end() ? launch->second : e.start_ns;
+        devices[{e.rank, e.device_index}].push_back({{e.start_ns, e.end_ns}, work, step_at(e.rank, t)});
+    }
+    std::vector<GpuBreakdown> out;
+    for (const auto& [key, events] : devices) {
+        int64_t lo = events.front().span.first, hi = events.front().span.second;
+        std::map<int, std::pair<int64_t, int64_t>> step_extent;  // k -> first start, last end of its events
+        std::map<int, int64_t> step_events;
+        for (const DeviceEvent& e : events) {
+            lo = std::min(lo, e.span.first);
+            hi = std::max(hi, e.span.second);
+            if (e.step < 0) continue;
+            auto [it, fresh] = step_extent.try_emplace(e.step, e.span);
+            if (!fresh) it->second = {std::min(it->second.first, e.span.first), std::max(it->second.second, e.span.second)};
+            ++step_events[e.step];
+        }
+        GpuBreakdown whole = measure(events, lo, hi);
+        whole.kernels = int64_t(events.size());
+        std::tie(whole.rank, whole.device_index) = key;
+        out.push_back(whole);
+        for (auto it = step_extent.begin(); it != step_extent.end(); ++it) {
+            const auto next = std::next(it);
+            const int64_t end = next != step_extent.end() ? std::max(it->second.first, next->second.first) : it->second.second;
+            GpuBreakdown step = measure(events, it->second.first, end);
+            std::tie(step.rank, step.device_index) = key;
+            step.step = it->first;
+            step.kernels = step_events[it->first];
+            out.push_back(step);
+        }
+    }
+    return out;
+}
+
+std::string format_gpu_breakdown(const std::vector<GpuBreakdown>& rows) {
+    if (rows.empty()) return {};
+    // One unit for the table: microseconds for short traces, milliseconds otherwise.
+    int64_t longest = 0;
+    for (const GpuBreakdown& b : rows) longest = std::max(longest, b.span_ns());
+    const bool in_us = longest < 10'000'000;
+    const double scale = in_us ? 1e3 : 1e6;
+    const char* unit = in_us ? "us" : "ms";
+    std::string out = printf_string("GPU time breakdown (intervals merged across streams; each: %s and %% of the span)\n", unit) +
+                      printf_string("%-5s %-6s %-6s %10s %7s %17s %17s %17s %17s %17s %17s %17s %17s\n", "rank", "device", "step",
+                                    (std::string("span ") + unit).c_str(), "events", "busy", "computation", "communication", "memcpy",
+                                    "memset", "idle", "exposed comm", "exposed memcpy");
+    for (const GpuBreakdown& b : rows) {
+        auto cell = [&](int64_t ns) { return printf_string("%10.3f %5.1f%%", double(ns) / scale, 100.0 * b.share(ns)); };
+        out += printf_string("%-5s %-6d %-6s %10.3f %7lld %17s %17s %17s %17s %17s %17s %17s %17s\n",
+                             b.rank < 0 ? "-" : std::to_string(b.rank).c_str(), b.device_index,
+                             b.step < 0 ? "all" : ("#" + std::to_string(b.step)).c_str(), double(b.span_ns()) / scale,
+                             (long long)b.kernels, cell(b.busy_ns).c_str(), cell(b.computation_ns).c_str(), cell(b.communication_ns).c_str(),
+                             cell(b.memcpy_ns).c_str(), cell(b.memset_ns).c_str(), cell(b.idle_ns).c_str(),
+                             cell(b.exposed_communication_ns).c_str(), cell(b.exposed_memcpy_ns).c_str());
+    }
+    return out;
+}
+
+}  // namespace awb

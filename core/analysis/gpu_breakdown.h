@@ -1,0 +1,56 @@
+// Where a GPU's time goes (HolisticTraceAnalysis's temporal breakdown, TraceLens's gpu_timeline), per
+// rank and device, for the whole trace and for each ProfilerStep. Definitions (README "GPU time
+// breakdown"):
+//   - device events: kernels, memcpy and memset (device-side user annotations are spans, not work);
+//     a kernel is communication when its name says NCCL or RCCL, computation otherwise;
+//   - every figure is the length of a union of intervals, merged across all streams of the device,
+//     so two kernels that overlap on two streams count once;
+//   - busy = union of all device events; idle = span - busy;
+//   - exposed communication = communication not overlapped by computation on any stream; exposed
+//     memcpy = memcpy not overlapped by computation;
+//   - the whole-trace span runs from the device's first event to its last; step k's span runs from
+//     the first device event of step k to the first of step k+1 (the last step: to its last event's
+//     end); a device event belongs to the step whose CPU ProfilerStep#k holds its launch (the runtime
+//     call with its correlation id, on its rank), or, without a launch, its own start.
+// Pure C++: no torch, no Qt.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace awb {
+
+struct GpuBreakdown {
+    int32_t rank = -1;     // -1 for a single-process trace
+    int device_index = -1;
+    int step = -1;         // k of ProfilerStep#k; -1: the whole trace
+    int64_t start_ns = 0;  // the span, on the trace's clock (like the file's ts)
+    int64_t end_ns = 0;
+    int64_t kernels = 0;   // device events in the span (kernels, copies, sets)
+    int64_t computation_ns = 0;
+    int64_t communication_ns = 0;
+    int64_t memcpy_ns = 0;
+    int64_t memset_ns = 0;
+    int64_t busy_ns = 0;
+    int64_t idle_ns = 0;
+    int64_t exposed_communication_ns = 0;
+    int64_t exposed_memcpy_ns = 0;
+    int64_t span_ns() const { return end_ns - start_ns; }
+    double share(int64_t ns) const { return span_ns() > 0 ? double(ns) / double(span_ns()) : 0.0; }
+    bool operator==(const GpuBreakdown&) const = default;
+};
+
+// True for NCCL / RCCL kernels (case-insensitive "nccl" or "rccl" in the name).
+bool is_communication_kernel(const std::string& name);
+
+// One row per (rank, device) for the whole trace, followed by its steps in order; ordered by rank,
+// then device. Empty when the trace has no device events.
+std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace);
+
+// The rows as a text table (times in us or ms, each with its share of the span), for attnwb inspect.
+std::string format_gpu_breakdown(const std::vector<GpuBreakdown>& rows);
+
+}  // namespace awb

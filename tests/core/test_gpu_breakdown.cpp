@@ -1,0 +1,157 @@
+// The GPU time breakdown on a hand-made trace worked out by hand (two streams, two steps, overlap of
+// computation with communication, copies and sets) and on the real two-rank fixture (an NCCL
+// all-reduce that no computation hides).
+#include <gtest/gtest.h>
+
+#include "analysis/gpu_breakdown.h"
+#include "io/json_io.h"
+#include "io/trace_files.h"
+#include "io/trace_import.h"
+
+using namespace awb;
+
+namespace {
+
+TraceEvent cpu(const std::string& name, EventKind kind, int64_t start_us, int64_t end_us, int64_t correlation = 0) {
+    TraceEvent e;
+    e.name = name;
+    e.kind = kind;
+    e.start_ns = start_us * 1000;
+    e.end_ns = end_us * 1000;
+    e.thread = 1;
+    e.correlation_id = correlation;
+    return e;
+}
+
+TraceEvent device(const std::string& name, EventKind kind, int64_t start_us, int64_t end_us, uint64_t stream, int64_t correlation) {
+    TraceEvent e = cpu(name, kind, start_us, end_us, correlation);
+    e.device = DeviceKind::CUDA;
+    e.device_index = 0;
+    e.thread = stream;
+    return e;
+}
+
+constexpr int64_t us = 1000;
+
+// Step 3 launches a GEMM (50-80 us, stream 7), an all-reduce (60-100, stream 8: 20 us of it not hidden)
+// and a copy (100-110); step 4 a GEMM (130-150) and a set inside it (140-145). A device-side
+// annotation spans them all and is not work.
+Trace two_step_trace() {
+    std::vector<TraceEvent> events{
+        cpu("ProfilerStep#3", EventKind::UserAnnotation, 0, 100),
+        cpu("ProfilerStep#4", EventKind::UserAnnotation, 100, 200),
+        cpu("cudaLaunchKernel", EventKind::Runtime, 10, 12, 1),
+        cpu("cudaLaunchKernel", EventKind::Runtime, 20, 22, 2),
+        cpu("cudaMemcpyAsync", EventKind::Runtime, 30, 32, 3),
+        cpu("cudaLaunchKernel", EventKind::Runtime, 110, 112, 4),
+        cpu("cudaMemsetAsync", EventKind::Runtime, 120, 122, 5),
+        device("sm90_xmma_gemm_bf16", EventKind::Kernel, 50, 80, 7, 1),
+        device("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", EventKind::Kernel, 60, 100, 8, 2),
+        device("Memcpy DtoD (Device -> Device)", EventKind::Memcpy, 100, 110, 7, 3),
+        device("sm90_xmma_gemm_bf16", EventKind::Kernel, 130, 150, 7, 4),
+        device("Memset (Device)", EventKind::Memset, 140, 145, 8, 5),
+        device("ProfilerStep#3", EventKind::UserAnnotation, 50, 160, 9, 0),
+    };
+    return Trace::build(std::move(events), {}, {});
+}
+
+}  // namespace
+
+TEST(GpuBreakdown, CommunicationKernelsByName) {
+    EXPECT_TRUE(is_communication_kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"));
+    EXPECT_TRUE(is_communication_kernel("ncclKernel_AllGather_RING_LL_Sum_int8_t"));
+    EXPECT_TRUE(is_communication_kernel("void rcclGenericKernel<1, false>(ncclDevComm*)"));  // ROCm
+    EXPECT_TRUE(is_communication_kernel("NCCL"));
+    EXPECT_FALSE(is_communication_kernel("ampere_sgemm_64x64_nn"));
+    EXPECT_FALSE(is_communication_kernel("void at::native::vectorized_elementwise_kernel<4>"));
+    EXPECT_FALSE(is_communication_kernel("ncc"));
+}
+
+TEST(GpuBreakdown, WholeTraceAndStepsMergeStreamsAndExposeWhatComputationDoesNotHide) {
+    const std::vector<GpuBreakdown> rows = gpu_breakdown(two_step_trace());
+    ASSERT_EQ(rows.size(), 3u);
+    GpuBreakdown whole;
+    whole.device_index = 0;
+    whole.start_ns = 50 * us;
+    whole.end_ns = 150 * us;
+    whole.kernels = 5;
+    whole.computation_ns = 50 * us;  // 30 + 20
+    whole.communication_ns = 40 * us;
+    whole.memcpy_ns = 10 * us;
+    whole.memset_ns = 5 * us;
+    whole.busy_ns = 80 * us;  // [50, 110] and [130, 150]: the set and the overlap count once
+    whole.idle_ns = 20 * us;
+    whole.exposed_communication_ns = 20 * us;  // 80-100
+    whole.exposed_memcpy_ns = 10 * us;
+    EXPECT_EQ(rows[0], whole);
+    EXPECT_DOUBLE_EQ(rows[0].share(rows[0].busy_ns), 0.8);
+    // Step 3: from its first device event to step 4's first (the idle wait for step 4 is step 3's).
+    GpuBreakdown step3 = whole;
+    step3.step = 3;
+    step3.end_ns = 130 * us;
+    step3.kernels = 3;
+    step3.computation_ns = 30 * us;
+    step3.memset_ns = 0;
+    step3.busy_ns = 60 * us;
+    EXPECT_EQ(rows[1], step3);
+    GpuBreakdown step4;
+    step4.device_index = 0;
+    step4.step = 4;
+    step4.start_ns = 130 * us;
+    step4.end_ns = 150 * us;
+    step4.kernels = 2;
+    step4.computation_ns = 20 * us;
+    step4.memset_ns = 5 * us;
+    step4.busy_ns = 20 * us;
+    EXPECT_EQ(rows[2], step4);
+    // The JSON says the same in microseconds with shares.
+    const nlohmann::json j = rows[1];
+    EXPECT_EQ(j["step"], 3);
+    EXPECT_TRUE(j["rank"].is_null());
+    EXPECT_DOUBLE_EQ(j["exposed_communication_us"].get<double>(), 20.0);
+    EXPECT_DOUBLE_EQ(j["idle_share"].get<double>(), 0.25);
+    EXPECT_NE(format_gpu_breakdown(rows).find("#4"), std::string::npos);
+}
+
+TEST(GpuBreakdown, AKernelWithoutItsLaunchBelongsToTheStepItStartsIn) {
+    std::vector<TraceEvent> events{cpu("ProfilerStep#0", EventKind::UserAnnotation, 0, 100),
+                                   cpu("ProfilerStep#1", EventKind::UserAnnotation, 100, 200),
+                                   device("k", EventKind::Kernel, 20, 30, 7, 77),
+                                   device("k", EventKind::Kernel, 150, 170, 7, 78)};
+    const auto rows = gpu_breakdown(Trace::build(std::move(events), {}, {}));
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[1].step, 0);
+    EXPECT_EQ(rows[1].span_ns(), 130 * us);  // 20 .. 150
+    EXPECT_EQ(rows[1].idle_ns, 120 * us);
+    EXPECT_EQ(rows[2].step, 1);
+    EXPECT_EQ(rows[2].busy_ns, 20 * us);
+}
+
+TEST(GpuBreakdown, CpuTraceHasNone) {
+    std::vector<TraceEvent> events{cpu("aten::mm", EventKind::CpuOp, 0, 10)};
+    EXPECT_TRUE(gpu_breakdown(Trace::build(std::move(events), {}, {})).empty());
+}
+
+TEST(GpuBreakdown, RealTwoRankTraceAllReduceIsExposed) {
+    // tests/fixtures/traces/multi_rank: each rank runs a GEMM, then an NCCL all-reduce on another
+    // stream that starts after the GEMM ended (README of the fixtures: the times below are the file's).
+    const std::string dir = std::string(AWB_FIXTURE_DIR) + "/traces/multi_rank";
+    const ImportedTrace t = import_chrome_traces(trace_files_of(dir));
+    const auto rows = gpu_breakdown(t.trace);
+    ASSERT_EQ(rows.size(), 4u);  // per rank: the whole trace and ProfilerStep#1
+    const int64_t gemm[2] = {12288, 12416}, nccl[2] = {120500, 95250}, span[2] = {170500, 166500};
+    for (int r = 0; r < 2; ++r) {
+        for (const GpuBreakdown& b : {rows[size_t(2 * r)], rows[size_t(2 * r + 1)]}) {
+            EXPECT_EQ(b.rank, r);
+            EXPECT_EQ(b.device_index, r);
+            EXPECT_EQ(b.kernels, 2);
+            EXPECT_EQ(b.computation_ns, gemm[r]);
+            EXPECT_EQ(b.communication_ns, nccl[r]);
+            EXPECT_EQ(b.exposed_communication_ns, nccl[r]);
+            EXPECT_EQ(b.span_ns(), span[r]);
+            EXPECT_EQ(b.idle_ns, span[r] - gemm[r] - nccl[r]);
+        }
+        EXPECT_EQ(rows[size_t(2 * r)].step, -1);
+        EXPECT_EQ(rows[size_t(2 * r + 1)].step, 1);
+    }
+}
