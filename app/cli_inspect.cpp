@@ -48,7 +48,7 @@ int64_t peak_rss_bytes() {
 
 nlohmann::json launch_json(const KernelRow& k) {
     const DeviceLaunch& l = k.launch;
-    nlohmann::json j{{"name", k.name}, {"kind", to_string(k.kind)}, {"device", k.device_index}, {"calls", k.calls},
+    nlohmann::json j{{"name", k.name}, {"kind", to_string(k.kind)}, {"class", class_key(k.cls)}, {"device", k.device_index}, {"calls", k.calls},
                      {"total_us", double(k.total_ns) / 1e3}, {"avg_us", k.avg_ns() / 1e3}, {"min_us", double(k.min_ns) / 1e3},
                      {"max_us", double(k.max_ns) / 1e3}};
     auto maybe = [&j](const char* key, auto value, bool present) { j[key] = present ? nlohmann::json(value) : nlohmann::json(nullptr); };
@@ -70,12 +70,13 @@ void print_kernels(const std::vector<KernelRow>& ks, size_t limit) {
         std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
         return present ? std::string(buf) : std::string("-");
     };
-    std::printf("%-56s %6s %12s %12s %14s %14s %5s %8s %6s\n", "Kernel / copy", "Calls", "Total (us)", "Avg (us)", "Grid", "Block",
-                "Regs", "Smem (B)", "Occ %");
+    std::printf("%-56s %-18s %6s %12s %12s %14s %14s %5s %8s %6s\n", "Kernel / copy", "Class", "Calls", "Total (us)", "Avg (us)", "Grid",
+                "Block", "Regs", "Smem (B)", "Occ %");
     for (size_t i = 0; i < ks.size() && (limit == 0 || i < limit); ++i) {
         const KernelRow& k = ks[i];
         const DeviceLaunch& l = k.launch;
-        std::printf("%-56.56s %6lld %12.3f %12.3f %14s %14s %5s %8s %6s\n", k.name.c_str(), (long long)k.calls, double(k.total_ns) / 1e3,
+        std::printf("%-56.56s %-18.18s %6lld %12.3f %12.3f %14s %14s %5s %8s %6s\n", k.name.c_str(), to_string(k.cls).c_str(),
+                    (long long)k.calls, double(k.total_ns) / 1e3,
                     k.avg_ns() / 1e3, format_dim3(l.grid).c_str(), format_dim3(l.block).c_str(),
                     num(l.registers_per_thread, l.registers_per_thread >= 0, 0).c_str(),
                     num(double(l.shared_memory_bytes), l.shared_memory_bytes >= 0, 0).c_str(),
@@ -138,8 +139,21 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
     std::cout << format_table(rows, table);
     const std::vector<KernelRow>& ks = analysis.kernels;
     print_kernels(ks, c.rows);
-    nlohmann::json kernels_json = nlohmann::json::array();
+    nlohmann::json kernels_json = nlohmann::json::array(), classes_json = nlohmann::json::array();
     for (const auto& k : ks) kernels_json.push_back(launch_json(k));
+    if (!ks.empty()) {
+        // The same device time by kernel class (kernel_class.h: from the name and the launching op).
+        const std::vector<KernelRow> classes = kernels_by_class(ks);
+        int64_t all = 0;
+        for (const auto& k : classes) all += k.total_ns;
+        std::printf("%-30s %6s %8s %12s %8s\n", "Kernel class", "Device", "Calls", "Total (us)", "Share");
+        for (const auto& k : classes) {
+            std::printf("%-30s %6d %8lld %12.3f %7.1f%%\n", k.name.c_str(), k.device_index, (long long)k.calls, double(k.total_ns) / 1e3,
+                        all > 0 ? 100.0 * double(k.total_ns) / double(all) : 0.0);
+            classes_json.push_back({{"class", class_key(k.cls)}, {"name", k.name}, {"device", k.device_index}, {"calls", k.calls},
+                                    {"total_us", double(k.total_ns) / 1e3}, {"share", all > 0 ? double(k.total_ns) / double(all) : 0.0}});
+        }
+    }
     nlohmann::json breakdown_json = nullptr;
     if (c.breakdown) {
         const std::vector<GpuBreakdown> breakdown = gpu_breakdown(trace);
@@ -172,6 +186,7 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
               {"json_bytes", t.bytes_read}}},
             {"operators", rows},
             {"kernels", kernels_json},
+            {"kernel_classes", classes_json},
             {"gpu_breakdown", breakdown_json}};
 }
 

@@ -210,6 +210,11 @@ void GpuTimeView::showReadout(QMouseEvent* e) {
         text += QStringLiteral("<br>%1: %2").arg(model_->headerData(c, Qt::Horizontal).toString().toLower(),
                                                  QStringLiteral("%1 (%2)").arg(format_duration_ns(double(figure(b, c))),
                                                                                format_share(double(figure(b, c)), double(b.span_ns()))));
+    text += tr("<br><i>computation by kernel class:</i>");
+    for (int c = 0; c < kKernelClassCount; ++c)
+        if (const int64_t ns = b.class_ns[size_t(c)]; ns > 0 && is_computation(KernelClass(c)))
+            text += QStringLiteral("<br>&nbsp;&nbsp;%1: %2 (%3)")
+                        .arg(QString::fromStdString(to_string(KernelClass(c))), format_duration_ns(double(ns)), format_share(double(ns), double(b.span_ns())));
     QToolTip::showText(e->globalPosition().toPoint(), text, plot_);
 }
 

@@ -1,5 +1,6 @@
 #include "kernel_table_model.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -18,6 +19,9 @@ KernelTableModel::KernelTableModel(QObject* parent)
     : RowTableModel({
           {"Kernel / copy", "Kernel, memcpy or memset name; rows are grouped by name and launch configuration", true},
           {"Kind", "kernel, gpu_memcpy or gpu_memset", true},
+          {"Class", "What the kernel does, from its name and the op that launched it: GEMM, attention (flash, memory-efficient, "
+                    "cuDNN, math), softmax, normalization, reduction, elementwise, communication (NCCL/RCCL), memcpy, memset, "
+                    "other (README: kernel classes)", true},
           {"Calls", "Launches in the trace"},
           {"Total (time)", "Summed device time of all launches"},
           {"Share of device time", "Share of the device time of every kernel, copy and set in the trace"},
@@ -63,6 +67,7 @@ QString KernelTableModel::text(int row_index, int c) const {
     switch (c) {
         case Name: return QString::fromStdString(r.name);
         case Kind: return QString::fromStdString(to_string(r.kind));
+        case Class: return QString::fromStdString(to_string(r.cls));
         case Calls: return QString::number(r.calls);
         case Total:
         case Avg:
@@ -86,7 +91,7 @@ QVariant KernelTableModel::more(int row_index, int c, int role) const {
 
 KernelPanel::KernelPanel(QWidget* parent)
     : QWidget(parent), model_(new KernelTableModel(this)), proxy_(new OperatorFilterProxy(this)), view_(new QTableView),
-      filter_(new QLineEdit), summary_(new QLabel) {
+      filter_(new QLineEdit), summary_(new QLabel), by_class_(new QCheckBox(tr("Group by class"))) {
     proxy_->setSourceModel(model_);
     proxy_->setFilterKeyColumn(KernelTableModel::Name);
     view_->setModel(proxy_);
@@ -101,7 +106,10 @@ KernelPanel::KernelPanel(QWidget* parent)
     filter_->setClearButtonEnabled(true);
     auto* top = new QHBoxLayout;
     top->addWidget(filter_, 1);
+    top->addWidget(by_class_);
     top->addWidget(summary_);
+    by_class_->setToolTip(tr("One row per kernel class and device: where the device time goes by kind of work"));
+    connect(by_class_, &QCheckBox::toggled, this, &KernelPanel::setGroupByClass);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
@@ -112,8 +120,14 @@ KernelPanel::KernelPanel(QWidget* parent)
     });
 }
 
+void KernelPanel::setGroupByClass(bool on) {
+    if (by_class_->isChecked() != on) by_class_->setChecked(on);  // toggled() calls back once
+    else setRows(rows_);
+}
+
 void KernelPanel::setRows(std::vector<KernelRow> rows) {
-    model_->setRows(std::move(rows));
+    rows_ = std::move(rows);
+    model_->setRows(by_class_->isChecked() ? kernels_by_class(rows_) : rows_);
     fit_columns(view_, KernelTableModel::Name);
     int64_t total = 0, calls = 0;
     for (const auto& r : model_->rows()) {

@@ -10,6 +10,7 @@
 #include "analysis/kernel_table.h"
 #include "row_table_model.h"
 
+class QCheckBox;
 class QLineEdit;
 class QLabel;
 class QTableView;
@@ -21,7 +22,7 @@ class OperatorFilterProxy;
 class KernelTableModel : public RowTableModel<KernelRow> {
     Q_OBJECT
 public:
-    enum Column { Name, Kind, Calls, Total, Share, Avg, Min, Max, Grid, Block, Registers, SharedMemory, Occupancy, Bytes, ColumnCount };
+    enum Column { Name, Kind, Class, Calls, Total, Share, Avg, Min, Max, Grid, Block, Registers, SharedMemory, Occupancy, Bytes, ColumnCount };
 
     explicit KernelTableModel(QObject* parent = nullptr);
 
@@ -42,6 +43,8 @@ public:
     KernelTableModel* model() const { return model_; }
     OperatorFilterProxy* proxy() const { return proxy_; }
     void setRows(std::vector<KernelRow> rows);  // a run's kernel table (from its RunAnalysis)
+    // One row per kernel class and device (GEMM, attention, softmax, ...) instead of per kernel.
+    void setGroupByClass(bool on);
 
 signals:
     void kernelSelected(const QString& name);  // to highlight its events in the timeline
@@ -52,6 +55,8 @@ private:
     QTableView* view_;
     QLineEdit* filter_;
     QLabel* summary_;
+    QCheckBox* by_class_;
+    std::vector<KernelRow> rows_;  // per kernel, as set
 };
 
 }  // namespace awb::ui

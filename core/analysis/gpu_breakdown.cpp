@@ -58,13 +58,15 @@ enum class Work { Computation, Communication, Memcpy, Memset };
 struct DeviceEvent {
     Interval span;
     Work work;
+    KernelClass cls;
     int step;  // -1: launched outside every ProfilerStep
 };
 
 GpuBreakdown measure(const std::vector<DeviceEvent>& events, int64_t lo, int64_t hi) {
-    std::vector<Interval> by_work[4], all;
+    std::vector<Interval> by_work[4], all, by_class[kKernelClassCount];
     for (const DeviceEvent& e : events) {
         by_work[int(e.work)].push_back(e.span);
+        by_class[int(e.cls)].push_back(e.span);
         all.push_back(e.span);
     }
     const Union compute = merged(by_work[int(Work::Computation)], lo, hi);
@@ -81,20 +83,12 @@ GpuBreakdown measure(const std::vector<DeviceEvent>& events, int64_t lo, int64_t
     b.idle_ns = (hi - lo) - b.busy_ns;
     b.exposed_communication_ns = length_outside(comm, compute);
     b.exposed_memcpy_ns = length_outside(copy, compute);
+    for (int c = 0; c < kKernelClassCount; ++c)
+        if (!by_class[c].empty()) b.class_ns[size_t(c)] = length(merged(by_class[c], lo, hi));
     return b;
 }
 
 }  // namespace
-
-bool is_communication_kernel(const std::string& name) {
-    for (size_t i = 0; i + 4 <= name.size(); ++i) {
-        const char c0 = char(std::tolower(static_cast<unsigned char>(name[i])));
-        if ((c0 == 'n' || c0 == 'r') && std::tolower(static_cast<unsigned char>(name[i + 1])) == 'c' &&
-            std::tolower(static_cast<unsigned char>(name[i + 2])) == 'c' && std::tolower(static_cast<unsigned char>(name[i + 3])) == 'l')
-            return true;
-    }
-    return false;
-}
 
 std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace) {
     // CPU ProfilerStep#k spans and launch times (runtime calls by correlation id), per rank.
@@ -116,16 +110,19 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace) {
         return t <= e ? k : -1;
     };
     std::map<std::pair<int32_t, int>, std::vector<DeviceEvent>> devices;
-    for (const TraceEvent& e : trace.events()) {
+    const std::vector<KernelClass> classes = kernel_classes(trace);
+    for (size_t i = 0; i < trace.events().size(); ++i) {
+        const TraceEvent& e = trace.events()[i];
         if (e.device == DeviceKind::CPU) continue;
-        Work work;
-        if (e.kind == EventKind::Kernel) work = is_communication_kernel(e.name) ? Work::Communication : Work::Computation;
-        else if (e.kind == EventKind::Memcpy) work = Work::Memcpy;
-        else if (e.kind == EventKind::Memset) work = Work::Memset;
-        else continue;  // device-side annotations: spans, not work
+        if (e.kind != EventKind::Kernel && e.kind != EventKind::Memcpy && e.kind != EventKind::Memset) continue;  // annotations: spans
+        const KernelClass cls = classes[i];
+        const Work work = cls == KernelClass::Communication ? Work::Communication
+                          : cls == KernelClass::Memcpy      ? Work::Memcpy
+                          : cls == KernelClass::Memset      ? Work::Memset
+                                                            : Work::Computation;
         const auto launch = launches.find({e.rank, e.correlation_id});
         const int64_t t = e.correlation_id > 0 && launch != launches.end() ? launch->second : e.start_ns;
-        devices[{e.rank, e.device_index}].push_back({{e.start_ns, e.end_ns}, work, step_at(e.rank, t)});
+        devices[{e.rank, e.device_index}].push_back({{e.start_ns, e.end_ns}, work, cls, step_at(e.rank, t)});
     }
     std::vector<GpuBreakdown> out;
     for (const auto& [key, events] : devices) {
@@ -177,6 +174,23 @@ std::string format_gpu_breakdown(const std::vector<GpuBreakdown>& rows) {
                              (long long)b.kernels, cell(b.busy_ns).c_str(), cell(b.computation_ns).c_str(), cell(b.communication_ns).c_str(),
                              cell(b.memcpy_ns).c_str(), cell(b.memset_ns).c_str(), cell(b.idle_ns).c_str(),
                              cell(b.exposed_communication_ns).c_str(), cell(b.exposed_memcpy_ns).c_str());
+    }
+    // Computation class by class (the classes some row has).
+    std::vector<int> shown;
+    for (int c = 0; c < kKernelClassCount; ++c)
+        if (is_computation(KernelClass(c)) &&
+            std::any_of(rows.begin(), rows.end(), [c](const GpuBreakdown& b) { return b.class_ns[size_t(c)] > 0; }))
+            shown.push_back(c);
+    if (shown.empty()) return out;
+    out += printf_string("Computation by kernel class (%s and %% of the span)\n%-5s %-6s %-6s", unit, "rank", "device", "step");
+    for (int c : shown) out += printf_string(" %17.17s", to_string(KernelClass(c)).c_str());
+    out += "\n";
+    for (const GpuBreakdown& b : rows) {
+        out += printf_string("%-5s %-6d %-6s", b.rank < 0 ? "-" : std::to_string(b.rank).c_str(), b.device_index,
+                             b.step < 0 ? "all" : ("#" + std::to_string(b.step)).c_str());
+        for (int c : shown)
+            out += printf_string(" %10.3f %5.1f%%", double(b.class_ns[size_t(c)]) / scale, 100.0 * b.share(b.class_ns[size_t(c)]));
+        out += "\n";
     }
     return out;
 }

@@ -2,7 +2,9 @@
 // rank and device, for the whole trace and for each ProfilerStep. Definitions (README "GPU time
 // breakdown"):
 //   - device events: kernels, memcpy and memset (device-side user annotations are spans, not work);
-//     a kernel is communication when its name says NCCL or RCCL, computation otherwise;
+//     each has its kernel class (kernel_class.h): communication (NCCL/RCCL), memcpy and memset
+//     (ROCm's copy and fill kernels too), and computation for every other class, which is also
+//     measured class by class;
 //   - every figure is the length of a union of intervals, merged across all streams of the device,
 //     so two kernels that overlap on two streams count once;
 //   - busy = union of all device events; idle = span - busy;
@@ -15,10 +17,12 @@
 // Pure C++: no torch, no Qt.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "analysis/kernel_class.h"
 #include "model/trace.h"
 
 namespace awb {
@@ -38,13 +42,13 @@ struct GpuBreakdown {
     int64_t idle_ns = 0;
     int64_t exposed_communication_ns = 0;
     int64_t exposed_memcpy_ns = 0;
+    // Time each class's kernels run on any stream (computation classes sum to at least computation_ns:
+    // two classes overlapping on two streams count in both).
+    std::array<int64_t, kKernelClassCount> class_ns{};
     int64_t span_ns() const { return end_ns - start_ns; }
     double share(int64_t ns) const { return span_ns() > 0 ? double(ns) / double(span_ns()) : 0.0; }
     bool operator==(const GpuBreakdown&) const = default;
 };
-
-// True for NCCL / RCCL kernels (case-insensitive "nccl" or "rccl" in the name).
-bool is_communication_kernel(const std::string& name);
 
 // One row per (rank, device) for the whole trace, followed by its steps in order; ordered by rank,
 // then device. Empty when the trace has no device events.

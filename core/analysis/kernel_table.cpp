@@ -7,18 +7,21 @@
 namespace awb {
 
 std::vector<KernelRow> kernel_table(const Trace& trace) {
-    using Key = std::tuple<std::string, int, std::array<int32_t, 3>, std::array<int32_t, 3>, int32_t, int64_t, int>;
+    using Key = std::tuple<std::string, int, std::array<int32_t, 3>, std::array<int32_t, 3>, int32_t, int64_t, int, int>;
     std::map<Key, KernelRow> groups;
     std::map<Key, double> occupancy_weight;
-    for (const TraceEvent& e : trace.events()) {
+    const std::vector<KernelClass> classes = kernel_classes(trace);
+    for (size_t i = 0; i < trace.events().size(); ++i) {
+        const TraceEvent& e = trace.events()[i];
         if (e.kind != EventKind::Kernel && e.kind != EventKind::Memcpy && e.kind != EventKind::Memset) continue;
         const DeviceLaunch l = e.launch ? *e.launch : DeviceLaunch{};
-        const Key key{e.name, int(e.kind), l.grid, l.block, l.registers_per_thread, l.shared_memory_bytes, e.device_index};
+        const Key key{e.name, int(e.kind), l.grid, l.block, l.registers_per_thread, l.shared_memory_bytes, e.device_index, int(classes[i])};
         KernelRow& r = groups[key];
         const int64_t d = e.duration_ns();
         if (r.calls == 0) {
             r.name = e.name;
             r.kind = e.kind;
+            r.cls = classes[i];
             r.device_index = e.device_index;
             r.launch = l;
             r.launch.bytes = 0;
@@ -41,6 +44,39 @@ std::vector<KernelRow> kernel_table(const Trace& trace) {
     for (auto& [key, row] : groups) rows.push_back(std::move(row));
     std::stable_sort(rows.begin(), rows.end(), [](const KernelRow& a, const KernelRow& b) { return a.total_ns > b.total_ns; });
     return rows;
+}
+
+std::vector<KernelRow> kernels_by_class(const std::vector<KernelRow>& rows) {
+    std::map<std::pair<int, int>, KernelRow> groups;  // (class, device)
+    std::map<std::pair<int, int>, double> occupancy_time;
+    for (const KernelRow& r : rows) {
+        const std::pair<int, int> key{int(r.cls), r.device_index};
+        KernelRow& g = groups[key];
+        if (g.calls == 0) {
+            g.name = to_string(r.cls);
+            g.kind = r.kind;
+            g.cls = r.cls;
+            g.device_index = r.device_index;
+            g.launch.bytes = 0;
+            g.min_ns = r.min_ns;
+            g.max_ns = r.max_ns;
+        }
+        if (r.mean_occupancy_pct >= 0) {
+            double& w = occupancy_time[key];
+            const double weight = double(std::max<int64_t>(r.total_ns, 1));
+            g.mean_occupancy_pct = (std::max(g.mean_occupancy_pct, 0.0) * w + r.mean_occupancy_pct * weight) / (w + weight);
+            w += weight;
+        }
+        g.calls += r.calls;
+        g.total_ns += r.total_ns;
+        g.min_ns = std::min(g.min_ns, r.min_ns);
+        g.max_ns = std::max(g.max_ns, r.max_ns);
+        if (r.launch.bytes > 0) g.launch.bytes += r.launch.bytes;
+    }
+    std::vector<KernelRow> out;
+    for (auto& [key, g] : groups) out.push_back(std::move(g));
+    std::stable_sort(out.begin(), out.end(), [](const KernelRow& a, const KernelRow& b) { return a.total_ns > b.total_ns; });
+    return out;
 }
 
 std::string format_dim3(const std::array<int32_t, 3>& d) {

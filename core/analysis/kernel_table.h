@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/kernel_class.h"
 #include "model/trace.h"
 
 namespace awb {
@@ -14,6 +15,7 @@ namespace awb {
 struct KernelRow {
     std::string name;
     EventKind kind = EventKind::Kernel;  // Kernel, Memcpy or Memset
+    KernelClass cls = KernelClass::Other;  // from the name and the launching op (kernel_class.h)
     int device_index = -1;
     int64_t calls = 0;
     int64_t total_ns = 0;
@@ -25,8 +27,12 @@ struct KernelRow {
     bool operator==(const KernelRow&) const = default;
 };
 
-// Sorted by total time, largest first.
+// Grouped by name, launch configuration, device and class; sorted by total time, largest first.
 std::vector<KernelRow> kernel_table(const Trace& trace);
+
+// The rows summed per class and device (name: the class's name; calls, total, min, max and bytes
+// summed; occupancy weighted by time; no launch configuration), sorted by total time.
+std::vector<KernelRow> kernels_by_class(const std::vector<KernelRow>& rows);
 
 // "[1, 2, 16]", or "-" when the trace has no value.
 std::string format_dim3(const std::array<int32_t, 3>& d);

@@ -181,6 +181,10 @@ void to_json(json& j, const GpuBreakdown& b) {
         j[std::string(name) + "_us"] = double(ns) / 1e3;
         j[std::string(name) + "_share"] = b.share(ns);
     }
+    json classes = json::object();
+    for (int c = 0; c < kKernelClassCount; ++c)
+        if (const int64_t ns = b.class_ns[size_t(c)]; ns > 0) classes[class_key(KernelClass(c))] = {{"us", double(ns) / 1e3}, {"share", b.share(ns)}};
+    j["by_class"] = classes;
 }
 
 void to_json(json& j, const OperatorRow& r) {

@@ -57,16 +57,6 @@ Trace two_step_trace() {
 
 }  // namespace
 
-TEST(GpuBreakdown, CommunicationKernelsByName) {
-    EXPECT_TRUE(is_communication_kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"));
-    EXPECT_TRUE(is_communication_kernel("ncclKernel_AllGather_RING_LL_Sum_int8_t"));
-    EXPECT_TRUE(is_communication_kernel("void rcclGenericKernel<1, false>(ncclDevComm*)"));  // ROCm
-    EXPECT_TRUE(is_communication_kernel("NCCL"));
-    EXPECT_FALSE(is_communication_kernel("ampere_sgemm_64x64_nn"));
-    EXPECT_FALSE(is_communication_kernel("void at::native::vectorized_elementwise_kernel<4>"));
-    EXPECT_FALSE(is_communication_kernel("ncc"));
-}
-
 TEST(GpuBreakdown, WholeTraceAndStepsMergeStreamsAndExposeWhatComputationDoesNotHide) {
     const std::vector<GpuBreakdown> rows = gpu_breakdown(two_step_trace());
     ASSERT_EQ(rows.size(), 3u);
@@ -83,6 +73,15 @@ TEST(GpuBreakdown, WholeTraceAndStepsMergeStreamsAndExposeWhatComputationDoesNot
     whole.idle_ns = 20 * us;
     whole.exposed_communication_ns = 20 * us;  // 80-100
     whole.exposed_memcpy_ns = 10 * us;
+    auto by_class = [](int64_t gemm, int64_t comm, int64_t copy, int64_t set) {
+        std::array<int64_t, kKernelClassCount> c{};
+        c[size_t(KernelClass::Gemm)] = gemm;
+        c[size_t(KernelClass::Communication)] = comm;
+        c[size_t(KernelClass::Memcpy)] = copy;
+        c[size_t(KernelClass::Memset)] = set;
+        return c;
+    };
+    whole.class_ns = by_class(50 * us, 40 * us, 10 * us, 5 * us);
     EXPECT_EQ(rows[0], whole);
     EXPECT_DOUBLE_EQ(rows[0].share(rows[0].busy_ns), 0.8);
     // Step 3: from its first device event to step 4's first (the idle wait for step 4 is step 3's).
@@ -93,6 +92,7 @@ TEST(GpuBreakdown, WholeTraceAndStepsMergeStreamsAndExposeWhatComputationDoesNot
     step3.computation_ns = 30 * us;
     step3.memset_ns = 0;
     step3.busy_ns = 60 * us;
+    step3.class_ns = by_class(30 * us, 40 * us, 10 * us, 0);
     EXPECT_EQ(rows[1], step3);
     GpuBreakdown step4;
     step4.device_index = 0;
@@ -103,6 +103,7 @@ TEST(GpuBreakdown, WholeTraceAndStepsMergeStreamsAndExposeWhatComputationDoesNot
     step4.computation_ns = 20 * us;
     step4.memset_ns = 5 * us;
     step4.busy_ns = 20 * us;
+    step4.class_ns = by_class(20 * us, 0, 0, 5 * us);
     EXPECT_EQ(rows[2], step4);
     // The JSON says the same in microseconds with shares.
     const nlohmann::json j = rows[1];
@@ -110,7 +111,12 @@ TEST(GpuBreakdown, WholeTraceAndStepsMergeStreamsAndExposeWhatComputationDoesNot
     EXPECT_TRUE(j["rank"].is_null());
     EXPECT_DOUBLE_EQ(j["exposed_communication_us"].get<double>(), 20.0);
     EXPECT_DOUBLE_EQ(j["idle_share"].get<double>(), 0.25);
-    EXPECT_NE(format_gpu_breakdown(rows).find("#4"), std::string::npos);
+    EXPECT_DOUBLE_EQ(j["by_class"]["gemm"]["us"].get<double>(), 30.0);
+    EXPECT_FALSE(j["by_class"].contains("softmax"));
+    const std::string text = format_gpu_breakdown(rows);
+    EXPECT_NE(text.find("#4"), std::string::npos);
+    EXPECT_NE(text.find("Computation by kernel class"), std::string::npos);
+    EXPECT_NE(text.find("GEMM"), std::string::npos);
 }
 
 TEST(GpuBreakdown, AKernelWithoutItsLaunchBelongsToTheStepItStartsIn) {

@@ -58,9 +58,10 @@ def breakdown(files):
             # ns on the importer's rule: round(ts * 1000), duration likewise
             start = int(round(decimal.Decimal(e["ts"]) * 1000))
             end = start + int(round(decimal.Decimal(e.get("dur", 0)) * 1000))
-            if kind == "kernel":
+            if kind == "kernel":  # kernel classes (core/analysis/kernel_class.h): ROCm's copy/fill kernels, NCCL/RCCL
                 name = e.get("name", "").lower()
-                kind = "communication" if ("nccl" in name or "rccl" in name) else "computation"
+                kind = ("memcpy" if "__amd_rocclr_copy" in name else "memset" if "__amd_rocclr_fill" in name
+                        else "communication" if ("nccl" in name or "rccl" in name) else "computation")
             device = int(e.get("args", {}).get("device", 0))
             per_device.setdefault(device, []).append((kind, start, end))
         for device, items in per_device.items():

@@ -31,6 +31,17 @@
 
 using namespace awb;
 
+// File > Open of path, waiting until the engine thread has read it and the views have settled.
+bool open_and_wait(ui::MainWindow& window, const QString& path) {
+    QEventLoop loop;
+    QObject::connect(window.engine()->worker(), &ui::EngineWorker::resultsOpened, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+    QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
+    if (!window.openFile(path)) return false;
+    loop.exec();
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    return true;
+}
+
 int main(int argc, char** argv) {
     awb::tune_allocator_for_steady_state();  // as attention-workbench does at start-up
     QApplication app(argc, argv);
@@ -143,34 +154,18 @@ int main(int argc, char** argv) {
     }
     // The same GPU trace opened in the main window at 1600x1000 (File > Open): lanes per thread and
     // stream, a memory track per device, operators with their CUDA columns.
-    bool gpu_window = false;
-    {
-        window.resize(1600, 1000);
-        QEventLoop loop;
-        QObject::connect(window.engine()->worker(), &ui::EngineWorker::resultsOpened, &loop, &QEventLoop::quit, Qt::QueuedConnection);
-        QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
-        if (window.openFile(QStringLiteral("tests/fixtures/traces/kineto_gpu_2x.json"))) {
-            loop.exec();
-            for (int i = 0; i < 5; ++i) QApplication::processEvents();
-            gpu_window = window.grab().save(out + QStringLiteral("/gpu-trace-window.png"));
-        }
-    }
+    window.resize(1600, 1000);
+    const bool gpu_window = open_and_wait(window, QStringLiteral("tests/fixtures/traces/kineto_gpu_2x.json")) &&
+                            window.grab().save(out + QStringLiteral("/gpu-trace-window.png"));
     // The GPU time breakdown of the two-rank fixture (File > Open of its folder): a bar per rank and step.
     bool gpu_time = false;
-    {
-        QEventLoop loop;
-        QObject::connect(window.engine()->worker(), &ui::EngineWorker::resultsOpened, &loop, &QEventLoop::quit, Qt::QueuedConnection);
-        QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
-        if (window.openFile(QStringLiteral("tests/fixtures/traces/multi_rank"))) {
-            loop.exec();
-            for (int i = 0; i < 5; ++i) QApplication::processEvents();
-            ui::GpuTimeView view;  // the tab's rows, at a size that shows chart and table together
-            view.setRows(window.gpuTime()->model()->rows());
-            view.resize(1200, 560);
-            view.show();
-            for (int i = 0; i < 5; ++i) QApplication::processEvents();
-            gpu_time = window.gpuTime()->barCount() == 2 && view.grab().save(out + QStringLiteral("/gpu-time.png"));
-        }
+    if (open_and_wait(window, QStringLiteral("tests/fixtures/traces/multi_rank"))) {
+        ui::GpuTimeView view;  // the tab's rows, at a size that shows chart and table together
+        view.setRows(window.gpuTime()->model()->rows());
+        view.resize(1200, 560);
+        view.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        gpu_time = window.gpuTime()->barCount() == 2 && view.grab().save(out + QStringLiteral("/gpu-time.png"));
     }
     const bool all = ok && gpu && small && gpu_window && gpu_time;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));

@@ -761,6 +761,16 @@ private slots:
         panel.proxy()->sort(KernelTableModel::Occupancy, Qt::DescendingOrder);
         QCOMPARE(panel.proxy()->index(0, KernelTableModel::Occupancy).data().toString(), QStringLiteral("94.0 %"));
         QCOMPARE(panel.model()->headerData(KernelTableModel::Grid, Qt::Horizontal).toString(), QStringLiteral("Grid"));
+        // Grouped by class: GEMM, softmax, communication, memcpy, memset; the device time is the same.
+        QCOMPARE(panel.model()->index(0, KernelTableModel::Class).data().toString().isEmpty(), false);
+        panel.setGroupByClass(true);
+        QCOMPARE(panel.model()->rowCount(), 5);
+        panel.proxy()->sort(KernelTableModel::Total, Qt::DescendingOrder);
+        QCOMPARE(panel.proxy()->index(0, KernelTableModel::Name).data().toString(), QStringLiteral("communication"));
+        QCOMPARE(panel.proxy()->index(1, KernelTableModel::Name).data().toString(), QStringLiteral("GEMM"));
+        QCOMPARE(panel.proxy()->index(1, KernelTableModel::Calls).data().toString(), QStringLiteral("2"));
+        panel.setGroupByClass(false);
+        QCOMPARE(panel.model()->rowCount(), 7);
 
         // The timeline: lanes named by the trace's metadata; clicking a launch draws its arrow.
         TimelineWidget timeline;

@@ -1,0 +1,131 @@
+#include "analysis/kernel_class.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <utility>
+
+namespace awb {
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return out;
+}
+
+bool has(const std::string& haystack, std::string_view needle) { return haystack.find(needle) != std::string::npos; }
+
+template <size_t N>
+bool has_any(const std::string& haystack, const std::string_view (&needles)[N]) {
+    return std::any_of(std::begin(needles), std::end(needles), [&](std::string_view n) { return has(haystack, n); });
+}
+
+KernelClass by_op(std::string_view op) {
+    static const std::pair<std::string_view, KernelClass> ops[] = {
+        {"aten::mm", KernelClass::Gemm},           {"aten::bmm", KernelClass::Gemm},
+        {"aten::addmm", KernelClass::Gemm},        {"aten::baddbmm", KernelClass::Gemm},
+        {"aten::matmul", KernelClass::Gemm},       {"aten::linear", KernelClass::Gemm},
+        {"aten::addbmm", KernelClass::Gemm},       {"aten::_softmax", KernelClass::Softmax},
+        {"aten::softmax", KernelClass::Softmax},   {"aten::_softmax_backward_data", KernelClass::Softmax},
+        {"aten::native_layer_norm", KernelClass::Normalization},
+        {"aten::layer_norm", KernelClass::Normalization},
+        {"aten::native_batch_norm", KernelClass::Normalization},
+        {"aten::_fused_rms_norm", KernelClass::Normalization},
+        {"aten::sum", KernelClass::Reduction},     {"aten::mean", KernelClass::Reduction},
+        {"aten::amax", KernelClass::Reduction},    {"aten::max", KernelClass::Reduction},
+        {"aten::add", KernelClass::Elementwise},   {"aten::add_", KernelClass::Elementwise},
+        {"aten::mul", KernelClass::Elementwise},   {"aten::mul_", KernelClass::Elementwise},
+        {"aten::div", KernelClass::Elementwise},   {"aten::div_", KernelClass::Elementwise},
+        {"aten::sub", KernelClass::Elementwise},   {"aten::exp", KernelClass::Elementwise},
+        {"aten::fill_", KernelClass::Elementwise}, {"aten::copy_", KernelClass::Elementwise},
+        {"aten::masked_fill", KernelClass::Elementwise}, {"aten::where", KernelClass::Elementwise},
+    };
+    for (const auto& [name, c] : ops)
+        if (op == name) return c;
+    return KernelClass::Other;
+}
+
+}  // namespace
+
+std::string to_string(KernelClass c) {
+    switch (c) {
+        case KernelClass::Gemm: return "GEMM";
+        case KernelClass::AttentionFlash: return "attention (flash)";
+        case KernelClass::AttentionMemEfficient: return "attention (memory-efficient)";
+        case KernelClass::AttentionCudnn: return "attention (cuDNN)";
+        case KernelClass::AttentionMath: return "attention (math)";
+        case KernelClass::Softmax: return "softmax";
+        case KernelClass::Normalization: return "normalization";
+        case KernelClass::Reduction: return "reduction";
+        case KernelClass::Elementwise: return "elementwise";
+        case KernelClass::Communication: return "communication";
+        case KernelClass::Memcpy: return "memcpy";
+        case KernelClass::Memset: return "memset";
+        case KernelClass::Other: break;
+    }
+    return "other";
+}
+
+std::string class_key(KernelClass c) {
+    switch (c) {
+        case KernelClass::AttentionFlash: return "attention_flash";
+        case KernelClass::AttentionMemEfficient: return "attention_mem_efficient";
+        case KernelClass::AttentionCudnn: return "attention_cudnn";
+        case KernelClass::AttentionMath: return "attention_math";
+        default: return lower(to_string(c));
+    }
+}
+
+bool is_computation(KernelClass c) {
+    return c != KernelClass::Communication && c != KernelClass::Memcpy && c != KernelClass::Memset;
+}
+
+KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::string_view launching_op, bool under_math_attention) {
+    const std::string name = lower(raw_name);
+    if (kind == EventKind::Memcpy) return KernelClass::Memcpy;
+    if (kind == EventKind::Memset) return KernelClass::Memset;
+    if (has(name, "__amd_rocclr_copy")) return KernelClass::Memcpy;  // ROCm's copy kernels
+    if (has(name, "__amd_rocclr_fill")) return KernelClass::Memset;
+    if (has(name, "nccl") || has(name, "rccl")) return KernelClass::Communication;
+    if (has(name, "cudnn") && (has(name, "sdpa") || has(name, "fmha") || has(name, "flash"))) return KernelClass::AttentionCudnn;
+    static const std::string_view flash[] = {"flash_fwd", "flash_bwd", "pytorch_flash", "flash::", "flashattn", "flash_attn"};
+    if (has_any(name, flash)) return KernelClass::AttentionFlash;
+    static const std::string_view efficient[] = {"fmha", "efficient_attention", "mem_eff"};
+    if (has_any(name, efficient)) return KernelClass::AttentionMemEfficient;
+    if (under_math_attention) return KernelClass::AttentionMath;
+    static const std::string_view gemm[] = {"gemm", "gemv", "cutlass", "xmma", "nvjet", "cublas", "cijk_", "triton_tem"};
+    if (has_any(name, gemm)) return KernelClass::Gemm;
+    if (has(name, "softmax")) return KernelClass::Softmax;
+    static const std::string_view norm[] = {"layer_norm", "layernorm", "batch_norm", "batchnorm", "rms_norm", "rmsnorm", "group_norm", "groupnorm"};
+    if (has_any(name, norm)) return KernelClass::Normalization;
+    static const std::string_view reduce[] = {"reduce", "triton_red", "triton_per"};
+    if (has_any(name, reduce)) return KernelClass::Reduction;
+    static const std::string_view elementwise[] = {"elementwise", "triton_poi", "fill_kernel", "catarraybatchedcopy"};
+    if (has_any(name, elementwise)) return KernelClass::Elementwise;
+    return by_op(launching_op);
+}
+
+std::vector<KernelClass> kernel_classes(const Trace& trace) {
+    const auto& events = trace.events();
+    std::map<std::pair<int32_t, int64_t>, int32_t> ops;  // (rank, External id) -> the CPU op
+    for (size_t i = 0; i < events.size(); ++i)
+        if (events[i].kind == EventKind::CpuOp && events[i].correlation_id > 0) ops.emplace(std::make_pair(events[i].rank, events[i].correlation_id), int32_t(i));
+    std::vector<KernelClass> out(events.size(), KernelClass::Other);
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEvent& e = events[i];
+        if (e.kind != EventKind::Kernel && e.kind != EventKind::Memcpy && e.kind != EventKind::Memset) continue;
+        std::string_view op;
+        bool math = false;
+        if (const auto it = ops.find({e.rank, e.linked_correlation_id}); e.linked_correlation_id > 0 && it != ops.end()) {
+            op = events[size_t(it->second)].name;
+            for (int32_t a = it->second; a >= 0 && !math; a = events[size_t(a)].parent)
+                math = events[size_t(a)].name == "aten::_scaled_dot_product_attention_math";
+        }
+        out[i] = classify_kernel(e.name, e.kind, op, math);
+    }
+    return out;
+}
+
+}  // namespace awb

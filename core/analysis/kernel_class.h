@@ -1,0 +1,55 @@
+// What a device kernel does, from its name and the op that launched it: GEMM, attention (FlashAttention,
+// memory-efficient, cuDNN, or the math path's kernels), softmax, elementwise, reduction,
+// normalization, communication (NCCL/RCCL), memcpy, memset, other. The rules (checked in this order):
+//   - memcpy / memset by event kind, and ROCm's copy and fill kernels (__amd_rocclr_copyBuffer, ...);
+//   - communication: "nccl" or "rccl" in the name;
+//   - attention by name: flash_fwd/flash_bwd/pytorch_flash/flash:: -> flash; fmha/efficient_attention
+//     -> memory-efficient; cudnn with sdpa/fmha/flash -> cuDNN;
+//   - any other kernel launched under aten::_scaled_dot_product_attention_math -> attention (math);
+//   - by name: gemm, gemv, cutlass, xmma, nvjet, cublas, Cijk_ (ROCm Tensile), triton_tem -> GEMM;
+//     softmax -> softmax; layer_norm/layernorm, batch_norm, rms_norm, group_norm -> normalization;
+//     reduce, triton_red/triton_per -> reduction; elementwise, triton_poi, fill/copy kernels -> elementwise;
+//   - else by the launching op (aten::mm/bmm/addmm/baddbmm/matmul/linear -> GEMM, softmax, norms,
+//     sum/mean/amax -> reduction, add/mul/div/... -> elementwise); else other.
+// Pure C++: no torch, no Qt.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace awb {
+
+enum class KernelClass : uint8_t {
+    Gemm,
+    AttentionFlash,
+    AttentionMemEfficient,
+    AttentionCudnn,
+    AttentionMath,
+    Softmax,
+    Normalization,
+    Reduction,
+    Elementwise,
+    Communication,
+    Memcpy,
+    Memset,
+    Other,
+};
+inline constexpr int kKernelClassCount = int(KernelClass::Other) + 1;
+
+std::string to_string(KernelClass c);  // "GEMM", "attention (flash)", ...
+std::string class_key(KernelClass c);  // "gemm", "attention_flash", ... (JSON)
+bool is_computation(KernelClass c);    // neither communication, memcpy nor memset
+
+// One kernel by its name, kind, the op that launched it ("" when unknown) and whether that op runs
+// inside the SDPA math path.
+KernelClass classify_kernel(std::string_view name, EventKind kind, std::string_view launching_op = {}, bool under_math_attention = false);
+
+// Every event's class (indexed like trace.events(); Other for CPU events): device events are linked
+// to the op that launched them through their External id, on their rank.
+std::vector<KernelClass> kernel_classes(const Trace& trace);
+
+}  // namespace awb
