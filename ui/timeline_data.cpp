@@ -65,6 +65,9 @@ TimelineData TimelineData::from_trace(const Trace& trace) {
             lane.title = to_string(DeviceSpec{DeviceKind(device), device_index}) + " " +
                          (named != names.end() ? named->second : "stream " + std::to_string(thread));
         if (meta.ranks.size() > 1) lane.title = "rank " + std::to_string(rank) + " " + lane.title;
+        lane.device = !cpu;
+        lane.device_index = device_index;
+        lane.rank = rank;
         d.lanes.push_back(std::move(lane));
     }
     d.placed.resize(events.size());

@@ -42,6 +42,9 @@ struct TimelineLevel {
 struct TimelineLane {
     std::string title;  // "CPU thread 1234", "cuda:0 stream 7"
     std::vector<TimelineLevel> levels;
+    bool device = false;  // a device stream (of device_index, on rank)
+    int device_index = -1;
+    int32_t rank = -1;
 };
 
 struct TimelineData {

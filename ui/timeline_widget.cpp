@@ -161,6 +161,18 @@ size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
     std::vector<int> lane_top(data_->lanes.size());
     for (size_t l = 0; l < data_->lanes.size(); ++l) lane_top[l] = area.top() + laneTop(int(l)) + kLaneHeaderPx;
     // (laneTop includes the ruler at the top)
+    // The GPUs' idle gaps (no kernel, copy or set on any stream of the device): a red tint behind
+    // each of its stream lanes, only the visible gaps (binary search), at least one pixel wide.
+    for (size_t l = 0; l < data_->lanes.size(); ++l) {
+        const DeviceIdle* idle = idleOf(int(l));
+        if (!idle) continue;
+        const int height = int(std::max<size_t>(1, data_->lanes[l].levels.size())) * kRowPx;
+        auto it = std::partition_point(idle->gaps.begin(), idle->gaps.end(), [&](const auto& g) { return g.second <= view.start_ns; });
+        for (; it != idle->gaps.end() && it->first < view.end_ns; ++it) {
+            const double x0 = std::max(0.0, view.x_of(it->first)), x1 = std::min(view.width_px, view.x_of(it->second));
+            if (x1 - x0 >= 1) p.fillRect(QRectF(x_base + x0, lane_top[l], x1 - x0, height), QColor(230, 60, 60, 38));
+        }
+    }
     const QColor folded_pen = palette().color(QPalette::Mid);
     for (const auto& it : items_) {
         const int y = lane_top[size_t(it.lane)] + it.level * kRowPx;
@@ -366,6 +378,21 @@ QString TimelineWidget::describe(const TimelineSpan& s) const {
     return text;
 }
 
+const DeviceIdle* TimelineWidget::idleOf(int lane) const {
+    if (!analysis_ || !data_ || lane < 0 || size_t(lane) >= data_->lanes.size() || !data_->lanes[size_t(lane)].device) return nullptr;
+    const TimelineLane& l = data_->lanes[size_t(lane)];
+    for (const DeviceIdle& d : analysis_->gpu_idle)
+        if (d.rank == l.rank && d.device_index == l.device_index) return &d;
+    return nullptr;
+}
+
+std::pair<int64_t, int64_t> TimelineWidget::idleGapAt(int lane, int64_t t) const {
+    const DeviceIdle* idle = idleOf(lane);
+    if (!idle) return {0, 0};
+    const auto it = std::partition_point(idle->gaps.begin(), idle->gaps.end(), [t](const auto& g) { return g.second <= t; });
+    return it != idle->gaps.end() && it->first <= t ? *it : std::pair<int64_t, int64_t>{0, 0};
+}
+
 QString TimelineWidget::totalsInRun(const TraceEvent& e) const {
     // The event's row of the run's operator table (CPU ops, by PyTorch's table name) or kernel table.
     if (e.device == DeviceKind::CPU) {
@@ -401,8 +428,17 @@ bool TimelineWidget::event(QEvent* e) {
         const Hit h = rowAt(help->pos().y());
         const TimelineSpan* s = h.lane >= 0 ? span_at(*data_, view_, h.lane, h.level, help->pos().x() - kGutterPx, 2.0)
                                             : nullptr;
+        const auto [gap_start, gap_end] =
+            h.lane >= 0 && !s ? idleGapAt(h.lane, view_.ns_at(help->pos().x() - kGutterPx)) : std::pair<int64_t, int64_t>{0, 0};
         if (s)
             QToolTip::showText(help->globalPos(), describe(*s), this);
+        else if (gap_end > gap_start)
+            QToolTip::showText(help->globalPos(),
+                               tr("<b>GPU idle</b> %1<br>no kernel, copy or set on any stream of this GPU<br>from %2 to %3 after trace start")
+                                   .arg(format_duration_ns(double(gap_end - gap_start)),
+                                        format_duration_ns(double(gap_start - data_->start_ns)),
+                                        format_duration_ns(double(gap_end - data_->start_ns))),
+                               this);
         else
             QToolTip::hideText();
         return true;

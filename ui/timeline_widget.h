@@ -44,6 +44,9 @@ public:
     int selectedEvent() const { return selected_; }
     const std::vector<FlowLink>& flows() const { return flows_; }
     const TimelineData* data() const { return data_.get(); }  // null while none is set or prepared
+    // The idle gap of a device lane's GPU at time t (no kernel, copy or set on any of its streams),
+    // as {start, end}; {0, 0} when it is busy there or the lane is no device's.
+    std::pair<int64_t, int64_t> idleGapAt(int lane, int64_t t) const;
     // The tooltip of a span: name, duration, self time, shapes, launch details and, for a run, the
     // totals of its operator or kernel in the run.
     QString describe(const TimelineSpan& span) const;
@@ -89,6 +92,7 @@ private:
     std::shared_ptr<const TimelineData> data_;
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const RunAnalysis> analysis_;  // the run's tables, for tooltips; null for bare data
+    const DeviceIdle* idleOf(int lane) const;      // the idle gaps of a device lane's GPU, or null
     std::vector<MemorySeries> memory_;  // the tracks with points
     TimeMapping view_;
     std::set<int32_t> highlighted_;

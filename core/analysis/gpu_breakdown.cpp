@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -150,6 +151,22 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace) {
             step.kernels = step_events[it->first];
             out.push_back(step);
         }
+    }
+    return out;
+}
+
+std::vector<DeviceIdle> gpu_idle_gaps(const Trace& trace) {
+    std::map<std::pair<int32_t, int>, std::vector<Interval>> work;
+    for (const TraceEvent& e : trace.events())
+        if (e.device != DeviceKind::CPU && (e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy || e.kind == EventKind::Memset))
+            work[{e.rank, e.device_index}].emplace_back(e.start_ns, e.end_ns);
+    std::vector<DeviceIdle> out;
+    for (const auto& [key, intervals] : work) {
+        DeviceIdle idle;
+        std::tie(idle.rank, idle.device_index) = key;
+        const Union busy = merged(intervals, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+        for (size_t i = 1; i < busy.size(); ++i) idle.gaps.emplace_back(busy[i - 1].second, busy[i].first);
+        out.push_back(std::move(idle));
     }
     return out;
 }

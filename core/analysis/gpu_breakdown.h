@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/kernel_class.h"
@@ -53,6 +54,16 @@ struct GpuBreakdown {
 // One row per (rank, device) for the whole trace, followed by its steps in order; ordered by rank,
 // then device. Empty when the trace has no device events.
 std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace);
+
+// A device's idle gaps: where no kernel, copy or set runs on any of its streams, between its first
+// event and its last, in time order (they sum to the whole-trace row's idle_ns).
+struct DeviceIdle {
+    int32_t rank = -1;
+    int device_index = -1;
+    std::vector<std::pair<int64_t, int64_t>> gaps;  // [start, end) on the trace's clock
+    bool operator==(const DeviceIdle&) const = default;
+};
+std::vector<DeviceIdle> gpu_idle_gaps(const Trace& trace);
 
 // The rows as a text table (times in us or ms, each with its share of the span), for attnwb inspect.
 std::string format_gpu_breakdown(const std::vector<GpuBreakdown>& rows);

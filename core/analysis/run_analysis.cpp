@@ -8,6 +8,7 @@ RunAnalysis analyze_run(const Trace& trace) {
     a.kernels = kernel_table(trace);
     a.memory = replay_memory(trace);
     a.gpu = gpu_breakdown(trace);
+    a.gpu_idle = gpu_idle_gaps(trace);
     return a;
 }
 

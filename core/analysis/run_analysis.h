@@ -1,8 +1,8 @@
 // Everything derived from one run's trace, computed once and shared by every consumer: the operator
-// table (key_averages, not grouped by shape), the kernel table, the memory replay and the GPU time
-// breakdown. The GUI computes
-// it off the GUI thread when a run arrives and hands the same value to the operator and kernel
-// tables, the timeline's memory tracks, the advisor, the checklist, the comparison and the reports.
+// table (key_averages, not grouped by shape), the kernel table, the memory replay, the GPU time
+// breakdown and the GPUs' idle gaps. The GUI computes it off the GUI thread when a run arrives and
+// hands the same value to the operator, kernel and GPU time tables, the timeline (memory tracks,
+// idle marks, tooltips), the advisor, the checklist, the comparison and the reports.
 #pragma once
 
 #include <memory>
@@ -21,6 +21,7 @@ struct RunAnalysis {
     std::vector<KernelRow> kernels;      // kernel_table(trace)
     std::vector<MemorySeries> memory;    // replay_memory(trace): one series per device
     std::vector<GpuBreakdown> gpu;       // gpu_breakdown(trace): empty without device events
+    std::vector<DeviceIdle> gpu_idle;    // gpu_idle_gaps(trace): the timeline marks them
     bool operator==(const RunAnalysis&) const = default;
 };
 

@@ -119,6 +119,16 @@ TEST(GpuBreakdown, WholeTraceAndStepsMergeStreamsAndExposeWhatComputationDoesNot
     EXPECT_NE(text.find("GEMM"), std::string::npos);
 }
 
+TEST(GpuBreakdown, IdleGapsOfEachDeviceSumToItsIdleTime) {
+    const Trace trace = two_step_trace();
+    const std::vector<DeviceIdle> idle = gpu_idle_gaps(trace);
+    ASSERT_EQ(idle.size(), 1u);
+    EXPECT_EQ(idle[0].device_index, 0);
+    const std::vector<std::pair<int64_t, int64_t>> gaps{{110 * us, 130 * us}};  // between the copy and step 4's GEMM
+    EXPECT_EQ(idle[0].gaps, gaps);
+    EXPECT_EQ(gpu_breakdown(trace)[0].idle_ns, 20 * us);
+}
+
 TEST(GpuBreakdown, AKernelWithoutItsLaunchBelongsToTheStepItStartsIn) {
     std::vector<TraceEvent> events{cpu("ProfilerStep#0", EventKind::UserAnnotation, 0, 100),
                                    cpu("ProfilerStep#1", EventKind::UserAnnotation, 100, 200),
@@ -158,6 +168,11 @@ TEST(GpuBreakdown, RealTwoRankTraceAllReduceIsExposed) {
             EXPECT_EQ(b.idle_ns, span[r] - gemm[r] - nccl[r]);
         }
         EXPECT_EQ(rows[size_t(2 * r)].step, -1);
+        // One gap per rank: from the GEMM's end to the all-reduce's start.
+        const auto idle = gpu_idle_gaps(t.trace);
+        ASSERT_EQ(idle.size(), 2u);
+        ASSERT_EQ(idle[size_t(r)].gaps.size(), 1u);
+        EXPECT_EQ(idle[size_t(r)].gaps[0].second - idle[size_t(r)].gaps[0].first, span[r] - gemm[r] - nccl[r]);
         EXPECT_EQ(rows[size_t(2 * r + 1)].step, 1);
     }
 }

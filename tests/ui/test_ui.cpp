@@ -811,6 +811,17 @@ private slots:
         }
         QCOMPARE(window.gpuTime()->plot()->plottableCount(), 4);
         QCOMPARE(window.gpuTime()->model()->index(0, GpuTimeModel::Idle).data().toString(), QStringLiteral("37.7 us (22.1%)"));
+        // The timeline marks each GPU's idle gaps on its stream lanes, and says so on hover.
+        const TimelineData* data = window.timeline()->data();
+        QVERIFY(data);
+        int stream_lane = -1;
+        for (int l = 0; l < int(data->lanes.size()); ++l)
+            if (data->lanes[size_t(l)].device && data->lanes[size_t(l)].rank == 0 && stream_lane < 0) stream_lane = l;
+        QVERIFY(stream_lane >= 0);
+        const auto idle = gpu_idle_gaps(import_chrome_traces(trace_files_of(dir.toStdString())).trace);
+        const auto gap = idle.at(0).gaps.at(0);  // rank 0: from the GEMM's end to the all-reduce
+        QCOMPARE(window.timeline()->idleGapAt(stream_lane, (gap.first + gap.second) / 2), gap);
+        QCOMPARE(window.timeline()->idleGapAt(stream_lane, gap.second + 1), (std::pair<int64_t, int64_t>{0, 0}));
         // A CPU run has none, and says why.
         window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
         QCOMPARE(window.gpuTime()->barCount(), 0);
