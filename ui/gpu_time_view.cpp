@@ -175,7 +175,7 @@ void GpuTimeView::rebuildChart() {
     for (const Part& part : parts) {
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
         bars->setName(part.name);
-        bars->setPen(QPen(part.color.darker(120)));
+        bars->setPen(Qt::NoPen);  // a zero-height part draws nothing (an outline would show as a sliver)
         bars->setBrush(part.color);
         bars->setWidth(0.5);
         if (below) bars->moveAbove(below);

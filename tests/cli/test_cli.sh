@@ -177,6 +177,11 @@ cp "$attnwb" "$tmp/alone/attnwb"
 attnwb_full=$attnwb
 attnwb="$tmp/alone/attnwb"
 check "inspect needs no engine" 0 'Self CPU time total' -- inspect "$tmp/t.json" --quiet
+# --breakdown: a CPU trace says it has no device work; a GPU trace gets the table and the kernel classes
+check "breakdown of a CPU trace" 0 'no kernels, copies or sets' -- inspect "$tmp/t.json" --quiet --breakdown
+fixtures="$(dirname "$0")/../fixtures/traces"
+check "breakdown of a GPU trace" 0 'exposed comm' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet --breakdown
+check "kernel classes of a GPU trace" 0 '^GEMM +0 +2 ' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet
 check "profile without the engine says so" 1 "'profile' needs the engine, .*/alone/attnwb-engine" -- profile "${small[@]}"
 attnwb=$attnwb_full
 
