@@ -28,6 +28,7 @@ Usage
   /usr/bin/python3 scripts/bench_import.py --size-mb 5 --repeat 1 --show-output
   /usr/bin/python3 scripts/bench_import.py --gz --json /tmp/awb-bench/import.json
   /usr/bin/python3 scripts/bench_import.py --size-mb 4096 --skip-python     # the "a 4 GB trace opens" goal
+  /usr/bin/python3 scripts/bench_import.py --hta ~/.cache/attention-workbench/venv-hta/bin/python   # HTA too
   /usr/bin/python3 scripts/bench_import.py --generate --size-mb 50 --out /tmp/t.json   # generator only
 Generated files are kept under /tmp/awb-bench and reused when size and seed match (--regenerate forces
 a new one, --no-keep deletes them afterwards). Python's json.load peaks at ~4.5x the file size; it is
@@ -1073,6 +1074,24 @@ PY_LOAD = ("import gzip, json, sys\n"
            "print(len(d['traceEvents']), 'events')\n")
 
 
+# HolisticTraceAnalysis (PyPI), the peer users would otherwise pick: its TraceAnalysis reads a folder of
+# per-rank traces (its own parser, pandas DataFrames). --hta names a python that has it installed.
+HTA_LOAD = ("import sys\n"
+            "from hta.trace_analysis import TraceAnalysis\n"
+            "a = TraceAnalysis(trace_dir=sys.argv[1])\n"
+            "print(len(a.t.get_trace(a.t.get_ranks()[0])), 'events')\n")
+
+
+def hta_folder(path, workdir):
+    """A folder holding only this trace (a symlink), as HTA's TraceAnalysis wants."""
+    folder = os.path.join(workdir, "hta-" + re.sub(r"[^A-Za-z0-9]+", "_", os.path.basename(path)))
+    os.makedirs(folder, exist_ok=True)
+    link = os.path.join(folder, os.path.basename(path))
+    if not os.path.islink(link):
+        os.symlink(os.path.abspath(path), link)
+    return folder
+
+
 def run_child(cmd, stdout_path):
     """Runs cmd, returns (wall seconds, peak RSS KiB, exit code); stdout/stderr go to files."""
     with open(stdout_path, "wb") as out, open(stdout_path + ".err", "wb") as err:
@@ -1325,13 +1344,22 @@ def bench_file(path, size_bytes, args, meta, workdir, title, startup=None):
                                                    f"{avail / 2**30:.0f} GiB available"}
     else:
         tools.append((python_label, [PYTHON, "-c", PY_LOAD, path]))
+    if args.hta:
+        tools.append(("HTA TraceAnalysis", [args.hta, "-c", HTA_LOAD, hta_folder(path, workdir)]))
     warm_cache(path)
     results = measure(tools, args.repeat, size_bytes, workdir)
     ours = results["attnwb inspect"]
     python = python or results[python_label]
-    print_table([ours, python], size_bytes, title)
+    hta = results.get("HTA TraceAnalysis")
+    print_table([ours, python] + ([hta] if hta else []), size_bytes, title)
     result = {"file": path, "file_bytes": os.path.getsize(path), "uncompressed_bytes": size_bytes,
               "attnwb": ours, "python": python, "comparison": compare(ours, python, startup)}
+    if hta:
+        result["hta"] = hta
+        if not hta.get("failed") and not ours.get("failed"):
+            result["comparison"]["hta_wall_over_attnwb"] = round(hta["wall_s"] / ours["wall_s"], 2)
+            result["comparison"]["hta_rss_over_attnwb"] = round(hta["peak_rss_bytes"] / ours["peak_rss_bytes"], 2)
+            print(f"HTA / attnwb: wall {hta['wall_s'] / ours['wall_s']:.1f}x, peak RSS {hta['peak_rss_bytes'] / ours['peak_rss_bytes']:.1f}x")
     if not ours.get("failed"):
         result["check"] = check_summary(ours["stdout"], meta)
         if args.show_output:
@@ -1361,6 +1389,9 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per tool (median wall, max RSS), default 3")
     ap.add_argument("--gz", action="store_true", help="also gzip the trace (level 6) and time both tools on the .gz")
     ap.add_argument("--skip-python", action="store_true", help="do not run Python's json.load (e.g. for 4 GB)")
+    ap.add_argument("--hta", metavar="PYTHON",
+                    help="also time HolisticTraceAnalysis loading the trace, with this python (one that has "
+                         "HolisticTraceAnalysis installed, e.g. a venv: pip install HolisticTraceAnalysis)")
     ap.add_argument("--show-output", action="store_true", help="print attnwb inspect's output of the last run")
     ap.add_argument("--verify", action="store_true",
                     help="one more, untimed attnwb inspect --rows 0 --json, compared with the generator's counts")
