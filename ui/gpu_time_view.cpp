@@ -14,6 +14,7 @@
 
 #include "format_qt.h"
 #include "operator_table_model.h"
+#include "plot_export.h"
 #include "table_columns.h"
 
 namespace awb::ui {
@@ -195,6 +196,8 @@ void GpuTimeView::rebuildChart() {
     plot_->legend->setVisible(!bars_.empty());
     plot_->replot();
 }
+
+bool GpuTimeView::exportTo(const QString& path, QString* error) { return export_plot(plot_, path, error); }
 
 void GpuTimeView::showReadout(QMouseEvent* e) {
     const int i = int(std::lround(plot_->xAxis->pixelToCoord(e->pos().x()))) - 1;

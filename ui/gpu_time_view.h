@@ -42,6 +42,7 @@ public:
     void setRows(std::vector<GpuBreakdown> rows);  // empty: a CPU run or a trace without device events
     GpuTimeModel* model() const { return model_; }
     QCustomPlot* plot() const { return plot_; }
+    bool exportTo(const QString& path, QString* error = nullptr);  // the chart, .png or .pdf
     int barCount() const { return int(bars_.size()); }  // the rows drawn as bars
     const GpuBreakdown& bar(int i) const { return bars_[size_t(i)]; }
 

@@ -9,6 +9,7 @@
 #include <QToolBar>
 
 #include "engine_worker.h"
+#include "gpu_time_view.h"
 #include "main_window.h"
 #include "operator_panel.h"
 #include "run_panel.h"
@@ -66,6 +67,8 @@ void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
                   [this](const QString& p, QString* e) { return operators_->exportCsv(p, e); });
     export_action(tr("Sweep chart as PNG/PDF..."), QStringLiteral("sweep.png"), tr("PNG (*.png);;PDF (*.pdf)"),
                   [this](const QString& p, QString* e) { return chart_->exportTo(p, e); });
+    export_action(tr("GPU time chart as PNG/PDF..."), QStringLiteral("gpu-time.png"), tr("PNG (*.png);;PDF (*.pdf)"),
+                  [this](const QString& p, QString* e) { return gpu_time_->exportTo(p, e); });
     export_action(tr("Timeline as PNG..."), QStringLiteral("timeline.png"), tr("PNG (*.png)"), [this](const QString& p, QString* e) {
         const bool ok = timeline_->grab().save(p);
         if (!ok && e) *e = tr("Cannot write %1").arg(p);

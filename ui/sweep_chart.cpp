@@ -11,6 +11,8 @@
 
 #include <qcustomplot.h>
 
+#include "plot_export.h"
+
 #include <cmath>
 
 #include "analysis/sweep_analysis.h"
@@ -195,10 +197,6 @@ void SweepChart::showReadout(QMouseEvent* e) {
     readout_->setText(text);
 }
 
-bool SweepChart::exportTo(const QString& path, QString* error) {
-    const bool ok = path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive) ? plot_->savePdf(path) : plot_->savePng(path);
-    if (!ok && error) *error = tr("Cannot write %1").arg(path);
-    return ok;
-}
+bool SweepChart::exportTo(const QString& path, QString* error) { return export_plot(plot_, path, error); }
 
 }  // namespace awb::ui

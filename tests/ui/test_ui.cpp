@@ -810,6 +810,13 @@ private slots:
             QCOMPARE(p.exposed_communication_ns, double(b.communication_ns));  // no computation hides the all-reduce
         }
         QCOMPARE(window.gpuTime()->plot()->plottableCount(), 4);
+        QTemporaryDir out;  // File > Export > GPU time chart
+        QVERIFY(window.gpuTime()->exportTo(out.filePath(QStringLiteral("g.png"))));
+        QVERIFY(QFileInfo(out.filePath(QStringLiteral("g.png"))).size() > 1000);
+        QVERIFY(window.gpuTime()->exportTo(out.filePath(QStringLiteral("g.pdf"))));
+        QString error;
+        QVERIFY(!window.gpuTime()->exportTo(QStringLiteral("/nonexistent-dir/g.png"), &error));
+        QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/g.png")));
         QCOMPARE(window.gpuTime()->model()->index(0, GpuTimeModel::Idle).data().toString(), QStringLiteral("37.7 us (22.1%)"));
         // The timeline marks each GPU's idle gaps on its stream lanes, and says so on hover.
         const TimelineData* data = window.timeline()->data();
