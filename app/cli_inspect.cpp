@@ -156,7 +156,7 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
     }
     nlohmann::json breakdown_json = nullptr;
     if (c.breakdown) {
-        const std::vector<GpuBreakdown> breakdown = gpu_breakdown(trace);
+        const std::vector<GpuBreakdown>& breakdown = analysis.gpu;  // part of the run's analysis, computed above
         if (breakdown.empty()) std::cout << "GPU time breakdown: the trace has no kernels, copies or sets\n";
         std::cout << format_gpu_breakdown(breakdown);
         breakdown_json = breakdown;

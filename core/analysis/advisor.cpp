@@ -167,8 +167,7 @@ void dispatch_bound(const ProfileResult& run, const std::vector<OperatorRow>& ro
     int64_t device_ns = 0, step_ns = 0, launches = 0;
     int steps = 0;
     for (const auto& e : run.trace.events()) {
-        if (e.device != DeviceKind::CPU && (e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy || e.kind == EventKind::Memset))
-            device_ns += e.duration_ns();
+        if (e.device != DeviceKind::CPU && is_device_work(e)) device_ns += e.duration_ns();
         if (e.device == DeviceKind::CPU && profiler_step_number(e.name) >= 0) {
             step_ns += e.duration_ns();
             ++steps;

@@ -91,7 +91,9 @@ GpuBreakdown measure(const std::vector<DeviceEvent>& events, int64_t lo, int64_t
 
 }  // namespace
 
-std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace) {
+std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace) { return gpu_breakdown(trace, kernel_classes(trace)); }
+
+std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes) {
     // CPU ProfilerStep#k spans and launch times (runtime calls by correlation id), per rank.
     std::map<int32_t, std::vector<std::tuple<int64_t, int64_t, int>>> steps;
     std::map<std::pair<int32_t, int64_t>, int64_t> launches;
@@ -111,11 +113,9 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace) {
         return t <= e ? k : -1;
     };
     std::map<std::pair<int32_t, int>, std::vector<DeviceEvent>> devices;
-    const std::vector<KernelClass> classes = kernel_classes(trace);
     for (size_t i = 0; i < trace.events().size(); ++i) {
         const TraceEvent& e = trace.events()[i];
-        if (e.device == DeviceKind::CPU) continue;
-        if (e.kind != EventKind::Kernel && e.kind != EventKind::Memcpy && e.kind != EventKind::Memset) continue;  // annotations: spans
+        if (e.device == DeviceKind::CPU || !is_device_work(e)) continue;
         const KernelClass cls = classes[i];
         const Work work = cls == KernelClass::Communication ? Work::Communication
                           : cls == KernelClass::Memcpy      ? Work::Memcpy
@@ -158,8 +158,7 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace) {
 std::vector<DeviceIdle> gpu_idle_gaps(const Trace& trace) {
     std::map<std::pair<int32_t, int>, std::vector<Interval>> work;
     for (const TraceEvent& e : trace.events())
-        if (e.device != DeviceKind::CPU && (e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy || e.kind == EventKind::Memset))
-            work[{e.rank, e.device_index}].emplace_back(e.start_ns, e.end_ns);
+        if (e.device != DeviceKind::CPU && is_device_work(e)) work[{e.rank, e.device_index}].emplace_back(e.start_ns, e.end_ns);
     std::vector<DeviceIdle> out;
     for (const auto& [key, intervals] : work) {
         DeviceIdle idle;

@@ -54,6 +54,8 @@ struct GpuBreakdown {
 // One row per (rank, device) for the whole trace, followed by its steps in order; ordered by rank,
 // then device. Empty when the trace has no device events.
 std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace);
+// The same with the trace's kernel classes already computed (kernel_classes(trace)).
+std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes);
 
 // A device's idle gaps: where no kernel, copy or set runs on any of its streams, between its first
 // event and its last, in time order (they sum to the whole-trace row's idle_ns).

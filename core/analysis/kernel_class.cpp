@@ -109,13 +109,14 @@ KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::stri
 
 std::vector<KernelClass> kernel_classes(const Trace& trace) {
     const auto& events = trace.events();
+    std::vector<KernelClass> out(events.size(), KernelClass::Other);
+    if (std::none_of(events.begin(), events.end(), is_device_work)) return out;  // a CPU run: no op index to build
     std::map<std::pair<int32_t, int64_t>, int32_t> ops;  // (rank, External id) -> the CPU op
     for (size_t i = 0; i < events.size(); ++i)
         if (events[i].kind == EventKind::CpuOp && events[i].correlation_id > 0) ops.emplace(std::make_pair(events[i].rank, events[i].correlation_id), int32_t(i));
-    std::vector<KernelClass> out(events.size(), KernelClass::Other);
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
-        if (e.kind != EventKind::Kernel && e.kind != EventKind::Memcpy && e.kind != EventKind::Memset) continue;
+        if (!is_device_work(e)) continue;
         std::string_view op;
         bool math = false;
         if (const auto it = ops.find({e.rank, e.linked_correlation_id}); e.linked_correlation_id > 0 && it != ops.end()) {

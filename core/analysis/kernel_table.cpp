@@ -6,14 +6,15 @@
 
 namespace awb {
 
-std::vector<KernelRow> kernel_table(const Trace& trace) {
+std::vector<KernelRow> kernel_table(const Trace& trace) { return kernel_table(trace, kernel_classes(trace)); }
+
+std::vector<KernelRow> kernel_table(const Trace& trace, const std::vector<KernelClass>& classes) {
     using Key = std::tuple<std::string, int, std::array<int32_t, 3>, std::array<int32_t, 3>, int32_t, int64_t, int, int>;
     std::map<Key, KernelRow> groups;
     std::map<Key, double> occupancy_weight;
-    const std::vector<KernelClass> classes = kernel_classes(trace);
     for (size_t i = 0; i < trace.events().size(); ++i) {
         const TraceEvent& e = trace.events()[i];
-        if (e.kind != EventKind::Kernel && e.kind != EventKind::Memcpy && e.kind != EventKind::Memset) continue;
+        if (!is_device_work(e)) continue;
         const DeviceLaunch l = e.launch ? *e.launch : DeviceLaunch{};
         const Key key{e.name, int(e.kind), l.grid, l.block, l.registers_per_thread, l.shared_memory_bytes, e.device_index, int(classes[i])};
         KernelRow& r = groups[key];

@@ -29,6 +29,8 @@ struct KernelRow {
 
 // Grouped by name, launch configuration, device and class; sorted by total time, largest first.
 std::vector<KernelRow> kernel_table(const Trace& trace);
+// The same with the trace's kernel classes already computed (kernel_classes(trace)).
+std::vector<KernelRow> kernel_table(const Trace& trace, const std::vector<KernelClass>& classes);
 
 // The rows summed per class and device (name: the class's name; calls, total, min, max and bytes
 // summed; occupancy weighted by time; no launch configuration), sorted by total time.

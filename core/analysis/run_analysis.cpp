@@ -5,9 +5,10 @@ namespace awb {
 RunAnalysis analyze_run(const Trace& trace) {
     RunAnalysis a;
     a.operators = key_averages(trace);
-    a.kernels = kernel_table(trace);
+    const std::vector<KernelClass> classes = kernel_classes(trace);  // once, for the kernel table and the breakdown
+    a.kernels = kernel_table(trace, classes);
     a.memory = replay_memory(trace);
-    a.gpu = gpu_breakdown(trace);
+    a.gpu = gpu_breakdown(trace, classes);
     a.gpu_idle = gpu_idle_gaps(trace);
     return a;
 }

@@ -130,6 +130,11 @@ private:
 // True for synchronous CPU events: the ones that nest into a per-thread tree (PyTorch's rule).
 inline bool nests_on_cpu(const TraceEvent& e) { return e.device == DeviceKind::CPU && !e.is_async; }
 
+// True for the work a device does: kernels, copies and sets (not device-side annotations, which are spans).
+inline bool is_device_work(const TraceEvent& e) {
+    return e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy || e.kind == EventKind::Memset;
+}
+
 // "[[2, 8, 512, 64], []]": Python's str() of the shapes list, the key PyTorch groups by.
 std::string format_shapes(const std::vector<std::vector<int64_t>>& shapes);
 
