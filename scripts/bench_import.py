@@ -1404,6 +1404,8 @@ def main():
         for k, v in meta["events_by_ph_cat"].items():
             print(f"  {k:<28} {v}")
         return 0
+    if args.hta and not (os.path.isfile(args.hta) and os.access(args.hta, os.X_OK)):
+        raise SystemExit(f"bench_import: --hta {args.hta}: no such python (a venv's bin/python with HolisticTraceAnalysis)")
     args.attnwb = os.path.abspath(args.attnwb)
     if not os.access(args.attnwb, os.X_OK):
         raise SystemExit(f"bench_import: no attnwb at {args.attnwb} (build it, or pass --attnwb)")

@@ -19,7 +19,12 @@ import tempfile
 
 def main():
     attnwb, folder = sys.argv[1], sys.argv[2]
-    from hta.trace_analysis import TraceAnalysis  # noqa: E402 (needs the HTA venv)
+    try:
+        from hta.trace_analysis import TraceAnalysis  # needs the HTA venv
+    except ImportError:
+        sys.exit(f"hta_breakdown: {sys.executable} has no HolisticTraceAnalysis (see this script's header)")
+    if not os.path.isdir(folder):
+        sys.exit(f"hta_breakdown: {folder}: not a folder (HTA reads a folder with one trace per rank)")
 
     hta = TraceAnalysis(trace_dir=folder).get_temporal_breakdown(visualize=False)
     with tempfile.TemporaryDirectory() as tmp:
