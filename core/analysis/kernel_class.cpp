@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
+#include <unordered_map>
 #include <utility>
 
 namespace awb {
@@ -111,20 +111,36 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
     const auto& events = trace.events();
     std::vector<KernelClass> out(events.size(), KernelClass::Other);
     if (std::none_of(events.begin(), events.end(), is_device_work)) return out;  // a CPU run: no op index to build
-    std::map<std::pair<int32_t, int64_t>, int32_t> ops;  // (rank, External id) -> the CPU op
+    std::unordered_map<int64_t, int32_t> ops;  // (rank, External id) -> the CPU op
     for (size_t i = 0; i < events.size(); ++i)
-        if (events[i].kind == EventKind::CpuOp && events[i].correlation_id > 0) ops.emplace(std::make_pair(events[i].rank, events[i].correlation_id), int32_t(i));
+        if (events[i].kind == EventKind::CpuOp && events[i].correlation_id > 0) ops.emplace(link_key(events[i].rank, events[i].correlation_id), int32_t(i));
+    // A step launches the same few hundred kernels from the same ops: classify each combination once.
+    struct Seen {
+        std::string_view name, op;
+        EventKind kind;
+        bool math;
+        bool operator==(const Seen&) const = default;
+    };
+    struct SeenHash {
+        size_t operator()(const Seen& s) const {
+            const std::hash<std::string_view> h;
+            return h(s.name) ^ (h(s.op) * 31) ^ (size_t(s.kind) << 1) ^ size_t(s.math);
+        }
+    };
+    std::unordered_map<Seen, KernelClass, SeenHash> seen;
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
         if (!is_device_work(e)) continue;
         std::string_view op;
         bool math = false;
-        if (const auto it = ops.find({e.rank, e.linked_correlation_id}); e.linked_correlation_id > 0 && it != ops.end()) {
+        if (const auto it = ops.find(link_key(e.rank, e.linked_correlation_id)); e.linked_correlation_id > 0 && it != ops.end()) {
             op = events[size_t(it->second)].name;
             for (int32_t a = it->second; a >= 0 && !math; a = events[size_t(a)].parent)
                 math = events[size_t(a)].name == "aten::_scaled_dot_product_attention_math";
         }
-        out[i] = classify_kernel(e.name, e.kind, op, math);
+        const auto [it, added] = seen.try_emplace(Seen{e.name, op, e.kind, math}, KernelClass::Other);
+        if (added) it->second = classify_kernel(e.name, e.kind, op, math);
+        out[i] = it->second;
     }
     return out;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace awb {
 
@@ -34,8 +35,6 @@ void for_each_child(const std::vector<FnEvent>& fes, const FnEvent& e, F&& f) {
     for (int32_t c = e.first_child; c >= 0; c = fes[size_t(c)].next_sibling) f(c);
 }
 
-// Each process numbers its ids from 1: in a distributed trace an id means something within its rank.
-int64_t link_key(int32_t rank, int64_t id) { return int64_t(uint64_t(id) ^ (uint64_t(uint32_t(rank + 1)) << 48)); }
 
 std::vector<FnEvent> function_events(const Trace& trace) {
     const auto& mem = trace.memory();  // sorted by time, stable
@@ -85,6 +84,7 @@ std::vector<FnEvent> function_events(const Trace& trace) {
                 other.thread = fe.thread;
         }
     }
+    const size_t from_events = fes.size();
     for (size_t i = 0; i < mem.size(); ++i) {
         if (attributed[i]) continue;
         FnEvent fe;
@@ -95,26 +95,38 @@ std::vector<FnEvent> function_events(const Trace& trace) {
         fe.device_mem = mem[i].device == DeviceKind::CUDA ? mem[i].bytes : 0;
         fes.push_back(std::move(fe));
     }
-    std::stable_sort(fes.begin(), fes.end(), [](const FnEvent& a, const FnEvent& b) {
+    // The trace's events come sorted by (start, -end) and the [memory] records by time: merging the two
+    // runs is the stable sort PyTorch does, without sorting what is already in order.
+    std::inplace_merge(fes.begin(), fes.begin() + std::ptrdiff_t(from_events), fes.end(), [](const FnEvent& a, const FnEvent& b) {
         return a.start != b.start ? a.start < b.start : a.end > b.end;
     });
     return fes;
 }
 
 void populate_children(std::vector<FnEvent>& fes) {
-    std::vector<int> order;
-    for (int i = 0; i < int(fes.size()); ++i)
-        if (!fes[i].is_async && fes[i].device == DeviceKind::CPU) order.push_back(i);
-    // Python sorts by thread (stable), then each thread's events by (start, -end) (stable); [memory]
-    // records come last in the list whatever their time, so sort by all of it.
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        const FnEvent& x = fes[size_t(a)];
-        const FnEvent& y = fes[size_t(b)];
-        if (x.rank != y.rank) return x.rank < y.rank;
-        if (x.thread != y.thread) return x.thread < y.thread;
-        if (x.start != y.start) return x.start < y.start;
-        return x.end > y.end;
-    });
+    // Python sorts by thread (stable), then each thread's events by (start, -end) (stable). The list is
+    // in (start, -end) order already, so grouping it by (rank, thread) keeping that order is the same:
+    // a counting sort over the few threads a trace has.
+    std::vector<std::pair<int32_t, uint64_t>> lanes;
+    for (const FnEvent& e : fes)
+        if (!e.is_async && e.device == DeviceKind::CPU && (lanes.empty() || lanes.back() != std::pair{e.rank, e.thread}))
+            lanes.emplace_back(e.rank, e.thread);
+    std::sort(lanes.begin(), lanes.end());
+    lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
+    auto lane_of = [&lanes](const FnEvent& e) {
+        return size_t(std::lower_bound(lanes.begin(), lanes.end(), std::pair{e.rank, e.thread}) - lanes.begin());
+    };
+    std::vector<size_t> first(lanes.size() + 1, 0);
+    std::vector<uint32_t> lane(fes.size(), 0);
+    for (size_t i = 0; i < fes.size(); ++i)
+        if (!fes[i].is_async && fes[i].device == DeviceKind::CPU) {
+            lane[i] = uint32_t(lane_of(fes[i]));
+            ++first[lane[i] + 1];
+        }
+    for (size_t l = 0; l < lanes.size(); ++l) first[l + 1] += first[l];
+    std::vector<int> order(first.back());
+    for (size_t i = 0; i < fes.size(); ++i)
+        if (!fes[i].is_async && fes[i].device == DeviceKind::CPU) order[first[lane[i]]++] = int(i);
     std::vector<int> open;
     for (size_t k = 0; k < order.size(); ++k) {
         if (k == 0 || fes[order[k]].thread != fes[order[k - 1]].thread || fes[order[k]].rank != fes[order[k - 1]].rank) open.clear();
@@ -213,7 +225,29 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
     const bool legacy = trace.meta().legacy_device_spans;
     const std::vector<int64_t> device_total = device_totals(fes, legacy);
     std::vector<OperatorRow> rows;
-    std::map<std::tuple<std::string_view, int, std::string>, size_t> index;
+    // Rows by (name, device, shapes). The shapes text is formatted once per distinct inputs (events
+    // share them) and equal texts are one string, so the key holds a pointer to it.
+    struct Key {
+        std::string_view name;
+        int device;
+        const std::string* shapes;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        size_t operator()(const Key& k) const {
+            return std::hash<std::string_view>{}(k.name) ^ (std::hash<const void*>{}(k.shapes) * 31) ^ size_t(k.device);
+        }
+    };
+    std::unordered_map<Key, size_t, KeyHash> index;
+    std::unordered_set<std::string> shape_texts;
+    std::unordered_map<const EventInputs*, const std::string*> shapes_of;
+    auto shapes_text = [&](const FnEvent& e) -> const std::string* {
+        const EventInputs* in = e.src && e.src->inputs ? e.src->inputs.get() : nullptr;
+        auto [it, added] = shapes_of.try_emplace(in, nullptr);
+        if (added) it->second = &*shape_texts.insert(format_shapes((in ? *in : no_inputs()).shapes)).first;
+        return it->second;
+    };
+    static const std::string kNoShapes;
     for (size_t i = 0; i < fes.size(); ++i) {
         const FnEvent& e = fes[i];
         if (e.deleted) continue;
@@ -236,14 +270,12 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
         t.self_cpu_mem = sync_cpu ? e.cpu_mem - child_cpu_mem : 0;
         t.self_device_mem = sync_cpu ? e.device_mem - child_dev_mem : 0;
 
-        std::string shapes = options.group_by_shape ? format_shapes(e.src ? e.src->shapes() : no_inputs().shapes)
-                                                    : std::string();
-        auto key = std::make_tuple(e.name, int(e.device), shapes);
-        auto [it, inserted] = index.emplace(key, rows.size());
+        const std::string* shapes = options.group_by_shape ? shapes_text(e) : &kNoShapes;
+        auto [it, inserted] = index.try_emplace(Key{e.name, int(e.device), shapes}, rows.size());
         if (inserted) {
             OperatorRow r;
             r.name = std::string(e.name);
-            r.input_shapes = shapes;
+            r.input_shapes = *shapes;
             r.device = e.device;
             r.user_annotation = !cpu && e.src && e.src->kind == EventKind::UserAnnotation;
             rows.push_back(std::move(r));

@@ -2,7 +2,8 @@
 
 #include <cmath>
 #include <functional>
-#include <unordered_map>
+#include <array>
+#include <initializer_list>
 
 namespace awb::trace_io {
 
@@ -104,12 +105,46 @@ void read_types(const element& v, std::vector<std::string>& out) {
     }
 }
 
+// Keys to readers, looked up once per field of every event: open addressing on the key's length and
+// three of its bytes, which tell the few dozen keys apart in one or two probes (a std::unordered_map
+// hashes every byte of every key).
+template <class Reader>
+class KeyTable {
+public:
+    KeyTable(std::initializer_list<std::pair<std::string_view, Reader>> entries) {
+        for (const auto& [key, reader] : entries) add(key, reader);
+    }
+    void add(std::string_view key, Reader reader) {
+        size_t i = slot(key);
+        while (slots_[i].reader) i = (i + 1) % kSlots;
+        slots_[i] = {key, reader};
+    }
+    Reader find(std::string_view key) const {
+        for (size_t i = slot(key);; i = (i + 1) % kSlots) {
+            if (!slots_[i].reader) return nullptr;
+            if (slots_[i].key == key) return slots_[i].reader;
+        }
+    }
+
+private:
+    static constexpr size_t kSlots = 128;  // at least twice the keys
+    static size_t slot(std::string_view k) {
+        if (k.empty()) return 0;
+        return (k.size() * 31 + uint8_t(k[0]) * 7 + uint8_t(k[k.size() / 2]) * 3 + uint8_t(k.back())) % kSlots;
+    }
+    struct Slot {
+        std::string_view key;
+        Reader reader = nullptr;
+    };
+    std::array<Slot, kSlots> slots_{};
+};
+
 // The keys of "args" and how each is read. A launch field also marks the event as carrying a launch
 // configuration (grid, block, registers, ...: kernels, copies and sets).
 using ArgReader = void (*)(const element&, RawEvent&);
-const std::unordered_map<std::string_view, ArgReader>& arg_readers() {
-    static const std::unordered_map<std::string_view, ArgReader> table = [] {
-        std::unordered_map<std::string_view, ArgReader> t = {
+const KeyTable<ArgReader>& arg_readers() {
+    static const KeyTable<ArgReader> table = [] {
+        KeyTable<ArgReader> t = {
             {"External id", [](const element& v, RawEvent& r) { read_int(v, r.external_id); }},
             {"correlation", [](const element& v, RawEvent& r) { read_int(v, r.correlation); }},
             {"Sequence number", [](const element& v, RawEvent& r) { read_int(v, r.sequence_nr); }},
@@ -165,9 +200,9 @@ const std::unordered_map<std::string_view, ArgReader>& arg_readers() {
             {"sort_index", [](const element& v, RawEvent& r) { read_int(v, r.sort_index); }},
         };
         // Other spellings of the same fields (older Kineto, ROCm, 2021 traces).
-        t.emplace("external id", t.at("External id"));
-        t.emplace("Input dims", t.at("Input Dims"));
-        t.emplace("theoretical occupancy %", t.at("est. achieved occupancy %"));
+        t.add("external id", t.find("External id"));
+        t.add("Input dims", t.find("Input Dims"));
+        t.add("theoretical occupancy %", t.find("est. achieved occupancy %"));
         return t;
     }();
     return table;
@@ -176,8 +211,8 @@ const std::unordered_map<std::string_view, ArgReader>& arg_readers() {
 // The event's own keys. A reader returns what the value should have been when it is not ("a string"),
 // or null when it was read.
 using FieldReader = const char* (*)(const element&, RawEvent&);
-const std::unordered_map<std::string_view, FieldReader>& field_readers() {
-    static const std::unordered_map<std::string_view, FieldReader> table = {
+const KeyTable<FieldReader>& field_readers() {
+    static const KeyTable<FieldReader> table = {
         {"ph", [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.ph) ? nullptr : "a string"; }},
         {"cat", [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.cat) ? nullptr : "a string"; }},
         {"name", [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.name) ? nullptr : "a string"; }},
@@ -198,10 +233,8 @@ const std::unordered_map<std::string_view, FieldReader>& field_readers() {
              simdjson::dom::object args;
              if (v.get_object().get(args)) return nullptr;  // not an object: no args
              const auto& readers = arg_readers();
-             for (const auto& field : args) {
-                 const auto it = readers.find(field.key);
-                 if (it != readers.end()) it->second(field.value, r);
-             }
+             for (const auto& field : args)
+                 if (const ArgReader read = readers.find(field.key)) read(field.value, r);
              return nullptr;
          }},
         {"id",
@@ -229,9 +262,9 @@ uint64_t id_of_string(std::string_view s) {
 void read_event(const simdjson::dom::object& event, RawEvent& r) {
     const auto& readers = field_readers();
     for (const auto& field : event) {
-        const auto it = readers.find(field.key);
-        if (it == readers.end()) continue;
-        if (const char* expected = it->second(field.value, r)) {
+        const FieldReader read = readers.find(field.key);
+        if (!read) continue;
+        if (const char* expected = read(field.value, r)) {
             if (!r.bad) r.bad_field = "\"" + std::string(field.key) + "\" is not " + expected;
             r.bad = true;
         }

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <set>
 #include <string_view>
+#include <thread>
 
+#include "io/handoff.h"
 #include "io/json_scan.h"
 #include "io/trace_convert.h"
 #include "io/trace_fields.h"
@@ -25,50 +27,69 @@ namespace {
 using namespace trace_io;
 using simdjson::dom::element;
 
-constexpr size_t kBatch = size_t(4) << 20;  // bytes of event objects parsed by simdjson at once
+constexpr size_t kBatch = size_t(1) << 20;  // bytes of event objects parsed by simdjson at once
+constexpr size_t kBatchesInFlight = 2;      // cut and waiting to be parsed, at most
 
-class Reader {
+// A run of events cut from "traceEvents": their text as one JSON list, and where each came from.
+struct Batch {
+    struct Item {
+        int64_t offset;  // uncompressed byte offset where the value starts
+        bool object;     // false: a value that is not an object (skipped); its text is not in the list
+    };
+    std::string text;  // "[{...},{...}]" (the objects only), with simdjson's padding reserved
+    std::vector<Item> items;
+    int64_t consumed = 0;       // uncompressed bytes read when it was cut
+    int64_t file_position = 0;  // bytes of the file read by then (compressed bytes for .gz)
+};
+
+// What the file holds besides the events: the top-level keys (the producer fills it, the driver
+// moves it into the ImportedTrace at the end).
+struct TopLevel {
+    ImportedTrace head;  // trace_name, extra, device_properties, header, rank, world_size, backend
+    int64_t base_ns = 0;
+    bool saw_events = false;
+};
+
+// The producer (its own thread): reads and inflates the file, scans its structure, handles the
+// top-level keys and cuts "traceEvents" into batches for the consumer.
+class Scanner {
 public:
-    Reader(TraceInput& in, RunObserver* observer, const std::string& path) : in_(in), observer_(observer), events_(out_, meta_) {
-        meta_.source = path;
-    }
+    Scanner(TraceInput& in, Handoff<Batch>& out) : in_(in), out_(out) {}
 
-    ImportedTrace read();
+    // Scans the whole file; any error (or the consumer's stop) closes the hand-off with it.
+    void run() noexcept;
+    TopLevel& top() { return top_; }
 
 private:
+    struct Stopped {};  // the consumer gave up: unwind quietly
+
+    void scan();
     void read_root_object();
     void read_events_array();
     bool closed_or_comma(char close, const char* inside, const char* where);
     void top_level_value(std::string_view key, size_t start, size_t end);
-    void add_event_text(size_t start, size_t end);
-    void flush();
-    void parse_one_by_one();
-    void reserve_from_first_batch();
-    void poll();
+    void add_event(size_t start, size_t end, bool object);
+    void cut();
 
     TraceInput& in_;
-    RunObserver* observer_;
-    simdjson::dom::parser parser_;
-    std::string batch_;
-    std::vector<int64_t> starts_;  // byte offset of each event of the batch
-    ImportedTrace out_;
-    TraceMeta meta_;
-    EventConverter events_;  // after out_ and meta_, which it fills
-    int64_t base_ns_ = 0;
-    bool saw_events_ = false;
-    bool reserved_ = false;
+    Handoff<Batch>& out_;
+    Batch batch_;
+    TopLevel top_;
 };
 
-void Reader::poll() {
-    if (!observer_) return;
-    const int done = int(in_.file_position() >> 20);
-    const int total = int(in_.file_size() >> 20);
-    if (total >= 16)  // small files read in a blink: no progress lines
-        observer_->on_progress(done, std::max(total, done), "read " + std::to_string(done) + " of " + std::to_string(total) + " MiB");
-    throw_if_cancelled(observer_);
+void Scanner::run() noexcept {
+    try {
+        scan();
+        cut();
+        out_.close();
+    } catch (const Stopped&) {
+        out_.close();
+    } catch (...) {
+        out_.close(std::current_exception());
+    }
 }
 
-ImportedTrace Reader::read() {
+void Scanner::scan() {
     const int c = peek(in_);
     if (c < 0) fail("the file is empty (or only whitespace)", in_.consumed());
     if (c == '{') {
@@ -83,14 +104,10 @@ ImportedTrace Reader::read() {
     }
     const int trailing = peek(in_);
     if (trailing >= 0) fail("unexpected data after the end of the trace", in_.offset(in_.pos));
-    flush();
-    if (!saw_events_) fail("no \"traceEvents\" list: not a chrome trace", in_.consumed());
-    out_.bytes_read = in_.consumed();
-    events_.finish(base_ns_);
-    return std::move(out_);
+    top_.head.bytes_read = in_.consumed();
 }
 
-void Reader::read_root_object() {
+void Scanner::read_root_object() {
     ++in_.pos;  // '{'
     int c = peek(in_);
     if (c == '}') {
@@ -119,7 +136,7 @@ void Reader::read_root_object() {
     }
 }
 
-void Reader::top_level_value(std::string_view key, size_t start, size_t end) {
+void Scanner::top_level_value(std::string_view key, size_t start, size_t end) {
     static const std::set<std::string_view> kHeader = {"schemaVersion", "cupti_version", "cuda_runtime_version",
                                                        "cuda_driver_version", "hip_runtime_version", "record_shapes",
                                                        "profile_memory", "with_stack", "with_flops", "with_modules"};
@@ -133,30 +150,31 @@ void Reader::top_level_value(std::string_view key, size_t start, size_t end) {
     } catch (const json::exception& e) {
         fail("the value of \"" + std::string(key) + "\" is not valid JSON: " + e.what(), in_.offset(start));
     }
+    ImportedTrace& out = top_.head;
     if (header) {
-        if (v.is_primitive()) out_.header[std::string(key)] = std::move(v);
+        if (v.is_primitive()) out.header[std::string(key)] = std::move(v);
     } else if (key == "baseTimeNanoseconds" && v.is_number()) {
         // Timestamps and durations are at most 2e18 ns (checked as read), so a base within 2e18 cannot overflow.
         const double base = v.get<double>();
         if (!(std::fabs(base) <= 2e18)) fail("\"baseTimeNanoseconds\" is out of range", in_.offset(start));
-        base_ns_ = v.is_number_float() ? int64_t(std::llround(base)) : v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
+        top_.base_ns = v.is_number_float() ? int64_t(std::llround(base)) : v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
     } else if (key == "traceName" && v.is_string()) {
-        out_.trace_name = v.get<std::string>();
+        out.trace_name = v.get<std::string>();
     } else if (key == "deviceProperties") {
-        out_.device_properties = std::move(v);
+        out.device_properties = std::move(v);
     } else if (key == "distributedInfo" && v.is_object()) {
         auto int_of = [&v](const char* k) { return v.contains(k) && v[k].is_number_integer() ? v[k].get<int>() : -1; };
-        out_.rank = int_of("rank");
-        out_.world_size = int_of("world_size");
-        if (v.contains("backend") && v["backend"].is_string()) out_.backend = v["backend"].get<std::string>();
-        if (v.contains("nccl_version") && v["nccl_version"].is_string()) out_.header["nccl_version"] = v["nccl_version"];
+        out.rank = int_of("rank");
+        out.world_size = int_of("world_size");
+        if (v.contains("backend") && v["backend"].is_string()) out.backend = v["backend"].get<std::string>();
+        if (v.contains("nccl_version") && v["nccl_version"].is_string()) out.header["nccl_version"] = v["nccl_version"];
     } else if (key == "attention_workbench") {
-        out_.extra = std::move(v);
+        out.extra = std::move(v);
     }
 }
 
-void Reader::read_events_array() {
-    saw_events_ = true;
+void Scanner::read_events_array() {
+    top_.saw_events = true;
     ++in_.pos;  // '['
     int c = peek(in_);
     if (c == ']') {
@@ -166,11 +184,7 @@ void Reader::read_events_array() {
     for (;;) {
         if (c < 0) fail("the file ends inside \"traceEvents\" (truncated?)", in_.offset(in_.pos));
         const size_t end = value_end(in_, "an event");
-        if (c == '{') {
-            add_event_text(in_.pos, end);
-        } else {
-            events_.skip("not an object", in_.offset(in_.pos));
-        }
+        add_event(in_.pos, end, c == '{');
         in_.pos = end;
         if (closed_or_comma(']', "\"traceEvents\"", "between events")) return;
         c = peek(in_);
@@ -178,7 +192,7 @@ void Reader::read_events_array() {
 }
 
 // After a member of an object or list: true at its closing bracket, false after a ','; both consumed.
-bool Reader::closed_or_comma(char close, const char* inside, const char* where) {
+bool Scanner::closed_or_comma(char close, const char* inside, const char* where) {
     const int c = peek(in_);
     if (c == close) {
         ++in_.pos;
@@ -192,59 +206,117 @@ bool Reader::closed_or_comma(char close, const char* inside, const char* where) 
     return false;
 }
 
-void Reader::add_event_text(size_t start, size_t end) {
-    if (batch_.size() + (end - start) > kBatch) flush();
-    batch_.push_back(batch_.empty() ? '[' : ',');
-    starts_.push_back(in_.offset(start));
-    batch_.append(in_.data() + start, end - start);
+void Scanner::add_event(size_t start, size_t end, bool object) {
+    if (batch_.text.size() + (end - start) > kBatch) cut();
+    batch_.items.push_back({in_.offset(start), object});
+    if (!object) return;
+    batch_.text.push_back(batch_.text.empty() ? '[' : ',');
+    batch_.text.append(in_.data() + start, end - start);
 }
 
-void Reader::flush() {
-    if (starts_.empty()) return;
-    batch_.push_back(']');
-    batch_.reserve(batch_.size() + simdjson::SIMDJSON_PADDING);
-    simdjson::dom::element doc;
-    simdjson::dom::array events;
-    if (!parser_.parse(batch_.data(), batch_.size(), false).get(doc) && !doc.get_array().get(events)) {
-        size_t k = 0;
-        for (element e : events) {
-            simdjson::dom::object obj;
-            RawEvent r;
-            if (!e.get_object().get(obj)) read_event(obj, r);
-            events_.convert(r, starts_[k++]);
-        }
-    } else {
-        parse_one_by_one();
+// Hands the batch to the consumer and starts the next one in a used batch's buffers.
+void Scanner::cut() {
+    if (batch_.items.empty()) return;
+    if (!batch_.text.empty()) batch_.text.push_back(']');
+    batch_.text.reserve(batch_.text.size() + simdjson::SIMDJSON_PADDING);
+    batch_.consumed = in_.consumed();
+    batch_.file_position = in_.file_position();
+    if (!out_.push(std::move(batch_))) throw Stopped{};
+    batch_ = out_.reuse();
+    batch_.text.clear();
+    batch_.items.clear();
+}
+
+// The consumer (the calling thread): parses each batch with simdjson, reads each event's fields and
+// converts them; reports progress and polls cancel between batches.
+class Converter {
+public:
+    Converter(ImportedTrace& out, TraceMeta& meta, RunObserver* observer, int64_t file_size)
+        : observer_(observer), file_size_(file_size), events_(out, meta) {}
+
+    void run(Handoff<Batch>& in);
+    EventConverter& events() { return events_; }
+
+private:
+    void convert(const Batch& batch);
+    void convert_one_by_one(const Batch& batch);
+    void reserve_ahead(const Batch& batch);
+    void poll(const Batch& batch);
+
+    RunObserver* observer_;
+    const int64_t file_size_;
+    simdjson::dom::parser parser_;
+    EventConverter events_;
+};
+
+void Converter::run(Handoff<Batch>& in) {
+    while (std::optional<Batch> batch = in.pop()) {
+        convert(*batch);
+        reserve_ahead(*batch);
+        poll(*batch);
+        in.give_back(std::move(*batch));
     }
-    batch_.clear();
-    starts_.clear();
-    reserve_from_first_batch();
-    poll();
 }
 
-// After the first batch, the events per byte seen so far times the file's (inflated) size: one
-// allocation of about the right size instead of doubling (which holds 1.5x the events while it copies).
-void Reader::reserve_from_first_batch() {
-    if (reserved_ || in_.file_size() <= 0 || in_.consumed() <= 0) return;
-    reserved_ = true;
-    const double position = double(std::max<int64_t>(in_.file_position(), 1));
-    const double inflated_total = double(in_.file_size()) * double(in_.consumed()) / position;
+void Converter::poll(const Batch& batch) {
+    if (!observer_) return;
+    const int done = int(batch.file_position >> 20);
+    const int total = int(file_size_ >> 20);
+    if (total >= 16)  // small files read in a blink: no progress lines
+        observer_->on_progress(done, std::max(total, done), "read " + std::to_string(done) + " of " + std::to_string(total) + " MiB");
+    throw_if_cancelled(observer_);
+}
+
+void Converter::convert(const Batch& batch) {
+    simdjson::dom::element doc;
+    simdjson::dom::array list;
+    if (!batch.text.empty() &&
+        (parser_.parse(batch.text.data(), batch.text.size(), false).get(doc) || doc.get_array().get(list))) {
+        convert_one_by_one(batch);
+        return;
+    }
+    auto it = batch.text.empty() ? simdjson::dom::array::iterator{} : list.begin();
+    for (const Batch::Item& item : batch.items) {
+        if (!item.object) {
+            events_.skip("not an object", item.offset);
+            continue;
+        }
+        simdjson::dom::object obj;
+        RawEvent r;
+        if (!(*it).get_object().get(obj)) read_event(obj, r);
+        ++it;
+        events_.convert(r, item.offset);
+    }
+}
+
+// After each batch, the events per byte seen so far times the file's (inflated) size: when that is
+// beyond what the vector holds, one allocation a little larger instead of doubling (which holds 1.5x
+// the events while it copies). The estimate settles after the first batches, so this happens rarely.
+void Converter::reserve_ahead(const Batch& batch) {
+    if (file_size_ <= 0 || batch.consumed <= 0) return;
+    const double position = double(std::max<int64_t>(batch.file_position, 1));
+    const double inflated_total = double(file_size_) * double(batch.consumed) / position;
     std::vector<TraceEvent>& events = events_.events();
-    const double per_byte = double(events.size()) / double(in_.consumed());
-    const double estimate = per_byte * inflated_total * 1.05;
-    if (estimate > double(events.size()) && estimate < 2e9) events.reserve(size_t(estimate));
+    const double per_byte = double(events.size()) / double(batch.consumed);
+    const double estimate = per_byte * inflated_total;
+    if (estimate > double(events.capacity()) && estimate < 2e9) events.reserve(size_t(estimate * 1.05));
 }
 
 // The batch is not valid JSON as a whole: parse its events one by one, to skip the ones with a number
 // out of range (1e400, 2^64) and to name the first broken one with its offset.
-void Reader::parse_one_by_one() {
+void Converter::convert_one_by_one(const Batch& batch) {
     size_t pos = 1;
     std::string one;
     simdjson::dom::parser parser;
-    for (int64_t start : starts_) {
-        const size_t end = scan_value(batch_.data(), pos, batch_.size());
+    for (const Batch::Item& item : batch.items) {
+        if (!item.object) {
+            events_.skip("not an object", item.offset);
+            continue;
+        }
+        const int64_t start = item.offset;
+        const size_t end = scan_value(batch.text.data(), pos, batch.text.size());
         if (end == kMore) fail("an event is not valid JSON", start);
-        one.assign(batch_, pos, end - pos);
+        one.assign(batch.text, pos, end - pos);
         one.reserve(one.size() + simdjson::SIMDJSON_PADDING);
         pos = end + 1;  // past the ','
         simdjson::dom::element doc;
@@ -265,14 +337,46 @@ void Reader::parse_one_by_one() {
     }
 }
 
+// The scanner on its own thread, the converter on this one; the scanner is stopped and joined on
+// every way out (an error on either side, a cancel).
+ImportedTrace read_trace(TraceInput& in, const std::string& path, RunObserver* observer) {
+    ImportedTrace out;
+    TraceMeta meta;
+    meta.source = path;
+    Handoff<Batch> handoff(kBatchesInFlight);
+    Scanner scanner(in, handoff);
+    Converter converter(out, meta, observer, in.file_size());
+    std::thread producer([&scanner] { scanner.run(); });
+    struct Join {
+        Handoff<Batch>& handoff;
+        std::thread& thread;
+        ~Join() {
+            handoff.stop();
+            thread.join();
+        }
+    } join{handoff, producer};
+    converter.run(handoff);
+    TopLevel& top = scanner.top();
+    if (!top.saw_events) fail("no \"traceEvents\" list: not a chrome trace", top.head.bytes_read);
+    out.trace_name = std::move(top.head.trace_name);
+    out.extra = std::move(top.head.extra);
+    out.device_properties = std::move(top.head.device_properties);
+    out.header = std::move(top.head.header);
+    out.rank = top.head.rank;
+    out.world_size = top.head.world_size;
+    out.backend = std::move(top.head.backend);
+    out.bytes_read = top.head.bytes_read;
+    converter.events().finish(top.base_ns);
+    return out;
+}
+
 }  // namespace
 
 ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer) {
     TraceInput in(path);
     if (!in.ok()) throw TraceImportError("cannot open '" + path + "'");
     try {
-        Reader reader(in, observer, path);
-        return reader.read();
+        return read_trace(in, path, observer);
     } catch (const ReadError& e) {
         throw TraceImportError("'" + path + "' is not a readable trace: " + e.what);
     } catch (const std::bad_alloc&) {

@@ -2,10 +2,12 @@
 // export_chrome_trace and tensorboard_trace_handler), the 2021 Kineto layout, ROCm traces, the legacy
 // profiler's plain array of events, and our own exports; .json or .json.gz.
 //
-// How: the file streams through zlib in 4 MiB chunks (never inflated whole); a small scanner finds
-// the top-level keys and the extent of each event object of "traceEvents"; events are parsed in
-// batches of a few MiB by simdjson's On-Demand API straight into TraceEvents (no DOM). Kernel launch
-// configurations are shared between equal launches. Pure C++ (simdjson + nlohmann + zlib), no torch.
+// How, on two threads: a producer reads the file through zlib in 2 MiB chunks (never inflated whole),
+// finds the top-level keys with a small structural scanner and cuts "traceEvents" into batches of
+// about 1 MiB of event objects; the calling thread parses each batch with simdjson and converts its
+// events straight into TraceEvents (no DOM kept). At most two batches wait between them, so memory
+// stays bounded; equal kernel launch configurations and input shapes are shared. Pure C++
+// (simdjson + nlohmann + zlib), no torch.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -48,7 +50,7 @@ struct ImportedTrace {
 };
 
 // Progress is reported in MiB of the file read (compressed bytes for .gz), against the file's size;
-// cancel is polled after each batch of events (a few MiB).
+// cancel is polled after each batch of events (about 1 MiB).
 ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer = nullptr);
 
 // The files of one distributed run (several paths, or the *.json / *.json.gz of a folder): one trace

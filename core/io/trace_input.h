@@ -11,7 +11,7 @@
 
 namespace awb::trace_io {
 
-inline constexpr size_t kChunk = size_t(4) << 20;  // bytes inflated per read, at most
+inline constexpr size_t kChunk = size_t(2) << 20;  // bytes inflated per read, at most
 
 // A problem found while reading, with the uncompressed byte offset it was found at; import_chrome_trace
 // turns it into a TraceImportError naming the file.

@@ -135,6 +135,10 @@ inline bool is_device_work(const TraceEvent& e) {
     return e.kind == EventKind::Kernel || e.kind == EventKind::Memcpy || e.kind == EventKind::Memset;
 }
 
+// A correlation or External id as a key across ranks: each process numbers its ids from 1, so in a
+// distributed trace an id means something within its rank (the rank goes in the high bits).
+inline int64_t link_key(int32_t rank, int64_t id) { return int64_t(uint64_t(id) ^ (uint64_t(uint32_t(rank + 1)) << 48)); }
+
 // "[[2, 8, 512, 64], []]": Python's str() of the shapes list, the key PyTorch groups by.
 std::string format_shapes(const std::vector<std::vector<int64_t>>& shapes);
 
