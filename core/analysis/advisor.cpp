@@ -43,7 +43,7 @@ std::vector<std::string> ops_at(const Trace& trace, const std::vector<const Memo
             if (allocations[*it]->thread == e.thread && (!best[*it] || e.depth >= best[*it]->depth)) best[*it] = &e;
     }
     std::vector<std::string> names;
-    for (const TraceEvent* e : best) names.push_back(e ? e->name : std::string("(no op)"));
+    for (const TraceEvent* e : best) names.push_back(e ? e->name.str() : std::string("(no op)"));
     return names;
 }
 

@@ -4,7 +4,9 @@
 #include <cctype>
 #include <limits>
 #include <map>
+#include <span>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "model/printf_string.h"
@@ -63,7 +65,16 @@ struct DeviceEvent {
     int step;  // -1: launched outside every ProfilerStep
 };
 
-GpuBreakdown measure(const std::vector<DeviceEvent>& events, int64_t lo, int64_t hi) {
+// The events (sorted by start) that can overlap [lo, hi): those starting before hi and at most the
+// longest event's duration before lo. A step measures these, not the whole trace's.
+std::span<const DeviceEvent> overlapping(const std::vector<DeviceEvent>& events, int64_t longest, int64_t lo, int64_t hi) {
+    auto by_start = [](const DeviceEvent& e, int64_t t) { return e.span.first < t; };
+    const auto first = std::lower_bound(events.begin(), events.end(), lo - longest, by_start);
+    const auto last = std::lower_bound(first, events.end(), hi, by_start);
+    return {first, last};
+}
+
+GpuBreakdown measure(std::span<const DeviceEvent> events, int64_t lo, int64_t hi) {
     std::vector<Interval> by_work[4], all, by_class[kKernelClassCount];
     for (const DeviceEvent& e : events) {
         by_work[int(e.work)].push_back(e.span);
@@ -96,11 +107,11 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace) { return gpu_breakdo
 std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes) {
     // CPU ProfilerStep#k spans and launch times (runtime calls by correlation id), per rank.
     std::map<int32_t, std::vector<std::tuple<int64_t, int64_t, int>>> steps;
-    std::map<std::pair<int32_t, int64_t>, int64_t> launches;
+    std::unordered_map<int64_t, int64_t> launches;  // link_key(rank, correlation) -> launch time
     for (const TraceEvent& e : trace.events()) {
         if (e.device != DeviceKind::CPU) continue;
         if (const int k = profiler_step_number(e.name); k >= 0) steps[e.rank].emplace_back(e.start_ns, e.end_ns, k);
-        if (e.kind == EventKind::Runtime && e.correlation_id > 0) launches.emplace(std::make_pair(e.rank, e.correlation_id), e.start_ns);
+        if (e.kind == EventKind::Runtime && e.correlation_id > 0) launches.emplace(link_key(e.rank, e.correlation_id), e.start_ns);
     }
     for (auto& [rank, spans] : steps) std::sort(spans.begin(), spans.end());
     auto step_at = [&steps](int32_t rank, int64_t t) {  // the last step starting at or before t, if it holds t
@@ -121,18 +132,19 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<Ke
                           : cls == KernelClass::Memcpy      ? Work::Memcpy
                           : cls == KernelClass::Memset      ? Work::Memset
                                                             : Work::Computation;
-        const auto launch = launches.find({e.rank, e.correlation_id});
+        const auto launch = launches.find(link_key(e.rank, e.correlation_id));
         const int64_t t = e.correlation_id > 0 && launch != launches.end() ? launch->second : e.start_ns;
         devices[{e.rank, e.device_index}].push_back({{e.start_ns, e.end_ns}, work, cls, step_at(e.rank, t)});
     }
     std::vector<GpuBreakdown> out;
     for (const auto& [key, events] : devices) {
-        int64_t lo = events.front().span.first, hi = events.front().span.second;
+        int64_t lo = events.front().span.first, hi = events.front().span.second, longest = 0;
         std::map<int, std::pair<int64_t, int64_t>> step_extent;  // k -> first start, last end of its events
         std::map<int, int64_t> step_events;
         for (const DeviceEvent& e : events) {
             lo = std::min(lo, e.span.first);
             hi = std::max(hi, e.span.second);
+            longest = std::max(longest, e.span.second - e.span.first);
             if (e.step < 0) continue;
             auto [it, fresh] = step_extent.try_emplace(e.step, e.span);
             if (!fresh) it->second = {std::min(it->second.first, e.span.first), std::max(it->second.second, e.span.second)};
@@ -145,7 +157,7 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<Ke
         for (auto it = step_extent.begin(); it != step_extent.end(); ++it) {
             const auto next = std::next(it);
             const int64_t end = next != step_extent.end() ? std::max(it->second.first, next->second.first) : it->second.second;
-            GpuBreakdown step = measure(events, it->second.first, end);
+            GpuBreakdown step = measure(overlapping(events, longest, it->second.first, end), it->second.first, end);
             std::tie(step.rank, step.device_index) = key;
             step.step = it->first;
             step.kernels = step_events[it->first];

@@ -1,5 +1,7 @@
 #include "analysis/op_table.h"
 
+#include "model/stable_group.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -9,25 +11,26 @@ namespace awb {
 
 namespace {
 
-// One entry of PyTorch's FunctionEvent list: a trace event, or a [memory] record no op covered.
+// One entry of PyTorch's FunctionEvent list: a trace event, or a [memory] record no op covered. Kept
+// small (88 bytes): a large trace has millions.
 struct FnEvent {
     const TraceEvent* src = nullptr;  // null for a top-level [memory] record
-    std::string_view name;            // into the trace's event, or a literal ("ProfilerStep*", "[memory]")
-    DeviceKind device = DeviceKind::CPU;
+    EventName name;                   // the event's, "ProfilerStep*" or "[memory]"
     int64_t start = 0;
     int64_t end = 0;
     uint64_t thread = 0;
-    int32_t rank = -1;  // ranks of a distributed trace nest and link separately
-    bool is_async = false;
-    bool deleted = false;
     int64_t cpu_mem = 0;
     int64_t device_mem = 0;
     int64_t kernel_ns = 0;  // summed durations of linked device events
-    // The tree as index links (no per-event vectors: a large trace has millions of these). A child
-    // always has a larger index than its parent.
+    int32_t rank = -1;      // ranks of a distributed trace nest and link separately
+    // The tree as index links (no per-event vectors). A child always has a larger index than its
+    // parent; children are listed newest first (only sums are taken over them).
     int32_t parent = -1;
-    int32_t first_child = -1, last_child = -1, next_sibling = -1;
+    int32_t first_child = -1, next_sibling = -1;
     int32_t child_count = 0;
+    DeviceKind device = DeviceKind::CPU;
+    bool is_async = false;
+    bool deleted = false;
 };
 
 template <typename F>
@@ -37,17 +40,18 @@ void for_each_child(const std::vector<FnEvent>& fes, const FnEvent& e, F&& f) {
 
 
 std::vector<FnEvent> function_events(const Trace& trace) {
+    static const EventName step_name("ProfilerStep*"), memory_name("[memory]");
     const auto& mem = trace.memory();  // sorted by time, stable
     std::vector<char> attributed(mem.size(), 0);
     std::vector<FnEvent> fes;
-    fes.reserve(trace.events().size());
-    std::unordered_map<int64_t, std::vector<int>> linked;  // linked correlation id -> events
+    fes.reserve(trace.events().size() + mem.size());  // the [memory] records come after the events
+    std::vector<std::pair<int64_t, int32_t>> linked;  // (linked correlation id, event), sorted below
     for (const auto& e : trace.events()) {
         // Profiler spans, overhead, cuda_sync, python functions: on the timeline, not in the table.
         if (e.kind == EventKind::Other || is_filtered_op_name(e.name)) continue;
         FnEvent fe;
         fe.src = &e;
-        fe.name = table_name_view(e.name);
+        fe.name = table_name_view(e.name).data() == e.name.data() ? e.name : step_name;  // "ProfilerStep*"
         fe.device = e.device;
         fe.start = e.start_ns;
         fe.end = e.end_ns;
@@ -66,18 +70,19 @@ std::vector<FnEvent> function_events(const Trace& trace) {
                 attributed[size_t(it - mem.begin())] = 1;
             }
         }
-        if (e.linked_correlation_id > 0) linked[link_key(e.rank, e.linked_correlation_id)].push_back(int(fes.size()));
+        if (e.linked_correlation_id > 0) linked.emplace_back(link_key(e.rank, e.linked_correlation_id), int32_t(fes.size()));
         fes.push_back(std::move(fe));
     }
     // Associate device events (and runtime calls) with the CPU op whose id they link to.
+    std::sort(linked.begin(), linked.end());
     for (auto& fe : fes) {
         // Only front-end events (not themselves linked to another, as runtime calls are) take device
         // events: Kineto's correlation ids and External ids are separate counters that overlap.
         if (fe.device != DeviceKind::CPU || fe.is_async || fe.src->linked_correlation_id > 0) continue;
-        auto it = linked.find(link_key(fe.src->rank, fe.src->correlation_id));
-        if (it == linked.end()) continue;
-        for (int j : it->second) {
-            FnEvent& other = fes[size_t(j)];
+        const int64_t key = link_key(fe.src->rank, fe.src->correlation_id);
+        auto it = std::lower_bound(linked.begin(), linked.end(), std::pair{key, INT32_MIN});
+        for (; it != linked.end() && it->first == key; ++it) {
+            FnEvent& other = fes[size_t(it->second)];
             if (other.device == DeviceKind::CUDA)
                 fe.kernel_ns += other.end - other.start;
             else if (other.device == DeviceKind::CPU)
@@ -88,7 +93,7 @@ std::vector<FnEvent> function_events(const Trace& trace) {
     for (size_t i = 0; i < mem.size(); ++i) {
         if (attributed[i]) continue;
         FnEvent fe;
-        fe.name = "[memory]";
+        fe.name = memory_name;
         fe.start = fe.end = mem[i].ts_ns;
         fe.thread = mem[i].thread;
         fe.cpu_mem = mem[i].device == DeviceKind::CPU ? mem[i].bytes : 0;
@@ -105,29 +110,12 @@ std::vector<FnEvent> function_events(const Trace& trace) {
 
 void populate_children(std::vector<FnEvent>& fes) {
     // Python sorts by thread (stable), then each thread's events by (start, -end) (stable). The list is
-    // in (start, -end) order already, so grouping it by (rank, thread) keeping that order is the same:
-    // a counting sort over the few threads a trace has.
-    std::vector<std::pair<int32_t, uint64_t>> lanes;
-    for (const FnEvent& e : fes)
-        if (!e.is_async && e.device == DeviceKind::CPU && (lanes.empty() || lanes.back() != std::pair{e.rank, e.thread}))
-            lanes.emplace_back(e.rank, e.thread);
-    std::sort(lanes.begin(), lanes.end());
-    lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
-    auto lane_of = [&lanes](const FnEvent& e) {
-        return size_t(std::lower_bound(lanes.begin(), lanes.end(), std::pair{e.rank, e.thread}) - lanes.begin());
-    };
-    std::vector<size_t> first(lanes.size() + 1, 0);
-    std::vector<uint32_t> lane(fes.size(), 0);
-    for (size_t i = 0; i < fes.size(); ++i)
-        if (!fes[i].is_async && fes[i].device == DeviceKind::CPU) {
-            lane[i] = uint32_t(lane_of(fes[i]));
-            ++first[lane[i] + 1];
-        }
-    for (size_t l = 0; l < lanes.size(); ++l) first[l + 1] += first[l];
-    std::vector<int> order(first.back());
-    for (size_t i = 0; i < fes.size(); ++i)
-        if (!fes[i].is_async && fes[i].device == DeviceKind::CPU) order[first[lane[i]]++] = int(i);
-    std::vector<int> open;
+    // in (start, -end) order already, so grouping it by (rank, thread) in that order gives the same.
+    const std::vector<int32_t> order = stable_group<std::pair<int32_t, uint64_t>>(fes.size(), [&fes](size_t i) {
+        const FnEvent& e = fes[i];
+        return !e.is_async && e.device == DeviceKind::CPU ? std::optional(std::pair{e.rank, e.thread}) : std::nullopt;
+    });
+    std::vector<int32_t> open;
     for (size_t k = 0; k < order.size(); ++k) {
         if (k == 0 || fes[order[k]].thread != fes[order[k - 1]].thread || fes[order[k]].rank != fes[order[k - 1]].rank) open.clear();
         FnEvent& e = fes[order[k]];
@@ -136,11 +124,8 @@ void populate_children(std::vector<FnEvent>& fes) {
             if (e.start >= p.end || e.end > p.end) {
                 open.pop_back();
             } else {
-                if (p.last_child >= 0)
-                    fes[size_t(p.last_child)].next_sibling = order[k];
-                else
-                    p.first_child = order[k];
-                p.last_child = order[k];
+                e.next_sibling = p.first_child;
+                p.first_child = order[k];
                 ++p.child_count;
                 e.parent = open.back();
                 break;
@@ -160,7 +145,6 @@ void remove_duplicate_nodes(std::vector<FnEvent>& fes) {
             FnEvent& p = fes[size_t(e.parent)];
             if (p.name == e.name && p.child_count == 1) {
                 p.first_child = e.first_child;
-                p.last_child = e.last_child;
                 p.child_count = e.child_count;
                 p.kernel_ns = e.kernel_ns;
                 for (int32_t c = e.first_child; c >= 0; c = fes[size_t(c)].next_sibling) fes[size_t(c)].parent = e.parent;
@@ -228,14 +212,14 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
     // Rows by (name, device, shapes). The shapes text is formatted once per distinct inputs (events
     // share them) and equal texts are one string, so the key holds a pointer to it.
     struct Key {
-        std::string_view name;
+        EventName name;
         int device;
         const std::string* shapes;
         bool operator==(const Key&) const = default;
     };
     struct KeyHash {
         size_t operator()(const Key& k) const {
-            return std::hash<std::string_view>{}(k.name) ^ (std::hash<const void*>{}(k.shapes) * 31) ^ size_t(k.device);
+            return std::hash<EventName>{}(k.name) ^ (std::hash<const void*>{}(k.shapes) * 31) ^ size_t(k.device);
         }
     };
     std::unordered_map<Key, size_t, KeyHash> index;
@@ -274,7 +258,7 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
         auto [it, inserted] = index.try_emplace(Key{e.name, int(e.device), shapes}, rows.size());
         if (inserted) {
             OperatorRow r;
-            r.name = std::string(e.name);
+            r.name = e.name.str();
             r.input_shapes = *shapes;
             r.device = e.device;
             r.user_annotation = !cpu && e.src && e.src->kind == EventKind::UserAnnotation;

@@ -174,7 +174,7 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
         return;
     }
     TraceEvent t;
-    t.name = std::string(r.name);
+    t.name = r.name;
     const bool legacy_device = r.cat.empty() && r.pid_text.find("CUDA") != std::string_view::npos;
     t.kind = r.cat.empty() ? (legacy_device ? EventKind::Kernel : EventKind::CpuOp) : kind_of(r.cat);
     t.start_ns = r.ts;

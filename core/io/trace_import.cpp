@@ -27,7 +27,7 @@ namespace {
 using namespace trace_io;
 using simdjson::dom::element;
 
-constexpr size_t kBatch = size_t(1) << 20;  // bytes of event objects parsed by simdjson at once
+constexpr size_t kBatch = size_t(512) << 10;  // bytes of event objects parsed by simdjson at once
 constexpr size_t kBatchesInFlight = 2;      // cut and waiting to be parsed, at most
 
 // A run of events cut from "traceEvents": their text as one JSON list, and where each came from.
@@ -38,7 +38,8 @@ struct Batch {
     };
     std::string text;  // "[{...},{...}]" (the objects only), with simdjson's padding reserved
     std::vector<Item> items;
-    int64_t consumed = 0;       // uncompressed bytes read when it was cut
+    int64_t end_offset = 0;     // uncompressed byte offset just past its last value
+    int64_t consumed = 0;       // uncompressed bytes read when it was cut (a chunk ahead of end_offset)
     int64_t file_position = 0;  // bytes of the file read by then (compressed bytes for .gz)
 };
 
@@ -209,6 +210,7 @@ bool Scanner::closed_or_comma(char close, const char* inside, const char* where)
 void Scanner::add_event(size_t start, size_t end, bool object) {
     if (batch_.text.size() + (end - start) > kBatch) cut();
     batch_.items.push_back({in_.offset(start), object});
+    batch_.end_offset = in_.offset(end);
     if (!object) return;
     batch_.text.push_back(batch_.text.empty() ? '[' : ',');
     batch_.text.append(in_.data() + start, end - start);
@@ -289,17 +291,16 @@ void Converter::convert(const Batch& batch) {
     }
 }
 
-// After each batch, the events per byte seen so far times the file's (inflated) size: when that is
-// beyond what the vector holds, one allocation a little larger instead of doubling (which holds 1.5x
-// the events while it copies). The estimate settles after the first batches, so this happens rarely.
+// After each batch, the events per byte so far times the file's inflated size (for .gz estimated from
+// the inflated and compressed bytes read). When that is beyond what the vector holds, it reserves twice
+// the estimate: pages a vector reserves but never fills are not resident, so the room costs nothing,
+// while growing late (a file whose last part is denser) would hold the old and the new array at once.
 void Converter::reserve_ahead(const Batch& batch) {
-    if (file_size_ <= 0 || batch.consumed <= 0) return;
-    const double position = double(std::max<int64_t>(batch.file_position, 1));
-    const double inflated_total = double(file_size_) * double(batch.consumed) / position;
+    if (file_size_ <= 0 || batch.end_offset <= 0 || batch.file_position <= 0) return;
+    const double inflated_total = double(file_size_) * double(batch.consumed) / double(batch.file_position);
     std::vector<TraceEvent>& events = events_.events();
-    const double per_byte = double(events.size()) / double(batch.consumed);
-    const double estimate = per_byte * inflated_total;
-    if (estimate > double(events.capacity()) && estimate < 2e9) events.reserve(size_t(estimate * 1.05));
+    const double estimate = double(events.size()) / double(batch.end_offset) * inflated_total;
+    if (estimate > double(events.capacity()) && estimate < 1e9) events.reserve(size_t(estimate * 2));
 }
 
 // The batch is not valid JSON as a whole: parse its events one by one, to skip the ones with a number

@@ -4,7 +4,7 @@
 //
 // How, on two threads: a producer reads the file through zlib in 2 MiB chunks (never inflated whole),
 // finds the top-level keys with a small structural scanner and cuts "traceEvents" into batches of
-// about 1 MiB of event objects; the calling thread parses each batch with simdjson and converts its
+// about 512 KiB of event objects; the calling thread parses each batch with simdjson and converts its
 // events straight into TraceEvents (no DOM kept). At most two batches wait between them, so memory
 // stays bounded; equal kernel launch configurations and input shapes are shared. Pure C++
 // (simdjson + nlohmann + zlib), no torch.
@@ -50,7 +50,7 @@ struct ImportedTrace {
 };
 
 // Progress is reported in MiB of the file read (compressed bytes for .gz), against the file's size;
-// cancel is polled after each batch of events (about 1 MiB).
+// cancel is polled after each batch of events (about 512 KiB).
 ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer = nullptr);
 
 // The files of one distributed run (several paths, or the *.json / *.json.gz of a folder): one trace

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <numeric>
+#include <optional>
+
+#include "model/stable_group.h"
 
 namespace awb {
 
@@ -11,12 +14,9 @@ namespace {
 // PyTorch's _populate_cpu_children: per thread, walk events by (start, -end) with a stack of open
 // parents; an event whose interval lies inside the top of the stack becomes its child.
 void assign_nesting(std::vector<TraceEvent>& events) {
-    std::vector<int32_t> order;
-    order.reserve(events.size());
-    for (int32_t i = 0; i < int32_t(events.size()); ++i)
-        if (nests_on_cpu(events[i])) order.push_back(i);
-    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
-        return events[a].rank != events[b].rank ? events[a].rank < events[b].rank : events[a].thread < events[b].thread;
+    // The events are in (start, -end) order: grouped by (rank, thread) in that order.
+    const std::vector<int32_t> order = stable_group<std::pair<int32_t, uint64_t>>(events.size(), [&events](size_t i) {
+        return nests_on_cpu(events[i]) ? std::optional(std::pair{events[i].rank, events[i].thread}) : std::nullopt;
     });
     std::vector<int32_t> open;
     for (size_t i = 0; i < order.size(); ++i) {
@@ -38,27 +38,41 @@ void assign_nesting(std::vector<TraceEvent>& events) {
 }
 
 // Stable sort by (start ascending, end descending) without std::stable_sort's buffer of n events
-// (hundreds of MB for a large imported trace): sort 24-byte keys, then permute in place.
+// (hundreds of MB for a large imported trace): sort 24-byte keys, then permute in place. A trace
+// arrives as a few sorted runs (each thread's ops, each stream's kernels): those are merged, in
+// O(n log runs); a file in no particular order is sorted.
 void sort_by_start(std::vector<TraceEvent>& events) {
     struct Key {
         int64_t start, end;
         size_t index;
     };
-    std::vector<Key> keys(events.size());
-    bool sorted = true;
-    for (size_t i = 0; i < events.size(); ++i) {
-        keys[i] = {events[i].start_ns, events[i].end_ns, i};
-        if (i > 0) {
-            const Key& p = keys[i - 1];
-            sorted = sorted && (p.start < keys[i].start || (p.start == keys[i].start && p.end >= keys[i].end));
-        }
-    }
-    if (sorted) return;
-    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    const auto before = [](const Key& a, const Key& b) {
         if (a.start != b.start) return a.start < b.start;
         if (a.end != b.end) return a.end > b.end;
         return a.index < b.index;  // equal intervals keep the order they were reported in
-    });
+    };
+    std::vector<Key> keys(events.size());
+    std::vector<size_t> runs{0};  // where each ascending run starts
+    for (size_t i = 0; i < events.size(); ++i) {
+        keys[i] = {events[i].start_ns, events[i].end_ns, i};
+        if (i > 0 && before(keys[i], keys[i - 1])) runs.push_back(i);
+    }
+    if (runs.size() == 1) return;
+    if (runs.size() > 64 && runs.size() > keys.size() / 64) {
+        std::sort(keys.begin(), keys.end(), before);
+    } else {
+        runs.push_back(keys.size());
+        while (runs.size() > 2) {  // merge neighbouring runs pairwise until one is left
+            std::vector<size_t> merged{0};
+            for (size_t r = 0; r + 2 < runs.size(); r += 2) {
+                std::inplace_merge(keys.begin() + std::ptrdiff_t(runs[r]), keys.begin() + std::ptrdiff_t(runs[r + 1]),
+                                   keys.begin() + std::ptrdiff_t(runs[r + 2]), before);
+                merged.push_back(runs[r + 2]);
+            }
+            if (runs.size() % 2 == 0) merged.push_back(runs.back());  // an odd run out waits for the next round
+            runs = std::move(merged);
+        }
+    }
     // Position i receives events[keys[i].index]: follow each cycle once.
     std::vector<bool> done(events.size(), false);
     for (size_t i = 0; i < events.size(); ++i) {

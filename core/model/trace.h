@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/event_name.h"
 #include "model/run_spec.h"
 
 namespace awb {
@@ -53,7 +54,7 @@ private:
 };
 
 struct TraceEvent {
-    std::string name;
+    EventName name;  // interned
     EventKind kind = EventKind::CpuOp;
     DeviceKind device = DeviceKind::CPU;
     int device_index = -1;
