@@ -46,6 +46,7 @@ std::vector<FnEvent> function_events(const Trace& trace) {
     std::vector<FnEvent> fes;
     fes.reserve(trace.events().size() + mem.size());  // the [memory] records come after the events
     std::vector<std::pair<int64_t, int32_t>> linked;  // (linked correlation id, event), sorted below
+    auto lo = mem.begin();
     for (const auto& e : trace.events()) {
         // Profiler spans, overhead, cuda_sync, python functions: on the timeline, not in the table.
         if (e.kind == EventKind::Other || is_filtered_op_name(e.name)) continue;
@@ -59,11 +60,18 @@ std::vector<FnEvent> function_events(const Trace& trace) {
         fe.rank = e.rank;
         fe.is_async = e.is_async;
         if (e.device == DeviceKind::CPU) {
-            // MemRecordsAcc.in_interval: bisect_left(start) .. bisect_right(end), any thread.
-            auto lo = std::lower_bound(mem.begin(), mem.end(), e.start_ns,
-                                       [](const MemoryEvent& m, int64_t t) { return m.ts_ns < t; });
-            auto hi = std::upper_bound(mem.begin(), mem.end(), e.end_ns,
-                                       [](int64_t t, const MemoryEvent& m) { return t < m.ts_ns; });
+            // MemRecordsAcc.in_interval: bisect_left(start) .. bisect_right(end), any thread. Events come
+            // in start order, so the left end only moves forward; the right end is galloped to from it
+            // (an op holds a few records; a step, many).
+            while (lo != mem.end() && lo->ts_ns < e.start_ns) ++lo;
+            size_t step = 1;
+            auto bound = lo;
+            while (size_t(mem.end() - bound) > step && bound[std::ptrdiff_t(step)].ts_ns <= e.end_ns) {
+                bound += std::ptrdiff_t(step);
+                step *= 2;
+            }
+            const auto limit = size_t(mem.end() - bound) > step ? bound + std::ptrdiff_t(step) + 1 : mem.end();
+            const auto hi = std::upper_bound(bound, limit, e.end_ns, [](int64_t t, const MemoryEvent& m) { return t < m.ts_ns; });
             for (auto it = lo; it < hi; ++it) {
                 if (it->device == DeviceKind::CPU) fe.cpu_mem += it->bytes;
                 if (it->device == DeviceKind::CUDA) fe.device_mem += it->bytes;
@@ -188,7 +196,7 @@ std::string_view table_name_view(const std::string& name) {
 std::string table_name(const std::string& name) { return std::string(table_name_view(name)); }
 
 bool is_filtered_op_name(const std::string& name) {
-    static const char* const kFiltered[] = {"[memory]",
+    static constexpr std::string_view kFiltered[] = {"[memory]",
                                             "[OutOfMemory]",
                                             "profiler::_record_function_enter",
                                             "profiler::_record_function_enter_new",
@@ -196,8 +204,8 @@ bool is_filtered_op_name(const std::string& name) {
                                             "aten::is_leaf",
                                             "aten::output_nr",
                                             "aten::_version"};
-    for (const char* f : kFiltered)
-        if (name == f) return true;
+    for (std::string_view f : kFiltered)
+        if (std::string_view(name) == f) return true;  // lengths first: most names differ there
     return false;
 }
 

@@ -73,7 +73,7 @@ void EventConverter::finish(int64_t base_ns) {
         for (auto& m : memory_) m.rank = out_.rank;
         meta_.ranks = {out_.rank};
     }
-    for (const auto& [name, n] : category_counts_) out_.categories[name] += n;
+    for (const Category& c : category_counts_) out_.categories[c.name] += c.count;
     out_.trace = Trace::build(std::move(events_), std::move(memory_), std::move(meta_));
 }
 
@@ -83,13 +83,21 @@ void EventConverter::skip(const std::string& why, int64_t offset) {
         out_.warnings.push_back("event at byte offset " + std::to_string(offset) + " skipped: " + why);
 }
 
-void EventConverter::count_category(std::string_view cat) {
-    for (auto& [name, n] : category_counts_)
-        if (name == cat) {
-            ++n;
-            return;
+const EventConverter::Category& EventConverter::count_category(std::string_view cat) {
+    // Events of one category come in runs: the last one matched is tried first.
+    if (last_category_ < category_counts_.size() && category_counts_[last_category_].name == cat) {
+        ++category_counts_[last_category_].count;
+        return category_counts_[last_category_];
+    }
+    for (size_t i = 0; i < category_counts_.size(); ++i)
+        if (category_counts_[i].name == cat) {
+            last_category_ = i;
+            ++category_counts_[i].count;
+            return category_counts_[i];
         }
-    category_counts_.emplace_back(std::string(cat), 1);
+    last_category_ = category_counts_.size();
+    category_counts_.push_back({std::string(cat), 1, kind_of(cat), on_device(cat)});
+    return category_counts_.back();
 }
 
 // The legacy profiler (torch 1.x, use_cuda=True) timed each op on the device with CUDA events: one
@@ -128,7 +136,7 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
         skip(r.bad_field, offset);
         return;
     }
-    count_category(!r.cat.empty() ? r.cat : ph.empty() ? std::string_view("(none)") : ph);
+    const Category& category = count_category(!r.cat.empty() ? r.cat : ph.empty() ? std::string_view("(none)") : ph);
     if (ph == "M") {
         ++out_.metadata_events;
         if (r.name == "thread_name") {
@@ -176,10 +184,10 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
     TraceEvent t;
     t.name = r.name;
     const bool legacy_device = r.cat.empty() && r.pid_text.find("CUDA") != std::string_view::npos;
-    t.kind = r.cat.empty() ? (legacy_device ? EventKind::Kernel : EventKind::CpuOp) : kind_of(r.cat);
+    t.kind = r.cat.empty() ? (legacy_device ? EventKind::Kernel : EventKind::CpuOp) : category.kind;
     t.start_ns = r.ts;
     t.end_ns = r.ts + std::max<int64_t>(0, r.dur);
-    if (on_device(r.cat) || legacy_device) {
+    if ((!r.cat.empty() && category.on_device) || legacy_device) {
         t.device = DeviceKind::CUDA;
         t.device_index = int(r.device >= 0 ? r.device : int64_t(r.pid));
         t.thread = r.stream >= 0 ? uint64_t(r.stream) : r.tid;

@@ -44,14 +44,22 @@ public:
 private:
     void link_legacy_device_spans();
     // A trace has a dozen categories: a short list searched linearly beats a map keyed by new strings.
-    void count_category(std::string_view cat);
+    // Each remembers what its events are, so the category's name is compared once per event.
+    struct Category {
+        std::string name;
+        int64_t count;
+        EventKind kind;
+        bool on_device;
+    };
+    const Category& count_category(std::string_view cat);
 
     ImportedTrace& out_;
     TraceMeta& meta_;
     std::vector<TraceEvent> events_;
     std::vector<MemoryEvent> memory_;
     std::unordered_map<LaunchKey, std::shared_ptr<const DeviceLaunch>, LaunchKeyHash> launches_;
-    std::vector<std::pair<std::string, int64_t>> category_counts_;
+    std::vector<Category> category_counts_;
+    size_t last_category_ = 0;
     InputsInterner inputs_;
     struct ThreadName {
         uint64_t pid, tid;
