@@ -188,7 +188,10 @@ void GpuTimeView::rebuildChart() {
         }
         bars->setData(keys, values, true);
     }
-    for (size_t i = 0; i < bars_.size(); ++i)
+    // A label per bar up to 60 bars; a long trace (thousands of steps) labels every k-th so the axis
+    // stays readable and the chart quick to draw (every bar keeps its hover readout).
+    const size_t every = std::max<size_t>(1, (bars_.size() + 59) / 60);
+    for (size_t i = 0; i < bars_.size(); i += every)
         ticker->addTick(double(i + 1), several ? where(bars_[i]) + QLatin1Char('\n') + step_text(bars_[i]) : step_text(bars_[i]));
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.3, double(bars_.size()) + 0.7);

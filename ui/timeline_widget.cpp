@@ -1,6 +1,7 @@
 #include "timeline_widget.h"
 
 #include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QPainter>
@@ -9,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 
 #include "analysis/kernel_table.h"
 #include "analysis/op_table.h"
@@ -36,14 +39,21 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
 
 void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
                              std::vector<MemorySeries> memory) {
+    owned_memory_ = std::move(memory);
+    showPrepared(std::move(data), std::move(trace), nullptr);
+}
+
+void TimelineWidget::showPrepared(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
+                                  std::shared_ptr<const RunAnalysis> analysis) {
     ++requests_;
     preparing_ = 0;
     data_ = std::move(data);
     trace_ = std::move(trace);
-    analysis_.reset();
+    analysis_ = std::move(analysis);
     memory_.clear();
-    for (auto& m : memory)
-        if (!m.points.empty()) memory_.push_back(std::move(m));
+    // The run's series are read where they are (a long trace has millions of points: no copy).
+    for (const MemorySeries& m : analysis_ ? analysis_->memory : owned_memory_)
+        if (!m.points.empty()) memory_.push_back(&m);
     highlighted_.clear();
     selected_ = -1;
     flows_.clear();
@@ -51,22 +61,41 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shar
     fit();
 }
 
+namespace {
+
+// One build of a trace's draw lists at a time, shared by every timeline that shows it: the window's
+// and the comparison's two often ask for the same run's at once. An entry lives while its trace does.
+QFuture<std::shared_ptr<const TimelineData>> shared_build(const std::shared_ptr<const Trace>& trace) {
+    static std::mutex mutex;
+    static std::map<const Trace*, std::pair<std::weak_ptr<const Trace>, QFuture<std::shared_ptr<const TimelineData>>>> builds;
+    std::lock_guard lock(mutex);
+    for (auto it = builds.begin(); it != builds.end();) it = it->second.first.expired() ? builds.erase(it) : std::next(it);
+    if (const auto it = builds.find(trace.get()); it != builds.end()) return it->second.second;
+    auto future = QtConcurrent::run([trace] { return std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)); });
+    builds[trace.get()] = {trace, future};
+    return future;
+}
+
+}  // namespace
+
 void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run, std::shared_ptr<const RunAnalysis> analysis) {
     auto trace = std::shared_ptr<const Trace>(run, &run->trace);
     const bool large = trace->events().size() >= kBackgroundEvents;
-    const uint64_t request = ++requests_;
-    if (large) {
-        setData(nullptr);
-        preparing_ = trace->events().size();
-        requests_ = request;  // setData counted as a request too
+    owned_memory_.clear();
+    if (!large) {
+        showPrepared(std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)), trace, std::move(analysis));
+        return;
     }
-    compute_then(
-        this, large, [trace] { return std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)); },
-        [this, trace, request, analysis = std::move(analysis)](std::shared_ptr<const TimelineData> data) {
-            if (request != requests_) return;  // a newer run or trace was set meanwhile
-            setData(std::move(data), trace, analysis ? analysis->memory : std::vector<MemorySeries>{});
-            analysis_ = analysis;
-        });
+    showPrepared(nullptr, nullptr, nullptr);
+    preparing_ = trace->events().size();
+    const uint64_t request = requests_;
+    auto* watcher = new QFutureWatcher<std::shared_ptr<const TimelineData>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, trace, request, analysis = std::move(analysis)] {
+        watcher->deleteLater();
+        if (request != requests_) return;  // a newer run or trace was set meanwhile
+        showPrepared(watcher->result(), trace, analysis);
+    });
+    watcher->setFuture(shared_build(trace));
 }
 
 int TimelineWidget::contentHeight() const {
@@ -217,8 +246,8 @@ size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
         p.fillRect(QRect(area.left(), top, area.width(), kLaneHeaderPx), palette().alternateBase());
         p.drawText(QRect(area.left() + 4, top, area.width(), kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft,
                    tr("Memory allocated on %1 (peak %2)")
-                       .arg(QString::fromStdString(memory_series_label(memory_[m])), format_bytes(memory_[m].peak_bytes)));
-        paintMemory(p, QRect(x_base, top + kLaneHeaderPx, area.width() - kGutterPx, kMemoryTrackPx), memory_[m]);
+                       .arg(QString::fromStdString(memory_series_label(*memory_[m])), format_bytes(memory_[m]->peak_bytes)));
+        paintMemory(p, QRect(x_base, top + kLaneHeaderPx, area.width() - kGutterPx, kMemoryTrackPx), *memory_[m]);
     }
     paintRuler(p, QRect(x_base, area.top(), area.width() - kGutterPx, kRulerPx), view);
     p.drawText(QRect(area.left() + 4, area.top(), kGutterPx - 8, kRulerPx), Qt::AlignVCenter | Qt::AlignLeft,

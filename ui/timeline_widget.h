@@ -32,7 +32,8 @@ public:
     // row of the operator or kernel table); the draw lists are built off the GUI thread for a large trace.
     void setRun(std::shared_ptr<const ProfileResult> run, std::shared_ptr<const RunAnalysis> analysis);
     const TimeMapping& view() const { return view_; }
-    const std::vector<MemorySeries>& memoryTracks() const { return memory_; }
+    // The memory tracks shown (series with points), in the run's analysis or the ones given to setData.
+    const std::vector<const MemorySeries*>& memoryTracks() const { return memory_; }
     void setView(const TimeMapping& view);
     void fit();
     // Outline the spans with these names (indices into TimelineData::names); empty clears.
@@ -93,7 +94,10 @@ private:
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const RunAnalysis> analysis_;  // the run's tables, for tooltips; null for bare data
     const DeviceIdle* idleOf(int lane) const;      // the idle gaps of a device lane's GPU, or null
-    std::vector<MemorySeries> memory_;  // the tracks with points
+    void showPrepared(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
+                      std::shared_ptr<const RunAnalysis> analysis);
+    std::vector<MemorySeries> owned_memory_;     // setData's tracks
+    std::vector<const MemorySeries*> memory_;    // the tracks with points: in owned_memory_ or the analysis
     TimeMapping view_;
     std::set<int32_t> highlighted_;
     int selected_ = -1;

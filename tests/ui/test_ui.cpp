@@ -531,8 +531,8 @@ private slots:
         QVERIFY(!ops->isColumnHidden(OperatorTableModel::SelfDevice));
         // One memory track per device, each labelled with its own peak: the trace's CUDA allocations too.
         QTRY_COMPARE_WITH_TIMEOUT(int(window.timeline()->memoryTracks().size()), 2, 10'000);
-        QCOMPARE(memory_series_label(window.timeline()->memoryTracks()[1]), std::string("cuda:0 rank 0"));
-        QCOMPARE(window.timeline()->memoryTracks()[1].peak_bytes, int64_t(3) << 20);
+        QCOMPARE(memory_series_label(*window.timeline()->memoryTracks()[1]), std::string("cuda:0 rank 0"));
+        QCOMPARE(window.timeline()->memoryTracks()[1]->peak_bytes, int64_t(3) << 20);
         auto* operators = window.findChild<QDockWidget*>(QStringLiteral("operators"));
         QVERIFY(operators);
         operators->hide();

@@ -1,0 +1,126 @@
+// GUI open benchmark: opens a trace in the workbench window (offscreen) and prints when each part is
+// ready — the import on the engine thread, the run on screen (its analysis), the operator table, the
+// timeline — with the GUI thread's longest stall meanwhile (the worst lateness of a 10 ms timer: what a
+// user would feel as a frozen window) and the process's peak RSS. With --cancel-after S it presses
+// Cancel S seconds into the open and prints how long the cancel took to land.
+// Usage: QT_QPA_PLATFORM=offscreen awb_open_bench TRACE [--cancel-after S]
+// Prints figures; asserts nothing (run by hand for the README and the closing notes).
+#include <sys/resource.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "engine_worker.h"
+#include "main_window.h"
+#include "operator_panel.h"
+#include "session.h"
+#include "timeline_widget.h"
+
+using namespace awb::ui;
+
+namespace {
+
+double peak_rss_mib() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: awb_open_bench TRACE [--cancel-after SECONDS]\n");
+        return 2;
+    }
+    const QString path = QString::fromLocal8Bit(argv[1]);
+    double cancel_after_s = -1;
+    if (argc >= 4 && std::strcmp(argv[2], "--cancel-after") == 0) cancel_after_s = std::atof(argv[3]);
+
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+
+    QElapsedTimer clock;
+    double stall_ms = 0, last_tick_ms = 0;
+    double imported_s = -1, shown_s = -1, operators_s = -1, timeline_s = -1, cancel_s = -1, cancelled_s = -1;
+    bool done = false, failed = false;
+    auto now_s = [&clock] { return double(clock.nsecsElapsed()) / 1e9; };
+    auto finish = [&] {
+        done = true;
+        QTimer::singleShot(0, &app, &QApplication::quit);
+    };
+
+    // The GUI thread's pulse: a 10 ms timer; any longer gap is time the window could not react.
+    QTimer pulse;
+    pulse.setInterval(10);
+    QObject::connect(&pulse, &QTimer::timeout, [&] {
+        const double t = double(clock.nsecsElapsed()) / 1e6;
+        stall_ms = std::max(stall_ms, t - last_tick_ms - 10.0);
+        last_tick_ms = t;
+        if (shown_s >= 0 && timeline_s < 0 && window.timeline()->data()) timeline_s = now_s();
+        if (shown_s >= 0 && operators_s >= 0 && timeline_s >= 0 && !done) finish();
+    });
+
+    EngineWorker* worker = window.engine()->worker();
+    QObject::connect(worker, &EngineWorker::resultsOpened, &app, [&] { imported_s = now_s(); });
+    QObject::connect(worker, &EngineWorker::failed, &app, [&](const QString& title, const QString& message) {
+        std::printf("failed: %s: %s\n", qPrintable(title), qPrintable(message));
+        failed = true;
+        finish();
+    });
+    QObject::connect(worker, &EngineWorker::cancelled, &app, [&] {
+        cancelled_s = now_s();
+        finish();
+    });
+    QObject::connect(window.session(), &Session::shownChanged, &app, [&] {
+        if (shown_s < 0 && window.session()->shown().result) shown_s = now_s();
+    });
+    // The table is filled in the run's display (the window's own shownChanged handler runs first) or,
+    // for a large trace, later: the first fill after the import is the one.
+    QObject::connect(window.operatorPanel(), &OperatorPanel::rowsReady, &app, [&] {
+        if (imported_s >= 0 && operators_s < 0) operators_s = now_s();
+    });
+    QTimer::singleShot(180'000, &app, [&] {
+        std::printf("gave up after 180 s\n");
+        failed = true;
+        finish();
+    });
+
+    clock.start();
+    pulse.start();
+    if (!window.openFile(path)) {
+        std::printf("cannot open %s\n", qPrintable(path));
+        return 1;
+    }
+    if (cancel_after_s >= 0)
+        QTimer::singleShot(int(cancel_after_s * 1000), &app, [&] {
+            cancel_s = now_s();
+            window.engine()->cancel();
+        });
+    app.exec();
+
+    auto at = [](double s) {
+        char text[32] = "-";
+        if (s >= 0) std::snprintf(text, sizeof text, "%.2f s", s);
+        return std::string(text);
+    };
+    std::printf("trace %s\n", qPrintable(path));
+    std::printf("imported (engine thread)  %s\n", at(imported_s).c_str());
+    std::printf("run on screen (analysed)  %s\n", at(shown_s).c_str());
+    std::printf("operator table filled     %s\n", at(operators_s).c_str());
+    std::printf("timeline drawn            %s\n", at(timeline_s).c_str());
+    if (cancel_s >= 0)
+        std::printf("cancel pressed at %s, landed at %s (%.0f ms)\n", at(cancel_s).c_str(), at(cancelled_s).c_str(),
+                    cancelled_s >= 0 ? (cancelled_s - cancel_s) * 1000 : -1.0);
+    std::printf("longest GUI-thread stall  %.0f ms\n", stall_ms);
+    std::printf("peak RSS                  %.0f MiB\n", peak_rss_mib());
+    return failed ? 1 : 0;
+}
