@@ -143,6 +143,33 @@ TEST(GpuBreakdown, AKernelWithoutItsLaunchBelongsToTheStepItStartsIn) {
     EXPECT_EQ(rows[2].busy_ns, 20 * us);
 }
 
+// Each step is measured over the events that can overlap it (issue 16: not every event of the trace):
+// a kernel launched two steps earlier that still runs covers the later step's gap all the same.
+TEST(GpuBreakdown, AKernelStartedStepsEarlierStillCoversALaterStep) {
+    std::vector<TraceEvent> events{
+        cpu("ProfilerStep#1", EventKind::UserAnnotation, 0, 100),
+        cpu("ProfilerStep#2", EventKind::UserAnnotation, 100, 200),
+        cpu("ProfilerStep#3", EventKind::UserAnnotation, 200, 300),
+        cpu("cudaLaunchKernel", EventKind::Runtime, 10, 12, 1),
+        cpu("cudaLaunchKernel", EventKind::Runtime, 110, 112, 2),
+        cpu("cudaLaunchKernel", EventKind::Runtime, 210, 212, 3),
+        cpu("cudaLaunchKernel", EventKind::Runtime, 220, 222, 4),
+        device("long_gemm", EventKind::Kernel, 50, 260, 7, 1),      // step 1's, into step 3
+        device("short_gemm", EventKind::Kernel, 120, 130, 8, 2),    // step 2
+        device("short_gemm", EventKind::Kernel, 230, 240, 8, 3),    // step 3: 230-240 and 270-280,
+        device("short_gemm", EventKind::Kernel, 270, 280, 8, 4),    // the long one covers 240-260
+    };
+    const auto rows = gpu_breakdown(Trace::build(std::move(events), {}, {}));
+    ASSERT_EQ(rows.size(), 4u);  // the whole trace and steps 1, 2, 3
+    const GpuBreakdown& step3 = rows[3];
+    ASSERT_EQ(step3.step, 3);
+    EXPECT_EQ(step3.start_ns, 230 * us);
+    EXPECT_EQ(step3.end_ns, 280 * us);
+    EXPECT_EQ(step3.busy_ns, 40 * us);  // 230-260 and 270-280
+    EXPECT_EQ(step3.idle_ns, 10 * us);
+    EXPECT_EQ(step3.kernels, 2);
+}
+
 TEST(GpuBreakdown, CpuTraceHasNone) {
     std::vector<TraceEvent> events{cpu("aten::mm", EventKind::CpuOp, 0, 10)};
     EXPECT_TRUE(gpu_breakdown(Trace::build(std::move(events), {}, {})).empty());
