@@ -11,6 +11,7 @@
 #include <memory>
 #include <set>
 
+#include "analysis/attention.h"
 #include "analysis/gpu_breakdown.h"
 #include "analysis/kernel_table.h"
 #include "analysis/memory_replay.h"
@@ -35,6 +36,7 @@ struct InspectCommand {
     bool timing = false;
     bool distributed = false;
     bool breakdown = false;
+    bool attention = false;
 };
 
 // Peak resident memory of this process so far (VmHWM), in bytes; 0 where /proc is missing.
@@ -161,6 +163,11 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
         std::cout << format_gpu_breakdown(breakdown);
         breakdown_json = breakdown;
     }
+    nlohmann::json attention_json = nullptr;
+    if (c.attention) {
+        std::cout << format_attention(analysis.attention);  // part of the run's analysis
+        attention_json = analysis.attention;
+    }
     return {{"path", path},
             {"summary",
              {{"trace_name", t.trace_name},
@@ -187,7 +194,8 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
             {"operators", rows},
             {"kernels", kernels_json},
             {"kernel_classes", classes_json},
-            {"gpu_breakdown", breakdown_json}};
+            {"gpu_breakdown", breakdown_json},
+            {"attention", attention_json}};
 }
 
 int run(const InspectCommand& c) {
@@ -261,6 +269,10 @@ Command register_inspect(CLI::App& app) {
     sub->add_flag("--breakdown", c->breakdown,
                   "Where each GPU's time goes, per rank and ProfilerStep: computation, communication (NCCL/RCCL), memcpy, "
                   "memset, idle, exposed communication and memcpy (intervals merged across streams; README: GPU time breakdown)");
+    sub->add_flag("--attention", c->attention,
+                  "Every attention call (scaled_dot_product_attention and its backends' ops, forward and backward, and "
+                  "matmul -> softmax -> matmul written out): shapes, backend, causal, CPU and device time, FLOPs, bytes, "
+                  "TFLOP/s and GB/s (README: Attention calls)");
     sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };
 }

@@ -21,6 +21,7 @@
 
 #include <optional>
 
+#include "attention_view.h"
 #include "background.h"
 #include "comparison_view.h"
 #include "engine/device_caps.h"
@@ -49,7 +50,7 @@ QString counted(size_t n, const QString& one, const QString& many) { return QStr
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), session_(new Session(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), kernels_(new KernelPanel), gpu_time_(new GpuTimeView), findings_(new FindingsView), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
+      operators_(new OperatorPanel), kernels_(new KernelPanel), attention_(new AttentionView), gpu_time_(new GpuTimeView), findings_(new FindingsView), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
       timeline_scroll_(in_scroll_area(timeline_, false)),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
@@ -66,13 +67,15 @@ MainWindow::MainWindow(QWidget* parent)
     auto* run_dock = dock(tr("Run"), "run", in_scroll_area(run_panel_), Qt::LeftDockWidgetArea);
     auto* op_dock = dock(tr("Operators"), "operators", operators_, Qt::BottomDockWidgetArea);
     auto* kernel_dock = dock(tr("Kernels"), "kernels", kernels_, Qt::BottomDockWidgetArea);
+    auto* attention_dock = dock(tr("Attention"), "attention", attention_, Qt::BottomDockWidgetArea);
     auto* gpu_dock = dock(tr("GPU time"), "gpu-time", in_scroll_area(gpu_time_), Qt::BottomDockWidgetArea);
     auto* findings_dock = dock(tr("Findings and checklist"), "findings", findings_, Qt::BottomDockWidgetArea);
     auto* compare_dock = dock(tr("Compare runs"), "compare", in_scroll_area(comparison_), Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", in_scroll_area(chart_), Qt::BottomDockWidgetArea);
     tabifyDockWidget(op_dock, findings_dock);
     tabifyDockWidget(findings_dock, kernel_dock);
-    tabifyDockWidget(kernel_dock, gpu_dock);
+    tabifyDockWidget(kernel_dock, attention_dock);
+    tabifyDockWidget(attention_dock, gpu_dock);
     tabifyDockWidget(gpu_dock, compare_dock);
     tabifyDockWidget(compare_dock, chart_dock);
     op_dock->raise();
@@ -83,13 +86,18 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(status_, 1);
     statusBar()->addPermanentWidget(progress_);
 
-    buildMenus({run_dock, op_dock, kernel_dock, gpu_dock, findings_dock, chart_dock, compare_dock});
+    buildMenus({run_dock, op_dock, kernel_dock, attention_dock, gpu_dock, findings_dock, chart_dock, compare_dock});
 
     connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
     connect(run_panel_, &RunPanel::sweepRequested, this, &MainWindow::startSweep);
     connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineWidget::setHighlightedName);
     connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineWidget::setHighlightedName);
+    connect(attention_, &AttentionView::callSelected, this, [this](int event, qint64 start_ns, qint64 end_ns) {
+        const qint64 pad = std::max<qint64>(1000, (end_ns - start_ns) / 4);  // the call with a quarter of it either side
+        timeline_->setView({start_ns - pad, end_ns + pad, 1});
+        timeline_->selectEvent(event);
+    });
     connectSession();
     connectEngine();
 
@@ -303,6 +311,7 @@ void MainWindow::displayShown() {
         timeline_->setData(nullptr);
         operators_->setRows({}, false);
         kernels_->setRows({});
+        attention_->setCalls({}, 0);
         gpu_time_->setRows({});
         explainShown();
         return;
@@ -312,6 +321,7 @@ void MainWindow::displayShown() {
                                            [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
     operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), run.analysis->operators, device_events);
     kernels_->setRows(run.analysis->kernels);
+    attention_->setCalls(run.analysis->attention, result->trace.begin_ns());
     gpu_time_->setRows(run.analysis->gpu);
     explainShown();
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),

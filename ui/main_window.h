@@ -27,6 +27,7 @@ class Engine;
 class FindingsView;
 class GpuTimeView;
 class KernelPanel;
+class AttentionView;
 class OperatorPanel;
 class RunPanel;
 class Session;
@@ -63,6 +64,7 @@ public:
     RunPanel* runPanel() const { return run_panel_; }
     OperatorPanel* operatorPanel() const { return operators_; }
     KernelPanel* kernelPanel() const { return kernels_; }
+    AttentionView* attention() const { return attention_; }
     GpuTimeView* gpuTime() const { return gpu_time_; }
     FindingsView* findings() const { return findings_; }
     TimelineWidget* timeline() const { return timeline_; }
@@ -98,6 +100,7 @@ private:
     RunPanel* run_panel_;
     OperatorPanel* operators_;
     KernelPanel* kernels_;
+    AttentionView* attention_;
     GpuTimeView* gpu_time_;
     FindingsView* findings_;
     TimelineWidget* timeline_;

@@ -8,6 +8,7 @@ RunAnalysis analyze_run(const Trace& trace) {
     RunAnalysis a;
     // The operator table is the largest part and shares nothing with the rest: on a second core.
     std::future<std::vector<OperatorRow>> operators = std::async(std::launch::async, [&trace] { return key_averages(trace); });
+    a.attention = attention_instances(trace);
     const std::vector<KernelClass> classes = kernel_classes(trace);  // once, for the kernel table and the breakdown
     a.kernels = kernel_table(trace, classes);
     a.memory = replay_memory(trace);

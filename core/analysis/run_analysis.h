@@ -1,13 +1,15 @@
 // Everything derived from one run's trace, computed once and shared by every consumer: the operator
 // table (key_averages, not grouped by shape), the kernel table, the memory replay, the GPU time
-// breakdown and the GPUs' idle gaps. The GUI computes it off the GUI thread when a run arrives and
-// hands the same value to the operator, kernel and GPU time tables, the timeline (memory tracks,
-// idle marks, tooltips), the advisor, the checklist, the comparison and the reports.
+// breakdown, the GPUs' idle gaps and the attention calls. The GUI computes it off the GUI thread when
+// a run arrives and hands the same value to the operator, kernel, GPU time and attention tables, the
+// timeline (memory tracks, idle marks, tooltips), the advisor, the checklist, the comparison and the
+// reports.
 #pragma once
 
 #include <memory>
 #include <vector>
 
+#include "analysis/attention.h"
 #include "analysis/gpu_breakdown.h"
 #include "analysis/kernel_table.h"
 #include "analysis/memory_replay.h"
@@ -22,6 +24,7 @@ struct RunAnalysis {
     std::vector<MemorySeries> memory;    // replay_memory(trace): one series per device
     std::vector<GpuBreakdown> gpu;       // gpu_breakdown(trace): empty without device events
     std::vector<DeviceIdle> gpu_idle;    // gpu_idle_gaps(trace): the timeline marks them
+    std::vector<AttentionInstance> attention;  // attention_instances(trace): every attention call
     bool operator==(const RunAnalysis&) const = default;
 };
 

@@ -52,6 +52,7 @@ json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
                 args["Input Dims"] = e.shapes();
                 args["Input type"] = e.dtypes();
             }
+            if (!e.concrete().empty()) args["Concrete Inputs"] = e.concrete();
             if (!e.stack().empty()) {
                 std::string stack;
                 for (const auto& f : e.stack()) stack += (stack.empty() ? "" : ";") + f;

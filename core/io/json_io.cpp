@@ -161,6 +161,38 @@ int64_t ns_from_us(const json& j, const char* key) {
 }
 }  // namespace
 
+void to_json(json& j, const AttentionInstance& a) {
+    auto dim = [](int64_t v) { return v > 0 ? json(v) : json(nullptr); };
+    const AttentionShape& s = a.shape;
+    j = {{"event", a.event},
+         {"op", a.op},
+         {"backend", to_string(a.backend)},
+         {"pass", a.backward ? "backward" : "forward"},
+         {"batch", dim(s.batch)},
+         {"heads_q", dim(s.heads_q)},
+         {"heads_kv", dim(s.heads_kv)},
+         {"seq_q", dim(s.seq_q)},
+         {"seq_k", dim(s.seq_k)},
+         {"head_dim", dim(s.head_dim)},
+         {"head_dim_v", dim(s.head_dim_v)},
+         {"dtype", a.dtype},
+         {"causal", a.causal == 1 ? json("top-left") : a.causal == 2 ? json("bottom-right") : a.causal == 0 ? json(false) : json(nullptr)},
+         {"rank", a.rank < 0 ? json(nullptr) : json(a.rank)},
+         {"thread", a.thread},
+         {"start_us", double(a.start_ns) / 1e3},
+         {"cpu_us", double(a.cpu_ns()) / 1e3},
+         {"device_us", double(a.device_ns) / 1e3},
+         {"kernels", a.kernels},
+         {"visible_pairs", a.pairs},
+         {"flops", a.flops},
+         {"flop_convention", a.backward ? "2.5x forward (FlashAttention, with recompute)" : "2 x pairs x (D + Dv)"},
+         {"bytes_ideal", a.bytes},
+         {"tflops_per_s", a.tflops_per_s()},
+         {"gb_per_s", a.gb_per_s()},
+         {"rate_over", a.device_ns > 0 ? "device" : "cpu"}};
+    if (a.backward) j["flops_no_recompute"] = a.flops_backward_no_recompute;
+}
+
 void to_json(json& j, const GpuBreakdown& b) {
     j = {{"rank", b.rank < 0 ? json(nullptr) : json(b.rank)},
          {"device", b.device_index},

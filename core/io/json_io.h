@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/attention.h"
 #include "analysis/gpu_breakdown.h"
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
@@ -33,6 +34,8 @@ void from_json(const nlohmann::json& j, OperatorRow& r);
 void to_json(nlohmann::json& j, const StepRecord& s);
 // Times in us, each with its share of the span; step null for the whole trace, rank null for one process.
 void to_json(nlohmann::json& j, const GpuBreakdown& b);
+// One attention call (analysis/attention.h): shapes, backend, pass, times in us, FLOPs, bytes, rates.
+void to_json(nlohmann::json& j, const AttentionInstance& a);
 void from_json(const nlohmann::json& j, StepRecord& s);
 
 struct ProfileReport {

@@ -215,7 +215,8 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
     if (t.kind == EventKind::UserAnnotation) t.scope = 5;  // at::RecordScope::USER_SCOPE
     t.sequence_nr = r.sequence_nr;
     t.fwd_thread = uint64_t(r.fwd_thread);
-    if (!r.shapes.empty() || !r.dtypes.empty()) t.inputs = inputs_.intern({std::move(r.shapes), std::move(r.dtypes), {}});
+    if (!r.shapes.empty() || !r.dtypes.empty() || !r.concrete.empty())
+        t.inputs = inputs_.intern({std::move(r.shapes), std::move(r.dtypes), {}, std::move(r.concrete)});
     events_.push_back(std::move(t));
 }
 

@@ -151,6 +151,7 @@ const KeyTable<ArgReader>& arg_readers() {
             {"Fwd thread id", [](const element& v, RawEvent& r) { read_int(v, r.fwd_thread); }},
             {"Input Dims", [](const element& v, RawEvent& r) { read_dims(v, r.shapes); }},
             {"Input type", [](const element& v, RawEvent& r) { read_types(v, r.dtypes); }},
+            {"Concrete Inputs", [](const element& v, RawEvent& r) { read_types(v, r.concrete); }},
             {"device", [](const element& v, RawEvent& r) { read_int(v, r.device); }},
             {"stream", [](const element& v, RawEvent& r) { read_int(v, r.stream); }},
             {"grid", [](const element& v, RawEvent& r) {

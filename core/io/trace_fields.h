@@ -34,6 +34,7 @@ struct RawEvent {
     bool bad_bytes = false;
     std::vector<std::vector<int64_t>> shapes;
     std::vector<std::string> dtypes;
+    std::vector<std::string> concrete;  // "Concrete Inputs"
 };
 
 // pid/tid are numbers or strings ("stream 7", "12345"): the digits, or a stable hash.

@@ -241,13 +241,16 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
     return out;
 }
 
+double visible_pairs(int64_t seq_q, int64_t seq_k, bool causal) {
+    if (seq_q <= 0 || seq_k <= 0) return 0;
+    if (!causal) return double(seq_q) * double(seq_k);
+    // Top-left: rows 0..Nk-1 see i+1 keys, later rows (Nq > Nk) all Nk.
+    const double full = double(std::min(seq_q, seq_k));
+    return full * (full + 1) / 2 + double(std::max<int64_t>(0, seq_q - seq_k)) * double(seq_k);
+}
+
 double attention_flops(const RunSpec& s) {
-    double pairs = double(s.seq_q) * double(s.seq_k);
-    if (s.mask == MaskKind::Causal) {
-        // Rows 0..Nk-1 see i+1 keys, later rows (Nq > Nk) all Nk.
-        const double full = double(std::min(s.seq_q, s.seq_k));
-        pairs = full * (full + 1) / 2 + double(std::max<int64_t>(0, s.seq_q - s.seq_k)) * double(s.seq_k);
-    }
+    const double pairs = visible_pairs(s.seq_q, s.seq_k, s.mask == MaskKind::Causal);
     const double forward = 4.0 * double(s.batch) * double(s.heads) * pairs * double(s.head_dim);
     return s.mode == Mode::Train ? 3.0 * forward : forward;
 }

@@ -90,6 +90,9 @@ int64_t device_available_bytes(const RunSpec& spec, const DeviceCaps& caps);  //
 // (backward = 4 more matmuls: dV, dP, dQ, dK). Causal counts only the visible (query, key) pairs,
 // sum over i of min(i+1, Nk), about half; padding counts the dense size, as the kernels compute it.
 double attention_flops(const RunSpec& spec);
+// (query, key) pairs one head computes: Nq x Nk, or causal top-left aligned as PyTorch's is_causal
+// (query i sees keys 0..i, also when Nq != Nk).
+double visible_pairs(int64_t seq_q, int64_t seq_k, bool causal);
 
 // Names: parse returns nullopt on an unknown name; to_string is the canonical spelling.
 std::string to_string(Dtype v);

@@ -39,7 +39,9 @@ struct EventInputs {
     std::vector<std::vector<int64_t>> shapes;
     std::vector<std::string> dtypes;
     std::vector<std::string> stack;
-    bool empty() const { return shapes.empty() && dtypes.empty() && stack.empty(); }
+    // torch 2.x's "Concrete Inputs": each scalar argument as text ("True", "0.", "-1"), "" for tensors.
+    std::vector<std::string> concrete;
+    bool empty() const { return shapes.empty() && dtypes.empty() && stack.empty() && concrete.empty(); }
     bool operator==(const EventInputs&) const = default;
 };
 const EventInputs& no_inputs();
@@ -78,6 +80,7 @@ struct TraceEvent {
     const std::vector<std::vector<int64_t>>& shapes() const { return (inputs ? *inputs : no_inputs()).shapes; }
     const std::vector<std::string>& dtypes() const { return (inputs ? *inputs : no_inputs()).dtypes; }
     const std::vector<std::string>& stack() const { return (inputs ? *inputs : no_inputs()).stack; }
+    const std::vector<std::string>& concrete() const { return (inputs ? *inputs : no_inputs()).concrete; }
 };
 
 struct MemoryEvent {

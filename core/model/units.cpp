@@ -34,6 +34,13 @@ std::string format_bytes(int64_t bytes) {
 
 std::string format_share(double share) { return printf_string("%.1f%%", share * 100); }
 
+std::string format_flops(double flops) {
+    static const std::pair<double, const char*> units[] = {{1e15, "PFLOP"}, {1e12, "TFLOP"}, {1e9, "GFLOP"}, {1e6, "MFLOP"}, {1e3, "kFLOP"}};
+    for (const auto& [scale, unit] : units)
+        if (flops >= scale) return printf_string(flops >= 100 * scale ? "%.0f %s" : flops >= 10 * scale ? "%.1f %s" : "%.2f %s", flops / scale, unit);
+    return printf_string("%.0f FLOP", flops);
+}
+
 std::string format_ms(double ns) {
     const double ms = ns / 1e6;
     return printf_string(ms >= 1 ? "%.3f ms" : "%.4f ms", ms);

@@ -12,6 +12,7 @@ namespace awb {
 std::string format_duration_ns(double ns);  // "850 ns", "12.3 us", "4.567 ms", "12.35 ms", "1.235 s"
 std::string format_bytes(int64_t bytes);    // "512 B", "1.5 KiB", "50.0 MiB", "1.25 GiB"
 std::string format_share(double share);     // 0.1234 -> "12.3%"
+std::string format_flops(double flops);     // "524.3 kFLOP", "3.22 GFLOP", "1.21 TFLOP"
 
 // Fixed units (the CLI's columns).
 std::string format_ms(double ns);           // "12.345 ms"; below 1 ms four decimals: "0.0123 ms"

@@ -182,6 +182,17 @@ check "breakdown of a CPU trace" 0 'no kernels, copies or sets' -- inspect "$tmp
 fixtures="$(dirname "$0")/../fixtures/traces"
 check "breakdown of a GPU trace" 0 'exposed comm' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet --breakdown
 check "kernel classes of a GPU trace" 0 '^GEMM +0 +2 ' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet
+# --attention: our own run of the manual variant and PyTorch 2.11's trace of sdpa (CPU flash, forward and backward)
+check "attention calls of our own run" 0 '^manual +fwd ' -- inspect "$tmp/t.json" --quiet --attention
+check "attention calls of a torch 2.11 trace" 0 '^CPU flash +bwd +1 +2 +2 +64 +64 +16 ' -- inspect "$fixtures/torch2/sdpa_train_stack.pt.trace.json.gz" --quiet --attention --json "$tmp/att.json"
+if python_check "import json; a=json.load(open('$tmp/att.json'))['traces'][0]['attention']; \
+assert len(a)==4, len(a); assert sorted(x['pass'] for x in a)==['backward','backward','forward','forward']; \
+f=[x for x in a if x['pass']=='forward'][0]; assert f['flops']==4*2*64*64*16 and f['causal'] is False and f['backend']=='CPU flash', f" >"$tmp/py"; then
+    echo "ok   attention JSON"; passed=$((passed + 1))
+else
+    echo "FAIL attention JSON"; sed 's/^/  | /' "$tmp/py"; failed=$((failed + 1))
+fi
+check "no attention in a trace without it" 0 'none found' -- inspect "$fixtures/kineto_2021.json" --quiet --attention
 check "profile without the engine says so" 1 "'profile' needs the engine, .*/alone/attnwb-engine" -- profile "${small[@]}"
 attnwb=$attnwb_full
 

@@ -21,6 +21,7 @@
 #include "findings_view.h"
 #include "io/trace_import.h"
 #include "kernel_table_model.h"
+#include "attention_view.h"
 #include "gpu_time_view.h"
 #include "main_window.h"
 #include "session.h"
@@ -167,7 +168,18 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         gpu_time = window.gpuTime()->barCount() == 2 && view.grab().save(out + QStringLiteral("/gpu-time.png"));
     }
-    const bool all = ok && gpu && small && gpu_window && gpu_time;
+    // The Attention tab of PyTorch 2.11's trace of sdpa training (CPU flash forward and backward): the
+    // second call selected, the timeline zoomed to it.
+    bool attention = false;
+    if (open_and_wait(window, QStringLiteral("tests/fixtures/traces/torch2/sdpa_train_stack.pt.trace.json.gz"))) {
+        for (auto* dock : window.findChildren<QDockWidget*>())
+            if (dock->objectName() == QStringLiteral("attention")) dock->raise();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        window.attention()->table()->selectRow(1);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        attention = window.attention()->model()->rowCount() == 4 && window.grab().save(out + QStringLiteral("/attention.png"));
+    }
+    const bool all = ok && gpu && small && gpu_window && gpu_time && attention;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }

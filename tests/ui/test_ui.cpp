@@ -21,6 +21,7 @@
 
 #include <memory>
 
+#include "attention_view.h"
 #include "comparison_model.h"
 #include "comparison_view.h"
 #include "engine/sweep_runner.h"
@@ -833,6 +834,39 @@ private slots:
         window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
         QCOMPARE(window.gpuTime()->barCount(), 0);
         QCOMPARE(window.gpuTime()->model()->rowCount(), 0);
+    }
+    void attentionTabOfAnOpenedTorch211Trace() {
+        // File > Open of PyTorch 2.11's trace of sdpa (CPU flash) training: the Attention tab lists the
+        // four calls as the core finds them, sorts by FLOP, and selecting one selects its op in the
+        // timeline with the view around it.
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        const QString path = QStringLiteral(AWB_FIXTURE_DIR "/traces/torch2/sdpa_train_stack.pt.trace.json.gz");
+        QSignalSpy opened(window.engine()->worker(), &EngineWorker::resultsOpened);
+        QVERIFY(window.openFile(path));
+        QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.attention()->model()->rowCount(), 4, 10'000);
+        const auto expected = attention_instances(import_chrome_trace(path.toStdString()).trace);
+        QCOMPARE(window.attention()->model()->rows(), expected);
+        QTableView* table = window.attention()->table();
+        QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        table->sortByColumn(AttentionTableModel::Flops, Qt::DescendingOrder);
+        QCOMPARE(table->model()->index(0, AttentionTableModel::Pass).data().toString(), QStringLiteral("backward"));
+        QCOMPARE(table->model()->index(0, AttentionTableModel::Flops).data().toString(), QStringLiteral("1.31 MFLOP"));
+        QCOMPARE(table->model()->index(3, AttentionTableModel::Flops).data().toString(), QStringLiteral("524 kFLOP"));
+        QCOMPARE(table->model()->index(0, AttentionTableModel::Backend).data().toString(), QStringLiteral("CPU flash"));
+        QCOMPARE(table->model()->index(0, AttentionTableModel::Causal).data().toString(), QStringLiteral("no"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->data() != nullptr, 10'000);
+        table->selectRow(3);
+        const QModelIndex picked = qobject_cast<QSortFilterProxyModel*>(table->model())->mapToSource(table->model()->index(3, 0));
+        const AttentionInstance& call = window.attention()->model()->rows()[size_t(picked.row())];
+        QCOMPARE(window.timeline()->selectedEvent(), call.event);
+        QVERIFY(window.timeline()->view().start_ns < call.start_ns && window.timeline()->view().end_ns > call.end_ns);
+        QVERIFY(window.timeline()->view().end_ns - window.timeline()->view().start_ns < 2 * call.cpu_ns());
+        // A run without attention says so.
+        window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        QTRY_VERIFY_WITH_TIMEOUT(window.attention()->model()->rowCount() >= 1, 10'000);  // tiny_spec's manual variant has one
     }
     void largeTracesAreComputedOffTheGuiThread() {
         // 250k events on two threads: above kBackgroundEvents, so the views fill in after the call.

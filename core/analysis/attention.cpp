@@ -1,0 +1,372 @@
+#include "analysis/attention.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <unordered_map>
+
+#include "model/printf_string.h"
+#include "model/units.h"
+
+namespace awb {
+
+namespace {
+
+// The ops of scaled_dot_product_attention's backends: which inputs are Q, K, V, how they are laid
+// out ([B, H, N, D], or [B, N, H, D] for the kernels' own ops), and which argument says causal.
+struct AttentionOp {
+    std::string_view name;
+    AttentionBackend backend;
+    bool backward;
+    bool bnhd;       // inputs [B, N, H, D]
+    int q, k, v;     // input positions
+    int causal_arg;  // position of is_causal (or custom_mask_type) in "Concrete Inputs"
+    bool mask_type;  // causal_arg is xformers' custom_mask_type: 0 none, 1 top-left, 2 bottom-right
+    int mask_arg;    // position of the attn_mask / bias tensor, -1 when the op takes none
+};
+
+constexpr AttentionBackend kSdpa = AttentionBackend::Unknown;  // the backend is its inner op's
+const AttentionOp kOps[] = {
+    {"aten::scaled_dot_product_attention", kSdpa, false, false, 0, 1, 2, 5, false, 3},
+    {"aten::_scaled_dot_product_attention_math", AttentionBackend::Math, false, false, 0, 1, 2, 5, false, 3},
+    {"aten::_scaled_dot_product_flash_attention", AttentionBackend::Flash, false, false, 0, 1, 2, 4, false, -1},
+    {"aten::_scaled_dot_product_efficient_attention", AttentionBackend::MemEfficient, false, false, 0, 1, 2, 6, false, 3},
+    {"aten::_scaled_dot_product_cudnn_attention", AttentionBackend::Cudnn, false, false, 0, 1, 2, 6, false, 3},
+    {"aten::_scaled_dot_product_flash_attention_for_cpu", AttentionBackend::CpuFlash, false, false, 0, 1, 2, 4, false, 5},
+    {"aten::_flash_attention_forward", AttentionBackend::Flash, false, true, 0, 1, 2, 8, false, -1},
+    {"aten::_efficient_attention_forward", AttentionBackend::MemEfficient, false, true, 0, 1, 2, 9, true, 3},
+    {"aten::_scaled_dot_product_flash_attention_backward", AttentionBackend::Flash, true, false, 1, 2, 3, 11, false, -1},
+    {"aten::_scaled_dot_product_efficient_attention_backward", AttentionBackend::MemEfficient, true, false, 1, 2, 3, 11, false, 4},
+    {"aten::_scaled_dot_product_cudnn_attention_backward", AttentionBackend::Cudnn, true, false, 1, 2, 3, 14, false, 8},
+    {"aten::_scaled_dot_product_flash_attention_for_cpu_backward", AttentionBackend::CpuFlash, true, false, 1, 2, 3, 7, false, 8},
+    {"aten::_flash_attention_backward", AttentionBackend::Flash, true, true, 1, 2, 3, 11, false, -1},
+    {"aten::_efficient_attention_backward", AttentionBackend::MemEfficient, true, true, 1, 2, 3, 14, true, 4},
+};
+
+// The attention op an event is, looked up once per distinct (interned) name.
+class OpLookup {
+public:
+    const AttentionOp* operator()(const EventName& name) {
+        auto [it, added] = seen_.try_emplace(name.data(), nullptr);
+        if (added && name.find("attention") != std::string::npos)
+            for (const AttentionOp& op : kOps)
+                if (name == op.name) it->second = &op;
+        return it->second;
+    }
+
+private:
+    std::unordered_map<const char*, const AttentionOp*> seen_;
+};
+
+const std::vector<int64_t>* input(const TraceEvent& e, int i) {
+    const auto& shapes = e.shapes();
+    return i >= 0 && size_t(i) < shapes.size() && !shapes[size_t(i)].empty() ? &shapes[size_t(i)] : nullptr;
+}
+
+// (batch, heads, sequence, head dim) of a Q, K or V input in the op's layout; unbatched [H, N, D] is batch 1.
+std::optional<std::array<int64_t, 4>> bhnd(const std::vector<int64_t>* d, bool bnhd) {
+    if (!d || d->size() < 3 || d->size() > 4) return std::nullopt;
+    const std::vector<int64_t>& x = *d;
+    if (x.size() == 3) return bnhd ? std::array<int64_t, 4>{1, x[1], x[0], x[2]} : std::array<int64_t, 4>{1, x[0], x[1], x[2]};
+    return bnhd ? std::array<int64_t, 4>{x[0], x[2], x[1], x[3]} : std::array<int64_t, 4>{x[0], x[1], x[2], x[3]};
+}
+
+AttentionShape shape_of(const TraceEvent& e, const AttentionOp& op) {
+    AttentionShape s;
+    const auto q = bhnd(input(e, op.q), op.bnhd), k = bhnd(input(e, op.k), op.bnhd), v = bhnd(input(e, op.v), op.bnhd);
+    if (!q || !k) return s;
+    s.batch = (*q)[0];
+    s.heads_q = (*q)[1];
+    s.seq_q = (*q)[2];
+    s.head_dim = (*q)[3];
+    s.heads_kv = (*k)[1];
+    s.seq_k = (*k)[2];
+    s.head_dim_v = v ? (*v)[3] : s.head_dim;
+    return s;
+}
+
+int causal_of(const TraceEvent& e, const AttentionOp& op) {
+    const auto& c = e.concrete();
+    int causal = -1;
+    if (op.causal_arg >= 0 && size_t(op.causal_arg) < c.size()) {
+        const std::string& v = c[size_t(op.causal_arg)];
+        if (op.mask_type)
+            causal = v == "0" ? 0 : v == "1" ? 1 : v == "2" ? 2 : -1;
+        else
+            causal = v == "True" ? 1 : v == "False" ? 0 : -1;
+    }
+    if (causal == 0 && input(e, op.mask_arg)) return -1;  // a mask tensor: which pairs it hides is data
+    return causal;
+}
+
+std::string dtype_of(const TraceEvent& e, int i) {
+    const auto& d = e.dtypes();
+    return i >= 0 && size_t(i) < d.size() ? d[size_t(i)] : std::string();
+}
+
+void cost(AttentionInstance& a) {
+    if (!a.shape.known()) return;
+    double pairs_head = visible_pairs(a.shape.seq_q, a.shape.seq_k, a.causal == 1);
+    if (a.causal == 2) {  // bottom-right aligned (FlashAttention's own convention): query i sees keys 0..i + Nk - Nq
+        pairs_head = 0;
+        for (int64_t i = 0; i < a.shape.seq_q; ++i)
+            pairs_head += double(std::clamp<int64_t>(i + 1 + a.shape.seq_k - a.shape.seq_q, 0, a.shape.seq_k));
+    }
+    a.pairs = pairs_head * double(a.shape.batch) * double(a.shape.heads_q);
+    a.flops = attention_flops(a.shape, pairs_head, a.backward);
+    if (a.backward) a.flops_backward_no_recompute = attention_flops(a.shape, pairs_head, false) * 2.0;
+    a.bytes = attention_ideal_bytes(a.shape, trace_dtype_bytes(a.dtype), a.backward);
+}
+
+bool is_matmul(const EventName& n) { return n == "aten::matmul" || n == "aten::bmm" || n == "aten::einsum"; }
+bool is_softmax(const EventName& n) { return n == "aten::softmax" || n == "aten::_softmax" || n == "aten::_safe_softmax"; }
+
+int64_t product(const std::vector<int64_t>& d, size_t n) {
+    int64_t p = 1;
+    for (size_t i = 0; i < n && i < d.size(); ++i) p *= d[i];
+    return p;
+}
+
+}  // namespace
+
+std::string to_string(AttentionBackend b) {
+    switch (b) {
+        case AttentionBackend::Flash: return "flash";
+        case AttentionBackend::MemEfficient: return "memory-efficient";
+        case AttentionBackend::Cudnn: return "cuDNN";
+        case AttentionBackend::CpuFlash: return "CPU flash";
+        case AttentionBackend::Math: return "math";
+        case AttentionBackend::Manual: return "manual";
+        case AttentionBackend::Unknown: break;
+    }
+    return "sdpa (backend not recorded)";
+}
+
+double attention_flops(const AttentionShape& s, double pairs_per_head, bool backward) {
+    const double forward = 2.0 * pairs_per_head * double(s.head_dim + s.head_dim_v) * double(s.batch) * double(s.heads_q);
+    return backward ? 2.5 * forward : forward;
+}
+
+double attention_ideal_bytes(const AttentionShape& s, int64_t element_bytes, bool backward) {
+    const double q = double(s.batch) * double(s.heads_q) * double(s.seq_q) * double(s.head_dim);
+    const double k = double(s.batch) * double(s.heads_kv) * double(s.seq_k) * double(s.head_dim);
+    const double v = double(s.batch) * double(s.heads_kv) * double(s.seq_k) * double(s.head_dim_v);
+    const double o = double(s.batch) * double(s.heads_q) * double(s.seq_q) * double(s.head_dim_v);
+    return double(element_bytes) * (q + k + v + o) * (backward ? 2.0 : 1.0);  // backward: + dO, dQ, dK, dV
+}
+
+int64_t trace_dtype_bytes(const std::string& dtype) {
+    if (dtype == "float") return 4;
+    if (dtype == "double") return 8;
+    if (dtype == "c10::Half" || dtype == "c10::BFloat16" || dtype == "Half" || dtype == "BFloat16") return 2;
+    if (dtype.find("Float8") != std::string::npos) return 1;
+    return 0;
+}
+
+std::vector<AttentionInstance> attention_instances(const Trace& trace) {
+    const auto& events = trace.events();
+    std::vector<AttentionInstance> out;
+    std::vector<int32_t> instance_of(events.size(), -1);  // the ops that belong to a call
+    OpLookup lookup;
+    // 1. scaled_dot_product_attention and its backends' ops: the outermost is the call; inner ones
+    //    name its backend (and give the shapes when the outer one recorded none).
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEvent& e = events[i];
+        if (e.device != DeviceKind::CPU) continue;
+        const AttentionOp* op = lookup(e.name);
+        if (!op) continue;
+        int32_t outer = -1;
+        for (int32_t a = e.parent; a >= 0 && outer < 0; a = events[size_t(a)].parent) outer = instance_of[size_t(a)];
+        if (outer >= 0) {
+            AttentionInstance& call = out[size_t(outer)];
+            instance_of[i] = outer;
+            if (op->backend != AttentionBackend::Unknown) call.backend = op->backend;
+            if (!call.shape.known()) call.shape = shape_of(e, *op);
+            if (call.causal < 0) call.causal = causal_of(e, *op);
+            if (call.dtype.empty()) call.dtype = dtype_of(e, op->q);
+            continue;
+        }
+        AttentionInstance call;
+        call.event = int32_t(i);
+        call.op = e.name.str();
+        call.backend = op->backend;
+        call.backward = op->backward;
+        call.shape = shape_of(e, *op);
+        call.causal = causal_of(e, *op);
+        call.dtype = dtype_of(e, op->q);
+        call.rank = e.rank;
+        call.thread = e.thread;
+        call.start_ns = e.start_ns;
+        call.end_ns = e.end_ns;
+        instance_of[i] = int32_t(out.size());
+        out.push_back(std::move(call));
+    }
+    // 2. The manual pattern: a softmax over [..., Nq, Nk] between a matmul making those scores from
+    //    [..., Nq, D] x [..., D, Nk] and one applying them to [..., Nk, Dv], all three siblings.
+    std::vector<int32_t> prev(events.size(), -1), next(events.size(), -1);
+    {
+        std::vector<int32_t> last_child(events.size(), -1);
+        std::map<std::pair<int32_t, uint64_t>, int32_t> last_top;  // (rank, thread) -> last top-level event
+        for (size_t i = 0; i < events.size(); ++i) {
+            const TraceEvent& e = events[i];
+            if (!nests_on_cpu(e)) continue;
+            int32_t& last = e.parent >= 0 ? last_child[size_t(e.parent)] : last_top[{e.rank, e.thread}];
+            if (last >= 0) {
+                prev[i] = last;
+                next[size_t(last)] = int32_t(i);
+            }
+            last = int32_t(i);
+        }
+    }
+    auto inside_call = [&](int32_t i) {
+        for (int32_t a = i; a >= 0; a = events[size_t(a)].parent)
+            if (instance_of[size_t(a)] >= 0) return true;
+        return false;
+    };
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEvent& sm = events[i];
+        if (!is_softmax(sm.name) || !nests_on_cpu(sm) || (sm.parent >= 0 && is_softmax(events[size_t(sm.parent)].name))) continue;
+        const std::vector<int64_t>* scores = input(sm, 0);
+        if (!scores || scores->size() < 2 || inside_call(int32_t(i))) continue;
+        const size_t lead = scores->size() - 2;
+        const int64_t nq = (*scores)[lead], nk = (*scores)[lead + 1], heads_batch = product(*scores, lead);
+        int32_t first = -1, second = -1;
+        bool masked = false;
+        for (int32_t s = prev[i], steps = 0; s >= 0 && steps < 8 && first < 0; s = prev[size_t(s)], ++steps) {
+            const TraceEvent& m = events[size_t(s)];
+            if (!is_matmul(m.name)) {
+                if (m.name == "aten::masked_fill" || m.name == "aten::masked_fill_" || m.name == "aten::add" || m.name == "aten::add_" ||
+                    m.name == "aten::where")
+                    masked = masked || (input(m, 1) && input(m, 1)->size() >= 2);
+                continue;
+            }
+            const auto *a = input(m, 0), *b = input(m, 1);
+            if (a && b && a->size() >= 2 && b->size() >= 2 && a->size() == b->size() && (*a)[a->size() - 2] == nq &&
+                b->back() == nk && a->back() == (*b)[b->size() - 2] && product(*a, a->size() - 2) == heads_batch)
+                first = s;
+            else
+                break;  // another matmul in between: not this pattern
+        }
+        for (int32_t s = next[i], steps = 0; first >= 0 && s >= 0 && steps < 8 && second < 0; s = next[size_t(s)], ++steps) {
+            const TraceEvent& m = events[size_t(s)];
+            if (!is_matmul(m.name)) continue;
+            const auto *a = input(m, 0), *b = input(m, 1);
+            if (a && b && a->size() >= 2 && b->size() >= 2 && (*a)[a->size() - 2] == nq && a->back() == nk &&
+                (*b)[b->size() - 2] == nk && product(*a, a->size() - 2) == heads_batch)
+                second = s;
+            else
+                break;
+        }
+        if (second < 0) continue;
+        const TraceEvent& qk = events[size_t(first)];
+        const std::vector<int64_t>& a = *input(qk, 0);
+        AttentionInstance call;
+        call.event = first;
+        call.op = qk.name.str();
+        call.backend = AttentionBackend::Manual;
+        // [B, H, Nq, Nk] (or more leading dims, all batch but the last), [B*H, Nq, Nk], [Nq, Nk]
+        call.shape.batch = lead >= 2 ? product(*scores, lead - 1) : lead == 1 ? (*scores)[0] : 1;
+        call.shape.heads_q = lead >= 2 ? (*scores)[lead - 1] : 1;
+        call.shape.heads_kv = call.shape.heads_q;
+        call.shape.seq_q = nq;
+        call.shape.seq_k = nk;
+        call.shape.head_dim = a.back();
+        call.shape.head_dim_v = input(events[size_t(second)], 1)->back();
+        // Grouped-query attention written out: K and V repeated to the query heads just before.
+        for (int32_t s = prev[size_t(first)], steps = 0; s >= 0 && steps < 16; s = prev[size_t(s)], ++steps) {
+            const TraceEvent& r = events[size_t(s)];
+            const std::vector<int64_t>* kv = input(r, 0);
+            if (r.name == "aten::repeat_interleave" && kv && kv->size() == 4 && (*kv)[1] > 0 && call.shape.heads_q % (*kv)[1] == 0 &&
+                (*kv)[2] == nk && (*kv)[0] == call.shape.batch) {
+                call.shape.heads_kv = (*kv)[1];
+                break;
+            }
+        }
+        call.causal = masked ? -1 : 0;
+        call.dtype = dtype_of(qk, 0);
+        call.rank = qk.rank;
+        call.thread = qk.thread;
+        call.start_ns = qk.start_ns;
+        call.end_ns = events[size_t(second)].end_ns;
+        const int32_t id = int32_t(out.size());
+        for (int32_t s = first;; s = next[size_t(s)]) {
+            instance_of[size_t(s)] = id;
+            if (s == second) break;
+        }
+        out.push_back(std::move(call));
+    }
+    if (out.empty()) return out;
+    // 3. Device time: each kernel, copy and set goes to the call whose op (or an op inside it) launched it.
+    std::unordered_map<int64_t, int32_t> ops;  // link_key(rank, External id) -> CPU op
+    for (size_t i = 0; i < events.size(); ++i)
+        if (events[i].device == DeviceKind::CPU && events[i].kind == EventKind::CpuOp && events[i].correlation_id > 0)
+            ops.emplace(link_key(events[i].rank, events[i].correlation_id), int32_t(i));
+    for (const TraceEvent& e : events) {
+        if (e.device == DeviceKind::CPU || !is_device_work(e) || e.linked_correlation_id <= 0) continue;
+        const auto it = ops.find(link_key(e.rank, e.linked_correlation_id));
+        if (it == ops.end()) continue;
+        for (int32_t a = it->second; a >= 0; a = events[size_t(a)].parent)
+            if (const int32_t id = instance_of[size_t(a)]; id >= 0) {
+                out[size_t(id)].device_ns += e.duration_ns();
+                ++out[size_t(id)].kernels;
+                break;
+            }
+    }
+    for (AttentionInstance& a : out) cost(a);
+    std::stable_sort(out.begin(), out.end(), [](const AttentionInstance& a, const AttentionInstance& b) { return a.start_ns < b.start_ns; });
+    return out;
+}
+
+std::string format_attention(const std::vector<AttentionInstance>& instances) {
+    if (instances.empty())
+        return "Attention calls: none found (no scaled_dot_product_attention op, and no matmul -> softmax -> matmul with "
+               "matching recorded shapes: record_shapes=True is needed for the manual pattern)\n";
+    struct Group {
+        const AttentionInstance* first;
+        int64_t calls = 0, cpu_ns = 0, device_ns = 0, time_ns = 0;
+        double flops = 0, bytes = 0;
+    };
+    std::map<std::tuple<int, bool, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string, int>, Group> groups;
+    for (const AttentionInstance& a : instances) {
+        const AttentionShape& s = a.shape;
+        auto [it, added] = groups.try_emplace({int(a.backend), a.backward, s.batch, s.heads_q, s.heads_kv, s.seq_q, s.seq_k, s.head_dim, a.dtype, a.causal},
+                                              Group{&a});
+        Group& g = it->second;
+        ++g.calls;
+        g.cpu_ns += a.cpu_ns();
+        g.device_ns += a.device_ns;
+        g.time_ns += a.time_ns();
+        g.flops += a.flops;
+        g.bytes += a.bytes;
+    }
+    std::vector<const Group*> order;
+    for (const auto& [key, g] : groups) order.push_back(&g);
+    std::stable_sort(order.begin(), order.end(), [](const Group* a, const Group* b) { return a->time_ns > b->time_ns; });
+    const bool device = std::any_of(instances.begin(), instances.end(), [](const AttentionInstance& a) { return a.device_ns > 0; });
+    auto dim = [](int64_t v) { return v > 0 ? std::to_string(v) : std::string("?"); };
+    std::string out = printf_string("Attention calls: %zu in %zu groups (FLOPs: 2 x visible pairs x (D + Dv) forward, backward 2.5x "
+                                    "forward as FlashAttention counts (with recompute; torch.utils.flop_counter: 2x); causal: "
+                                    "top-left as PyTorch's is_causal, '-' a mask tensor; rates over %s)\n",
+                                    instances.size(), groups.size(), device ? "the device time" : "the CPU time (no kernels)");
+    out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-6s %6s %12s %12s %14s %9s %9s\n", "backend", "pass", "B", "Hq", "Hkv",
+                         "Nq", "Nk", "D", "dtype", "causal", "calls", "CPU total", "device total", "FLOP per call", "TFLOP/s", "GB/s");
+    for (const Group* g : order) {
+        const AttentionInstance& a = *g->first;
+        const AttentionShape& s = a.shape;
+        const char* causal = a.causal == 1 ? "yes" : a.causal == 2 ? "br" : a.causal == 0 ? "no" : "-";
+        const bool known = s.known();
+        out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-6s %6lld %12s %12s %14s %9s %9s\n", to_string(a.backend).c_str(),
+                             a.backward ? "bwd" : "fwd", dim(s.batch).c_str(), dim(s.heads_q).c_str(), dim(s.heads_kv).c_str(),
+                             dim(s.seq_q).c_str(), dim(s.seq_k).c_str(), dim(s.head_dim).c_str(), a.dtype.empty() ? "?" : a.dtype.c_str(), causal,
+                             (long long)g->calls, format_duration_ns(double(g->cpu_ns)).c_str(),
+                             g->device_ns > 0 ? format_duration_ns(double(g->device_ns)).c_str() : "-",
+                             known ? format_flops(g->flops / double(g->calls)).c_str() : "?",
+                             known && g->time_ns > 0 ? printf_string("%.4g", g->flops / double(g->time_ns) / 1e3).c_str() : "?",
+                             known && g->time_ns > 0 && g->bytes > 0 ? printf_string("%.4g", g->bytes / double(g->time_ns)).c_str() : "?");
+    }
+    return out;
+}
+
+}  // namespace awb

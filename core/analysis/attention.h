@@ -1,0 +1,74 @@
+// The attention calls of a run or an imported trace (issue 17): scaled_dot_product_attention and its
+// backends' ops, forward and backward, and the manual pattern (matmul, scale and mask, softmax, matmul
+// with matching shapes). Each gets its shapes from the recorded input dims, its dtype, causal flag and
+// backend, its CPU time and device time (the sum of the kernels its ops launched), and a cost model:
+//
+//   visible pairs  per (batch, query head): Nq x Nk without a mask; causal is top-left aligned, as
+//                  PyTorch's is_causal (query i sees keys 0..i, also when Nq != Nk):
+//                  sum over i < Nq of min(i + 1, Nk). A mask tensor (padding, any pattern) is data the
+//                  trace does not hold: such calls count all Nq x Nk pairs and say so (causal "-").
+//   FLOPs forward  2 x pairs x (D + Dv) per (batch, query head): Q K^T and P V, a multiply and an add
+//                  each (4 x pairs x D when Dv = D), as FlashAttention's benchmark counts.
+//   FLOPs backward 2.5 x forward: FlashAttention's convention (dQ, dK, dV and the recomputed P: five
+//                  matmuls against the forward's two). torch.utils.flop_counter counts the backward's
+//                  four matmuls without the recompute: 2 x forward (`flops_backward_no_recompute`).
+//   bytes (ideal)  each tensor once: Q, K, V, O forward; Q, K, V, O, dO read and dQ, dK, dV written in
+//                  the backward (grouped-query K and V at their own head count).
+//   rates          FLOPs and bytes over the device time (or the CPU time where no kernel ran).
+// The manual pattern's backward (autograd of bmm and softmax) is not matched: its forward is.
+// Pure C++ (no torch).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace awb {
+
+enum class AttentionBackend { Flash, MemEfficient, Cudnn, CpuFlash, Math, Manual, Unknown };
+std::string to_string(AttentionBackend b);
+
+struct AttentionShape {
+    int64_t batch = -1, heads_q = -1, heads_kv = -1, seq_q = -1, seq_k = -1, head_dim = -1, head_dim_v = -1;
+    bool known() const { return batch > 0 && heads_q > 0 && heads_kv > 0 && seq_q > 0 && seq_k > 0 && head_dim > 0 && head_dim_v > 0; }
+    bool operator==(const AttentionShape&) const = default;
+};
+
+struct AttentionInstance {
+    int32_t event = -1;      // the call: its outermost attention op, or the manual pattern's first matmul
+    std::string op;          // that op's name ("aten::scaled_dot_product_attention", "aten::matmul", ...)
+    AttentionBackend backend = AttentionBackend::Unknown;
+    bool backward = false;
+    AttentionShape shape;
+    std::string dtype;       // as the trace names it ("float", "c10::BFloat16")
+    int causal = -1;         // 1: is_causal, 0: no mask, -1: a mask tensor or not recorded
+    int32_t rank = -1;
+    uint64_t thread = 0;
+    int64_t start_ns = 0, end_ns = 0;  // CPU span (the manual pattern: first matmul's start to last one's end)
+    int64_t device_ns = 0;   // the sum of the kernels, copies and sets its ops launched
+    int64_t kernels = 0;
+    double pairs = 0;        // visible (query, key) pairs over all batches and query heads
+    double flops = 0;        // the cost model above (backward: FlashAttention's 2.5x)
+    double flops_backward_no_recompute = 0;  // backward only: torch.utils.flop_counter's 2x
+    double bytes = 0;        // ideal bytes
+    int64_t cpu_ns() const { return end_ns - start_ns; }
+    int64_t time_ns() const { return device_ns > 0 ? device_ns : cpu_ns(); }  // what the rates use
+    double tflops_per_s() const { return time_ns() > 0 ? flops / double(time_ns()) / 1e3 : 0.0; }
+    double gb_per_s() const { return time_ns() > 0 ? bytes / double(time_ns()) : 0.0; }
+    bool operator==(const AttentionInstance&) const = default;
+};
+
+// Every attention call of the trace, in start order.
+std::vector<AttentionInstance> attention_instances(const Trace& trace);
+
+double attention_flops(const AttentionShape& s, double pairs_per_head, bool backward);
+double attention_ideal_bytes(const AttentionShape& s, int64_t element_bytes, bool backward);
+int64_t trace_dtype_bytes(const std::string& dtype);  // "float" 4, "c10::Half" 2, ...; 0 unknown
+
+// The calls grouped by (backend, pass, shape, dtype, causal), largest total time first, with the cost
+// model's conventions: `attnwb inspect --attention`.
+std::string format_attention(const std::vector<AttentionInstance>& instances);
+
+}  // namespace awb

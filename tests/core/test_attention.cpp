@@ -1,0 +1,157 @@
+// Attention calls found in traces (issue 17, first part): in PyTorch 2.11's own traces of sdpa's CPU
+// flash path (forward and backward), of the manual pattern and of grouped-query attention written out
+// with a padding mask; on a hand-made GPU trace the device time is the sum of the call's kernels and
+// causal halves the pairs; FLOPs agree with the variants' count for the same spec.
+#include <gtest/gtest.h>
+
+#include "analysis/attention.h"
+#include "io/trace_import.h"
+#include "model/units.h"
+
+using namespace awb;
+
+namespace {
+
+std::string fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/traces/" + name; }
+
+TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id, std::vector<std::vector<int64_t>> shapes = {},
+              std::vector<std::string> concrete = {}) {
+    TraceEvent e;
+    e.name = name;
+    e.kind = EventKind::CpuOp;
+    e.start_ns = start_us * 1000;
+    e.end_ns = end_us * 1000;
+    e.thread = 1;
+    e.correlation_id = external_id;
+    if (!shapes.empty() || !concrete.empty())
+        e.inputs = std::make_shared<const EventInputs>(EventInputs{std::move(shapes), {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"}, {}, std::move(concrete)});
+    return e;
+}
+
+TraceEvent kernel(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id) {
+    TraceEvent e;
+    e.name = name;
+    e.kind = EventKind::Kernel;
+    e.device = DeviceKind::CUDA;
+    e.device_index = 0;
+    e.thread = 7;
+    e.start_ns = start_us * 1000;
+    e.end_ns = end_us * 1000;
+    e.linked_correlation_id = external_id;
+    return e;
+}
+
+}  // namespace
+
+TEST(Attention, SdpaCpuFlashForwardAndBackwardOfATorch211Trace) {
+    const ImportedTrace t = import_chrome_trace(fixture("torch2/sdpa_train_stack.pt.trace.json.gz"));
+    const auto calls = attention_instances(t.trace);
+    ASSERT_EQ(calls.size(), 4u);  // two steps, a forward and a backward each
+    int backward = 0;
+    for (const AttentionInstance& a : calls) {
+        EXPECT_EQ(a.backend, AttentionBackend::CpuFlash);
+        EXPECT_EQ(a.shape, (AttentionShape{1, 2, 2, 64, 64, 16, 16}));
+        EXPECT_EQ(a.causal, 0);  // is_causal=False in "Concrete Inputs"
+        EXPECT_EQ(a.dtype, "float");
+        EXPECT_EQ(a.device_ns, 0);  // a CPU run
+        const double forward = 4.0 * 1 * 2 * 64 * 64 * 16;
+        EXPECT_DOUBLE_EQ(a.flops, a.backward ? 2.5 * forward : forward);
+        if (a.backward) {
+            EXPECT_DOUBLE_EQ(a.flops_backward_no_recompute, 2.0 * forward);
+        }
+        EXPECT_DOUBLE_EQ(a.bytes, 4.0 * 4 * 2 * 64 * 16 * (a.backward ? 2 : 1));
+        EXPECT_GT(a.cpu_ns(), 0);
+        backward += a.backward;
+        EXPECT_EQ(a.op, a.backward ? "aten::_scaled_dot_product_flash_attention_for_cpu_backward" : "aten::scaled_dot_product_attention");
+    }
+    EXPECT_EQ(backward, 2);
+}
+
+TEST(Attention, ManualPatternAndItsFlopsEqualTheVariantsCount) {
+    const ImportedTrace t = import_chrome_trace(fixture("torch2/manual_train.json"));
+    const auto calls = attention_instances(t.trace);
+    ASSERT_EQ(calls.size(), 2u);  // the forward of two steps (the written-out backward is not matched)
+    RunSpec spec;
+    spec.batch = 1;
+    spec.heads = spec.kv_heads = 2;
+    spec.seq_q = spec.seq_k = 64;
+    spec.head_dim = 16;
+    spec.mode = Mode::Forward;
+    for (const AttentionInstance& a : calls) {
+        EXPECT_EQ(a.backend, AttentionBackend::Manual);
+        EXPECT_FALSE(a.backward);
+        EXPECT_EQ(a.op, "aten::matmul");
+        EXPECT_EQ(a.shape, (AttentionShape{1, 2, 2, 64, 64, 16, 16}));
+        EXPECT_EQ(a.causal, 0);
+        EXPECT_DOUBLE_EQ(a.flops, attention_flops(spec));
+        // The call spans the first matmul to the second, the softmax between them.
+        EXPECT_EQ(t.trace.events()[size_t(a.event)].start_ns, a.start_ns);
+    }
+}
+
+TEST(Attention, GroupedQueryAttentionWrittenOutWithAPaddingMask) {
+    const ImportedTrace t = import_chrome_trace(fixture("torch2/gqa_padding_forward.json"));
+    const auto calls = attention_instances(t.trace);
+    ASSERT_EQ(calls.size(), 2u);
+    for (const AttentionInstance& a : calls) {
+        EXPECT_EQ(a.shape, (AttentionShape{2, 8, 2, 32, 32, 16, 16}));  // K and V repeated from 2 heads
+        EXPECT_EQ(a.causal, -1);  // masked_fill with a [2, 1, 1, 32] mask: which pairs it hides is data
+        EXPECT_DOUBLE_EQ(a.pairs, 2.0 * 8 * 32 * 32);  // so every pair is counted
+        EXPECT_DOUBLE_EQ(a.bytes, 4.0 * (2 * 8 * 32 * 16 * 2 + 2 * 2 * 32 * 16 * 2));  // K, V at their own 2 heads
+    }
+}
+
+TEST(Attention, DeviceTimeIsTheSumOfTheCallsKernelsAndCausalHalvesThePairs) {
+    const int64_t b = 2, h = 8, n = 128, d = 64;
+    std::vector<TraceEvent> events{
+        op("aten::scaled_dot_product_attention", 0, 100, 1, {{b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {}, {}, {}, {}, {}},
+           {"", "", "", "", "0.", "True", "", "False"}),
+        op("aten::_scaled_dot_product_flash_attention", 5, 95, 2, {{b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {}, {}, {}, {}}),
+        op("aten::_flash_attention_forward", 10, 90, 3, {{b, n, h, d}, {b, n, h, d}, {b, n, h, d}}),
+        op("aten::empty", 11, 12, 4),
+        op("aten::_scaled_dot_product_flash_attention_backward", 200, 300, 5,
+           {{b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {b, h, n}}),
+        op("aten::mm", 400, 410, 6, {{128, 64}, {64, 128}}),
+        kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 3),
+        kernel("pytorch_flash::flash_bwd_dq_dk_dv_loop_kernel", 320, 380, 5),
+        kernel("pytorch_flash::flash_bwd_convert_dq_kernel", 380, 385, 5),
+        kernel("sm90_xmma_gemm", 420, 430, 6),  // not attention
+    };
+    const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
+    ASSERT_EQ(calls.size(), 2u);
+    const AttentionInstance& fwd = calls[0];
+    const AttentionInstance& bwd = calls[1];
+    EXPECT_EQ(fwd.op, "aten::scaled_dot_product_attention");
+    EXPECT_EQ(fwd.backend, AttentionBackend::Flash);  // named by its inner ops
+    EXPECT_EQ(fwd.shape, (AttentionShape{b, h, h, n, n, d, d}));
+    EXPECT_EQ(fwd.causal, 1);
+    EXPECT_EQ(fwd.device_ns, 30'000);
+    EXPECT_EQ(fwd.kernels, 1);
+    EXPECT_DOUBLE_EQ(fwd.pairs, double(b * h) * (128.0 * 129.0 / 2.0));
+    EXPECT_DOUBLE_EQ(fwd.flops, 4.0 * fwd.pairs * double(d));
+    EXPECT_DOUBLE_EQ(fwd.tflops_per_s(), fwd.flops / 30'000.0 / 1e3);  // over the device time
+    EXPECT_DOUBLE_EQ(fwd.bytes, 2.0 * 4 * double(b * h * n * d));       // bf16 Q, K, V, O
+    EXPECT_TRUE(bwd.backward);
+    EXPECT_EQ(bwd.backend, AttentionBackend::Flash);
+    EXPECT_EQ(bwd.causal, -1);  // the backward op's is_causal was not recorded here
+    EXPECT_EQ(bwd.device_ns, 65'000);
+    EXPECT_EQ(bwd.kernels, 2);
+    const std::string table = format_attention(calls);
+    EXPECT_NE(table.find("flash"), std::string::npos) << table;
+    EXPECT_NE(table.find(format_flops(fwd.flops)), std::string::npos) << table;
+}
+
+TEST(Attention, CausalPairsAreTopLeftAlignedAsPyTorchs) {
+    EXPECT_DOUBLE_EQ(visible_pairs(4, 4, false), 16);
+    EXPECT_DOUBLE_EQ(visible_pairs(4, 4, true), 10);  // 1 + 2 + 3 + 4
+    EXPECT_DOUBLE_EQ(visible_pairs(2, 4, true), 3);   // query 0 sees key 0, query 1 keys 0-1
+    EXPECT_DOUBLE_EQ(visible_pairs(6, 4, true), 18);  // 1 + 2 + 3 + 4 + 4 + 4
+    EXPECT_EQ(format_flops(524288), "524 kFLOP");
+    EXPECT_EQ(format_flops(3.22e9), "3.22 GFLOP");
+}
+
+TEST(Attention, NoneInATraceWithoutAttention) {
+    const ImportedTrace t = import_chrome_trace(fixture("kineto_2021.json"));
+    EXPECT_TRUE(attention_instances(t.trace).empty());
+    EXPECT_NE(format_attention({}).find("none found"), std::string::npos);
+}
