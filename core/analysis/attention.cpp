@@ -319,21 +319,15 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace) {
     return out;
 }
 
-std::string format_attention(const std::vector<AttentionInstance>& instances) {
-    if (instances.empty())
-        return "Attention calls: none found (no scaled_dot_product_attention op, and no matmul -> softmax -> matmul with "
-               "matching recorded shapes: record_shapes=True is needed for the manual pattern)\n";
-    struct Group {
-        const AttentionInstance* first;
-        int64_t calls = 0, cpu_ns = 0, device_ns = 0, time_ns = 0;
-        double flops = 0, bytes = 0;
-    };
-    std::map<std::tuple<int, bool, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string, int>, Group> groups;
+std::vector<AttentionGroup> group_attention(const std::vector<AttentionInstance>& instances) {
+    std::map<std::tuple<int, bool, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string, int>, size_t> index;
+    std::vector<AttentionGroup> groups;
     for (const AttentionInstance& a : instances) {
         const AttentionShape& s = a.shape;
-        auto [it, added] = groups.try_emplace({int(a.backend), a.backward, s.batch, s.heads_q, s.heads_kv, s.seq_q, s.seq_k, s.head_dim, a.dtype, a.causal},
-                                              Group{&a});
-        Group& g = it->second;
+        const auto [it, added] = index.try_emplace({int(a.backend), a.backward, s.batch, s.heads_q, s.heads_kv, s.seq_q, s.seq_k, s.head_dim, a.dtype, a.causal},
+                                                   groups.size());
+        if (added) groups.push_back({a});
+        AttentionGroup& g = groups[it->second];
         ++g.calls;
         g.cpu_ns += a.cpu_ns();
         g.device_ns += a.device_ns;
@@ -341,30 +335,39 @@ std::string format_attention(const std::vector<AttentionInstance>& instances) {
         g.flops += a.flops;
         g.bytes += a.bytes;
     }
-    std::vector<const Group*> order;
-    for (const auto& [key, g] : groups) order.push_back(&g);
-    std::stable_sort(order.begin(), order.end(), [](const Group* a, const Group* b) { return a->time_ns > b->time_ns; });
-    const bool device = std::any_of(instances.begin(), instances.end(), [](const AttentionInstance& a) { return a.device_ns > 0; });
+    std::stable_sort(groups.begin(), groups.end(), [](const AttentionGroup& a, const AttentionGroup& b) { return a.time_ns > b.time_ns; });
+    return groups;
+}
+
+std::string attention_conventions() {
+    return "FLOPs: 2 x visible pairs x (D + Dv) forward, backward 2.5x forward as FlashAttention counts (with recompute; "
+           "torch.utils.flop_counter: 2x); causal: top-left as PyTorch's is_causal, '-' a mask tensor (every pair counted); "
+           "bytes: Q, K, V, O once (backward also dO, dQ, dK, dV); rates over the device time, or the CPU time where no "
+           "kernel ran";
+}
+
+std::string format_attention(const std::vector<AttentionInstance>& instances) {
+    if (instances.empty())
+        return "Attention calls: none found (no scaled_dot_product_attention op, and no matmul -> softmax -> matmul with "
+               "matching recorded shapes: record_shapes=True is needed for the manual pattern)\n";
+    const std::vector<AttentionGroup> groups = group_attention(instances);
     auto dim = [](int64_t v) { return v > 0 ? std::to_string(v) : std::string("?"); };
-    std::string out = printf_string("Attention calls: %zu in %zu groups (FLOPs: 2 x visible pairs x (D + Dv) forward, backward 2.5x "
-                                    "forward as FlashAttention counts (with recompute; torch.utils.flop_counter: 2x); causal: "
-                                    "top-left as PyTorch's is_causal, '-' a mask tensor; rates over %s)\n",
-                                    instances.size(), groups.size(), device ? "the device time" : "the CPU time (no kernels)");
+    std::string out = printf_string("Attention calls: %zu in %zu groups (%s)\n", instances.size(), groups.size(), attention_conventions().c_str());
     out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-6s %6s %12s %12s %14s %9s %9s\n", "backend", "pass", "B", "Hq", "Hkv",
                          "Nq", "Nk", "D", "dtype", "causal", "calls", "CPU total", "device total", "FLOP per call", "TFLOP/s", "GB/s");
-    for (const Group* g : order) {
-        const AttentionInstance& a = *g->first;
+    for (const AttentionGroup& g : groups) {
+        const AttentionInstance& a = g.first;
         const AttentionShape& s = a.shape;
         const char* causal = a.causal == 1 ? "yes" : a.causal == 2 ? "br" : a.causal == 0 ? "no" : "-";
         const bool known = s.known();
         out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-6s %6lld %12s %12s %14s %9s %9s\n", to_string(a.backend).c_str(),
                              a.backward ? "bwd" : "fwd", dim(s.batch).c_str(), dim(s.heads_q).c_str(), dim(s.heads_kv).c_str(),
                              dim(s.seq_q).c_str(), dim(s.seq_k).c_str(), dim(s.head_dim).c_str(), a.dtype.empty() ? "?" : a.dtype.c_str(), causal,
-                             (long long)g->calls, format_duration_ns(double(g->cpu_ns)).c_str(),
-                             g->device_ns > 0 ? format_duration_ns(double(g->device_ns)).c_str() : "-",
-                             known ? format_flops(g->flops / double(g->calls)).c_str() : "?",
-                             known && g->time_ns > 0 ? printf_string("%.4g", g->flops / double(g->time_ns) / 1e3).c_str() : "?",
-                             known && g->time_ns > 0 && g->bytes > 0 ? printf_string("%.4g", g->bytes / double(g->time_ns)).c_str() : "?");
+                             (long long)g.calls, format_duration_ns(double(g.cpu_ns)).c_str(),
+                             g.device_ns > 0 ? format_duration_ns(double(g.device_ns)).c_str() : "-",
+                             known ? format_flops(g.flops / double(g.calls)).c_str() : "?",
+                             known && g.time_ns > 0 ? printf_string("%.4g", g.tflops_per_s()).c_str() : "?",
+                             known && g.time_ns > 0 && g.bytes > 0 ? printf_string("%.4g", g.gb_per_s()).c_str() : "?");
     }
     return out;
 }

@@ -67,8 +67,20 @@ double attention_flops(const AttentionShape& s, double pairs_per_head, bool back
 double attention_ideal_bytes(const AttentionShape& s, int64_t element_bytes, bool backward);
 int64_t trace_dtype_bytes(const std::string& dtype);  // "float" 4, "c10::Half" 2, ...; 0 unknown
 
-// The calls grouped by (backend, pass, shape, dtype, causal), largest total time first, with the cost
-// model's conventions: `attnwb inspect --attention`.
+// Calls with the same backend, pass, shape, dtype and causal flag, summed.
+struct AttentionGroup {
+    AttentionInstance first;  // the group's first call: its backend, pass, shape, dtype, causal
+    int64_t calls = 0, cpu_ns = 0, device_ns = 0, time_ns = 0;
+    double flops = 0, bytes = 0;
+    double tflops_per_s() const { return time_ns > 0 ? flops / double(time_ns) / 1e3 : 0.0; }
+    double gb_per_s() const { return time_ns > 0 ? bytes / double(time_ns) : 0.0; }
+};
+std::vector<AttentionGroup> group_attention(const std::vector<AttentionInstance>& instances);  // largest total time first
+
+// The cost model's conventions in one sentence, printed with every table of calls.
+std::string attention_conventions();
+
+// The groups as a text table with the conventions: `attnwb inspect --attention`.
 std::string format_attention(const std::vector<AttentionInstance>& instances);
 
 }  // namespace awb

@@ -193,6 +193,32 @@ void to_json(json& j, const AttentionInstance& a) {
     if (a.backward) j["flops_no_recompute"] = a.flops_backward_no_recompute;
 }
 
+void from_json(const json& j, AttentionInstance& a) {
+    auto dim = [&j](const char* key) { return j.contains(key) && j[key].is_number_integer() ? j[key].get<int64_t>() : int64_t(-1); };
+    a.event = j.value("event", -1);
+    a.op = j.value("op", std::string());
+    const std::string backend = j.value("backend", std::string());
+    a.backend = AttentionBackend::Unknown;
+    for (AttentionBackend b : {AttentionBackend::Flash, AttentionBackend::MemEfficient, AttentionBackend::Cudnn, AttentionBackend::CpuFlash,
+                               AttentionBackend::Math, AttentionBackend::Manual})
+        if (to_string(b) == backend) a.backend = b;
+    a.backward = j.value("pass", std::string()) == "backward";
+    a.shape = {dim("batch"), dim("heads_q"), dim("heads_kv"), dim("seq_q"), dim("seq_k"), dim("head_dim"), dim("head_dim_v")};
+    a.dtype = j.value("dtype", std::string());
+    const json causal = j.value("causal", json(nullptr));
+    a.causal = causal.is_string() ? (causal.get<std::string>() == "bottom-right" ? 2 : 1) : causal.is_boolean() ? 0 : -1;
+    a.rank = j.contains("rank") && j["rank"].is_number_integer() ? j["rank"].get<int32_t>() : -1;
+    a.thread = j.value("thread", uint64_t(0));
+    a.start_ns = int64_t(std::llround(j.value("start_us", 0.0) * 1000.0));
+    a.end_ns = a.start_ns + int64_t(std::llround(j.value("cpu_us", 0.0) * 1000.0));
+    a.device_ns = int64_t(std::llround(j.value("device_us", 0.0) * 1000.0));
+    a.kernels = j.value("kernels", int64_t(0));
+    a.pairs = j.value("visible_pairs", 0.0);
+    a.flops = j.value("flops", 0.0);
+    a.flops_backward_no_recompute = j.value("flops_no_recompute", 0.0);
+    a.bytes = j.value("bytes_ideal", 0.0);
+}
+
 void to_json(json& j, const GpuBreakdown& b) {
     j = {{"rank", b.rank < 0 ? json(nullptr) : json(b.rank)},
          {"device", b.device_index},
@@ -288,6 +314,7 @@ ProfileReport make_report(const ProfileResult& result, bool group_by_shape, cons
         r.peak_memory_source = std::string("replayed ") + (device ? "device" : "cpu") +
                                " [memory] events, above the level when recording started";
     }
+    r.attention = analysis ? analysis->attention : attention_instances(result.trace);
     r.steps = result.steps;
     if (!result.spec_known && r.steps.empty()) {  // a foreign trace: its ProfilerStep#k spans are the recorded steps
         for (const auto& e : result.trace.events())
@@ -337,6 +364,7 @@ json to_json(const ProfileReport& r) {
     }
     j["memory_series"] = series;
     j["steps"] = r.steps;
+    j["attention"] = r.attention;
     return j;
 }
 
@@ -367,6 +395,7 @@ ProfileReport report_from_json(const json& j) {
             r.memory_series.push_back(std::move(m));
         }
         r.steps = j.value("steps", json::array()).get<std::vector<StepRecord>>();
+        r.attention = j.value("attention", json::array()).get<std::vector<AttentionInstance>>();
         return r;
     });
 }

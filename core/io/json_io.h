@@ -36,6 +36,7 @@ void to_json(nlohmann::json& j, const StepRecord& s);
 void to_json(nlohmann::json& j, const GpuBreakdown& b);
 // One attention call (analysis/attention.h): shapes, backend, pass, times in us, FLOPs, bytes, rates.
 void to_json(nlohmann::json& j, const AttentionInstance& a);
+void from_json(const nlohmann::json& j, AttentionInstance& a);
 void from_json(const nlohmann::json& j, StepRecord& s);
 
 struct ProfileReport {
@@ -49,6 +50,7 @@ struct ProfileReport {
     std::string peak_memory_source;   // "replayed cpu allocations" / "cuda allocator"
     std::vector<MemorySeries> memory_series;  // min/max downsampled
     std::vector<StepRecord> steps;
+    std::vector<AttentionInstance> attention;  // every attention call of the run
 };
 
 // analysis: the run's, when the caller has it (its operators serve when not grouped by shape).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "analysis/attention.h"
 #include "analysis/results_text.h"
 #include "analysis/sweep_analysis.h"
 #include "model/printf_string.h"
@@ -249,6 +250,31 @@ std::string profile_section(const ProfileReport& r, size_t top) {
     return out;
 }
 
+std::string attention_section(const std::vector<AttentionInstance>& calls) {
+    std::string out = "<h2>Attention calls</h2>\n";
+    if (calls.empty())
+        return out + "<p>None in this run: no scaled_dot_product_attention op, and no matmul -> softmax -> matmul with recorded shapes.</p>\n";
+    const std::vector<AttentionGroup> groups = group_attention(calls);
+    out += "<p class=\"sub\">" + esc(std::to_string(calls.size()) + " calls in " + std::to_string(groups.size()) + " groups. " +
+                                     attention_conventions() + ".") + "</p>\n<table>\n<tr>" + th("backend") + th("pass") + th("B") + th("Hq") +
+           th("Hkv") + th("Nq") + th("Nk") + th("D") + th("dtype") + th("causal") + th("calls") + th("CPU total") + th("device total") +
+           th("FLOP per call") + th("TFLOP/s") + th("GB/s") + "</tr>\n";
+    auto dim = [](int64_t v) { return v > 0 ? std::to_string(v) : std::string("?"); };
+    for (const AttentionGroup& g : groups) {
+        const AttentionInstance& a = g.first;
+        const bool known = a.shape.known();
+        out += "<tr>" + td(to_string(a.backend)) + td(a.backward ? "backward" : "forward") + num(dim(a.shape.batch)) + num(dim(a.shape.heads_q)) +
+               num(dim(a.shape.heads_kv)) + num(dim(a.shape.seq_q)) + num(dim(a.shape.seq_k)) + num(dim(a.shape.head_dim)) +
+               td(a.dtype.empty() ? "?" : a.dtype) + td(a.causal == 1 ? "yes" : a.causal == 2 ? "bottom-right" : a.causal == 0 ? "no" : "-") +
+               num(std::to_string(g.calls)) + num(format_duration_ns(double(g.cpu_ns))) +
+               num(g.device_ns > 0 ? format_duration_ns(double(g.device_ns)) : "-") +
+               num(known ? format_flops(g.flops / double(g.calls)) : "?") +
+               num(known && g.time_ns > 0 ? printf_string("%.4g", g.tflops_per_s()) : "?") +
+               num(known && g.time_ns > 0 && g.bytes > 0 ? printf_string("%.4g", g.gb_per_s()) : "?") + "</tr>\n";
+    }
+    return out + "</table>\n";
+}
+
 std::string bench_section(const BenchResult& b) {
     const TimingStats& t = b.timing;
     std::string out = "<h2>Benchmark (profiler off)</h2>\n<table>\n";
@@ -359,6 +385,7 @@ std::string html_report(const ReportInput& in) {
     out += checklist_section(in.checklist);
     out += findings_section(in.findings);
     if (in.profile) out += profile_section(*in.profile, in.top_operators);
+    if (in.profile) out += attention_section(in.profile->attention);
     if (in.bench) out += bench_section(*in.bench);
     if (in.sweep) out += sweep_section(*in.sweep);
     if (in.check) out += check_section(*in.check);

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "analysis/attention.h"
+#include "io/json_io.h"
 #include "io/trace_import.h"
+#include "report/report_html.h"
 #include "model/units.h"
 
 using namespace awb;
@@ -154,4 +156,31 @@ TEST(Attention, NoneInATraceWithoutAttention) {
     const ImportedTrace t = import_chrome_trace(fixture("kineto_2021.json"));
     EXPECT_TRUE(attention_instances(t.trace).empty());
     EXPECT_NE(format_attention({}).find("none found"), std::string::npos);
+}
+
+TEST(Attention, ProfileReportsKeepTheCallsAndTheHtmlReportShowsThem) {
+    ProfileResult run;
+    run.trace = import_chrome_trace(fixture("torch2/sdpa_train_stack.pt.trace.json.gz")).trace;
+    run.spec_known = false;
+    const ProfileReport report = make_report(run, false);
+    ASSERT_EQ(report.attention.size(), 4u);
+    const ProfileReport back = report_from_json(nlohmann::json::parse(to_json(report).dump()));
+    ASSERT_EQ(back.attention.size(), 4u);
+    for (size_t i = 0; i < 4; ++i) {
+        const AttentionInstance &a = report.attention[i], &b = back.attention[i];
+        EXPECT_EQ(b.backend, a.backend);
+        EXPECT_EQ(b.backward, a.backward);
+        EXPECT_EQ(b.shape, a.shape);
+        EXPECT_EQ(b.causal, a.causal);
+        EXPECT_EQ(b.dtype, a.dtype);
+        EXPECT_DOUBLE_EQ(b.flops, a.flops);
+        EXPECT_NEAR(double(b.cpu_ns()), double(a.cpu_ns()), 2.0);
+    }
+    ReportInput in;
+    in.profile = &back;
+    const std::string html = html_report(in);
+    const size_t at = html.find("<h2>Attention calls</h2>");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_NE(html.find("CPU flash", at), std::string::npos);
+    EXPECT_NE(html.find("1.31 MFLOP", at), std::string::npos);
 }
