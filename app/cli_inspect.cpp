@@ -165,7 +165,12 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
     }
     nlohmann::json attention_json = nullptr;
     if (c.attention) {
-        std::cout << format_attention(analysis.attention);  // part of the run's analysis
+        // The roof of the GPU the trace names (deviceProperties), when the table knows it.
+        const DeviceRoof* roof = nullptr;
+        if (t.device_properties.is_array())
+            for (const auto& d : t.device_properties)
+                if (!roof && d.is_object() && d.contains("name") && d["name"].is_string()) roof = find_device_roof(d["name"].get<std::string>());
+        std::cout << format_attention(analysis.attention, roof);  // part of the run's analysis
         attention_json = analysis.attention;
     }
     return {{"path", path},

@@ -346,28 +346,38 @@ std::string attention_conventions() {
            "kernel ran";
 }
 
-std::string format_attention(const std::vector<AttentionInstance>& instances) {
+std::string format_attention(const std::vector<AttentionInstance>& instances, const DeviceRoof* roof) {
     if (instances.empty())
         return "Attention calls: none found (no scaled_dot_product_attention op, and no matmul -> softmax -> matmul with "
                "matching recorded shapes: record_shapes=True is needed for the manual pattern)\n";
     const std::vector<AttentionGroup> groups = group_attention(instances);
     auto dim = [](int64_t v) { return v > 0 ? std::to_string(v) : std::string("?"); };
     std::string out = printf_string("Attention calls: %zu in %zu groups (%s)\n", instances.size(), groups.size(), attention_conventions().c_str());
-    out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-6s %6s %12s %12s %14s %9s %9s\n", "backend", "pass", "B", "Hq", "Hkv",
-                         "Nq", "Nk", "D", "dtype", "causal", "calls", "CPU total", "device total", "FLOP per call", "TFLOP/s", "GB/s");
+    if (roof)
+        out += printf_string("Roof: %.*s, %.4g TB/s, peak TFLOP/s fp32 %.4g, bf16 %.4g, fp16 %.4g, fp8 %.4g (%.*s)\n", int(roof->name.size()),
+                             roof->name.data(), roof->memory_tb_s, roof->fp32_tflops, roof->bf16_tflops, roof->fp16_tflops, roof->fp8_tflops,
+                             int(roof->source.size()), roof->source.data());
+    out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-6s %6s %12s %12s %14s %9s %9s%s\n", "backend", "pass", "B", "Hq", "Hkv",
+                         "Nq", "Nk", "D", "dtype", "causal", "calls", "CPU total", "device total", "FLOP per call", "TFLOP/s", "GB/s",
+                         roof ? " % of roof" : "");
     for (const AttentionGroup& g : groups) {
         const AttentionInstance& a = g.first;
         const AttentionShape& s = a.shape;
         const char* causal = a.causal == 1 ? "yes" : a.causal == 2 ? "br" : a.causal == 0 ? "no" : "-";
         const bool known = s.known();
-        out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-6s %6lld %12s %12s %14s %9s %9s\n", to_string(a.backend).c_str(),
+        std::string share;
+        if (roof) {
+            const double attainable = g.device_ns > 0 && known ? attainable_tflops(*roof, a.dtype, g.flops, g.bytes) : 0.0;
+            share = attainable > 0 ? printf_string(" %9.1f%%", 100.0 * g.tflops_per_s() / attainable) : printf_string(" %10s", "-");
+        }
+        out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-6s %6lld %12s %12s %14s %9s %9s%s\n", to_string(a.backend).c_str(),
                              a.backward ? "bwd" : "fwd", dim(s.batch).c_str(), dim(s.heads_q).c_str(), dim(s.heads_kv).c_str(),
                              dim(s.seq_q).c_str(), dim(s.seq_k).c_str(), dim(s.head_dim).c_str(), a.dtype.empty() ? "?" : a.dtype.c_str(), causal,
                              (long long)g.calls, format_duration_ns(double(g.cpu_ns)).c_str(),
                              g.device_ns > 0 ? format_duration_ns(double(g.device_ns)).c_str() : "-",
                              known ? format_flops(g.flops / double(g.calls)).c_str() : "?",
                              known && g.time_ns > 0 ? printf_string("%.4g", g.tflops_per_s()).c_str() : "?",
-                             known && g.time_ns > 0 && g.bytes > 0 ? printf_string("%.4g", g.gb_per_s()).c_str() : "?");
+                             known && g.time_ns > 0 && g.bytes > 0 ? printf_string("%.4g", g.gb_per_s()).c_str() : "?", share.c_str());
     }
     return out;
 }

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "model/device_roofs.h"
 #include "model/trace.h"
 
 namespace awb {
@@ -80,7 +81,9 @@ std::vector<AttentionGroup> group_attention(const std::vector<AttentionInstance>
 // The cost model's conventions in one sentence, printed with every table of calls.
 std::string attention_conventions();
 
-// The groups as a text table with the conventions: `attnwb inspect --attention`.
-std::string format_attention(const std::vector<AttentionInstance>& instances);
+// The groups as a text table with the conventions: `attnwb inspect --attention`. With the roof of the
+// device the trace ran on, a "% of roof" column: achieved TFLOP/s over min(peak of the dtype, ideal
+// bytes' intensity x memory bandwidth), for calls timed on the device.
+std::string format_attention(const std::vector<AttentionInstance>& instances, const DeviceRoof* roof = nullptr);
 
 }  // namespace awb

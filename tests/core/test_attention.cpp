@@ -8,6 +8,7 @@
 #include "io/json_io.h"
 #include "io/trace_import.h"
 #include "report/report_html.h"
+#include "model/printf_string.h"
 #include "model/units.h"
 
 using namespace awb;
@@ -183,4 +184,29 @@ TEST(Attention, ProfileReportsKeepTheCallsAndTheHtmlReportShowsThem) {
     ASSERT_NE(at, std::string::npos);
     EXPECT_NE(html.find("CPU flash", at), std::string::npos);
     EXPECT_NE(html.find("1.31 MFLOP", at), std::string::npos);
+}
+
+TEST(Attention, RoofOfTheDeviceTheTraceNames) {
+    const DeviceRoof* h200 = find_device_roof("NVIDIA H200");
+    ASSERT_NE(h200, nullptr);
+    EXPECT_EQ(h200->name, "H200 SXM");
+    EXPECT_EQ(find_device_roof("NVIDIA H100 80GB HBM3")->name, "H100 SXM5");
+    EXPECT_EQ(find_device_roof("NVIDIA H100 PCIe")->name, "H100 PCIe");
+    EXPECT_EQ(find_device_roof("AMD Instinct MI300X")->name, "MI300X");
+    EXPECT_EQ(find_device_roof("NVIDIA GeForce RTX 2060"), nullptr);  // not in the table: no roof, no guess
+    EXPECT_DOUBLE_EQ(attainable_tflops(*h200, "c10::BFloat16", 1e12, 1e9), 989);  // 1000 FLOP/byte: compute-bound
+    EXPECT_DOUBLE_EQ(attainable_tflops(*h200, "c10::BFloat16", 1e9, 1e9), 4.8);   // 1 FLOP/byte: 4.8 TB/s x 1
+    EXPECT_DOUBLE_EQ(attainable_tflops(*h200, "float", 1e12, 1e9), 67);           // float matmuls: FP32, not TF32
+    EXPECT_DOUBLE_EQ(attainable_tflops(*h200, "c10::ComplexFloat", 1e12, 1e9), 0);
+    // The hand-made GPU call at 30 us: its share of the H200's bf16 roof, printed per group.
+    std::vector<TraceEvent> events{
+        op("aten::_scaled_dot_product_flash_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}}, {"", "", "", "0.", "False"}),
+        kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 1)};
+    const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
+    ASSERT_EQ(calls.size(), 1u);
+    const double share = calls[0].tflops_per_s() / attainable_tflops(*h200, calls[0].dtype, calls[0].flops, calls[0].bytes);
+    const std::string table = format_attention(calls, h200);
+    EXPECT_NE(table.find("% of roof"), std::string::npos) << table;
+    EXPECT_NE(table.find(printf_string("%.1f%%", 100 * share)), std::string::npos) << table;
+    EXPECT_EQ(format_attention(calls).find("% of roof"), std::string::npos);
 }
