@@ -297,8 +297,73 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace) {
         }
         out.push_back(std::move(call));
     }
+    // 3. The manual pattern's backward, as autograd runs it: the evaluate_function of the softmax's
+    //    backward (grad over [..., Nq, Nk]) between the one of the P V matmul (a bmm making [Nq, Nk]
+    //    gradients) and the one of the Q K^T matmul (a bmm taking them), siblings under one parent.
+    auto evaluate_of = [&](int32_t i) {  // the autograd::engine::evaluate_function event holding i
+        for (int32_t a = i; a >= 0; a = events[size_t(a)].parent)
+            if (events[size_t(a)].name.starts_with("autograd::engine::evaluate_function: ")) return a;
+        return int32_t(-1);
+    };
+    // A bmm/mm under node (its backward) whose first input is [..., rows, cols]; -1 for any.
+    auto child_bmm = [&](int32_t node, int64_t rows, int64_t cols, int64_t out_cols) -> const TraceEvent* {
+        for (size_t c = size_t(node) + 1; c < events.size() && events[c].start_ns < events[size_t(node)].end_ns; ++c) {
+            const TraceEvent& m = events[c];
+            if (m.thread != events[size_t(node)].thread || (m.name != "aten::bmm" && m.name != "aten::mm")) continue;
+            const auto *a = input(m, 0), *b = input(m, 1);
+            if (a && b && a->size() >= 2 && b->size() >= 2 && (rows < 0 || (*a)[a->size() - 2] == rows) && (cols < 0 || a->back() == cols) &&
+                (out_cols < 0 || b->back() == out_cols))
+                return &m;
+        }
+        return nullptr;
+    };
+    auto named = [&](int32_t e, std::string_view node) { return events[size_t(e)].name.ends_with(node); };
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEvent& sb = events[i];
+        if (sb.name != "aten::_softmax_backward_data" || !nests_on_cpu(sb) || inside_call(int32_t(i))) continue;
+        const std::vector<int64_t>* grad = input(sb, 0);
+        const int32_t softmax_node = evaluate_of(int32_t(i));
+        if (!grad || grad->size() < 2 || softmax_node < 0) continue;
+        const size_t lead = grad->size() - 2;
+        const int64_t nq = (*grad)[lead], nk = (*grad)[lead + 1];
+        int32_t pv = -1, qk = -1;
+        const TraceEvent *pv_bmm = nullptr, *qk_bmm = nullptr;
+        for (int32_t s = prev[size_t(softmax_node)], steps = 0; s >= 0 && steps < 12 && pv < 0; s = prev[size_t(s)], ++steps)
+            if (named(s, "BmmBackward0") || named(s, "MmBackward0"))
+                if ((pv_bmm = child_bmm(s, nq, -1, nk))) pv = s;  // dP = dO V^T: [Nq, Dv] x [Dv, Nk]
+        bool masked = false;
+        for (int32_t s = next[size_t(softmax_node)], steps = 0; pv >= 0 && s >= 0 && steps < 12 && qk < 0; s = next[size_t(s)], ++steps) {
+            masked = masked || named(s, "MaskedFillBackward0") || named(s, "WhereBackward0");
+            if (named(s, "BmmBackward0") || named(s, "MmBackward0"))
+                if ((qk_bmm = child_bmm(s, nq, nk, -1))) qk = s;  // dQ = dS K: [Nq, Nk] x [Nk, D]
+        }
+        if (qk < 0) continue;
+        AttentionInstance call;
+        call.event = pv;
+        call.op = events[size_t(pv)].name.str();
+        call.backend = AttentionBackend::Manual;
+        call.backward = true;
+        call.shape.batch = lead >= 2 ? product(*grad, lead - 1) : lead == 1 ? (*grad)[0] : 1;
+        call.shape.heads_q = call.shape.heads_kv = lead >= 2 ? (*grad)[lead - 1] : 1;
+        call.shape.seq_q = nq;
+        call.shape.seq_k = nk;
+        call.shape.head_dim = input(*qk_bmm, 1)->back();
+        call.shape.head_dim_v = input(*pv_bmm, 0)->back();
+        call.causal = masked ? -1 : 0;
+        call.dtype = dtype_of(sb, 0);
+        call.rank = sb.rank;
+        call.thread = sb.thread;
+        call.start_ns = events[size_t(pv)].start_ns;
+        call.end_ns = events[size_t(qk)].end_ns;
+        const int32_t id = int32_t(out.size());
+        for (int32_t s = pv;; s = next[size_t(s)]) {
+            instance_of[size_t(s)] = id;
+            if (s == qk) break;
+        }
+        out.push_back(std::move(call));
+    }
     if (out.empty()) return out;
-    // 3. Device time: each kernel, copy and set goes to the call whose op (or an op inside it) launched it.
+    // 4. Device time: each kernel, copy and set goes to the call whose op (or an op inside it) launched it.
     std::unordered_map<int64_t, int32_t> ops;  // link_key(rank, External id) -> CPU op
     for (size_t i = 0; i < events.size(); ++i)
         if (events[i].device == DeviceKind::CPU && events[i].kind == EventKind::CpuOp && events[i].correlation_id > 0)

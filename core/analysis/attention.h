@@ -15,7 +15,8 @@
 //   bytes (ideal)  each tensor once: Q, K, V, O forward; Q, K, V, O, dO read and dQ, dK, dV written in
 //                  the backward (grouped-query K and V at their own head count).
 //   rates          FLOPs and bytes over the device time (or the CPU time where no kernel ran).
-// The manual pattern's backward (autograd of bmm and softmax) is not matched: its forward is.
+// The manual pattern's backward is matched as autograd runs it: the softmax's backward node between
+// the two matmuls' backward nodes (grouped-query heads are not told apart there: Hkv = Hq).
 // Pure C++ (no torch).
 #pragma once
 

@@ -4,6 +4,8 @@
 // causal halves the pairs; FLOPs agree with the variants' count for the same spec.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analysis/attention.h"
 #include "io/json_io.h"
 #include "io/trace_import.h"
@@ -72,8 +74,20 @@ TEST(Attention, SdpaCpuFlashForwardAndBackwardOfATorch211Trace) {
 
 TEST(Attention, ManualPatternAndItsFlopsEqualTheVariantsCount) {
     const ImportedTrace t = import_chrome_trace(fixture("torch2/manual_train.json"));
-    const auto calls = attention_instances(t.trace);
-    ASSERT_EQ(calls.size(), 2u);  // the forward of two steps (the written-out backward is not matched)
+    auto calls = attention_instances(t.trace);
+    ASSERT_EQ(calls.size(), 4u);  // two steps, a forward and a backward each
+    // The backward, as autograd ran it: from the P V matmul's backward node to the Q K^T one's.
+    std::vector<AttentionInstance> backward;
+    for (const AttentionInstance& a : calls)
+        if (a.backward) backward.push_back(a);
+    ASSERT_EQ(backward.size(), 2u);
+    for (const AttentionInstance& a : backward) {
+        EXPECT_EQ(a.backend, AttentionBackend::Manual);
+        EXPECT_EQ(a.shape, (AttentionShape{1, 2, 2, 64, 64, 16, 16}));
+        EXPECT_EQ(a.op, "autograd::engine::evaluate_function: BmmBackward0");
+        EXPECT_DOUBLE_EQ(a.flops_backward_no_recompute, 2 * 4.0 * 2 * 64 * 64 * 16);
+    }
+    calls.erase(std::remove_if(calls.begin(), calls.end(), [](const AttentionInstance& a) { return a.backward; }), calls.end());
     RunSpec spec;
     spec.batch = 1;
     spec.heads = spec.kv_heads = 2;
