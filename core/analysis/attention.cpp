@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/trace_links.h"
 #include "model/printf_string.h"
 #include "model/units.h"
 
@@ -106,14 +107,39 @@ std::string dtype_of(const TraceEvent& e, int i) {
     return i >= 0 && size_t(i) < d.size() ? d[size_t(i)] : std::string();
 }
 
+int64_t product(const std::vector<int64_t>& d, size_t n) {
+    int64_t p = 1;
+    for (size_t i = 0; i < n && i < d.size(); ++i) p *= d[i];
+    return p;
+}
+
+// Bottom-right aligned causal (xformers' mask type 2, FlashAttention's own convention): query i sees
+// keys 0..i + Nk - Nq. With Nq <= Nk every query sees its row's count plus Nk - Nq; with Nq > Nk the
+// first Nq - Nk queries see none and the rest 1..Nk.
+double bottom_right_pairs(int64_t seq_q, int64_t seq_k) {
+    const double q = double(seq_q), k = double(seq_k);
+    return seq_q <= seq_k ? q * (q + 1) / 2 + (k - q) * q : k * (k + 1) / 2;
+}
+
+// The calls' ops from first to last (siblings) belong to call id: their kernels are its device time.
+void claim(std::vector<int32_t>& instance_of, const std::vector<int32_t>& next, int32_t first, int32_t last, int32_t id) {
+    for (int32_t s = first;; s = next[size_t(s)]) {
+        instance_of[size_t(s)] = id;
+        if (s == last) break;
+    }
+}
+
+// Batch and heads from the dims before [Nq, Nk]: [B, H, ...] (more leading dims are all batch),
+// [B*H, ...] (one), none.
+void set_batch_heads(AttentionShape& s, const std::vector<int64_t>& scores, size_t lead) {
+    s.batch = lead >= 2 ? product(scores, lead - 1) : lead == 1 ? scores[0] : 1;
+    s.heads_q = s.heads_kv = lead >= 2 ? scores[lead - 1] : 1;
+}
+
 void cost(AttentionInstance& a) {
     if (!a.shape.known()) return;
-    double pairs_head = visible_pairs(a.shape.seq_q, a.shape.seq_k, a.causal == 1);
-    if (a.causal == 2) {  // bottom-right aligned (FlashAttention's own convention): query i sees keys 0..i + Nk - Nq
-        pairs_head = 0;
-        for (int64_t i = 0; i < a.shape.seq_q; ++i)
-            pairs_head += double(std::clamp<int64_t>(i + 1 + a.shape.seq_k - a.shape.seq_q, 0, a.shape.seq_k));
-    }
+    const double pairs_head = a.causal == 2 ? bottom_right_pairs(a.shape.seq_q, a.shape.seq_k)
+                                            : visible_pairs(a.shape.seq_q, a.shape.seq_k, a.causal == 1);
     a.pairs = pairs_head * double(a.shape.batch) * double(a.shape.heads_q);
     a.flops = attention_flops(a.shape, pairs_head, a.backward);
     if (a.backward) a.flops_backward_no_recompute = attention_flops(a.shape, pairs_head, false) * 2.0;
@@ -123,13 +149,11 @@ void cost(AttentionInstance& a) {
 bool is_matmul(const EventName& n) { return n == "aten::matmul" || n == "aten::bmm" || n == "aten::einsum"; }
 bool is_softmax(const EventName& n) { return n == "aten::softmax" || n == "aten::_softmax" || n == "aten::_safe_softmax"; }
 
-int64_t product(const std::vector<int64_t>& d, size_t n) {
-    int64_t p = 1;
-    for (size_t i = 0; i < n && i < d.size(); ++i) p *= d[i];
-    return p;
-}
-
 }  // namespace
+
+std::string causal_text(int causal) {
+    return causal == 1 ? "yes" : causal == 2 ? "bottom-right" : causal == 0 ? "no" : "-";
+}
 
 std::string to_string(AttentionBackend b) {
     switch (b) {
@@ -266,10 +290,7 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace) {
         call.event = first;
         call.op = qk.name.str();
         call.backend = AttentionBackend::Manual;
-        // [B, H, Nq, Nk] (or more leading dims, all batch but the last), [B*H, Nq, Nk], [Nq, Nk]
-        call.shape.batch = lead >= 2 ? product(*scores, lead - 1) : lead == 1 ? (*scores)[0] : 1;
-        call.shape.heads_q = lead >= 2 ? (*scores)[lead - 1] : 1;
-        call.shape.heads_kv = call.shape.heads_q;
+        set_batch_heads(call.shape, *scores, lead);
         call.shape.seq_q = nq;
         call.shape.seq_k = nk;
         call.shape.head_dim = a.back();
@@ -290,11 +311,7 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace) {
         call.thread = qk.thread;
         call.start_ns = qk.start_ns;
         call.end_ns = events[size_t(second)].end_ns;
-        const int32_t id = int32_t(out.size());
-        for (int32_t s = first;; s = next[size_t(s)]) {
-            instance_of[size_t(s)] = id;
-            if (s == second) break;
-        }
+        claim(instance_of, next, first, second, int32_t(out.size()));
         out.push_back(std::move(call));
     }
     // 3. The manual pattern's backward, as autograd runs it: the evaluate_function of the softmax's
@@ -343,8 +360,7 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace) {
         call.op = events[size_t(pv)].name.str();
         call.backend = AttentionBackend::Manual;
         call.backward = true;
-        call.shape.batch = lead >= 2 ? product(*grad, lead - 1) : lead == 1 ? (*grad)[0] : 1;
-        call.shape.heads_q = call.shape.heads_kv = lead >= 2 ? (*grad)[lead - 1] : 1;
+        set_batch_heads(call.shape, *grad, lead);
         call.shape.seq_q = nq;
         call.shape.seq_k = nk;
         call.shape.head_dim = input(*qk_bmm, 1)->back();
@@ -355,24 +371,15 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace) {
         call.thread = sb.thread;
         call.start_ns = events[size_t(pv)].start_ns;
         call.end_ns = events[size_t(qk)].end_ns;
-        const int32_t id = int32_t(out.size());
-        for (int32_t s = pv;; s = next[size_t(s)]) {
-            instance_of[size_t(s)] = id;
-            if (s == qk) break;
-        }
+        claim(instance_of, next, pv, qk, int32_t(out.size()));
         out.push_back(std::move(call));
     }
     if (out.empty()) return out;
     // 4. Device time: each kernel, copy and set goes to the call whose op (or an op inside it) launched it.
-    std::unordered_map<int64_t, int32_t> ops;  // link_key(rank, External id) -> CPU op
-    for (size_t i = 0; i < events.size(); ++i)
-        if (events[i].device == DeviceKind::CPU && events[i].kind == EventKind::CpuOp && events[i].correlation_id > 0)
-            ops.emplace(link_key(events[i].rank, events[i].correlation_id), int32_t(i));
+    const LaunchingOps ops(trace);
     for (const TraceEvent& e : events) {
-        if (e.device == DeviceKind::CPU || !is_device_work(e) || e.linked_correlation_id <= 0) continue;
-        const auto it = ops.find(link_key(e.rank, e.linked_correlation_id));
-        if (it == ops.end()) continue;
-        for (int32_t a = it->second; a >= 0; a = events[size_t(a)].parent)
+        if (e.device == DeviceKind::CPU || !is_device_work(e)) continue;
+        for (int32_t a = ops.of(e); a >= 0; a = events[size_t(a)].parent)
             if (const int32_t id = instance_of[size_t(a)]; id >= 0) {
                 out[size_t(id)].device_ns += e.duration_ns();
                 ++out[size_t(id)].kernels;
@@ -422,22 +429,21 @@ std::string format_attention(const std::vector<AttentionInstance>& instances, co
         out += printf_string("Roof: %.*s, %.4g TB/s, peak TFLOP/s fp32 %.4g, bf16 %.4g, fp16 %.4g, fp8 %.4g (%.*s)\n", int(roof->name.size()),
                              roof->name.data(), roof->memory_tb_s, roof->fp32_tflops, roof->bf16_tflops, roof->fp16_tflops, roof->fp8_tflops,
                              int(roof->source.size()), roof->source.data());
-    out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-6s %6s %12s %12s %14s %9s %9s%s\n", "backend", "pass", "B", "Hq", "Hkv",
+    out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-12s %6s %12s %12s %14s %9s %9s%s\n", "backend", "pass", "B", "Hq", "Hkv",
                          "Nq", "Nk", "D", "dtype", "causal", "calls", "CPU total", "device total", "FLOP per call", "TFLOP/s", "GB/s",
                          roof ? " % of roof" : "");
     for (const AttentionGroup& g : groups) {
         const AttentionInstance& a = g.first;
         const AttentionShape& s = a.shape;
-        const char* causal = a.causal == 1 ? "yes" : a.causal == 2 ? "br" : a.causal == 0 ? "no" : "-";
         const bool known = s.known();
         std::string share;
         if (roof) {
             const double attainable = g.device_ns > 0 && known ? attainable_tflops(*roof, a.dtype, g.flops, g.bytes) : 0.0;
             share = attainable > 0 ? printf_string(" %9.1f%%", 100.0 * g.tflops_per_s() / attainable) : printf_string(" %10s", "-");
         }
-        out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-6s %6lld %12s %12s %14s %9s %9s%s\n", to_string(a.backend).c_str(),
+        out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-12s %6lld %12s %12s %14s %9s %9s%s\n", to_string(a.backend).c_str(),
                              a.backward ? "bwd" : "fwd", dim(s.batch).c_str(), dim(s.heads_q).c_str(), dim(s.heads_kv).c_str(),
-                             dim(s.seq_q).c_str(), dim(s.seq_k).c_str(), dim(s.head_dim).c_str(), a.dtype.empty() ? "?" : a.dtype.c_str(), causal,
+                             dim(s.seq_q).c_str(), dim(s.seq_k).c_str(), dim(s.head_dim).c_str(), a.dtype.empty() ? "?" : a.dtype.c_str(), causal_text(a.causal).c_str(),
                              (long long)g.calls, format_duration_ns(double(g.cpu_ns)).c_str(),
                              g.device_ns > 0 ? format_duration_ns(double(g.device_ns)).c_str() : "-",
                              known ? format_flops(g.flops / double(g.calls)).c_str() : "?",

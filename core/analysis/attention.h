@@ -31,6 +31,8 @@ namespace awb {
 
 enum class AttentionBackend { Flash, MemEfficient, Cudnn, CpuFlash, Math, Manual, Unknown };
 std::string to_string(AttentionBackend b);
+// AttentionInstance::causal as the tables show it: "yes", "bottom-right", "no", "-".
+std::string causal_text(int causal);
 
 struct AttentionShape {
     int64_t batch = -1, heads_q = -1, heads_kv = -1, seq_q = -1, seq_k = -1, head_dim = -1, head_dim_v = -1;

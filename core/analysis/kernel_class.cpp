@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "analysis/trace_links.h"
+
 namespace awb {
 
 namespace {
@@ -111,9 +113,7 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
     const auto& events = trace.events();
     std::vector<KernelClass> out(events.size(), KernelClass::Other);
     if (std::none_of(events.begin(), events.end(), is_device_work)) return out;  // a CPU run: no op index to build
-    std::unordered_map<int64_t, int32_t> ops;  // (rank, External id) -> the CPU op
-    for (size_t i = 0; i < events.size(); ++i)
-        if (events[i].kind == EventKind::CpuOp && events[i].correlation_id > 0) ops.emplace(link_key(events[i].rank, events[i].correlation_id), int32_t(i));
+    const LaunchingOps ops(trace);
     // A step launches the same few hundred kernels from the same ops: classify each combination once.
     struct Seen {
         std::string_view name, op;
@@ -133,9 +133,9 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
         if (!is_device_work(e)) continue;
         std::string_view op;
         bool math = false;
-        if (const auto it = ops.find(link_key(e.rank, e.linked_correlation_id)); e.linked_correlation_id > 0 && it != ops.end()) {
-            op = events[size_t(it->second)].name;
-            for (int32_t a = it->second; a >= 0 && !math; a = events[size_t(a)].parent)
+        if (const int32_t launcher = ops.of(e); launcher >= 0) {
+            op = events[size_t(launcher)].name;
+            for (int32_t a = launcher; a >= 0 && !math; a = events[size_t(a)].parent)
                 math = events[size_t(a)].name == "aten::_scaled_dot_product_attention_math";
         }
         const auto [it, added] = seen.try_emplace(Seen{e.name, op, e.kind, math}, KernelClass::Other);

@@ -1,11 +1,10 @@
 #include "analysis/op_table.h"
 
-#include "model/stable_group.h"
-
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "model/stable_group.h"
 
 namespace awb {
 
@@ -37,7 +36,6 @@ template <typename F>
 void for_each_child(const std::vector<FnEvent>& fes, const FnEvent& e, F&& f) {
     for (int32_t c = e.first_child; c >= 0; c = fes[size_t(c)].next_sibling) f(c);
 }
-
 
 std::vector<FnEvent> function_events(const Trace& trace) {
     static const EventName step_name("ProfilerStep*"), memory_name("[memory]");

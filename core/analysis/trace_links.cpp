@@ -29,6 +29,19 @@ void add_kernels(const Trace& trace, const std::vector<int32_t>& launches, std::
 
 }  // namespace
 
+LaunchingOps::LaunchingOps(const Trace& trace) {
+    const auto& events = trace.events();
+    for (size_t i = 0; i < events.size(); ++i)
+        if (events[i].device == DeviceKind::CPU && events[i].kind == EventKind::CpuOp && events[i].correlation_id > 0)
+            ops_.emplace(link_key(events[i].rank, events[i].correlation_id), int32_t(i));
+}
+
+int32_t LaunchingOps::of(const TraceEvent& e) const {
+    if (e.linked_correlation_id <= 0) return -1;
+    const auto it = ops_.find(link_key(e.rank, e.linked_correlation_id));
+    return it == ops_.end() ? -1 : it->second;
+}
+
 std::vector<FlowLink> launch_flows(const Trace& trace, int32_t event) {
     const auto& events = trace.events();
     std::vector<FlowLink> out;

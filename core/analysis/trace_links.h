@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "model/trace.h"
@@ -18,5 +19,17 @@ struct FlowLink {
 };
 
 std::vector<FlowLink> launch_flows(const Trace& trace, int32_t event);
+
+// The CPU op each kernel, copy or set was launched from: the op whose id (correlation_id) is the
+// device event's External id (linked_correlation_id), within its rank. Built once per trace, then
+// asked per device event (the kernel classes, the attention calls).
+class LaunchingOps {
+public:
+    explicit LaunchingOps(const Trace& trace);
+    int32_t of(const TraceEvent& device_event) const;  // index into the trace's events, -1 when unlinked
+
+private:
+    std::unordered_map<int64_t, int32_t> ops_;  // link_key(rank, id) -> op
+};
 
 }  // namespace awb

@@ -1,8 +1,8 @@
 #include "io/trace_fields.h"
 
+#include <array>
 #include <cmath>
 #include <functional>
-#include <array>
 #include <initializer_list>
 
 namespace awb::trace_io {

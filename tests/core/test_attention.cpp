@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "analysis/attention.h"
 #include "io/json_io.h"
@@ -165,6 +166,24 @@ TEST(Attention, CausalPairsAreTopLeftAlignedAsPyTorchs) {
     EXPECT_DOUBLE_EQ(visible_pairs(6, 4, true), 18);  // 1 + 2 + 3 + 4 + 4 + 4
     EXPECT_EQ(format_flops(524288), "524 kFLOP");
     EXPECT_EQ(format_flops(3.22e9), "3.22 GFLOP");
+}
+
+TEST(Attention, BottomRightCausalOfXformersMaskTypeTwo) {
+    // _efficient_attention_forward takes [B, N, H, D]; custom_mask_type 2 aligns the causal mask to the
+    // bottom right: with Nq 2 and Nk 4 query 0 sees keys 0-2 and query 1 all four (7 pairs); with Nq 6
+    // and Nk 4 the first two queries see none and the rest 1..4 (10 pairs).
+    for (const auto& [nq, nk, pairs] : {std::tuple{2, 4, 7.0}, std::tuple{6, 4, 10.0}, std::tuple{4, 4, 10.0}}) {
+        std::vector<std::string> concrete(10);
+        concrete[9] = "2";
+        std::vector<TraceEvent> events{op("aten::_efficient_attention_forward", 0, 10, 1, {{1, nq, 1, 8}, {1, nk, 1, 8}, {1, nk, 1, 8}}, concrete)};
+        const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
+        ASSERT_EQ(calls.size(), 1u);
+        EXPECT_EQ(calls[0].backend, AttentionBackend::MemEfficient);
+        EXPECT_EQ(calls[0].causal, 2);
+        EXPECT_DOUBLE_EQ(calls[0].pairs, pairs) << nq << "x" << nk;
+        EXPECT_DOUBLE_EQ(calls[0].flops, 2.0 * pairs * 16);
+        EXPECT_NE(format_attention(calls).find("bottom-right"), std::string::npos);
+    }
 }
 
 TEST(Attention, NoneInATraceWithoutAttention) {
