@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "analysis/attention.h"
@@ -101,7 +102,12 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
             cpu_threads.insert(e.thread);
         }
     }
-    const RunAnalysis analysis = analyze_run(trace);  // the tables and the memory replay, once
+    std::optional<RunSpec> spec;  // our own trace's (its metadata): the attention calls' causal flag
+    if (t.extra.is_object() && t.extra.contains("spec")) try {
+            spec = t.extra.at("spec").get<RunSpec>();
+        } catch (const std::exception&) {  // metadata of another version: the events still show
+        }
+    const RunAnalysis analysis = analyze_run(trace, spec ? &*spec : nullptr);  // the tables and the memory replay, once
     int64_t peak = 0;
     for (const auto& s : analysis.memory) peak = std::max(peak, s.peak_bytes);
     std::cout << "=== " << path << (t.trace_name.empty() ? "" : "  (" + t.trace_name + ")") << " ===\n";
@@ -165,13 +171,17 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
     }
     nlohmann::json attention_json = nullptr;
     if (c.attention) {
-        // The roof of the GPU the trace names (deviceProperties), when the table knows it.
-        const DeviceRoof* roof = nullptr;
+        // The roof our own run measured (its metadata), else the device table's for the GPU the trace
+        // names (deviceProperties).
+        Roof measured;
+        std::string gpu;
+        if (t.extra.is_object() && t.extra.contains("roof")) measured = t.extra.at("roof").get<Roof>();
         if (t.device_properties.is_array())
             for (const auto& d : t.device_properties)
-                if (!roof && d.is_object() && d.contains("name") && d["name"].is_string()) roof = find_device_roof(d["name"].get<std::string>());
-        std::cout << format_attention(analysis.attention, roof);  // part of the run's analysis
-        attention_json = analysis.attention;
+                if (gpu.empty() && d.is_object() && d.contains("name") && d["name"].is_string()) gpu = d["name"].get<std::string>();
+        const std::vector<Roof> roofs = call_roofs(measured, gpu, analysis.attention);
+        std::cout << format_attention(analysis.attention, roofs);  // part of the run's analysis
+        attention_json = {{"calls", analysis.attention}, {"roofs", roofs}};
     }
     return {{"path", path},
             {"summary",

@@ -50,7 +50,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     for (const auto& f : result.kineto_trace_files) std::cerr << "wrote Kineto's trace " << f << "\n";
     for (const auto& p : result.kineto_trace_problems) std::cerr << "attnwb profile: " << p << "\n";
 
-    const RunAnalysis analysis = analyze_run(result.trace);  // once: the table, the report and the findings
+    const RunAnalysis analysis = analyze_run(result);  // once: the table, the report and the findings
     const ProfileReport report = make_report(result, c.group_by_shape, &analysis);
     std::vector<OperatorRow> rows = report.operators;
     sort_rows(rows, sort);

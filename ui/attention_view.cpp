@@ -4,6 +4,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -33,7 +34,20 @@ AttentionTableModel::AttentionTableModel(QObject* parent)
           {"FLOP", "2 x visible pairs x (D + Dv) forward; backward 2.5x forward (FlashAttention, with recompute)"},
           {"TFLOP/s", "FLOP over the device time (the CPU time where no kernel ran)"},
           {"GB/s", "Ideal bytes (Q, K, V, O once; backward also dO, dQ, dK, dV) over the same time"},
+          {"% of roof", "Achieved TFLOP/s over the attainable min(peak of the dtype, ideal bytes' intensity x bandwidth): the device table's "
+                        "roof for a GPU it lists (device time), the roof measured in our own run for the CPU (CPU time); - without one"},
+          {"Bytes model", "Of ideal (each tensor once), scores (the [Nq, Nk] scores at every pass: 4 forward, 7 backward) and chunked "
+                          "(K, V re-read per 128-query block), the one whose roofline time max(FLOP / peak, bytes / bandwidth) is nearest "
+                          "the measured time; 'any' when all three are compute-bound", true},
       }, Backend, parent) {}
+
+void AttentionTableModel::rowsChanged() {
+    fits_.clear();
+    for (const AttentionInstance& a : rows_) {
+        const Roof* roof = find_roof(roofs_, a.dtype);
+        fits_.push_back(roof ? roof_fit(a, *roof) : RoofFit{});
+    }
+}
 
 double AttentionTableModel::value(int r, int c) const {
     const AttentionInstance& a = row(r);
@@ -52,6 +66,7 @@ double AttentionTableModel::value(int r, int c) const {
         case Flops: return a.flops;
         case Tflops: return a.tflops_per_s();
         case Gbs: return a.gb_per_s();
+        case RoofShare: return fits_[size_t(r)].applies ? fits_[size_t(r)].share : -1;
         default: return 0;
     }
 }
@@ -78,13 +93,18 @@ QString AttentionTableModel::text(int r, int c) const {
         case Flops: return known ? QString::fromStdString(format_flops(v)) : QStringLiteral("?");
         case Tflops: return known ? QString::number(v, 'g', 4) : QStringLiteral("?");
         case Gbs: return known && a.bytes > 0 ? QString::number(v, 'g', 4) : QStringLiteral("?");
+        case RoofShare: return v >= 0 ? QString::fromStdString(awb::format_share(v)) : QStringLiteral("-");
+        case Bytes: {
+            const RoofFit& fit = fits_[size_t(r)];
+            return !fit.applies ? QStringLiteral("-") : fit.bytes.tie ? tr("any") : QString::fromStdString(to_string(fit.bytes.model));
+        }
         default: return {};
     }
 }
 
 AttentionView::AttentionView(QWidget* parent)
     : QWidget(parent), model_(new AttentionTableModel(this)), proxy_(new QSortFilterProxyModel(this)), view_(new QTableView),
-      summary_(new QLabel) {
+      summary_(new QLabel), roofline_(new RooflineChart) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(RowTableModelBase::SortRole);
     view_->setModel(proxy_);
@@ -97,17 +117,31 @@ AttentionView::AttentionView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(summary_);
-    layout->addWidget(view_);
+    auto* split = new QSplitter(Qt::Horizontal);  // side by side: the bottom docks stay as short as the user drags them
+    split->addWidget(view_);
+    split->addWidget(roofline_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
         if (!current.isValid()) return;
-        const AttentionInstance& a = model_->rows()[size_t(proxy_->mapToSource(current).row())];
+        const int row = proxy_->mapToSource(current).row();
+        const AttentionInstance& a = model_->rows()[size_t(row)];
+        roofline_->setHighlighted(row);
         emit callSelected(a.event, a.start_ns, a.end_ns);
     });
-    setCalls({}, 0);
+    // A point of the chart selects its call in the table (and so in the timeline).
+    connect(roofline_, &RooflineChart::pointClicked, this, [this](int row) {
+        const QModelIndex at = proxy_->mapFromSource(model_->index(row, 0));
+        if (at.isValid()) view_->setCurrentIndex(at);
+    });
+    setCalls({}, {}, 0);
 }
 
-void AttentionView::setCalls(std::vector<AttentionInstance> calls, int64_t begin_ns) {
+void AttentionView::setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns) {
     model_->setBegin(begin_ns);
+    roofline_->setData(roofs, roofline_points(calls));  // a point's index is its call's row
+    model_->setRoofs(std::move(roofs));
     int64_t device = 0, cpu = 0;
     double flops = 0;
     for (const AttentionInstance& a : calls) {

@@ -311,7 +311,7 @@ void MainWindow::displayShown() {
         timeline_->setData(nullptr);
         operators_->setRows({}, false);
         kernels_->setRows({});
-        attention_->setCalls({}, 0);
+        attention_->setCalls({}, {}, 0);
         gpu_time_->setRows({});
         explainShown();
         return;
@@ -321,7 +321,7 @@ void MainWindow::displayShown() {
                                            [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
     operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), run.analysis->operators, device_events);
     kernels_->setRows(run.analysis->kernels);
-    attention_->setCalls(run.analysis->attention, result->trace.begin_ns());
+    attention_->setCalls(run.analysis->attention, run.analysis->roofs, result->trace.begin_ns());
     gpu_time_->setRows(run.analysis->gpu);
     explainShown();
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),

@@ -285,7 +285,7 @@ std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) 
     std::vector<Finding> out;
     if (in.run) {
         std::optional<RunAnalysis> computed;
-        if (!in.run_analysis) computed = analyze_run(in.run->trace);
+        if (!in.run_analysis) computed = analyze_run(*in.run);
         const RunAnalysis& analysis = in.run_analysis ? *in.run_analysis : *computed;
         const std::vector<OperatorRow>& rows = analysis.operators;
         score_matrix(*in.run, analysis, t, out);

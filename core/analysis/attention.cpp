@@ -113,14 +113,6 @@ int64_t product(const std::vector<int64_t>& d, size_t n) {
     return p;
 }
 
-// Bottom-right aligned causal (xformers' mask type 2, FlashAttention's own convention): query i sees
-// keys 0..i + Nk - Nq. With Nq <= Nk every query sees its row's count plus Nk - Nq; with Nq > Nk the
-// first Nq - Nk queries see none and the rest 1..Nk.
-double bottom_right_pairs(int64_t seq_q, int64_t seq_k) {
-    const double q = double(seq_q), k = double(seq_k);
-    return seq_q <= seq_k ? q * (q + 1) / 2 + (k - q) * q : k * (k + 1) / 2;
-}
-
 // The calls' ops from first to last (siblings) belong to call id: their kernels are its device time.
 void claim(std::vector<int32_t>& instance_of, const std::vector<int32_t>& next, int32_t first, int32_t last, int32_t id) {
     for (int32_t s = first;; s = next[size_t(s)]) {
@@ -143,7 +135,10 @@ void cost(AttentionInstance& a) {
     a.pairs = pairs_head * double(a.shape.batch) * double(a.shape.heads_q);
     a.flops = attention_flops(a.shape, pairs_head, a.backward);
     if (a.backward) a.flops_backward_no_recompute = attention_flops(a.shape, pairs_head, false) * 2.0;
-    a.bytes = attention_ideal_bytes(a.shape, trace_dtype_bytes(a.dtype), a.backward);
+    const int64_t element = trace_dtype_bytes(a.dtype);
+    a.bytes = attention_bytes(a.shape, element, a.backward, BytesModel::Ideal);
+    a.bytes_scores = attention_bytes(a.shape, element, a.backward, BytesModel::Scores);
+    a.bytes_chunked = attention_bytes(a.shape, element, a.backward, BytesModel::Chunked);
 }
 
 bool is_matmul(const EventName& n) { return n == "aten::matmul" || n == "aten::bmm" || n == "aten::einsum"; }
@@ -168,19 +163,6 @@ std::string to_string(AttentionBackend b) {
     return "sdpa (backend not recorded)";
 }
 
-double attention_flops(const AttentionShape& s, double pairs_per_head, bool backward) {
-    const double forward = 2.0 * pairs_per_head * double(s.head_dim + s.head_dim_v) * double(s.batch) * double(s.heads_q);
-    return backward ? 2.5 * forward : forward;
-}
-
-double attention_ideal_bytes(const AttentionShape& s, int64_t element_bytes, bool backward) {
-    const double q = double(s.batch) * double(s.heads_q) * double(s.seq_q) * double(s.head_dim);
-    const double k = double(s.batch) * double(s.heads_kv) * double(s.seq_k) * double(s.head_dim);
-    const double v = double(s.batch) * double(s.heads_kv) * double(s.seq_k) * double(s.head_dim_v);
-    const double o = double(s.batch) * double(s.heads_q) * double(s.seq_q) * double(s.head_dim_v);
-    return double(element_bytes) * (q + k + v + o) * (backward ? 2.0 : 1.0);  // backward: + dO, dQ, dK, dV
-}
-
 int64_t trace_dtype_bytes(const std::string& dtype) {
     if (dtype == "float") return 4;
     if (dtype == "double") return 8;
@@ -189,7 +171,7 @@ int64_t trace_dtype_bytes(const std::string& dtype) {
     return 0;
 }
 
-std::vector<AttentionInstance> attention_instances(const Trace& trace) {
+std::vector<AttentionInstance> attention_instances(const Trace& trace, const RunSpec* spec) {
     const auto& events = trace.events();
     std::vector<AttentionInstance> out;
     std::vector<int32_t> instance_of(events.size(), -1);  // the ops that belong to a call
@@ -386,7 +368,14 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace) {
                 break;
             }
     }
-    for (AttentionInstance& a : out) cost(a);
+    for (AttentionInstance& a : out) {
+        // Our own run: its spec says what the trace could not (LibTorch's C++ profiler records no
+        // Concrete Inputs), for calls of the spec's shape (not the chunked variant's blocks).
+        if (spec && a.causal < 0 && spec->mask != MaskKind::Padding && a.shape.batch == spec->batch && a.shape.heads_q == spec->heads &&
+            a.shape.seq_q == spec->seq_q && a.shape.seq_k == spec->seq_k && a.shape.head_dim == spec->head_dim)
+            a.causal = spec->mask == MaskKind::Causal ? 1 : 0;
+        cost(a);
+    }
     std::stable_sort(out.begin(), out.end(), [](const AttentionInstance& a, const AttentionInstance& b) { return a.start_ns < b.start_ns; });
     return out;
 }
@@ -399,13 +388,7 @@ std::vector<AttentionGroup> group_attention(const std::vector<AttentionInstance>
         const auto [it, added] = index.try_emplace({int(a.backend), a.backward, s.batch, s.heads_q, s.heads_kv, s.seq_q, s.seq_k, s.head_dim, a.dtype, a.causal},
                                                    groups.size());
         if (added) groups.push_back({a});
-        AttentionGroup& g = groups[it->second];
-        ++g.calls;
-        g.cpu_ns += a.cpu_ns();
-        g.device_ns += a.device_ns;
-        g.time_ns += a.time_ns();
-        g.flops += a.flops;
-        g.bytes += a.bytes;
+        groups[it->second].add(a);
     }
     std::stable_sort(groups.begin(), groups.end(), [](const AttentionGroup& a, const AttentionGroup& b) { return a.time_ns > b.time_ns; });
     return groups;
@@ -418,28 +401,76 @@ std::string attention_conventions() {
            "kernel ran";
 }
 
-std::string format_attention(const std::vector<AttentionInstance>& instances, const DeviceRoof* roof) {
+std::vector<Roof> call_roofs(const Roof& measured, const std::string& device_name, const std::vector<AttentionInstance>& calls) {
+    if (measured.known()) return {measured};
+    std::vector<Roof> roofs;
+    const DeviceRoof* table = find_device_roof(device_name);
+    if (!table) return roofs;
+    for (const AttentionInstance& a : calls)
+        if (!find_roof(roofs, a.dtype)) {
+            Roof r = datasheet_roof(*table, a.dtype);
+            if (r.known()) roofs.push_back(std::move(r));
+        }
+    return roofs;
+}
+
+void AttentionGroup::add(const AttentionInstance& a) {
+    ++calls;
+    cpu_ns += a.cpu_ns();
+    device_ns += a.device_ns;
+    time_ns += a.time_ns();
+    flops += a.flops;
+    bytes += a.bytes;
+    bytes_scores += a.bytes_scores;
+    bytes_chunked += a.bytes_chunked;
+}
+
+RoofFit roof_fit(const AttentionInstance& call, const Roof& roof) {
+    AttentionGroup one{call};
+    one.add(call);
+    return roof_fit(one, roof);
+}
+
+RoofFit roof_fit(const AttentionGroup& g, const Roof& roof) {
+    RoofFit fit;
+    const bool cpu_roof = roof.measured && roof.device == "CPU";
+    fit.applies = roof.known() && g.first.shape.known() && g.time_ns > 0 && g.bytes > 0 && (cpu_roof ? g.device_ns == 0 : g.device_ns > 0);
+    if (!fit.applies) return fit;
+    fit.attainable_tflops = roof.attainable_tflops(g.flops, g.bytes);
+    fit.share = fit.attainable_tflops > 0 ? g.tflops_per_s() / fit.attainable_tflops : 0.0;
+    const double bytes[3] = {g.bytes, g.bytes_scores, g.bytes_chunked};
+    fit.bytes = fit_bytes_model(g.flops, bytes, double(g.time_ns), roof.peak_tflops, roof.memory_tb_s);
+    return fit;
+}
+
+std::string format_attention(const std::vector<AttentionInstance>& instances, const std::vector<Roof>& roofs) {
     if (instances.empty())
         return "Attention calls: none found (no scaled_dot_product_attention op, and no matmul -> softmax -> matmul with "
                "matching recorded shapes: record_shapes=True is needed for the manual pattern)\n";
     const std::vector<AttentionGroup> groups = group_attention(instances);
     auto dim = [](int64_t v) { return v > 0 ? std::to_string(v) : std::string("?"); };
     std::string out = printf_string("Attention calls: %zu in %zu groups (%s)\n", instances.size(), groups.size(), attention_conventions().c_str());
-    if (roof)
-        out += printf_string("Roof: %.*s, %.4g TB/s, peak TFLOP/s fp32 %.4g, bf16 %.4g, fp16 %.4g, fp8 %.4g (%.*s)\n", int(roof->name.size()),
-                             roof->name.data(), roof->memory_tb_s, roof->fp32_tflops, roof->bf16_tflops, roof->fp16_tflops, roof->fp8_tflops,
-                             int(roof->source.size()), roof->source.data());
+    const bool roofed = !roofs.empty();
+    for (const Roof& r : roofs)
+        out += printf_string("Roof for %s: %s, %s, %s, ridge %.1f FLOP/byte (%s)\n", r.dtype.c_str(), r.device.c_str(),
+                             format_flop_rate(r.peak_tflops).c_str(), format_bandwidth(r.memory_tb_s).c_str(), r.ridge(), r.source.c_str());
+    if (roofed)
+        out += "Bytes model: the one of ideal, scores (the [Nq, Nk] scores at every pass) and chunked (K, V re-read per 128-query "
+               "block) whose roofline time max(FLOP / peak, bytes / bandwidth) is nearest the measured time; '=' when all three "
+               "give the same time (compute-bound)\n";
     out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-12s %6s %12s %12s %14s %9s %9s%s\n", "backend", "pass", "B", "Hq", "Hkv",
                          "Nq", "Nk", "D", "dtype", "causal", "calls", "CPU total", "device total", "FLOP per call", "TFLOP/s", "GB/s",
-                         roof ? " % of roof" : "");
+                         roofed ? " % of roof  bytes model" : "");
     for (const AttentionGroup& g : groups) {
         const AttentionInstance& a = g.first;
         const AttentionShape& s = a.shape;
         const bool known = s.known();
         std::string share;
-        if (roof) {
-            const double attainable = g.device_ns > 0 && known ? attainable_tflops(*roof, a.dtype, g.flops, g.bytes) : 0.0;
-            share = attainable > 0 ? printf_string(" %9.1f%%", 100.0 * g.tflops_per_s() / attainable) : printf_string(" %10s", "-");
+        if (roofed) {
+            const Roof* roof = find_roof(roofs, a.dtype);
+            const RoofFit fit = roof ? roof_fit(g, *roof) : RoofFit{};
+            share = fit.applies ? printf_string(" %9.1f%%  %s", 100.0 * fit.share, fit.bytes.tie ? "=" : to_string(fit.bytes.model).c_str())
+                                : printf_string(" %10s  -", "-");
         }
         out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-12s %6lld %12s %12s %14s %9s %9s%s\n", to_string(a.backend).c_str(),
                              a.backward ? "bwd" : "fwd", dim(s.batch).c_str(), dim(s.heads_q).c_str(), dim(s.heads_kv).c_str(),

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "model/attention_cost.h"
 #include "model/device_roofs.h"
 #include "model/trace.h"
 
@@ -33,12 +34,6 @@ enum class AttentionBackend { Flash, MemEfficient, Cudnn, CpuFlash, Math, Manual
 std::string to_string(AttentionBackend b);
 // AttentionInstance::causal as the tables show it: "yes", "bottom-right", "no", "-".
 std::string causal_text(int causal);
-
-struct AttentionShape {
-    int64_t batch = -1, heads_q = -1, heads_kv = -1, seq_q = -1, seq_k = -1, head_dim = -1, head_dim_v = -1;
-    bool known() const { return batch > 0 && heads_q > 0 && heads_kv > 0 && seq_q > 0 && seq_k > 0 && head_dim > 0 && head_dim_v > 0; }
-    bool operator==(const AttentionShape&) const = default;
-};
 
 struct AttentionInstance {
     int32_t event = -1;      // the call: its outermost attention op, or the manual pattern's first matmul
@@ -57,6 +52,8 @@ struct AttentionInstance {
     double flops = 0;        // the cost model above (backward: FlashAttention's 2.5x)
     double flops_backward_no_recompute = 0;  // backward only: torch.utils.flop_counter's 2x
     double bytes = 0;        // ideal bytes
+    double bytes_scores = 0;   // the materialised-scores model's bytes (model/attention_cost.h)
+    double bytes_chunked = 0;  // the chunked model's bytes (blocks of 128)
     int64_t cpu_ns() const { return end_ns - start_ns; }
     int64_t time_ns() const { return device_ns > 0 ? device_ns : cpu_ns(); }  // what the rates use
     double tflops_per_s() const { return time_ns() > 0 ? flops / double(time_ns()) / 1e3 : 0.0; }
@@ -64,18 +61,18 @@ struct AttentionInstance {
     bool operator==(const AttentionInstance&) const = default;
 };
 
-// Every attention call of the trace, in start order.
-std::vector<AttentionInstance> attention_instances(const Trace& trace);
+// Every attention call of the trace, in start order. spec: our own run's, whose mask gives the causal
+// flag of calls of its shape that the trace does not record.
+std::vector<AttentionInstance> attention_instances(const Trace& trace, const RunSpec* spec = nullptr);
 
-double attention_flops(const AttentionShape& s, double pairs_per_head, bool backward);
-double attention_ideal_bytes(const AttentionShape& s, int64_t element_bytes, bool backward);
 int64_t trace_dtype_bytes(const std::string& dtype);  // "float" 4, "c10::Half" 2, ...; 0 unknown
 
 // Calls with the same backend, pass, shape, dtype and causal flag, summed.
 struct AttentionGroup {
     AttentionInstance first;  // the group's first call: its backend, pass, shape, dtype, causal
     int64_t calls = 0, cpu_ns = 0, device_ns = 0, time_ns = 0;
-    double flops = 0, bytes = 0;
+    double flops = 0, bytes = 0, bytes_scores = 0, bytes_chunked = 0;
+    void add(const AttentionInstance& call);  // one more call of the group
     double tflops_per_s() const { return time_ns > 0 ? flops / double(time_ns) / 1e3 : 0.0; }
     double gb_per_s() const { return time_ns > 0 ? bytes / double(time_ns) : 0.0; }
 };
@@ -84,9 +81,25 @@ std::vector<AttentionGroup> group_attention(const std::vector<AttentionInstance>
 // The cost model's conventions in one sentence, printed with every table of calls.
 std::string attention_conventions();
 
-// The groups as a text table with the conventions: `attnwb inspect --attention`. With the roof of the
-// device the trace ran on, a "% of roof" column: achieved TFLOP/s over min(peak of the dtype, ideal
-// bytes' intensity x memory bandwidth), for calls timed on the device.
-std::string format_attention(const std::vector<AttentionInstance>& instances, const DeviceRoof* roof = nullptr);
+// The roofs that apply to a run's calls: the one measured in the run (our own runs), else the
+// device table's for each dtype of the calls when the run names a GPU it lists; none otherwise.
+std::vector<Roof> call_roofs(const Roof& measured, const std::string& device_name, const std::vector<AttentionInstance>& calls);
+
+// A call's (or group's) place under its roof: the share of the attainable rate and the bytes model
+// whose roofline time is nearest its measured time. Applies when the roof is a GPU's and the call ran
+// kernels, or the roof is the CPU's measured one and the call ran on the CPU.
+struct RoofFit {
+    bool applies = false;
+    double attainable_tflops = 0;  // min(peak, ideal intensity x bandwidth)
+    double share = 0;              // achieved over attainable
+    BytesFit bytes;
+};
+RoofFit roof_fit(const AttentionGroup& group, const Roof& roof);
+RoofFit roof_fit(const AttentionInstance& call, const Roof& roof);  // a group of one
+
+// The groups as a text table with the conventions: `attnwb inspect --attention`. With roofs, a
+// "% of roof" column (achieved TFLOP/s over min(peak of the dtype, ideal bytes' intensity x memory
+// bandwidth)) and the bytes model that fits the measured time best.
+std::string format_attention(const std::vector<AttentionInstance>& instances, const std::vector<Roof>& roofs = {});
 
 }  // namespace awb

@@ -43,6 +43,14 @@ std::string format_bench(const BenchResult& r) {
     out += printf_string("%-19s %.2f GFLOP/s (%.3f GFLOP per iteration: %s4*B*H*Nq*Nk*D%s)\n", "achieved",
                          r.gflops_per_s, r.flops / 1e9, r.spec.mode == Mode::Train ? "3 x " : "",
                          r.spec.mask == MaskKind::Causal ? ", visible pairs only" : "");
+    if (r.roof.known()) {
+        const double intensity = r.bytes > 0 ? r.flops / r.bytes : 0.0;
+        out += printf_string("%-19s %.1f%% of the %s attainable at %.3g FLOP/byte (ideal bytes %s per iteration: %s)\n", "of roof",
+                             100.0 * roof_share(r), format_flop_rate(r.roof.attainable_tflops(r.flops, r.bytes)).c_str(), intensity,
+                             format_mib(int64_t(r.bytes)).c_str(), intensity >= r.roof.ridge() ? "compute-bound" : "memory-bound");
+        out += printf_string("%-19s %s, %s, ridge %.1f FLOP/byte (%s)\n", "roof", format_flop_rate(r.roof.peak_tflops).c_str(),
+                             format_bandwidth(r.roof.memory_tb_s).c_str(), r.roof.ridge(), r.roof.source.c_str());
+    }
     if (r.peak_bytes >= 0)
         out += printf_string("%-19s %s (%s; one iteration on fresh inputs, inputs and gradients included)\n",
                              "peak memory", format_mib(r.peak_bytes).c_str(), r.peak_source.c_str());
@@ -53,21 +61,22 @@ std::string format_bench(const BenchResult& r) {
 }
 
 std::string sweep_header() {
-    return printf_string("%-8s %-9s %-18s %12s %23s %10s %10s  %s\n", "variant", "dtype", "shape", "median ms",
-                         "p10-p90 ms", "GFLOP/s", "peak MiB", "status");
+    return printf_string("%-8s %-9s %-18s %12s %23s %10s %7s %10s  %s\n", "variant", "dtype", "shape", "median ms",
+                         "p10-p90 ms", "GFLOP/s", "% roof", "peak MiB", "status");
 }
 
 std::string format_sweep_point(const SweepPoint& p) {
     const auto& s = p.spec;
     if (p.status != PointStatus::Ok)
-        return printf_string("%-8s %-9s %-18s %12s %23s %10s %10s  %s: %s\n", s.variant.c_str(), to_string(s.dtype).c_str(),
-                             shape_string(s).c_str(), "-", "-", "-", "-", to_string(p.status).c_str(), p.reason.c_str());
+        return printf_string("%-8s %-9s %-18s %12s %23s %10s %7s %10s  %s: %s\n", s.variant.c_str(), to_string(s.dtype).c_str(),
+                             shape_string(s).c_str(), "-", "-", "-", "-", "-", to_string(p.status).c_str(), p.reason.c_str());
     const auto& t = p.bench.timing;
     const std::string range = printf_string("%.3f-%.3f", t.p10_ns / 1e6, t.p90_ns / 1e6);
     const std::string peak = p.bench.peak_bytes >= 0 ? printf_string("%.1f", double(p.bench.peak_bytes) / 1048576.0) : "-";
-    std::string row = printf_string("%-8s %-9s %-18s %12.3f %23s %10.2f %10s  ok", s.variant.c_str(),
+    const std::string share = p.bench.roof.known() ? printf_string("%.1f%%", 100.0 * roof_share(p.bench)) : "-";
+    std::string row = printf_string("%-8s %-9s %-18s %12.3f %23s %10.2f %7s %10s  ok", s.variant.c_str(),
                                     to_string(s.dtype).c_str(), shape_string(s).c_str(), t.median_ns / 1e6,
-                                    range.c_str(), p.bench.gflops_per_s, peak.c_str());
+                                    range.c_str(), p.bench.gflops_per_s, share.c_str(), peak.c_str());
     if (p.bench.profiler_overhead > 0) row += printf_string(" (profiler %.2fx)", p.bench.profiler_overhead);
     return row + "\n";
 }

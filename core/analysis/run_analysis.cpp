@@ -4,11 +4,11 @@
 
 namespace awb {
 
-RunAnalysis analyze_run(const Trace& trace) {
+RunAnalysis analyze_run(const Trace& trace, const RunSpec* spec) {
     RunAnalysis a;
     // The operator table is the largest part and shares nothing with the rest: on a second core.
     std::future<std::vector<OperatorRow>> operators = std::async(std::launch::async, [&trace] { return key_averages(trace); });
-    a.attention = attention_instances(trace);
+    a.attention = attention_instances(trace, spec);
     const std::vector<KernelClass> classes = kernel_classes(trace);  // once, for the kernel table and the breakdown
     a.kernels = kernel_table(trace, classes);
     a.memory = replay_memory(trace);
@@ -18,8 +18,14 @@ RunAnalysis analyze_run(const Trace& trace) {
     return a;
 }
 
+RunAnalysis analyze_run(const ProfileResult& run) {
+    RunAnalysis a = analyze_run(run.trace, run.spec_known ? &run.spec : nullptr);
+    a.roofs = call_roofs(run.roof, run.environment.device_name, a.attention);
+    return a;
+}
+
 AnalyzedRun analyze(std::shared_ptr<const ProfileResult> run) {
-    auto analysis = std::make_shared<const RunAnalysis>(analyze_run(run->trace));
+    auto analysis = std::make_shared<const RunAnalysis>(analyze_run(*run));
     return {std::move(run), std::move(analysis)};
 }
 

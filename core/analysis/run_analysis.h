@@ -25,10 +25,13 @@ struct RunAnalysis {
     std::vector<GpuBreakdown> gpu;       // gpu_breakdown(trace): empty without device events
     std::vector<DeviceIdle> gpu_idle;    // gpu_idle_gaps(trace): the timeline marks them
     std::vector<AttentionInstance> attention;  // attention_instances(trace): every attention call
+    std::vector<Roof> roofs;                   // call_roofs(...): what the calls are measured against (a run's only)
     bool operator==(const RunAnalysis&) const = default;
 };
 
-RunAnalysis analyze_run(const Trace& trace);
+RunAnalysis analyze_run(const Trace& trace, const RunSpec* spec = nullptr);
+// A run's trace with what the run knows besides: its spec (the calls' causal flag) and its roof.
+RunAnalysis analyze_run(const ProfileResult& run);
 
 // A run together with its analysis, as the GUI and the reports pass them around.
 struct AnalyzedRun {

@@ -8,8 +8,10 @@
 #include "engine/cuda_support.h"
 #include "engine/engine_guard.h"
 #include "engine/environment_probe.h"
+#include "engine/roof_probe.h"
 #include "engine/thread_count_scope.h"
 #include "engine/variants.h"
+#include "model/attention_cost.h"
 
 namespace awb {
 
@@ -86,6 +88,7 @@ BenchResult bench_run(const RunSpec& spec, const BenchOptions& options, RunObser
     r.spec = spec;
     r.options = options;
     r.flops = attention_flops(spec);
+    r.bytes = attention_bytes(spec, BytesModel::Ideal);
     const bool cuda = spec.device.kind == DeviceKind::CUDA;
     r.timer = cuda ? "cuda events" : "steady_clock";
     auto progress = [&](int done, int total, const std::string& what) {
@@ -141,6 +144,11 @@ BenchResult bench_run(const RunSpec& spec, const BenchOptions& options, RunObser
             check_cancel(observer);
             progress(r.timing.repeats, r.timing.repeats, "peak memory (one iteration on fresh inputs)");
             r.peak_bytes = measure_peak(spec, *variant, r.peak_source);
+        }
+        if (options.measure_roof) {
+            check_cancel(observer);
+            progress(r.timing.repeats, r.timing.repeats, "roof of the device (matmul and copy, once per process)");
+            r.roof = run_roof(spec, r.environment.device_name);
         }
     });
     return r;

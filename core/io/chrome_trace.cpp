@@ -140,7 +140,8 @@ ChromeTraceInfo run_trace_info(const ProfileResult& result, std::string process_
                            {"options", result.options},
                            {"environment", result.environment},
                            {"steps", result.steps},
-                           {"device_peak_bytes", result.device_peak_bytes}}}};
+                           {"device_peak_bytes", result.device_peak_bytes},
+                           {"roof", result.roof}}}};
     return info;
 }
 

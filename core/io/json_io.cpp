@@ -154,6 +154,21 @@ void from_json(const json& j, Environment& e) {
     e.recorded_by = str("recorded_by");
 }
 
+void to_json(json& j, const Roof& r) {
+    j = json{{"device", r.device}, {"dtype", r.dtype}, {"peak_tflops", r.peak_tflops}, {"memory_tb_s", r.memory_tb_s},
+             {"ridge_flop_per_byte", r.ridge()}, {"measured", r.measured}, {"source", r.source}};
+}
+
+void from_json(const json& j, Roof& r) {
+    auto num = [&](const char* key) { return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0; };
+    r.device = j.value("device", std::string());
+    r.dtype = j.value("dtype", std::string());
+    r.peak_tflops = num("peak_tflops");
+    r.memory_tb_s = num("memory_tb_s");
+    r.measured = j.value("measured", false);
+    r.source = j.value("source", std::string());
+}
+
 namespace {
 double us(int64_t ns) { return double(ns) / 1000.0; }
 int64_t ns_from_us(const json& j, const char* key) {
@@ -187,6 +202,8 @@ void to_json(json& j, const AttentionInstance& a) {
          {"flops", a.flops},
          {"flop_convention", a.backward ? "2.5x forward (FlashAttention, with recompute)" : "2 x pairs x (D + Dv)"},
          {"bytes_ideal", a.bytes},
+         {"bytes_scores", a.bytes_scores},
+         {"bytes_chunked", a.bytes_chunked},
          {"tflops_per_s", a.tflops_per_s()},
          {"gb_per_s", a.gb_per_s()},
          {"rate_over", a.device_ns > 0 ? "device" : "cpu"}};
@@ -217,6 +234,8 @@ void from_json(const json& j, AttentionInstance& a) {
     a.flops = j.value("flops", 0.0);
     a.flops_backward_no_recompute = j.value("flops_no_recompute", 0.0);
     a.bytes = j.value("bytes_ideal", 0.0);
+    a.bytes_scores = j.value("bytes_scores", 0.0);
+    a.bytes_chunked = j.value("bytes_chunked", 0.0);
 }
 
 void to_json(json& j, const GpuBreakdown& b) {
@@ -314,7 +333,8 @@ ProfileReport make_report(const ProfileResult& result, bool group_by_shape, cons
         r.peak_memory_source = std::string("replayed ") + (device ? "device" : "cpu") +
                                " [memory] events, above the level when recording started";
     }
-    r.attention = analysis ? analysis->attention : attention_instances(result.trace);
+    r.attention = analysis ? analysis->attention : attention_instances(result.trace, result.spec_known ? &result.spec : nullptr);
+    r.roofs = analysis ? analysis->roofs : call_roofs(result.roof, result.environment.device_name, r.attention);
     r.steps = result.steps;
     if (!result.spec_known && r.steps.empty()) {  // a foreign trace: its ProfilerStep#k spans are the recorded steps
         for (const auto& e : result.trace.events())
@@ -333,6 +353,8 @@ ProfileResult run_of_report(const ProfileReport& report) {
     run.environment = report.environment;
     run.steps = report.steps;
     if (report.peak_memory_source.rfind("cuda", 0) == 0) run.device_peak_bytes = report.peak_memory_bytes;
+    for (const Roof& r : report.roofs)
+        if (r.measured) run.roof = r;
     return run;
 }
 
@@ -365,6 +387,7 @@ json to_json(const ProfileReport& r) {
     j["memory_series"] = series;
     j["steps"] = r.steps;
     j["attention"] = r.attention;
+    j["roofs"] = r.roofs;
     return j;
 }
 
@@ -396,6 +419,7 @@ ProfileReport report_from_json(const json& j) {
         }
         r.steps = j.value("steps", json::array()).get<std::vector<StepRecord>>();
         r.attention = j.value("attention", json::array()).get<std::vector<AttentionInstance>>();
+        r.roofs = j.value("roofs", json::array()).get<std::vector<Roof>>();
         return r;
     });
 }

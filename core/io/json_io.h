@@ -29,6 +29,8 @@ void to_json(nlohmann::json& j, const ProfileOptions& o);
 void from_json(const nlohmann::json& j, ProfileOptions& o);
 void to_json(nlohmann::json& j, const Environment& e);
 void from_json(const nlohmann::json& j, Environment& e);
+void to_json(nlohmann::json& j, const Roof& r);
+void from_json(const nlohmann::json& j, Roof& r);
 void to_json(nlohmann::json& j, const OperatorRow& r);
 void from_json(const nlohmann::json& j, OperatorRow& r);
 void to_json(nlohmann::json& j, const StepRecord& s);
@@ -51,6 +53,7 @@ struct ProfileReport {
     std::vector<MemorySeries> memory_series;  // min/max downsampled
     std::vector<StepRecord> steps;
     std::vector<AttentionInstance> attention;  // every attention call of the run
+    std::vector<Roof> roofs;                   // the roofs its calls are measured against (RunAnalysis::roofs)
 };
 
 // analysis: the run's, when the caller has it (its operators serve when not grouped by shape).

@@ -5,6 +5,7 @@
 
 #include "analysis/sweep_analysis.h"
 #include "io/json_io.h"
+#include "model/printf_string.h"
 
 namespace awb {
 
@@ -83,7 +84,8 @@ void from_json(const json& j, VariantCheck& v) {
 
 void to_json(json& j, const BenchOptions& o) {
     j = json{{"warmup", o.warmup}, {"budget_s", o.budget_s}, {"min_repeats", o.min_repeats},
-             {"max_repeats", o.max_repeats}, {"min_sample_s", o.min_sample_s}, {"measure_memory", o.measure_memory}};
+             {"max_repeats", o.max_repeats}, {"min_sample_s", o.min_sample_s}, {"measure_memory", o.measure_memory},
+             {"measure_roof", o.measure_roof}};
 }
 
 void from_json(const json& j, BenchOptions& o) {
@@ -93,6 +95,7 @@ void from_json(const json& j, BenchOptions& o) {
     o.max_repeats = j.at("max_repeats").get<int>();
     o.min_sample_s = j.at("min_sample_s").get<double>();
     o.measure_memory = j.at("measure_memory").get<bool>();
+    o.measure_roof = j.value("measure_roof", true);
 }
 
 void to_json(json& j, const BenchResult& r) {
@@ -106,6 +109,9 @@ void to_json(json& j, const BenchResult& r) {
              {"samples_ns", r.samples_ns},
              {"flops", r.flops},
              {"gflops_per_s", r.gflops_per_s},
+             {"bytes_ideal", r.bytes},
+             {"roof", r.roof},
+             {"roof_share", roof_share(r)},
              {"peak_bytes", r.peak_bytes},
              {"peak_source", r.peak_source},
              {"profiled_step_ns", r.profiled_step_ns},
@@ -123,6 +129,8 @@ void from_json(const json& j, BenchResult& r) {
     r.samples_ns = j.at("samples_ns").get<std::vector<double>>();
     r.flops = j.at("flops").get<double>();
     r.gflops_per_s = j.at("gflops_per_s").get<double>();
+    r.bytes = j.value("bytes_ideal", 0.0);
+    if (j.contains("roof")) r.roof = j.at("roof").get<Roof>();
     r.peak_bytes = j.at("peak_bytes").get<int64_t>();
     r.peak_source = j.at("peak_source").get<std::string>();
     r.profiled_step_ns = j.at("profiled_step_ns").get<double>();
@@ -244,7 +252,7 @@ CheckReport check_from_file_json(const json& j) {
 std::string sweep_csv(const SweepResult& r) {
     std::string out =
         "variant,dtype,batch,heads,kv_heads,seq_q,seq_k,head_dim,mode,mask,block_size,status,median_ms,p10_ms,p90_ms,"
-        "min_ms,repeats,cold_ms,gflops_per_s,peak_bytes,profiler_overhead,reason\n";
+        "min_ms,repeats,cold_ms,gflops_per_s,roof_share,peak_bytes,profiler_overhead,reason\n";
     char buf[512];
     for (const auto& p : r.points) {
         const auto& s = p.spec;
@@ -256,13 +264,14 @@ std::string sweep_csv(const SweepResult& r) {
                       to_string(s.mask).c_str(), (long long)s.block_size, to_string(p.status).c_str());
         out += buf;
         if (ok) {
-            std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.3f,%lld,%s,", t.median_ns / 1e6, t.p10_ns / 1e6,
+            std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.3f,%s,%lld,%s,", t.median_ns / 1e6, t.p10_ns / 1e6,
                           t.p90_ns / 1e6, t.min_ns / 1e6, t.repeats, p.bench.cold_ns / 1e6, p.bench.gflops_per_s,
+                          p.bench.roof.known() ? printf_string("%.4f", roof_share(p.bench)).c_str() : "",
                           (long long)p.bench.peak_bytes,
                           p.bench.profiler_overhead > 0 ? std::to_string(p.bench.profiler_overhead).c_str() : "");
             out += buf;
         } else {
-            out += ",,,,,,,,,";
+            out += ",,,,,,,,,,";
         }
         out += csv_field(p.reason) + "\n";
     }

@@ -92,6 +92,7 @@ ProfileResult profile_result_from_import(ImportedTrace imported) {
             if (meta.contains("environment")) result.environment = meta.at("environment").get<Environment>();
             if (meta.contains("steps")) result.steps = meta.at("steps").get<std::vector<StepRecord>>();
             result.device_peak_bytes = meta.value("device_peak_bytes", int64_t(-1));
+            if (meta.contains("roof")) result.roof = meta.at("roof").get<Roof>();
         } catch (const std::exception&) {
         }
     }

@@ -44,6 +44,11 @@ TimingStats summarize_samples(const std::vector<double>& s, int iterations_per_s
     return t;
 }
 
+double roof_share(const BenchResult& r) {
+    const double attainable = r.roof.attainable_tflops(r.flops, r.bytes);
+    return attainable > 0 ? r.gflops_per_s / 1e3 / attainable : 0.0;
+}
+
 void set_profiled_step(BenchResult& r, double profiled_step_ns) {
     r.profiled_step_ns = profiled_step_ns;
     r.profiler_overhead = r.timing.median_ns > 0 && profiled_step_ns > 0 ? profiled_step_ns / r.timing.median_ns : -1;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/device_roofs.h"
 #include "model/environment.h"
 #include "model/run_spec.h"
 
@@ -17,6 +18,7 @@ struct BenchOptions {
     int max_repeats = 10000;
     double min_sample_s = 0.002;  // a sample runs enough iterations to last this long (blocked_autorange's block)
     bool measure_memory = true;  // one extra iteration on fresh inputs with an allocation tracker
+    bool measure_roof = true;    // the roof for "% of roof" (engine/roof_probe.h; measured once per process)
     bool operator==(const BenchOptions&) const = default;
 };
 
@@ -44,12 +46,17 @@ struct BenchResult {
     std::vector<double> samples_ns;  // per-iteration time of each sample, in run order
     double flops = 0;             // attention_flops(spec) per iteration
     double gflops_per_s = 0;      // flops / median
+    double bytes = 0;             // attention_bytes(spec, ideal) per iteration
+    Roof roof;                    // the device's roof for the spec's dtype (not known() when not measured)
     int64_t peak_bytes = -1;      // one iteration incl. inputs and gradients; -1 when not measured
     std::string peak_source;      // "cpu allocation tracker" or "cuda allocator peak"
     double profiled_step_ns = -1;   // median step time under the profiler; -1 when not measured
     double profiler_overhead = -1;  // profiled_step_ns / timing.median_ns
     bool operator==(const BenchResult&) const = default;
 };
+
+// Achieved over attainable: gflops_per_s / min(peak, ideal intensity x bandwidth); 0 without a roof.
+double roof_share(const BenchResult& r);
 
 // Sets profiled_step_ns and profiler_overhead from a profiled run's median recorded step time.
 void set_profiled_step(BenchResult& r, double profiled_step_ns);

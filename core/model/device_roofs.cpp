@@ -14,6 +14,8 @@ const DeviceRoof kRoofs[] = {
     {"H200 SXM", "H200", 67, 495, 989, 989, 1979, 4.8, "NVIDIA H200 Tensor Core GPU datasheet (SXM column, dense)"},
     {"A100 SXM4 80GB", "A100-SXM4-80GB", 19.5, 156, 312, 312, 0, 2.039, "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM, dense)"},
     {"L40S", "L40S", 91.6, 183, 362, 362, 733, 0.864, "NVIDIA L40S datasheet (dense)"},
+    {"GB200", "GB200", 90, 1250, 2500, 2500, 5000, 8.0, "NVIDIA GB200 NVL72 datasheet (per GPU, dense; 1,200 W)"},
+    {"B200", "B200", 80, 1100, 2250, 2250, 4500, 8.0, "NVIDIA HGX B200 datasheet (per GPU, dense; 1,000 W)"},
     {"MI300X", "MI300X", 163.4, 653.7, 1307.4, 1307.4, 2614.9, 5.3, "AMD Instinct MI300X data sheet (dense matrix)"},
 };
 
@@ -33,10 +35,35 @@ double peak_tflops(const DeviceRoof& roof, const std::string& dtype) {
     return 0;
 }
 
-double attainable_tflops(const DeviceRoof& roof, const std::string& dtype, double flops, double bytes) {
-    const double peak = peak_tflops(roof, dtype);
-    if (peak <= 0 || flops <= 0 || bytes <= 0) return 0;
-    return std::min(peak, flops / bytes * roof.memory_tb_s);  // FLOP/byte x TB/s = TFLOP/s
+double Roof::attainable_tflops(double flops, double bytes) const {
+    if (!known() || flops <= 0 || bytes <= 0) return 0;
+    return std::min(peak_tflops, flops / bytes * memory_tb_s);
+}
+
+Roof datasheet_roof(const DeviceRoof& table, const std::string& dtype) {
+    Roof r;
+    r.device = std::string(table.name);
+    r.dtype = dtype;
+    r.peak_tflops = peak_tflops(table, dtype);
+    r.memory_tb_s = table.memory_tb_s;
+    r.source = std::string(table.source);
+    return r;
+}
+
+const Roof* find_roof(const std::vector<Roof>& roofs, const std::string& dtype) {
+    for (const Roof& r : roofs)
+        if (r.dtype == dtype && r.known()) return &r;
+    return nullptr;
+}
+
+std::string trace_dtype_name(Dtype dtype) {
+    switch (dtype) {
+        case Dtype::Float32: return "float";
+        case Dtype::Float64: return "double";
+        case Dtype::Float16: return "c10::Half";
+        case Dtype::BFloat16: return "c10::BFloat16";
+    }
+    return "?";
 }
 
 }  // namespace awb

@@ -41,6 +41,12 @@ std::string format_flops(double flops) {
     return printf_string("%.0f FLOP", flops);
 }
 
+std::string format_flop_rate(double tflops) { return format_flops(tflops * 1e12) + "/s"; }
+
+std::string format_bandwidth(double tb_s) {
+    return tb_s >= 1 ? printf_string("%.2f TB/s", tb_s) : tb_s >= 1e-3 ? printf_string("%.1f GB/s", tb_s * 1e3) : printf_string("%.1f MB/s", tb_s * 1e6);
+}
+
 std::string format_ms(double ns) {
     const double ms = ns / 1e6;
     return printf_string(ms >= 1 ? "%.3f ms" : "%.4f ms", ms);

@@ -6,6 +6,7 @@
 
 #include "analysis/attention.h"
 #include "analysis/results_text.h"
+#include "analysis/roofline.h"
 #include "analysis/sweep_analysis.h"
 #include "model/printf_string.h"
 #include "model/units.h"
@@ -250,7 +251,27 @@ std::string profile_section(const ProfileReport& r, size_t top) {
     return out;
 }
 
-std::string attention_section(const std::vector<AttentionInstance>& calls) {
+// A log-log roofline: each roof (bandwidth slope, then its peak) and the points, a colour per series.
+std::string roofline_chart(const std::string& title, const std::vector<Roof>& roofs, const std::vector<RooflinePoint>& points) {
+    if (points.empty()) return {};
+    const auto [lo, hi] = roofline_x_range(points, roofs);
+    std::vector<ChartSeries> series;
+    for (const Roof& r : roofs) {
+        ChartSeries s = series_of(roof_legend(r), false, true);
+        s.colour = r.measured ? "#555555" : "#222222";
+        for (const auto& [x, y] : roof_polyline(r, lo, hi)) s.points.push_back({x, y});
+        series.push_back(std::move(s));
+    }
+    for (const RooflinePoint& p : points) {
+        auto it = std::find_if(series.begin() + long(roofs.size()), series.end(), [&](const ChartSeries& s) { return s.name == p.series; });
+        if (it == series.end()) it = series.insert(series.end(), series_of(p.series, true, false));
+        it->points.push_back({p.intensity, p.tflops});
+    }
+    auto g3 = [](double v) { return printf_string("%g", v); };
+    return svg_chart({title, axis("arithmetic intensity (FLOP per ideal byte)", true, g3), axis("achieved TFLOP/s", true, g3), 760, 380}, series);
+}
+
+std::string attention_section(const std::vector<AttentionInstance>& calls, const std::vector<Roof>& roofs) {
     std::string out = "<h2>Attention calls</h2>\n";
     if (calls.empty())
         return out + "<p>None in this run: no scaled_dot_product_attention op, and no matmul -> softmax -> matmul with recorded shapes.</p>\n";
@@ -258,7 +279,7 @@ std::string attention_section(const std::vector<AttentionInstance>& calls) {
     out += "<p class=\"sub\">" + esc(std::to_string(calls.size()) + " calls in " + std::to_string(groups.size()) + " groups. " +
                                      attention_conventions() + ".") + "</p>\n<table>\n<tr>" + th("backend") + th("pass") + th("B") + th("Hq") +
            th("Hkv") + th("Nq") + th("Nk") + th("D") + th("dtype") + th("causal") + th("calls") + th("CPU total") + th("device total") +
-           th("FLOP per call") + th("TFLOP/s") + th("GB/s") + "</tr>\n";
+           th("FLOP per call") + th("TFLOP/s") + th("GB/s") + th("% of roof") + th("bytes model") + "</tr>\n";
     auto dim = [](int64_t v) { return v > 0 ? std::to_string(v) : std::string("?"); };
     for (const AttentionGroup& g : groups) {
         const AttentionInstance& a = g.first;
@@ -270,9 +291,19 @@ std::string attention_section(const std::vector<AttentionInstance>& calls) {
                num(g.device_ns > 0 ? format_duration_ns(double(g.device_ns)) : "-") +
                num(known ? format_flops(g.flops / double(g.calls)) : "?") +
                num(known && g.time_ns > 0 ? printf_string("%.4g", g.tflops_per_s()) : "?") +
-               num(known && g.time_ns > 0 && g.bytes > 0 ? printf_string("%.4g", g.gb_per_s()) : "?") + "</tr>\n";
+               num(known && g.time_ns > 0 && g.bytes > 0 ? printf_string("%.4g", g.gb_per_s()) : "?");
+        const Roof* roof = find_roof(roofs, a.dtype);
+        const RoofFit fit = roof ? roof_fit(g, *roof) : RoofFit{};
+        out += num(fit.applies ? format_share(fit.share) : "-") +
+               td(fit.applies ? (fit.bytes.tie ? "any (compute-bound)" : to_string(fit.bytes.model)) : "-") + "</tr>\n";
     }
-    return out + "</table>\n";
+    out += "</table>\n";
+    for (const Roof& r : roofs) out += "<p class=\"sub\">" + esc(roof_legend(r) + ": " + r.source) + "</p>\n";
+    if (!roofs.empty())
+        out += "<p class=\"sub\">" + esc("bytes model: of ideal (each tensor once), scores (the [Nq, Nk] scores at every pass) and chunked "
+                                          "(K, V re-read per 128-query block), the one whose roofline time max(FLOP / peak, bytes / bandwidth) "
+                                          "is nearest the measured time.") + "</p>\n";
+    return out + roofline_chart("Roofline of the attention calls (one point per call)", roofs, roofline_points(calls));
 }
 
 std::string bench_section(const BenchResult& b) {
@@ -284,6 +315,9 @@ std::string bench_section(const BenchResult& b) {
     out += row("median", format_ms(t.median_ns) + "  (p10 " + format_ms(t.p10_ns) + ", p90 " + format_ms(t.p90_ns) + ", min " +
                              format_ms(t.min_ns) + ", max " + format_ms(t.max_ns) + ")");
     out += row("achieved", printf_string("%.2f GFLOP/s (%.3f GFLOP per iteration)", b.gflops_per_s, b.flops / 1e9));
+    if (b.roof.known())
+        out += row("of roof", format_share(roof_share(b)) + " of " + format_flop_rate(b.roof.attainable_tflops(b.flops, b.bytes)) + " attainable; " +
+                                  roof_legend(b.roof) + " (" + b.roof.source + ")");
     if (b.peak_bytes >= 0) out += row("peak memory", format_mib(b.peak_bytes) + " (" + b.peak_source + ")");
     if (b.profiler_overhead > 0)
         out += row("profiled step", format_ms(b.profiled_step_ns) + printf_string(" (%.2fx the profiler-off median)", b.profiler_overhead));
@@ -323,6 +357,7 @@ std::string sweep_section(const SweepResult& r) {
     if (!memory.empty())
         out += svg_chart({"Peak memory per iteration", n_axis, axis("peak memory (MiB)", true, mib_text), 760, 340},
                          memory);
+    out += roofline_chart("Roofline of the sweep's points (intensity grows with N)", sweep_roofs(r), roofline_points(r));
     const SweepAnalysis a = analyze(r);
     if (!a.fits.empty()) {
         out += "<h3>Scaling (power-law fits, value ~ c &middot; N<sup>k</sup>)</h3>\n<table>\n<tr>" + th("metric") + th("series") +
@@ -344,13 +379,14 @@ std::string sweep_section(const SweepResult& r) {
         out += "</ul>\n";
     }
     out += "<h3>Points</h3>\n<table>\n<tr>" + th("variant") + th("dtype") + th("shape") + th("status") + th("median") + th("p10") + th("p90") +
-           th("GFLOP/s") + th("peak memory") + "</tr>\n";
+           th("GFLOP/s") + th("% of roof") + th("peak memory") + "</tr>\n";
     for (const auto& p : r.points) {
         const bool okp = p.status == PointStatus::Ok;
         out += "<tr>" + td(p.spec.variant) + td(to_string(p.spec.dtype)) + td(shape_string(p.spec)) +
                td(to_string(p.status) + (p.reason.empty() ? "" : ": " + p.reason)) + num(okp ? format_ms(p.bench.timing.median_ns) : "") +
                num(okp ? format_ms(p.bench.timing.p10_ns) : "") + num(okp ? format_ms(p.bench.timing.p90_ns) : "") +
                num(okp ? printf_string("%.2f", p.bench.gflops_per_s) : "") +
+               num(okp && p.bench.roof.known() ? format_share(roof_share(p.bench)) : "") +
                num(okp && p.bench.peak_bytes >= 0 ? format_mib(p.bench.peak_bytes) : "") + "</tr>\n";
     }
     return out + "</table>\n";
@@ -385,7 +421,7 @@ std::string html_report(const ReportInput& in) {
     out += checklist_section(in.checklist);
     out += findings_section(in.findings);
     if (in.profile) out += profile_section(*in.profile, in.top_operators);
-    if (in.profile) out += attention_section(in.profile->attention);
+    if (in.profile) out += attention_section(in.profile->attention, in.profile->roofs);
     if (in.bench) out += bench_section(*in.bench);
     if (in.sweep) out += sweep_section(*in.sweep);
     if (in.check) out += check_section(*in.check);

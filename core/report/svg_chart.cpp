@@ -139,9 +139,9 @@ std::string svg_chart(const Chart& chart, const std::vector<ChartSeries>& series
     out += printf_string("<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">", (sy.pixel_lo + sy.pixel_hi) / 2) +
            html_escape(chart.y.label + (chart.y.log ? " (log scale)" : "")) + "</text>\n";
 
-    for (size_t i = 0; i < series.size(); ++i) {
+    for (size_t i = 0, palette = 0; i < series.size(); ++i) {
         const ChartSeries& s = series[i];
-        const char* colour = kColours[i % std::size(kColours)];
+        const char* colour = s.colour.empty() ? kColours[palette++ % std::size(kColours)] : s.colour.c_str();
         std::string path;
         for (const auto& p : s.points) {
             if (!usable(p.x, chart.x.log) || !usable(p.y, chart.y.log)) continue;

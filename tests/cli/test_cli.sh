@@ -184,8 +184,9 @@ check "breakdown of a GPU trace" 0 'exposed comm' -- inspect "$fixtures/kineto_g
 check "kernel classes of a GPU trace" 0 '^GEMM +0 +2 ' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet
 # --attention: our own run of the manual variant and PyTorch 2.11's trace of sdpa (CPU flash, forward and backward)
 check "attention calls of our own run" 0 '^manual +fwd ' -- inspect "$tmp/t.json" --quiet --attention
+check "our own run's attention against its measured roof" 0 '^Roof for float: CPU, [0-9.]+ GFLOP/s, [0-9.]+ GB/s, ridge [0-9.]+ FLOP/byte \(measured in this run' -- inspect "$tmp/t.json" --quiet --attention
 check "attention calls of a torch 2.11 trace" 0 '^CPU flash +bwd +1 +2 +2 +64 +64 +16 ' -- inspect "$fixtures/torch2/sdpa_train_stack.pt.trace.json.gz" --quiet --attention --json "$tmp/att.json"
-if python_check "import json; a=json.load(open('$tmp/att.json'))['traces'][0]['attention']; \
+if python_check "import json; a=json.load(open('$tmp/att.json'))['traces'][0]['attention']['calls']; \
 assert len(a)==4, len(a); assert sorted(x['pass'] for x in a)==['backward','backward','forward','forward']; \
 f=[x for x in a if x['pass']=='forward'][0]; assert f['flops']==4*2*64*64*16 and f['causal'] is False and f['backend']=='CPU flash', f" >"$tmp/py"; then
     echo "ok   attention JSON"; passed=$((passed + 1))

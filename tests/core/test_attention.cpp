@@ -226,20 +226,93 @@ TEST(Attention, RoofOfTheDeviceTheTraceNames) {
     EXPECT_EQ(find_device_roof("NVIDIA H100 80GB HBM3")->name, "H100 SXM5");
     EXPECT_EQ(find_device_roof("NVIDIA H100 PCIe")->name, "H100 PCIe");
     EXPECT_EQ(find_device_roof("AMD Instinct MI300X")->name, "MI300X");
+    EXPECT_EQ(find_device_roof("NVIDIA B200")->name, "B200");
+    EXPECT_EQ(find_device_roof("NVIDIA GB200")->name, "GB200");  // before B200, whose name it contains
     EXPECT_EQ(find_device_roof("NVIDIA GeForce RTX 2060"), nullptr);  // not in the table: no roof, no guess
-    EXPECT_DOUBLE_EQ(attainable_tflops(*h200, "c10::BFloat16", 1e12, 1e9), 989);  // 1000 FLOP/byte: compute-bound
-    EXPECT_DOUBLE_EQ(attainable_tflops(*h200, "c10::BFloat16", 1e9, 1e9), 4.8);   // 1 FLOP/byte: 4.8 TB/s x 1
-    EXPECT_DOUBLE_EQ(attainable_tflops(*h200, "float", 1e12, 1e9), 67);           // float matmuls: FP32, not TF32
-    EXPECT_DOUBLE_EQ(attainable_tflops(*h200, "c10::ComplexFloat", 1e12, 1e9), 0);
+    const Roof bf16 = datasheet_roof(*h200, "c10::BFloat16");
+    EXPECT_DOUBLE_EQ(bf16.attainable_tflops(1e12, 1e9), 989);  // 1000 FLOP/byte: compute-bound
+    EXPECT_DOUBLE_EQ(bf16.attainable_tflops(1e9, 1e9), 4.8);   // 1 FLOP/byte: 4.8 TB/s x 1
+    EXPECT_NEAR(bf16.ridge(), 989 / 4.8, 1e-9);
+    EXPECT_DOUBLE_EQ(datasheet_roof(*h200, "float").attainable_tflops(1e12, 1e9), 67);  // float matmuls: FP32, not TF32
+    EXPECT_FALSE(datasheet_roof(*h200, "c10::ComplexFloat").known());
+    EXPECT_DOUBLE_EQ(datasheet_roof(*find_device_roof("NVIDIA B200"), "c10::Half").peak_tflops, 2250);
     // The hand-made GPU call at 30 us: its share of the H200's bf16 roof, printed per group.
     std::vector<TraceEvent> events{
         op("aten::_scaled_dot_product_flash_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}}, {"", "", "", "0.", "False"}),
         kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 1)};
     const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
     ASSERT_EQ(calls.size(), 1u);
-    const double share = calls[0].tflops_per_s() / attainable_tflops(*h200, calls[0].dtype, calls[0].flops, calls[0].bytes);
-    const std::string table = format_attention(calls, h200);
+    const std::vector<Roof> roofs = call_roofs(Roof{}, "NVIDIA H200", calls);
+    ASSERT_EQ(roofs.size(), 1u);  // one per dtype of the calls
+    EXPECT_EQ(roofs[0].dtype, "c10::BFloat16");
+    const double share = calls[0].tflops_per_s() / bf16.attainable_tflops(calls[0].flops, calls[0].bytes);
+    const std::string table = format_attention(calls, roofs);
     EXPECT_NE(table.find("% of roof"), std::string::npos) << table;
+    EXPECT_NE(table.find("Roof for c10::BFloat16: H200 SXM, 989 TFLOP/s, 4.80 TB/s, ridge 206.0 FLOP/byte"), std::string::npos) << table;
     EXPECT_NE(table.find(printf_string("%.1f%%", 100 * share)), std::string::npos) << table;
     EXPECT_EQ(format_attention(calls).find("% of roof"), std::string::npos);
+    EXPECT_TRUE(call_roofs(Roof{}, "NVIDIA GeForce RTX 2060", calls).empty());
+    // A CPU roof measured in the run applies to calls timed on the CPU, not to those that ran kernels.
+    Roof cpu{"CPU", "c10::BFloat16", 0.5, 0.02, true, "measured"};
+    EXPECT_EQ(call_roofs(cpu, "NVIDIA H200", calls), std::vector<Roof>{cpu});
+    EXPECT_FALSE(roof_fit(group_attention(calls)[0], cpu).applies);
+    EXPECT_TRUE(roof_fit(group_attention(calls)[0], roofs[0]).applies);
+}
+
+TEST(Attention, BytesUnderTheThreeModels) {
+    // B 1, Hq 4, Hkv 2, Nq 256, Nk 512, D 64, Dv 32, 2-byte elements.
+    const AttentionShape s{1, 4, 2, 256, 512, 64, 32};
+    const double q = 4 * 256 * 64, k = 2 * 512 * 64, v = 2 * 512 * 32, o = 4 * 256 * 32, scores = 4 * 256 * 512;
+    EXPECT_DOUBLE_EQ(attention_bytes(s, 2, false, BytesModel::Ideal), 2 * (q + k + v + o));
+    EXPECT_DOUBLE_EQ(attention_bytes(s, 2, true, BytesModel::Ideal), 2 * 2 * (q + k + v + o));
+    EXPECT_DOUBLE_EQ(attention_bytes(s, 2, false, BytesModel::Scores), 2 * (q + k + v + o + 4 * scores));
+    EXPECT_DOUBLE_EQ(attention_bytes(s, 2, true, BytesModel::Scores), 2 * (2 * (q + k + v + o) + 7 * scores));
+    // Chunked, blocks of 128: two query blocks, each query head reads its K and V rows once per block;
+    // backward: four key blocks, each re-reading Q and dO and reading and writing dQ.
+    EXPECT_DOUBLE_EQ(attention_bytes(s, 2, false, BytesModel::Chunked), 2 * (q + o + 4 * 2 * 512.0 * (64 + 32)));
+    EXPECT_DOUBLE_EQ(attention_bytes(s, 2, true, BytesModel::Chunked), 2 * (2 * (k + v) + 2 * o + 4 * 4 * 256.0 * (3 * 64 + 32)));
+    // One block covering every query, no grouping: the forward reads what the ideal model does.
+    const AttentionShape one{2, 2, 2, 100, 300, 64, 64};
+    EXPECT_DOUBLE_EQ(attention_bytes(one, 4, false, BytesModel::Chunked), attention_bytes(one, 4, false, BytesModel::Ideal));
+    // A spec: forward plus backward in train mode, the chunked variant's own block.
+    RunSpec spec;
+    spec.block_size = 64;
+    const AttentionShape ss = attention_shape(spec);
+    EXPECT_DOUBLE_EQ(attention_bytes(spec, BytesModel::Chunked),
+                     attention_bytes(ss, 4, false, BytesModel::Chunked, 64) + attention_bytes(ss, 4, true, BytesModel::Chunked, 64));
+
+    // Which model's roofline time is nearest the measured one: a roof of 1 TFLOP/s and 0.1 TB/s.
+    const double flops = 1e9, bytes[3] = {1e7, 1e9, 2e7};  // 1 ms of compute; 0.1, 10 and 0.2 ms of traffic
+    BytesFit fit = fit_bytes_model(flops, bytes, 9e6, 1.0, 0.1);
+    EXPECT_EQ(fit.model, BytesModel::Scores);
+    EXPECT_DOUBLE_EQ(fit.predicted_ns[1], 1e7);
+    EXPECT_FALSE(fit.tie);
+    fit = fit_bytes_model(flops, bytes, 1.1e6, 1.0, 0.1);
+    EXPECT_EQ(fit.model, BytesModel::Ideal);  // compute-bound under ideal and chunked alike: the first wins
+    const double small[3] = {1e6, 2e6, 3e6};
+    EXPECT_TRUE(fit_bytes_model(flops, small, 5e6, 1.0, 0.1).tie);  // all compute-bound: nothing to tell
+}
+
+TEST(Attention, OurOwnRunsSpecGivesTheCausalFlagTheTraceLacks) {
+    // LibTorch's C++ profiler records no Concrete Inputs: the sdpa op alone cannot say is_causal.
+    auto trace = [] {
+        std::vector<TraceEvent> events{op("aten::scaled_dot_product_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}})};
+        return Trace::build(std::move(events), {}, {});
+    };
+    EXPECT_EQ(attention_instances(trace())[0].causal, -1);
+    RunSpec spec;
+    spec.batch = 2;
+    spec.heads = spec.kv_heads = 8;
+    spec.seq_q = spec.seq_k = 128;
+    spec.mask = MaskKind::Causal;
+    const auto causal = attention_instances(trace(), &spec);
+    EXPECT_EQ(causal[0].causal, 1);
+    EXPECT_DOUBLE_EQ(causal[0].pairs, 2 * 8 * 128 * 129 / 2.0);
+    spec.mask = MaskKind::None;
+    EXPECT_EQ(attention_instances(trace(), &spec)[0].causal, 0);
+    spec.mask = MaskKind::Padding;  // a mask tensor: which pairs it hides is data
+    EXPECT_EQ(attention_instances(trace(), &spec)[0].causal, -1);
+    spec.mask = MaskKind::Causal;
+    spec.seq_q = spec.seq_k = 256;  // another shape (the chunked variant's blocks): not this spec's call
+    EXPECT_EQ(attention_instances(trace(), &spec)[0].causal, -1);
 }

@@ -31,6 +31,13 @@ TEST(Units, FixedUnitsForTheCliColumns) {
     EXPECT_EQ(format_share(0.1234), "12.3%");
 }
 
+TEST(Units, RatesOfTheRoofline) {
+    EXPECT_EQ(format_flop_rate(0.0872), "87.2 GFLOP/s");
+    EXPECT_EQ(format_flop_rate(989), "989 TFLOP/s");
+    EXPECT_EQ(format_bandwidth(0.01495), "14.9 GB/s");
+    EXPECT_EQ(format_bandwidth(4.8), "4.80 TB/s");
+}
+
 TEST(Units, PyTorchTableFormats) {
     EXPECT_EQ(format_time_us(12.3456), "12.346us");
     EXPECT_EQ(format_time_us(1234.5), "1.234ms");  // printf's rounding, as Python's '%.3f'

@@ -864,9 +864,33 @@ private slots:
         QCOMPARE(window.timeline()->selectedEvent(), call.event);
         QVERIFY(window.timeline()->view().start_ns < call.start_ns && window.timeline()->view().end_ns > call.end_ns);
         QVERIFY(window.timeline()->view().end_ns - window.timeline()->view().start_ns < 2 * call.cpu_ns());
-        // A run without attention says so.
+        // The roofline: a point per call, a series per backend and pass, no roof (the trace names no GPU
+        // and measured none); clicking a point selects its call.
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            if (dock->objectName() == QStringLiteral("attention")) dock->raise();
+        RooflineChart* chart = window.attention()->roofline();
+        QCOMPARE(chart->points().size(), size_t(4));
+        QCOMPARE(chart->plot()->graphCount(), 2);
+        QCOMPARE(table->model()->index(0, AttentionTableModel::RoofShare).data().toString(), QStringLiteral("-"));
+        QTRY_VERIFY_WITH_TIMEOUT(chart->plot()->width() > 100, 5'000);
+        chart->plot()->replot();
+        for (const RooflinePoint& p : chart->points()) {
+            const QPoint at(int(chart->plot()->xAxis->coordToPixel(p.intensity)), int(chart->plot()->yAxis->coordToPixel(p.tflops)));
+            QTest::mouseClick(chart->plot(), Qt::LeftButton, {}, at);
+            const auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+            const AttentionInstance& clicked = window.attention()->model()->rows()[size_t(proxy->mapToSource(table->currentIndex()).row())];
+            // Forward calls share an intensity and nearly a rate: the click lands on one of that pass.
+            QCOMPARE(clicked.backward, window.attention()->model()->rows()[size_t(p.index)].backward);
+            QCOMPARE(window.timeline()->selectedEvent(), clicked.event);
+        }
+        QVERIFY(chart->readout().contains(QStringLiteral("FLOP/byte")));
+        // Our own run: the roof measured in it (dashed, "measured" in the legend), each call's share of it.
         window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
         QTRY_VERIFY_WITH_TIMEOUT(window.attention()->model()->rowCount() >= 1, 10'000);  // tiny_spec's manual variant has one
+        QCOMPARE(chart->points().size(), size_t(window.attention()->model()->rowCount()));
+        QVERIFY(chart->plot()->graph(0)->name().contains(QStringLiteral("(measured)")));
+        QVERIFY(table->model()->index(0, AttentionTableModel::RoofShare).data().toString().endsWith(QLatin1Char('%')));
+        QVERIFY(!table->model()->index(0, AttentionTableModel::Bytes).data().toString().isEmpty());
     }
     void largeTracesAreComputedOffTheGuiThread() {
         // 250k events on two threads: above kBackgroundEvents, so the views fill in after the call.

@@ -1,0 +1,50 @@
+// The roofline chart (QCustomPlot, log-log): each roof as its bandwidth slope and peak with the ridge
+// point marked, one point per attention call or sweep point (analysis/roofline.h), a colour per
+// series, a read-out of the point under the mouse, a ring around the selected one, click to select,
+// PNG/PDF export. plot_roofline draws the same into any plot (the sweep chart's roofline view).
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+#include "analysis/roofline.h"
+
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+
+namespace awb::ui {
+
+// Clears the plot and draws the roofs and points on log-log axes.
+void plot_roofline(QCustomPlot* plot, const std::vector<Roof>& roofs, const std::vector<RooflinePoint>& points);
+// The point nearest pos (pixels) within max_px, or -1: its position in points.
+int nearest_roofline_point(const QCustomPlot* plot, const std::vector<RooflinePoint>& points, const QPointF& pos, double max_px = 12);
+// "flash fwd c10::BFloat16: 2x8x1024x64, 1.2 ms; 53.1 FLOP/byte, 120 TFLOP/s (12.1% of the roof)"
+QString describe_roofline_point(const RooflinePoint& p, const std::vector<Roof>& roofs);
+
+class RooflineChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit RooflineChart(QWidget* parent = nullptr);
+    void setData(std::vector<Roof> roofs, std::vector<RooflinePoint> points);
+    void setHighlighted(int index);  // a point's index (RooflinePoint::index); -1: none
+    QCustomPlot* plot() const { return plot_; }
+    const std::vector<RooflinePoint>& points() const { return points_; }
+    QString readout() const;
+    bool exportTo(const QString& path, QString* error = nullptr);
+
+signals:
+    void pointClicked(int index);  // RooflinePoint::index of the clicked point
+
+private:
+    void showReadout(QMouseEvent* e);
+    std::vector<Roof> roofs_;
+    std::vector<RooflinePoint> points_;
+    QCustomPlot* plot_;
+    QLabel* readout_;
+    QLabel* note_;
+    int highlighted_ = -1;
+};
+
+}  // namespace awb::ui
