@@ -33,7 +33,9 @@ void add_spec_options(CLI::App& app, SpecOptions& o, bool sweep_lists) {
     app.add_option("--mode", o.mode, "forward, or train (forward + out.square().mean().backward())")
         ->capture_default_str()
         ->group(g);
-    app.add_option("--mask", o.mask, "none, causal, or padding (needs --key-lengths)")->capture_default_str()->group(g);
+    app.add_option("--mask", o.mask, "none, causal, padding (needs --key-lengths) or window (needs --window)")->capture_default_str()->group(g);
+    app.add_option("--window", o.window, "Keys each query sees with --mask window: itself and the W - 1 before it (a causal sliding window)")
+        ->group(g);
     app.add_option("--key-lengths", o.key_lengths, "Per-batch key lengths for --mask padding, e.g. 512,300")
         ->delimiter(',')
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
@@ -137,7 +139,8 @@ RunSpec to_spec(const CLI::App& app, const SpecOptions& o, std::vector<SpecProbl
     else if (!from_file)
         s.dtype = s.device.kind == DeviceKind::CUDA ? Dtype::Float16 : Dtype::Float32;
     if (use("--mode")) set_enum(o.mode, "mode", "forward, train", parse_mode, s.mode, problems);
-    if (use("--mask")) set_enum(o.mask, "mask", "none, causal, padding", parse_mask, s.mask, problems);
+    if (use("--mask")) set_enum(o.mask, "mask", "none, causal, padding, window", parse_mask, s.mask, problems);
+    if (given(app, "--window")) s.window = o.window;
     if (given(app, "--key-lengths")) s.key_lengths = o.key_lengths;
     if (use("--layout")) set_enum(o.layout, "layout", "bhnd, bnhd", parse_layout, s.layout, problems);
     if (use("--sdpa-backend"))

@@ -23,6 +23,7 @@ struct SpecOptions {
     uint64_t seed = 7;
     int threads = 0;
     int64_t block_size = 128;
+    int64_t window = 0;
 };
 
 // sweep_lists: leave out --variant, --batch, --heads, --seq, --head-dim and --dtype, which attnwb sweep

@@ -85,7 +85,7 @@ QString AttentionTableModel::text(int r, int c) const {
         case SeqK:
         case HeadDim: return v > 0 ? QString::number(qint64(v)) : QStringLiteral("?");
         case Dtype: return a.dtype.empty() ? QStringLiteral("?") : QString::fromStdString(a.dtype);
-        case Causal: return QString::fromStdString(causal_text(a.causal));
+        case Causal: return QString::fromStdString(causal_text(a));
         case Start: return format_duration_ns(double(a.start_ns - begin_ns_));
         case Cpu: return format_duration_ns(v);
         case Device: return a.device_ns > 0 ? format_duration_ns(v) : QStringLiteral("-");

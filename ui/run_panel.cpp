@@ -60,7 +60,9 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     device_ = combo(devices, QStringLiteral("cpu"));
     mode_ = combo({QStringLiteral("train"), QStringLiteral("forward")}, QStringLiteral("train"));
     mode_->setToolTip(tr("train = forward + out.square().mean().backward()"));
-    mask_ = combo({QStringLiteral("none"), QStringLiteral("causal"), QStringLiteral("padding")}, QStringLiteral("none"));
+    mask_ = combo({QStringLiteral("none"), QStringLiteral("causal"), QStringLiteral("padding"), QStringLiteral("window")}, QStringLiteral("none"));
+    mask_->setToolTip(tr("causal: top-left as PyTorch's is_causal; padding: per-batch key lengths; window: causal within the last W keys "
+                         "(a sliding window, as Mistral's)"));
     sdpa_backend_ = combo({QStringLiteral("auto"), QStringLiteral("math"), QStringLiteral("flash"),
                            QStringLiteral("efficient"), QStringLiteral("cudnn")},
                           QStringLiteral("auto"));
@@ -82,6 +84,7 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     head_dim_ = spin(1, 1 << 16, int(d.head_dim), tr("Head dimension D"));
     threads_ = spin(0, 1024, d.threads, tr("Intra-op threads; 0 = LibTorch's default"));
     block_ = spin(1, 1 << 20, int(d.block_size), tr("Query and key block of the chunked variant"));
+    window_ = spin(1, 1 << 24, 256, tr("Mask window: each query sees itself and the W - 1 keys before it"));
     key_lengths_ = new QLineEdit;
     key_lengths_->setPlaceholderText(tr("e.g. 512,300 (mask padding)"));
     const ProfileOptions po;
@@ -108,6 +111,7 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     form->addRow(tr("Mode"), mode_);
     form->addRow(tr("Mask"), mask_);
     form->addRow(tr("Key lengths"), key_lengths_);
+    form->addRow(tr("Window W"), window_);
     form->addRow(tr("Layout"), layout_);
     form->addRow(tr("Threads"), threads_);
     form->addRow(tr("Block (chunked)"), block_);
@@ -180,7 +184,7 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     });
     kv_heads_->setProperty("follows", true);
     connect(kv_heads_, &QSpinBox::valueChanged, this, [this](int v) { kv_heads_->setProperty("follows", v == heads_->value()); });
-    for (auto* s : {batch_, heads_, kv_heads_, seq_q_, seq_k_, head_dim_, threads_, block_, wait_, warmup_, active_, repeat_})
+    for (auto* s : {batch_, heads_, kv_heads_, seq_q_, seq_k_, head_dim_, threads_, block_, window_, wait_, warmup_, active_, repeat_})
         connect(s, &QSpinBox::valueChanged, this, &RunPanel::revalidate);
     for (auto* c : {variant_, dtype_, device_, mode_, mask_, layout_, sdpa_backend_})
         connect(c, &QComboBox::currentTextChanged, this, &RunPanel::revalidate);
@@ -188,6 +192,9 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
         sdpa_backend_->setEnabled(caps_.sdpa_backend_selectable && variant_->currentText() == QLatin1String("sdpa"));
     };
     connect(variant_, &QComboBox::currentTextChanged, this, backend_applies);
+    auto window_applies = [this] { window_->setEnabled(mask_->currentText() == QLatin1String("window")); };
+    connect(mask_, &QComboBox::currentTextChanged, this, window_applies);
+    window_applies();
     backend_applies();
     connect(key_lengths_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
     connect(sweep_seq_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
@@ -216,6 +223,7 @@ RunSpec RunPanel::spec() const {
     s.threads = threads_->value();
     s.block_size = block_->value();
     s.key_lengths = parse_list(key_lengths_->text());
+    s.window = s.mask == MaskKind::Window ? window_->value() : 0;
     if (s.variant == "sdpa") s.sdpa_backend = parse_sdpa_backend(sdpa_backend_->currentText().toStdString()).value_or(SdpaBackend::Auto);
     return s;
 }
@@ -246,6 +254,7 @@ void RunPanel::setSpec(const RunSpec& s) {
     layout_->setCurrentText(QString::fromStdString(to_string(s.layout)));
     threads_->setValue(s.threads);
     block_->setValue(int(s.block_size));
+    if (s.window > 0) window_->setValue(int(s.window));
     sdpa_backend_->setCurrentText(QString::fromStdString(to_string(s.sdpa_backend)));
     QStringList lens;
     for (auto l : s.key_lengths) lens << QString::number(l);

@@ -39,7 +39,7 @@ private:
     void revalidate();
     DeviceCaps caps_;
     QComboBox *variant_, *dtype_, *device_, *mode_, *mask_, *layout_, *sdpa_backend_;
-    QSpinBox *batch_, *heads_, *kv_heads_, *seq_q_, *seq_k_, *head_dim_, *threads_, *block_;
+    QSpinBox *batch_, *heads_, *kv_heads_, *seq_q_, *seq_k_, *head_dim_, *threads_, *block_, *window_;
     QLineEdit* key_lengths_;
     QSpinBox *wait_, *warmup_, *active_, *repeat_;
     QCheckBox *shapes_, *memory_;

@@ -17,6 +17,7 @@
 
 #include "analysis/sweep_analysis.h"
 #include "format_qt.h"
+#include "roofline_chart.h"
 
 namespace awb::ui {
 
@@ -37,6 +38,9 @@ SweepChart::SweepChart(QWidget* parent)
       readout_(new QLabel) {
     metric_box_->addItem(tr("Median time vs N"));
     metric_box_->addItem(tr("Peak memory vs N"));
+    metric_box_->addItem(tr("Roofline (TFLOP/s vs FLOP/byte)"));
+    metric_box_->setItemData(2, tr("Each point's achieved rate at its arithmetic intensity (FLOPs over ideal bytes), under the roof "
+                                   "measured in the sweep (CPU) or the GPU's datasheet roof"), Qt::ToolTipRole);
     log_box_->setChecked(log_log_);
     log_box_->setToolTip(tr("Both axes logarithmic: a power law N^k is a straight line of slope k"));
     auto* save = new QPushButton(tr("Export PNG/PDF..."));
@@ -56,7 +60,7 @@ SweepChart::SweepChart(QWidget* parent)
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMinimumHeight(250);
     connect(metric_box_, &QComboBox::currentIndexChanged, this,
-            [this](int i) { setMetric(i == 0 ? Metric::MedianTime : Metric::PeakMemory); });
+            [this](int i) { setMetric(i == 0 ? Metric::MedianTime : i == 1 ? Metric::PeakMemory : Metric::Roofline); });
     connect(log_box_, &QCheckBox::toggled, this, &SweepChart::setLogLog);
     connect(plot_, &QCustomPlot::mouseMove, this, &SweepChart::showReadout);
     connect(save, &QPushButton::clicked, this, [this] {
@@ -79,7 +83,7 @@ void SweepChart::addSweep(const SweepResult& sweep, const QString& label) {
 
 void SweepChart::setMetric(Metric m) {
     metric_ = m;
-    metric_box_->setCurrentIndex(m == Metric::MedianTime ? 0 : 1);
+    metric_box_->setCurrentIndex(m == Metric::MedianTime ? 0 : m == Metric::PeakMemory ? 1 : 2);
     rebuild();
 }
 
@@ -93,6 +97,22 @@ int SweepChart::curveCount() const { return plot_->graphCount(); }
 QString SweepChart::legendText(int curve) const { return curve < plot_->graphCount() ? plot_->graph(curve)->name() : QString(); }
 
 void SweepChart::rebuild() {
+    log_box_->setEnabled(metric_ != Metric::Roofline);  // a roofline is log-log
+    if (metric_ == Metric::Roofline) {
+        roofs_.clear();
+        roofline_points_.clear();
+        for (const auto& shown : sweeps_) {
+            const QString prefix = sweeps_.size() > 1 && !shown.label.isEmpty() ? shown.label + QStringLiteral(": ") : QString();
+            for (RooflinePoint p : roofline_points(*shown.sweep)) {
+                p.series = prefix.toStdString() + p.series;
+                roofline_points_.push_back(std::move(p));
+            }
+            for (const Roof& r : sweep_roofs(*shown.sweep))
+                if (std::find(roofs_.begin(), roofs_.end(), r) == roofs_.end()) roofs_.push_back(r);
+        }
+        plot_roofline(plot_, roofs_, roofline_points_);
+        return;
+    }
     plot_->clearPlottables();
     plot_->clearItems();
     const bool time = metric_ == Metric::MedianTime;
@@ -177,6 +197,11 @@ void SweepChart::rebuild() {
 }
 
 void SweepChart::showReadout(QMouseEvent* e) {
+    if (metric_ == Metric::Roofline) {
+        const int i = nearest_roofline_point(plot_, roofline_points_, e->position());
+        readout_->setText(i >= 0 ? describe_roofline_point(roofline_points_[size_t(i)], roofs_) : QString());
+        return;
+    }
     // The measured point nearest to the mouse, in pixels.
     double best = 20;
     QString text;

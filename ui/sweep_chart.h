@@ -1,13 +1,15 @@
 // Sweep charts (QCustomPlot): median time or peak memory vs N, one curve per variant/dtype/shape of
 // every sweep shown (so two sweeps overlay), p10-p90 error bars on time, log-log option with the
 // fitted exponent in the legend, crossover markers, a read-out of the point under the mouse, and
-// PNG/PDF export.
+// PNG/PDF export. A third view draws the points on the roofline (roofline_chart.h) under the roofs the
+// sweeps measured.
 #pragma once
 
 #include <QWidget>
 
 #include <vector>
 
+#include "analysis/roofline.h"
 #include "model/sweep.h"
 #include "session_types.h"
 
@@ -21,7 +23,7 @@ namespace awb::ui {
 class SweepChart : public QWidget {
     Q_OBJECT
 public:
-    enum class Metric { MedianTime, PeakMemory };
+    enum class Metric { MedianTime, PeakMemory, Roofline };
     explicit SweepChart(QWidget* parent = nullptr);
 
     // Shows these sweeps' curves (the session's, in the order they were added); a label (e.g. the
@@ -39,6 +41,8 @@ private:
     void rebuild();
     void showReadout(QMouseEvent* e);
     std::vector<LabelledSweep> sweeps_;
+    std::vector<Roof> roofs_;                     // the roofline view's
+    std::vector<RooflinePoint> roofline_points_;
     Metric metric_ = Metric::MedianTime;
     bool log_log_ = true;
     QCustomPlot* plot_;

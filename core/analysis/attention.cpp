@@ -131,7 +131,7 @@ void set_batch_heads(AttentionShape& s, const std::vector<int64_t>& scores, size
 void cost(AttentionInstance& a) {
     if (!a.shape.known()) return;
     const double pairs_head = a.causal == 2 ? bottom_right_pairs(a.shape.seq_q, a.shape.seq_k)
-                                            : visible_pairs(a.shape.seq_q, a.shape.seq_k, a.causal == 1);
+                                            : visible_pairs(a.shape.seq_q, a.shape.seq_k, a.causal == 1, a.window);
     a.pairs = pairs_head * double(a.shape.batch) * double(a.shape.heads_q);
     a.flops = attention_flops(a.shape, pairs_head, a.backward);
     if (a.backward) a.flops_backward_no_recompute = attention_flops(a.shape, pairs_head, false) * 2.0;
@@ -146,8 +146,9 @@ bool is_softmax(const EventName& n) { return n == "aten::softmax" || n == "aten:
 
 }  // namespace
 
-std::string causal_text(int causal) {
-    return causal == 1 ? "yes" : causal == 2 ? "bottom-right" : causal == 0 ? "no" : "-";
+std::string causal_text(const AttentionInstance& a) {
+    if (a.window > 0) return "window " + std::to_string(a.window);
+    return a.causal == 1 ? "yes" : a.causal == 2 ? "bottom-right" : a.causal == 0 ? "no" : "-";
 }
 
 std::string to_string(AttentionBackend b) {
@@ -372,8 +373,10 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace, const Run
         // Our own run: its spec says what the trace could not (LibTorch's C++ profiler records no
         // Concrete Inputs), for calls of the spec's shape (not the chunked variant's blocks).
         if (spec && a.causal < 0 && spec->mask != MaskKind::Padding && a.shape.batch == spec->batch && a.shape.heads_q == spec->heads &&
-            a.shape.seq_q == spec->seq_q && a.shape.seq_k == spec->seq_k && a.shape.head_dim == spec->head_dim)
-            a.causal = spec->mask == MaskKind::Causal ? 1 : 0;
+            a.shape.seq_q == spec->seq_q && a.shape.seq_k == spec->seq_k && a.shape.head_dim == spec->head_dim) {
+            a.causal = spec->mask == MaskKind::None ? 0 : 1;
+            if (spec->mask == MaskKind::Window) a.window = spec->window;
+        }
         cost(a);
     }
     std::stable_sort(out.begin(), out.end(), [](const AttentionInstance& a, const AttentionInstance& b) { return a.start_ns < b.start_ns; });
@@ -381,11 +384,12 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace, const Run
 }
 
 std::vector<AttentionGroup> group_attention(const std::vector<AttentionInstance>& instances) {
-    std::map<std::tuple<int, bool, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string, int>, size_t> index;
+    std::map<std::tuple<int, bool, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, std::string, int, int64_t>, size_t> index;
     std::vector<AttentionGroup> groups;
     for (const AttentionInstance& a : instances) {
         const AttentionShape& s = a.shape;
-        const auto [it, added] = index.try_emplace({int(a.backend), a.backward, s.batch, s.heads_q, s.heads_kv, s.seq_q, s.seq_k, s.head_dim, a.dtype, a.causal},
+        const auto [it, added] = index.try_emplace({int(a.backend), a.backward, s.batch, s.heads_q, s.heads_kv, s.seq_q, s.seq_k, s.head_dim, a.dtype, a.causal,
+                                                    a.window},
                                                    groups.size());
         if (added) groups.push_back({a});
         groups[it->second].add(a);
@@ -474,7 +478,7 @@ std::string format_attention(const std::vector<AttentionInstance>& instances, co
         }
         out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-12s %6lld %12s %12s %14s %9s %9s%s\n", to_string(a.backend).c_str(),
                              a.backward ? "bwd" : "fwd", dim(s.batch).c_str(), dim(s.heads_q).c_str(), dim(s.heads_kv).c_str(),
-                             dim(s.seq_q).c_str(), dim(s.seq_k).c_str(), dim(s.head_dim).c_str(), a.dtype.empty() ? "?" : a.dtype.c_str(), causal_text(a.causal).c_str(),
+                             dim(s.seq_q).c_str(), dim(s.seq_k).c_str(), dim(s.head_dim).c_str(), a.dtype.empty() ? "?" : a.dtype.c_str(), causal_text(a).c_str(),
                              (long long)g.calls, format_duration_ns(double(g.cpu_ns)).c_str(),
                              g.device_ns > 0 ? format_duration_ns(double(g.device_ns)).c_str() : "-",
                              known ? format_flops(g.flops / double(g.calls)).c_str() : "?",

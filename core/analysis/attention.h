@@ -32,8 +32,6 @@ namespace awb {
 
 enum class AttentionBackend { Flash, MemEfficient, Cudnn, CpuFlash, Math, Manual, Unknown };
 std::string to_string(AttentionBackend b);
-// AttentionInstance::causal as the tables show it: "yes", "bottom-right", "no", "-".
-std::string causal_text(int causal);
 
 struct AttentionInstance {
     int32_t event = -1;      // the call: its outermost attention op, or the manual pattern's first matmul
@@ -43,6 +41,7 @@ struct AttentionInstance {
     AttentionShape shape;
     std::string dtype;       // as the trace names it ("float", "c10::BFloat16")
     int causal = -1;         // 1: is_causal, 0: no mask, -1: a mask tensor or not recorded
+    int64_t window = 0;      // > 0: our own run's sliding window (causal 1): query i sees keys i - window + 1 .. i
     int32_t rank = -1;
     uint64_t thread = 0;
     int64_t start_ns = 0, end_ns = 0;  // CPU span (the manual pattern: first matmul's start to last one's end)
@@ -60,6 +59,9 @@ struct AttentionInstance {
     double gb_per_s() const { return time_ns() > 0 ? bytes / double(time_ns()) : 0.0; }
     bool operator==(const AttentionInstance&) const = default;
 };
+
+// AttentionInstance::causal as the tables show it: "yes", "bottom-right", "no", "-", "window 256".
+std::string causal_text(const AttentionInstance& call);
 
 // Every attention call of the trace, in start order. spec: our own run's, whose mask gives the causal
 // flag of calls of its shape that the trace does not record.

@@ -19,6 +19,7 @@ struct ChunkParams {
     int64_t block = 128;
     double scale = 1.0;
     bool causal = false;
+    int64_t window = 0;      // > 0: a sliding window (causal too): keys i - window + 1 .. i
     at::Tensor key_lengths;  // [B,1,1,1] long with padding, else undefined
 };
 
@@ -28,10 +29,13 @@ at::Tensor hidden_in_block(const ChunkParams& p, int64_t i0, int64_t rows, int64
                            const at::Device& device) {
     at::Tensor hidden;
     const auto longs = at::TensorOptions().dtype(at::kLong).device(device);
-    if (p.causal && j0 + cols - 1 > i0) {  // some key lies after some query (top-left aligned)
+    const bool after = p.causal && j0 + cols - 1 > i0;                          // some key lies after some query (top-left aligned)
+    const bool before = p.window > 0 && j0 <= i0 + rows - 1 - p.window;          // some key lies W or more before some query
+    if (after || before) {
         const auto qpos = at::arange(i0, i0 + rows, longs).view({rows, 1});
         const auto kpos = at::arange(j0, j0 + cols, longs).view({1, cols});
         hidden = kpos.gt(qpos);
+        if (before) hidden.logical_or_(kpos.le(qpos - p.window));
     }
     if (p.key_lengths.defined()) {
         const auto kpos = at::arange(j0, j0 + cols, longs).view({1, 1, 1, cols});
@@ -44,6 +48,12 @@ at::Tensor hidden_in_block(const ChunkParams& p, int64_t i0, int64_t rows, int64
 // Key blocks at or after this one are entirely hidden from query rows [i0, i0+rows) under a causal mask.
 int64_t key_end(const ChunkParams& p, int64_t i0, int64_t rows, int64_t nk) {
     return p.causal ? std::min(nk, i0 + rows) : nk;
+}
+
+// Key blocks before this one are entirely hidden from query rows from i0 on under a sliding window
+// (the first key row i0 sees is i0 - window + 1), rounded down to a block start.
+int64_t key_begin(const ChunkParams& p, int64_t i0, int64_t block) {
+    return p.window > 0 ? std::max<int64_t>(0, i0 - p.window + 1) / block * block : 0;
 }
 
 at::ScalarType accumulate_type(const at::Tensor& t) {
@@ -74,7 +84,7 @@ public:
             auto m = at::full({q.size(0), q.size(1), rows, 1}, -kInf, lse.options());
             auto l = at::zeros_like(m);
             auto acc = at::zeros({q.size(0), q.size(1), rows, q.size(3)}, lse.options());
-            for (int64_t j0 = 0; j0 < key_end(p, i0, rows, nk); j0 += b) {
+            for (int64_t j0 = key_begin(p, i0, b); j0 < key_end(p, i0, rows, nk); j0 += b) {
                 const int64_t cols = std::min(b, nk - j0);
                 const auto s = block_scores(qi, k.narrow(2, j0, cols), p, i0, j0);
                 const auto m_new = at::maximum(m, std::get<0>(s.max(-1, true)));
@@ -94,6 +104,7 @@ public:
         ctx->saved_data["block"] = p.block;
         ctx->saved_data["scale"] = p.scale;
         ctx->saved_data["causal"] = p.causal;
+        ctx->saved_data["window"] = p.window;
         if (p.key_lengths.defined()) ctx->saved_data["key_lengths"] = p.key_lengths;
         return out;
     }
@@ -106,6 +117,7 @@ public:
         p.block = ctx->saved_data["block"].toInt();
         p.scale = ctx->saved_data["scale"].toDouble();
         p.causal = ctx->saved_data["causal"].toBool();
+        p.window = ctx->saved_data["window"].toInt();
         if (ctx->saved_data.count("key_lengths")) p.key_lengths = ctx->saved_data["key_lengths"].toTensor();
 
         const auto acc_type = accumulate_type(q);
@@ -125,7 +137,7 @@ public:
             const auto lse_i = lse_safe.narrow(2, i0, rows);
             const auto delta_i = delta.narrow(2, i0, rows);
             auto dqi = dq.narrow(2, i0, rows);
-            for (int64_t j0 = 0; j0 < key_end(p, i0, rows, nk); j0 += b) {
+            for (int64_t j0 = key_begin(p, i0, b); j0 < key_end(p, i0, rows, nk); j0 += b) {
                 const int64_t cols = std::min(b, nk - j0);
                 const auto kj = k.narrow(2, j0, cols);
                 const auto vj = v.narrow(2, j0, cols);
@@ -147,7 +159,8 @@ public:
     void prepare(const RunSpec& spec) override {
         params_ = ChunkParams{};
         params_.block = spec.block_size;
-        params_.causal = spec.mask == MaskKind::Causal;
+        params_.causal = spec.mask == MaskKind::Causal || spec.mask == MaskKind::Window;
+        params_.window = spec.mask == MaskKind::Window ? spec.window : 0;
         if (spec.mask == MaskKind::Padding) params_.key_lengths = key_lengths_tensor(spec);
     }
     at::Tensor forward(const at::Tensor& q, const at::Tensor& k_in, const at::Tensor& v_in) const override {

@@ -62,6 +62,8 @@ at::Tensor key_lengths_tensor(const RunSpec& s) {
 at::Tensor masked_out_positions(const RunSpec& s) {
     const auto opts = at::TensorOptions().dtype(at::kBool).device(torch_device(s.device));
     if (s.mask == MaskKind::Causal) return at::ones({s.seq_q, s.seq_k}, opts).triu(1);
+    if (s.mask == MaskKind::Window)  // after the query, or W or more keys before it
+        return at::ones({s.seq_q, s.seq_k}, opts).triu(1).logical_or(at::ones({s.seq_q, s.seq_k}, opts).tril(-s.window));
     if (s.mask == MaskKind::Padding) {
         auto key_pos = at::arange(s.seq_k, at::TensorOptions().dtype(at::kLong).device(opts.device()))
                            .view({1, 1, 1, s.seq_k});
@@ -98,14 +100,14 @@ private:
     at::Tensor masked_out_;
 };
 
-// PyTorch's fused op; causal masks use its is_causal flag, padding a boolean keep-mask.
+// PyTorch's fused op; causal masks use its is_causal flag, padding and windows a boolean keep-mask.
 class SdpaAttention final : public AttentionVariant {
 public:
     std::string name() const override { return "sdpa"; }
     void prepare(const RunSpec& spec) override {
         causal_ = spec.mask == MaskKind::Causal;
         keep_.reset();
-        if (spec.mask == MaskKind::Padding) keep_ = masked_out_positions(spec).logical_not();
+        if (spec.mask == MaskKind::Padding || spec.mask == MaskKind::Window) keep_ = masked_out_positions(spec).logical_not();
         backend_ = to_string(spec.sdpa_backend);
         what_ = shape_string(spec) + " " + to_string(spec.dtype) + " on " + to_string(spec.device) +
                 (spec.mask == MaskKind::None ? "" : " with mask " + to_string(spec.mask));

@@ -57,7 +57,8 @@ at::Tensor expand_kv_heads(const at::Tensor& t, int64_t heads);
 at::Tensor key_lengths_tensor(const RunSpec& spec);
 
 // The boolean mask with True where a query must not see a key: [Nq,Nk] (causal, top-left aligned as
-// in SDPA's is_causal) or [B,1,1,Nk] (padding); undefined for no mask.
+// in SDPA's is_causal; a window hides also the keys W or more before the query) or [B,1,1,Nk]
+// (padding); undefined for no mask.
 at::Tensor masked_out_positions(const RunSpec& spec);
 
 }  // namespace awb

@@ -55,6 +55,7 @@ void to_json(json& j, const RunSpec& s) {
              {"layout", to_string(s.layout)}, {"seed", s.seed},
              {"threads", s.threads},   {"sdpa_backend", to_string(s.sdpa_backend)},
              {"block_size", s.block_size}};
+    if (s.mask == MaskKind::Window || s.window != 0) j["window"] = s.window;
 }
 
 void from_json(const json& j, RunSpec& s) {
@@ -75,6 +76,7 @@ void from_json(const json& j, RunSpec& s) {
     read_number(j, "seed", s.seed, problems);
     read_number(j, "threads", s.threads, problems);
     read_number(j, "block_size", s.block_size, problems);
+    if (j.contains("window")) read_number(j, "window", s.window, problems);
     read_enum(j, "dtype", s.dtype, parse_dtype, problems);
     read_enum(j, "device", s.device, parse_device, problems);
     read_enum(j, "mode", s.mode, parse_mode, problems);
@@ -192,6 +194,7 @@ void to_json(json& j, const AttentionInstance& a) {
          {"head_dim_v", dim(s.head_dim_v)},
          {"dtype", a.dtype},
          {"causal", a.causal == 1 ? json("top-left") : a.causal == 2 ? json("bottom-right") : a.causal == 0 ? json(false) : json(nullptr)},
+         {"window", a.window > 0 ? json(a.window) : json(nullptr)},
          {"rank", a.rank < 0 ? json(nullptr) : json(a.rank)},
          {"thread", a.thread},
          {"start_us", double(a.start_ns) / 1e3},
@@ -224,6 +227,7 @@ void from_json(const json& j, AttentionInstance& a) {
     a.dtype = j.value("dtype", std::string());
     const json causal = j.value("causal", json(nullptr));
     a.causal = causal.is_string() ? (causal.get<std::string>() == "bottom-right" ? 2 : 1) : causal.is_boolean() ? 0 : -1;
+    a.window = j.contains("window") && j["window"].is_number_integer() ? j["window"].get<int64_t>() : 0;
     a.rank = j.contains("rank") && j["rank"].is_number_integer() ? j["rank"].get<int32_t>() : -1;
     a.thread = j.value("thread", uint64_t(0));
     a.start_ns = int64_t(std::llround(j.value("start_us", 0.0) * 1000.0));

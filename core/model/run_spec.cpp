@@ -37,7 +37,7 @@ const std::pair<const char*, Dtype> kDtypeAliases[] = {{"fp32", Dtype::Float32},
                                                        {"bf16", Dtype::BFloat16}};
 const std::pair<const char*, Mode> kModes[] = {{"forward", Mode::Forward}, {"train", Mode::Train}};
 const std::pair<const char*, MaskKind> kMasks[] = {
-    {"none", MaskKind::None}, {"causal", MaskKind::Causal}, {"padding", MaskKind::Padding}};
+    {"none", MaskKind::None}, {"causal", MaskKind::Causal}, {"padding", MaskKind::Padding}, {"window", MaskKind::Window}};
 const std::pair<const char*, Layout> kLayouts[] = {{"bhnd", Layout::BHND}, {"bnhd", Layout::BNHD}};
 const std::pair<const char*, SdpaBackend> kBackends[] = {{"auto", SdpaBackend::Auto},
                                                          {"math", SdpaBackend::Math},
@@ -208,6 +208,11 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
         add("key_lengths", "given but mask is '" + to_string(s.mask) + "'; key lengths only apply to mask padding");
     }
 
+    if (s.mask == MaskKind::Window && s.window < 1)
+        add("window", std::to_string(s.window) + ": mask window needs the window's length in keys, >= 1 (--window W)");
+    if (s.mask != MaskKind::Window && s.window != 0)
+        add("window", "given (" + std::to_string(s.window) + ") but mask is '" + to_string(s.mask) + "'; a window only applies to mask window");
+
     if (s.block_size < 1) add("block_size", std::to_string(s.block_size) + " must be a positive integer");
 
     if (s.threads < 0) add("threads", std::to_string(s.threads) + " must be >= 0 (0 = LibTorch's default)");
@@ -241,8 +246,18 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
     return out;
 }
 
-double visible_pairs(int64_t seq_q, int64_t seq_k, bool causal) {
+double visible_pairs(int64_t seq_q, int64_t seq_k, bool causal, int64_t window) {
     if (seq_q <= 0 || seq_k <= 0) return 0;
+    if (window > 0) {
+        // Row i: keys max(0, i - W + 1) .. min(i, Nk - 1). Rows below both W and Nk see i + 1 keys; the
+        // rest are summed row by row (O(Nq), once per spec).
+        double pairs = 0;
+        for (int64_t i = 0; i < seq_q; ++i) {
+            const int64_t first = std::max<int64_t>(0, i - window + 1), last = std::min(i, seq_k - 1);
+            if (last >= first) pairs += double(last - first + 1);
+        }
+        return pairs;
+    }
     if (!causal) return double(seq_q) * double(seq_k);
     // Top-left: rows 0..Nk-1 see i+1 keys, later rows (Nq > Nk) all Nk.
     const double full = double(std::min(seq_q, seq_k));
@@ -250,7 +265,7 @@ double visible_pairs(int64_t seq_q, int64_t seq_k, bool causal) {
 }
 
 double attention_flops(const RunSpec& s) {
-    const double pairs = visible_pairs(s.seq_q, s.seq_k, s.mask == MaskKind::Causal);
+    const double pairs = visible_pairs(s.seq_q, s.seq_k, s.mask == MaskKind::Causal, s.mask == MaskKind::Window ? s.window : 0);
     const double forward = 4.0 * double(s.batch) * double(s.heads) * pairs * double(s.head_dim);
     return s.mode == Mode::Train ? 3.0 * forward : forward;
 }

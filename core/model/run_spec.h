@@ -12,7 +12,7 @@ namespace awb {
 
 enum class Dtype { Float32, Float64, Float16, BFloat16 };
 enum class Mode { Forward, Train };  // Train = forward + out.square().mean().backward()
-enum class MaskKind { None, Causal, Padding };
+enum class MaskKind { None, Causal, Padding, Window };  // Window: causal, within the last `window` keys
 enum class Layout { BHND, BNHD };  // BNHD: a [B,N,H,D] tensor transposed to [B,H,N,D]
 enum class SdpaBackend { Auto, Math, Flash, Efficient, CuDNN };
 enum class DeviceKind { CPU, CUDA, Other };
@@ -36,6 +36,7 @@ struct RunSpec {
     Mode mode = Mode::Train;
     MaskKind mask = MaskKind::None;
     std::vector<int64_t> key_lengths;  // per batch entry, with MaskKind::Padding
+    int64_t window = 0;                // MaskKind::Window: query i sees keys i - window + 1 .. i (Mistral's sliding window)
     Layout layout = Layout::BHND;
     uint64_t seed = 7;
     int threads = 0;  // 0: LibTorch's default
@@ -91,8 +92,9 @@ int64_t device_available_bytes(const RunSpec& spec, const DeviceCaps& caps);  //
 // sum over i of min(i+1, Nk), about half; padding counts the dense size, as the kernels compute it.
 double attention_flops(const RunSpec& spec);
 // (query, key) pairs one head computes: Nq x Nk, or causal top-left aligned as PyTorch's is_causal
-// (query i sees keys 0..i, also when Nq != Nk).
-double visible_pairs(int64_t seq_q, int64_t seq_k, bool causal);
+// (query i sees keys 0..i, also when Nq != Nk); with a sliding window W > 0 (causal implied) query i
+// sees keys max(0, i - W + 1) .. min(i, Nk - 1).
+double visible_pairs(int64_t seq_q, int64_t seq_k, bool causal, int64_t window = 0);
 
 // Names: parse returns nullopt on an unknown name; to_string is the canonical spelling.
 std::string to_string(Dtype v);

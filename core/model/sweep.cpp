@@ -43,6 +43,7 @@ std::string series_name(const RunSpec& s) {
     std::string name = s.variant + " " + to_string(s.dtype) + " " + std::to_string(s.batch) + "x" + heads + "xNx" +
                        std::to_string(s.head_dim) + " " + to_string(s.mode);
     if (s.mask != MaskKind::None) name += " " + to_string(s.mask);
+    if (s.mask == MaskKind::Window) name += " " + std::to_string(s.window);
     if (s.variant == "chunked") name += " block " + std::to_string(s.block_size);
     return name;
 }

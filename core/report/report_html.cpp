@@ -286,7 +286,7 @@ std::string attention_section(const std::vector<AttentionInstance>& calls, const
         const bool known = a.shape.known();
         out += "<tr>" + td(to_string(a.backend)) + td(a.backward ? "backward" : "forward") + num(dim(a.shape.batch)) + num(dim(a.shape.heads_q)) +
                num(dim(a.shape.heads_kv)) + num(dim(a.shape.seq_q)) + num(dim(a.shape.seq_k)) + num(dim(a.shape.head_dim)) +
-               td(a.dtype.empty() ? "?" : a.dtype) + td(causal_text(a.causal)) +
+               td(a.dtype.empty() ? "?" : a.dtype) + td(causal_text(a)) +
                num(std::to_string(g.calls)) + num(format_duration_ns(double(g.cpu_ns))) +
                num(g.device_ns > 0 ? format_duration_ns(double(g.device_ns)) : "-") +
                num(known ? format_flops(g.flops / double(g.calls)) : "?") +

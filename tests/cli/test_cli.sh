@@ -58,6 +58,9 @@ check "sweep unknown variant" 2 "variants: 'flash9' is not a known variant" -- s
 check "sweep unknown dtype" 2 "dtypes: 'int3'" -- sweep "${sweep_small[@]}" --dtypes float32,int3
 check "bench bad budget" 2 'budget: -1' -- bench "${small[@]}" --budget -1
 check "check bad tolerance" 2 'tolerance: must be > 0' -- check "${small[@]}" --tolerance -1
+check "sliding window checked against float64" 0 'all variants within tolerance' -- check "${small[@]}" --mask window --window 20 --block-size 16
+check "a window needs its length" 2 'window: 0: mask window needs' -- check "${small[@]}" --mask window
+check "bench counts the window's pairs" 0 'visible pairs only' -- bench "${small[@]}" --mask window --window 8 --budget 0.05 --no-memory
 
 if python_check "import json; b=json.load(open('$tmp/b.json')); assert b['schema']=='attention-workbench/bench'; \
 r=b['result']; t=r['timing']; assert t['p10_ns'] <= t['median_ns'] <= t['p90_ns'] and t['repeats'] >= 2; \

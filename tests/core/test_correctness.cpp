@@ -4,6 +4,7 @@
 
 #include "engine/correctness.h"
 #include "engine/device_caps.h"
+#include "engine/variants.h"
 #include "test_support.h"
 
 using namespace awb;
@@ -50,6 +51,42 @@ TEST(Correctness, AllVariantsPassWithPaddingAndGqa) {
     const std::string& sdpa_rows = find(r, "sdpa").mask_checks[1].detail;
     const bool torch1 = r.environment.torch_version.rfind("1.", 0) == 0;
     EXPECT_NE(sdpa_rows.find(torch1 ? "gives NaN" : "gives zeros"), std::string::npos) << sdpa_rows;
+}
+
+TEST(Correctness, SlidingWindowAgreesWithTheReferenceInEveryVariant) {
+    // Query i sees keys i - 2 .. i: on 4 x 5 the mask hides what is after the query or 3+ before it.
+    RunSpec w = test::small_spec();
+    w.seq_q = 4;
+    w.seq_k = 5;
+    w.mask = MaskKind::Window;
+    w.window = 3;
+    const at::Tensor hidden = masked_out_positions(w).to(at::kLong);
+    const std::vector<int64_t> expected{0, 1, 1, 1, 1,  //
+                                        0, 0, 1, 1, 1,  //
+                                        0, 0, 0, 1, 1,  //
+                                        1, 0, 0, 0, 1};
+    EXPECT_TRUE(hidden.flatten().equal(at::tensor(expected, at::kLong)));
+    EXPECT_DOUBLE_EQ(visible_pairs(4, 5, true, 3), 1 + 2 + 3 + 3);
+    // Every variant against float64, with grouped heads, lengths that are not whole blocks and a window
+    // that spans blocks (the chunked variant skips the key blocks wholly before it).
+    RunSpec s = test::small_spec();
+    s.heads = 4;
+    s.kv_heads = 2;
+    s.seq_q = s.seq_k = 70;
+    s.block_size = 16;
+    s.mask = MaskKind::Window;
+    s.window = 20;
+    const CheckReport r = check_variants(s, {"manual", "sdpa", "chunked"});
+    EXPECT_TRUE(r.all_passed());
+    for (const auto& v : r.variants)
+        for (const auto& t : v.tensors) EXPECT_TRUE(t.passed) << v.variant << " " << t.name << " error " << t.error;
+    // A window as long as the sequence is the causal mask.
+    s.window = 70;
+    RunSpec c = s;
+    c.mask = MaskKind::Causal;
+    c.window = 0;
+    EXPECT_TRUE(masked_out_positions(s).equal(masked_out_positions(c)));
+    EXPECT_DOUBLE_EQ(attention_flops(s), attention_flops(c));
 }
 
 TEST(Correctness, ToleranceBelowFloat32RoundingFails) {

@@ -21,6 +21,12 @@ TEST(JsonIo, SpecRoundTrip) {
     const json j = s;
     EXPECT_EQ(j["device"], "cuda:1");
     EXPECT_EQ(j.get<RunSpec>(), s);
+    EXPECT_FALSE(j.contains("window"));  // files of other masks stay as they were
+    s.mask = MaskKind::Window;
+    s.key_lengths.clear();
+    s.window = 4096;
+    EXPECT_EQ(json(s)["window"], 4096);
+    EXPECT_EQ(json(s).get<RunSpec>(), s);
 }
 
 TEST(JsonIo, BadSpecFieldsAreAllNamed) {

@@ -230,6 +230,23 @@ TEST(RunSpec, AttentionFlops) {
     EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 2 * 8 * 9 * 64);
     s.mask = MaskKind::Padding;  // dense, as the kernels compute it
     EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 2 * 8 * 12 * 64);
+    s.mask = MaskKind::Window;  // rows see keys i - 1 .. i, capped at key 2: 1 + 2 + 2 + 1
+    s.window = 2;
+    EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 2 * 8 * 6 * 64);
+    EXPECT_DOUBLE_EQ(visible_pairs(5, 5, true, 2), 1 + 2 + 2 + 2 + 2);
+    EXPECT_DOUBLE_EQ(visible_pairs(6, 4, true, 3), 1 + 2 + 3 + 3 + 2 + 1);
+    EXPECT_DOUBLE_EQ(visible_pairs(512, 512, true, 512), 512.0 * 513 / 2);  // a window as long as N: causal
+}
+
+TEST(RunSpec, SlidingWindowNeedsItsLength) {
+    RunSpec s;
+    s.mask = MaskKind::Window;
+    EXPECT_TRUE(has_problem(validate(s, cpu_caps()), "window", "needs the window's length"));
+    s.window = 128;
+    EXPECT_TRUE(validate(s, cpu_caps()).empty());
+    s.mask = MaskKind::Causal;
+    EXPECT_TRUE(has_problem(validate(s, cpu_caps()), "window", "only applies to mask window"));
+    EXPECT_EQ(parse_mask("window"), MaskKind::Window);
 }
 
 TEST(RunSpec, WithVariantResetsVariantSpecificOptions) {

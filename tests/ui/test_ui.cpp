@@ -344,6 +344,10 @@ private slots:
                 p.bench.timing.p10_ns = 0.99 * p.bench.timing.median_ns;
                 p.bench.timing.p90_ns = 1.01 * p.bench.timing.median_ns;
                 p.bench.peak_bytes = manual ? n * n * 16 : n * 1000;
+                p.bench.flops = attention_flops(p.spec);
+                p.bench.bytes = attention_bytes(p.spec, BytesModel::Ideal);
+                p.bench.gflops_per_s = p.bench.flops / p.bench.timing.median_ns;
+                p.bench.roof = Roof{"CPU", "float", 0.1, 0.01, true, "measured"};
                 r.points.push_back(p);
             }
         SweepChart chart;
@@ -358,6 +362,14 @@ private slots:
         chart.addSweep(r, QStringLiteral("other.json"));  // overlay
         QCOMPARE(chart.curveCount(), 4);
         QVERIFY(chart.legendText(3).startsWith(QStringLiteral("other.json: chunked")));
+        // The roofline view: one roof (the same in both sweeps), a series per variant and sweep, a point each.
+        chart.setMetric(SweepChart::Metric::Roofline);
+        QCOMPARE(chart.curveCount(), 1 + 4);
+        QVERIFY(chart.legendText(0).contains(QStringLiteral("ridge 10 FLOP/byte (measured)")));
+        QCOMPARE(chart.plot()->graph(1)->dataCount(), 3);
+        QCOMPARE(chart.plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        chart.setMetric(SweepChart::Metric::MedianTime);
+        QCOMPARE(chart.curveCount(), 4);
         QTemporaryDir dir;
         QVERIFY(chart.exportTo(dir.filePath(QStringLiteral("chart.png"))));
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("chart.png"))).size() > 1000);
