@@ -1,11 +1,13 @@
 // attnwb diff A B: two runs or traces compared operator by operator (and kernel by kernel when they
 // have device events): deltas and ratios of calls, self CPU / device time and memory, new and
 // vanished operators, largest impact first. A and B are profile reports (attnwb profile --json) or
-// chrome traces (ours or PyTorch's, .json / .json.gz).
+// chrome traces (ours or PyTorch's, .json / .json.gz). Two benchmarks (attnwb bench --json) are
+// compared by their timed samples instead: B / A with a bootstrap interval (analysis/bench_diff.h).
 #include <cstdio>
 #include <iostream>
 #include <memory>
 
+#include "analysis/bench_diff.h"
 #include "analysis/kernel_table.h"
 #include "analysis/op_diff.h"
 #include "analysis/op_table.h"
@@ -32,8 +34,8 @@ struct Side {
     std::string what;  // "profile report" or "chrome trace"
 };
 
-Side load(const std::string& path, bool group_by_shape, RunObserver* progress) {
-    const ResultsFile f = open_results_file(path, progress);
+Side side_of(const ResultsFile& f, bool group_by_shape) {
+    const std::string& path = f.path;
     Side s;
     s.what = to_string(f.kind);
     if (f.kind == ResultsKind::Trace) {
@@ -64,13 +66,43 @@ std::string ratio(int64_t a, int64_t b) {
     return buf;
 }
 
+int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& b) {
+    const BenchDiff d = diff_benches(a, b);
+    std::cout << format_bench_diff(d, a, b, c.a, c.b);
+    return write_outputs("diff", [&] {
+        if (c.json_path.empty()) return;
+        const Interval& i = d.ratio.interval;
+        write_output(c.json_path, nlohmann::json{{"schema", "attention-workbench/diff"},
+                                                 {"schema_version", 1},
+                                                 {"kind", "bench"},
+                                                 {"a", c.a},
+                                                 {"b", c.b},
+                                                 {"median_a_ns", d.median_a_ns},
+                                                 {"median_b_ns", d.median_b_ns},
+                                                 {"ratio_b_over_a", d.ratio.ratio},
+                                                 {"ratio_interval", i.valid ? nlohmann::json{{"low", i.low}, {"high", i.high}, {"level", i.level},
+                                                                                             {"resamples", i.resamples}, {"method", "percentile bootstrap"}}
+                                                                            : nlohmann::json(nullptr)},
+                                                 {"b_faster_share", d.ratio.b_faster},
+                                                 {"verdict", d.verdict},
+                                                 {"differences", d.differences}}
+                                          .dump(1) +
+                                      "\n");
+    });
+}
+
 int run(const DiffCommand& c) {
     StderrProgress progress(c.quiet);
     Side a, b;
     try {
-        a = load(c.a, c.group_by_shape, &progress);
-        b = load(c.b, c.group_by_shape, &progress);
+        const ResultsFile fa = open_results_file(c.a, &progress), fb = open_results_file(c.b, &progress);
         progress.end_line();
+        if (fa.kind == ResultsKind::Bench && fb.kind == ResultsKind::Bench) return diff_benches(c, *fa.bench, *fb.bench);
+        if (fa.kind == ResultsKind::Bench || fb.kind == ResultsKind::Bench)
+            throw std::runtime_error("'" + (fa.kind == ResultsKind::Bench ? c.a : c.b) + "' is a benchmark and '" +
+                                     (fa.kind == ResultsKind::Bench ? c.b : c.a) + "' is not: a benchmark is compared with another benchmark");
+        a = side_of(fa, c.group_by_shape);
+        b = side_of(fb, c.group_by_shape);
     } catch (const Cancelled&) {
         std::cerr << "attnwb diff: cancelled\n";
         return kExitInterrupted;
@@ -148,12 +180,14 @@ Command register_diff(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "diff", "Compare two runs or traces operator by operator (and kernel by kernel): deltas and ratios of calls, "
                 "self CPU and device time and memory, new and vanished operators, largest impact first. A and B are "
-                "profile reports (attnwb profile --json) or chrome traces (.json / .json.gz). Exit 2 when one cannot be read.");
+                "profile reports (attnwb profile --json) or chrome traces (.json / .json.gz). Two benchmarks (attnwb bench --json) "
+                "are compared by their timed samples: B / A median time with a 95% bootstrap interval, and whether B is faster. "
+                "Exit 2 when one cannot be read.");
     sub->add_option("A", c->a, "The baseline")->required();
     sub->add_option("B", c->b, "The run compared with it")->required();
     add_rows_option(*sub, c->rows);
     sub->add_flag("--group-by-shape", c->group_by_shape, "Match operators by name and input shapes");
-    add_json_option(*sub, c->json_path, "the joined rows", "diff");
+    add_json_option(*sub, c->json_path, "the joined rows (benchmarks: the ratio and its interval)", "diff");
     add_quiet_option(*sub, c->quiet);
     return [c] { return run(*c); };
 }

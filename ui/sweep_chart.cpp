@@ -127,6 +127,7 @@ void SweepChart::rebuild() {
             axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     }
     int color = 0;
+    bool capacity_drawn = false;  // the device's memory, once, under the extrapolated memory curves
     for (const auto& shown : sweeps_) {
         const SweepAnalysis analysis = analyze(*shown.sweep);
         const QString prefix = sweeps_.size() > 1 && !shown.label.isEmpty() ? shown.label + QStringLiteral(": ") : QString();
@@ -135,12 +136,47 @@ void SweepChart::rebuild() {
             if (points.empty()) continue;
             QCPGraph* g = plot_->addGraph();
             const QColor c = curve_color(color++);
+            // Peak memory: the fitted curve extended (dashed) to the length at which it reaches the device's
+            // memory, marked, when that is within 64x the longest measured length.
+            for (const auto& f : analysis.fits)
+                if (!time && f.series == series.name && f.metric == "peak_memory" && f.fills_memory_at_n > 0 &&
+                    f.fills_memory_at_n <= 64 * points.back().n) {
+                    QCPGraph* ext = plot_->addGraph();
+                    ext->removeFromLegend();
+                    ext->setPen(QPen(c, 1, Qt::DashLine));
+                    QVector<double> xs, ys;
+                    for (double n = points.back().n; n < f.fills_memory_at_n; n *= 1.25) {
+                        xs << n;
+                        ys << f.fit.coefficient * std::pow(n, f.fit.exponent) / scale;
+                    }
+                    xs << f.fills_memory_at_n;
+                    ys << double(analysis.memory_bytes) / scale;
+                    ext->setData(xs, ys, true);
+                    auto* mark = new QCPItemText(plot_);
+                    mark->position->setCoords(f.fills_memory_at_n, double(analysis.memory_bytes) / scale);
+                    mark->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
+                    mark->setText(tr("%1 fills %2 at N~%3 ")
+                                      .arg(QString::fromStdString(series.variant), format_bytes(analysis.memory_bytes))
+                                      .arg(f.fills_memory_at_n, 0, 'f', 0));
+                    mark->setFont(QFont(font().family(), 8));
+                    mark->setColor(c);
+                    if (!capacity_drawn) {
+                        capacity_drawn = true;
+                        auto* cap = new QCPItemStraightLine(plot_);
+                        cap->point1->setCoords(1, double(analysis.memory_bytes) / scale);
+                        cap->point2->setCoords(2, double(analysis.memory_bytes) / scale);
+                        cap->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashDotLine));
+                    }
+                }
             g->setPen(QPen(c, 2));
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c, Qt::white, 6));
             QString name = prefix + QString::fromStdString(series.name);
             for (const auto& f : analysis.fits)
-                if (f.series == series.name && f.metric == metric_key(metric_))
+                if (f.series == series.name && f.metric == metric_key(metric_)) {
                     name += QStringLiteral("  (N^%1)").arg(f.fit.exponent, 0, 'f', 2);
+                    if (f.exponent_interval.valid)
+                        name += tr(" 95%: %1 to %2").arg(f.exponent_interval.low, 0, 'f', 2).arg(f.exponent_interval.high, 0, 'f', 2);
+                }
             g->setName(name);
             QVector<double> xs, ys, lo, hi;
             for (const auto& p : points) {
@@ -168,6 +204,15 @@ void SweepChart::rebuild() {
             line->point2->setCoords(x.at.n, 2);
             // Crossovers inside the p10-p90 noise get a faint dotted line and no label.
             line->setPen(x.within_noise ? QPen(QColor(190, 190, 190), 1, Qt::DotLine) : QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+            if (x.n_interval.valid) {  // where the crossover lies in 95% of the resamples that keep it: a band
+                auto* band = new QCPItemRect(plot_);
+                band->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+                band->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+                band->topLeft->setCoords(x.n_interval.low, 0);
+                band->bottomRight->setCoords(x.n_interval.high, 1);
+                band->setPen(Qt::NoPen);
+                band->setBrush(QColor(90, 90, 90, x.within_noise ? 15 : 35));
+            }
             if (x.within_noise) continue;
             auto* text = new QCPItemText(plot_);
             text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -175,9 +220,11 @@ void SweepChart::rebuild() {
             text->setPositionAlignment(Qt::AlignBottom | Qt::AlignLeft);
             const std::string& lower = x.at.a_lower_after ? x.series_a : x.series_b;
             const std::string& other = x.at.a_lower_after ? x.series_b : x.series_a;
-            text->setText(tr(" N~%1: %2 below %3")
+            const QString range = x.n_interval.valid ? tr(" (95%: %1-%2)").arg(x.n_interval.low, 0, 'f', 0).arg(x.n_interval.high, 0, 'f', 0)
+                                                     : QString();
+            text->setText(tr(" N~%1%2: %3 below %4")
                               .arg(x.at.n, 0, 'f', 0)
-                              .arg(QString::fromStdString(lower.substr(0, lower.find(' '))),
+                              .arg(range, QString::fromStdString(lower.substr(0, lower.find(' '))),
                                    QString::fromStdString(other.substr(0, other.find(' ')))));
             text->setFont(QFont(font().family(), 8));
             text->setBrush(QBrush(QColor(255, 255, 255, 200)));

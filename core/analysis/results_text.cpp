@@ -84,17 +84,29 @@ std::string format_sweep_point(const SweepPoint& p) {
 
 std::string format_analysis(const SweepAnalysis& a) {
     std::string out;
-    if (!a.fits.empty()) out += "Scaling with N (least squares on log-log; value ~ N^k):\n";
-    for (const auto& f : a.fits)
-        out += printf_string("  %-12s %-48s k = %5.2f  (r^2 %.3f, %d points)\n", metric_unit(f.metric).c_str(),
-                             f.series.c_str(), f.fit.exponent, f.fit.r_squared, f.fit.points);
+    if (!a.fits.empty())
+        out += "Scaling with N (least squares on log-log; value ~ N^k; [95% interval: bootstrap of each point's timed samples]):\n";
+    for (const auto& f : a.fits) {
+        const Interval& ci = f.exponent_interval;
+        out += printf_string("  %-12s %-48s k = %5.2f %-16s (r^2 %.3f, %d points)", metric_unit(f.metric).c_str(), f.series.c_str(),
+                             f.fit.exponent, ci.valid ? printf_string("[%.2f, %.2f]", ci.low, ci.high).c_str() : "", f.fit.r_squared,
+                             f.fit.points);
+        if (f.fills_memory_at_n > 0)
+            out += printf_string("; reaches the %s the device had at N ~ %.0f", format_bytes(a.memory_bytes).c_str(), f.fills_memory_at_n);
+        out += "\n";
+    }
     if (!a.crossovers.empty()) out += "Crossovers (interpolated in log-log):\n";
     for (const auto& c : a.crossovers) {
         const std::string& lower = c.at.a_lower_after ? c.series_a : c.series_b;
         const std::string& other = c.at.a_lower_after ? c.series_b : c.series_a;
-        out += printf_string("  %s: from N ~ %.0f (between %.0f and %.0f) %s is lower than %s%s\n",
-                             metric_unit(c.metric).c_str(), c.at.n, c.at.n_before, c.at.n_after, lower.c_str(),
-                             other.c_str(), c.within_noise ? " (within noise: p10-p90 ranges overlap)" : "");
+        const std::string sure = c.n_interval.valid ? printf_string("; 95%% interval %.0f-%.0f, in %.0f%% of resamples", c.n_interval.low,
+                                                                    c.n_interval.high, 100 * c.resampled_share)
+                                 : c.resampled_share > 0 || c.n_interval.resamples > 0
+                                     ? printf_string("; in %.0f%% of resamples", 100 * c.resampled_share)
+                                     : std::string();
+        out += printf_string("  %s: from N ~ %.0f (between %.0f and %.0f%s) %s is lower than %s%s\n", metric_unit(c.metric).c_str(), c.at.n,
+                             c.at.n_before, c.at.n_after, sure.c_str(), lower.c_str(), other.c_str(),
+                             c.within_noise ? " (within noise: p10-p90 ranges overlap)" : "");
     }
     return out;
 }

@@ -1,6 +1,7 @@
 #include "analysis/sweep_analysis.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace awb {
@@ -21,7 +22,7 @@ std::vector<SweepSeries> sweep_series(const SweepResult& r) {
         auto [it, added] = index.emplace(name, out.size());
         if (added) out.push_back({name, comparison_group(p.spec), p.spec.variant, {}});
         const auto& t = p.bench.timing;
-        out[it->second].samples.push_back({double(p.spec.seq_k), t.median_ns, t.p10_ns, t.p90_ns, p.bench.peak_bytes});
+        out[it->second].samples.push_back({double(p.spec.seq_k), t.median_ns, t.p10_ns, t.p90_ns, p.bench.peak_bytes, &p.bench.samples_ns});
     }
     for (auto& s : out)
         std::stable_sort(s.samples.begin(), s.samples.end(), [](const auto& a, const auto& b) { return a.n < b.n; });
@@ -37,8 +38,25 @@ std::vector<SeriesPoint> metric_points(const SweepSeries& s, const std::string& 
     return out;
 }
 
-SweepAnalysis analyze(const SweepResult& r) {
+namespace {
+
+// Every point has enough timed samples to resample.
+bool resamplable(const SweepSeries& s) {
+    return std::all_of(s.samples.begin(), s.samples.end(), [](const SeriesSample& x) { return x.samples_ns && x.samples_ns->size() >= 3; });
+}
+
+// The time curve with each point's median recomputed from a resample of its timed samples.
+std::vector<SeriesPoint> resampled_times(Resampler& r, const SweepSeries& s) {
+    std::vector<SeriesPoint> out;
+    for (const SeriesSample& x : s.samples) out.push_back({x.n, r.resampled_median(*x.samples_ns)});
+    return out;
+}
+
+}  // namespace
+
+SweepAnalysis analyze(const SweepResult& r, bool intervals) {
     SweepAnalysis a;
+    a.memory_bytes = r.environment.memory_bytes;
     const std::vector<SweepSeries> series = sweep_series(r);
     auto spread_overlaps = [](const SweepSeries& x, const SweepSeries& y, double n) {
         const SeriesSample *sx = nullptr, *sy = nullptr;
@@ -49,17 +67,40 @@ SweepAnalysis analyze(const SweepResult& r) {
     for (const char* metric : {"median_time", "peak_memory"}) {
         for (const auto& s : series) {
             const PowerFit f = fit_power_law(metric_points(s, metric));
-            if (f.valid) a.fits.push_back({metric, s.name, f});
+            if (!f.valid) continue;
+            SeriesFit fit{metric, s.name, f, {}, 0};
+            if (std::string(metric) == "peak_memory" && r.environment.memory_bytes > 0 && f.exponent > 0.05 && f.coefficient > 0)
+                fit.fills_memory_at_n = std::pow(double(r.environment.memory_bytes) / f.coefficient, 1.0 / f.exponent);
+            if (intervals && std::string(metric) == "median_time" && resamplable(s))
+                fit.exponent_interval = bootstrap([&s](Resampler& rs, double& v) {
+                    const PowerFit p = fit_power_law(resampled_times(rs, s));
+                    v = p.exponent;
+                    return p.valid;
+                });
+            a.fits.push_back(fit);
         }
         // Curves that differ only in the variant, pairwise in first-seen order.
         for (size_t i = 0; i < series.size(); ++i)
             for (size_t j = i + 1; j < series.size(); ++j) {
                 if (series[i].group != series[j].group) continue;
                 for (const auto& c : find_crossovers(metric_points(series[i], metric), metric_points(series[j], metric))) {
-                    SeriesCrossover x{metric, series[i].name, series[j].name, c};
+                    SeriesCrossover x{metric, series[i].name, series[j].name, c, false, {}, 0};
                     if (std::string(metric) == "median_time")
                         x.within_noise = spread_overlaps(series[i], series[j], c.n_before) ||
                                          spread_overlaps(series[i], series[j], c.n_after);
+                    if (intervals && std::string(metric) == "median_time" && resamplable(series[i]) && resamplable(series[j])) {
+                        const SweepSeries &si = series[i], &sj = series[j];
+                        x.n_interval = bootstrap([&](Resampler& rs, double& v) {
+                            const std::vector<SeriesPoint> pi = resampled_times(rs, si), pj = resampled_times(rs, sj);
+                            for (const Crossover& y : find_crossovers(pi, pj))
+                                if (y.n_before == c.n_before && y.n_after == c.n_after) {
+                                    v = y.n;
+                                    return true;
+                                }
+                            return false;
+                        });
+                        x.resampled_share = double(x.n_interval.resamples) / kBootstrapResamples;
+                    }
                     a.crossovers.push_back(x);
                 }
             }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bootstrap.h"
 #include "analysis/scaling.h"
 #include "model/sweep.h"
 
@@ -15,6 +16,10 @@ struct SeriesFit {
     std::string metric;  // "median_time" (ns) or "peak_memory" (bytes)
     std::string series;  // "manual float32 2x8xNx64 train"
     PowerFit fit;
+    Interval exponent_interval;  // time: bootstrap over each point's timed samples; memory is exact (none)
+    // Peak memory with a known capacity (Environment::memory_bytes) and a growing curve: the length
+    // at which the fitted curve reaches it, coefficient x N^k = capacity; 0 otherwise.
+    double fills_memory_at_n = 0;
     bool operator==(const SeriesFit&) const = default;
 };
 
@@ -25,14 +30,20 @@ struct SeriesCrossover {
     // Time only: at one of the two bracketing lengths the p10-p90 ranges of the two variants overlap,
     // so the order there is not established by the measurement.
     bool within_noise = false;
+    // Time: where the crossover lies in resamples of the timed samples that keep one in the same
+    // bracket, and the share of resamples that do (how sure the order change is).
+    Interval n_interval;
+    double resampled_share = 0;
 };
 
 struct SweepAnalysis {
+    int64_t memory_bytes = -1;  // the capacity the memory fits are held against (the sweep's environment)
     std::vector<SeriesFit> fits;
     std::vector<SeriesCrossover> crossovers;
 };
 
-SweepAnalysis analyze(const SweepResult& result);
+// intervals: the bootstrap intervals of the time exponents and crossovers (kBootstrapResamples each).
+SweepAnalysis analyze(const SweepResult& result, bool intervals = true);
 
 // The curves of a sweep (ok points only), in first-seen order, samples sorted by N: what analyze()
 // fits and what the GUI charts.
@@ -40,6 +51,7 @@ struct SeriesSample {
     double n = 0;
     double median_ns = 0, p10_ns = 0, p90_ns = 0;
     int64_t peak_bytes = -1;
+    const std::vector<double>* samples_ns = nullptr;  // the point's timed samples (in the SweepResult), for intervals
 };
 struct SweepSeries {
     std::string name;     // "manual float32 2x8xNx64 train"

@@ -12,6 +12,7 @@ bool available();
 int device_count();
 bool supports_bf16(int device);
 int64_t free_bytes(int device);        // -1 when unknown
+int64_t total_bytes(int device);       // the device's memory, -1 when unknown
 std::string device_name(int device);
 std::string runtime_version();         // "13.0": the CUDA runtime linked, empty without CUDA
 std::string driver_version();          // the CUDA version the driver supports, empty without a driver

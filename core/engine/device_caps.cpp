@@ -9,8 +9,6 @@
 
 namespace awb {
 
-namespace {
-
 int64_t cpu_available_bytes() {
     std::ifstream meminfo("/proc/meminfo");
     std::string key, unit;
@@ -19,8 +17,6 @@ int64_t cpu_available_bytes() {
         if (key == "MemAvailable:") return kb * 1024;
     return -1;
 }
-
-}  // namespace
 
 DeviceCaps query_device_caps() {
     DeviceCaps caps;

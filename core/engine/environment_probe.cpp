@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine/cuda_support.h"
+#include "engine/device_caps.h"
 #include "engine/process_tuning.h"
 
 #ifndef AWB_BUILD_TYPE
@@ -80,8 +81,10 @@ Environment probe_environment(const RunSpec& spec) {
         env.device_name = cuda::device_name(index);
         env.cuda_version = cuda::runtime_version();
         env.driver_version = cuda::driver_version();
+        env.memory_bytes = cuda::total_bytes(index);
     } else {
         env.device_name = cpu_model();
+        env.memory_bytes = cpu_available_bytes();
     }
     env.blas = loaded_blas_library();
     env.allocator = allocator_setting();

@@ -136,6 +136,7 @@ void to_json(json& j, const Environment& e) {
              {"compiler", e.compiler},           {"host", e.host},
              {"os", e.os},                       {"timestamp_utc", e.timestamp_utc}};
     if (!e.recorded_by.empty()) j["recorded_by"] = e.recorded_by;
+    if (e.memory_bytes >= 0) j["memory_bytes"] = e.memory_bytes;
 }
 
 void from_json(const json& j, Environment& e) {
@@ -154,6 +155,7 @@ void from_json(const json& j, Environment& e) {
     e.os = str("os");
     e.timestamp_utc = str("timestamp_utc");
     e.recorded_by = str("recorded_by");
+    e.memory_bytes = j.contains("memory_bytes") && j["memory_bytes"].is_number_integer() ? j["memory_bytes"].get<int64_t>() : -1;
 }
 
 void to_json(json& j, const Roof& r) {

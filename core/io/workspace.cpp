@@ -41,8 +41,11 @@ Environment environment_of_import(const ImportedTrace& t) {
             if (!d.is_object() || !d.contains("name") || !d["name"].is_string()) continue;
             std::string text = d["name"].get<std::string>();
             std::vector<std::string> facts;
-            if (d.contains("totalGlobalMem") && d["totalGlobalMem"].is_number())
+            if (d.contains("totalGlobalMem") && d["totalGlobalMem"].is_number()) {
                 facts.push_back(printf_string("%.1f GiB", d["totalGlobalMem"].get<double>() / double(1 << 30)));
+                const int64_t bytes = int64_t(d["totalGlobalMem"].get<double>());  // the smallest GPU's, when they differ
+                e.memory_bytes = e.memory_bytes < 0 ? bytes : std::min(e.memory_bytes, bytes);
+            }
             if (d.contains("computeMajor") && d["computeMajor"].is_number_integer())
                 facts.push_back("compute " + std::to_string(d["computeMajor"].get<int>()) + "." +
                                 std::to_string(d.value("computeMinor", 0)));

@@ -1,6 +1,7 @@
 // The environment fingerprint stored with every result: what a number was measured on.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace awb {
@@ -14,6 +15,7 @@ struct Environment {
     std::string blas;            // the BLAS library actually loaded
     std::string allocator;       // C library allocator setting (see process_tuning.h)
     int threads = 0;             // intra-op threads during the run
+    int64_t memory_bytes = -1;   // what a run could use: the GPU's memory, or the CPU's available memory at the run; -1 unknown
     std::string build_type;      // of this program
     std::string compiler;
     std::string host;

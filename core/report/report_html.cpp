@@ -361,19 +361,28 @@ std::string sweep_section(const SweepResult& r) {
     const SweepAnalysis a = analyze(r);
     if (!a.fits.empty()) {
         out += "<h3>Scaling (power-law fits, value ~ c &middot; N<sup>k</sup>)</h3>\n<table>\n<tr>" + th("metric") + th("series") +
-               th("exponent k") + th("R\u00b2") + th("points") + "</tr>\n";
+               th("exponent k") + th("95% interval") + th("R\u00b2") + th("points") +
+               th(a.memory_bytes > 0 ? "reaches " + format_bytes(a.memory_bytes) + " at N" : std::string("fills memory at N")) + "</tr>\n";
         for (const auto& f : a.fits)
             if (f.fit.valid)
                 out += "<tr>" + td(f.metric == "median_time" ? "time" : "peak memory") + td(f.series) +
-                       num(printf_string("%.2f", f.fit.exponent)) + num(printf_string("%.3f", f.fit.r_squared)) +
-                       num(std::to_string(f.fit.points)) + "</tr>\n";
+                       num(printf_string("%.2f", f.fit.exponent)) +
+                       num(f.exponent_interval.valid ? printf_string("%.2f to %.2f", f.exponent_interval.low, f.exponent_interval.high)
+                                                     : std::string(f.metric == "median_time" ? "-" : "exact")) +
+                       num(printf_string("%.3f", f.fit.r_squared)) +
+                       num(std::to_string(f.fit.points)) +
+                       num(f.fills_memory_at_n > 0 ? printf_string("~%.0f", f.fills_memory_at_n) : std::string("-")) + "</tr>\n";
         out += "</table>\n";
     }
     if (!a.crossovers.empty()) {
         out += "<h3>Crossovers</h3>\n<ul>\n";
         for (const auto& c : a.crossovers)
             out += "<li>" + esc((c.metric == "median_time" ? std::string("time") : std::string("peak memory")) + ": " + c.series_a + " and " +
-                                c.series_b + printf_string(" cross near N = %.0f (between %.0f and %.0f); past it ", c.at.n, c.at.n_before, c.at.n_after) +
+                                c.series_b + printf_string(" cross near N = %.0f (between %.0f and %.0f", c.at.n, c.at.n_before, c.at.n_after) +
+                                (c.n_interval.valid ? printf_string("; 95%% interval %.0f to %.0f, in %.0f%% of resamples", c.n_interval.low,
+                                                                    c.n_interval.high, 100 * c.resampled_share)
+                                                    : std::string()) +
+                                "); past it " +
                                 (c.at.a_lower_after ? c.series_a : c.series_b) + " is lower" + (c.within_noise ? " (within the p10-p90 noise)" : "")) +
                    "</li>\n";
         out += "</ul>\n";
