@@ -17,15 +17,11 @@
 
 namespace awb::ui {
 
-namespace {
-
 QColor series_color(int i) {
     static const QColor colors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
                                     QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
     return colors[i % 8];
 }
-
-}  // namespace
 
 void plot_roofline(QCustomPlot* plot, const std::vector<Roof>& roofs, const std::vector<RooflinePoint>& points) {
     plot->clearPlottables();

@@ -4,6 +4,7 @@
 // PNG/PDF export. plot_roofline draws the same into any plot (the sweep chart's roofline view).
 #pragma once
 
+#include <QColor>
 #include <QWidget>
 
 #include <vector>
@@ -16,6 +17,8 @@ class QMouseEvent;
 
 namespace awb::ui {
 
+// The colour of the i-th curve or series of a chart (the sweep chart's and the roofline's).
+QColor series_color(int i);
 // Clears the plot and draws the roofs and points on log-log axes.
 void plot_roofline(QCustomPlot* plot, const std::vector<Roof>& roofs, const std::vector<RooflinePoint>& points);
 // The point nearest pos (pixels) within max_px, or -1: its position in points.

@@ -25,11 +25,6 @@ namespace {
 
 const char* metric_key(SweepChart::Metric m) { return m == SweepChart::Metric::MedianTime ? "median_time" : "peak_memory"; }
 
-QColor curve_color(int i) {
-    static const QColor colors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
-                                    QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
-    return colors[i % 8];
-}
 
 }  // namespace
 
@@ -135,7 +130,7 @@ void SweepChart::rebuild() {
             const auto points = metric_points(series, metric_key(metric_));
             if (points.empty()) continue;
             QCPGraph* g = plot_->addGraph();
-            const QColor c = curve_color(color++);
+            const QColor c = series_color(color++);
             // Peak memory: the fitted curve extended (dashed) to the length at which it reaches the device's
             // memory, marked, when that is within 64x the longest measured length.
             for (const auto& f : analysis.fits)

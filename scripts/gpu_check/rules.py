@@ -22,6 +22,10 @@ Each rule returns a Verdict: status "pass", "fail" or "n/a", one line saying why
     calls, every time column within 1 us per call plus 0.1% (the trace rounds to the nanosecond, the
     table sums the same events), kernels the same names, calls and total times.
 (c) attnwb bench vs torch.utils.benchmark: ratio of medians within 5%; forward TFLOP/s at least the goal.
+(f) attnwb inspect --attention of PyTorch's trace of each variant (issue 17): the calls found have the
+    spec's shapes (B, Hq, Hkv, N, N, D), a forward per recorded step (and a backward in train mode;
+    the chunked variant's blocks are not one call), forward FLOPs 4 B H N^2 D, on the GPU device time
+    from kernels that is at most the trace's kernel time; TFLOP/s and % of the datasheet roof reported.
 """
 import re
 
@@ -236,3 +240,41 @@ def printed_total(text, what="Self CUDA"):
     if not m:
         return None
     return float(m.group(1)) * {"us": 1.0, "ms": 1e3, "s": 1e6}[m.group(2)]
+
+
+def attention_rules(inspected, spec, steps, cuda):
+    """(f): `attnwb inspect --attention --json` of PyTorch's trace of one case against its spec."""
+    att = inspected.get("attention") or {}
+    calls = att.get("calls", [])
+    if spec["variant"] == "chunked":
+        return [Verdict("attention calls", "n/a", f"chunked: its blocks are matmuls of [block, block] ({len(calls)} found)")]
+    b, h, hkv, n, d = spec["batch"], spec["heads"], spec["kv_heads"], spec["seq_q"], spec["head_dim"]
+    want = dict(batch=b, heads_q=h, seq_q=n, seq_k=spec["seq_k"], head_dim=d)
+    fwd = [c for c in calls if c["pass"] == "forward"]
+    bwd = [c for c in calls if c["pass"] == "backward"]
+    out = []
+    wrong = [c for c in calls if any(c.get(k) != v for k, v in want.items())]
+    expect_bwd = steps if spec["mode"] == "train" else 0
+    ok = len(fwd) == steps and len(bwd) == expect_bwd and not wrong
+    out.append(Verdict("attention calls", "pass" if ok else "fail",
+                       f"{len(fwd)} forward and {len(bwd)} backward calls (expected {steps} and {expect_bwd}), "
+                       f"{len(wrong)} with a shape other than {b}x{h}x{n}x{d}", forward=len(fwd), backward=len(bwd)))
+    if spec["variant"] != "manual" and fwd and any(c.get("heads_kv") != hkv for c in fwd):
+        out.append(Verdict("attention kv heads", "fail", f"Hkv {fwd[0].get('heads_kv')} instead of {hkv}"))
+    flops = 4.0 * b * h * n * spec["seq_k"] * d
+    bad = [c["flops"] for c in fwd if abs(c["flops"] - flops) > 1e-9 * flops]
+    out.append(Verdict("attention FLOPs", "fail" if bad else "pass",
+                       f"forward {flops / 1e9:.3f} GFLOP per call" + (f"; got {bad[:3]}" if bad else ""), flops=flops))
+    if cuda and calls:
+        kernels_us = sum(k.get("total_us", 0.0) for k in inspected.get("kernels", []))
+        device_us = sum(c["device_us"] for c in calls)
+        none = [c for c in calls if c["device_us"] <= 0]
+        ok = not none and device_us <= kernels_us * 1.0001 + 1
+        out.append(Verdict("attention device time", "pass" if ok else "fail",
+                           f"{device_us:.1f} us of the trace's {kernels_us:.1f} us of kernels; {len(none)} calls without kernels",
+                           device_us=device_us, kernels_us=kernels_us))
+        roofs = att.get("roofs", [])
+        rates = ", ".join(f"{c['pass']} {c['tflops_per_s']:.1f} TFLOP/s" for c in calls[:2])
+        out.append(Verdict("attention rates", "info", rates + (f" under {roofs[0]['device']} {roofs[0]['dtype']} "
+                                                                f"{roofs[0]['peak_tflops']:.0f} TFLOP/s" if roofs else ", no roof")))
+    return out

@@ -39,7 +39,8 @@ STEPS = [
     ("build", "ninja attnwb awb_core_tests awb_engine_tests on every core", 90, 480),
     ("tests", "(a) core tests (ctest -L core), the GPU-only ones included", 30, 240),
     ("profile", "(b) attnwb profile vs torch.profiler: manual, sdpa x {math, efficient, flash, cudnn}, chunked", 35, 300),
-    ("inspect", "(e) attnwb inspect of the Kineto and PyTorch traces vs the tables of the same profiles", 10, 120),
+    ("inspect", "(e) attnwb inspect of the Kineto and PyTorch traces vs the tables of the same profiles; (f) the attention "
+                "calls in PyTorch's traces (shapes, FLOPs, device time, % of the H200's roof)", 12, 120),
     ("bench", "(c) attnwb bench vs torch.utils.benchmark, sdpa flash bf16 (4, 16, 8192, 128) fwd + train, GEMM roof", 30, 240),
     ("sweep", "(d) sweep N = 1K..32K manual/sdpa/chunked bf16 + fp16 with CUDA peak; attnwb check per dtype/backend "
               "(the sweep is stopped like Ctrl-C when the budget runs out: what finished is kept)", 70, 360),
@@ -390,6 +391,13 @@ class Check:
                     self.add("inspect", [dict(v, rule=f"{n}: {what}: {v['rule']}") for v in
                                          rules.profile_rules(report, got["kernels"], tab, self.gpu)])
                     continue
+                if what.startswith("PyTorch's trace"):  # (f) the attention calls in PyTorch's own trace
+                    att = trace.replace(".json", ".attention.json")
+                    rc = self.attnwb(["inspect", "-q", "--rows", "0", "--attention", "--json", att, trace], f"attention.{n}.log")[0]
+                    steps = c["options"]["active"] * c["options"]["repeat"]
+                    self.add("inspect", [dict(v, rule=f"{n}: {v['rule']}") for v in
+                                           (rules.attention_rules(json.load(open(att))["traces"][0], c["spec"], steps, self.gpu)
+                                            if rc == 0 else [rules.Verdict("attention", "fail", f"exit {rc}: " + self.tail(f"attention.{n}.log"))])])
                 table_kernels = tab.get("kernels")
                 if table_kernels is None:  # our report has no kernel list: the kernels of our own trace
                     ours_inspect = f"{d}/{n}.ours.inspect.json"

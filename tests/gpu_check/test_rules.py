@@ -141,5 +141,34 @@ class BenchRules(unittest.TestCase):
         self.assertEqual(got, {"bench ratio": "info", "TFLOP/s": "n/a"})
 
 
+class AttentionRules(unittest.TestCase):
+    SPEC = dict(variant="sdpa", batch=2, heads=8, kv_heads=8, seq_q=512, seq_k=512, head_dim=64, mode="train")
+
+    def inspected(self, forward=3, backward=3, seq=512, device_us=100.0, kernels_us=1000.0):
+        call = dict(batch=2, heads_q=8, heads_kv=8, seq_q=seq, seq_k=seq, head_dim=64, device_us=device_us, tflops_per_s=100.0,
+                    flops=4.0 * 2 * 8 * seq * seq * 64)
+        calls = [dict(call, **{"pass": "forward"}) for _ in range(forward)] + \
+                [dict(call, **{"pass": "backward", "flops": 2.5 * call["flops"]}) for _ in range(backward)]
+        return {"attention": {"calls": calls, "roofs": [dict(device="H200 SXM", dtype="c10::Half", peak_tflops=989)]},
+                "kernels": [{"total_us": kernels_us}]}
+
+    def statuses(self, inspected, spec=None, cuda=True):
+        return {v["rule"]: v["status"] for v in rules.attention_rules(inspected, spec or self.SPEC, 3, cuda)}
+
+    def test_the_spec_s_calls_pass(self):
+        self.assertEqual(self.statuses(self.inspected()), {"attention calls": "pass", "attention FLOPs": "pass",
+                                                           "attention device time": "pass", "attention rates": "info"})
+
+    def test_missing_calls_wrong_shapes_and_too_much_device_time_fail(self):
+        self.assertEqual(self.statuses(self.inspected(backward=0))["attention calls"], "fail")
+        self.assertEqual(self.statuses(self.inspected(seq=256))["attention calls"], "fail")
+        self.assertEqual(self.statuses(self.inspected(seq=256))["attention FLOPs"], "fail")
+        self.assertEqual(self.statuses(self.inspected(device_us=400.0))["attention device time"], "fail")
+        self.assertEqual(self.statuses(self.inspected(device_us=0.0))["attention device time"], "fail")
+        forward_only = dict(self.SPEC, mode="forward")
+        self.assertEqual(self.statuses(self.inspected(backward=0), forward_only)["attention calls"], "pass")
+        self.assertEqual(self.statuses(self.inspected(), dict(self.SPEC, variant="chunked")), {"attention calls": "n/a"})
+
+
 if __name__ == "__main__":
     unittest.main()
