@@ -372,7 +372,9 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace, const Run
     for (AttentionInstance& a : out) {
         // Our own run: its spec says what the trace could not (LibTorch's C++ profiler records no
         // Concrete Inputs), for calls of the spec's shape (not the chunked variant's blocks).
-        if (spec && a.causal < 0 && spec->mask != MaskKind::Padding && a.shape.batch == spec->batch && a.shape.heads_q == spec->heads &&
+        // The manual pattern's backward (autograd nodes) shows no mask op either.
+        const bool unknown = a.causal < 0 || (a.backend == AttentionBackend::Manual && a.backward);
+        if (spec && unknown && spec->mask != MaskKind::Padding && a.shape.batch == spec->batch && a.shape.heads_q == spec->heads &&
             a.shape.seq_q == spec->seq_q && a.shape.seq_k == spec->seq_k && a.shape.head_dim == spec->head_dim) {
             a.causal = spec->mask == MaskKind::None ? 0 : 1;
             if (spec->mask == MaskKind::Window) a.window = spec->window;

@@ -315,4 +315,20 @@ TEST(Attention, OurOwnRunsSpecGivesTheCausalFlagTheTraceLacks) {
     spec.mask = MaskKind::Causal;
     spec.seq_q = spec.seq_k = 256;  // another shape (the chunked variant's blocks): not this spec's call
     EXPECT_EQ(attention_instances(trace(), &spec)[0].causal, -1);
+    // The manual pattern's backward (autograd nodes, no mask op among them) takes the spec's window too.
+    RunSpec manual;
+    manual.batch = 1;
+    manual.heads = manual.kv_heads = 2;
+    manual.seq_q = manual.seq_k = 64;
+    manual.head_dim = 16;
+    manual.mask = MaskKind::Window;
+    manual.window = 16;
+    const auto calls = attention_instances(import_chrome_trace(fixture("torch2/manual_train.json")).trace, &manual);
+    ASSERT_FALSE(calls.empty());
+    for (const AttentionInstance& a : calls) {
+        if (!a.backward) continue;
+        EXPECT_EQ(a.window, 16);
+        EXPECT_EQ(causal_text(a), "window 16");
+        EXPECT_DOUBLE_EQ(a.pairs, 2 * visible_pairs(64, 64, true, 16));
+    }
 }
