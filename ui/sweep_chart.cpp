@@ -50,8 +50,6 @@ SweepChart::SweepChart(QWidget* parent)
     layout->addWidget(plot_, 1);
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
-    // Curves rise to the right on these charts: the top-left corner is the free one.
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMinimumHeight(250);
     connect(metric_box_, &QComboBox::currentIndexChanged, this,
@@ -93,6 +91,10 @@ QString SweepChart::legendText(int curve) const { return curve < plot_->graphCou
 
 void SweepChart::rebuild() {
     log_box_->setEnabled(metric_ != Metric::Roofline);  // a roofline is log-log
+    // Curves rise to the right on these charts: the top-left corner is the free one; on the roofline
+    // the roofs fill the top, the bottom-right is free.
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, metric_ == Metric::Roofline ? Qt::AlignBottom | Qt::AlignRight
+                                                                                      : Qt::AlignTop | Qt::AlignLeft);
     if (metric_ == Metric::Roofline) {
         roofs_.clear();
         roofline_points_.clear();
@@ -122,7 +124,8 @@ void SweepChart::rebuild() {
             axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     }
     int color = 0;
-    bool capacity_drawn = false;  // the device's memory, once, under the extrapolated memory curves
+    double capacity = 0;  // the device's memory, drawn once under the extrapolated memory curves
+    QString fills;        // which curve reaches it where
     for (const auto& shown : sweeps_) {
         const SweepAnalysis analysis = analyze(*shown.sweep);
         const QString prefix = sweeps_.size() > 1 && !shown.label.isEmpty() ? shown.label + QStringLiteral(": ") : QString();
@@ -147,21 +150,14 @@ void SweepChart::rebuild() {
                     xs << f.fills_memory_at_n;
                     ys << double(analysis.memory_bytes) / scale;
                     ext->setData(xs, ys, true);
-                    auto* mark = new QCPItemText(plot_);
+                    auto* mark = new QCPItemTracer(plot_);  // where this curve reaches the device's memory
+                    mark->setStyle(QCPItemTracer::tsCircle);
+                    mark->setSize(9);
+                    mark->setPen(QPen(c, 2));
                     mark->position->setCoords(f.fills_memory_at_n, double(analysis.memory_bytes) / scale);
-                    mark->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
-                    mark->setText(tr("%1 fills %2 at N~%3 ")
-                                      .arg(QString::fromStdString(series.variant), format_bytes(analysis.memory_bytes))
-                                      .arg(f.fills_memory_at_n, 0, 'f', 0));
-                    mark->setFont(QFont(font().family(), 8));
-                    mark->setColor(c);
-                    if (!capacity_drawn) {
-                        capacity_drawn = true;
-                        auto* cap = new QCPItemStraightLine(plot_);
-                        cap->point1->setCoords(1, double(analysis.memory_bytes) / scale);
-                        cap->point2->setCoords(2, double(analysis.memory_bytes) / scale);
-                        cap->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashDotLine));
-                    }
+                    fills += (fills.isEmpty() ? QString() : QStringLiteral(", ")) +
+                             tr("%1 at N~%2").arg(QString::fromStdString(series.variant)).arg(f.fills_memory_at_n, 0, 'f', 0);
+                    capacity = double(analysis.memory_bytes);
                 }
             g->setPen(QPen(c, 2));
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c, Qt::white, 6));
@@ -224,6 +220,19 @@ void SweepChart::rebuild() {
             text->setFont(QFont(font().family(), 8));
             text->setBrush(QBrush(QColor(255, 255, 255, 200)));
         }
+    }
+    if (capacity > 0) {
+        auto* cap = new QCPItemStraightLine(plot_);
+        cap->point1->setCoords(1, capacity / 1048576.0);
+        cap->point2->setCoords(2, capacity / 1048576.0);
+        cap->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashDotLine));
+        auto* label = new QCPItemText(plot_);
+        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(0.99, capacity / 1048576.0);
+        label->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+        label->setText(tr("device memory %1: %2").arg(format_bytes(int64_t(capacity)), fills));
+        label->setFont(QFont(font().family(), 8));
+        label->setBrush(QBrush(QColor(255, 255, 255, 200)));
     }
     plot_->rescaleAxes();
     // Some room around the points (multiplicative on log axes).
