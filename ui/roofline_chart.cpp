@@ -36,10 +36,7 @@ void plot_roofline(QCustomPlot* plot, const std::vector<Roof>& roofs, const std:
     double ylo = INFINITY, yhi = 0;
     for (const Roof& r : roofs) {
         QCPGraph* g = plot->addGraph();
-        g->setName(QObject::tr("%1 %2 roof: %3, %4%5")
-                       .arg(QString::fromStdString(r.device), QString::fromStdString(r.dtype),
-                            QString::fromStdString(format_flop_rate(r.peak_tflops)), QString::fromStdString(format_bandwidth(r.memory_tb_s)),
-                            r.measured ? QObject::tr(" (measured)") : QString()));  // the ridge is labelled on the chart
+        g->setName(QString::fromStdString(roof_legend(r, false)));  // the ridge is labelled on the chart
         g->setPen(QPen(QColor(60, 60, 60), 2, r.measured ? Qt::DashLine : Qt::SolidLine));
         QVector<double> xs, ys;
         for (const auto& [x, y] : roof_polyline(r, lo, hi)) {

@@ -65,9 +65,10 @@ std::pair<double, double> roofline_x_range(const std::vector<RooflinePoint>& poi
     return {std::pow(10.0, std::floor(std::log10(lo / 3))), std::pow(10.0, std::ceil(std::log10(hi * 1.5)))};
 }
 
-std::string roof_legend(const Roof& r) {
-    return printf_string("%s %s roof: %s, %s, ridge %.3g FLOP/byte%s", r.device.c_str(), r.dtype.c_str(), format_flop_rate(r.peak_tflops).c_str(),
-                         format_bandwidth(r.memory_tb_s).c_str(), r.ridge(), r.measured ? " (measured)" : "");
+std::string roof_legend(const Roof& r, bool with_ridge) {
+    return printf_string("%s %s roof: %s, %s", r.device.c_str(), r.dtype.c_str(), format_flop_rate(r.peak_tflops).c_str(),
+                         format_bandwidth(r.memory_tb_s).c_str()) +
+           (with_ridge ? printf_string(", ridge %.3g FLOP/byte", r.ridge()) : std::string()) + (r.measured ? " (measured)" : "");
 }
 
 }  // namespace awb

@@ -35,7 +35,8 @@ std::vector<std::pair<double, double>> roof_polyline(const Roof& roof, double lo
 // The intensity range a chart of these points and roofs needs (a decade around both, ridges included).
 std::pair<double, double> roofline_x_range(const std::vector<RooflinePoint>& points, const std::vector<Roof>& roofs);
 
-// "H200 SXM c10::BFloat16 roof: 989 TFLOP/s, 4.80 TB/s, ridge 206 FLOP/byte"
-std::string roof_legend(const Roof& roof);
+// "H200 SXM c10::BFloat16 roof: 989 TFLOP/s, 4.80 TB/s, ridge 206 FLOP/byte" (" (measured)" after a
+// measured one); without the ridge where the chart labels it.
+std::string roof_legend(const Roof& roof, bool with_ridge = true);
 
 }  // namespace awb

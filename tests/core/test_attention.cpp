@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "analysis/attention.h"
+#include "analysis/roofline.h"
 #include "io/json_io.h"
 #include "io/trace_import.h"
 #include "report/report_html.h"
@@ -257,6 +258,33 @@ TEST(Attention, RoofOfTheDeviceTheTraceNames) {
     EXPECT_EQ(call_roofs(cpu, "NVIDIA H200", calls), std::vector<Roof>{cpu});
     EXPECT_FALSE(roof_fit(group_attention(calls)[0], cpu).applies);
     EXPECT_TRUE(roof_fit(group_attention(calls)[0], roofs[0]).applies);
+}
+
+TEST(Attention, RooflinePointsAndRoofs) {
+    const Roof h200 = datasheet_roof(*find_device_roof("NVIDIA H200"), "c10::BFloat16");  // ridge 206 FLOP/byte
+    const auto line = roof_polyline(h200, 1, 1000);
+    ASSERT_EQ(line.size(), 3u);  // the slope, the ridge, the peak
+    EXPECT_DOUBLE_EQ(line[0].second, 4.8);
+    EXPECT_NEAR(line[1].first, 989 / 4.8, 1e-9);
+    EXPECT_DOUBLE_EQ(line[2].second, 989);
+    EXPECT_EQ(roof_polyline(h200, 300, 1000).size(), 2u);  // all past the ridge: flat
+    std::vector<TraceEvent> events{
+        op("aten::_scaled_dot_product_flash_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}}, {"", "", "", "0.", "False"}),
+        kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 1),
+        op("aten::scaled_dot_product_attention", 200, 300, 2, {{1, 2}})};  // no usable shape: no point
+    const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
+    ASSERT_EQ(calls.size(), 2u);
+    const auto points = roofline_points(calls);
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_EQ(points[0].series, "flash fwd c10::BFloat16");
+    EXPECT_DOUBLE_EQ(points[0].intensity, calls[0].flops / calls[0].bytes);
+    EXPECT_DOUBLE_EQ(points[0].tflops, calls[0].flops / 30e3 / 1e3);  // over the 30 us kernel
+    EXPECT_EQ(points[0].index, 0);
+    const auto [lo, hi] = roofline_x_range(points, {h200});
+    EXPECT_LE(lo, points[0].intensity / 3);
+    EXPECT_GE(hi, h200.ridge());
+    EXPECT_EQ(roof_legend(h200), "H200 SXM c10::BFloat16 roof: 989 TFLOP/s, 4.80 TB/s, ridge 206 FLOP/byte");
+    EXPECT_EQ(roof_legend(h200, false), "H200 SXM c10::BFloat16 roof: 989 TFLOP/s, 4.80 TB/s");
 }
 
 TEST(Attention, BytesUnderTheThreeModels) {
