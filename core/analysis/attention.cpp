@@ -130,8 +130,9 @@ void set_batch_heads(AttentionShape& s, const std::vector<int64_t>& scores, size
 
 void cost(AttentionInstance& a) {
     if (!a.shape.known()) return;
-    const double pairs_head = a.causal == 2 ? bottom_right_pairs(a.shape.seq_q, a.shape.seq_k)
-                                            : visible_pairs(a.shape.seq_q, a.shape.seq_k, a.causal == 1, a.window);
+    const double pairs_head = a.mean_keys > 0 ? double(a.shape.seq_q) * a.mean_keys
+                              : a.causal == 2 ? bottom_right_pairs(a.shape.seq_q, a.shape.seq_k)
+                                              : visible_pairs(a.shape.seq_q, a.shape.seq_k, a.causal == 1, a.window);
     a.pairs = pairs_head * double(a.shape.batch) * double(a.shape.heads_q);
     a.flops = attention_flops(a.shape, pairs_head, a.backward);
     if (a.backward) a.flops_backward_no_recompute = attention_flops(a.shape, pairs_head, false) * 2.0;
@@ -148,6 +149,7 @@ bool is_softmax(const EventName& n) { return n == "aten::softmax" || n == "aten:
 
 std::string causal_text(const AttentionInstance& a) {
     if (a.window > 0) return "window " + std::to_string(a.window);
+    if (a.mean_keys > 0) return "padding";
     return a.causal == 1 ? "yes" : a.causal == 2 ? "bottom-right" : a.causal == 0 ? "no" : "-";
 }
 
@@ -374,10 +376,15 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace, const Run
         // Concrete Inputs), for calls of the spec's shape (not the chunked variant's blocks).
         // The manual pattern's backward (autograd nodes) shows no mask op either.
         const bool unknown = a.causal < 0 || (a.backend == AttentionBackend::Manual && a.backward);
-        if (spec && unknown && spec->mask != MaskKind::Padding && a.shape.batch == spec->batch && a.shape.heads_q == spec->heads &&
-            a.shape.seq_q == spec->seq_q && a.shape.seq_k == spec->seq_k && a.shape.head_dim == spec->head_dim) {
-            a.causal = spec->mask == MaskKind::None ? 0 : 1;
-            if (spec->mask == MaskKind::Window) a.window = spec->window;
+        if (spec && unknown && a.shape.batch == spec->batch && a.shape.heads_q == spec->heads && a.shape.seq_q == spec->seq_q &&
+            a.shape.seq_k == spec->seq_k && a.shape.head_dim == spec->head_dim) {
+            if (spec->mask == MaskKind::Padding) {
+                a.causal = -1;
+                a.mean_keys = spec_pairs_per_head(*spec) / double(spec->seq_q);
+            } else {
+                a.causal = spec->mask == MaskKind::None ? 0 : 1;
+                if (spec->mask == MaskKind::Window) a.window = spec->window;
+            }
         }
         cost(a);
     }

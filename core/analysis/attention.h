@@ -42,6 +42,7 @@ struct AttentionInstance {
     std::string dtype;       // as the trace names it ("float", "c10::BFloat16")
     int causal = -1;         // 1: is_causal, 0: no mask, -1: a mask tensor or not recorded
     int64_t window = 0;      // > 0: our own run's sliding window (causal 1): query i sees keys i - window + 1 .. i
+    double mean_keys = 0;    // > 0: our own run's padding: the mean key length over the batch (its pairs: Nq x this)
     int32_t rank = -1;
     uint64_t thread = 0;
     int64_t start_ns = 0, end_ns = 0;  // CPU span (the manual pattern: first matmul's start to last one's end)
@@ -60,7 +61,8 @@ struct AttentionInstance {
     bool operator==(const AttentionInstance&) const = default;
 };
 
-// AttentionInstance::causal as the tables show it: "yes", "bottom-right", "no", "-", "window 256".
+// AttentionInstance::causal as the tables show it: "yes", "bottom-right", "no", "-", "window 256",
+// "padding".
 std::string causal_text(const AttentionInstance& call);
 
 // Every attention call of the trace, in start order. spec: our own run's, whose mask gives the causal

@@ -43,7 +43,7 @@ std::string format_bench(const BenchResult& r) {
                          format_ms(t.p10_ns).c_str(), format_ms(t.p90_ns).c_str(), format_ms(t.min_ns).c_str());
     out += printf_string("%-19s %.2f GFLOP/s (%.3f GFLOP per iteration: %s4*B*H*Nq*Nk*D%s)\n", "achieved",
                          r.gflops_per_s, r.flops / 1e9, r.spec.mode == Mode::Train ? "3 x " : "",
-                         r.spec.mask == MaskKind::Causal || r.spec.mask == MaskKind::Window ? ", visible pairs only" : "");
+                         r.spec.mask != MaskKind::None ? ", visible pairs only" : "");
     if (r.roof.known()) {
         const double intensity = r.bytes > 0 ? r.flops / r.bytes : 0.0;
         out += printf_string("%-19s %.1f%% of the %s attainable at %.3g FLOP/byte (ideal bytes %s per iteration: %s)\n", "of roof",

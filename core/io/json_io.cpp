@@ -197,6 +197,7 @@ void to_json(json& j, const AttentionInstance& a) {
          {"dtype", a.dtype},
          {"causal", a.causal == 1 ? json("top-left") : a.causal == 2 ? json("bottom-right") : a.causal == 0 ? json(false) : json(nullptr)},
          {"window", a.window > 0 ? json(a.window) : json(nullptr)},
+         {"mean_key_length", a.mean_keys > 0 ? json(a.mean_keys) : json(nullptr)},
          {"rank", a.rank < 0 ? json(nullptr) : json(a.rank)},
          {"thread", a.thread},
          {"start_us", double(a.start_ns) / 1e3},
@@ -230,6 +231,7 @@ void from_json(const json& j, AttentionInstance& a) {
     const json causal = j.value("causal", json(nullptr));
     a.causal = causal.is_string() ? (causal.get<std::string>() == "bottom-right" ? 2 : 1) : causal.is_boolean() ? 0 : -1;
     a.window = j.contains("window") && j["window"].is_number_integer() ? j["window"].get<int64_t>() : 0;
+    a.mean_keys = j.contains("mean_key_length") && j["mean_key_length"].is_number() ? j["mean_key_length"].get<double>() : 0.0;
     a.rank = j.contains("rank") && j["rank"].is_number_integer() ? j["rank"].get<int32_t>() : -1;
     a.thread = j.value("thread", uint64_t(0));
     a.start_ns = int64_t(std::llround(j.value("start_us", 0.0) * 1000.0));

@@ -264,8 +264,17 @@ double visible_pairs(int64_t seq_q, int64_t seq_k, bool causal, int64_t window) 
     return full * (full + 1) / 2 + double(std::max<int64_t>(0, seq_q - seq_k)) * double(seq_k);
 }
 
+double spec_pairs_per_head(const RunSpec& s) {
+    if (s.mask == MaskKind::Padding && !s.key_lengths.empty() && int64_t(s.key_lengths.size()) == s.batch) {
+        double keys = 0;
+        for (int64_t len : s.key_lengths) keys += double(std::clamp<int64_t>(len, 0, s.seq_k));
+        return double(s.seq_q) * keys / double(s.batch);
+    }
+    return visible_pairs(s.seq_q, s.seq_k, s.mask == MaskKind::Causal, s.mask == MaskKind::Window ? s.window : 0);
+}
+
 double attention_flops(const RunSpec& s) {
-    const double pairs = visible_pairs(s.seq_q, s.seq_k, s.mask == MaskKind::Causal, s.mask == MaskKind::Window ? s.window : 0);
+    const double pairs = spec_pairs_per_head(s);
     const double forward = 4.0 * double(s.batch) * double(s.heads) * pairs * double(s.head_dim);
     return s.mode == Mode::Train ? 3.0 * forward : forward;
 }

@@ -89,8 +89,12 @@ int64_t device_available_bytes(const RunSpec& spec, const DeviceCaps& caps);  //
 
 // Model FLOPs of one step (the attention matmuls only): forward 4*B*H*Nq*Nk*D, train 3x that
 // (backward = 4 more matmuls: dV, dP, dQ, dK). Causal counts only the visible (query, key) pairs,
-// sum over i of min(i+1, Nk), about half; padding counts the dense size, as the kernels compute it.
+// sum over i of min(i+1, Nk), about half; padding only the keys each batch entry has (Nq x its key
+// length; the kernels compute the dense size and discard the padded pairs).
 double attention_flops(const RunSpec& spec);
+// Visible (query, key) pairs per (batch entry, head) of a spec, averaged over the batch: the mask's
+// (visible_pairs), or with padding Nq x the mean key length.
+double spec_pairs_per_head(const RunSpec& spec);
 // (query, key) pairs one head computes: Nq x Nk, or causal top-left aligned as PyTorch's is_causal
 // (query i sees keys 0..i, also when Nq != Nk); with a sliding window W > 0 (causal implied) query i
 // sees keys max(0, i - W + 1) .. min(i, Nk - 1).

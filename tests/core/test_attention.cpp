@@ -338,8 +338,14 @@ TEST(Attention, OurOwnRunsSpecGivesTheCausalFlagTheTraceLacks) {
     EXPECT_DOUBLE_EQ(causal[0].pairs, 2 * 8 * 128 * 129 / 2.0);
     spec.mask = MaskKind::None;
     EXPECT_EQ(attention_instances(trace(), &spec)[0].causal, 0);
-    spec.mask = MaskKind::Padding;  // a mask tensor: which pairs it hides is data
-    EXPECT_EQ(attention_instances(trace(), &spec)[0].causal, -1);
+    spec.mask = MaskKind::Padding;  // a mask tensor: which pairs it hides is data, and our spec has it
+    spec.key_lengths = {128, 64};
+    const AttentionInstance padded = attention_instances(trace(), &spec)[0];
+    EXPECT_EQ(padded.causal, -1);
+    EXPECT_EQ(causal_text(padded), "padding");
+    EXPECT_DOUBLE_EQ(padded.pairs, 8 * 128 * (128 + 64));
+    EXPECT_DOUBLE_EQ(padded.flops, attention_flops(with_variant(spec, "sdpa")) / 3);  // train counts 3x the forward
+    spec.key_lengths.clear();
     spec.mask = MaskKind::Causal;
     spec.seq_q = spec.seq_k = 256;  // another shape (the chunked variant's blocks): not this spec's call
     EXPECT_EQ(attention_instances(trace(), &spec)[0].causal, -1);

@@ -228,8 +228,11 @@ TEST(RunSpec, AttentionFlops) {
     s.seq_q = 4;  // rows see 1, 2, 3, 4 keys
     s.seq_k = 3;  // ... capped at 3: 1 + 2 + 3 + 3
     EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 2 * 8 * 9 * 64);
-    s.mask = MaskKind::Padding;  // dense, as the kernels compute it
+    s.mask = MaskKind::Padding;  // without key lengths: dense
     EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 2 * 8 * 12 * 64);
+    s.key_lengths = {3, 1};  // the keys each batch entry has: 4 x 3 + 4 x 1 pairs per head
+    EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 8 * (12 + 4) * 64);
+    s.key_lengths.clear();
     s.mask = MaskKind::Window;  // rows see keys i - 1 .. i, capped at key 2: 1 + 2 + 2 + 1
     s.window = 2;
     EXPECT_DOUBLE_EQ(attention_flops(s), 4.0 * 2 * 8 * 6 * 64);
