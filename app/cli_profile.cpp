@@ -10,6 +10,7 @@
 #include "cli_options.h"
 #include "cli_spec_options.h"
 #include "engine/profiler_session.h"
+#include "engine/roof_probe.h"
 #include "io/chrome_trace.h"
 #include "io/json_io.h"
 #include "model/units.h"
@@ -45,7 +46,12 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     StderrProgress progress(c.quiet);
     ProfileResult result;
     const int rc = call_engine("profile", progress,
-                               [&] { result = profile_run(spec, c.profiler, &progress, c.kineto_trace_path); });
+                               [&] {
+                                   result = profile_run(spec, c.profiler, &progress, c.kineto_trace_path);
+                                   // The roof for the attention calls (after the run: its matmul and copy would
+                                   // change the allocator's state the profiled steps see).
+                                   result.roof = run_roof(spec, result.environment.device_name);
+                               });
     if (rc != kExitOk) return rc;
     for (const auto& f : result.kineto_trace_files) std::cerr << "wrote Kineto's trace " << f << "\n";
     for (const auto& p : result.kineto_trace_problems) std::cerr << "attnwb profile: " << p << "\n";

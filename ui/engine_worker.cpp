@@ -1,5 +1,6 @@
 #include "engine_worker.h"
 
+#include "engine/roof_probe.h"
 #include "engine/sweep_runner.h"
 #include "io/json_io.h"
 #include "io/trace_import.h"
@@ -68,7 +69,9 @@ void EngineWorker::runSweep(const awb::SweepPlan& plan) {
 
 void EngineWorker::runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options) {
     runJob(tr("Run failed"), tr("Invalid input:\n"), [&](SweepObserver& observer) {
-        emit profileFinished(std::make_shared<const ProfileResult>(profile_run(spec, options, &observer)));
+        ProfileResult result = profile_run(spec, options, &observer);
+        result.roof = run_roof(spec, result.environment.device_name);  // for the Attention tab's roofline
+        emit profileFinished(std::make_shared<const ProfileResult>(std::move(result)));
     });
 }
 

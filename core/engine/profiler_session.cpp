@@ -17,7 +17,6 @@
 #include "engine/device_caps.h"
 #include "engine/engine_guard.h"
 #include "engine/environment_probe.h"
-#include "engine/roof_probe.h"
 #include "engine/thread_count_scope.h"
 #include "engine/variants.h"
 #include "model/bench_stats.h"
@@ -278,7 +277,6 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
         profiler.stop();
         if (cuda) out.device_peak_bytes = cuda::max_memory_allocated(cuda_index);
         out.kineto_trace_files = std::move(profiler.kineto_files);
-        out.roof = run_roof(spec, out.environment.device_name);  // for the attention calls' roofline (once per process)
         out.kineto_trace_problems = std::move(profiler.kineto_problems);
 
         TraceMeta meta;

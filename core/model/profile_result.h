@@ -28,7 +28,8 @@ struct ProfileResult {
     Trace trace;                     // events of all recorded steps
     std::vector<StepRecord> steps;   // every step, recorded or not
     int64_t device_peak_bytes = -1;  // CUDA allocator peak over recorded steps; -1 on CPU
-    Roof roof;                       // the run's roof for its dtype (engine/roof_probe.h: run_roof); not known() for foreign traces
+    Roof roof;                       // the run's roof for its dtype (engine/roof_probe.h: run_roof), set by the CLI and the GUI
+                                     // after profile_run; not known() for foreign traces
     std::vector<std::string> kineto_trace_files;     // Kineto's own chrome traces written (see profile_run)
     std::vector<std::string> kineto_trace_problems;  // ... and those Kineto failed to write, with the reason
 };

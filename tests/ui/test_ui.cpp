@@ -24,6 +24,7 @@
 #include "attention_view.h"
 #include "comparison_model.h"
 #include "comparison_view.h"
+#include "engine/roof_probe.h"
 #include "engine/sweep_runner.h"
 #include "engine_worker.h"
 #include "findings_view.h"
@@ -897,7 +898,9 @@ private slots:
         }
         QVERIFY(chart->readout().contains(QStringLiteral("FLOP/byte")));
         // Our own run: the roof measured in it (dashed, "measured" in the legend), each call's share of it.
-        window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        ProfileResult own = profile_run(tiny_spec(), ProfileOptions{});
+        own.roof = run_roof(own.spec, own.environment.device_name);  // as the engine worker and attnwb profile do
+        window.showResult(std::make_shared<const ProfileResult>(std::move(own)));
         QTRY_VERIFY_WITH_TIMEOUT(window.attention()->model()->rowCount() >= 1, 10'000);  // tiny_spec's manual variant has one
         QCOMPARE(chart->points().size(), size_t(window.attention()->model()->rowCount()));
         QVERIFY(chart->plot()->graph(0)->name().contains(QStringLiteral("(measured)")));
