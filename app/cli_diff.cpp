@@ -71,7 +71,6 @@ int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& 
     std::cout << format_bench_diff(d, a, b, c.a, c.b);
     return write_outputs("diff", [&] {
         if (c.json_path.empty()) return;
-        const Interval& i = d.ratio.interval;
         write_output(c.json_path, nlohmann::json{{"schema", "attention-workbench/diff"},
                                                  {"schema_version", 1},
                                                  {"kind", "bench"},
@@ -80,9 +79,7 @@ int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& 
                                                  {"median_a_ns", d.median_a_ns},
                                                  {"median_b_ns", d.median_b_ns},
                                                  {"ratio_b_over_a", d.ratio.ratio},
-                                                 {"ratio_interval", i.valid ? nlohmann::json{{"low", i.low}, {"high", i.high}, {"level", i.level},
-                                                                                             {"resamples", i.resamples}, {"method", "percentile bootstrap"}}
-                                                                            : nlohmann::json(nullptr)},
+                                                 {"ratio_interval", d.ratio.interval},
                                                  {"b_faster_share", d.ratio.b_faster},
                                                  {"verdict", d.verdict},
                                                  {"differences", d.differences}}

@@ -9,7 +9,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <optional>
 #include <set>
 
 #include "analysis/attention.h"
@@ -22,6 +21,7 @@
 #include "cli_engine_call.h"
 #include "cli_options.h"
 #include "io/trace_import.h"
+#include "io/workspace.h"
 #include "model/units.h"
 
 namespace awb::cli {
@@ -102,12 +102,8 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
             cpu_threads.insert(e.thread);
         }
     }
-    std::optional<RunSpec> spec;  // our own trace's (its metadata): the attention calls' causal flag
-    if (t.extra.is_object() && t.extra.contains("spec")) try {
-            spec = t.extra.at("spec").get<RunSpec>();
-        } catch (const std::exception&) {  // metadata of another version: the events still show
-        }
-    const RunAnalysis analysis = analyze_run(trace, spec ? &*spec : nullptr);  // the tables and the memory replay, once
+    const ProfileResult ours = run_of_metadata(t.extra);  // our own trace's spec (the attention calls' mask) and roof
+    const RunAnalysis analysis = analyze_run(trace, ours.spec_known ? &ours.spec : nullptr);  // the tables and the memory replay, once
     int64_t peak = 0;
     for (const auto& s : analysis.memory) peak = std::max(peak, s.peak_bytes);
     std::cout << "=== " << path << (t.trace_name.empty() ? "" : "  (" + t.trace_name + ")") << " ===\n";
@@ -173,13 +169,11 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
     if (c.attention) {
         // The roof our own run measured (its metadata), else the device table's for the GPU the trace
         // names (deviceProperties).
-        Roof measured;
         std::string gpu;
-        if (t.extra.is_object() && t.extra.contains("roof")) measured = t.extra.at("roof").get<Roof>();
         if (t.device_properties.is_array())
             for (const auto& d : t.device_properties)
                 if (gpu.empty() && d.is_object() && d.contains("name") && d["name"].is_string()) gpu = d["name"].get<std::string>();
-        const std::vector<Roof> roofs = call_roofs(measured, gpu, analysis.attention);
+        const std::vector<Roof> roofs = call_roofs(ours.roof, gpu, analysis.attention);
         std::cout << format_attention(analysis.attention, roofs);  // part of the run's analysis
         attention_json = {{"calls", analysis.attention}, {"roofs", roofs}};
     }

@@ -414,6 +414,12 @@ std::string attention_conventions() {
            "kernel ran";
 }
 
+std::string bytes_model_convention() {
+    return "bytes model: of ideal (each tensor once), scores (the [Nq, Nk] scores at every pass) and chunked (K, V re-read per "
+           "128-query block), the one whose roofline time max(FLOP / peak, bytes / bandwidth) is nearest the measured time; '=' when "
+           "all three give the same time (compute-bound)";
+}
+
 std::vector<Roof> call_roofs(const Roof& measured, const std::string& device_name, const std::vector<AttentionInstance>& calls) {
     if (measured.known()) return {measured};
     std::vector<Roof> roofs;
@@ -468,9 +474,7 @@ std::string format_attention(const std::vector<AttentionInstance>& instances, co
         out += printf_string("Roof for %s: %s, %s, %s, ridge %.1f FLOP/byte (%s)\n", r.dtype.c_str(), r.device.c_str(),
                              format_flop_rate(r.peak_tflops).c_str(), format_bandwidth(r.memory_tb_s).c_str(), r.ridge(), r.source.c_str());
     if (roofed)
-        out += "Bytes model: the one of ideal, scores (the [Nq, Nk] scores at every pass) and chunked (K, V re-read per 128-query "
-               "block) whose roofline time max(FLOP / peak, bytes / bandwidth) is nearest the measured time; '=' when all three "
-               "give the same time (compute-bound)\n";
+        out += "B" + bytes_model_convention().substr(1) + "\n";
     out += printf_string("%-28s %-4s %5s %4s %4s %6s %6s %4s %-14s %-12s %6s %12s %12s %14s %9s %9s%s\n", "backend", "pass", "B", "Hq", "Hkv",
                          "Nq", "Nk", "D", "dtype", "causal", "calls", "CPU total", "device total", "FLOP per call", "TFLOP/s", "GB/s",
                          roofed ? " % of roof  bytes model" : "");

@@ -84,6 +84,8 @@ std::vector<AttentionGroup> group_attention(const std::vector<AttentionInstance>
 
 // The cost model's conventions in one sentence, printed with every table of calls.
 std::string attention_conventions();
+// How the "bytes model" column is chosen, in one sentence, printed with every table that has it.
+std::string bytes_model_convention();
 
 // The roofs that apply to a run's calls: the one measured in the run (our own runs), else the
 // device table's for each dtype of the calls when the run names a GPU it lists; none otherwise.

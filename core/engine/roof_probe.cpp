@@ -33,6 +33,19 @@ double best_ns(const DeviceSpec& device, int repeats, Work&& work) {
     return std::max(best, 1.0);
 }
 
+// Doubles `size` until one run of the work make(size) returns lasts enough_ns or size reaches max (a
+// first call warms each size up); then the best of `first` + `more` runs at that size.
+template <typename Make>
+double time_growing(const DeviceSpec& device, int64_t& size, int64_t max, double enough_ns, int first, int more, Make&& make) {
+    for (;;) {
+        auto work = make(size);
+        work();
+        const double ns = best_ns(device, first, work);
+        if (ns >= enough_ns || size >= max) return std::min(ns, best_ns(device, more, work));
+        size *= 2;
+    }
+}
+
 Roof measure_uncached(const DeviceSpec& device, Dtype dtype, int threads) {
     Roof roof;
     roof.dtype = trace_dtype_name(dtype);
@@ -43,22 +56,17 @@ Roof measure_uncached(const DeviceSpec& device, Dtype dtype, int threads) {
         ThreadCountScope scope(threads);
         const auto options = at::TensorOptions().dtype(torch_dtype(dtype)).device(torch_device(device));
 
-        // Peak: a square matmul grown until one product takes long enough to time well.
-        const int64_t max_n = cuda ? 16384 : 4096;
+        // Peak: a square matmul grown until one product takes long enough to time well (the first
+        // product of each size warms up BLAS threads and kernel selection).
         int64_t n = 256;
         double gemm_ns = 0;
         std::string gemm_failure;
         try {
-            for (;;) {
-                const at::Tensor a = at::randn({n, n}, options), b = at::randn({n, n}, options);
-                at::Tensor c = at::mm(a, b);  // warm-up (BLAS threads, kernel selection)
-                gemm_ns = best_ns(device, 1, [&] { c = at::mm(a, b); });
-                if (gemm_ns >= 50e6 || n >= max_n) {
-                    gemm_ns = std::min(gemm_ns, best_ns(device, 3, [&] { c = at::mm(a, b); }));
-                    break;
-                }
-                n *= 2;
-            }
+            gemm_ns = time_growing(device, n, cuda ? 16384 : 4096, 50e6, 1, 3, [&](int64_t size) {
+                return [a = at::randn({size, size}, options), b = at::randn({size, size}, options), c = at::Tensor()]() mutable {
+                    c = at::mm(a, b);
+                };
+            });
         } catch (const c10::Error& e) {
             gemm_failure = e.what_without_backtrace();
             gemm_failure = gemm_failure.substr(0, gemm_failure.find('\n'));
@@ -67,20 +75,12 @@ Roof measure_uncached(const DeviceSpec& device, Dtype dtype, int threads) {
         // Bandwidth: a copy of a tensor well past the last-level cache, read once and written once.
         const int64_t element = element_size(dtype);
         int64_t bytes = int64_t(64) << 20;
-        double copy_ns = 0;
-        for (;;) {
-            const at::Tensor src = at::ones({bytes / element}, options);
-            at::Tensor dst = at::empty_like(src);
-            dst.copy_(src);
-            copy_ns = best_ns(device, 3, [&] { dst.copy_(src); });
-            if (copy_ns >= 10e6 || bytes >= (int64_t(1) << 30)) {
-                copy_ns = std::min(copy_ns, best_ns(device, 2, [&] { dst.copy_(src); }));
-                break;
-            }
-            bytes *= 2;
-        }
+        const double copy_ns = time_growing(device, bytes, int64_t(1) << 30, 10e6, 3, 2, [&](int64_t size) {
+            at::Tensor src = at::ones({size / element}, options);
+            return [src, dst = at::empty_like(src)]() mutable { dst.copy_(src); };
+        });
         roof.memory_tb_s = 2.0 * double(bytes) / copy_ns / 1e3;  // bytes/ns = GB/s
-        const std::string where = cuda ? roof.device : "CPU";  // BLAS may run its own threads: no count claimed
+        const std::string& where = roof.device;  // "CPU" (BLAS may run its own threads: no count claimed) or the GPU's name
         const std::string copy = printf_string("%lld MiB copy %.1f GB/s (read + write, best of 5)", (long long)(bytes >> 20), roof.memory_tb_s * 1e3);
         if (!gemm_failure.empty()) {
             roof.source = "measured in this run, " + where + ": " + to_string(dtype) + " matmul failed (" + gemm_failure + "); " + copy;

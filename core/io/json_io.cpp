@@ -158,6 +158,11 @@ void from_json(const json& j, Environment& e) {
     e.memory_bytes = j.contains("memory_bytes") && j["memory_bytes"].is_number_integer() ? j["memory_bytes"].get<int64_t>() : -1;
 }
 
+void to_json(json& j, const Interval& i) {
+    j = i.valid ? json{{"low", i.low}, {"high", i.high}, {"level", i.level}, {"resamples", i.resamples}, {"method", "percentile bootstrap"}}
+                : json(nullptr);
+}
+
 void to_json(json& j, const Roof& r) {
     j = json{{"device", r.device}, {"dtype", r.dtype}, {"peak_tflops", r.peak_tflops}, {"memory_tb_s", r.memory_tb_s},
              {"ridge_flop_per_byte", r.ridge()}, {"measured", r.measured}, {"source", r.source}};

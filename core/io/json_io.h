@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/attention.h"
+#include "analysis/bootstrap.h"
 #include "analysis/gpu_breakdown.h"
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
@@ -29,6 +30,8 @@ void to_json(nlohmann::json& j, const ProfileOptions& o);
 void from_json(const nlohmann::json& j, ProfileOptions& o);
 void to_json(nlohmann::json& j, const Environment& e);
 void from_json(const nlohmann::json& j, Environment& e);
+// A bootstrap interval: low, high, level, resamples, method; null when not valid.
+void to_json(nlohmann::json& j, const Interval& i);
 void to_json(nlohmann::json& j, const Roof& r);
 void from_json(const nlohmann::json& j, Roof& r);
 void to_json(nlohmann::json& j, const OperatorRow& r);

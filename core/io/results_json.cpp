@@ -203,17 +203,13 @@ json sweep_file_json(const SweepResult& r) {
     // Derived, for readers that do not recompute: the loader ignores them and calls analyze().
     const SweepAnalysis a = analyze(r);
     json fits = json::array(), crossovers = json::array();
-    auto interval = [](const Interval& i) {
-        return i.valid ? json{{"low", i.low}, {"high", i.high}, {"level", i.level}, {"resamples", i.resamples}, {"method", "percentile bootstrap"}}
-                       : json(nullptr);
-    };
     for (const auto& f : a.fits)
-        fits.push_back({{"metric", f.metric}, {"series", f.series}, {"fit", f.fit}, {"exponent_interval", interval(f.exponent_interval)}});
+        fits.push_back({{"metric", f.metric}, {"series", f.series}, {"fit", f.fit}, {"exponent_interval", f.exponent_interval}});
     for (const auto& c : a.crossovers)
         crossovers.push_back({{"metric", c.metric}, {"series_a", c.series_a}, {"series_b", c.series_b},
                               {"n", c.at.n}, {"n_before", c.at.n_before}, {"n_after", c.at.n_after},
                               {"a_lower_after", c.at.a_lower_after}, {"within_noise", c.within_noise},
-                              {"n_interval", interval(c.n_interval)}, {"resampled_share", c.resampled_share}});
+                              {"n_interval", c.n_interval}, {"resampled_share", c.resampled_share}});
     j["fits"] = fits;
     j["crossovers"] = crossovers;
     return j;

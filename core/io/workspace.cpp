@@ -81,10 +81,9 @@ Environment environment_of_import(const ImportedTrace& t) {
     return e;
 }
 
-ProfileResult profile_result_from_import(ImportedTrace imported) {
+ProfileResult run_of_metadata(const json& meta) {
     ProfileResult result;
     result.spec_known = false;
-    const json& meta = imported.extra;
     if (meta.is_object()) {
         try {  // metadata of another version: the events still show
             if (meta.contains("spec")) {
@@ -99,6 +98,11 @@ ProfileResult profile_result_from_import(ImportedTrace imported) {
         } catch (const std::exception&) {
         }
     }
+    return result;
+}
+
+ProfileResult profile_result_from_import(ImportedTrace imported) {
+    ProfileResult result = run_of_metadata(imported.extra);
     // A foreign trace (no environment of ours): what the trace itself records (GPUs, CUDA, ranks).
     if (result.environment == Environment{}) result.environment = environment_of_import(imported);
     result.trace = std::move(imported.trace);

@@ -47,6 +47,10 @@ struct Workspace {
 // The run an imported trace describes: for our own traces the spec, options, environment, steps and
 // device peak written with it; for other traces the events only (spec left at its defaults).
 ProfileResult profile_result_from_import(ImportedTrace imported);
+// The run our metadata in a trace describes (spec, options, environment, steps, device peak, roof),
+// without its events; spec_known false when there is none. Metadata of another version, or fields of
+// the wrong type, leave the rest at their defaults (the events still show).
+ProfileResult run_of_metadata(const nlohmann::json& metadata);
 // What a trace without our metadata records of where it ran: its GPUs (deviceProperties), CUDA runtime
 // and driver, ranks (distributedInfo) and the Kineto versions and options it was written with.
 Environment environment_of_import(const ImportedTrace& imported);

@@ -295,14 +295,12 @@ std::string attention_section(const std::vector<AttentionInstance>& calls, const
         const Roof* roof = find_roof(roofs, a.dtype);
         const RoofFit fit = roof ? roof_fit(g, *roof) : RoofFit{};
         out += num(fit.applies ? format_share(fit.share) : "-") +
-               td(fit.applies ? (fit.bytes.tie ? "any (compute-bound)" : to_string(fit.bytes.model)) : "-") + "</tr>\n";
+               td(fit.applies ? (fit.bytes.tie ? "=" : to_string(fit.bytes.model)) : "-") + "</tr>\n";
     }
     out += "</table>\n";
     for (const Roof& r : roofs) out += "<p class=\"sub\">" + esc(roof_legend(r) + ": " + r.source) + "</p>\n";
     if (!roofs.empty())
-        out += "<p class=\"sub\">" + esc("bytes model: of ideal (each tensor once), scores (the [Nq, Nk] scores at every pass) and chunked "
-                                          "(K, V re-read per 128-query block), the one whose roofline time max(FLOP / peak, bytes / bandwidth) "
-                                          "is nearest the measured time.") + "</p>\n";
+        out += "<p class=\"sub\">" + esc(bytes_model_convention() + ".") + "</p>\n";
     return out + roofline_chart("Roofline of the attention calls (one point per call)", roofs, roofline_points(calls));
 }
 

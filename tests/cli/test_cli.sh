@@ -188,6 +188,8 @@ check "kernel classes of a GPU trace" 0 '^GEMM +0 +2 ' -- inspect "$fixtures/kin
 # --attention: our own run of the manual variant and PyTorch 2.11's trace of sdpa (CPU flash, forward and backward)
 check "attention calls of our own run" 0 '^manual +fwd ' -- inspect "$tmp/t.json" --quiet --attention
 check "our own run's attention against its measured roof" 0 '^Roof for float: CPU, [0-9.]+ GFLOP/s, [0-9.]+ GB/s, ridge [0-9.]+ FLOP/byte \(measured in this run' -- inspect "$tmp/t.json" --quiet --attention
+python3 -c "import json; t=json.load(open('$tmp/t.json')); t['attention_workbench']['roof']={'device': 5}; json.dump(t, open('$tmp/badroof.json', 'w'))"
+check "a roof of the wrong type in our metadata: the calls without it" 0 '^manual +fwd ' -- inspect "$tmp/badroof.json" --quiet --attention
 check "attention calls of a torch 2.11 trace" 0 '^CPU flash +bwd +1 +2 +2 +64 +64 +16 ' -- inspect "$fixtures/torch2/sdpa_train_stack.pt.trace.json.gz" --quiet --attention --json "$tmp/att.json"
 if python_check "import json; a=json.load(open('$tmp/att.json'))['traces'][0]['attention']['calls']; \
 assert len(a)==4, len(a); assert sorted(x['pass'] for x in a)==['backward','backward','forward','forward']; \
