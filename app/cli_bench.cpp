@@ -32,11 +32,11 @@ int run(const CLI::App& sub, const BenchCommand& c) {
         std::cerr << "attnwb bench: invalid input:\n" << format_problems(problems);
         return kExitBadInput;
     }
-    StderrProgress progress(c.quiet);
+    StderrProgress progress(c.quiet, /*keep_finished=*/true);
     BenchResult result;
     const int rc = call_engine("bench", progress, [&] {
         result = bench_run(spec, c.bench, &progress);
-        if (c.overhead) {
+        if (c.overhead && !progress.interrupted()) {
             ProfileOptions overhead;  // the default schedule (shapes and memory recorded), 5 recorded steps
             overhead.active = 5;
             const ProfileResult profiled = profile_run(spec, overhead, &progress);
@@ -46,7 +46,7 @@ int run(const CLI::App& sub, const BenchCommand& c) {
     if (rc != kExitOk) return rc;
     std::cout << format_bench(result);
     const Explanation explained = explain({nullptr, &result});
-    return write_outputs("bench", [&] {
+    const int written = write_outputs("bench", [&] {
         nlohmann::json j = bench_file_json(result);
         add_explanation(j, explained);
         write_output(c.json_path, j.dump(1) + "\n");
@@ -54,6 +54,7 @@ int run(const CLI::App& sub, const BenchCommand& c) {
         in.bench = &result;
         write_report(c.report_path, in, explained);
     });
+    return written == kExitOk && progress.interrupted() ? kExitInterrupted : written;
 }
 
 }  // namespace

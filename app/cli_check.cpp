@@ -37,7 +37,7 @@ int run(const CLI::App& sub, const CheckCommand& c) {
     if (variants.empty())
         for (const auto& v : variant_catalog()) variants.push_back(v.name);
 
-    StderrProgress progress(c.quiet);
+    StderrProgress progress(c.quiet, /*keep_finished=*/true);
     CheckReport report;
     const int rc = call_engine("check", progress, [&] { report = check_variants(spec, variants, c.tolerance, &progress); });
     if (rc != kExitOk) return rc;
@@ -52,6 +52,7 @@ int run(const CLI::App& sub, const CheckCommand& c) {
             write_report(c.report_path, in, explained);
         }) != kExitOk)
         return kExitRuntimeFailure;
+    if (progress.interrupted()) return kExitInterrupted;
     return report.all_passed() ? kExitOk : kExitOutOfTolerance;
 }
 

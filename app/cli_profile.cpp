@@ -43,14 +43,14 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
         return kExitBadInput;
     }
 
-    StderrProgress progress(c.quiet);
+    StderrProgress progress(c.quiet, /*keep_finished=*/true);
     ProfileResult result;
     const int rc = call_engine("profile", progress,
                                [&] {
                                    result = profile_run(spec, c.profiler, &progress, c.kineto_trace_path);
                                    // The roof for the attention calls (after the run: its matmul and copy would
-                                   // change the allocator's state the profiled steps see).
-                                   result.roof = run_roof(spec, result.environment.device_name);
+                                   // change the allocator's state the profiled steps see); not after a stop.
+                                   if (!progress.interrupted()) result.roof = run_roof(spec, result.environment.device_name);
                                });
     if (rc != kExitOk) return rc;
     for (const auto& f : result.kineto_trace_files) std::cerr << "wrote Kineto's trace " << f << "\n";
@@ -68,6 +68,9 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
               << "allocator: " << result.environment.allocator << "\n"
               << "schedule wait=" << c.profiler.wait << " warmup=" << c.profiler.warmup << " active=" << c.profiler.active
               << " repeat=" << c.profiler.repeat << ", sorted by " << to_string(sort) << "\n";
+    if (result.interrupted)
+        std::cout << "INTERRUPTED after step " << result.steps.size() << " of " << total_steps(c.profiler)
+                  << ": the table holds the steps recorded before the stop\n";
     TableTextOptions table;
     table.row_limit = c.rows;
     table.device_columns = cuda;
@@ -95,7 +98,9 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
                       << result.trace.memory().size() << " memory events)\n";
         }
     });
-    return written != kExitOk || result.kineto_trace_problems.empty() ? written : kExitRuntimeFailure;
+    if (written != kExitOk) return written;
+    if (!result.kineto_trace_problems.empty()) return kExitRuntimeFailure;
+    return progress.interrupted() ? kExitInterrupted : kExitOk;
 }
 
 }  // namespace

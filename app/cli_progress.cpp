@@ -11,22 +11,30 @@ namespace awb::cli {
 namespace {
 
 std::atomic<int> g_interrupts{0};
+std::atomic<bool> g_keep_finished{false};
 
 extern "C" void on_sigint(int) {
     const int n = g_interrupts.fetch_add(1) + 1;
-    const char* msg = n == 1 ? "\nattnwb: interrupted, stopping (a sweep finishes its current point; Ctrl-C again to "
-                               "stop now)\n"
-                             : "\nattnwb: stopping now\n";
-    // write() is async-signal-safe, stdio is not.
+    const bool keep = g_keep_finished.load();
+    const char* msg = !keep ? "\nattnwb: interrupted, stopping\n"
+                      : n == 1 ? "\nattnwb: interrupted: finishing the current step, then keeping what finished "
+                                 "(Ctrl-C again to stop now)\n"
+                      : n == 2 ? "\nattnwb: stopping now (what finished is still written; Ctrl-C once more to quit "
+                                 "at once)\n"
+                               : "\nattnwb: quitting at once\n";
+    // write() and _exit() are async-signal-safe, stdio is not. Files we write are renamed into place
+    // whole (io/atomic_file.h): quitting here never leaves one half-written.
     ssize_t ignored = write(STDERR_FILENO, msg, __builtin_strlen(msg));
     (void)ignored;
+    if (keep && n >= 3) _exit(130);
 }
 
 }  // namespace
 
-StderrProgress::StderrProgress(bool quiet, bool finish_point)
-    : quiet_(quiet), finish_point_(finish_point), tty_(isatty(STDERR_FILENO) == 1) {
+StderrProgress::StderrProgress(bool quiet, bool keep_finished)
+    : quiet_(quiet), keep_finished_(keep_finished), tty_(isatty(STDERR_FILENO) == 1) {
     g_interrupts = 0;
+    g_keep_finished = keep_finished;
     std::signal(SIGINT, on_sigint);
 }
 
@@ -51,8 +59,8 @@ void StderrProgress::end_line() {
     line_open_ = false;
 }
 
-bool StderrProgress::cancel_requested() const { return g_interrupts.load() >= (finish_point_ ? 2 : 1); }
-bool StderrProgress::stop_between_points() const { return g_interrupts.load() >= 1; }
+bool StderrProgress::cancel_requested() const { return g_interrupts.load() >= (keep_finished_ ? 2 : 1); }
+bool StderrProgress::finish_requested() const { return g_interrupts.load() >= 1; }
 bool StderrProgress::interrupted() const { return g_interrupts.load() >= 1; }
 
 }  // namespace awb::cli

@@ -67,7 +67,7 @@ int run(const CLI::App& sub, const SweepCommand& c) {
         return kExitBadInput;
     }
 
-    SweepPrinter printer(c.quiet, /*finish_point=*/true);
+    SweepPrinter printer(c.quiet, /*keep_finished=*/true);
     std::cout << "=== sweep: " << expand(plan).size() << " points, base " << describe_spec(plan.base) << " ===\n"
               << sweep_header() << std::flush;
     SweepResult result;

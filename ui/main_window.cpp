@@ -289,12 +289,14 @@ bool MainWindow::exportReport(const QString& path, QString* error) const {
 }
 
 void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const QString& label) {
-    const QString name = !label.isEmpty() ? label
-                                          : QStringLiteral("%1 %2 %3 %4")
-                                                .arg(QString::fromStdString(result->spec.variant),
-                                                     QString::fromStdString(shape_string(result->spec)),
-                                                     QString::fromStdString(to_string(result->spec.dtype)),
-                                                     QString::fromStdString(to_string(result->spec.mode)));
+    QString name = !label.isEmpty() ? label
+                                    : QStringLiteral("%1 %2 %3 %4")
+                                          .arg(QString::fromStdString(result->spec.variant),
+                                               QString::fromStdString(shape_string(result->spec)),
+                                               QString::fromStdString(to_string(result->spec.dtype)),
+                                               QString::fromStdString(to_string(result->spec.mode)));
+    // Stopped while recording: what was recorded is kept, and says so.
+    if (result->interrupted && label.isEmpty()) name += tr(" (stopped after step %1)").arg(result->steps.size());
     // The run's analysis (operator and kernel tables, memory replay) is computed once, here, off the
     // GUI thread for a large trace; every view, the advisor, the comparison and the reports share it.
     const bool large = result->trace.events().size() >= kBackgroundEvents;

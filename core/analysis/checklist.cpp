@@ -342,7 +342,9 @@ ChecklistItem numerical_item(const Measurements& m) {
     std::vector<std::string> bad;
     for (const auto& v : c.variants)
         if (!v.passed) bad.push_back(v.variant + " out of tolerance (" + variant_failure_text(v, c.tolerance) + ")");
-    for (const auto& [variant, dtype] : measured) {
+    for (const auto& entry : measured) {
+        const std::string& variant = entry.first;  // not a structured binding: the lambda below captures it
+        const Dtype dtype = entry.second;
         if (is_reference(variant, dtype)) continue;
         const bool covered = c.spec.dtype == dtype && std::any_of(c.variants.begin(), c.variants.end(),
                                                                   [&](const VariantCheck& v) { return v.variant == variant; });

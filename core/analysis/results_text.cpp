@@ -37,8 +37,9 @@ std::string format_bench(const BenchResult& r) {
            " thread(s), BLAS: " + e.blas + "\n";
     out += printf_string("%-19s %s (first iteration on fresh inputs)\n", "cold iteration", format_ms(r.cold_ns).c_str());
     out += printf_string("%-19s %d iteration(s), not timed\n", "warm-up", r.warmup_iterations);
-    out += printf_string("%-19s %d sample(s) x %d iteration(s), %s, budget %.2f s\n", "timed", t.repeats,
-                         t.iterations_per_sample, r.timer.c_str(), r.options.budget_s);
+    out += printf_string("%-19s %d sample(s) x %d iteration(s), %s, budget %.2f s%s\n", "timed", t.repeats,
+                         t.iterations_per_sample, r.timer.c_str(), r.options.budget_s,
+                         r.interrupted ? " (INTERRUPTED: the samples timed before the stop; no peak memory or roof)" : "");
     out += printf_string("%-19s %s   p10 %s   p90 %s   min %s\n", "median", format_ms(t.median_ns).c_str(),
                          format_ms(t.p10_ns).c_str(), format_ms(t.p90_ns).c_str(), format_ms(t.min_ns).c_str());
     out += printf_string("%-19s %.2f GFLOP/s (%.3f GFLOP per iteration: %s4*B*H*Nq*Nk*D%s)\n", "achieved",
@@ -139,6 +140,7 @@ std::string format_check(const CheckReport& r) {
     for (const auto& v : r.variants)
         if (!v.passed) failed += (failed.empty() ? "" : ", ") + v.variant;
     out += failed.empty() ? "all variants within tolerance\n" : "OUT OF TOLERANCE: " + failed + "\n";
+    if (r.interrupted) out += printf_string("INTERRUPTED: %zu variant(s) checked before the stop\n", r.variants.size());
     return out;
 }
 

@@ -20,7 +20,6 @@ struct SeriesFit {
     // Peak memory with a known capacity (Environment::memory_bytes) and a growing curve: the length
     // at which the fitted curve reaches it, coefficient x N^k = capacity; 0 otherwise.
     double fills_memory_at_n = 0;
-    bool operator==(const SeriesFit&) const = default;
 };
 
 struct SeriesCrossover {

@@ -131,6 +131,10 @@ BenchResult bench_run(const RunSpec& spec, const BenchOptions& options, RunObser
             while (int(r.samples_ns.size()) < options.max_repeats) {
                 const int done = int(r.samples_ns.size());
                 if (done >= options.min_repeats && seconds_since(t0) >= options.budget_s) break;
+                if (done > 0 && observer && observer->finish_requested()) {
+                    r.interrupted = true;  // keep the samples timed so far
+                    break;
+                }
                 check_cancel(observer);
                 progress(done, std::max(expected, done + 1),
                          "sample " + std::to_string(done + 1) + " (" + std::to_string(per_sample) + " iteration" +
@@ -140,12 +144,12 @@ BenchResult bench_run(const RunSpec& spec, const BenchOptions& options, RunObser
             r.timing = summarize_samples(r.samples_ns, per_sample);
             r.gflops_per_s = r.timing.median_ns > 0 ? r.flops / r.timing.median_ns : 0;  // flop/ns = GFLOP/s
         }  // inputs, gradients and the last output die here
-        if (options.measure_memory) {
+        if (options.measure_memory && !r.interrupted) {
             check_cancel(observer);
             progress(r.timing.repeats, r.timing.repeats, "peak memory (one iteration on fresh inputs)");
             r.peak_bytes = measure_peak(spec, *variant, r.peak_source);
         }
-        if (options.measure_roof) {
+        if (options.measure_roof && !r.interrupted) {
             check_cancel(observer);
             progress(r.timing.repeats, r.timing.repeats, "roof of the device (matmul and copy, once per process)");
             r.roof = run_roof(spec, r.environment.device_name);

@@ -182,6 +182,10 @@ CheckReport check_variants(const RunSpec& spec_in, const std::vector<std::string
         const at::Tensor grad_out = output_gradient(spec);
         const StepTensors ref = reference_step(ref_spec, make_inputs(ref_spec), grad_out);
         for (size_t i = 0; i < variants.size(); ++i) {
+            if (i > 0 && observer && observer->finish_requested()) {
+                report.interrupted = true;  // keep the variants checked so far
+                break;
+            }
             throw_if_cancelled(observer);
             if (observer) observer->on_progress(int(i) + 1, int(variants.size()) + 1, variants[i]);
             report.variants.push_back(check_one(spec, variants[i], ref, grad_out, report.tolerance));

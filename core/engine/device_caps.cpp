@@ -6,17 +6,11 @@
 
 #include "engine/compat.h"
 #include "engine/cuda_support.h"
+#include "model/host_memory.h"
 
 namespace awb {
 
-int64_t cpu_available_bytes() {
-    std::ifstream meminfo("/proc/meminfo");
-    std::string key, unit;
-    int64_t kb = 0;
-    while (meminfo >> key >> kb >> unit)
-        if (key == "MemAvailable:") return kb * 1024;
-    return -1;
-}
+int64_t cpu_available_bytes() { return host_memory().available_bytes; }
 
 DeviceCaps query_device_caps() {
     DeviceCaps caps;

@@ -6,6 +6,6 @@
 namespace awb {
 
 DeviceCaps query_device_caps();
-int64_t cpu_available_bytes();  // MemAvailable of /proc/meminfo, -1 when unknown
+int64_t cpu_available_bytes();  // host_memory(): MemAvailable, cgroup and ulimit -v room; -1 when unknown
 
 }  // namespace awb

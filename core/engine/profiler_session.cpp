@@ -261,7 +261,12 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
         ScheduledProfiler profiler(options, cuda, kineto_trace_path);
         profiler.start();
         at::Tensor result;  // lives across steps like the article's `output`
+        bool recorded = false;
         for (int i = 0; i < total; ++i) {
+            if (recorded && observer && observer->finish_requested()) {
+                out.interrupted = true;  // stop() below keeps the recording cut where it stands
+                break;
+            }
             throw_if_cancelled(observer);
             const auto t0 = std::chrono::steady_clock::now();
             run_step(*variant, inputs, spec.mode, result);
@@ -269,6 +274,7 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
             const auto t1 = std::chrono::steady_clock::now();
             const ScheduleAction action = profiler.step();
             out.steps.push_back({i, action, std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()});
+            recorded = recorded || action == ScheduleAction::Record || action == ScheduleAction::RecordAndSave;
             if (observer)
                 observer->on_progress(i + 1, total,
                                       "step " + std::to_string(i + 1) + "/" + std::to_string(total) + " (" +

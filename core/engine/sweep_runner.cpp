@@ -23,6 +23,7 @@ public:
         if (outer_) outer_->on_progress(index_, total_, label_ + ": " + what);
     }
     bool cancel_requested() const override { return outer_ && outer_->cancel_requested(); }
+    bool finish_requested() const override { return false; }  // the sweep finishes between points
 
 private:
     SweepObserver* outer_;
@@ -41,7 +42,7 @@ SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer) {
     result.planned_points = int(specs.size());
     const int total = int(specs.size());
     for (int i = 0; i < total; ++i) {
-        if (observer && observer->stop_between_points()) {
+        if (observer && observer->finish_requested()) {
             result.stopped_early = true;
             break;
         }

@@ -141,7 +141,7 @@ ChromeTraceInfo run_trace_info(const ProfileResult& result, std::string process_
                            {"environment", result.environment},
                            {"steps", result.steps},
                            {"device_peak_bytes", result.device_peak_bytes},
-                           {"roof", result.roof}}}};
+                           {"roof", result.roof}, {"interrupted", result.interrupted}}}};
     return info;
 }
 

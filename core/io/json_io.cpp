@@ -1,6 +1,7 @@
 #include "io/json_io.h"
 
-#include <zlib.h>
+#include "io/json_fields.h"
+
 
 #include <algorithm>
 #include <cerrno>
@@ -40,7 +41,11 @@ void read_number(const json& j, const char* key, T& out, std::vector<SpecProblem
         problems.push_back({key, "must be an integer, got " + j[key].dump()});
         return;
     }
-    out = j[key].get<T>();
+    try {
+        out = checked_int<T>(j[key]);
+    } catch (const json::exception&) {
+        problems.push_back({key, "is out of range, got " + j[key].dump()});
+    }
 }
 
 }  // namespace
@@ -94,7 +99,7 @@ void from_json(const json& j, RunSpec& s) {
                     problems.push_back({"key_lengths", "must be an array of integers, got " + v.dump()});
                     break;
                 }
-                s.key_lengths.push_back(v.get<int64_t>());
+                s.key_lengths.push_back(checked_int<int64_t>(v));
             }
         }
     }
@@ -148,14 +153,14 @@ void from_json(const json& j, Environment& e) {
     e.driver_version = str("driver_version");
     e.blas = str("blas");
     e.allocator = str("allocator");
-    e.threads = j.value("threads", 0);
+    e.threads = int_or<int>(j, "threads", 0);
     e.build_type = str("build_type");
     e.compiler = str("compiler");
     e.host = str("host");
     e.os = str("os");
     e.timestamp_utc = str("timestamp_utc");
     e.recorded_by = str("recorded_by");
-    e.memory_bytes = j.contains("memory_bytes") && j["memory_bytes"].is_number_integer() ? j["memory_bytes"].get<int64_t>() : -1;
+    e.memory_bytes = j.contains("memory_bytes") && j["memory_bytes"].is_number_integer() ? checked_magnitude(j["memory_bytes"]) : -1;
 }
 
 void to_json(json& j, const Interval& i) {
@@ -180,9 +185,6 @@ void from_json(const json& j, Roof& r) {
 
 namespace {
 double us(int64_t ns) { return double(ns) / 1000.0; }
-int64_t ns_from_us(const json& j, const char* key) {
-    return j.contains(key) && j[key].is_number() ? int64_t(std::llround(j[key].get<double>() * 1000.0)) : 0;
-}
 }  // namespace
 
 void to_json(json& j, const AttentionInstance& a) {
@@ -222,8 +224,8 @@ void to_json(json& j, const AttentionInstance& a) {
 }
 
 void from_json(const json& j, AttentionInstance& a) {
-    auto dim = [&j](const char* key) { return j.contains(key) && j[key].is_number_integer() ? j[key].get<int64_t>() : int64_t(-1); };
-    a.event = j.value("event", -1);
+    auto dim = [&j](const char* key) { return j.contains(key) && j[key].is_number_integer() ? checked_magnitude(j[key]) : int64_t(-1); };
+    a.event = int_or<int>(j, "event", -1);
     a.op = j.value("op", std::string());
     const std::string backend = j.value("backend", std::string());
     a.backend = AttentionBackend::Unknown;
@@ -235,14 +237,14 @@ void from_json(const json& j, AttentionInstance& a) {
     a.dtype = j.value("dtype", std::string());
     const json causal = j.value("causal", json(nullptr));
     a.causal = causal.is_string() ? (causal.get<std::string>() == "bottom-right" ? 2 : 1) : causal.is_boolean() ? 0 : -1;
-    a.window = j.contains("window") && j["window"].is_number_integer() ? j["window"].get<int64_t>() : 0;
+    a.window = j.contains("window") && j["window"].is_number_integer() ? checked_magnitude(j["window"]) : 0;
     a.mean_keys = j.contains("mean_key_length") && j["mean_key_length"].is_number() ? j["mean_key_length"].get<double>() : 0.0;
-    a.rank = j.contains("rank") && j["rank"].is_number_integer() ? j["rank"].get<int32_t>() : -1;
+    a.rank = j.contains("rank") && j["rank"].is_number_integer() ? checked_int<int32_t>(j["rank"]) : -1;
     a.thread = j.value("thread", uint64_t(0));
-    a.start_ns = int64_t(std::llround(j.value("start_us", 0.0) * 1000.0));
-    a.end_ns = a.start_ns + int64_t(std::llround(j.value("cpu_us", 0.0) * 1000.0));
-    a.device_ns = int64_t(std::llround(j.value("device_us", 0.0) * 1000.0));
-    a.kernels = j.value("kernels", int64_t(0));
+    a.start_ns = timestamp_ns(j, "start_us");
+    a.end_ns = a.start_ns + duration_ns(j, "cpu_us");
+    a.device_ns = duration_ns(j, "device_us");
+    a.kernels = int_or<int64_t>(j, "kernels", 0);
     a.pairs = j.value("visible_pairs", 0.0);
     a.flops = j.value("flops", 0.0);
     a.flops_backward_no_recompute = j.value("flops_no_recompute", 0.0);
@@ -300,15 +302,15 @@ void from_json(const json& j, OperatorRow& r) {
     r.device = j.value("device_type", std::string("cpu")) == "cuda" ? DeviceKind::CUDA : DeviceKind::CPU;
     r.input_shapes = j.value("input_shapes", std::string());
     r.user_annotation = j.value("user_annotation", false);
-    r.calls = j.value("calls", int64_t(0));
-    r.self_cpu_ns = ns_from_us(j, "self_cpu_us");
-    r.cpu_total_ns = ns_from_us(j, "cpu_total_us");
-    r.self_device_ns = ns_from_us(j, "self_device_us");
-    r.device_total_ns = ns_from_us(j, "device_total_us");
-    r.cpu_memory_bytes = j.value("cpu_memory_bytes", int64_t(0));
-    r.self_cpu_memory_bytes = j.value("self_cpu_memory_bytes", int64_t(0));
-    r.device_memory_bytes = j.value("device_memory_bytes", int64_t(0));
-    r.self_device_memory_bytes = j.value("self_device_memory_bytes", int64_t(0));
+    r.calls = int_or<int64_t>(j, "calls", 0);
+    r.self_cpu_ns = duration_ns(j, "self_cpu_us");
+    r.cpu_total_ns = duration_ns(j, "cpu_total_us");
+    r.self_device_ns = duration_ns(j, "self_device_us");
+    r.device_total_ns = duration_ns(j, "device_total_us");
+    r.cpu_memory_bytes = int_or<int64_t>(j, "cpu_memory_bytes", 0);
+    r.self_cpu_memory_bytes = int_or<int64_t>(j, "self_cpu_memory_bytes", 0);
+    r.device_memory_bytes = int_or<int64_t>(j, "device_memory_bytes", 0);
+    r.self_device_memory_bytes = int_or<int64_t>(j, "self_device_memory_bytes", 0);
 }
 
 void to_json(json& j, const StepRecord& s) {
@@ -316,11 +318,11 @@ void to_json(json& j, const StepRecord& s) {
 }
 
 void from_json(const json& j, StepRecord& s) {
-    s.step = j.value("step", 0);
+    s.step = int_or<int>(j, "step", 0);
     const auto action = j.value("action", std::string("none"));
     for (auto a : {ScheduleAction::None, ScheduleAction::Warmup, ScheduleAction::Record, ScheduleAction::RecordAndSave})
         if (to_string(a) == action) s.action = a;
-    s.wall_ns = int64_t(std::llround(j.value("wall_us", 0.0) * 1000.0));
+    s.wall_ns = duration_ns(j, "wall_us");
 }
 
 ProfileReport make_report(const ProfileResult& result, bool group_by_shape, const RunAnalysis* analysis) {
@@ -414,25 +416,25 @@ ProfileReport report_from_json(const json& j) {
         r.environment = j.at("environment").get<Environment>();
         r.grouped_by_shape = j.value("grouped_by_shape", false);
         r.operators = j.at("operators").get<std::vector<OperatorRow>>();
-        r.peak_memory_bytes = j.value("peak_memory_bytes", int64_t(0));
+        r.peak_memory_bytes = int_or<int64_t>(j, "peak_memory_bytes", 0);
         r.peak_memory_source = j.value("peak_memory_source", std::string());
-        for (const auto& s : j.value("memory_series", json::array())) {
+        for (const auto& s : array_or_empty(j, "memory_series")) {
             MemorySeries m;
             m.device = s.value("device", std::string("cpu")) == "cuda" ? DeviceKind::CUDA : DeviceKind::CPU;
-            m.device_index = s.value("device_index", -1);
-            m.peak_bytes = s.value("peak_bytes", int64_t(0));
-            m.peak_ts_ns = int64_t(std::llround(s.value("peak_ts_us", 0.0) * 1000.0));
-            m.allocations = s.value("allocations", int64_t(0));
-            m.frees = s.value("frees", int64_t(0));
-            m.allocated_bytes = s.value("allocated_bytes", int64_t(0));
-            m.freed_bytes = s.value("freed_bytes", int64_t(0));
-            for (const auto& p : s.value("points_ts_us_bytes", json::array()))
-                m.points.push_back({int64_t(std::llround(p.at(0).get<double>() * 1000.0)), p.at(1).get<int64_t>()});
+            m.device_index = int_or<int>(s, "device_index", -1);
+            m.peak_bytes = int_or<int64_t>(s, "peak_bytes", 0);
+            m.peak_ts_ns = timestamp_ns(s, "peak_ts_us");
+            m.allocations = int_or<int64_t>(s, "allocations", 0);
+            m.frees = int_or<int64_t>(s, "frees", 0);
+            m.allocated_bytes = int_or<int64_t>(s, "allocated_bytes", 0);
+            m.freed_bytes = int_or<int64_t>(s, "freed_bytes", 0);
+            for (const auto& p : array_or_empty(s, "points_ts_us_bytes"))
+                m.points.push_back({checked_ns_of_us(p.at(0), 4e15), checked_magnitude(p.at(1))});
             r.memory_series.push_back(std::move(m));
         }
-        r.steps = j.value("steps", json::array()).get<std::vector<StepRecord>>();
-        r.attention = j.value("attention", json::array()).get<std::vector<AttentionInstance>>();
-        r.roofs = j.value("roofs", json::array()).get<std::vector<Roof>>();
+        r.steps = array_or_empty(j, "steps").get<std::vector<StepRecord>>();
+        r.attention = array_or_empty(j, "attention").get<std::vector<AttentionInstance>>();
+        r.roofs = array_or_empty(j, "roofs").get<std::vector<Roof>>();
         return r;
     });
 }
@@ -440,10 +442,40 @@ ProfileReport report_from_json(const json& j) {
 void check_schema(const json& j, const std::string& schema, int version, const std::string& noun) {
     if (!j.is_object() || j.value("schema", std::string()) != schema)
         throw std::runtime_error("not an Attention Workbench " + noun + " (schema is not '" + schema + "')");
-    const int found = j.value("schema_version", 0);
+    const int found = int_or<int>(j, "schema_version", 0);
     if (found != version)
         throw std::runtime_error(noun + " schema_version " + std::to_string(found) + " is not supported (this build reads " +
                                  std::to_string(version) + ")");
+}
+
+std::string json_error_in_words(const json::exception& e) {
+    std::string what = e.what();
+    if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) what = what.substr(what.find("] ") + 2);
+    std::string pointer;
+    if (!what.empty() && what[0] == '(' && what.find(") ") != std::string::npos) {
+        pointer = what.substr(1, what.find(") ") - 1);
+        what = what.substr(what.find(") ") + 2);
+    }
+    // "key 'repeats' not found": the field is the missing key.
+    const std::string tail = " not found";
+    if (what.rfind("key '", 0) == 0 && what.size() > 5 + tail.size() + 1 &&
+        what.compare(what.size() - tail.size() - 1, tail.size() + 1, "'" + tail) == 0) {
+        pointer += "/" + what.substr(5, what.size() - 5 - tail.size() - 1);
+        what.clear();
+    }
+    // JSON pointer -> a.b[3].c ("~1" and "~0" stand for '/' and '~').
+    std::string field;
+    for (size_t at = 0; at < pointer.size();) {
+        const size_t next = std::min(pointer.find('/', at + 1), pointer.size());
+        std::string part = pointer.substr(at + 1, next - at - 1);
+        for (size_t k; (k = part.find("~1")) != std::string::npos;) part.replace(k, 2, "/");
+        for (size_t k; (k = part.find("~0")) != std::string::npos;) part.replace(k, 2, "~");
+        const bool index = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+        field += index ? "[" + part + "]" : (field.empty() ? "" : ".") + part;
+        at = next;
+    }
+    if (field.empty()) return what;
+    return "field " + field + (what.empty() ? " is missing" : ": " + what);
 }
 
 std::string json_problem_in_words(const std::string& text, const json::parse_error& e) {
@@ -473,36 +505,6 @@ json read_json_file(const std::string& path) {
         return json::parse(text);
     } catch (const json::parse_error& e) {
         throw std::runtime_error("'" + path + "' cannot be read: " + json_problem_in_words(text, e));
-    }
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp";
-    const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-    if (gz) {
-        gzFile out = gzopen(tmp.c_str(), "wb6");
-        if (!out) throw std::runtime_error("cannot write '" + path + "': cannot open for writing");
-        size_t done = 0;
-        bool ok = true;
-        while (ok && done < text.size()) {  // gzwrite takes an unsigned count: write in slices
-            const unsigned n = unsigned(std::min<size_t>(text.size() - done, size_t(1) << 30));
-            ok = gzwrite(out, text.data() + done, n) == int(n);
-            done += n;
-        }
-        if (gzclose(out) != Z_OK || !ok) {
-            std::remove(tmp.c_str());
-            throw std::runtime_error("cannot write '" + path + "': write failed (disk full?)");
-        }
-    } else {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error("cannot write '" + path + "': cannot open for writing");
-        out << text;
-        out.flush();
-        if (!out) throw std::runtime_error("cannot write '" + path + "': write failed (disk full?)");
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error("cannot write '" + path + "': rename failed");
     }
 }
 

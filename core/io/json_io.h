@@ -13,6 +13,7 @@
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
 #include "analysis/run_analysis.h"
+#include "io/atomic_file.h"
 #include "model/environment.h"
 #include "model/profile_options.h"
 #include "model/profile_result.h"
@@ -71,6 +72,11 @@ ProfileReport report_from_json(const nlohmann::json& j);  // throws std::runtime
 // schema and version; read_or_throw runs a reader and turns the spec parser's and nlohmann's exceptions
 // into one std::runtime_error. noun names the file in the messages ("profile report", "sweep file").
 void check_schema(const nlohmann::json& j, const std::string& schema, int version, const std::string& noun);
+// nlohmann's exception in words, with the field it is about (JSON_DIAGNOSTICS):
+// "[json.exception.type_error.302] (/points/3/bench/timing) type must be number, but is string" ->
+// "field points[3].bench.timing: type must be number, but is string"; a missing key ->
+// "field points[3].bench.timing.repeats is missing".
+std::string json_error_in_words(const nlohmann::json::exception& e);
 
 template <typename Read>
 auto read_or_throw(const std::string& noun, Read&& read) {
@@ -79,7 +85,7 @@ auto read_or_throw(const std::string& noun, Read&& read) {
     } catch (const InvalidInput& e) {
         throw std::runtime_error(noun + " has a bad spec or options: " + e.what());
     } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(noun + " is malformed: " + e.what());
+        throw std::runtime_error(noun + " is malformed: " + json_error_in_words(e));
     }
 }
 
@@ -88,9 +94,5 @@ nlohmann::json read_json_file(const std::string& path);
 // Why text is not JSON, in words: "it is empty", "it is a PNG image", "it is not valid JSON at line 3,
 // column 5: unexpected end of input ...", for messages that name the file.
 std::string json_problem_in_words(const std::string& text, const nlohmann::json::parse_error& e);
-
-// Writes text to path atomically enough for our needs, gzip-compressed when the path ends in .gz;
-// throws std::runtime_error with the path.
-void write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace awb

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "analysis/sweep_analysis.h"
+#include "io/json_fields.h"
 #include "io/json_io.h"
 #include "model/printf_string.h"
 
@@ -32,8 +33,8 @@ void to_json(json& j, const TimingStats& t) {
 }
 
 void from_json(const json& j, TimingStats& t) {
-    t.repeats = j.at("repeats").get<int>();
-    t.iterations_per_sample = j.at("iterations_per_sample").get<int>();
+    t.repeats = int_at<int>(j, "repeats");
+    t.iterations_per_sample = int_at<int>(j, "iterations_per_sample");
     t.median_ns = j.at("median_ns").get<double>();
     t.p10_ns = j.at("p10_ns").get<double>();
     t.p90_ns = j.at("p90_ns").get<double>();
@@ -89,10 +90,10 @@ void to_json(json& j, const BenchOptions& o) {
 }
 
 void from_json(const json& j, BenchOptions& o) {
-    o.warmup = j.at("warmup").get<int>();
+    o.warmup = int_at<int>(j, "warmup");
     o.budget_s = j.at("budget_s").get<double>();
-    o.min_repeats = j.at("min_repeats").get<int>();
-    o.max_repeats = j.at("max_repeats").get<int>();
+    o.min_repeats = int_at<int>(j, "min_repeats");
+    o.max_repeats = int_at<int>(j, "max_repeats");
     o.min_sample_s = j.at("min_sample_s").get<double>();
     o.measure_memory = j.at("measure_memory").get<bool>();
     o.measure_roof = j.value("measure_roof", true);
@@ -116,6 +117,7 @@ void to_json(json& j, const BenchResult& r) {
              {"peak_source", r.peak_source},
              {"profiled_step_ns", r.profiled_step_ns},
              {"profiler_overhead", r.profiler_overhead}};
+    if (r.interrupted) j["interrupted"] = true;
 }
 
 void from_json(const json& j, BenchResult& r) {
@@ -124,17 +126,18 @@ void from_json(const json& j, BenchResult& r) {
     r.environment = j.at("environment").get<Environment>();
     r.timer = j.at("timer").get<std::string>();
     r.cold_ns = j.at("cold_ns").get<double>();
-    r.warmup_iterations = j.at("warmup_iterations").get<int>();
+    r.warmup_iterations = int_at<int>(j, "warmup_iterations");
     r.timing = j.at("timing").get<TimingStats>();
     r.samples_ns = j.at("samples_ns").get<std::vector<double>>();
     r.flops = j.at("flops").get<double>();
     r.gflops_per_s = j.at("gflops_per_s").get<double>();
     r.bytes = j.value("bytes_ideal", 0.0);
     if (j.contains("roof")) r.roof = j.at("roof").get<Roof>();
-    r.peak_bytes = j.at("peak_bytes").get<int64_t>();
+    r.peak_bytes = int_at<int64_t>(j, "peak_bytes");
     r.peak_source = j.at("peak_source").get<std::string>();
     r.profiled_step_ns = j.at("profiled_step_ns").get<double>();
     r.profiler_overhead = j.at("profiler_overhead").get<double>();
+    r.interrupted = j.value("interrupted", false);
 }
 
 void to_json(json& j, const SweepPlan& p) {
@@ -148,10 +151,10 @@ void to_json(json& j, const SweepPlan& p) {
 
 void from_json(const json& j, SweepPlan& p) {
     p.base = j.at("base").get<RunSpec>();
-    p.seq_lengths = j.at("seq_lengths").get<std::vector<int64_t>>();
-    p.batches = j.at("batches").get<std::vector<int64_t>>();
-    p.heads = j.at("heads").get<std::vector<int64_t>>();
-    p.head_dims = j.at("head_dims").get<std::vector<int64_t>>();
+    p.seq_lengths = int_list_at<int64_t>(j, "seq_lengths");
+    p.batches = int_list_at<int64_t>(j, "batches");
+    p.heads = int_list_at<int64_t>(j, "heads");
+    p.head_dims = int_list_at<int64_t>(j, "head_dims");
     p.variants = j.at("variants").get<std::vector<std::string>>();
     p.dtypes.clear();
     for (const auto& name : j.at("dtypes").get<std::vector<std::string>>()) {
@@ -221,7 +224,7 @@ SweepResult sweep_from_file_json(const json& j) {
         SweepResult r;
         r.environment = j.at("environment").get<Environment>();
         r.plan = j.at("plan").get<SweepPlan>();
-        r.planned_points = j.at("planned_points").get<int>();
+        r.planned_points = int_at<int>(j, "planned_points");
         r.stopped_early = j.at("stopped_early").get<bool>();
         r.points = j.at("points").get<std::vector<SweepPoint>>();
         return r;
@@ -236,6 +239,7 @@ json check_file_json(const CheckReport& r) {
     j["tolerance_rule"] = "max|x - ref| / max|ref| <= tolerance, ref = float64 manual attention on the same inputs";
     j["variants"] = r.variants;
     j["all_passed"] = r.all_passed();
+    if (r.interrupted) j["interrupted"] = true;
     return j;
 }
 
@@ -247,6 +251,7 @@ CheckReport check_from_file_json(const json& j) {
         r.environment = j.at("environment").get<Environment>();
         r.tolerance = j.at("tolerance").get<double>();
         r.variants = j.at("variants").get<std::vector<VariantCheck>>();
+        r.interrupted = j.value("interrupted", false);
         return r;
     });
 }

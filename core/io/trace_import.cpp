@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <cmath>
+#include <fstream>
 #include <set>
 #include <string_view>
 #include <thread>
@@ -13,6 +14,8 @@
 #include "io/trace_fields.h"
 #include "io/trace_input.h"
 #include "io/trace_ranks.h"
+#include "model/host_memory.h"
+#include "model/units.h"
 
 // The importer's driver: the input (trace_input), the structural scan (json_scan) that finds the
 // top-level keys and cuts "traceEvents" into event objects, batches of them parsed by simdjson and
@@ -373,7 +376,41 @@ ImportedTrace read_trace(TraceInput& in, const std::string& path, RunObserver* o
 
 }  // namespace
 
+namespace {
+
+// The JSON bytes a trace file holds: its size, or for gzip the inflated size of its trailer (ISIZE, the
+// size mod 4 GiB; one smaller than the file has wrapped: then 15x the file, a usual ratio for traces).
+int64_t json_bytes_of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) return -1;
+    const int64_t size = int64_t(in.tellg());
+    unsigned char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
+    in.seekg(0);
+    if (size < 18 || !in.read(reinterpret_cast<char*>(head), 2) || head[0] != 0x1f || head[1] != 0x8b) return size;
+    in.seekg(size - 4);
+    if (!in.read(reinterpret_cast<char*>(tail), 4)) return size;
+    const int64_t isize = int64_t(tail[0]) | int64_t(tail[1]) << 8 | int64_t(tail[2]) << 16 | int64_t(tail[3]) << 24;
+    return isize >= size ? isize : 15 * size;
+}
+
+// Refuses, before reading, a trace whose import would not fit: the importer peaks at about 0.6x the
+// JSON (README, Performance) plus its own 64 MiB; past what this process may still take, the OOM killer
+// would end the program instead of a message.
+void refuse_if_it_cannot_fit(const std::string& path) {
+    const int64_t json = json_bytes_of(path);
+    if (json <= 0) return;
+    const int64_t need = int64_t(0.6 * double(json)) + (int64_t(64) << 20);
+    const HostMemory host = host_memory();
+    if (host.available_bytes >= 0 && need > host.available_bytes)
+        throw TraceImportError("'" + path + "' needs about " + format_mib(need) + " of memory to import (" + format_mib(json) +
+                               " of JSON) but " + format_mib(host.available_bytes) + " is left (" + host.limited_by +
+                               "); import it where more memory is free");
+}
+
+}  // namespace
+
 ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer) {
+    refuse_if_it_cannot_fit(path);
     TraceInput in(path);
     if (!in.ok()) throw TraceImportError("cannot open '" + path + "'");
     try {

@@ -1,9 +1,15 @@
 #include "io/workspace.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "io/chrome_trace.h"
+#include "io/json_fields.h"
 #include "io/json_io.h"
 #include "io/results_json.h"
 #include "model/printf_string.h"
@@ -48,7 +54,7 @@ Environment environment_of_import(const ImportedTrace& t) {
             }
             if (d.contains("computeMajor") && d["computeMajor"].is_number_integer())
                 facts.push_back("compute " + std::to_string(d["computeMajor"].get<int>()) + "." +
-                                std::to_string(d.value("computeMinor", 0)));
+                                std::to_string(int_or<int>(d, "computeMinor", 0)));
             if (d.contains("numSms") && d["numSms"].is_number_integer()) facts.push_back(std::to_string(d["numSms"].get<int>()) + " SMs");
             for (size_t i = 0; i < facts.size(); ++i) text += (i ? ", " : " (") + facts[i] + (i + 1 == facts.size() ? ")" : "");
             ++gpus[text];
@@ -93,8 +99,9 @@ ProfileResult run_of_metadata(const json& meta) {
             if (meta.contains("options")) result.options = meta.at("options").get<ProfileOptions>();
             if (meta.contains("environment")) result.environment = meta.at("environment").get<Environment>();
             if (meta.contains("steps")) result.steps = meta.at("steps").get<std::vector<StepRecord>>();
-            result.device_peak_bytes = meta.value("device_peak_bytes", int64_t(-1));
+            result.device_peak_bytes = int_or<int64_t>(meta, "device_peak_bytes", -1);
             if (meta.contains("roof")) result.roof = meta.at("roof").get<Roof>();
+            result.interrupted = meta.value("interrupted", false);
         } catch (const std::exception&) {
         }
     }
@@ -115,55 +122,96 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
     fs::create_directories(folder, ec);
     if (ec) throw std::runtime_error("cannot write '" + folder.string() + "': " + ec.message());
 
+    // Each save writes its traces under names of its own (run-N.SAVE.trace.json.gz) and only then, atomically,
+    // the workspace file that names them: until that rename the previous workspace and all its traces stay
+    // whole, whatever stops this save (a kill, a full disk, cancel). The previous save's traces go afterwards.
+    const std::string save = printf_string("%lx%x", long(std::chrono::system_clock::now().time_since_epoch().count()),
+                                           unsigned(::getpid()));
+    std::vector<fs::path> written;
     json runs = json::array();
     const int total = int(workspace.runs.size());
-    for (int i = 0; i < total; ++i) {
-        const WorkspaceRun& run = workspace.runs[size_t(i)];
-        report(observer, i, total, "saving run " + std::to_string(i + 1) + " of " + std::to_string(total));
-        const std::string file = "run-" + std::to_string(i + 1) + ".trace.json.gz";
-        write_chrome_trace(run.result->trace, run_trace_info(*run.result, "attention-workbench"), (folder / file).string());
-        runs.push_back({{"label", run.label}, {"trace", (folder.filename() / file).string()}});
+    try {
+        for (int i = 0; i < total; ++i) {
+            const WorkspaceRun& run = workspace.runs[size_t(i)];
+            report(observer, i, total, "saving run " + std::to_string(i + 1) + " of " + std::to_string(total));
+            const std::string file = "run-" + std::to_string(i + 1) + "." + save + ".trace.json.gz";
+            written.push_back(folder / file);
+            write_chrome_trace(run.result->trace, run_trace_info(*run.result, "attention-workbench"), written.back().string());
+            runs.push_back({{"label", run.label}, {"trace", (folder.filename() / file).string()}});
+        }
+        json sweeps = json::array();
+        for (const WorkspaceSweep& s : workspace.sweeps) sweeps.push_back({{"label", s.label}, {"sweep", sweep_file_json(s.sweep)}});
+        json j{{"schema", kWorkspaceSchema},
+               {"schema_version", kWorkspaceVersion},
+               {"panel_spec", workspace.panel_spec},
+               {"shown", workspace.shown},
+               {"runs", runs},
+               {"sweeps", sweeps}};
+        if (workspace.bench) j["bench"] = bench_file_json(*workspace.bench);
+        if (workspace.check) j["check"] = check_file_json(*workspace.check);
+        write_text_file(path, j.dump(1) + "\n");
+    } catch (...) {
+        for (const fs::path& p : written) fs::remove(p, ec);
+        throw;
     }
-    json sweeps = json::array();
-    for (const WorkspaceSweep& s : workspace.sweeps) sweeps.push_back({{"label", s.label}, {"sweep", sweep_file_json(s.sweep)}});
-    json j{{"schema", kWorkspaceSchema},
-           {"schema_version", kWorkspaceVersion},
-           {"panel_spec", workspace.panel_spec},
-           {"shown", workspace.shown},
-           {"runs", runs},
-           {"sweeps", sweeps}};
-    if (workspace.bench) j["bench"] = bench_file_json(*workspace.bench);
-    if (workspace.check) j["check"] = check_file_json(*workspace.check);
-    write_text_file(path, j.dump(1) + "\n");
-    report(observer, total, total, "saved " + path);
+    // The traces no workspace file names any more: the previous save's.
+    std::set<std::string> kept;
+    for (const fs::path& p : written) kept.insert(p.filename().string());
+    std::vector<fs::path> stale;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.rfind("run-", 0) == 0 && name.size() > 14 && name.compare(name.size() - 14, 14, ".trace.json.gz") == 0 &&
+            !kept.count(name))
+            stale.push_back(it->path());
+    }
+    for (const fs::path& p : stale) fs::remove(p, ec);
+    if (observer) observer->on_progress(total, total, "saved " + path);  // saved: too late to cancel
 }
 
 Workspace load_workspace(const std::string& path, RunObserver* observer) {
-    const json j = read_json_file(path);
-    check_schema(j, kWorkspaceSchema, kWorkspaceVersion, "workspace");
+    const json j = read_json_file(path);  // names the file itself
     Workspace w;
-    const fs::path base = fs::path(path).parent_path();
     json runs;
-    read_or_throw("workspace", [&] {
-        w.panel_spec = j.at("panel_spec").get<RunSpec>();
-        w.shown = j.value("shown", -1);
-        for (const auto& s : j.at("sweeps")) w.sweeps.push_back({s.value("label", std::string()), sweep_from_file_json(s.at("sweep"))});
-        if (j.contains("bench")) w.bench = std::make_shared<const BenchResult>(bench_from_file_json(j.at("bench")));
-        if (j.contains("check")) w.check = std::make_shared<const CheckReport>(check_from_file_json(j.at("check")));
-        runs = j.at("runs");
-        if (!runs.is_array()) throw std::runtime_error("workspace 'runs' is not a list");
-        return 0;
-    });
+    try {
+        check_schema(j, kWorkspaceSchema, kWorkspaceVersion, "workspace");
+        read_or_throw("workspace", [&] {
+            w.panel_spec = j.at("panel_spec").get<RunSpec>();
+            w.shown = int_or<int>(j, "shown", -1);
+            for (const auto& s : j.at("sweeps")) {
+                const bool named = s.is_object() && s.contains("label") && s["label"].is_string();
+                w.sweeps.push_back({named ? s["label"].get<std::string>() : std::string(), sweep_from_file_json(s.at("sweep"))});
+            }
+            if (j.contains("bench")) w.bench = std::make_shared<const BenchResult>(bench_from_file_json(j.at("bench")));
+            if (j.contains("check")) w.check = std::make_shared<const CheckReport>(check_from_file_json(j.at("check")));
+            runs = j.at("runs");
+            if (!runs.is_array()) throw std::runtime_error("workspace field runs is not a list");
+            return 0;
+        });
+    } catch (const std::exception& e) {
+        throw std::runtime_error("'" + path + "': " + e.what());
+    }
+    const fs::path base = fs::path(path).parent_path();
     const int total = int(runs.size());
     int shown = -1;
     for (int i = 0; i < total; ++i) {
         const json& r = runs[size_t(i)];
         report(observer, i, total, "reading run " + std::to_string(i + 1) + " of " + std::to_string(total));
-        const std::string label = r.value("label", "run " + std::to_string(i + 1));
-        const std::string trace = r.value("trace", std::string());
+        auto text = [&r](const char* key) {
+            return r.is_object() && r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : std::string();
+        };
+        std::string label = text("label");
+        if (label.empty()) label = "run " + std::to_string(i + 1);
+        const std::string trace = text("trace");
         try {
             if (trace.empty()) throw std::runtime_error("no trace file named");
-            auto result = std::make_shared<const ProfileResult>(profile_result_from_import(import_chrome_trace((base / trace).string())));
+            // Only a file of the workspace's own folder: never /dev/zero, a FIFO or a path out of it.
+            const fs::path rel(trace);
+            if (rel.is_absolute() || std::any_of(rel.begin(), rel.end(), [](const fs::path& p) { return p == ".."; }))
+                throw std::runtime_error("its trace '" + trace + "' is not in the workspace's folder");
+            const fs::path file = base / rel;
+            std::error_code fe;
+            if (!fs::is_regular_file(file, fe)) throw std::runtime_error("its trace '" + file.string() + "' is missing or not a file");
+            auto result = std::make_shared<const ProfileResult>(profile_result_from_import(import_chrome_trace(file.string())));
             if (i == w.shown) shown = int(w.runs.size());
             w.runs.push_back({label, std::move(result)});
         } catch (const Cancelled&) {

@@ -52,6 +52,8 @@ struct BenchResult {
     std::string peak_source;      // "cpu allocation tracker" or "cuda allocator peak"
     double profiled_step_ns = -1;   // median step time under the profiler; -1 when not measured
     double profiler_overhead = -1;  // profiled_step_ns / timing.median_ns
+    // Stopped early (Ctrl-C once, or the GUI's Stop): the samples timed so far, no memory or roof step.
+    bool interrupted = false;
     bool operator==(const BenchResult&) const = default;
 };
 

@@ -47,6 +47,7 @@ struct CheckReport {
     Environment environment;
     double tolerance = 0;
     std::vector<VariantCheck> variants;
+    bool interrupted = false;  // stopped early: the variants checked so far
     bool all_passed() const;
     bool operator==(const CheckReport&) const = default;
 };

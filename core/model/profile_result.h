@@ -28,6 +28,7 @@ struct ProfileResult {
     Trace trace;                     // events of all recorded steps
     std::vector<StepRecord> steps;   // every step, recorded or not
     int64_t device_peak_bytes = -1;  // CUDA allocator peak over recorded steps; -1 on CPU
+    bool interrupted = false;        // stopped early: the steps run so far, the recording cut where it stood
     Roof roof;                       // the run's roof for its dtype (engine/roof_probe.h: run_roof), set by the CLI and the GUI
                                      // after profile_run; not known() for foreign traces
     std::vector<std::string> kineto_trace_files;     // Kineto's own chrome traces written (see profile_run)

@@ -19,6 +19,10 @@ public:
     }
     // Polled between steps; returning true stops the job with Cancelled.
     virtual bool cancel_requested() const { return false; }
+    // Polled where a job can end early and keep what it finished (a sweep between points, a benchmark
+    // between samples, a check between variants, a profile between steps once one was recorded): true
+    // ends it there, marked interrupted. Ctrl-C once in the CLI; cancel_requested() stops at once.
+    virtual bool finish_requested() const { return cancel_requested(); }
 };
 
 // A spec or option the engine refuses; problems names each field.

@@ -61,12 +61,12 @@ struct SweepResult {
     bool operator==(const SweepResult&) const = default;
 };
 
-// Receives each point as soon as it finishes. stop_between_points() is polled before each point
-// (the CLI's first Ctrl-C), cancel_requested() also between a point's samples (its second).
+// Receives each point as soon as it finishes. finish_requested() is polled before each point (the
+// CLI's first Ctrl-C), cancel_requested() also between a point's samples (its second): a point is
+// whole or cancelled, never cut short.
 class SweepObserver : public RunObserver {
 public:
     virtual void on_point(const SweepPoint& point, int index, int total) { (void)point, (void)index, (void)total; }
-    virtual bool stop_between_points() const { return cancel_requested(); }
 };
 
 }  // namespace awb

@@ -89,6 +89,65 @@ else
     echo "FAIL Ctrl-C sweep: exit $rc, $(cat "$tmp/py")"; sed 's/^/  | /' "$tmp/int.err" | tail -5; failed=$((failed + 1))
 fi
 
+# Ctrl-C in the other engine commands: once, the current step finishes and what finished is kept,
+# printed and written (exit 130); twice, the same at the next step. wait_for FILE PATTERN polls stderr.
+wait_for() { for _ in $(seq 1 300); do grep -qE -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+interrupted_run() {  # interrupted_run NAME PATTERN_BEFORE_INT SIGNALS PYTHON_CHECK -- ARGS...
+    local name=$1 ready=$2 signals=$3 py=$4
+    shift 5
+    "$attnwb" "$@" >"$tmp/ir.out" 2>"$tmp/ir.err" &
+    local pid=$! t0 rc
+    wait_for "$tmp/ir.err" "$ready"
+    t0=$(date +%s%N)
+    for _ in $(seq 1 "$signals"); do kill -INT "$pid"; sleep 0.2; done
+    wait "$pid"
+    rc=$?
+    local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    if [ "$rc" -eq 130 ] && python_check "$py" >"$tmp/py"; then
+        echo "ok   $name (exit 130 ${ms} ms after Ctrl-C)"; passed=$((passed + 1))
+    else
+        echo "FAIL $name: exit $rc after ${ms} ms, $(cat "$tmp/py")"; sed 's/^/  | /' "$tmp/ir.err" | tail -5; failed=$((failed + 1))
+    fi
+}
+nq=(--batch 1 --heads 2 --seq 64 --head-dim 16 --threads 1)
+interrupted_run "Ctrl-C once keeps a benchmark's samples" 'sample [0-9]+' 1 \
+    "import json; b=json.load(open('$tmp/ib.json'))['result']; assert b['interrupted'] and b['timing']['repeats'] >= 1 \
+and len(b['samples_ns']) == b['timing']['repeats'] and b['peak_bytes'] == -1, b['timing']; \
+assert 'INTERRUPTED' in open('$tmp/ir.out').read()" -- bench "${nq[@]}" --budget 60 --min-sample 0.05 --json "$tmp/ib.json"
+interrupted_run "Ctrl-C twice stops a benchmark at once and still writes it" 'sample [0-9]+' 2 \
+    "import json; b=json.load(open('$tmp/ib2.json'))['result']; assert b['interrupted'], b" \
+    -- bench "${nq[@]}" --budget 60 --min-sample 0.05 --json "$tmp/ib2.json"
+interrupted_run "Ctrl-C once keeps a profile's recorded steps" '\(record' 1 \
+    "import json; r=json.load(open('$tmp/ip.json')); out=open('$tmp/ir.out').read(); \
+assert 'INTERRUPTED after step' in out and any(o['name']=='aten::softmax' for o in r['operators']), out[:300]; \
+t=json.load(open('$tmp/ip.trace.json')); assert t['attention_workbench']['interrupted'] is True" \
+    -- profile --batch 1 --heads 4 --seq 256 --head-dim 32 --threads 1 --active 20000 --json "$tmp/ip.json" --trace "$tmp/ip.trace.json"
+interrupted_run "Ctrl-C once keeps a check's finished variants" 'float64 reference' 1 \
+    "import json; c=json.load(open('$tmp/ic.json')); assert c['interrupted'] and 1 <= len(c['variants']) < 3, c['variants']" \
+    -- check --batch 2 --heads 8 --seq 1024 --head-dim 64 --threads 1 --variants manual,sdpa,chunked --json "$tmp/ic.json"
+
+# Saving: a full disk is one clear message naming the file; nothing is half-written.
+check "a full disk is named" 1 "cannot write '/dev/full': No space left on device \(the disk is full\)" \
+    -- bench "${nq[@]}" --budget 0.05 --quiet --no-overhead --json /dev/full
+
+# A trace larger than the memory this process may take is refused before reading, with a message
+# (under a cgroup limit the OOM killer would otherwise end it): here the limit is ulimit -v.
+/usr/bin/python3 -c "
+import sys
+ev = '{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}'
+with open('$tmp/big.json', 'w') as f:
+    f.write('{\"traceEvents\": [')
+    f.write(','.join(ev % i for i in range(1500000)))
+    f.write(']}')"
+if (ulimit -v 300000; "$attnwb" inspect "$tmp/big.json" --quiet) >"$tmp/out" 2>"$tmp/err"; then rc=0; else rc=$?; fi
+if [ "$rc" -eq 2 ] && grep -qE "big.json' needs about [0-9.]+ MiB of memory to import \([0-9.]+ MiB of JSON\) but [0-9.]+ MiB is left \(this process's address-space limit \(ulimit -v\)\)" "$tmp/err" \
+    && (ulimit -v 300000; "$attnwb" inspect "$tmp/t.json" --quiet >/dev/null 2>&1); then
+    echo "ok   a trace that cannot fit is refused before reading ($(du -m "$tmp/big.json" | cut -f1) MiB under ulimit -v 300000)"; passed=$((passed + 1))
+else
+    echo "FAIL trace that cannot fit: exit $rc"; sed 's/^/  | /' "$tmp/err" | head -5; failed=$((failed + 1))
+fi
+rm -f "$tmp/big.json"
+
 # inspect: our own trace reads back with the same operator table; a broken file is named, the others shown
 check "inspect reads our trace" 0 'aten::softmax' -- inspect "$tmp/t.json" --rows 0 --json "$tmp/i.json" --quiet
 gzip -c "$tmp/t.json" >"$tmp/t.json.gz"

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "io/json_io.h"
+#include "io/results_file.h"
 
 using namespace awb;
 using nlohmann::json;
@@ -110,4 +111,43 @@ TEST(JsonIo, UnreadableFilesAreSaidInWords) {
     for (const auto& e : {cut, bad}) EXPECT_EQ(e.find("json.exception"), std::string::npos) << e;
     EXPECT_NE(error_of("../absent-dir/none.json", "").find("cannot open"), std::string::npos);
     std::filesystem::remove_all(dir);
+}
+
+// Real files of each kind, written by attnwb (the fuzzers' seeds, tests/fuzz/seeds-results): the readers
+// take them whole, with their timestamps since the epoch; a damaged copy of one names its file and field.
+TEST(ResultsFiles, RealFilesOfEveryKindOpen) {
+    const std::string seeds = std::string(AWB_FIXTURE_DIR) + "/../fuzz/seeds-results/";
+    for (const char* kind : {"report", "bench", "sweep", "check"}) {
+        const std::string path = seeds + kind + "/" + kind + ".json";
+        try {
+            const ResultsFile f = open_results_file(path);
+            EXPECT_EQ(to_string(f.kind), std::string(kind) == "report" ? "profile report"
+                                         : std::string(kind) == "bench" ? "benchmark"
+                                         : std::string(kind) == "check" ? "correctness check"
+                                                                        : "sweep");
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << path << ": " << e.what();
+        }
+    }
+    // Damaged copies (the fuzzers' seeds too): each gives one message naming the file and the field.
+    const std::vector<std::pair<std::string, std::string>> damaged = {
+        {"bench/bench_version9.json", "bench file schema_version 9 is not supported"},
+        {"bench/bench_missing.json", "bench file is malformed: field result.timing.repeats is missing"},
+        {"bench/bench_string_number.json", "field result.timing.repeats: type must be number, but is string"},
+        {"bench/bench_huge.json", "field result.timing.repeats: 1e+300 is not an integer of this field's range"},
+        {"bench/bench_deep.json", "field result.timing.repeats: type must be number, but is array"},
+        {"sweep/sweep_int64_min.json", "field points[0].bench.timing.repeats: -9223372036854775808 is not an integer"},
+        {"report/report_int64_min.json", "field operators[0].calls: -9223372036854775808 is out of range (at most 2^50)"},
+        {"check/check_missing.json", "field variants[0].tensors[0].max_abs_error is missing"},
+    };
+    for (const auto& [file, words] : damaged) {
+        const std::string path = seeds + file;
+        try {
+            open_results_file(path);
+            ADD_FAILURE() << "no error for " << path;
+        } catch (const std::runtime_error& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("'" + path + "': ", 0), 0u) << e.what();
+            EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+        }
+    }
 }

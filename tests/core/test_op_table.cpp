@@ -109,7 +109,8 @@ TEST(OpTable, MemoryIsChargedToEveryOpWhoseIntervalHoldsIt) {
 
 TEST(OpTable, CudaMemoryGoesToDeviceColumns) {
     auto t = Trace::build({op("aten::empty", 0, 10)}, {mem(5, 512, DeviceKind::CUDA)}, {});
-    const auto& r = row(key_averages(t), "aten::empty");
+    const auto rows = key_averages(t);  // the row is a reference into it (AddressSanitizer found one into a temporary)
+    const auto& r = row(rows, "aten::empty");
     EXPECT_EQ(r.cpu_memory_bytes, 0);
     EXPECT_EQ(r.device_memory_bytes, 512);
     EXPECT_EQ(r.self_device_memory_bytes, 512);

@@ -32,7 +32,7 @@ public:
         last_index = index;
         last_total = total;
     }
-    bool stop_between_points() const override { return stop_after >= 0 && int(seen.size()) >= stop_after; }
+    bool finish_requested() const override { return stop_after >= 0 && int(seen.size()) >= stop_after; }
     std::vector<std::string> seen;
     int last_index = -1, last_total = -1;
     int stop_after = -1;

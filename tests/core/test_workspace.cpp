@@ -25,6 +25,25 @@ fs::path fresh_dir(const std::string& name) {
     return dir;
 }
 
+// The trace of run n (1-based) in a workspace's runs folder: run-N.SAVE.trace.json.gz; empty when none.
+fs::path run_file(const fs::path& runs, int n) {
+    const std::string prefix = "run-" + std::to_string(n) + ".";
+    for (const auto& e : fs::directory_iterator(runs))
+        if (e.path().filename().string().rfind(prefix, 0) == 0) return e.path();
+    return {};
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+size_t files_in(const fs::path& dir) {
+    size_t n = 0;
+    for (const auto& e : fs::directory_iterator(dir)) n += e.is_regular_file() ? 1 : 0;
+    return n;
+}
+
 Workspace two_runs_and_a_sweep() {
     Workspace w;
     RunSpec spec = test::small_spec();
@@ -53,8 +72,8 @@ TEST(Workspace, SavesAndReopensRunsSweepsAndSpec) {
     const fs::path dir = fresh_dir("roundtrip");
     const std::string path = (dir / "session.json").string();
     save_workspace(w, path);
-    EXPECT_TRUE(fs::exists(dir / "session.runs" / "run-1.trace.json.gz"));
-    EXPECT_TRUE(fs::exists(dir / "session.runs" / "run-2.trace.json.gz"));
+    EXPECT_FALSE(run_file(dir / "session.runs", 1).empty());
+    EXPECT_FALSE(run_file(dir / "session.runs", 2).empty());
 
     // Moved elsewhere, it still opens: the run files are found relative to the workspace file.
     const fs::path moved = fresh_dir("moved");
@@ -121,15 +140,50 @@ TEST(Workspace, MissingRunFileLeavesThatRunOutAndKeepsTheRest) {
     const fs::path dir = fresh_dir("missing");
     const std::string path = (dir / "ws.json").string();
     save_workspace(w, path);
-    fs::remove(dir / "ws.runs" / "run-1.trace.json.gz");
+    const fs::path removed = run_file(dir / "ws.runs", 1);
+    ASSERT_FALSE(removed.empty());
+    fs::remove(removed);
     const Workspace back = load_workspace(path);
     ASSERT_EQ(back.runs.size(), 1u);
     EXPECT_EQ(back.runs[0].label, "sdpa 32");
     EXPECT_EQ(back.shown, 0);  // the shown run (the second) is now the first
     ASSERT_EQ(back.problems.size(), 1u);
     EXPECT_NE(back.problems[0].find("manual small"), std::string::npos) << back.problems[0];
-    EXPECT_NE(back.problems[0].find("run-1.trace.json.gz"), std::string::npos) << back.problems[0];
+    EXPECT_NE(back.problems[0].find(removed.filename().string()), std::string::npos) << back.problems[0];
     EXPECT_EQ(back.sweeps.size(), 1u);
+}
+
+// A save that stops half-way (here: cancelled after its first trace; a kill -9 or a full disk stop it
+// the same way, before the workspace file's rename) leaves the previous workspace whole: its file and
+// every trace it names. A save that ends removes the previous save's traces.
+TEST(Workspace, SaveStoppedHalfWayLeavesThePreviousWorkspaceWhole) {
+    const Workspace first = two_runs_and_a_sweep();
+    const fs::path dir = fresh_dir("halfway");
+    const std::string path = (dir / "ws.json").string();
+    save_workspace(first, path);
+    const std::string before = read_text(path);
+
+    Workspace second = first;
+    second.runs.push_back({"third", first.runs[0].result});
+    for (auto& r : second.runs) r.label += " (second save)";
+    struct CancelAfterFirstTrace : RunObserver {
+        int calls = 0;
+        void on_progress(int, int, const std::string&) override { ++calls; }
+        bool cancel_requested() const override { return calls >= 2; }
+    } cancel;
+    EXPECT_THROW(save_workspace(second, path, &cancel), Cancelled);
+    EXPECT_EQ(read_text(path), before);
+    EXPECT_EQ(files_in(dir / "ws.runs"), 2u);  // the first save's two traces; the stopped save's are gone
+    const Workspace back = load_workspace(path);
+    EXPECT_TRUE(back.problems.empty()) << back.problems.front();
+    ASSERT_EQ(back.runs.size(), 2u);
+    EXPECT_EQ(back.runs[0].label, "manual small");
+    EXPECT_EQ(back.runs[1].result->spec, first.runs[1].result->spec);
+
+    save_workspace(second, path);
+    EXPECT_EQ(files_in(dir / "ws.runs"), 3u);  // the new three; the first save's two are removed
+    EXPECT_EQ(load_workspace(path).runs.size(), 3u);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);  // ws.json, ws.runs/: no temporaries
 }
 
 TEST(Workspace, DamagedFilesGiveOneClearError) {

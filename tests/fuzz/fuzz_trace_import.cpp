@@ -1,50 +1,18 @@
-// libFuzzer target for the chrome-trace importer (issue 5). Each input is written to an in-memory
-// file (memfd) and read back through its /proc/self/fd path, exactly as a trace on disk would be:
+// libFuzzer target for the chrome-trace importer (issue 5). Each input is a file (fuzz_input.h):
 // plain JSON and gzip both go through zlib's gzopen. A bad trace must end in awb::TraceImportError;
 // any other exception, a crash, a sanitizer report, a hang or a broken Trace invariant is a finding.
 // Built by tests/fuzz/CMakeLists.txt (clang, -fsanitize=fuzzer,address,undefined), run by scripts/fuzz.sh.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "fuzz_input.h"
 #include "io/trace_import.h"
 #include "model/trace.h"
 
 namespace {
-
-// One memfd for the whole process, rewritten per input (gzopen reopens the path at offset 0).
-const std::string& input_path() {
-    static const std::string path = [] {
-        const int fd = memfd_create("awb_fuzz_trace", MFD_CLOEXEC);
-        if (fd < 0) {
-            std::perror("memfd_create");
-            std::abort();
-        }
-        return "/proc/self/fd/" + std::to_string(fd);
-    }();
-    return path;
-}
-
-int input_fd() {
-    static const int fd = std::stoi(input_path().substr(std::string("/proc/self/fd/").size()));
-    return fd;
-}
-
-void write_input(const uint8_t* data, size_t size) {
-    const int fd = input_fd();
-    if (ftruncate(fd, 0) != 0) std::abort();
-    size_t done = 0;
-    while (done < size) {
-        const ssize_t n = pwrite(fd, data + done, size - done, off_t(done));
-        if (n <= 0) std::abort();
-        done += size_t(n);
-    }
-}
 
 [[noreturn]] void broken(const char* what, size_t index) {
     std::fprintf(stderr, "fuzz_trace_import: Trace invariant broken at event %zu: %s\n", index, what);
@@ -99,8 +67,9 @@ void touch(const awb::ImportedTrace& imported) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    write_input(data, size);
-    const std::string& path = input_path();
+    static const awb::fuzz::MemFile input("awb_fuzz_trace");
+    input.write(data, size);
+    const std::string& path = input.path();
     (void)awb::looks_like_chrome_trace(path);
     try {
         const awb::ImportedTrace imported = awb::import_chrome_trace(path);

@@ -19,6 +19,7 @@
 #include <qcustomplot.h>
 #include <QTimer>
 
+#include <algorithm>
 #include <memory>
 
 #include "attention_view.h"
@@ -271,7 +272,26 @@ private slots:
         QVERIFY(failed.at(1).at(1).toString().contains(cut.fileName()));
         QVERIFY(failed.at(1).at(1).toString().contains(QStringLiteral("truncated")));
     }
+    // Stop before anything was recorded (a warm-up step): cancelled, nothing delivered.
     void engineCancelStopsAfterTheCurrentStep() {
+        Engine engine;
+        QSignalSpy cancelled(engine.worker(), &EngineWorker::cancelled);
+        QSignalSpy done(engine.worker(), &EngineWorker::profileFinished);
+        ProfileOptions many;
+        many.wait = 0;
+        many.warmup = 1000;
+        many.active = 1;
+        RunSpec s = tiny_spec();
+        s.seq_q = s.seq_k = 256;
+        connect(engine.worker(), &EngineWorker::progress, this, [&engine](int done) {
+            if (done == 2) engine.cancel();
+        });
+        engine.profile(s, many);
+        QTRY_VERIFY_WITH_TIMEOUT(!cancelled.isEmpty(), 120'000);
+        QCOMPARE(done.size(), 0);
+    }
+    // Stop while recording: the steps recorded so far are delivered, marked interrupted, within a step.
+    void engineStopWhileRecordingKeepsTheRecordedSteps() {
         Engine engine;
         QSignalSpy cancelled(engine.worker(), &EngineWorker::cancelled);
         QSignalSpy done(engine.worker(), &EngineWorker::profileFinished);
@@ -281,12 +301,20 @@ private slots:
         many.active = 1000;
         RunSpec s = tiny_spec();
         s.seq_q = s.seq_k = 256;
-        connect(engine.worker(), &EngineWorker::progress, this, [&engine](int done) {
-            if (done == 2) engine.cancel();
-        });
+        // Direct: the Stop lands on the engine thread right after step 3, as a click would between steps.
+        connect(
+            engine.worker(), &EngineWorker::progress, engine.worker(), [&engine](int done) {
+                if (done == 3) engine.cancel();
+            },
+            Qt::DirectConnection);
         engine.profile(s, many);
-        QTRY_VERIFY_WITH_TIMEOUT(!cancelled.isEmpty(), 120'000);
-        QCOMPARE(done.size(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120'000);
+        QCOMPARE(cancelled.size(), 0);
+        const auto r = done.at(0).at(0).value<std::shared_ptr<const ProfileResult>>();
+        QVERIFY(r->interrupted);
+        QCOMPARE(r->steps.size(), size_t(3));  // the step under way when Stop came finished; no other began
+        const auto rows = key_averages(r->trace);
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const OperatorRow& o) { return o.name == "aten::softmax"; }));
     }
     void timelinePaintsRealTraceWithMemoryTrack() {
         const auto result = std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{}));

@@ -1,0 +1,17 @@
+# The core's GoogleTest sources that need no LibTorch (model, analysis, io, report): the main build's
+# awb_core_tests (tests/CMakeLists.txt) and the sanitized awb_core_tests_asan (tests/fuzz/CMakeLists.txt).
+set(AWB_CORE_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/test_atomic_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_attention.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_bootstrap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_gpu_breakdown.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_import_pipeline.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_json_io.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_kernel_class.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_memory_replay.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_op_table.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_scaling.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_schedule.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_trace_fixtures.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_trace_stages.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_units.cpp)

@@ -1,0 +1,155 @@
+// libFuzzer targets for the readers of our own files (issue 18), one per reader, built from this source
+// with AWB_FUZZ_READER set to report, bench, sweep, check, workspace or diff (tests/fuzz/CMakeLists.txt).
+// A file is read as the CLI and the GUI read it (open_results_file, load_workspace), then used as they
+// use it: advisor, checklist, text tables, the HTML report, the sweep's fits, the benchmark diff.
+// Findings: a crash or sanitizer report; an exception other than std::runtime_error from a reader, or
+// one whose message does not name the file; any exception from what uses a file the reader accepted.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <typeinfo>
+
+#include "analysis/advisor.h"
+#include "analysis/bench_diff.h"
+#include "analysis/checklist.h"
+#include "analysis/kernel_table.h"
+#include "analysis/op_diff.h"
+#include "analysis/op_table.h"
+#include "analysis/results_text.h"
+#include "analysis/sweep_analysis.h"
+#include "fuzz_input.h"
+#include "io/results_file.h"
+#include "io/results_json.h"
+#include "io/workspace.h"
+#include "report/report_html.h"
+
+#ifndef AWB_FUZZ_READER
+#error "define AWB_FUZZ_READER (report, bench, sweep, check, workspace or diff)"
+#endif
+
+namespace {
+
+[[noreturn]] void finding(const std::string& what) {
+    std::fprintf(stderr, "fuzz_results (%s): %s\n", AWB_FUZZ_READER, what.c_str());
+    std::abort();
+}
+
+void sink(size_t n) {
+    static volatile size_t total = 0;
+    total = total + n;
+}
+
+// Everything the workbench does with a file it opened.
+void use(const awb::ResultsFile& f) {
+    try {
+        const awb::Measurements m{f.run ? &*f.run : nullptr, f.bench ? &*f.bench : nullptr, f.sweep ? &*f.sweep : nullptr,
+                                  f.check ? &*f.check : nullptr};
+        awb::ReportInput in;
+        in.findings = awb::advise(m);
+        in.checklist = awb::measurement_checklist(m);
+        sink(awb::format_checklist(in.checklist).size());
+        sink(awb::checklist_json(in.checklist).dump().size());
+        std::optional<awb::ProfileReport> traced;
+        if (f.kind == awb::ResultsKind::Trace) traced = awb::make_report(*f.run, false);
+        in.profile = f.report ? &*f.report : traced ? &*traced : nullptr;
+        in.bench = m.bench;
+        in.sweep = m.sweep;
+        in.check = m.check;
+        sink(awb::html_report(in).size());
+        if (f.report) sink(awb::to_json(*f.report).dump().size());
+        if (f.bench) sink(awb::format_bench(*f.bench).size() + awb::bench_file_json(*f.bench).dump().size());
+        if (f.sweep) {
+            sink(awb::format_analysis(awb::analyze(*f.sweep)).size() + awb::sweep_csv(*f.sweep).size());
+            for (const auto& p : f.sweep->points) sink(awb::format_sweep_point(p).size());
+            sink(awb::sweep_file_json(*f.sweep).dump().size());
+        }
+        if (f.check) sink(awb::format_check(*f.check).size() + awb::check_file_json(*f.check).dump().size());
+    } catch (const std::exception& e) {
+        finding(std::string("using a file the reader accepted threw ") + typeid(e).name() + ": " + e.what());
+    }
+}
+
+// A reader's refusal: std::runtime_error (or a subclass) whose message names the file.
+void refused(const std::exception& e, const std::string& path) {
+    if (!dynamic_cast<const std::runtime_error*>(&e) || dynamic_cast<const std::range_error*>(&e) ||
+        dynamic_cast<const std::overflow_error*>(&e))
+        finding(std::string("the reader threw ") + typeid(e).name() + " (not our runtime_error): " + e.what());
+    if (std::strstr(e.what(), path.c_str()) == nullptr) finding("the message does not name the file: " + std::string(e.what()));
+}
+
+bool open(const std::string& path, awb::ResultsFile& out) {
+    try {
+        out = awb::open_results_file(path);
+        return true;
+    } catch (const std::exception& e) {
+        refused(e, path);
+        return false;
+    }
+}
+
+std::vector<awb::OperatorRow> operators_of(const awb::ResultsFile& f) {
+    if (f.kind == awb::ResultsKind::Trace) return awb::key_averages(f.run->trace);
+    return f.report ? f.report->operators : std::vector<awb::OperatorRow>{};
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    static const std::string reader = AWB_FUZZ_READER;
+    if (reader == "workspace") {
+        // In a folder of its own: a workspace names its runs' traces relative to itself.
+        static const std::filesystem::path dir = [] {
+            auto d = std::filesystem::temp_directory_path() / ("awb_fuzz_workspace." + std::to_string(::getpid()));
+            std::filesystem::create_directories(d / "w.runs");
+            std::ofstream(d / "w.runs" / "run-1.trace.json") << R"({"traceEvents": [{"ph": "X", "name": "aten::mm", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]})";
+            return d;
+        }();
+        const std::string path = (dir / "w.json").string();
+        std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), std::streamsize(size));
+        try {
+            const awb::Workspace w = awb::load_workspace(path);
+            for (const auto& s : w.sweeps) use(awb::ResultsFile{path, awb::ResultsKind::Sweep, {}, {}, {}, {}, s.sweep, {}});
+            if (w.bench) use(awb::ResultsFile{path, awb::ResultsKind::Bench, {}, {}, {}, *w.bench, {}, {}});
+            if (w.check) use(awb::ResultsFile{path, awb::ResultsKind::Check, {}, {}, {}, {}, {}, *w.check});
+            for (const auto& r : w.runs) {
+                awb::ResultsFile f{path, awb::ResultsKind::Trace, *r.result, {}, {}, {}, {}, {}};
+                use(f);
+            }
+        } catch (const std::exception& e) {
+            refused(e, path);
+        }
+        return 0;
+    }
+    static const awb::fuzz::MemFile a("awb_fuzz_a"), b("awb_fuzz_b");
+    if (reader == "diff") {
+        // Two files in one input, split at the first NUL (none: the file with itself).
+        const uint8_t* nul = static_cast<const uint8_t*>(std::memchr(data, 0, size));
+        const size_t first = nul ? size_t(nul - data) : size;
+        a.write(data, first);
+        if (nul) b.write(nul + 1, size - first - 1); else b.write(data, size);
+        awb::ResultsFile fa, fb;
+        if (!open(a.path(), fa) || !open(b.path(), fb)) return 0;
+        try {
+            if (fa.bench && fb.bench) {
+                const awb::BenchDiff d = awb::diff_benches(*fa.bench, *fb.bench);
+                sink(awb::format_bench_diff(d, *fa.bench, *fb.bench, "A", "B").size());
+            } else {
+                sink(awb::join_operators(operators_of(fa), operators_of(fb)).size());
+                if (fa.run && fb.run && fa.kind == awb::ResultsKind::Trace && fb.kind == awb::ResultsKind::Trace)
+                    sink(awb::join_kernels(awb::kernel_table(fa.run->trace), awb::kernel_table(fb.run->trace)).size());
+            }
+        } catch (const std::exception& e) {
+            finding(std::string("diffing two files the reader accepted threw ") + typeid(e).name() + ": " + e.what());
+        }
+        return 0;
+    }
+    a.write(data, size);
+    awb::ResultsFile f;
+    if (open(a.path(), f)) use(f);
+    return 0;
+}
