@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "io/atomic_file.h"
+#include "test_support.h"
 
 extern char** environ;
 
@@ -28,12 +29,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = fs::path(::testing::TempDir()) / ("awb_atomic_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path fresh_dir(const std::string& name) { return test::fresh_dir("atomic_" + name); }
 
 std::string read_all(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);

@@ -1,6 +1,9 @@
 // Small helpers shared by the core tests.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <filesystem>
 #include <string>
 
 #include "io/trace_import.h"
@@ -24,6 +27,14 @@ inline RunSpec small_spec() {
 // peak_memory/): "torch-1.13" for Debian's build, "torch-2.11" for the wheel's.
 inline std::string torch_reference(const std::string& kind) {
     return std::string(AWB_FIXTURE_DIR) + "/" + kind + "/torch-" + AWB_TORCH_MAJOR_MINOR;
+}
+
+// A new, empty folder TempDir()/awb_NAME (emptied when it exists).
+inline std::filesystem::path fresh_dir(const std::string& name) {
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("awb_" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
 }
 
 // The message a file's import fails with, or "no error".

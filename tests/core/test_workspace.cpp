@@ -18,12 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = fs::path(::testing::TempDir()) / ("awb_ws_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path fresh_dir(const std::string& name) { return test::fresh_dir("ws_" + name); }
 
 // The trace of run n (1-based) in a workspace's runs folder: run-N.SAVE.trace.json.gz; empty when none.
 fs::path run_file(const fs::path& runs, int n) {

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "attention_view.h"
 #include "comparison_model.h"
@@ -83,6 +84,30 @@ RunSpec tiny_spec() {
     s.head_dim = 16;
     s.threads = 1;
     return s;
+}
+
+// Profiles tiny_spec at N = 256 with `warmup` then `active` steps and presses Stop on the engine thread
+// right after step stop_after (where a click between steps lands): the run delivered, null when the
+// job was cancelled instead, nothing when it did not end within 2 minutes.
+std::optional<std::shared_ptr<const ProfileResult>> stop_profile_after(int warmup, int active, int stop_after) {
+    Engine engine;
+    QSignalSpy cancelled(engine.worker(), &EngineWorker::cancelled);
+    QSignalSpy done(engine.worker(), &EngineWorker::profileFinished);
+    ProfileOptions options;
+    options.wait = 0;
+    options.warmup = warmup;
+    options.active = active;
+    RunSpec s = tiny_spec();
+    s.seq_q = s.seq_k = 256;
+    QObject::connect(
+        engine.worker(), &EngineWorker::progress, engine.worker(),
+        [&engine, stop_after](int step) {
+            if (step == stop_after) engine.cancel();
+        },
+        Qt::DirectConnection);
+    engine.profile(s, options);
+    if (!QTest::qWaitFor([&] { return !cancelled.isEmpty() || !done.isEmpty(); }, 120'000)) return std::nullopt;
+    return done.isEmpty() ? nullptr : done.at(0).at(0).value<std::shared_ptr<const ProfileResult>>();
 }
 
 }  // namespace
@@ -274,43 +299,14 @@ private slots:
     }
     // Stop before anything was recorded (a warm-up step): cancelled, nothing delivered.
     void engineCancelStopsAfterTheCurrentStep() {
-        Engine engine;
-        QSignalSpy cancelled(engine.worker(), &EngineWorker::cancelled);
-        QSignalSpy done(engine.worker(), &EngineWorker::profileFinished);
-        ProfileOptions many;
-        many.wait = 0;
-        many.warmup = 1000;
-        many.active = 1;
-        RunSpec s = tiny_spec();
-        s.seq_q = s.seq_k = 256;
-        connect(engine.worker(), &EngineWorker::progress, this, [&engine](int done) {
-            if (done == 2) engine.cancel();
-        });
-        engine.profile(s, many);
-        QTRY_VERIFY_WITH_TIMEOUT(!cancelled.isEmpty(), 120'000);
-        QCOMPARE(done.size(), 0);
+        const auto r = stop_profile_after(1000, 1, 2);
+        QVERIFY(r && !*r);
     }
     // Stop while recording: the steps recorded so far are delivered, marked interrupted, within a step.
     void engineStopWhileRecordingKeepsTheRecordedSteps() {
-        Engine engine;
-        QSignalSpy cancelled(engine.worker(), &EngineWorker::cancelled);
-        QSignalSpy done(engine.worker(), &EngineWorker::profileFinished);
-        ProfileOptions many;
-        many.wait = 0;
-        many.warmup = 0;
-        many.active = 1000;
-        RunSpec s = tiny_spec();
-        s.seq_q = s.seq_k = 256;
-        // Direct: the Stop lands on the engine thread right after step 3, as a click would between steps.
-        connect(
-            engine.worker(), &EngineWorker::progress, engine.worker(), [&engine](int done) {
-                if (done == 3) engine.cancel();
-            },
-            Qt::DirectConnection);
-        engine.profile(s, many);
-        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120'000);
-        QCOMPARE(cancelled.size(), 0);
-        const auto r = done.at(0).at(0).value<std::shared_ptr<const ProfileResult>>();
+        const auto ended = stop_profile_after(0, 1000, 3);
+        QVERIFY(ended && *ended);
+        const auto& r = *ended;
         QVERIFY(r->interrupted);
         QCOMPARE(r->steps.size(), size_t(3));  // the step under way when Stop came finished; no other began
         const auto rows = key_averages(r->trace);
