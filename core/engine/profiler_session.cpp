@@ -103,13 +103,18 @@ public:
         activities_.insert(prof::ActivityType::CPU);
         if (cuda) activities_.insert(prof::ActivityType::CUDA);
     }
+    // Left by an exception (a cancel, a failed step): the profiler must end as stop() would end it, or
+    // Kineto stays prepared and the next profile in this process never records (a Stop during warm-up
+    // in the GUI did that on 2.11).
     ~ScheduledProfiler() {
         step_region_.reset();
-        if (enabled_) {
-            try {
-                prof::disableProfiler();
-            } catch (...) {
+        try {
+            if (!enabled_ && prepared_) {
+                prof::enableProfiler(config_, activities_);
+                enabled_ = true;
             }
+            if (enabled_) prof::disableProfiler();
+        } catch (...) {
         }
     }
 
@@ -141,10 +146,14 @@ public:
     int64_t origin_ns = -1;
 
 private:
-    void prepare() { prof::prepareProfiler(config_, activities_); }
+    void prepare() {
+        prof::prepareProfiler(config_, activities_);
+        prepared_ = true;
+    }
     void start_trace() {
         prof::enableProfiler(config_, activities_);
         enabled_ = true;
+        prepared_ = false;
     }
     void stop_trace() {
         enabled_ = false;
@@ -216,6 +225,7 @@ private:
     ScheduleAction current_ = ScheduleAction::None;
     int step_num_ = 0;
     bool enabled_ = false;
+    bool prepared_ = false;  // prepareProfiler() ran and no trace started since
     std::optional<at::RecordFunction> step_region_;
 };
 

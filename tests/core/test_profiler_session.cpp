@@ -181,6 +181,40 @@ TEST(ProfilerSession, CancelStopsBetweenSteps) {
     EXPECT_NO_THROW(profile_run(small_spec(), ProfileOptions{}));
 }
 
+// A cancel while the profiler is prepared but not recording (a warm-up step) ends it as torch.profiler's
+// exit does: on LibTorch 2.11 a Kineto left prepared made the next profile in the process record nothing.
+TEST(ProfilerSession, CancelDuringWarmupLeavesTheProfilerReady) {
+    Recorder rec;
+    rec.cancel_after = 2;
+    ProfileOptions warm;
+    warm.warmup = 5;
+    EXPECT_THROW(profile_run(small_spec(), warm, &rec), Cancelled);
+    const ProfileResult next = profile_run(small_spec(), ProfileOptions{});
+    EXPECT_EQ(count_named(next.trace, "ProfilerStep#"), 3);
+    EXPECT_GT(count_named(next.trace, "aten::softmax"), 0);
+}
+
+// Asked to finish once a step was recorded: the run ends there with what it recorded, marked interrupted.
+TEST(ProfilerSession, FinishKeepsTheRecordedSteps) {
+    Recorder rec;
+    rec.cancel_after = 3;  // wait, warm-up, one recorded step
+    ProfileOptions o;
+    o.active = 50;
+    const ProfileResult r = profile_run(small_spec(), o, &rec);
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_EQ(r.steps.size(), 3u);
+    // The work of exactly one step, as a run with one active step records it; plus, on Kineto, the empty
+    // ProfilerStep# that step() opened for the next step, as torch.profiler records when a loop leaves
+    // its with-block early.
+    ProfileOptions one;
+    one.active = 1;
+    const ProfileResult full = profile_run(small_spec(), one);
+    EXPECT_GT(count_named(r.trace, "aten::softmax"), 0);
+    EXPECT_EQ(count_named(r.trace, "aten::softmax"), count_named(full.trace, "aten::softmax"));
+    EXPECT_GE(count_named(r.trace, "ProfilerStep#"), 1);
+    EXPECT_LE(count_named(r.trace, "ProfilerStep#"), 2);
+}
+
 TEST(ProfilerSession, InvalidSpecIsRefusedWithEveryProblem) {
     RunSpec s = small_spec();
     s.kv_heads = 3;
