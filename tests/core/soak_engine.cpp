@@ -4,8 +4,6 @@
 // first rounds (the first 10% of each phase: caches, thread pools and the roof probe settle), resident
 // memory grows at most 5% by the end of the phase, and no descriptor or thread is left behind.
 // Run by hand (not by ctest): awb_soak [--runs 500] [--imports 200] [--points 100]; exit 1 when a goal fails.
-#include <dirent.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,43 +18,15 @@
 #include "io/chrome_trace.h"
 #include "io/trace_import.h"
 #include "io/workspace.h"
+#include "process_sample.h"
+#include "test_support.h"
 
 using namespace awb;
 
 namespace {
 
-struct Sample {
-    double rss_mib = 0;
-    int fds = 0;
-    int threads = 0;
-};
-
-Sample sample() {
-    Sample s;
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    for (std::string line; std::getline(status, line);) {
-        if (line.rfind("VmRSS:", 0) == 0) s.rss_mib = std::atof(line.c_str() + 6) / 1024.0;
-        if (line.rfind("Threads:", 0) == 0) s.threads = std::atoi(line.c_str() + 8);
-    }
-    if (DIR* d = opendir("/proc/self/fd")) {
-        while (dirent* e = readdir(d)) s.fds += e->d_name[0] != '.';
-        closedir(d);
-        s.fds -= 1;  // the DIR itself
-    }
-    return s;
-}
-
-RunSpec tiny() {
-    RunSpec s;
-    s.batch = 1;
-    s.heads = 2;
-    s.kv_heads = 2;
-    s.seq_q = s.seq_k = 64;
-    s.head_dim = 16;
-    s.threads = 1;
-    return s;
-}
+using Sample = test::ProcessSample;
+Sample sample() { return test::process_sample(); }
 
 // Runs round(i) n times and reports at 10%, 25%, 50%, 75% and 100%; true when the goals hold.
 template <typename Round>
@@ -98,7 +68,7 @@ int main(int argc, char** argv) {
 
     ProfileResult last;
     ok &= phase("profile runs", runs, [&](int i) {
-        RunSpec s = tiny();
+        RunSpec s = test::small_spec();
         s.variant = i % 3 == 0 ? "manual" : i % 3 == 1 ? "sdpa" : "chunked";
         last = profile_run(s, ProfileOptions{});
         const RunAnalysis a = analyze_run(last);  // what the GUI and attnwb do with each run
@@ -114,7 +84,7 @@ int main(int argc, char** argv) {
     std::filesystem::remove(trace);
 
     SweepPlan plan;
-    plan.base = tiny();
+    plan.base = test::small_spec();
     plan.seq_lengths = {16, 32, 48, 64, 80};
     plan.variants = {"manual", "chunked"};
     plan.bench.budget_s = 0.01;

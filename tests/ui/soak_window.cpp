@@ -5,8 +5,6 @@
 // the first rounds (the first 10%: fonts, caches, thread pools), resident memory grows at most 5% and
 // no descriptor or thread is left behind.
 // Usage: QT_QPA_PLATFORM=offscreen awb_window_soak TRACE [ROUNDS]; exit 1 when a goal fails.
-#include <dirent.h>
-
 #include <QApplication>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -20,6 +18,7 @@
 #include "engine/process_tuning.h"
 #include "engine_worker.h"
 #include "main_window.h"
+#include "process_sample.h"
 #include "run_panel.h"
 #include "session.h"
 
@@ -28,25 +27,8 @@ using namespace awb::ui;
 
 namespace {
 
-struct Sample {
-    double rss_mib = 0;
-    int fds = 0, threads = 0;
-};
-
-Sample sample() {
-    Sample s;
-    std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);) {
-        if (line.rfind("VmRSS:", 0) == 0) s.rss_mib = std::atof(line.c_str() + 6) / 1024.0;
-        if (line.rfind("Threads:", 0) == 0) s.threads = std::atoi(line.c_str() + 8);
-    }
-    if (DIR* d = opendir("/proc/self/fd")) {
-        while (dirent* e = readdir(d)) s.fds += e->d_name[0] != '.';
-        closedir(d);
-        s.fds -= 1;
-    }
-    return s;
-}
+using Sample = test::ProcessSample;
+Sample sample() { return test::process_sample(); }
 
 [[noreturn]] void fail(const char* what, int round) {
     std::fprintf(stderr, "awb_window_soak: round %d: %s\n", round, what);
