@@ -16,11 +16,11 @@ namespace awb {
 
 namespace {
 
-using Interval = std::pair<int64_t, int64_t>;
-using Union = std::vector<Interval>;  // sorted, disjoint, non-empty intervals
+using TimeSpan = std::pair<int64_t, int64_t>;
+using Union = std::vector<TimeSpan>;  // sorted, disjoint, non-empty intervals
 
 // The union of the intervals clipped to [lo, hi].
-Union merged(const std::vector<Interval>& intervals, int64_t lo, int64_t hi) {
+Union merged(const std::vector<TimeSpan>& intervals, int64_t lo, int64_t hi) {
     Union out;
     for (auto [s, e] : intervals) {
         s = std::max(s, lo);
@@ -29,7 +29,7 @@ Union merged(const std::vector<Interval>& intervals, int64_t lo, int64_t hi) {
     }
     std::sort(out.begin(), out.end());
     size_t n = 0;
-    for (const Interval& iv : out) {
+    for (const TimeSpan& iv : out) {
         if (n > 0 && iv.first <= out[n - 1].second) out[n - 1].second = std::max(out[n - 1].second, iv.second);
         else out[n++] = iv;
     }
@@ -59,7 +59,7 @@ int64_t length_outside(const Union& a, const Union& b) {
 enum class Work { Computation, Communication, Memcpy, Memset };
 
 struct DeviceEvent {
-    Interval span;
+    TimeSpan span;
     Work work;
     KernelClass cls;
     int step;  // -1: launched outside every ProfilerStep
@@ -75,7 +75,7 @@ std::span<const DeviceEvent> overlapping(const std::vector<DeviceEvent>& events,
 }
 
 GpuBreakdown measure(std::span<const DeviceEvent> events, int64_t lo, int64_t hi) {
-    std::vector<Interval> by_work[4], all, by_class[kKernelClassCount];
+    std::vector<TimeSpan> by_work[4], all, by_class[kKernelClassCount];
     for (const DeviceEvent& e : events) {
         by_work[int(e.work)].push_back(e.span);
         by_class[int(e.cls)].push_back(e.span);
@@ -168,7 +168,7 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<Ke
 }
 
 std::vector<DeviceIdle> gpu_idle_gaps(const Trace& trace) {
-    std::map<std::pair<int32_t, int>, std::vector<Interval>> work;
+    std::map<std::pair<int32_t, int>, std::vector<TimeSpan>> work;
     for (const TraceEvent& e : trace.events())
         if (e.device != DeviceKind::CPU && is_device_work(e)) work[{e.rank, e.device_index}].emplace_back(e.start_ns, e.end_ns);
     std::vector<DeviceIdle> out;
