@@ -505,6 +505,8 @@ json read_json_file(const std::string& path) {
         return json::parse(text);
     } catch (const json::parse_error& e) {
         throw std::runtime_error("'" + path + "' cannot be read: " + json_problem_in_words(text, e));
+    } catch (const json::exception& e) {  // "number overflow parsing '1e771'" (found by fuzz_results_check)
+        throw std::runtime_error("'" + path + "' cannot be read: it is not valid JSON: " + json_error_in_words(e));
     }
 }
 
