@@ -14,8 +14,8 @@
 
 namespace awb {
 
-// The largest count, byte size or time in ns a results file may hold (2^50: 1 PiB, 13 days): sums of
-// thousands of them stay far from int64 overflow.
+// The largest count or byte size a results file may hold (2^50: 1 PiB): sums of thousands of them stay
+// far from int64 overflow.
 inline constexpr int64_t kMaxFileMagnitude = int64_t(1) << 50;
 
 template <typename Int>
@@ -51,6 +51,13 @@ Int checked_field(const nlohmann::json& v) {
     return checked_int<Int>(v);
 }
 
+// j[key], null when j has no such key; j must be an object (else nlohmann's type_error naming j).
+inline const nlohmann::json* find_field(const nlohmann::json& j, const char* key) {
+    if (!j.is_object()) throw nlohmann::json::type_error::create(306, std::string("cannot read '") + key + "' of a " + j.type_name(), &j);
+    const auto it = j.find(key);
+    return it == j.end() ? nullptr : &*it;
+}
+
 // j.at(key) as an integer (missing: nlohmann's out_of_range naming the key); 64-bit ones at most 2^50.
 template <typename Int>
 Int int_at(const nlohmann::json& j, const char* key) {
@@ -60,9 +67,8 @@ Int int_at(const nlohmann::json& j, const char* key) {
 // j[key] as an integer, fallback when j has no such key; 64-bit ones at most 2^50.
 template <typename Int>
 Int int_or(const nlohmann::json& j, const char* key, Int fallback) {
-    if (!j.is_object()) throw nlohmann::json::type_error::create(306, std::string("cannot read '") + key + "' of a " + j.type_name(), &j);
-    const auto it = j.find(key);
-    return it == j.end() ? fallback : checked_field<Int>(*it);
+    const nlohmann::json* v = find_field(j, key);
+    return v ? checked_field<Int>(*v) : fallback;
 }
 
 template <typename Int>
@@ -86,25 +92,22 @@ inline int64_t checked_ns_of_us(const nlohmann::json& v, double limit_us) {
 // j[key] (fallback 0) in us as ns. A duration is at most 1e12 us (11.6 days), so that sums of thousands
 // cannot overflow; a timestamp (PyTorch's are since the epoch, ~1.8e15 us) at most 4e15 us (year 2096).
 inline int64_t duration_ns(const nlohmann::json& j, const char* key) {
-    if (!j.is_object()) throw nlohmann::json::type_error::create(306, std::string("cannot read '") + key + "' of a " + j.type_name(), &j);
-    const auto it = j.find(key);
-    return it == j.end() ? 0 : checked_ns_of_us(*it, 1e12);
+    const nlohmann::json* v = find_field(j, key);
+    return v ? checked_ns_of_us(*v, 1e12) : 0;
 }
 inline int64_t timestamp_ns(const nlohmann::json& j, const char* key) {
-    if (!j.is_object()) throw nlohmann::json::type_error::create(306, std::string("cannot read '") + key + "' of a " + j.type_name(), &j);
-    const auto it = j.find(key);
-    return it == j.end() ? 0 : checked_ns_of_us(*it, 4e15);
+    const nlohmann::json* v = find_field(j, key);
+    return v ? checked_ns_of_us(*v, 4e15) : 0;
 }
 
 // j[key] when it is an array, an empty array when j has no such key (by reference, so that errors in
 // its elements still name their place); anything else throws naming the field.
 inline const nlohmann::json& array_or_empty(const nlohmann::json& j, const char* key) {
     static const nlohmann::json empty = nlohmann::json::array();
-    if (!j.is_object()) throw nlohmann::json::type_error::create(306, std::string("cannot read '") + key + "' of a " + j.type_name(), &j);
-    const auto it = j.find(key);
-    if (it == j.end()) return empty;
-    if (!it->is_array()) throw nlohmann::json::type_error::create(302, std::string("type must be array, but is ") + it->type_name(), &*it);
-    return *it;
+    const nlohmann::json* v = find_field(j, key);
+    if (!v) return empty;
+    if (!v->is_array()) throw nlohmann::json::type_error::create(302, std::string("type must be array, but is ") + v->type_name(), v);
+    return *v;
 }
 
 }  // namespace awb
