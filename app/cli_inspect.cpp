@@ -213,7 +213,9 @@ int run(const InspectCommand& c) {
         std::cerr << "attnwb inspect: invalid input:\nsort: '" << c.sort << "' is not one of " << sort_key_names() << "\n";
         return kExitBadInput;
     }
-    StderrProgress progress(c.quiet);
+    // Ctrl-C once: the trace being read is finished, the rest are not read; twice: the one being read is
+    // dropped. Either way the traces read before are printed and written (--json), exit 130.
+    StderrProgress progress(c.quiet, /*keep_finished=*/true);
     nlohmann::json out{{"schema", "attention-workbench/inspect"}, {"schema_version", 1}, {"traces", nlohmann::json::array()}};
     int rc = kExitOk;
     // A folder is one distributed run (one trace per rank); --distributed merges the files given.
@@ -233,6 +235,7 @@ int run(const InspectCommand& c) {
         }
     }
     for (const auto& files : inputs) {
+        if (progress.interrupted()) break;
         const std::string path = files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
         ImportedTrace t;
         try {
@@ -250,11 +253,17 @@ int run(const InspectCommand& c) {
             rc = kExitBadInput;  // the other files are still read
             continue;
         } catch (const Cancelled&) {
-            std::cerr << "attnwb inspect: cancelled\n";
-            return kExitInterrupted;
+            progress.end_line();
+            break;
         }
         out["traces"].push_back(inspect_one(t, path, c, sort));
         if (c.timing) std::fprintf(stderr, "attnwb inspect: peak RSS %.0f MiB after the tables\n", double(peak_rss_bytes()) / 1048576.0);
+    }
+    if (progress.interrupted()) {
+        out["interrupted"] = true;
+        std::cerr << "attnwb inspect: interrupted: " << out["traces"].size() << " of " << inputs.size()
+                  << " trace(s) read" << (c.json_path.empty() ? "" : ", and written") << "\n";
+        rc = kExitInterrupted;
     }
     const int written = write_outputs("inspect", [&] { write_output(c.json_path, out.dump(1) + "\n"); });
     return written != kExitOk ? written : rc;

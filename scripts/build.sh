@@ -3,17 +3,26 @@
 #   scripts/build.sh [CMAKE ARGS...]            Debian's libtorch-dev 1.13 (CPU) into build/
 #   scripts/build.sh --torch2 [CMAKE ARGS...]   the PyTorch wheel's LibTorch 2.11 (CUDA, Kineto) into
 #                                               build-torch2/ (scripts/setup-torch2.sh installs it)
+#   scripts/build.sh --tsan [CMAKE ARGS...]     the Debian flavour under ThreadSanitizer into build-tsan/:
+#                                               only the Qt tests (the engine thread and the background
+#                                               work), which scripts/test.sh runs there
 # Extra arguments go to cmake's configure step, e.g. scripts/build.sh -DAWB_BUILD_GUI=OFF
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build
 args=()
+targets=()
 if [ "${1:-}" = "--torch2" ]; then
   shift
   dir=build-torch2
   args=(-DAWB_TORCH_PYTHON="$(bash scripts/setup-torch2.sh)")
+elif [ "${1:-}" = "--tsan" ]; then
+  shift
+  dir=build-tsan
+  args=(-DAWB_SANITIZE=thread)
+  targets=(--target awb_ui_tests)
 fi
 mkdir -p "$dir"
 cmake -S . -B "$dir" -G Ninja "${args[@]}" "$@" >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log" >&2; exit 1; }
 grep -E "^-- Attention Workbench" "$dir/configure.log" || true
-cmake --build "$dir" -j"$(nproc)"
+cmake --build "$dir" -j"$(nproc)" "${targets[@]}"

@@ -5,6 +5,8 @@
 # wheel's (2.11) build when build-torch2/ exists. Needs built trees (scripts/build.sh [--torch2]).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+cmake --build build --target awb_screenshots
+[ -d build-torch2 ] && cmake --build build-torch2 --target awb_screenshots
 QT_QPA_PLATFORM=offscreen ./build/tests/awb_screenshots resources/screenshots
 if [ -x build-torch2/tests/awb_screenshots ]; then
   tmp=$(mktemp -d)

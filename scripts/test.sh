@@ -3,7 +3,11 @@
 #   1. Debian's libtorch-dev 1.13 (CPU) in build/: the core GoogleTest suite, the Qt tests, the CLI
 #      checks and the importer's fuzz test;
 #   2. the PyTorch wheel's LibTorch 2.11 (CUDA + Kineto, run on the CPU here) in build-torch2/: the
-#      same suites against fixtures made with torch 2.11 (the fuzz test, which uses no LibTorch, once).
+#      same suites against fixtures made with torch 2.11 (the fuzz test, which uses no LibTorch, once);
+#   3. the Debian flavour under ThreadSanitizer in build-tsan/: the Qt tests (the engine thread, its
+#      crossings with the GUI thread, Stop, the background analyses, the importer's reader thread); a
+#      report fails them. (The numbers are checked by the plain builds: a sanitizer's allocator and
+#      pace change what the profiler attributes.)
 # Each ctest run prints its own summary; the last line sums both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,15 +17,18 @@ status=0
 summary=()
 # ctest counts skipped tests (the GPU-only ones without a GPU) as passed; the closing line does not.
 passed=0 failed=0 skipped=0
-for flavour in "" --torch2; do
-  dir=build
-  [ -n "$flavour" ] && dir=build-torch2
+for flavour in "" --torch2 --tsan; do
+  case "$flavour" in
+    --torch2) dir=build-torch2 select=() ;;
+    --tsan) dir=build-tsan select=(-R '^ui\.qt_tests$') ;;
+    *) dir=build select=() ;;
+  esac
   t0=$SECONDS
   bash scripts/build.sh $flavour
   echo "test: $dir built in $((SECONDS - t0)) s"
   t0=$SECONDS
   set +e
-  (cd "$dir" && ctest --output-on-failure -j"$jobs" --timeout 900) | tee "$dir/ctest.log"
+  (cd "$dir" && ctest --output-on-failure -j"$jobs" --timeout 900 "${select[@]}") | tee "$dir/ctest.log"
   rc=${PIPESTATUS[0]}
   set -e
   echo "test: $dir tested in $((SECONDS - t0)) s (ctest exit $rc)"

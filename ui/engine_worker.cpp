@@ -95,7 +95,59 @@ void EngineWorker::runLoadWorkspace(const QString& path) {
     });
 }
 
+std::recursive_mutex& crossing_lock() {
+    static std::recursive_mutex lock;
+    return lock;
+}
+
+bool EngineWorker::event(QEvent* e) {
+    { std::lock_guard taken(crossing_lock()); }  // what the GUI thread posted is now visible (see Engine)
+    return QObject::event(e);
+}
+
+bool Engine::event(QEvent* e) {
+    { std::lock_guard taken(crossing_lock()); }  // what the engine thread posted is now visible
+    return QObject::event(e);
+}
+
+template <typename Call>
+void Engine::relay(Call&& call) {
+    std::lock_guard held(crossing_lock());
+    QMetaObject::invokeMethod(this, std::forward<Call>(call), Qt::QueuedConnection);
+}
+
 Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
+    // The worker's signals, relayed to the GUI thread (direct connections: the relay posts on the
+    // engine thread, while it holds the crossing lock).
+    const auto direct = Qt::DirectConnection;
+    connect(worker_, &EngineWorker::progress, this, [this](int done, int total, const QString& what) {
+        relay([this, done, total, what] { emit progress(done, total, what); });
+    }, direct);
+    connect(worker_, &EngineWorker::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
+        relay([this, point, index, total] { emit sweepPoint(point, index, total); });
+    }, direct);
+    connect(worker_, &EngineWorker::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
+        relay([this, r] { emit sweepFinished(r); });
+    }, direct);
+    connect(worker_, &EngineWorker::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
+        relay([this, r] { emit profileFinished(r); });
+    }, direct);
+    connect(worker_, &EngineWorker::checkFinished, this, [this](std::shared_ptr<const CheckReport> r) {
+        relay([this, r] { emit checkFinished(r); });
+    }, direct);
+    connect(worker_, &EngineWorker::resultsOpened, this, [this](std::shared_ptr<const ResultsFile> f, const QString& path) {
+        relay([this, f, path] { emit resultsOpened(f, path); });
+    }, direct);
+    connect(worker_, &EngineWorker::workspaceSaved, this, [this](const QString& path) {
+        relay([this, path] { emit workspaceSaved(path); });
+    }, direct);
+    connect(worker_, &EngineWorker::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
+        relay([this, w, path] { emit workspaceLoaded(w, path); });
+    }, direct);
+    connect(worker_, &EngineWorker::failed, this, [this](const QString& title, const QString& message) {
+        relay([this, title, message] { emit failed(title, message); });
+    }, direct);
+    connect(worker_, &EngineWorker::cancelled, this, [this] { relay([this] { emit cancelled(); }); }, direct);
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(this, &Engine::queueProfile, worker_, &EngineWorker::runProfile, Qt::QueuedConnection);
@@ -112,13 +164,33 @@ Engine::~Engine() {
     worker_->requestCancel();
     thread_.quit();
     thread_.wait();
+    std::lock_guard taken(crossing_lock());  // relayed calls not yet run are deleted with this object
 }
 
-void Engine::profile(const RunSpec& spec, const ProfileOptions& options) { emit queueProfile(spec, options); }
-void Engine::sweep(const SweepPlan& plan) { emit queueSweep(plan); }
-void Engine::open(const QString& path) { emit queueOpen(path); }
-void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) { emit queueSaveWorkspace(std::move(workspace), path); }
-void Engine::loadWorkspace(const QString& path) { emit queueLoadWorkspace(path); }
-void Engine::check(const RunSpec& spec) { emit queueCheck(spec); }
+// Queued to the worker while the crossing lock is held (see Engine).
+void Engine::profile(const RunSpec& spec, const ProfileOptions& options) {
+    std::lock_guard held(crossing_lock());
+    emit queueProfile(spec, options);
+}
+void Engine::sweep(const SweepPlan& plan) {
+    std::lock_guard held(crossing_lock());
+    emit queueSweep(plan);
+}
+void Engine::open(const QString& path) {
+    std::lock_guard held(crossing_lock());
+    emit queueOpen(path);
+}
+void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) {
+    std::lock_guard held(crossing_lock());
+    emit queueSaveWorkspace(std::move(workspace), path);
+}
+void Engine::loadWorkspace(const QString& path) {
+    std::lock_guard held(crossing_lock());
+    emit queueLoadWorkspace(path);
+}
+void Engine::check(const RunSpec& spec) {
+    std::lock_guard held(crossing_lock());
+    emit queueCheck(spec);
+}
 
 }  // namespace awb::ui

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 
 #include "engine/correctness.h"
 #include "engine/profiler_session.h"
@@ -58,13 +59,24 @@ signals:
     void failed(const QString& title, const QString& message);
     void cancelled();
 
+protected:
+    bool event(QEvent* e) override;
+
 private:
     template <typename Job>
     void runJob(const QString& title, const QString& invalid_prefix, Job&& job);
     std::atomic<bool> cancel_{false};
 };
 
-// Owns the worker and its thread; call from the GUI thread.
+// Owns the worker and its thread; call from the GUI thread. Its signals are the worker's, delivered on
+// the GUI thread: connect views to these (the worker's own signals are emitted on the engine thread, for
+// direct connections that must act between two steps, like a Stop after step k).
+//
+// Every crossing between the two threads also passes through one lock (crossing_lock()): the sender
+// holds it while it posts (a queued call copies its arguments then), the receiver takes it in event()
+// before any slot reads them. Qt's own locks, which order the same crossings, are invisible to
+// ThreadSanitizer in a Qt built without it (Debian's); this lock makes that order visible, so that the
+// sanitized build checks our data without false reports, at the cost of one uncontended lock per signal.
 class Engine : public QObject {
     Q_OBJECT
 public:
@@ -80,6 +92,19 @@ public:
     void cancel() { worker_->requestCancel(); }
 
 signals:
+    // The worker's signals, on the GUI thread (see EngineWorker for each).
+    void checkFinished(std::shared_ptr<const awb::CheckReport> report);
+    void sweepPoint(const awb::SweepPoint& point, int index, int total);
+    void sweepFinished(std::shared_ptr<const awb::SweepResult> result);
+    void progress(int done, int total, const QString& what);
+    void profileFinished(std::shared_ptr<const awb::ProfileResult> result);
+    void resultsOpened(std::shared_ptr<const awb::ResultsFile> file, const QString& path);
+    void workspaceSaved(const QString& path);
+    void workspaceLoaded(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
+    void failed(const QString& title, const QString& message);
+    void cancelled();
+
+    // To the worker (queued).
     void queueProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
     void queueSweep(const awb::SweepPlan& plan);
     void queueOpen(const QString& path);
@@ -87,9 +112,18 @@ signals:
     void queueLoadWorkspace(const QString& path);
     void queueCheck(const awb::RunSpec& spec);
 
+protected:
+    bool event(QEvent* e) override;
+
 private:
+    // Posts call to run on the GUI thread, holding the crossing lock (see above).
+    template <typename Call>
+    void relay(Call&& call);
     QThread thread_;
     EngineWorker* worker_;
 };
+
+// The lock every crossing between the GUI and the engine thread passes through (see Engine).
+std::recursive_mutex& crossing_lock();
 
 }  // namespace awb::ui

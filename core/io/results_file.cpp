@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "io/results_json.h"
+#include "io/spooled_input.h"
 #include "io/trace_import.h"
 #include "io/workspace.h"
 
@@ -21,6 +22,20 @@ std::string to_string(ResultsKind kind) {
 }
 
 ResultsFile open_results_file(const std::string& path, RunObserver* observer) {
+    const SpooledInput input(path, observer);  // a pipe gives its bytes once: read from a copy
+    if (input.spooled()) {
+        try {
+            ResultsFile f = open_results_file(input.path(), observer);
+            f.path = path;
+            return f;
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const TraceImportError& e) {
+            throw TraceImportError(input.named(e.what()));
+        } catch (const std::exception& e) {
+            throw std::runtime_error(input.named(e.what()));
+        }
+    }
     ResultsFile out;
     out.path = path;
     if (std::filesystem::is_directory(path) || looks_like_chrome_trace(path)) {

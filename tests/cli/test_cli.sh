@@ -199,6 +199,53 @@ check "report names a bad file" 2 'cut.json' -- report "$tmp/cut.json" -o "$tmp/
 check "report of a missing file" 2 'none.json' -- report "$tmp/none.json" -o "$tmp/x.html"
 check "unwritable HTML report" 1 "cannot write '/nonexistent-dir/r.html'" -- profile "${small[@]}" --report /nonexistent-dir/r.html
 
+# Ctrl-C in the readers (inspect, report, diff). A trace fed through a FIFO holds the reader at a known
+# place: 6 MB go in, the feeder pauses 2 s (Ctrl-C lands then), the rest follows. inspect keeps the traces
+# read (once: the one being read is finished; twice: it is dropped); report and diff stop at the next
+# batch and leave their previous output file as it was.
+/usr/bin/python3 -c "
+ev = '{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}'
+with open('$tmp/slow.json', 'w') as f:
+    f.write('{\"traceEvents\": [' + ','.join(ev % (2 * i) for i in range(200000)) + ']}')"
+fed_run() {  # fed_run NAME SIGNALS EXPECTED_RC PYTHON_CHECK -- ARGS... ($tmp/fifo is the fed trace)
+    local name=$1 signals=$2 want=$3 py=$4 pid feeder rc t0 ms
+    shift 5
+    rm -f "$tmp/fifo" "$tmp/fed" "$tmp/resumed"; mkfifo "$tmp/fifo"
+    { head -c 6000000 "$tmp/slow.json"; : >"$tmp/fed"; sleep 2; date +%s%N >"$tmp/resumed"; tail -c +6000001 "$tmp/slow.json"; } >"$tmp/fifo" 2>/dev/null &
+    feeder=$!
+    "$attnwb" "$@" >"$tmp/fr.out" 2>"$tmp/fr.err" &
+    pid=$!
+    for _ in $(seq 1 100); do [ -e "$tmp/fed" ] && break; sleep 0.1; done
+    sleep 0.3
+    for _ in $(seq 1 "$signals"); do kill -INT "$pid"; sleep 0.2; done
+    wait "$pid"; rc=$?
+    t0=$(cat "$tmp/resumed" 2>/dev/null || date +%s%N)
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    kill "$feeder" 2>/dev/null; wait "$feeder" 2>/dev/null
+    if [ -e "$tmp/fed" ] && [ "$rc" -eq "$want" ] && python_check "$py" >"$tmp/py"; then
+        echo "ok   $name (exit $rc ${ms} ms after the feed resumed)"; passed=$((passed + 1))
+    else
+        echo "FAIL $name: exit $rc after ${ms} ms, $(cat "$tmp/py")"; sed 's/^/  | /' "$tmp/fr.err" | tail -5; failed=$((failed + 1))
+    fi
+}
+fed_run "Ctrl-C once in inspect finishes the trace being read, reads no other, writes both" 1 130 \
+    "import json; i=json.load(open('$tmp/fi.json')); assert i['interrupted'] and len(i['traces'])==2, len(i['traces']); \
+assert i['traces'][1]['summary']['events']==200000, i['traces'][1]['summary']; \
+assert '2 of 3 trace(s) read, and written' in open('$tmp/fr.err').read()" \
+    -- inspect "$tmp/t.json" "$tmp/fifo" "$tmp/t.json" --quiet --json "$tmp/fi.json"
+fed_run "Ctrl-C twice in inspect drops the trace being read, writes the one before" 2 130 \
+    "import json; i=json.load(open('$tmp/fi2.json')); assert i['interrupted'] and len(i['traces'])==1, len(i['traces'])" \
+    -- inspect "$tmp/t.json" "$tmp/fifo" "$tmp/t.json" --quiet --json "$tmp/fi2.json"
+echo previous >"$tmp/keep.html"
+fed_run "Ctrl-C in report stops reading and leaves the previous report" 1 130 \
+    "assert open('$tmp/keep.html').read()=='previous\\n'; assert 'report: cancelled' in open('$tmp/fr.err').read()" \
+    -- report "$tmp/fifo" -o "$tmp/keep.html" --quiet
+echo previous >"$tmp/keep.json"
+fed_run "Ctrl-C in diff stops reading and leaves the previous output" 1 130 \
+    "assert open('$tmp/keep.json').read()=='previous\\n'; assert 'diff: cancelled' in open('$tmp/fr.err').read()" \
+    -- diff "$tmp/t.json" "$tmp/fifo" --json "$tmp/keep.json" --quiet
+rm -f "$tmp/slow.json" "$tmp/fifo"
+
 check "kv_heads not dividing heads" 2 'kv_heads: 3 does not divide heads = 2' -- profile "${small[@]}" --kv-heads 3
 check "every problem at once" 2 'dtype:.*int3' -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo
 check "every problem at once (mask)" 2 "mask: 'diagonal'" -- profile "${small[@]}" --dtype int3 --mask diagonal --variant foo

@@ -1,10 +1,15 @@
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <thread>
 
 #include "io/json_io.h"
 #include "io/results_file.h"
+#include "test_support.h"
 
 using namespace awb;
 using nlohmann::json;
@@ -151,4 +156,44 @@ TEST(ResultsFiles, RealFilesOfEveryKindOpen) {
             EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
         }
     }
+}
+
+// A pipe (`attnwb report <(zcat x.json.gz)`, a FIFO) gives its bytes once: it is read from a copy, so a
+// file of any kind opens from one, and a message about it names the pipe, not the copy.
+TEST(ResultsFiles, PipesOpenLikeFiles) {
+    const std::string dir = test::fresh_dir("pipes").string();
+    const std::string fifo = dir + "/fifo";
+    const std::string seeds = std::string(AWB_FIXTURE_DIR) + "/../fuzz/seeds-results/";
+    auto through_fifo = [&](const std::string& source) {
+        std::filesystem::remove(fifo);
+        EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+        std::thread feeder([&] {
+            std::ifstream in(source, std::ios::binary);
+            std::ofstream out(fifo, std::ios::binary);
+            out << in.rdbuf();
+        });
+        std::optional<ResultsFile> f;
+        std::string error;
+        try {
+            f = open_results_file(fifo);
+        } catch (const std::runtime_error& e) {
+            error = e.what();
+        }
+        feeder.join();
+        return std::make_pair(std::move(f), error);
+    };
+    auto [bench, e1] = through_fifo(seeds + "bench/bench.json");
+    ASSERT_TRUE(bench) << e1;
+    EXPECT_EQ(bench->kind, ResultsKind::Bench);
+    EXPECT_EQ(bench->path, fifo);
+    auto [trace, e2] = through_fifo(std::string(AWB_FIXTURE_DIR) + "/traces/kineto_gpu_2x.json.gz");
+    ASSERT_TRUE(trace) << e2;
+    ASSERT_TRUE(trace->run);
+    EXPECT_GT(trace->run->trace.events().size(), 0u);
+    auto [bad, e3] = through_fifo(seeds + "bench/bench_missing.json");
+    EXPECT_FALSE(bad);
+    EXPECT_EQ(e3.rfind("'" + fifo + "'", 0), 0u) << e3;
+    EXPECT_EQ(e3.find("attnwb-pipe-"), std::string::npos) << e3;
+    EXPECT_NE(e3.find("field result.timing.repeats is missing"), std::string::npos) << e3;
+    std::filesystem::remove_all(dir);
 }

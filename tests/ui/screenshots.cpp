@@ -35,7 +35,7 @@ using namespace awb;
 // File > Open of path, waiting until the engine thread has read it and the views have settled.
 bool open_and_wait(ui::MainWindow& window, const QString& path) {
     QEventLoop loop;
-    QObject::connect(window.engine()->worker(), &ui::EngineWorker::resultsOpened, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+    QObject::connect(window.engine(), &ui::Engine::resultsOpened, &loop, &QEventLoop::quit, Qt::QueuedConnection);
     QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
     if (!window.openFile(path)) return false;
     loop.exec();

@@ -59,7 +59,7 @@ namespace {
 // File > Open reads on the engine thread: waits until the file has been read and the window has
 // shown it (its queued slot ran). False when the window refused it or it did not open in time.
 bool open_and_wait(MainWindow& window, const QString& path) {
-    QSignalSpy opened(window.engine()->worker(), &EngineWorker::resultsOpened);
+    QSignalSpy opened(window.engine(), &Engine::resultsOpened);
     if (!window.openFile(path)) return false;
     if (opened.isEmpty() && !opened.wait(60'000)) return false;
     QCoreApplication::processEvents();
@@ -91,8 +91,8 @@ RunSpec tiny_spec() {
 // job was cancelled instead, nothing when it did not end within 2 minutes.
 std::optional<std::shared_ptr<const ProfileResult>> stop_profile_after(int warmup, int active, int stop_after) {
     Engine engine;
-    QSignalSpy cancelled(engine.worker(), &EngineWorker::cancelled);
-    QSignalSpy done(engine.worker(), &EngineWorker::profileFinished);
+    QSignalSpy cancelled(&engine, &Engine::cancelled);
+    QSignalSpy done(&engine, &Engine::profileFinished);
     ProfileOptions options;
     options.wait = 0;
     options.warmup = warmup;
@@ -271,15 +271,15 @@ private slots:
     // one), so the tests poll the spies' counts instead (QTRY_*).
     void engineThreadDeliversResultsBySignals() {
         Engine engine;
-        QSignalSpy done(engine.worker(), &EngineWorker::profileFinished);
-        QSignalSpy progress(engine.worker(), &EngineWorker::progress);
+        QSignalSpy done(&engine, &Engine::profileFinished);
+        QSignalSpy progress(&engine, &Engine::progress);
         engine.profile(tiny_spec(), ProfileOptions{});
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 60'000);
         const auto result = done.at(0).at(0).value<std::shared_ptr<const ProfileResult>>();
         QVERIFY(result);
         QVERIFY(!result->trace.events().empty());
         QCOMPARE(progress.size(), total_steps(ProfileOptions{}));
-        QSignalSpy failed(engine.worker(), &EngineWorker::failed);
+        QSignalSpy failed(&engine, &Engine::failed);
         RunSpec bad = tiny_spec();
         bad.kv_heads = 3;
         engine.profile(bad, ProfileOptions{});
@@ -311,6 +311,86 @@ private slots:
         QCOMPARE(r->steps.size(), size_t(3));  // the step under way when Stop came finished; no other began
         const auto rows = key_averages(r->trace);
         QVERIFY(std::any_of(rows.begin(), rows.end(), [](const OperatorRow& o) { return o.name == "aten::softmax"; }));
+    }
+    // Stop during a sweep: the point under way finishes, no other starts, the finished ones are delivered.
+    void engineStopDuringASweepKeepsTheFinishedPoints() {
+        Engine engine;
+        QSignalSpy done(&engine, &Engine::sweepFinished);
+        QObject::connect(
+            engine.worker(), &EngineWorker::sweepPoint, engine.worker(),
+            [&engine](const SweepPoint&, int index, int) {
+                if (index == 1) engine.cancel();  // right after the second point, where a click between points lands
+            },
+            Qt::DirectConnection);
+        SweepPlan plan;
+        plan.base = tiny_spec();
+        plan.seq_lengths = {16, 24, 32, 40, 48, 56};
+        plan.variants = {"manual"};
+        plan.bench.warmup = 0;
+        plan.bench.budget_s = 0;
+        plan.bench.min_repeats = 2;
+        engine.sweep(plan);
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120'000);
+        const auto result = done.at(0).at(0).value<std::shared_ptr<const SweepResult>>();
+        QVERIFY(result->stopped_early);
+        QCOMPARE(int(result->points.size()), 2);
+        QCOMPARE(result->points.at(1).spec.seq_k, int64_t(24));
+    }
+    // Stop while a trace is read: nothing half-read is delivered, within one batch of the reader, and
+    // the next open of the same file works.
+    void engineStopDuringAnImportCancelsItAndTheNextOpenWorks() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"traceEvents\": [");
+            for (int i = 0; i < 220'000; ++i)  // ~20 MiB: the reader reports progress from 16 MiB
+                f.write(QStringLiteral("%1{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, "
+                                       "\"tid\": 1, \"ts\": %2, \"dur\": 1, \"args\": {\"External id\": %2}}")
+                            .arg(i ? QStringLiteral(",") : QString())
+                            .arg(i * 2)
+                            .toUtf8());
+            f.write("]}");
+        }
+        Engine engine;
+        QSignalSpy cancelled(&engine, &Engine::cancelled);
+        QSignalSpy opened(&engine, &Engine::resultsOpened);
+        QSignalSpy progress(&engine, &Engine::progress);
+        auto stop = QObject::connect(
+            engine.worker(), &EngineWorker::progress, engine.worker(), [&engine](int, int, const QString&) { engine.cancel(); },
+            Qt::DirectConnection);
+        engine.open(path);
+        QTRY_VERIFY_WITH_TIMEOUT(!cancelled.isEmpty(), 60'000);
+        QVERIFY(opened.isEmpty());
+        QCOMPARE(progress.size(), 1);  // the batch after the one that reported did not start
+        QObject::disconnect(stop);
+        engine.open(path);
+        QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
+        const auto file = opened.at(0).at(0).value<std::shared_ptr<const ResultsFile>>();
+        QVERIFY(file->run);
+        QCOMPARE(file->run->trace.events().size(), size_t(220'000));
+    }
+    // Stop during a check: the step under way (the float64 reference) ends, no variant is checked and
+    // nothing is delivered; the next check runs whole.
+    void engineStopDuringACheckEndsAfterTheStepAndTheNextCheckRuns() {
+        Engine engine;
+        QSignalSpy cancelled(&engine, &Engine::cancelled);
+        QSignalSpy finished(&engine, &Engine::checkFinished);
+        QSignalSpy progress(&engine, &Engine::progress);
+        auto stop = QObject::connect(
+            engine.worker(), &EngineWorker::progress, engine.worker(), [&engine](int, int, const QString&) { engine.cancel(); },
+            Qt::DirectConnection);
+        engine.check(tiny_spec());
+        QTRY_VERIFY_WITH_TIMEOUT(!cancelled.isEmpty(), 60'000);
+        QVERIFY(finished.isEmpty());
+        QCOMPARE(progress.size(), 1);
+        QObject::disconnect(stop);
+        engine.check(tiny_spec());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60'000);
+        const auto report = finished.at(0).at(0).value<std::shared_ptr<const CheckReport>>();
+        QVERIFY(!report->interrupted);
+        QCOMPARE(int(report->variants.size()), 1);
     }
     void timelinePaintsRealTraceWithMemoryTrack() {
         const auto result = std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{}));
@@ -402,8 +482,8 @@ private slots:
     }
     void engineSweepDeliversPointsAsTheyFinish() {
         Engine engine;
-        QSignalSpy points(engine.worker(), &EngineWorker::sweepPoint);
-        QSignalSpy done(engine.worker(), &EngineWorker::sweepFinished);
+        QSignalSpy points(&engine, &Engine::sweepPoint);
+        QSignalSpy done(&engine, &Engine::sweepFinished);
         SweepPlan plan;
         plan.base = tiny_spec();
         plan.seq_lengths = {16, 68719476736, 32};
@@ -507,7 +587,7 @@ private slots:
                 if (w->inherits("QMessageBox")) w->close();
         });
         closer.start(100);
-        QSignalSpy failed(window.engine()->worker(), &EngineWorker::failed);
+        QSignalSpy failed(window.engine(), &Engine::failed);
         QVERIFY(window.openFile(bad.fileName()));
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60'000);
         QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("Cannot open file"));
@@ -528,7 +608,7 @@ private slots:
         QVERIFY(!window.exportTrace(dir.filePath(QStringLiteral("t2.json")), &error));  // a report has no events
         QVERIFY(error.contains(QStringLiteral("No run on screen")));
         // The exported trace opens back (read on the engine thread) as the same run: timeline and table.
-        QSignalSpy imported(window.engine()->worker(), &EngineWorker::resultsOpened);
+        QSignalSpy imported(window.engine(), &Engine::resultsOpened);
         QVERIFY(window.openFile(dir.filePath(QStringLiteral("t.json"))));
         QTRY_VERIFY_WITH_TIMEOUT(!imported.isEmpty(), 60'000);
         QCOMPARE(window.operatorPanel()->model()->rows(), key_averages(result->trace));
@@ -553,7 +633,7 @@ private slots:
         window.resize(size);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy imported(window.engine()->worker(), &EngineWorker::resultsOpened);
+        QSignalSpy imported(window.engine(), &Engine::resultsOpened);
         QVERIFY(window.openFile(path));
         QTRY_VERIFY_WITH_TIMEOUT(!imported.isEmpty(), 60'000);
         QTest::qWait(50);  // the layout settles
@@ -765,12 +845,12 @@ private slots:
             window.session()->addSweep(run_sweep(plan), QStringLiteral("s1"));
             spec.seq_q = spec.seq_k = 48;
             window.runPanel()->setSpec(spec);
-            QSignalSpy saved(window.engine()->worker(), &EngineWorker::workspaceSaved);
+            QSignalSpy saved(window.engine(), &Engine::workspaceSaved);
             window.saveWorkspace(path);
             QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60'000);
         }
         MainWindow window;
-        QSignalSpy loaded(window.engine()->worker(), &EngineWorker::workspaceLoaded);
+        QSignalSpy loaded(window.engine(), &Engine::workspaceLoaded);
         QVERIFY(window.openFile(path));
         QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 60'000);
         // The spy sees the worker's signal at once; the window restores in its queued slot after it.
@@ -833,7 +913,7 @@ private slots:
         // to the step's span, and the table holds every row of the core's breakdown.
         MainWindow window;
         const QString dir = QStringLiteral(AWB_FIXTURE_DIR "/traces/multi_rank");
-        QSignalSpy opened(window.engine()->worker(), &EngineWorker::resultsOpened);
+        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
         QVERIFY(window.openFile(dir));
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         QTRY_COMPARE_WITH_TIMEOUT(window.gpuTime()->barCount(), 2, 10'000);
@@ -880,7 +960,7 @@ private slots:
         window.resize(1400, 900);
         window.show();
         const QString path = QStringLiteral(AWB_FIXTURE_DIR "/traces/torch2/sdpa_train_stack.pt.trace.json.gz");
-        QSignalSpy opened(window.engine()->worker(), &EngineWorker::resultsOpened);
+        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
         QVERIFY(window.openFile(path));
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         QTRY_COMPARE_WITH_TIMEOUT(window.attention()->model()->rowCount(), 4, 10'000);
