@@ -6,6 +6,8 @@
 #   scripts/build.sh --tsan [CMAKE ARGS...]     the Debian flavour under ThreadSanitizer into build-tsan/:
 #                                               only the Qt tests (the engine thread and the background
 #                                               work), which scripts/test.sh runs there
+#   scripts/build.sh --asan [CMAKE ARGS...]     the same under AddressSanitizer (-O1) into build-asan/:
+#                                               the Qt tests and the CLI (attnwb, attnwb-engine)
 # Extra arguments go to cmake's configure step, e.g. scripts/build.sh -DAWB_BUILD_GUI=OFF
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +23,11 @@ elif [ "${1:-}" = "--tsan" ]; then
   dir=build-tsan
   args=(-DAWB_SANITIZE=thread)
   targets=(--target awb_ui_tests)
+elif [ "${1:-}" = "--asan" ]; then
+  shift
+  dir=build-asan
+  args=(-DAWB_SANITIZE=address "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g")
+  targets=(--target awb_ui_tests attnwb attnwb-engine)
 fi
 mkdir -p "$dir"
 cmake -S . -B "$dir" -G Ninja "${args[@]}" "$@" >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log" >&2; exit 1; }

@@ -8,6 +8,8 @@
 #      crossings with the GUI thread, Stop, the background analyses, the importer's reader thread); a
 #      report fails them. (The numbers are checked by the plain builds: a sanitizer's allocator and
 #      pace change what the profiler attributes.)
+#   4. the same under AddressSanitizer (with leak checks) in build-asan/: the Qt tests and the CLI test.
+#      (The core's tests run under AddressSanitizer + UBSan in step 1: sanitize.core_tests, clang.)
 # Each ctest run prints its own summary; the last line sums both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,10 +19,11 @@ status=0
 summary=()
 # ctest counts skipped tests (the GPU-only ones without a GPU) as passed; the closing line does not.
 passed=0 failed=0 skipped=0
-for flavour in "" --torch2 --tsan; do
+for flavour in "" --torch2 --tsan --asan; do
   case "$flavour" in
     --torch2) dir=build-torch2 select=() ;;
     --tsan) dir=build-tsan select=(-R '^ui\.qt_tests$') ;;
+    --asan) dir=build-asan select=(-R '^(ui\.qt_tests|cli\.exit_codes)$') ;;
     *) dir=build select=() ;;
   esac
   t0=$SECONDS

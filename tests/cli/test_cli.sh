@@ -139,8 +139,13 @@ with open('$tmp/big.json', 'w') as f:
     f.write('{\"traceEvents\": [')
     f.write(','.join(ev % i for i in range(1500000)))
     f.write(']}')"
-if (ulimit -v 300000; "$attnwb" inspect "$tmp/big.json" --quiet) >"$tmp/out" 2>"$tmp/err"; then rc=0; else rc=$?; fi
-if [ "$rc" -eq 2 ] && grep -qE "big.json' needs about [0-9.]+ MiB of memory to import \([0-9.]+ MiB of JSON\) but [0-9.]+ MiB is left \(this process's address-space limit \(ulimit -v\)\)" "$tmp/err" \
+if [ -n "${AWB_SANITIZE:-}" ]; then
+    # A sanitizer reserves terabytes of address space for its shadow: no ulimit -v can be set. The
+    # plain builds run this check.
+    echo "skip a trace that cannot fit (-fsanitize=$AWB_SANITIZE: ulimit -v cannot apply)"
+elif (ulimit -v 300000; "$attnwb" inspect "$tmp/big.json" --quiet) >"$tmp/out" 2>"$tmp/err"; then rc=0; else rc=$?; fi
+if [ -n "${AWB_SANITIZE:-}" ]; then :
+elif [ "$rc" -eq 2 ] && grep -qE "big.json' needs about [0-9.]+ MiB of memory to import \([0-9.]+ MiB of JSON\) but [0-9.]+ MiB is left \(this process's address-space limit \(ulimit -v\)\)" "$tmp/err" \
     && (ulimit -v 300000; "$attnwb" inspect "$tmp/t.json" --quiet >/dev/null 2>&1); then
     echo "ok   a trace that cannot fit is refused before reading ($(du -m "$tmp/big.json" | cut -f1) MiB under ulimit -v 300000)"; passed=$((passed + 1))
 else
