@@ -110,44 +110,32 @@ bool Engine::event(QEvent* e) {
     return QObject::event(e);
 }
 
-template <typename Call>
-void Engine::relay(Call&& call) {
+template <typename... Args>
+void Engine::forward(void (EngineWorker::*from)(Args...), void (Engine::*to)(Args...)) {
+    // A direct connection: the copy of the arguments is posted on the engine thread, under the lock.
+    connect(worker_, from, this, [this, to](Args... args) {
+        std::lock_guard held(crossing_lock());
+        QMetaObject::invokeMethod(this, [this, to, args...] { (this->*to)(args...); }, Qt::QueuedConnection);
+    }, Qt::DirectConnection);
+}
+
+template <typename... Params, typename... Args>
+void Engine::post(void (Engine::*queue)(Params...), Args&&... args) {
     std::lock_guard held(crossing_lock());
-    QMetaObject::invokeMethod(this, std::forward<Call>(call), Qt::QueuedConnection);
+    (this->*queue)(std::forward<Args>(args)...);  // a queued signal to the worker
 }
 
 Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
-    // The worker's signals, relayed to the GUI thread (direct connections: the relay posts on the
-    // engine thread, while it holds the crossing lock).
-    const auto direct = Qt::DirectConnection;
-    connect(worker_, &EngineWorker::progress, this, [this](int done, int total, const QString& what) {
-        relay([this, done, total, what] { emit progress(done, total, what); });
-    }, direct);
-    connect(worker_, &EngineWorker::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
-        relay([this, point, index, total] { emit sweepPoint(point, index, total); });
-    }, direct);
-    connect(worker_, &EngineWorker::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
-        relay([this, r] { emit sweepFinished(r); });
-    }, direct);
-    connect(worker_, &EngineWorker::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
-        relay([this, r] { emit profileFinished(r); });
-    }, direct);
-    connect(worker_, &EngineWorker::checkFinished, this, [this](std::shared_ptr<const CheckReport> r) {
-        relay([this, r] { emit checkFinished(r); });
-    }, direct);
-    connect(worker_, &EngineWorker::resultsOpened, this, [this](std::shared_ptr<const ResultsFile> f, const QString& path) {
-        relay([this, f, path] { emit resultsOpened(f, path); });
-    }, direct);
-    connect(worker_, &EngineWorker::workspaceSaved, this, [this](const QString& path) {
-        relay([this, path] { emit workspaceSaved(path); });
-    }, direct);
-    connect(worker_, &EngineWorker::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
-        relay([this, w, path] { emit workspaceLoaded(w, path); });
-    }, direct);
-    connect(worker_, &EngineWorker::failed, this, [this](const QString& title, const QString& message) {
-        relay([this, title, message] { emit failed(title, message); });
-    }, direct);
-    connect(worker_, &EngineWorker::cancelled, this, [this] { relay([this] { emit cancelled(); }); }, direct);
+    forward(&EngineWorker::progress, &Engine::progress);
+    forward(&EngineWorker::sweepPoint, &Engine::sweepPoint);
+    forward(&EngineWorker::sweepFinished, &Engine::sweepFinished);
+    forward(&EngineWorker::profileFinished, &Engine::profileFinished);
+    forward(&EngineWorker::checkFinished, &Engine::checkFinished);
+    forward(&EngineWorker::resultsOpened, &Engine::resultsOpened);
+    forward(&EngineWorker::workspaceSaved, &Engine::workspaceSaved);
+    forward(&EngineWorker::workspaceLoaded, &Engine::workspaceLoaded);
+    forward(&EngineWorker::failed, &Engine::failed);
+    forward(&EngineWorker::cancelled, &Engine::cancelled);
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(this, &Engine::queueProfile, worker_, &EngineWorker::runProfile, Qt::QueuedConnection);
@@ -167,30 +155,13 @@ Engine::~Engine() {
     std::lock_guard taken(crossing_lock());  // relayed calls not yet run are deleted with this object
 }
 
-// Queued to the worker while the crossing lock is held (see Engine).
-void Engine::profile(const RunSpec& spec, const ProfileOptions& options) {
-    std::lock_guard held(crossing_lock());
-    emit queueProfile(spec, options);
-}
-void Engine::sweep(const SweepPlan& plan) {
-    std::lock_guard held(crossing_lock());
-    emit queueSweep(plan);
-}
-void Engine::open(const QString& path) {
-    std::lock_guard held(crossing_lock());
-    emit queueOpen(path);
-}
+void Engine::profile(const RunSpec& spec, const ProfileOptions& options) { post(&Engine::queueProfile, spec, options); }
+void Engine::sweep(const SweepPlan& plan) { post(&Engine::queueSweep, plan); }
+void Engine::open(const QString& path) { post(&Engine::queueOpen, path); }
 void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) {
-    std::lock_guard held(crossing_lock());
-    emit queueSaveWorkspace(std::move(workspace), path);
+    post(&Engine::queueSaveWorkspace, std::move(workspace), path);
 }
-void Engine::loadWorkspace(const QString& path) {
-    std::lock_guard held(crossing_lock());
-    emit queueLoadWorkspace(path);
-}
-void Engine::check(const RunSpec& spec) {
-    std::lock_guard held(crossing_lock());
-    emit queueCheck(spec);
-}
+void Engine::loadWorkspace(const QString& path) { post(&Engine::queueLoadWorkspace, path); }
+void Engine::check(const RunSpec& spec) { post(&Engine::queueCheck, spec); }
 
 }  // namespace awb::ui

@@ -116,9 +116,12 @@ protected:
     bool event(QEvent* e) override;
 
 private:
-    // Posts call to run on the GUI thread, holding the crossing lock (see above).
-    template <typename Call>
-    void relay(Call&& call);
+    // Connects the worker's signal `from` to emitting `to` on the GUI thread, posted under the lock.
+    template <typename... Args>
+    void forward(void (EngineWorker::*from)(Args...), void (Engine::*to)(Args...));
+    // Emits a queue* signal to the worker, holding the lock.
+    template <typename... Params, typename... Args>
+    void post(void (Engine::*queue)(Params...), Args&&... args);
     QThread thread_;
     EngineWorker* worker_;
 };

@@ -170,8 +170,7 @@ void MainWindow::connectSession() {
 }
 
 void MainWindow::connectEngine() {
-    Engine* worker = engine_;  // its signals come on the GUI thread
-    connect(worker, &Engine::progress, this, [this](int done, int total, const QString& what) {
+    connect(engine_, &Engine::progress, this, [this](int done, int total, const QString& what) {
         progress_->setRange(0, std::max(0, total));  // total 0: busy indicator (trace import)
         progress_->setValue(done);
         const qint64 elapsed = QDateTime::currentMSecsSinceEpoch() - run_started_ms_;
@@ -179,11 +178,11 @@ void MainWindow::connectEngine() {
         if (done > 0 && done < total) eta = tr(", about %1 left").arg(format_duration_ns(double(elapsed) * 1e6 * (total - done) / done));
         status_->setText(what + eta);
     });
-    connect(worker, &Engine::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
+    connect(engine_, &Engine::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
         endJob();
         showResult(r);  // sets the status line
     });
-    connect(worker, &Engine::checkFinished, this, [this](std::shared_ptr<const CheckReport> r) {
+    connect(engine_, &Engine::checkFinished, this, [this](std::shared_ptr<const CheckReport> r) {
         double worst = 0;
         for (const auto& v : r->variants)
             for (const auto& t : v.tensors) worst = std::max(worst, t.error);
@@ -195,29 +194,29 @@ void MainWindow::connectEngine() {
                       .arg(r->tolerance, 0, 'e', 1));
         session_->setCheck(std::move(r));
     });
-    connect(worker, &Engine::failed, this, [this](const QString& title, const QString& message) {
+    connect(engine_, &Engine::failed, this, [this](const QString& title, const QString& message) {
         finishRun(title + tr("; what was shown is kept"));
         QMessageBox::warning(this, title, message);
     });
-    connect(worker, &Engine::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
-    connect(worker, &Engine::resultsOpened, this, &MainWindow::showOpened);
-    connect(worker, &Engine::workspaceSaved, this, [this](const QString& path) {
+    connect(engine_, &Engine::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
+    connect(engine_, &Engine::resultsOpened, this, &MainWindow::showOpened);
+    connect(engine_, &Engine::workspaceSaved, this, [this](const QString& path) {
         finishRun(tr("Saved workspace %1 (%2, %3)").arg(path, counted(session_->runs().size(), tr("run"), tr("runs")),
                                                         counted(session_->sweeps().size(), tr("sweep"), tr("sweeps"))));
         addRecent(path);
     });
-    connect(worker, &Engine::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
+    connect(engine_, &Engine::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
         endJob();
         restoreWorkspace(std::move(w), path);
     });
-    connect(worker, &Engine::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
+    connect(engine_, &Engine::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
         session_->addLivePoint(point);
         if (point.status != PointStatus::Ok)
             statusBar()->showMessage(tr("Point %1/%2 %3: %4").arg(index + 1).arg(total)
                                          .arg(QString::fromStdString(to_string(point.status)), QString::fromStdString(point.reason)),
                                      8000);
     });
-    connect(worker, &Engine::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
+    connect(engine_, &Engine::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
         session_->finishLiveSweep(*r);
         int failed = 0;
         for (const auto& p : r->points) failed += p.status == PointStatus::Ok ? 0 : 1;

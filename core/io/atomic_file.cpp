@@ -17,19 +17,12 @@ namespace awb {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 std::string reason_of(int err) {
     std::string why = std::strerror(err);
     if (err == ENOSPC || err == EDQUOT) why += " (the disk is full)";
     return why;
 }
 
-[[noreturn]] void fail(const std::string& path, const std::string& why, bool previous_kept) {
-    throw std::runtime_error("cannot write '" + path + "': " + why + (previous_kept ? "; the previous file is unchanged" : ""));
-}
-
-// Writes all of bytes to fd; returns 0 or the errno of the failure.
 int write_all(int fd, std::string_view bytes) {
     size_t done = 0;
     while (done < bytes.size()) {
@@ -42,6 +35,12 @@ int write_all(int fd, std::string_view bytes) {
         done += size_t(n);
     }
     return 0;
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& why, bool previous_kept) {
+    throw std::runtime_error("cannot write '" + path + "': " + why + (previous_kept ? "; the previous file is unchanged" : ""));
 }
 
 void write_in_place(const std::string& path, std::string_view bytes) {

@@ -22,6 +22,12 @@ void write_file_atomically(const std::string& path, std::string_view bytes);
 // write_file_atomically of text, gzip-compressed first when the path ends in .gz.
 void write_text_file(const std::string& path, const std::string& text);
 
+// Writes all of bytes to an open file descriptor (again after a signal); 0 or the errno of the failure.
+int write_all(int fd, std::string_view bytes);
+
+// strerror(err), with " (the disk is full)" for ENOSPC and EDQUOT.
+std::string reason_of(int err);
+
 // gzip (RFC 1952) of bytes, level 6: what write_text_file writes for a .gz path.
 std::string gzip_bytes(std::string_view bytes);
 

@@ -1,14 +1,18 @@
 #include "io/spooled_input.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <string_view>
 #include <vector>
-#include <fcntl.h>
+
+#include "io/atomic_file.h"
 
 namespace awb {
 
@@ -30,44 +34,31 @@ SpooledInput::SpooledInput(const std::string& path, const RunObserver* observer)
     if (out < 0) {
         const int e = errno;
         ::close(in);
-        throw spool_error(path, std::string("no temporary file for its copy: ") + std::strerror(e));
+        throw spool_error(path, "no temporary file for its copy: " + reason_of(e));
     }
-    copy_ = name;
-    std::vector<char> buf(size_t(1) << 20);
-    std::string failure;
-    try {
-        for (;;) {
-            throw_if_cancelled(observer);
-            const ssize_t n = ::read(in, buf.data(), buf.size());
-            if (n == 0) break;
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                failure = std::strerror(errno);
-                break;
-            }
-            for (ssize_t done = 0; done < n;) {
-                const ssize_t w = ::write(out, buf.data() + done, size_t(n - done));
-                if (w < 0 && errno == EINTR) continue;
-                if (w < 0) {
-                    failure = std::string("copying it to ") + copy_ + ": " + std::strerror(errno);
-                    break;
-                }
-                done += w;
-            }
-            if (!failure.empty()) break;
+    // Both closed when the copy ends; the copy removed unless it is whole (a failure, a Cancelled).
+    struct Copying {
+        int in, out;
+        const std::string& name;
+        bool whole = false;
+        ~Copying() {
+            ::close(in);
+            ::close(out);
+            if (!whole) ::unlink(name.c_str());
         }
-    } catch (...) {
-        ::close(in);
-        ::close(out);
-        ::unlink(copy_.c_str());
-        throw;
+    } copying{in, out, name};
+    std::vector<char> buf(size_t(1) << 20);
+    for (;;) {
+        throw_if_cancelled(observer);
+        const ssize_t n = ::read(in, buf.data(), buf.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw spool_error(path, std::strerror(errno));
+        if (n == 0) break;
+        if (const int err = write_all(out, std::string_view(buf.data(), size_t(n))))
+            throw spool_error(path, "copying it to " + name + ": " + reason_of(err));
     }
-    ::close(in);
-    ::close(out);
-    if (!failure.empty()) {
-        ::unlink(copy_.c_str());
-        throw spool_error(path, failure);
-    }
+    copying.whole = true;
+    copy_ = name;
 }
 
 SpooledInput::~SpooledInput() {

@@ -69,14 +69,14 @@ int main(int argc, char** argv) {
         if (shown_s >= 0 && operators_s >= 0 && timeline_s >= 0 && !done) finish();
     });
 
-    Engine* worker = window.engine();  // its signals come on the GUI thread
-    QObject::connect(worker, &Engine::resultsOpened, &app, [&] { imported_s = now_s(); });
-    QObject::connect(worker, &Engine::failed, &app, [&](const QString& title, const QString& message) {
+    Engine* engine = window.engine();  // its signals come on the GUI thread
+    QObject::connect(engine, &Engine::resultsOpened, &app, [&] { imported_s = now_s(); });
+    QObject::connect(engine, &Engine::failed, &app, [&](const QString& title, const QString& message) {
         std::printf("failed: %s: %s\n", qPrintable(title), qPrintable(message));
         failed = true;
         finish();
     });
-    QObject::connect(worker, &Engine::cancelled, &app, [&] {
+    QObject::connect(engine, &Engine::cancelled, &app, [&] {
         cancelled_s = now_s();
         finish();
     });
