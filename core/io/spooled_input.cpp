@@ -29,7 +29,13 @@ SpooledInput::SpooledInput(const std::string& path, const RunObserver* observer)
     if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return;  // read in place
     const int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (in < 0) throw spool_error(path, std::strerror(errno));
-    std::string name = (std::filesystem::temp_directory_path() / "attnwb-pipe-XXXXXX").string();
+    std::error_code ec;
+    const std::filesystem::path folder = std::filesystem::temp_directory_path(ec);  // $TMPDIR or /tmp
+    if (ec) {
+        ::close(in);
+        throw spool_error(path, "no temporary folder for its copy: " + ec.message());
+    }
+    std::string name = (folder / "attnwb-pipe-XXXXXX").string();
     const int out = ::mkstemp(name.data());
     if (out < 0) {
         const int e = errno;

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -195,5 +197,15 @@ TEST(ResultsFiles, PipesOpenLikeFiles) {
     EXPECT_EQ(e3.rfind("'" + fifo + "'", 0), 0u) << e3;
     EXPECT_EQ(e3.find("attnwb-pipe-"), std::string::npos) << e3;
     EXPECT_NE(e3.find("field result.timing.repeats is missing"), std::string::npos) << e3;
+    // No temporary folder for the copy: one message naming the pipe.
+    const char* tmpdir = std::getenv("TMPDIR");
+    const std::string saved = tmpdir ? tmpdir : "";
+    ::setenv("TMPDIR", (dir + "/absent").c_str(), 1);
+    auto* const pipe_action = std::signal(SIGPIPE, SIG_IGN);  // the reader gives up: the feeder's write fails
+    auto [none, e4] = through_fifo(seeds + "bench/bench.json");
+    std::signal(SIGPIPE, pipe_action);
+    tmpdir ? ::setenv("TMPDIR", saved.c_str(), 1) : ::unsetenv("TMPDIR");
+    EXPECT_FALSE(none);
+    EXPECT_EQ(e4.rfind("cannot read '" + fifo + "': no temporary folder for its copy", 0), 0u) << e4;
     std::filesystem::remove_all(dir);
 }
