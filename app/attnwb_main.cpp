@@ -1,4 +1,4 @@
-// attnwb: the Attention Workbench without a GUI. Reading results and traces (inspect, diff, report)
+// attnwb: the Attention Workbench without a GUI. Reading results and traces (inspect, diff, report, merge)
 // runs here without LibTorch; everything else runs in attnwb-engine, next to this program, which
 // replaces this process (same arguments, same exit code).
 #include <unistd.h>
@@ -31,6 +31,6 @@ int main(int argc, char** argv) {
     execv(engine.c_str(), argv);
     const std::string what = argc >= 2 ? "'" + std::string(argv[1]) + "'" : "this command";
     std::cerr << "attnwb: " << what << " needs the engine, " << engine << ", which cannot be started ("
-              << std::strerror(errno) << "); inspect, diff and report work without it\n";
+              << std::strerror(errno) << "); inspect, diff, report and merge work without it\n";
     return kExitRuntimeFailure;
 }

@@ -23,5 +23,6 @@ Command register_check(CLI::App& app);
 Command register_inspect(CLI::App& app);
 Command register_diff(CLI::App& app);
 Command register_report(CLI::App& app);
+Command register_merge(CLI::App& app);
 
 }  // namespace awb::cli

@@ -7,7 +7,7 @@
 namespace awb::cli {
 
 std::vector<CommandEntry> reader_commands() {
-    return {{"inspect", register_inspect}, {"diff", register_diff}, {"report", register_report}};
+    return {{"inspect", register_inspect}, {"diff", register_diff}, {"report", register_report}, {"merge", register_merge}};
 }
 
 bool is_reader_command(std::string_view name) {

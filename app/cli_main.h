@@ -1,5 +1,5 @@
 // The attnwb command line, shared by its two programs:
-//   attnwb         the readers (inspect, diff, report): links no LibTorch, starts in milliseconds, and
+//   attnwb         the readers (inspect, diff, report, merge): links no LibTorch, starts in milliseconds, and
 //                  hands every other subcommand (and --help) to attnwb-engine in the same folder;
 //   attnwb-engine  every subcommand, with the LibTorch engine (profile, bench, sweep, check).
 #pragma once

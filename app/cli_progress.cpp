@@ -29,6 +29,19 @@ extern "C" void on_sigint(int) {
     if (keep && n >= 3) _exit(130);
 }
 
+// SIGTERM (Slurm's scancel and time limit, Kubernetes, kill): stop now as after a second Ctrl-C,
+// keeping what finished. A scheduler may send it to every process of the job, and more than once, so
+// a repeat changes nothing; its SIGKILL follows within seconds (Slurm's KillWait).
+extern "C" void on_sigterm(int) {
+    int n = g_interrupts.load();
+    while (n < 2 && !g_interrupts.compare_exchange_weak(n, 2)) {
+    }
+    if (n >= 2) return;
+    const char* msg = "\nattnwb: terminated (SIGTERM): stopping now (what finished is still written)\n";
+    ssize_t ignored = write(STDERR_FILENO, msg, __builtin_strlen(msg));
+    (void)ignored;
+}
+
 }  // namespace
 
 StderrProgress::StderrProgress(bool quiet, bool keep_finished)
@@ -36,10 +49,12 @@ StderrProgress::StderrProgress(bool quiet, bool keep_finished)
     g_interrupts = 0;
     g_keep_finished = keep_finished;
     std::signal(SIGINT, on_sigint);
+    std::signal(SIGTERM, on_sigterm);
 }
 
 StderrProgress::~StderrProgress() {
     std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
     end_line();
 }
 

@@ -14,6 +14,8 @@ namespace awb::cli {
 // steps), which the command still prints and writes, exiting 130; the second stops at the next step or
 // batch, still writing what finished; a third ends the process at once (a single step can run long).
 // A command that reads files: the first Ctrl-C stops the read in progress (what was printed stays).
+// SIGTERM (a scheduler's scancel, time limit or preemption) acts as the second Ctrl-C: stop at the
+// next step, still writing what finished (exit 130); a repeated SIGTERM changes nothing.
 class StderrProgress : public SweepObserver {
 public:
     explicit StderrProgress(bool quiet, bool keep_finished = false);

@@ -1,8 +1,10 @@
 // attnwb sweep: lists of N (and batch, heads, head_dim) x variants x dtypes, one benchmark per point,
 // rows printed as points finish, then scaling exponents and crossovers.
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "analysis/results_text.h"
 #include "analysis/sweep_analysis.h"
@@ -14,6 +16,7 @@
 #include "io/json_io.h"
 #include "io/results_json.h"
 #include "model/sweep.h"
+#include "model/sweep_shard.h"
 #include "model/variant_catalog.h"
 
 namespace awb::cli {
@@ -29,8 +32,20 @@ struct SweepCommand {
     BenchOptions bench{.warmup = 2, .budget_s = 1.0, .min_repeats = 5};
     bool profile = false;
     std::string json_path, csv_path, report_path;
+    std::string shard;  // "K/N"; empty: from the environment (torchrun, Slurm array) or the whole sweep
     bool quiet = false;
 };
+
+// The shard this process runs: --shard, else the scheduler's environment, else the whole sweep.
+std::optional<SweepShard> choose_shard(const SweepCommand& c, std::vector<SpecProblem>& problems) {
+    std::string error;
+    std::optional<SweepShard> shard = c.shard.empty() ? shard_from_environment(std::getenv, error) : parse_shard(c.shard, error);
+    if (!error.empty()) {
+        problems.push_back({"shard", error});
+        return std::nullopt;
+    }
+    return shard ? *shard : SweepShard{};
+}
 
 // Prints each row as soon as its point finishes.
 class SweepPrinter final : public StderrProgress {
@@ -62,16 +77,22 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     plan.bench = c.bench;
     plan.profile = c.profile;
     for (auto& p : validate(plan)) problems.push_back(std::move(p));
+    const std::optional<SweepShard> shard = choose_shard(c, problems);
     if (!problems.empty()) {
         std::cerr << "attnwb sweep: invalid input:\n" << format_problems(problems);
         return kExitBadInput;
     }
 
     SweepPrinter printer(c.quiet, /*keep_finished=*/true);
-    std::cout << "=== sweep: " << expand(plan).size() << " points, base " << describe_spec(plan.base) << " ===\n"
-              << sweep_header() << std::flush;
+    const size_t all_points = expand(plan).size();
+    if (shard->whole())
+        std::cout << "=== sweep: " << all_points << " points";
+    else
+        std::cout << "=== sweep shard " << shard->index << " of " << shard->count << " (from " << shard->chosen_by
+                  << "): " << shard_points(plan, *shard).size() << " of " << all_points << " points";
+    std::cout << ", base " << describe_spec(plan.base) << " ===\n" << sweep_header() << std::flush;
     SweepResult result;
-    const int rc = call_engine("sweep", printer, [&] { result = run_sweep(plan, &printer); });
+    const int rc = call_engine("sweep", printer, [&] { result = run_sweep(plan, &printer, *shard); });
     if (rc != kExitOk) return rc;
     std::cout << format_analysis(analyze(result));
     int failed = 0;
@@ -82,11 +103,11 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     const int written = write_outputs("sweep", [&] {
         nlohmann::json j = sweep_file_json(result);
         add_explanation(j, explained);
-        write_output(c.json_path, j.dump(1) + "\n");
-        write_output(c.csv_path, sweep_csv(result));
+        write_output(shard_output_path(c.json_path, *shard), j.dump(1) + "\n");
+        write_output(shard_output_path(c.csv_path, *shard), sweep_csv(result));
         ReportInput in;
         in.sweep = &result;
-        write_report(c.report_path, in, explained);
+        write_report(shard_output_path(c.report_path, *shard), in, explained);
     });
     if (written != kExitOk) return written;
     return printer.interrupted() ? kExitInterrupted : kExitOk;
@@ -116,6 +137,12 @@ Command register_sweep(CLI::App& app) {
     list("--heads", c->heads, "Query head counts (default 8; kv heads follow unless --kv-heads is given)");
     list("--head-dim", c->head_dims, "Head dimensions (default 64)");
     add_bench_options(*sub, c->bench);
+    sub->add_option("--shard", c->shard,
+                    "Run shard K of N (K from 0) of the sweep's points, split by expected cost; without it, torchrun's "
+                    "RANK/WORLD_SIZE or a Slurm array's SLURM_ARRAY_TASK_ID/COUNT choose the shard. Join the shards' "
+                    "files with attnwb merge")
+        ->type_name("K/N")
+        ->group("Cluster");
     const std::string o = "Output";
     sub->add_flag("--profile", c->profile,
                   "Also profile each point (wait=1 warmup=1 active=3): operator table in the JSON and profiler "
@@ -124,6 +151,8 @@ Command register_sweep(CLI::App& app) {
     add_json_option(*sub, c->json_path, "the sweep (the GUI opens it)", "sweep")->group(o);
     sub->add_option("--csv", c->csv_path, "Write one CSV row per point")->group(o);
     add_report_option(*sub, c->report_path)->group(o);
+    sub->footer("In output paths '{shard}' becomes K-of-N (e.g. --json out/sweep-{shard}.json); a sharded run's paths "
+                "without it get '.shard-K-of-N' before their extension, so shards never overwrite each other.");
     add_quiet_option(*sub, c->quiet)->group(o);
     return [sub, c] { return run(*sub, *c); };
 }

@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev libsimdjson-dev zlib1g-dev libgtest-dev libcli11-dev
   clang libclang-rt-14-dev llvm       # the importer's fuzz test: libFuzzer, ASan, UBSan, symbolizer
   python3 python3-venv                # test helpers parse JSON with it; the venv of the torch 2.11 wheel (setup-torch2.sh)
+  slurmctld slurmd slurm-client munge # the sharded-sweep test's single-node Slurm (tests/slurm/local_slurm.sh)
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -22,5 +23,14 @@ echo "setup: installing ${missing[*]}"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+# Install without starting services (Slurm's and munge's daemons): where no policy-rc.d forbids it,
+# one does for the install. The Slurm test starts its own daemons.
+policy=/usr/sbin/policy-rc.d
+added_policy=0
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null && $sudo chmod 755 "$policy" && added_policy=1
+fi
+rc=0
+{ $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"; } || rc=$?
+[ "$added_policy" -eq 0 ] || $sudo rm -f "$policy"
+exit "$rc"

@@ -2,7 +2,9 @@
 
 #include "analysis/op_table.h"
 #include "engine/bench.h"
+#include "engine/environment_probe.h"
 #include "engine/profiler_session.h"
+#include "model/sweep_shard.h"
 
 namespace awb {
 
@@ -33,21 +35,27 @@ private:
 
 }  // namespace
 
-SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer) {
+SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer, const SweepShard& shard) {
     auto problems = validate(plan);
+    if (shard.count < 1 || shard.index < 0 || shard.index >= shard.count)
+        problems.push_back({"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count) +
+                                         " is not a shard (K/N with 0 <= K < N)"});
     if (!problems.empty()) throw InvalidInput(std::move(problems));
     const std::vector<RunSpec> specs = expand(plan);
+    const std::vector<int> indices = shard_points(plan, shard);
     SweepResult result;
     result.plan = plan;
-    result.planned_points = int(specs.size());
-    const int total = int(specs.size());
+    result.shard = shard;
+    result.planned_points = int(indices.size());
+    const int total = int(indices.size());
     for (int i = 0; i < total; ++i) {
         if (observer && observer->finish_requested()) {
             result.stopped_early = true;
             break;
         }
         SweepPoint point;
-        point.spec = specs[size_t(i)];
+        point.index = indices[size_t(i)];
+        point.spec = specs[size_t(point.index)];
         PointObserver inner(observer, i, total,
                             "point " + std::to_string(i + 1) + "/" + std::to_string(total) + " " + point.spec.variant +
                                 " " + shape_string(point.spec) + " " + to_string(point.spec.dtype));
@@ -82,6 +90,8 @@ SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer) {
         }
         if (result.stopped_early) break;
     }
+    // A shard whose points were all refused still says where it ran (a merge compares environments).
+    if (result.environment.torch_version.empty()) result.environment = probe_environment(plan.base);
     return result;
 }
 

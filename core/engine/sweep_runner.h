@@ -6,7 +6,9 @@
 
 namespace awb {
 
-// Throws InvalidInput for a bad plan; otherwise always returns what finished.
-SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer = nullptr);
+// Runs the shard's points (model/sweep_shard.h; all of them by default), each keeping its index in
+// the whole sweep. Throws InvalidInput for a bad plan; otherwise always returns what finished, with
+// the environment it ran on even when every point was refused.
+SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer = nullptr, const SweepShard& shard = {});
 
 }  // namespace awb

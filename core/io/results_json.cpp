@@ -168,9 +168,10 @@ void from_json(const json& j, SweepPlan& p) {
 }
 
 void to_json(json& j, const SweepPoint& p) {
-    j = json{{"spec", p.spec}, {"status", to_string(p.status)}, {"reason", p.reason}};
+    j = json{{"index", p.index}, {"spec", p.spec}, {"status", to_string(p.status)}, {"reason", p.reason}};
     if (p.status == PointStatus::Ok) j["bench"] = p.bench;
     if (!p.operators.empty()) j["operators"] = p.operators;
+    if (p.ran_on) j["ran_on"] = *p.ran_on;
 }
 
 void from_json(const json& j, SweepPoint& p) {
@@ -183,6 +184,9 @@ void from_json(const json& j, SweepPoint& p) {
     p.bench.spec = p.spec;
     if (p.status == PointStatus::Ok) p.bench = j.at("bench").get<BenchResult>();
     p.operators = j.value("operators", std::vector<OperatorRow>{});
+    p.index = j.contains("index") ? int_at<int>(j, "index") : -1;  // files before issue 19: by position
+    p.ran_on.reset();
+    if (j.contains("ran_on")) p.ran_on = j.at("ran_on").get<Environment>();
 }
 
 json bench_file_json(const BenchResult& r) {
@@ -202,6 +206,9 @@ json sweep_file_json(const SweepResult& r) {
     j["plan"] = r.plan;
     j["planned_points"] = r.planned_points;
     j["stopped_early"] = r.stopped_early;
+    j["shard"] = {{"index", r.shard.index}, {"count", r.shard.count}, {"chosen_by", r.shard.chosen_by}};
+    if (!r.merged_from.empty()) j["merged_from"] = r.merged_from;
+    if (r.mixed_environments) j["mixed_environments"] = true;
     j["points"] = r.points;
     // Derived, for readers that do not recompute: the loader ignores them and calls analyze().
     const SweepAnalysis a = analyze(r);
@@ -227,6 +234,19 @@ SweepResult sweep_from_file_json(const json& j) {
         r.planned_points = int_at<int>(j, "planned_points");
         r.stopped_early = j.at("stopped_early").get<bool>();
         r.points = j.at("points").get<std::vector<SweepPoint>>();
+        for (size_t i = 0; i < r.points.size(); ++i)
+            if (r.points[i].index < 0) r.points[i].index = int(i);
+        if (j.contains("shard")) {
+            const json& s = j.at("shard");
+            r.shard.index = int_at<int>(s, "index");
+            r.shard.count = int_at<int>(s, "count");
+            r.shard.chosen_by = s.value("chosen_by", "");
+            if (r.shard.count < 1 || r.shard.index < 0 || r.shard.index >= r.shard.count)
+                throw std::runtime_error("shard " + std::to_string(r.shard.index) + " of " + std::to_string(r.shard.count) +
+                                         " is not a shard (0 <= index < count)");
+        }
+        r.merged_from = j.value("merged_from", std::vector<std::string>{});
+        r.mixed_environments = j.value("mixed_environments", false);
         return r;
     });
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,12 +44,23 @@ enum class PointStatus { Ok, Refused, Failed, Cancelled };
 std::string to_string(PointStatus s);  // "ok", "refused", "failed", "cancelled"
 bool parse_point_status(const std::string& s, PointStatus& out);
 
+// Which part of a sweep a run or a file holds (issue 19; model/sweep_shard.h splits the points).
+struct SweepShard {
+    int index = 0;          // from 0
+    int count = 1;          // 1: the whole sweep
+    std::string chosen_by;  // "--shard", "RANK/WORLD_SIZE", "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT"; empty: whole
+    bool whole() const { return count == 1; }
+    bool operator==(const SweepShard&) const = default;
+};
+
 struct SweepPoint {
+    int index = -1;  // position in expand(plan): the same point in every shard and in the merge
     RunSpec spec;
     PointStatus status = PointStatus::Ok;
     std::string reason;                   // why refused / failed
     BenchResult bench;                    // filled when status is ok
     std::vector<OperatorRow> operators;   // when the plan profiles
+    std::optional<Environment> ran_on;    // set by a merge: the environment of the shard that ran it
     bool operator==(const SweepPoint&) const = default;
 };
 
@@ -56,8 +68,11 @@ struct SweepResult {
     SweepPlan plan;
     Environment environment;
     std::vector<SweepPoint> points;  // in run order; fewer than planned when stopped early
-    int planned_points = 0;
-    bool stopped_early = false;      // cancelled or stopped between points
+    int planned_points = 0;          // of this shard (of the sweep when whole)
+    bool stopped_early = false;      // cancelled or stopped between points (a merge: points missing)
+    SweepShard shard;                // the part of the plan this result holds
+    std::vector<std::string> merged_from;  // a merge: the shard files it joined, in shard order
+    bool mixed_environments = false;       // a merge of shards measured on different environments
     bool operator==(const SweepResult&) const = default;
 };
 

@@ -89,6 +89,66 @@ else
     echo "FAIL Ctrl-C sweep: exit $rc, $(cat "$tmp/py")"; sed 's/^/  | /' "$tmp/int.err" | tail -5; failed=$((failed + 1))
 fi
 
+# Sharded sweeps (issue 19): three shards chosen by torchrun's variables, merged, equal the sweep run
+# whole (same points, same order); a missing shard, a duplicate and mixed environments are refused.
+shard_sweep=(sweep "${sweep_small[@]}" "${quick[@]}" --seq 32,48,64 --variants manual,sdpa,chunked --block-size 16)
+check "an unsharded sweep (--shard 0/1)" 0 '=== sweep: 9 points' -- "${shard_sweep[@]}" --shard 0/1 --json "$tmp/whole.json"
+for k in 0 1 2; do
+    RANK=$k WORLD_SIZE=3 check "torchrun's RANK=$k WORLD_SIZE=3 chooses the shard" 0 \
+        "=== sweep shard $k of 3 \(from RANK/WORLD_SIZE\)" -- "${shard_sweep[@]}" --json "$tmp/sh-{shard}.json"
+done
+check "merge joins the shards" 0 '=== merged sweep: 9 of 9 points from 3 files' -- merge "$tmp"/sh-*-of-3.json --json "$tmp/merged.json"
+if python_check "import json; w=json.load(open('$tmp/whole.json')); m=json.load(open('$tmp/merged.json')); \
+key=lambda f: [(p['index'], p['spec'], p['status']) for p in f['points']]; assert key(w) == key(m), (key(w), key(m)); \
+n=[len(json.load(open('$tmp/sh-%d-of-3.json' % k))['points']) for k in range(3)]; assert sum(n) == 9 and min(n) >= 1, n; \
+assert all('ran_on' in p for p in m['points']) and m['shard']['count'] == 1 and len(m['merged_from']) == 3" >"$tmp/py"; then
+    echo "ok   the merged shards are the points of the whole sweep, in its order"; passed=$((passed + 1))
+else
+    echo "FAIL merged shards vs whole sweep: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
+SLURM_ARRAY_TASK_ID=12 SLURM_ARRAY_TASK_MIN=10 SLURM_ARRAY_TASK_STEP=2 SLURM_ARRAY_TASK_COUNT=2 \
+    check "a Slurm array's task chooses the shard" 0 'sweep shard 1 of 2 \(from SLURM_ARRAY_TASK_ID' -- \
+    "${shard_sweep[@]}" --json "$tmp/slurm.json"
+[ -f "$tmp/slurm.shard-1-of-2.json" ] && { echo "ok   a shard's path without {shard} gets .shard-K-of-N"; passed=$((passed + 1)); } \
+    || { echo "FAIL no $tmp/slurm.shard-1-of-2.json"; failed=$((failed + 1)); }
+check "a shard past the count is refused" 2 'shard: --shard 3/3: shard 3 is not one of 0..2' -- "${shard_sweep[@]}" --shard 3/3
+RANK=x WORLD_SIZE=2 check "a malformed RANK is named" 2 "RANK='x' is not an integer" -- "${shard_sweep[@]}"
+check "merge names a missing shard" 2 'shard 1 of 3 is missing \(no file for it\)' -- merge "$tmp/sh-0-of-3.json" "$tmp/sh-2-of-3.json"
+check "merge --allow-missing keeps what there is" 0 'points from 2 files' -- merge "$tmp/sh-0-of-3.json" "$tmp/sh-2-of-3.json" --allow-missing
+cp "$tmp/sh-0-of-3.json" "$tmp/copy.json"
+check "merge names a duplicated point" 2 "is in both '.*sh-0-of-3.json' and '.*copy.json'" -- \
+    merge "$tmp"/sh-*-of-3.json "$tmp/copy.json"
+check "merge names shards of a sweep split another way" 2 "is shard 0 of 1 but .* is shard 0 of 3" -- \
+    merge "$tmp/sh-0-of-3.json" "$tmp/whole.json"
+/usr/bin/python3 -c "import json; f=json.load(open('$tmp/sh-2-of-3.json')); f['environment']['torch_version']='9.9.9'; \
+json.dump(f, open('$tmp/sh-mixed.json', 'w'))"
+check "merge refuses mixed environments" 2 'ran on different environments: torch .* \(.*\); torch 9.9.9' -- \
+    merge "$tmp/sh-0-of-3.json" "$tmp/sh-1-of-3.json" "$tmp/sh-mixed.json"
+check "merge --allow-mixed keeps where each point ran" 0 'merged as allowed, each point keeps where it ran' -- \
+    merge "$tmp/sh-0-of-3.json" "$tmp/sh-1-of-3.json" "$tmp/sh-mixed.json" --allow-mixed --json "$tmp/mixed.json"
+if python_check "import json; m=json.load(open('$tmp/mixed.json')); assert m['mixed_environments']; \
+t={p['ran_on']['torch_version'] for p in m['points']}; assert len(t) == 2 and '9.9.9' in t, t" >"$tmp/py"; then
+    echo "ok   a mixed merge keeps each point's environment"; passed=$((passed + 1))
+else
+    echo "FAIL mixed merge: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
+check "merge refuses what is not a sweep" 2 "is a benchmark, not a sweep" -- merge "$tmp/b.json"
+
+# SIGTERM (Slurm's scancel or time limit) stops a sweep at once and still writes what finished.
+"$attnwb" sweep "${sweep_small[@]}" --seq 32,40,48,56,64,72,80,88 --budget 0.3 --min-repeats 2 --variants manual \
+    --json "$tmp/term.json" >"$tmp/term.out" 2>"$tmp/term.err" &
+pid=$!
+for _ in $(seq 1 300); do grep -q ' ok' "$tmp/term.out" 2>/dev/null && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 130 ] && grep -q 'terminated (SIGTERM)' "$tmp/term.err" && python_check "import json; \
+s=json.load(open('$tmp/term.json')); assert s['stopped_early'] and 1 <= len(s['points']) < 8, s['points']" >"$tmp/py"; then
+    echo "ok   SIGTERM stops a sweep and writes what finished"; passed=$((passed + 1))
+else
+    echo "FAIL SIGTERM sweep: exit $rc, $(cat "$tmp/py" 2>/dev/null)"; sed 's/^/  | /' "$tmp/term.err" | tail -5; failed=$((failed + 1))
+fi
+
 # Ctrl-C in the other engine commands: once, the current step finishes and what finished is kept,
 # printed and written (exit 130); twice, the same at the next step. wait_for FILE PATTERN polls stderr.
 wait_for() { for _ in $(seq 1 300); do grep -qE -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }

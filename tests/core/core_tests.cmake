@@ -12,6 +12,7 @@ set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_op_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_scaling.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_schedule.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_sweep_shard.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_trace_fixtures.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_trace_stages.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_units.cpp)

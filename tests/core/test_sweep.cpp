@@ -6,6 +6,7 @@
 #include "engine/correctness.h"
 #include "engine/sweep_runner.h"
 #include "io/results_json.h"
+#include "model/sweep_shard.h"
 #include "test_support.h"
 
 using namespace awb;
@@ -93,6 +94,36 @@ TEST(Sweep, StopsBetweenPointsAndKeepsWhatFinished) {
     EXPECT_EQ(r.points.size(), 1u);
     EXPECT_EQ(r.planned_points, 4);
     EXPECT_TRUE(r.stopped_early);
+}
+
+TEST(Sweep, RunsOnlyItsShardsPointsEachWithItsIndexInTheWholeSweep) {
+    const SweepPlan p = small_plan();  // 4 points
+    const auto specs = expand(p);
+    std::vector<int> seen;
+    for (int k = 0; k < 3; ++k) {
+        const SweepResult r = run_sweep(p, nullptr, SweepShard{k, 3, "--shard"});
+        EXPECT_EQ(r.shard, (SweepShard{k, 3, "--shard"}));
+        EXPECT_EQ(r.planned_points, int(r.points.size()));
+        EXPECT_EQ(r.points.size(), shard_points(p, r.shard).size());
+        for (const auto& point : r.points) {
+            EXPECT_EQ(point.spec, specs[size_t(point.index)]);
+            seen.push_back(point.index);
+        }
+    }
+    std::sort(seen.begin(), seen.end());
+    EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3}));
+
+    // A shard whose every point is refused still records where it ran (merge compares environments).
+    SweepPlan huge = p;
+    huge.seq_lengths = {68719476736};
+    huge.variants = {"manual"};
+    const SweepResult refused = run_sweep(huge, nullptr, SweepShard{0, 1, ""});
+    ASSERT_EQ(refused.points.size(), 1u);
+    EXPECT_EQ(refused.points[0].status, PointStatus::Refused);
+    EXPECT_FALSE(refused.environment.torch_version.empty());
+    EXPECT_FALSE(refused.environment.host.empty());
+
+    EXPECT_THROW(run_sweep(p, nullptr, SweepShard{3, 3, ""}), InvalidInput);
 }
 
 TEST(Sweep, RefusesABadPlanAsAWhole) {
