@@ -8,8 +8,9 @@
 #      crossings with the GUI thread, Stop, the background analyses, the importer's reader thread); a
 #      report fails them. (The numbers are checked by the plain builds: a sanitizer's allocator and
 #      pace change what the profiler attributes.)
-#   4. the same under AddressSanitizer (with leak checks) in build-asan/: the Qt tests and the CLI test.
-#      (The core's tests run under AddressSanitizer + UBSan in step 1: sanitize.core_tests, clang.)
+#   4. the same under AddressSanitizer (with leak checks) + UndefinedBehaviorSanitizer in build-asan/:
+#      the Qt tests and the CLI test; a report exits 86 (ASan) or 87 (UBSan), which no check expects.
+#      (The core's tests run under clang's ASan + UBSan in step 1: sanitize.core_tests.)
 # Each ctest run prints its own summary; the last line sums both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
