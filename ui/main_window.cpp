@@ -46,6 +46,24 @@ namespace awb::ui {
 namespace {
 // "1 run", "3 runs".
 QString counted(size_t n, const QString& one, const QString& many) { return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many); }
+
+// "Opened sweep s.json: 12 points (NVIDIA H200)"; a merged one says from how many shards and hosts,
+// a shard which part it is, and a sweep with points missing says so.
+QString sweepOpenedText(const QString& path, const SweepResult& s) {
+    QString text = QObject::tr("Opened sweep %1: %2 of %3 points (%4)")
+                       .arg(path)
+                       .arg(s.points.size())
+                       .arg(s.planned_points)
+                       .arg(QString::fromStdString(s.environment.device_name));
+    if (!s.merged_from.empty())
+        text += QObject::tr(", merged from %1 shards, ran on %2%3")
+                    .arg(s.merged_from.size())
+                    .arg(QString::fromStdString(s.environment.host))
+                    .arg(s.mixed_environments ? QObject::tr(" (mixed environments: hover a point for where it ran)") : QString());
+    if (!s.shard.whole()) text += QObject::tr(", shard %1 of %2 (attnwb merge joins the shards)").arg(s.shard.index).arg(s.shard.count);
+    if (s.stopped_early) text += QObject::tr(", stopped early or points missing");
+    return text;
+}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -54,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
       timeline_scroll_(in_scroll_area(timeline_, false)),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
+    status_->setObjectName(QStringLiteral("status"));  // the status line (tests read it)
     setAcceptDrops(true);
     setCentralWidget(timeline_scroll_);
 
@@ -477,10 +496,7 @@ void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QStri
         case ResultsKind::Sweep:
             endJob();
             session_->addSweep(*file->sweep, name);
-            status_->setText(tr("Opened sweep %1: %2 points (%3)")
-                                 .arg(path)
-                                 .arg(file->sweep->points.size())
-                                 .arg(QString::fromStdString(file->sweep->environment.device_name)));
+            status_->setText(sweepOpenedText(path, *file->sweep));
             return;
         case ResultsKind::Bench:
         case ResultsKind::Check:

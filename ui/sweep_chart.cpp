@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -16,6 +17,7 @@
 #include <cmath>
 
 #include "analysis/sweep_analysis.h"
+#include "model/sweep_merge.h"
 #include "format_qt.h"
 #include "roofline_chart.h"
 
@@ -25,6 +27,16 @@ namespace {
 
 const char* metric_key(SweepChart::Metric m) { return m == SweepChart::Metric::MedianTime ? "median_time" : "peak_memory"; }
 
+// "ran on gpu-node-3: NVIDIA H200 (cuda:0), torch 2.11.0, CUDA 13.0, driver 580.65"
+QString ran_on_text(const Environment& e) {
+    QString text = QObject::tr("ran on %1: %2").arg(QString::fromStdString(e.host.empty() ? "?" : e.host),
+                                                  QString::fromStdString(e.device_name.empty() ? e.device : e.device_name));
+    if (!e.device.empty() && !e.device_name.empty()) text += QStringLiteral(" (%1)").arg(QString::fromStdString(e.device));
+    if (!e.torch_version.empty()) text += QObject::tr(", torch %1").arg(QString::fromStdString(e.torch_version));
+    if (!e.cuda_version.empty()) text += QObject::tr(", CUDA %1").arg(QString::fromStdString(e.cuda_version));
+    if (!e.driver_version.empty()) text += QObject::tr(", driver %1").arg(QString::fromStdString(e.driver_version));
+    return text;
+}
 
 }  // namespace
 
@@ -112,6 +124,7 @@ void SweepChart::rebuild() {
     }
     plot_->clearPlottables();
     plot_->clearItems();
+    graph_sources_.clear();
     const bool time = metric_ == Metric::MedianTime;
     const double scale = time ? 1e6 : 1048576.0;  // ms, MiB
     plot_->xAxis->setLabel(tr("sequence length N (tokens)"));
@@ -133,6 +146,8 @@ void SweepChart::rebuild() {
             const auto points = metric_points(series, metric_key(metric_));
             if (points.empty()) continue;
             QCPGraph* g = plot_->addGraph();
+            graph_sources_.resize(size_t(plot_->graphCount()));
+            graph_sources_.back() = {shown.sweep, series.name};
             const QColor c = series_color(color++);
             // Peak memory: the fitted curve extended (dashed) to the length at which it reaches the device's
             // memory, marked, when that is within 64x the longest measured length.
@@ -140,6 +155,7 @@ void SweepChart::rebuild() {
                 if (!time && f.series == series.name && f.metric == "peak_memory" && f.fills_memory_at_n > 0 &&
                     f.fills_memory_at_n <= 64 * points.back().n) {
                     QCPGraph* ext = plot_->addGraph();
+                    graph_sources_.resize(size_t(plot_->graphCount()));  // drawn only: no points of its own
                     ext->removeFromLegend();
                     ext->setPen(QPen(c, 1, Qt::DashLine));
                     QVector<double> xs, ys;
@@ -255,7 +271,8 @@ void SweepChart::showReadout(QMouseEvent* e) {
     }
     // The measured point nearest to the mouse, in pixels.
     double best = 20;
-    QString text;
+    int graph = -1;
+    double n = 0;
     for (int i = 0; i < plot_->graphCount(); ++i) {
         const QCPGraph* g = plot_->graph(i);
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
@@ -264,13 +281,35 @@ void SweepChart::showReadout(QMouseEvent* e) {
             const double d = std::hypot(dx, dy);
             if (d < best) {
                 best = d;
-                const QString value = metric_ == Metric::MedianTime ? format_duration_ns(it->value * 1e6)
-                                                                    : format_bytes(int64_t(it->value * 1048576.0));
-                text = tr("%1: N = %2, %3").arg(g->name()).arg(it->key, 0, 'f', 0).arg(value);
+                graph = i;
+                n = it->key;
             }
         }
     }
-    readout_->setText(text);
+    const QString text = graph >= 0 ? pointText(graph, n) : QString();
+    readout_->setText(QString(text).replace(QLatin1Char('\n'), QStringLiteral("  |  ")));
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(e->globalPosition().toPoint(), text, plot_);
+}
+
+QString SweepChart::pointText(int graph, double n) const {
+    if (graph < 0 || graph >= plot_->graphCount() || size_t(graph) >= graph_sources_.size()) return {};
+    const GraphSource& source = graph_sources_[size_t(graph)];
+    if (!source.sweep) return {};
+    const SweepPoint* point = nullptr;
+    for (const auto& p : source.sweep->points)
+        if (p.status == PointStatus::Ok && double(p.spec.seq_k) == n && series_name(p.spec) == source.series) point = &p;
+    if (!point) return {};
+    const BenchResult& b = point->bench;
+    const QString value = metric_ == Metric::MedianTime
+                              ? tr("%1 (p10-p90 %2 to %3)")
+                                    .arg(format_duration_ns(b.timing.median_ns), format_duration_ns(b.timing.p10_ns),
+                                         format_duration_ns(b.timing.p90_ns))
+                              : format_bytes(b.peak_bytes);
+    return tr("%1: N = %2, %3").arg(plot_->graph(graph)->name()).arg(n, 0, 'f', 0).arg(value) + QLatin1Char('\n') +
+           ran_on_text(where_ran(*source.sweep, *point));
 }
 
 bool SweepChart::exportTo(const QString& path, QString* error) { return export_plot(plot_, path, error); }

@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "analysis/roofline.h"
@@ -36,10 +38,19 @@ public:
     QCustomPlot* plot() const { return plot_; }
     int curveCount() const;
     QString legendText(int curve) const;
+    // What the read-out and the tooltip say of the point at length n on graph `graph` (empty when there
+    // is none): the curve, N, the value (p10-p90 for time), and where the point ran: host, device,
+    // torch, CUDA and driver (each shard's in a merged sweep).
+    QString pointText(int graph, double n) const;
 
 private:
     void rebuild();
     void showReadout(QMouseEvent* e);
+    struct GraphSource {  // a curve's points: the sweep and series they come from
+        std::shared_ptr<const SweepResult> sweep;
+        std::string series;
+    };
+    std::vector<GraphSource> graph_sources_;  // per graph index; empty sweep for drawn-only graphs
     std::vector<LabelledSweep> sweeps_;
     std::vector<Roof> roofs_;                     // the roofline view's
     std::vector<RooflinePoint> roofline_points_;

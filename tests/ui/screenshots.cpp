@@ -9,6 +9,7 @@
 #include <QEventLoop>
 #include <QDir>
 #include <QItemSelectionModel>
+#include <QMouseEvent>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -17,6 +18,7 @@
 #include "comparison_view.h"
 #include "engine/process_tuning.h"
 #include "engine/sweep_runner.h"
+#include "model/sweep_merge.h"
 #include "engine_worker.h"
 #include "findings_view.h"
 #include "io/trace_import.h"
@@ -28,6 +30,7 @@
 #include "operator_panel.h"
 #include "operator_table_model.h"
 #include "sweep_chart.h"
+#include <qcustomplot.h>
 #include "timeline_widget.h"
 
 using namespace awb;
@@ -110,6 +113,25 @@ int main(int argc, char** argv) {
     charts = charts && chart->grab().save(out + QStringLiteral("/sweep-memory.png"));
     chart->setMetric(ui::SweepChart::Metric::Roofline);
     charts = charts && chart->grab().save(out + QStringLiteral("/sweep-roofline.png"));
+    // The same sweep run as two shards (as attnwb sweep --shard K/2 would), merged (attnwb merge), the
+    // mouse on a point: the read-out names where it ran.
+    std::vector<ShardFile> shards;
+    for (int k = 0; k < 2; ++k)
+        shards.push_back({"sweep-" + std::to_string(k) + "-of-2.json", run_sweep(plan, nullptr, SweepShard{k, 2, "--shard"})});
+    const MergeOutcome merged = merge_shards(shards);
+    if (!merged.problems.empty()) return 1;
+    chart->setSweeps({{QStringLiteral("merged"), std::make_shared<const SweepResult>(merged.merged)}});
+    chart->setMetric(ui::SweepChart::Metric::MedianTime);
+    QApplication::processEvents();
+    {
+        const QCPGraph* g = chart->plot()->graph(1);
+        const auto point = g->data()->at(2);
+        const QPointF at(chart->plot()->xAxis->coordToPixel(point->key), chart->plot()->yAxis->coordToPixel(point->value));
+        QMouseEvent move(QEvent::MouseMove, at, chart->plot()->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(chart->plot(), &move);
+        QApplication::processEvents();
+    }
+    charts = charts && chart->grab().save(out + QStringLiteral("/sweep-merged.png"));
     big.hide();
     // The article's shape at three lengths, profiler off: the run's re-measurement for the checklist.
     SweepPlan article;

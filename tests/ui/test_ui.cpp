@@ -40,6 +40,8 @@
 #include "io/json_io.h"
 #include "io/results_json.h"
 #include "io/trace_import.h"
+#include "model/sweep_merge.h"
+#include "model/sweep_shard.h"
 #include "kernel_table_model.h"
 #include "main_window.h"
 #include "operator_panel.h"
@@ -504,6 +506,67 @@ private slots:
         write_text_file(path.toStdString(), sweep_file_json(*result).dump());
         QVERIFY(open_and_wait(window, path));
         QCOMPARE(window.sweepChart()->curveCount(), 2);
+    }
+    void mergedSweepOpensAndEachPointNamesWhereItRan() {
+        // Two shards measured on different machines, merged with --allow-mixed (attnwb merge's code).
+        SweepPlan plan;
+        plan.base = tiny_spec();
+        plan.seq_lengths = {32, 64, 128};
+        plan.variants = {"manual", "sdpa"};
+        const auto specs = expand(plan);
+        std::vector<ShardFile> files;
+        for (int k = 0; k < 2; ++k) {
+            ShardFile f{"sweep-" + std::to_string(k) + "-of-2.json", {}};
+            f.sweep.plan = plan;
+            f.sweep.shard = {k, 2, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT"};
+            f.sweep.environment.host = k == 0 ? "node-a" : "node-b";
+            f.sweep.environment.device = "cuda:0";
+            f.sweep.environment.device_name = k == 0 ? "NVIDIA A100-SXM4-80GB" : "NVIDIA H200";
+            f.sweep.environment.torch_version = "2.11.0";
+            for (int i : shard_points(plan, f.sweep.shard)) {
+                SweepPoint p;
+                p.index = i;
+                p.spec = specs[size_t(i)];
+                p.bench.spec = p.spec;
+                p.bench.timing = {3, 1, 1e6 * (i + 1), 0.9e6 * (i + 1), 1.1e6 * (i + 1), 0.9e6 * (i + 1), 1.1e6 * (i + 1), 1e6 * (i + 1)};
+                p.bench.peak_bytes = 1 << 20;
+                f.sweep.points.push_back(p);
+            }
+            f.sweep.planned_points = int(f.sweep.points.size());
+            files.push_back(f);
+        }
+        const MergeOutcome m = merge_shards(files, {.allow_mixed = true});
+        QVERIFY(m.problems.empty());
+        MainWindow window;
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("merged.json"));
+        write_text_file(path.toStdString(), sweep_file_json(m.merged).dump());
+        QVERIFY(open_and_wait(window, path));
+        SweepChart* chart = window.sweepChart();
+        QCOMPARE(chart->curveCount(), 2);
+        QSet<QString> hosts;
+        for (int g = 0; g < 2; ++g)
+            for (double n : {32.0, 64.0, 128.0}) {
+                const QString text = chart->pointText(g, n);
+                QVERIFY2(text.contains(QStringLiteral("N = %1").arg(n)), qPrintable(text));
+                QVERIFY2(text.contains(QStringLiteral("p10-p90")), qPrintable(text));
+                const SweepPoint* point = nullptr;
+                for (const auto& p : m.merged.points)
+                    if (double(p.spec.seq_k) == n && chart->legendText(g).startsWith(QString::fromStdString(p.spec.variant)))
+                        point = &p;
+                QVERIFY(point);
+                const QString expected = point->ran_on->host == "node-a"
+                                             ? QStringLiteral("ran on node-a: NVIDIA A100-SXM4-80GB (cuda:0), torch 2.11.0")
+                                             : QStringLiteral("ran on node-b: NVIDIA H200 (cuda:0), torch 2.11.0");
+                QVERIFY2(text.endsWith(expected), qPrintable(text + QStringLiteral(" / ") + expected));
+                hosts.insert(QString::fromStdString(point->ran_on->host));
+            }
+        QCOMPARE(hosts.size(), 2);
+        QVERIFY(chart->pointText(0, 4096).isEmpty());  // no point there
+        const QString status = window.findChild<QLabel*>(QStringLiteral("status"))->text();
+        QVERIFY2(status.contains(QStringLiteral("6 of 6 points")) && status.contains(QStringLiteral("merged from 2 shards")) &&
+                     status.contains(QStringLiteral("mixed environments")),
+                 qPrintable(status));
     }
     void comparisonJoinsRunsWithDeltasAndSyncsTimelines() {
         ComparisonModel model;
