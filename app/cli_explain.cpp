@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli_engine_call.h"
+#include "io/results_json.h"
 
 namespace awb::cli {
 
@@ -26,6 +27,18 @@ void write_report(const std::string& path, ReportInput input, const Explanation&
     input.checklist = x.checklist;
     input.findings = x.findings;
     write_output(path, html_report(input));
+}
+
+int write_sweep_outputs(const char* command, const SweepResult& r, const Explanation& x, const SweepOutputs& to) {
+    return write_outputs(command, [&] {
+        nlohmann::json j = sweep_file_json(r);
+        add_explanation(j, x);
+        write_output(to.json, j.dump(1) + "\n");
+        write_output(to.csv, sweep_csv(r));
+        ReportInput in;
+        in.sweep = &r;
+        write_report(to.report, in, x);
+    });
 }
 
 }  // namespace awb::cli

@@ -10,6 +10,7 @@
 
 #include "analysis/advisor.h"
 #include "analysis/checklist.h"
+#include "model/sweep.h"
 #include "report/report_html.h"
 
 namespace awb::cli {
@@ -28,5 +29,12 @@ void add_explanation(nlohmann::json& j, const Explanation& x);
 
 // Writes the HTML report (nothing when path is empty) with x's findings and checklist; throws on failure.
 void write_report(const std::string& path, ReportInput input, const Explanation& x);
+
+// A sweep's files (attnwb sweep, attnwb merge): the JSON with x, the CSV and the report, each only
+// when its path is given. One message and kExitRuntimeFailure when a write fails, else kExitOk.
+struct SweepOutputs {
+    std::string json, csv, report;
+};
+int write_sweep_outputs(const char* command, const SweepResult& r, const Explanation& x, const SweepOutputs& to);
 
 }  // namespace awb::cli

@@ -62,15 +62,7 @@ int run(const MergeCommand& c) {
     for (const auto& p : r.points) std::cout << format_sweep_point(p);
     std::cout << format_analysis(analyze(r));
     const Explanation explained = explain({nullptr, nullptr, &r});
-    return write_outputs("merge", [&] {
-        nlohmann::json j = sweep_file_json(r);
-        add_explanation(j, explained);
-        write_output(c.json_path, j.dump(1) + "\n");
-        write_output(c.csv_path, sweep_csv(r));
-        ReportInput in;
-        in.sweep = &r;
-        write_report(c.report_path, in, explained);
-    });
+    return write_sweep_outputs("merge", r, explained, {c.json_path, c.csv_path, c.report_path});
 }
 
 }  // namespace

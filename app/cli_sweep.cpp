@@ -100,15 +100,9 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     std::cout << result.points.size() << " of " << result.planned_points << " points run, " << failed
               << " refused or failed" << (result.stopped_early ? ", stopped early" : "") << "\n";
     const Explanation explained = explain({nullptr, nullptr, &result});
-    const int written = write_outputs("sweep", [&] {
-        nlohmann::json j = sweep_file_json(result);
-        add_explanation(j, explained);
-        write_output(shard_output_path(c.json_path, *shard), j.dump(1) + "\n");
-        write_output(shard_output_path(c.csv_path, *shard), sweep_csv(result));
-        ReportInput in;
-        in.sweep = &result;
-        write_report(shard_output_path(c.report_path, *shard), in, explained);
-    });
+    const int written = write_sweep_outputs("sweep", result, explained,
+                                            {shard_output_path(c.json_path, *shard), shard_output_path(c.csv_path, *shard),
+                                             shard_output_path(c.report_path, *shard)});
     if (written != kExitOk) return written;
     return printer.interrupted() ? kExitInterrupted : kExitOk;
 }

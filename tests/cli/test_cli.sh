@@ -74,20 +74,28 @@ else
     echo "FAIL bench, sweep and check files: $(cat "$tmp/py")"; failed=$((failed + 1))
 fi
 
-# Ctrl-C during a sweep: the current point finishes, what finished is written, exit 130.
-"$attnwb" sweep "${sweep_small[@]}" --seq 32,40,48,56,64,72,80,88 --budget 0.3 --min-repeats 2 --variants manual \
-    --json "$tmp/int.json" >"$tmp/int.out" 2>"$tmp/int.err" &
-pid=$!
-for _ in $(seq 1 300); do grep -q ' ok' "$tmp/int.out" 2>/dev/null && break; sleep 0.1; done
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-if [ "$rc" -eq 130 ] && python_check "import json; s=json.load(open('$tmp/int.json')); \
-assert s['stopped_early'] and 1 <= len(s['points']) < 8 and all(p['status']=='ok' for p in s['points']), s['points']" >"$tmp/py"; then
-    echo "ok   Ctrl-C stops a sweep after the current point and writes it"; passed=$((passed + 1))
-else
-    echo "FAIL Ctrl-C sweep: exit $rc, $(cat "$tmp/py")"; sed 's/^/  | /' "$tmp/int.err" | tail -5; failed=$((failed + 1))
-fi
+# Ctrl-C (SIGINT) during a sweep: the current point finishes, what finished is written, exit 130.
+# SIGTERM (Slurm's scancel or time limit) stops at once and writes what finished too.
+interrupted_sweep() {  # interrupted_sweep SIGNAL NAME EXTRA_PYTHON_ASSERTION
+    local signal=$1 name=$2 extra=$3 pid rc
+    "$attnwb" sweep "${sweep_small[@]}" --seq 32,40,48,56,64,72,80,88 --budget 0.3 --min-repeats 2 --variants manual \
+        --json "$tmp/int.json" >"$tmp/int.out" 2>"$tmp/int.err" &
+    pid=$!
+    for _ in $(seq 1 300); do grep -q ' ok' "$tmp/int.out" 2>/dev/null && break; sleep 0.1; done
+    kill "-$signal" "$pid"
+    wait "$pid"
+    rc=$?
+    if [ "$rc" -eq 130 ] && python_check "import json; s=json.load(open('$tmp/int.json')); \
+assert s['stopped_early'] and 1 <= len(s['points']) < 8, s['points']; $extra" >"$tmp/py"; then
+        echo "ok   $name"; passed=$((passed + 1))
+    else
+        echo "FAIL $name: exit $rc, $(cat "$tmp/py")"; sed 's/^/  | /' "$tmp/int.err" | tail -5; failed=$((failed + 1))
+    fi
+}
+interrupted_sweep INT "Ctrl-C stops a sweep after the current point and writes it" \
+    "assert all(p['status']=='ok' for p in s['points']), s['points']"
+interrupted_sweep TERM "SIGTERM stops a sweep and writes what finished" \
+    "assert 'terminated (SIGTERM)' in open('$tmp/int.err').read()"
 
 # Sharded sweeps (issue 19): three shards chosen by torchrun's variables, merged, equal the sweep run
 # whole (same points, same order); a missing shard, a duplicate and mixed environments are refused.
@@ -133,21 +141,6 @@ else
     echo "FAIL mixed merge: $(cat "$tmp/py")"; failed=$((failed + 1))
 fi
 check "merge refuses what is not a sweep" 2 "is a benchmark, not a sweep" -- merge "$tmp/b.json"
-
-# SIGTERM (Slurm's scancel or time limit) stops a sweep at once and still writes what finished.
-"$attnwb" sweep "${sweep_small[@]}" --seq 32,40,48,56,64,72,80,88 --budget 0.3 --min-repeats 2 --variants manual \
-    --json "$tmp/term.json" >"$tmp/term.out" 2>"$tmp/term.err" &
-pid=$!
-for _ in $(seq 1 300); do grep -q ' ok' "$tmp/term.out" 2>/dev/null && break; sleep 0.1; done
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-if [ "$rc" -eq 130 ] && grep -q 'terminated (SIGTERM)' "$tmp/term.err" && python_check "import json; \
-s=json.load(open('$tmp/term.json')); assert s['stopped_early'] and 1 <= len(s['points']) < 8, s['points']" >"$tmp/py"; then
-    echo "ok   SIGTERM stops a sweep and writes what finished"; passed=$((passed + 1))
-else
-    echo "FAIL SIGTERM sweep: exit $rc, $(cat "$tmp/py" 2>/dev/null)"; sed 's/^/  | /' "$tmp/term.err" | tail -5; failed=$((failed + 1))
-fi
 
 # Ctrl-C in the other engine commands: once, the current step finishes and what finished is kept,
 # printed and written (exit 130); twice, the same at the next step. wait_for FILE PATTERN polls stderr.
