@@ -91,23 +91,22 @@ int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& 
 int run(const DiffCommand& c) {
     StderrProgress progress(c.quiet);
     Side a, b;
-    try {
+    int bench_rc = -1;  // two benchmarks: their comparison's exit code
+    const int read = read_inputs("diff", progress, [&] {
         const ResultsFile fa = open_results_file(c.a, &progress), fb = open_results_file(c.b, &progress);
         progress.end_line();
-        if (fa.kind == ResultsKind::Bench && fb.kind == ResultsKind::Bench) return diff_benches(c, *fa.bench, *fb.bench);
+        if (fa.kind == ResultsKind::Bench && fb.kind == ResultsKind::Bench) {
+            bench_rc = diff_benches(c, *fa.bench, *fb.bench);
+            return;
+        }
         if (fa.kind == ResultsKind::Bench || fb.kind == ResultsKind::Bench)
             throw std::runtime_error("'" + (fa.kind == ResultsKind::Bench ? c.a : c.b) + "' is a benchmark and '" +
                                      (fa.kind == ResultsKind::Bench ? c.b : c.a) + "' is not: a benchmark is compared with another benchmark");
         a = side_of(fa, c.group_by_shape);
         b = side_of(fb, c.group_by_shape);
-    } catch (const Cancelled&) {
-        std::cerr << "attnwb diff: cancelled\n";
-        return kExitInterrupted;
-    } catch (const std::exception& e) {
-        progress.end_line();
-        std::cerr << "attnwb diff: " << e.what() << "\n";
-        return kExitBadInput;
-    }
+    });
+    if (read != kExitOk) return read;
+    if (bench_rc >= 0) return bench_rc;
     const auto rows = join_operators(a.operators, b.operators);
     const OpTableTotals ta = totals(a.operators), tb = totals(b.operators);
     std::cout << "A: " << c.a << " (" << a.what << ", " << a.operators.size() << " operators)\n"

@@ -34,6 +34,25 @@ int call_engine(const char* command, StderrProgress& progress, Work&& work) {
     }
 }
 
+// Runs read() (opening input files); returns kExitOk when it returned, kExitInterrupted on Ctrl-C,
+// kExitBadInput with its message for anything else it threw (a file that cannot be read).
+template <typename Read>
+int read_inputs(const char* command, StderrProgress& progress, Read&& read) {
+    try {
+        read();
+        progress.end_line();
+        return kExitOk;
+    } catch (const Cancelled&) {
+        progress.end_line();
+        std::cerr << "attnwb " << command << ": cancelled\n";
+        return kExitInterrupted;
+    } catch (const std::exception& e) {
+        progress.end_line();
+        std::cerr << "attnwb " << command << ": " << e.what() << "\n";
+        return kExitBadInput;
+    }
+}
+
 // Writes text to path (nothing when path is empty) and says so on stderr; throws on failure.
 inline void write_output(const std::string& path, const std::string& text) {
     if (path.empty()) return;

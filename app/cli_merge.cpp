@@ -29,23 +29,15 @@ struct MergeCommand {
 int run(const MergeCommand& c) {
     StderrProgress progress(c.quiet);
     std::vector<ShardFile> files;
-    try {
+    const int read = read_inputs("merge", progress, [&] {
         for (const auto& path : c.inputs) {
             ResultsFile f = open_results_file(path, &progress);
             if (f.kind != ResultsKind::Sweep)
                 throw std::runtime_error("'" + path + "' is a " + to_string(f.kind) + ", not a sweep");
             files.push_back({path, std::move(*f.sweep)});
         }
-        progress.end_line();
-    } catch (const Cancelled&) {
-        progress.end_line();
-        std::cerr << "attnwb merge: cancelled\n";
-        return kExitInterrupted;
-    } catch (const std::exception& e) {
-        progress.end_line();
-        std::cerr << "attnwb merge: " << e.what() << "\n";
-        return kExitBadInput;
-    }
+    });
+    if (read != kExitOk) return read;
 
     const MergeOutcome m = merge_shards(files, c.options);
     if (!m.problems.empty()) {

@@ -64,18 +64,10 @@ void load(const std::string& path, Inputs& in, RunObserver* progress) {
 int run(const ReportCommand& c) {
     StderrProgress progress(c.quiet);
     Inputs in;
-    try {
+    const int read = read_inputs("report", progress, [&] {
         for (const auto& path : c.inputs) load(path, in, &progress);
-        progress.end_line();
-    } catch (const Cancelled&) {
-        progress.end_line();
-        std::cerr << "attnwb report: cancelled\n";
-        return kExitInterrupted;
-    } catch (const std::exception& e) {
-        progress.end_line();
-        std::cerr << "attnwb report: " << e.what() << "\n";
-        return kExitBadInput;
-    }
+    });
+    if (read != kExitOk) return read;
 
     const Measurements m{in.run ? &*in.run : nullptr, in.bench ? &*in.bench : nullptr, in.sweep ? &*in.sweep : nullptr,
                          in.check ? &*in.check : nullptr};
