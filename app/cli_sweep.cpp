@@ -17,6 +17,7 @@
 #include "io/results_json.h"
 #include "model/sweep.h"
 #include "model/sweep_shard.h"
+#include "model/units.h"
 #include "model/variant_catalog.h"
 
 namespace awb::cli {
@@ -89,7 +90,8 @@ int run(const CLI::App& sub, const SweepCommand& c) {
         std::cout << "=== sweep: " << all_points << " points";
     else
         std::cout << "=== sweep shard " << shard->index << " of " << shard->count << " (from " << shard->chosen_by
-                  << "): " << shard_points(plan, *shard).size() << " of " << all_points << " points";
+                  << "): " << shard_points(plan, *shard).size() << " of " << all_points << " points, "
+                  << format_share(expected_share(plan, *shard)) << " of the sweep's expected time";
     std::cout << ", base " << describe_spec(plan.base) << " ===\n" << sweep_header() << std::flush;
     SweepResult result;
     const int rc = call_engine("sweep", printer, [&] { result = run_sweep(plan, &printer, *shard); });

@@ -110,11 +110,13 @@ void SweepChart::rebuild() {
     if (metric_ == Metric::Roofline) {
         roofs_.clear();
         roofline_points_.clear();
+        roofline_sweeps_.clear();
         for (const auto& shown : sweeps_) {
             const QString prefix = sweeps_.size() > 1 && !shown.label.isEmpty() ? shown.label + QStringLiteral(": ") : QString();
             for (RooflinePoint p : roofline_points(*shown.sweep)) {
                 p.series = prefix.toStdString() + p.series;
                 roofline_points_.push_back(std::move(p));
+                roofline_sweeps_.push_back(shown.sweep);
             }
             for (const Roof& r : sweep_roofs(*shown.sweep))
                 if (std::find(roofs_.begin(), roofs_.end(), r) == roofs_.end()) roofs_.push_back(r);
@@ -264,29 +266,29 @@ void SweepChart::rebuild() {
 }
 
 void SweepChart::showReadout(QMouseEvent* e) {
+    QString text;
     if (metric_ == Metric::Roofline) {
-        const int i = nearest_roofline_point(plot_, roofline_points_, e->position());
-        readout_->setText(i >= 0 ? describe_roofline_point(roofline_points_[size_t(i)], roofs_) : QString());
-        return;
-    }
-    // The measured point nearest to the mouse, in pixels.
-    double best = 20;
-    int graph = -1;
-    double n = 0;
-    for (int i = 0; i < plot_->graphCount(); ++i) {
-        const QCPGraph* g = plot_->graph(i);
-        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
-            const double dx = plot_->xAxis->coordToPixel(it->key) - e->pos().x();
-            const double dy = plot_->yAxis->coordToPixel(it->value) - e->pos().y();
-            const double d = std::hypot(dx, dy);
-            if (d < best) {
-                best = d;
-                graph = i;
-                n = it->key;
+        text = rooflinePointText(nearest_roofline_point(plot_, roofline_points_, e->position()));
+    } else {
+        // The measured point nearest to the mouse, in pixels.
+        double best = 20;
+        int graph = -1;
+        double n = 0;
+        for (int i = 0; i < plot_->graphCount(); ++i) {
+            const QCPGraph* g = plot_->graph(i);
+            for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+                const double dx = plot_->xAxis->coordToPixel(it->key) - e->pos().x();
+                const double dy = plot_->yAxis->coordToPixel(it->value) - e->pos().y();
+                const double d = std::hypot(dx, dy);
+                if (d < best) {
+                    best = d;
+                    graph = i;
+                    n = it->key;
+                }
             }
         }
+        text = graph >= 0 ? pointText(graph, n) : QString();
     }
-    const QString text = graph >= 0 ? pointText(graph, n) : QString();
     readout_->setText(QString(text).replace(QLatin1Char('\n'), QStringLiteral("  |  ")));
     if (text.isEmpty())
         QToolTip::hideText();
@@ -310,6 +312,16 @@ QString SweepChart::pointText(int graph, double n) const {
                               : format_bytes(b.peak_bytes);
     return tr("%1: N = %2, %3").arg(plot_->graph(graph)->name()).arg(n, 0, 'f', 0).arg(value) + QLatin1Char('\n') +
            ran_on_text(where_ran(*source.sweep, *point));
+}
+
+QString SweepChart::rooflinePointText(int i) const {
+    if (i < 0 || size_t(i) >= roofline_points_.size()) return {};
+    QString text = describe_roofline_point(roofline_points_[size_t(i)], roofs_);
+    const auto& sweep = roofline_sweeps_[size_t(i)];
+    const int at = roofline_points_[size_t(i)].index;  // position in the sweep's points
+    if (sweep && at >= 0 && size_t(at) < sweep->points.size())
+        text += QLatin1Char('\n') + ran_on_text(where_ran(*sweep, sweep->points[size_t(at)]));
+    return text;
 }
 
 bool SweepChart::exportTo(const QString& path, QString* error) { return export_plot(plot_, path, error); }

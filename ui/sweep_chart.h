@@ -42,6 +42,9 @@ public:
     // is none): the curve, N, the value (p10-p90 for time), and where the point ran: host, device,
     // torch, CUDA and driver (each shard's in a merged sweep).
     QString pointText(int graph, double n) const;
+    // The same for the roofline view's point i (in the order drawn): rate, intensity, roof, where it ran.
+    QString rooflinePointText(int i) const;
+    int rooflinePointCount() const { return int(roofline_points_.size()); }
 
 private:
     void rebuild();
@@ -54,6 +57,7 @@ private:
     std::vector<LabelledSweep> sweeps_;
     std::vector<Roof> roofs_;                     // the roofline view's
     std::vector<RooflinePoint> roofline_points_;
+    std::vector<std::shared_ptr<const SweepResult>> roofline_sweeps_;  // each roofline point's sweep
     Metric metric_ = Metric::MedianTime;
     bool log_log_ = true;
     QCustomPlot* plot_;

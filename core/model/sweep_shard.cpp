@@ -143,6 +143,14 @@ std::vector<int> shard_points(const SweepPlan& plan, const SweepShard& shard) {
     return shard.index >= 0 && shard.index < int(all.size()) ? all[size_t(shard.index)] : std::vector<int>{};
 }
 
+double expected_share(const SweepPlan& plan, const SweepShard& shard) {
+    const std::vector<RunSpec> specs = expand(plan);
+    double all = 0, mine = 0;
+    for (const RunSpec& s : specs) all += expected_point_seconds(s, plan);
+    for (int i : shard_points(plan, shard)) mine += expected_point_seconds(specs[size_t(i)], plan);
+    return all > 0 ? mine / all : 1.0;
+}
+
 std::string shard_tag(const SweepShard& shard) {
     return std::to_string(shard.index) + "-of-" + std::to_string(shard.count);
 }

@@ -34,6 +34,10 @@ std::vector<std::vector<int>> split_points(const SweepPlan& plan, int count);
 // Shard `shard.index`'s points (a whole sweep when count is 1).
 std::vector<int> shard_points(const SweepPlan& plan, const SweepShard& shard);
 
+// The part of the whole sweep's expected time that shard `shard.index` holds, 0..1 (1 when whole):
+// how even the split is by the nominal speeds; printed by attnwb sweep --shard.
+double expected_share(const SweepPlan& plan, const SweepShard& shard);
+
 // "2-of-4" (what {shard} becomes in an output path).
 std::string shard_tag(const SweepShard& shard);
 

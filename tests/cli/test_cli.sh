@@ -103,7 +103,7 @@ shard_sweep=(sweep "${sweep_small[@]}" "${quick[@]}" --seq 32,48,64 --variants m
 check "an unsharded sweep (--shard 0/1)" 0 '=== sweep: 9 points' -- "${shard_sweep[@]}" --shard 0/1 --json "$tmp/whole.json"
 for k in 0 1 2; do
     RANK=$k WORLD_SIZE=3 check "torchrun's RANK=$k WORLD_SIZE=3 chooses the shard" 0 \
-        "=== sweep shard $k of 3 \(from RANK/WORLD_SIZE\)" -- "${shard_sweep[@]}" --json "$tmp/sh-{shard}.json"
+        "=== sweep shard $k of 3 \(from RANK/WORLD_SIZE\): [0-9] of 9 points, [0-9.]+% of the sweep's expected time" -- "${shard_sweep[@]}" --json "$tmp/sh-{shard}.json"
 done
 check "merge joins the shards" 0 '=== merged sweep: 9 of 9 points from 3 files' -- merge "$tmp"/sh-*-of-3.json --json "$tmp/merged.json"
 if python_check "import json; w=json.load(open('$tmp/whole.json')); m=json.load(open('$tmp/merged.json')); \

@@ -125,6 +125,16 @@ TEST(SweepShard, BalancedByExpectedCostNotByCount) {
     // LPT's bound: no shard exceeds the mean by more than the biggest point.
     const double mean = std::accumulate(load.begin(), load.end(), 0.0) / double(load.size());
     for (double l : load) EXPECT_LE(l, mean + biggest);
+    // The share each shard prints is its load over the whole; the shares make the whole sweep.
+    const double total = std::accumulate(load.begin(), load.end(), 0.0);
+    double shares = 0;
+    for (int k = 0; k < 4; ++k) {
+        const double share = expected_share(plan, SweepShard{k, 4, "--shard"});
+        EXPECT_NEAR(share, load[size_t(k)] / total, 1e-12);
+        shares += share;
+    }
+    EXPECT_NEAR(shares, 1.0, 1e-12);
+    EXPECT_DOUBLE_EQ(expected_share(plan, SweepShard{}), 1.0);
     // The cost grows with N and with the budget.
     EXPECT_LT(expected_point_seconds(specs[0], plan), expected_point_seconds(specs.back(), plan));
     SweepPlan longer = plan;

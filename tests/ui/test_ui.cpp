@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QRegularExpression>
 #include <QFileInfo>
 #include <QDir>
 #include <QDockWidget>
@@ -530,6 +531,9 @@ private slots:
                 p.bench.spec = p.spec;
                 p.bench.timing = {3, 1, 1e6 * (i + 1), 0.9e6 * (i + 1), 1.1e6 * (i + 1), 0.9e6 * (i + 1), 1.1e6 * (i + 1), 1e6 * (i + 1)};
                 p.bench.peak_bytes = 1 << 20;
+                p.bench.flops = 1e9;  // on the roofline too
+                p.bench.bytes = 1e8;
+                p.bench.gflops_per_s = 1e3 / (i + 1);
                 f.sweep.points.push_back(p);
             }
             f.sweep.planned_points = int(f.sweep.points.size());
@@ -563,6 +567,27 @@ private slots:
             }
         QCOMPARE(hosts.size(), 2);
         QVERIFY(chart->pointText(0, 4096).isEmpty());  // no point there
+        // The roofline view's read-out names where each point ran too.
+        chart->setMetric(SweepChart::Metric::Roofline);
+        QCOMPARE(chart->rooflinePointCount(), 6);
+        QSet<QString> roofline_hosts;
+        const QRegularExpression what(QStringLiteral("^(\\w+) float32: .*N = (\\d+),"));
+        for (int i = 0; i < chart->rooflinePointCount(); ++i) {
+            const QString text = chart->rooflinePointText(i);
+            const auto match = what.match(text);
+            QVERIFY2(match.hasMatch(), qPrintable(text));
+            const SweepPoint* point = nullptr;
+            for (const auto& p : m.merged.points)
+                if (QString::fromStdString(p.spec.variant) == match.captured(1) && p.spec.seq_k == match.captured(2).toLongLong())
+                    point = &p;
+            QVERIFY2(point, qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("FLOP/byte")) &&
+                         text.contains(QStringLiteral("\nran on %1: ").arg(QString::fromStdString(point->ran_on->host))),
+                     qPrintable(text));
+            roofline_hosts.insert(QString::fromStdString(point->ran_on->host));
+        }
+        QCOMPARE(roofline_hosts.size(), 2);
+        QVERIFY(chart->rooflinePointText(6).isEmpty());
         const QString status = window.findChild<QLabel*>(QStringLiteral("status"))->text();
         QVERIFY2(status.contains(QStringLiteral("6 of 6 points")) && status.contains(QStringLiteral("merged from 2 shards")) &&
                      status.contains(QStringLiteral("mixed environments")),
