@@ -73,15 +73,15 @@ def main():
         print("  " + " ".join(f"{cost[i]:.2f}" for i in range(points)))
 
         shards, wall, share_expected = [], [], []
-        for k in range(a.shards):
-            out = os.path.join(tmp, f"sh-{k}-of-{a.shards}.json")
+        outs = [os.path.join(tmp, f"sh-{k}-of-{a.shards}.json") for k in range(a.shards)]
+        for k, out in enumerate(outs):
             t, stdout = timed(sweep + ["--shard", f"{k}/{a.shards}", "--json", os.path.join(tmp, "sh-{shard}.json")])
             m = re.search(r"([0-9.]+)% of the sweep's expected time", stdout)
             share_expected.append(float(m.group(1)) / 100 if m else float("nan"))
             shards.append(indices(out))
             wall.append(t)
         merged = os.path.join(tmp, "merged.json")
-        subprocess.run([a.attnwb, "merge", *[os.path.join(tmp, f"sh-{k}-of-{a.shards}.json") for k in range(a.shards)],
+        subprocess.run([a.attnwb, "merge", *outs,
                         "--json", merged, "--quiet"], check=True, capture_output=True)
         assert sorted(indices(merged)) == list(range(points)), "the merge does not hold every point once"
 

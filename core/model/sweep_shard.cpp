@@ -118,12 +118,19 @@ double expected_point_seconds(const RunSpec& s, const SweepPlan& plan) {
     return seconds;
 }
 
-std::vector<std::vector<int>> split_points(const SweepPlan& plan, int count) {
-    count = std::max(count, 1);
+namespace {
+
+// Each point's expected seconds, in expand(plan)'s order.
+std::vector<double> point_costs(const SweepPlan& plan) {
     const std::vector<RunSpec> specs = expand(plan);
     std::vector<double> cost(specs.size());
     for (size_t i = 0; i < specs.size(); ++i) cost[i] = expected_point_seconds(specs[i], plan);
-    std::vector<int> order(specs.size());
+    return cost;
+}
+
+std::vector<std::vector<int>> split_by_cost(const std::vector<double>& cost, int count) {
+    count = std::max(count, 1);
+    std::vector<int> order(cost.size());
     std::iota(order.begin(), order.end(), 0);
     // Longest first; equal costs in run order, so the deal is the same everywhere.
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost[size_t(a)] > cost[size_t(b)]; });
@@ -138,16 +145,22 @@ std::vector<std::vector<int>> split_points(const SweepPlan& plan, int count) {
     return shards;
 }
 
+}  // namespace
+
+std::vector<std::vector<int>> split_points(const SweepPlan& plan, int count) { return split_by_cost(point_costs(plan), count); }
+
 std::vector<int> shard_points(const SweepPlan& plan, const SweepShard& shard) {
     auto all = split_points(plan, shard.count);
     return shard.index >= 0 && shard.index < int(all.size()) ? all[size_t(shard.index)] : std::vector<int>{};
 }
 
 double expected_share(const SweepPlan& plan, const SweepShard& shard) {
-    const std::vector<RunSpec> specs = expand(plan);
-    double all = 0, mine = 0;
-    for (const RunSpec& s : specs) all += expected_point_seconds(s, plan);
-    for (int i : shard_points(plan, shard)) mine += expected_point_seconds(specs[size_t(i)], plan);
+    const std::vector<double> cost = point_costs(plan);
+    const auto shards = split_by_cost(cost, shard.count);
+    const double all = std::accumulate(cost.begin(), cost.end(), 0.0);
+    double mine = 0;
+    if (shard.index >= 0 && shard.index < int(shards.size()))
+        for (int i : shards[size_t(shard.index)]) mine += cost[size_t(i)];
     return all > 0 ? mine / all : 1.0;
 }
 
