@@ -78,6 +78,9 @@ fi
 # SIGTERM (Slurm's scancel or time limit) stops at once and writes what finished too.
 interrupted_sweep() {  # interrupted_sweep SIGNAL NAME EXTRA_PYTHON_ASSERTION
     local signal=$1 name=$2 extra=$3 pid rc
+    # Remove the last run's files first: the background job truncates them only once it is scheduled,
+    # and polling a stale ' ok' would signal a process that has not installed its handlers yet.
+    rm -f "$tmp/int.out" "$tmp/int.err" "$tmp/int.json"
     "$attnwb" sweep "${sweep_small[@]}" --seq 32,40,48,56,64,72,80,88 --budget 0.3 --min-repeats 2 --variants manual \
         --json "$tmp/int.json" >"$tmp/int.out" 2>"$tmp/int.err" &
     pid=$!
@@ -148,6 +151,7 @@ wait_for() { for _ in $(seq 1 300); do grep -qE -- "$2" "$1" 2>/dev/null && retu
 interrupted_run() {  # interrupted_run NAME PATTERN_BEFORE_INT SIGNALS PYTHON_CHECK -- ARGS...
     local name=$1 ready=$2 signals=$3 py=$4
     shift 5
+    rm -f "$tmp/ir.out" "$tmp/ir.err"  # as in interrupted_sweep: never poll the last run's output
     "$attnwb" "$@" >"$tmp/ir.out" 2>"$tmp/ir.err" &
     local pid=$! t0 rc
     wait_for "$tmp/ir.err" "$ready"
