@@ -156,7 +156,7 @@ interrupted_run() {  # interrupted_run NAME PATTERN_BEFORE_INT SIGNALS PYTHON_CH
     local pid=$! t0 rc
     wait_for "$tmp/ir.err" "$ready"
     t0=$(date +%s%N)
-    for _ in $(seq 1 "$signals"); do kill -INT "$pid"; sleep 0.2; done
+    for _ in $(seq 1 "$signals"); do kill -INT "$pid" 2>/dev/null; sleep 0.2; done
     wait "$pid"
     rc=$?
     local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
