@@ -3,7 +3,8 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET]      (default 60 s, trace_import)
 #   scripts/fuzz.sh --build-only
 # TARGET: trace_import (the chrome-trace importer, issue 5) or results_report, results_bench,
-# results_sweep, results_check, results_workspace, results_diff (the readers of our own files, issue 18).
+# results_sweep, results_check, results_workspace, results_diff (the readers of our own files, issue 18),
+# results_merge (attnwb merge of a sweep's shard files, issue 19).
 #
 # Builds tests/fuzz (a standalone CMake project, clang only) into $AWB_FUZZ_BUILD_DIR (default
 # build/fuzz); reconfigures only when that directory is new and rebuilds only what changed
@@ -28,8 +29,8 @@ if ! [[ "$secs" =~ ^[0-9]+$ ]] || [ "$secs" -lt 1 ]; then
   exit 2
 fi
 case "$target" in
-  trace_import | results_report | results_bench | results_sweep | results_check | results_workspace | results_diff) ;;
-  *) echo "fuzz: unknown target '$target' (trace_import or results_report|bench|sweep|check|workspace|diff)" >&2; exit 2 ;;
+  trace_import | results_report | results_bench | results_sweep | results_check | results_workspace | results_diff | results_merge) ;;
+  *) echo "fuzz: unknown target '$target' (trace_import or results_report|bench|sweep|check|workspace|diff|merge)" >&2; exit 2 ;;
 esac
 build="${AWB_FUZZ_BUILD_DIR:-$root/build/fuzz}"
 cxx="${AWB_FUZZ_CXX:-clang++}"

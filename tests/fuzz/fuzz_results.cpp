@@ -1,5 +1,6 @@
 // libFuzzer targets for the readers of our own files (issue 18), one per reader, built from this source
-// with AWB_FUZZ_READER set to report, bench, sweep, check, workspace or diff (tests/fuzz/CMakeLists.txt).
+// with AWB_FUZZ_READER set to report, bench, sweep, check, workspace, diff or merge (the shards of a
+// sweep, issue 19) (tests/fuzz/CMakeLists.txt).
 // A file is read as the CLI and the GUI read it (open_results_file, load_workspace), then used as they
 // use it: advisor, checklist, text tables, the HTML report, the sweep's fits, the benchmark diff.
 // Findings: a crash or sanitizer report; an exception other than std::runtime_error from a reader, or
@@ -26,10 +27,11 @@
 #include "io/results_file.h"
 #include "io/results_json.h"
 #include "io/workspace.h"
+#include "model/sweep_merge.h"
 #include "report/report_html.h"
 
 #ifndef AWB_FUZZ_READER
-#error "define AWB_FUZZ_READER (report, bench, sweep, check, workspace or diff)"
+#error "define AWB_FUZZ_READER (report, bench, sweep, check, workspace, diff or merge)"
 #endif
 
 namespace {
@@ -126,6 +128,39 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     static const awb::fuzz::MemFile a("awb_fuzz_a"), b("awb_fuzz_b");
+    if (reader == "merge") {
+        // The input's first byte picks --allow-mixed (bit 0) and --allow-missing (bit 1); the rest is up
+        // to four shard files split at NULs, read as attnwb merge reads them, merged, then used as a sweep.
+        if (size == 0) return 0;
+        const uint8_t flags = data[0];
+        ++data;
+        --size;
+        static const awb::fuzz::MemFile c("awb_fuzz_c"), d("awb_fuzz_d");
+        const awb::fuzz::MemFile* files[] = {&a, &b, &c, &d};
+        std::vector<awb::ShardFile> shards;
+        size_t start = 0;
+        for (const awb::fuzz::MemFile* file : files) {
+            if (start > size) break;
+            const uint8_t* nul = static_cast<const uint8_t*>(std::memchr(data + start, 0, size - start));
+            const size_t end = nul ? size_t(nul - data) : size;
+            file->write(data + start, end - start);
+            awb::ResultsFile f;
+            if (!open(file->path(), f)) return 0;
+            if (f.sweep) shards.push_back({file->path(), std::move(*f.sweep)});
+            start = end + 1;
+        }
+        try {
+            const awb::MergeOutcome m = awb::merge_shards(shards, {bool(flags & 1), bool(flags & 2)});
+            for (const auto& p : m.problems) sink(p.size());
+            for (const auto& n : m.notes) sink(n.size());
+            if (!m.problems.empty()) return 0;
+            for (const auto& p : m.merged.points) sink(awb::where_ran(m.merged, p).host.size());
+            use(awb::ResultsFile{"merged", awb::ResultsKind::Sweep, {}, {}, {}, {}, m.merged, {}});
+        } catch (const std::exception& e) {
+            finding(std::string("merging sweeps the reader accepted threw ") + typeid(e).name() + ": " + e.what());
+        }
+        return 0;
+    }
     if (reader == "diff") {
         // Two files in one input, split at the first NUL (none: the file with itself).
         const uint8_t* nul = static_cast<const uint8_t*>(std::memchr(data, 0, size));
