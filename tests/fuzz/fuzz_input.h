@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <vector>
 
 namespace awb::fuzz {
 
@@ -37,5 +39,25 @@ private:
     int fd_;
     std::string path_;
 };
+
+// One input holding several files: the parts between NULs, at most `most` of them (the last part
+// keeps the rest of the input, NULs included). An input without a NUL is one part.
+struct Part {
+    const uint8_t* data;
+    size_t size;
+};
+inline std::vector<Part> split_at_nuls(const uint8_t* data, size_t size, size_t most) {
+    std::vector<Part> parts;
+    size_t start = 0;
+    while (parts.size() + 1 < most) {
+        const void* nul = std::memchr(data + start, 0, size - start);
+        if (!nul) break;
+        const size_t end = size_t(static_cast<const uint8_t*>(nul) - data);
+        parts.push_back({data + start, end - start});
+        start = end + 1;
+    }
+    parts.push_back({data + start, size - start});
+    return parts;
+}
 
 }  // namespace awb::fuzz

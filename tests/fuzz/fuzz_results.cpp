@@ -130,7 +130,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const awb::fuzz::MemFile a("awb_fuzz_a"), b("awb_fuzz_b");
     if (reader == "merge") {
         // The input's first byte picks --allow-mixed (bit 0) and --allow-missing (bit 1); the rest is up
-        // to four shard files split at NULs, read as attnwb merge reads them, merged, then used as a sweep.
+        // to four shard files (split_at_nuls), read as attnwb merge reads them, merged, then used as a sweep.
         if (size == 0) return 0;
         const uint8_t flags = data[0];
         ++data;
@@ -138,16 +138,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         static const awb::fuzz::MemFile c("awb_fuzz_c"), d("awb_fuzz_d");
         const awb::fuzz::MemFile* files[] = {&a, &b, &c, &d};
         std::vector<awb::ShardFile> shards;
-        size_t start = 0;
-        for (const awb::fuzz::MemFile* file : files) {
-            if (start > size) break;
-            const uint8_t* nul = static_cast<const uint8_t*>(std::memchr(data + start, 0, size - start));
-            const size_t end = nul ? size_t(nul - data) : size;
-            file->write(data + start, end - start);
+        const auto parts = awb::fuzz::split_at_nuls(data, size, 4);
+        for (size_t i = 0; i < parts.size(); ++i) {
+            files[i]->write(parts[i].data, parts[i].size);
             awb::ResultsFile f;
-            if (!open(file->path(), f)) return 0;
-            if (f.sweep) shards.push_back({file->path(), std::move(*f.sweep)});
-            start = end + 1;
+            if (!open(files[i]->path(), f)) return 0;
+            if (f.sweep) shards.push_back({files[i]->path(), std::move(*f.sweep)});
         }
         try {
             const awb::MergeOutcome m = awb::merge_shards(shards, {bool(flags & 1), bool(flags & 2)});
@@ -163,10 +159,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (reader == "diff") {
         // Two files in one input, split at the first NUL (none: the file with itself).
-        const uint8_t* nul = static_cast<const uint8_t*>(std::memchr(data, 0, size));
-        const size_t first = nul ? size_t(nul - data) : size;
-        a.write(data, first);
-        if (nul) b.write(nul + 1, size - first - 1); else b.write(data, size);
+        const auto parts = awb::fuzz::split_at_nuls(data, size, 2);
+        a.write(parts.front().data, parts.front().size);
+        b.write(parts.back().data, parts.back().size);
         awb::ResultsFile fa, fb;
         if (!open(a.path(), fa) || !open(b.path(), fb)) return 0;
         try {
