@@ -106,10 +106,12 @@ MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOption
     std::vector<std::pair<int, const SweepPoint*>> points;  // (file, point)
     for (size_t fi = 0; fi < files.size(); ++fi) {
         for (const auto& p : files[fi].sweep.points) {
-            if (p.index < 0 || size_t(p.index) >= specs.size() || specs[size_t(p.index)] != p.spec) {
+            const bool in_plan = p.index >= 0 && size_t(p.index) < specs.size();
+            if (!in_plan || specs[size_t(p.index)] != p.spec) {
                 out.problems.push_back(quoted(files[fi].name) + ": point " + std::to_string(p.index) + " (" + p.spec.variant +
-                                       " " + shape_string(p.spec) + ") is not point " + std::to_string(p.index) +
-                                       " of the sweep's plan");
+                                       " " + shape_string(p.spec) + ") is not " +
+                                       (in_plan ? "point " + std::to_string(p.index) + " of the sweep's plan"
+                                                : "in the sweep's plan (points 0.." + std::to_string(int(specs.size()) - 1) + ")"));
                 continue;
             }
             int& h = holder[size_t(p.index)];
@@ -146,7 +148,8 @@ MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOption
             if (!explained.count(int(i))) other.push_back(int(i));
         }
     if (!other.empty())
-        missing_lines.push_back(std::to_string(other.size()) + " points are in no file (a shard stopped early?): " +
+        missing_lines.push_back(std::to_string(other.size()) + (other.size() == 1 ? " point is" : " points are") +
+                                " in no file (a shard stopped early?): " +
                                 list_points(other, specs));
     if (!missing_lines.empty()) {
         for (auto& line : missing_lines) (options.allow_missing ? out.notes : out.problems).push_back(line);

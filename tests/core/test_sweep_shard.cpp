@@ -306,6 +306,16 @@ TEST(SweepMerge, DuplicatedForeignAndMismatchedShardsAreRefused) {
               std::string::npos)
         << m.problems[0];
 
+    files = all_shards(plan, 2);
+    files[1].sweep.points[0].index = 1000;  // past the plan's points
+    m = merge_shards(files);
+    ASSERT_FALSE(m.problems.empty());
+    EXPECT_NE(m.problems[0].find(": point 1000 (" + files[1].sweep.points[0].spec.variant + " "), std::string::npos) << m.problems[0];
+    EXPECT_NE(m.problems[0].find(") is not in the sweep's plan (points 0.." + std::to_string(expand(plan).size() - 1) + ")"),
+              std::string::npos)
+        << m.problems[0];
+    EXPECT_NE(joined(m.problems).find("1 point is in no file (a shard stopped early?)"), std::string::npos) << joined(m.problems);
+
     EXPECT_EQ(merge_shards({}).problems, std::vector<std::string>{"no shard files to merge"});
 }
 
