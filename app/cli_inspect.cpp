@@ -12,6 +12,7 @@
 #include <set>
 
 #include "analysis/attention.h"
+#include "analysis/attention_rules.h"
 #include "analysis/gpu_breakdown.h"
 #include "analysis/kernel_table.h"
 #include "analysis/memory_replay.h"
@@ -19,6 +20,7 @@
 #include "analysis/results_text.h"
 #include "analysis/run_analysis.h"
 #include "cli_engine_call.h"
+#include "cli_graph_replay.h"
 #include "cli_options.h"
 #include "io/trace_import.h"
 #include "io/workspace.h"
@@ -33,11 +35,13 @@ struct InspectCommand {
     size_t rows = 15;
     std::string sort;
     std::string json_path;
+    std::vector<std::string> captures;  // --capture: the capture traces of the graphs the traces replay
     bool quiet = false;
     bool timing = false;
     bool distributed = false;
     bool breakdown = false;
     bool attention = false;
+    bool rules = false;
 };
 
 // Peak resident memory of this process so far (VmHWM), in bytes; 0 where /proc is missing.
@@ -174,7 +178,7 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
             for (const auto& d : t.device_properties)
                 if (gpu.empty() && d.is_object() && d.contains("name") && d["name"].is_string()) gpu = d["name"].get<std::string>();
         const std::vector<Roof> roofs = call_roofs(ours.roof, gpu, analysis.attention);
-        std::cout << format_attention(analysis.attention, roofs);  // part of the run's analysis
+        std::cout << format_attention(analysis.attention, roofs, analysis.gpu);  // part of the run's analysis
         attention_json = {{"calls", analysis.attention}, {"roofs", roofs}};
     }
     return {{"path", path},
@@ -208,6 +212,14 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
 }
 
 int run(const InspectCommand& c) {
+    if (c.rules) {
+        std::cout << format_attention_rules();
+        return kExitOk;
+    }
+    if (c.paths.empty()) {
+        std::cerr << "attnwb inspect: invalid input:\ntraces: give one or more trace files (or a folder)\n";
+        return kExitBadInput;
+    }
     SortKey sort = SortKey::SelfCpu;
     if (!c.sort.empty() && !parse_sort_key(c.sort, sort)) {
         std::cerr << "attnwb inspect: invalid input:\nsort: '" << c.sort << "' is not one of " << sort_key_names() << "\n";
@@ -220,10 +232,12 @@ int run(const InspectCommand& c) {
     int rc = kExitOk;
     // A folder is one distributed run (one trace per rank); --distributed merges the files given.
     std::vector<std::vector<std::string>> inputs;
+    std::map<size_t, std::string> folders;  // the inputs given as a folder (one may hold capture_traces/)
     for (const auto& path : c.paths) {
         if (std::filesystem::is_directory(path)) {
             try {
                 inputs.push_back(trace_files_of(path));
+                folders[inputs.size() - 1] = path;
             } catch (const TraceImportError& e) {
                 std::cerr << "attnwb inspect: " << e.what() << "\n";
                 rc = kExitBadInput;
@@ -234,14 +248,17 @@ int run(const InspectCommand& c) {
             inputs.push_back({path});
         }
     }
-    for (const auto& files : inputs) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const std::vector<std::string>& files = inputs[i];
         if (progress.interrupted()) break;
         const std::string path = files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
         ImportedTrace t;
+        std::optional<GraphReplayReport> replay;  // a graph replay read with its captures
         try {
             const auto started = std::chrono::steady_clock::now();
-            t = import_chrome_traces(files, &progress);
+            t = read_inspect_input(files, folders.count(i) ? folders[i] : "", c.captures, &progress, replay);
             progress.end_line();
+            if (replay && !print_graph_replay(*replay)) rc = kExitBadInput;  // a capture that does not serve
             if (c.timing) {
                 const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
                 std::fprintf(stderr, "attnwb inspect: %s: read %.1f MB of JSON in %.3f s (%.0f MB/s), peak RSS %.0f MiB after reading\n",
@@ -257,6 +274,7 @@ int run(const InspectCommand& c) {
             break;
         }
         out["traces"].push_back(inspect_one(t, path, c, sort));
+        if (replay) out["traces"].back()["graph_replay"] = graph_replay_json(*replay);
         if (c.timing) std::fprintf(stderr, "attnwb inspect: peak RSS %.0f MiB after the tables\n", double(peak_rss_bytes()) / 1048576.0);
     }
     if (progress.interrupted()) {
@@ -278,19 +296,24 @@ Command register_inspect(CLI::App& app) {
                    ".json.gz, streamed; a folder is one distributed run) and "
                    "print a summary, the operator table and the kernels. A file that cannot be read gets one message "
                    "(exit 2) and the others are still shown.");
-    sub->add_option("traces", c->paths, "Trace files")->required();
+    sub->add_option("traces", c->paths, "Trace files");
+    sub->add_flag("--attention-rules", c->rules,
+                  "Print the table of attention rules (which ops and kernels are attention, whose, and where their inputs hold Q, K, "
+                  "V) and exit; needs no trace");
     add_rows_option(*sub, c->rows);
     add_sort_option(*sub, c->sort, "default self_cpu");
     add_json_option(*sub, c->json_path, "summary, operators and kernels", "inspect");
     add_quiet_option(*sub, c->quiet);
+    add_capture_option(*sub, c->captures);
     sub->add_flag("--distributed", c->distributed, "The files are the ranks of one run: show them as one trace (a folder is read so too)");
     sub->add_flag("--breakdown", c->breakdown,
                   "Where each GPU's time goes, per rank and ProfilerStep: computation, communication (NCCL/RCCL), memcpy, "
                   "memset, idle, exposed communication and memcpy (intervals merged across streams; README: GPU time breakdown)");
     sub->add_flag("--attention", c->attention,
-                  "Every attention call (scaled_dot_product_attention and its backends' ops, forward and backward, and "
-                  "matmul -> softmax -> matmul written out): shapes, backend, causal, CPU and device time, FLOPs, bytes, "
-                  "TFLOP/s and GB/s (README: Attention calls)");
+                  "Every attention call (scaled_dot_product_attention and its backends' ops; vLLM, SGLang, FlashInfer, flash-attn, "
+                  "xformers, aiter, TensorRT-LLM, FlexAttention and Triton ops and kernels; matmul -> softmax -> matmul written "
+                  "out; forward and backward): shapes, backend, causal, CPU and device time and its share of the GPUs' busy time, "
+                  "FLOPs, bytes, TFLOP/s and GB/s, and why a number is unknown (README: Attention calls; --attention-rules)");
     sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };
 }

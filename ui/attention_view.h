@@ -1,6 +1,7 @@
 // The Attention tab: every attention call of the run on screen (analysis/attention.h) in a sortable
-// table, with its shapes, backend, pass, causal flag, CPU and device time, FLOPs and rates. Selecting
-// a call selects its op in the timeline and zooms to it.
+// table: whose it is (SDPA, manual, vLLM, SGLang, FlashInfer, ...), its layout and shapes, backend,
+// pass, causal flag, CPU and device time and its share of its step's GPU time, FLOPs and rates, and
+// why a number is unknown. Selecting a call selects its op in the timeline and zooms to it.
 #pragma once
 
 #include <QWidget>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "analysis/attention.h"
+#include "analysis/gpu_breakdown.h"
 #include "roofline_chart.h"
 #include "row_table_model.h"
 
@@ -20,8 +22,8 @@ namespace awb::ui {
 class AttentionTableModel : public RowTableModel<AttentionInstance> {
     Q_OBJECT
 public:
-    enum Column { Backend, Pass, Batch, HeadsQ, HeadsKv, SeqQ, SeqK, HeadDim, Dtype, Causal, Start, Cpu, Device, Kernels, Flops, Tflops, Gbs,
-                  RoofShare, Bytes, ColumnCount };
+    enum Column { Library, Backend, Pass, Layout, Tokens, Batch, HeadsQ, HeadsKv, SeqQ, SeqK, HeadDim, Dtype, Causal, Start, Cpu, Device, StepShare,
+                  Kernels, Flops, Tflops, Gbs, RoofShare, Bytes, Notes, ColumnCount };
     explicit AttentionTableModel(QObject* parent = nullptr);
     void setBegin(int64_t begin_ns) { begin_ns_ = begin_ns; }  // the trace's start, for the Start column
     void setRoofs(std::vector<Roof> roofs) { roofs_ = std::move(roofs); }  // before setRows: the % of roof column
@@ -29,9 +31,13 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
+    QVariant more(int row, int column, int role) const override;  // the notes' full text as tooltips
     void rowsChanged() override;
 
 private:
+    QString shapeText(const AttentionInstance& a, int column, double v) const;
+    QString timeText(const AttentionInstance& a, int column, double v) const;
+    QString costText(int row, int column, double v) const;
     int64_t begin_ns_ = 0;
     std::vector<Roof> roofs_;
     std::vector<RoofFit> fits_;  // per row
@@ -41,8 +47,9 @@ class AttentionView : public QWidget {
     Q_OBJECT
 public:
     explicit AttentionView(QWidget* parent = nullptr);
-    // The run's calls and roofs (from its RunAnalysis); begin_ns: the trace's start, for the Start column.
-    void setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns);
+    // The run's calls and roofs (from its RunAnalysis); begin_ns: the trace's start, for the Start column;
+    // gpu: the run's GPU time breakdown, for the attention's share of the GPUs' busy time.
+    void setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns, const std::vector<GpuBreakdown>& gpu = {});
     AttentionTableModel* model() const { return model_; }
     QTableView* table() const { return view_; }
     RooflineChart* roofline() const { return roofline_; }

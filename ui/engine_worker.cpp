@@ -82,6 +82,15 @@ void EngineWorker::runOpen(const QString& path) {
     });
 }
 
+void EngineWorker::runOpenSelection(const QStringList& paths) {
+    std::vector<std::string> files;
+    for (const QString& p : paths) files.push_back(p.toStdString());
+    runJob(tr("Cannot open traces"), QString(), [&](SweepObserver& observer) {
+        auto file = std::make_shared<const ResultsFile>(open_replay_selection(files, &observer));
+        emit resultsOpened(file, QString::fromStdString(file->path));
+    });
+}
+
 void EngineWorker::runSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path) {
     runJob(tr("Cannot save workspace"), QString(), [&](SweepObserver& observer) {
         save_workspace(*workspace, path.toStdString(), &observer);
@@ -141,6 +150,7 @@ Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
     connect(this, &Engine::queueProfile, worker_, &EngineWorker::runProfile, Qt::QueuedConnection);
     connect(this, &Engine::queueSweep, worker_, &EngineWorker::runSweep, Qt::QueuedConnection);
     connect(this, &Engine::queueOpen, worker_, &EngineWorker::runOpen, Qt::QueuedConnection);
+    connect(this, &Engine::queueOpenSelection, worker_, &EngineWorker::runOpenSelection, Qt::QueuedConnection);
     connect(this, &Engine::queueSaveWorkspace, worker_, &EngineWorker::runSaveWorkspace, Qt::QueuedConnection);
     connect(this, &Engine::queueLoadWorkspace, worker_, &EngineWorker::runLoadWorkspace, Qt::QueuedConnection);
     connect(this, &Engine::queueCheck, worker_, &EngineWorker::runCheck, Qt::QueuedConnection);
@@ -158,6 +168,7 @@ Engine::~Engine() {
 void Engine::profile(const RunSpec& spec, const ProfileOptions& options) { post(&Engine::queueProfile, spec, options); }
 void Engine::sweep(const SweepPlan& plan) { post(&Engine::queueSweep, plan); }
 void Engine::open(const QString& path) { post(&Engine::queueOpen, path); }
+void Engine::openSelection(const QStringList& paths) { post(&Engine::queueOpenSelection, paths); }
 void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) {
     post(&Engine::queueSaveWorkspace, std::move(workspace), path);
 }

@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QThread>
 
 #include <atomic>
@@ -41,6 +42,8 @@ public slots:
     // Any file the workbench opens (open_results_file): a trace, a profile report, a benchmark, a
     // sweep, a check; a workspace is recognised here and then read by runLoadWorkspace.
     void runOpen(const QString& path);
+    // Several traces opened together: a graph replay and its capture traces (open_replay_selection).
+    void runOpenSelection(const QStringList& paths);
     void runSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
     void runLoadWorkspace(const QString& path);
     void runCheck(const awb::RunSpec& spec);  // spec's variant against the float64 reference
@@ -86,6 +89,7 @@ public:
     void profile(const RunSpec& spec, const ProfileOptions& options);
     void sweep(const SweepPlan& plan);
     void open(const QString& path);  // resultsOpened, or failed("Cannot open ...")
+    void openSelection(const QStringList& paths);  // a graph replay with its captures: the same signals
     void saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);
     void loadWorkspace(const QString& path);
     void check(const RunSpec& spec);
@@ -108,6 +112,7 @@ signals:
     void queueProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
     void queueSweep(const awb::SweepPlan& plan);
     void queueOpen(const QString& path);
+    void queueOpenSelection(const QStringList& paths);
     void queueSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
     void queueLoadWorkspace(const QString& path);
     void queueCheck(const awb::RunSpec& spec);

@@ -42,6 +42,9 @@ public:
     // Opens any results file or trace on the engine thread (true: the job is queued; a failure shows
     // one message titled with what failed and keeps what is on screen).
     bool openFile(const QString& path);
+    // Several files at once (File > Open's multi-selection): a graph replay and its capture traces, read
+    // on the engine thread into one trace whose replayed kernels name the ops of the capture.
+    bool openFiles(const QStringList& paths);
     bool saveSweep(const QString& path, QString* error = nullptr) const;  // the last sweep run here
     // The session (runs with their traces, sweeps on the chart, the run panel's spec, the run on
     // screen), written on the engine thread; File > Open of the file brings it back.

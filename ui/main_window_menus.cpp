@@ -22,9 +22,9 @@ namespace awb::ui {
 void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a report, sweep, workspace or trace"), QString(),
-                                                          tr("Reports, sweeps, workspaces and traces (*.json *.json.gz);;All files (*)"));
-        if (!path.isEmpty()) openFile(path);
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open a report, sweep, workspace or trace (or a graph replay with its capture)"),
+                                                                QString(), tr("Reports, sweeps, workspaces and traces (*.json *.json.gz);;All files (*)"));
+        if (!paths.isEmpty()) openFiles(paths);
     });
     open->setShortcut(QKeySequence::Open);
     recent_menu_ = file->addMenu(tr("Open &recent"));
@@ -34,7 +34,7 @@ void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
         if (!path.isEmpty() && !saveSweep(path, &error)) QMessageBox::warning(this, tr("Cannot save"), error);
     })->setShortcut(QKeySequence::Save);
     file->addAction(tr("Open &distributed run (folder)..."), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder with one trace per rank"));
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder with one trace per rank, or a replay with capture_traces/"));
         if (!dir.isEmpty()) openFile(dir);
     });
     file->addAction(tr("Save &workspace..."), this, [this] {

@@ -390,7 +390,10 @@ QString TimelineWidget::describe(const TimelineSpan& s) const {
         for (const auto& m : trace_->memory())
             if (m.thread == e.thread && m.ts_ns >= e.start_ns && m.ts_ns <= e.end_ns && m.bytes > 0) bytes += m.bytes;
         if (bytes > 0) text += QStringLiteral("<br>allocated %1").arg(format_bytes(bytes));
+        if (e.replayed)
+            text += tr("<br>recorded while a CUDA graph was captured, placed at its replayed kernels: no CPU time here");
         if (const DeviceLaunch* l = e.launch.get()) {
+            if (!l->kernel.empty()) text += tr("<br>launches %1").arg(QString::fromStdString(l->kernel.str()).toHtmlEscaped());
             if (l->grid[0] > 0)
                 text += QStringLiteral("<br>grid %1, block %2").arg(QString::fromStdString(format_dim3(l->grid)),
                                                                     QString::fromStdString(format_dim3(l->block)));

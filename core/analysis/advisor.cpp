@@ -6,10 +6,12 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
 #include "analysis/results_text.h"
+#include "analysis/trace_links.h"
 #include "model/printf_string.h"
 #include "model/units.h"
 
@@ -96,6 +98,178 @@ void score_matrix(const ProfileResult& run, const RunAnalysis& analysis, const A
                          (run.device_peak_bytes > 0 ? std::string("CUDA allocator") : std::string("replayed [memory] events")) + ")");
     f.evidence.push_back("memory for [N, N] grows as N^2: at 2N it is " + format_mib(bytes * 4));
     f.action = score_matrix_action(run);
+    out.push_back(std::move(f));
+}
+
+// ---- materialised scores of manual attention in a trace without a spec ----
+
+// The work between a manual call's two matmuls (softmax, scale, mask, dropout, casts): the outermost CPU
+// ops on the call's thread after its Q K^T op ends and before its P V op; their CPU time and the device
+// time of what they launched, per op name.
+struct BetweenOps {
+    std::map<std::string, std::pair<int64_t, int64_t>> by_name;  // name -> (CPU ns, device ns)
+    int64_t cpu_ns = 0, device_ns = 0;
+};
+
+bool is_product_op(const EventName& n) {
+    return n == "aten::matmul" || n == "aten::bmm" || n == "aten::baddbmm" || n == "aten::einsum" || n == "aten::mm";
+}
+
+// Marks the ops between the call's two matmuls (their outermost ones only).
+void mark_between(const Trace& trace, const AttentionInstance& call, std::vector<char>& marks) {
+    const auto& events = trace.events();
+    if (call.event < 0 || size_t(call.event) >= events.size()) return;  // a call read back without its trace
+    const TraceEvent& qk = events[size_t(call.event)];
+    for (size_t i = size_t(call.event) + 1; i < events.size() && events[i].start_ns <= call.end_ns; ++i) {
+        const TraceEvent& e = events[i];
+        if (e.kind != EventKind::CpuOp || !nests_on_cpu(e) || e.thread != call.thread || e.rank != call.rank || e.start_ns < qk.end_ns ||
+            e.end_ns > call.end_ns || is_product_op(e.name))
+            continue;
+        bool nested = false;  // inside an op that itself starts after Q K^T: counted there, or P V's own
+        for (int32_t a = e.parent; a >= 0 && !nested; a = events[size_t(a)].parent)
+            nested = events[size_t(a)].kind == EventKind::CpuOp && events[size_t(a)].start_ns >= qk.end_ns;
+        if (!nested) marks[i] = 1;
+    }
+}
+
+// The marked op holding event i (or i itself), -1 for none.
+int32_t marked_holder(const std::vector<TraceEvent>& events, const std::vector<char>& marks, int32_t i) {
+    for (int32_t a = i; a >= 0; a = events[size_t(a)].parent)
+        if (marks[size_t(a)]) return a;
+    return -1;
+}
+
+BetweenOps between_ops(const Trace& trace, const std::vector<const AttentionInstance*>& calls) {
+    const auto& events = trace.events();
+    std::vector<char> marks(events.size(), 0);
+    for (const AttentionInstance* c : calls) mark_between(trace, *c, marks);
+    BetweenOps out;
+    for (size_t i = 0; i < events.size(); ++i)
+        if (marks[i]) {
+            out.by_name[events[i].name.str()].first += events[i].duration_ns();
+            out.cpu_ns += events[i].duration_ns();
+        }
+    const LaunchingOps ops(trace);
+    for (const TraceEvent& e : events) {
+        const int32_t op = e.device != DeviceKind::CPU && is_device_work(e) ? ops.of(e) : -1;
+        const int32_t holder = op >= 0 ? marked_holder(events, marks, op) : -1;
+        if (holder < 0) continue;
+        out.by_name[events[size_t(holder)].name.str()].second += e.duration_ns();
+        out.device_ns += e.duration_ns();
+    }
+    return out;
+}
+
+// The trace's time the shares are of: all kernels, copies and sets; or, on a CPU-only trace, the
+// outermost CPU ops.
+struct TraceTime {
+    int64_t ns = 0;
+    bool device = false;
+};
+
+TraceTime trace_time(const Trace& trace) {
+    TraceTime t;
+    const auto& events = trace.events();
+    for (const TraceEvent& e : events)
+        if (e.device != DeviceKind::CPU && is_device_work(e)) t.ns += e.duration_ns();
+    t.device = t.ns > 0;
+    if (t.device) return t;
+    for (const TraceEvent& e : events) {
+        if (e.kind != EventKind::CpuOp || !nests_on_cpu(e)) continue;
+        bool outermost = true;
+        for (int32_t a = e.parent; a >= 0 && outermost; a = events[size_t(a)].parent) outermost = events[size_t(a)].kind != EventKind::CpuOp;
+        if (outermost) t.ns += e.duration_ns();
+    }
+    return t;
+}
+
+// "[B, H, Nq, Nk] = [2, 8, 1024, 1024]" or, heads folded, "[BxH, Nq, Nk] = [16, 1024, 1024]".
+std::string scores_shape(const AttentionInstance& c) {
+    const AttentionShape& s = c.shape;
+    if (c.heads_folded) return "[BxH, Nq, Nk] = [" + std::to_string(s.batch) + ", " + std::to_string(s.seq_q) + ", " + std::to_string(s.seq_k) + "]";
+    return "[B, H, Nq, Nk] = [" + std::to_string(s.batch) + ", " + std::to_string(s.heads_q) + ", " + std::to_string(s.seq_q) + ", " +
+           std::to_string(s.seq_k) + "]";
+}
+
+// 0 when the element size is unknown or the size does not fit (a damaged trace's dims).
+int64_t scores_bytes(const AttentionInstance& c) {
+    int64_t bytes = trace_dtype_bytes(c.dtype);
+    for (int64_t d : {c.shape.batch, c.shape.heads_q, c.shape.seq_q, c.shape.seq_k, int64_t(4)})
+        if (d <= 0 || __builtin_mul_overflow(bytes, d, &bytes)) return 0;
+    return bytes / 4;  // the factor 4 checked that the size at 2N fits too
+}
+
+// The manual forward calls grouped by their scores (shape, dtype), most bytes in all first.
+std::vector<std::vector<const AttentionInstance*>> score_groups(const std::vector<AttentionInstance>& calls) {
+    std::map<std::tuple<std::string, std::string, std::string>, std::vector<const AttentionInstance*>> groups;
+    for (const AttentionInstance& c : calls)
+        if (c.backend == AttentionBackend::Manual && !c.backward && c.shape.known()) groups[{scores_shape(c), c.dtype, c.op}].push_back(&c);
+    std::vector<std::vector<const AttentionInstance*>> out;
+    for (auto& [key, members] : groups) out.push_back(std::move(members));
+    auto total = [](const std::vector<const AttentionInstance*>& g) { return double(scores_bytes(*g.front())) * double(g.size()); };
+    std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) { return total(a) > total(b); });
+    return out;
+}
+
+std::string group_evidence(const std::vector<const AttentionInstance*>& g) {
+    const AttentionInstance& c = *g.front();
+    const int64_t bytes = scores_bytes(c);
+    return c.op + fmt(": %.0f forward call(s) on ", double(g.size())) + scores_shape(c) + " " + c.dtype + " scores" +
+           (c.heads_folded ? " (heads folded into the batch)" : "") + ", " + (bytes > 0 ? format_bytes(bytes) + " per call" : "size unknown") +
+           "; [Nq, Nk] grows as N^2: at 2N " + (bytes > 0 ? format_bytes(bytes * 4) : "4x");
+}
+
+// The calls' own time (their two matmuls and the ops between) against the trace's.
+void calls_evidence(const std::vector<const AttentionInstance*>& calls, const BetweenOps& between, const TraceTime& total, Finding& f) {
+    int64_t ns = 0;
+    for (const AttentionInstance* c : calls) ns += total.device ? c->device_ns : c->cpu_ns();
+    const int64_t between_ns = total.device ? between.device_ns : between.cpu_ns;
+    if (ns <= 0 || total.ns <= 0) return;
+    f.evidence.push_back(fmt("the %.0f forward call(s): ", double(calls.size())) + format_duration_ns(double(ns)) + " (" +
+                         format_share(double(ns) / double(total.ns)) + (total.device ? " of the device time" : " of the CPU op time") +
+                         "), the matmuls and layout ops " + format_duration_ns(double(ns - between_ns)) + ", the ops between " +
+                         format_duration_ns(double(between_ns)));
+}
+
+void between_evidence(const BetweenOps& between, const TraceTime& total, Finding& f) {
+    std::vector<std::pair<int64_t, std::string>> ops;
+    for (const auto& [name, t] : between.by_name) ops.push_back({total.device ? t.second : t.first, name});
+    std::sort(ops.rbegin(), ops.rend());
+    const std::string of = total.device ? " of the trace's device time" : " of the trace's CPU op time";
+    std::string line = "between the two matmuls: " + format_duration_ns(double(total.device ? between.device_ns : between.cpu_ns)) + " (" +
+                       format_share(f.weight) + of + ")";
+    for (size_t i = 0; i < ops.size() && i < 4; ++i)
+        line += (i == 0 ? ": " : ", ") + ops[i].second + " " + format_duration_ns(double(ops[i].first));
+    f.evidence.push_back(line);
+}
+
+// Manual attention in a trace without a spec (an imported one): the [B, H, Nq, Nk] scores are held in
+// memory between the two matmuls, and the softmax, scale, mask and dropout run over them as separate
+// ops; a fused attention holds neither.
+void materialised_scores(const ProfileResult& run, const RunAnalysis& analysis, std::vector<Finding>& out) {
+    if (run.spec_known) return;  // our own runs: the score-matrix rule, from the spec and the memory
+    const auto groups = score_groups(analysis.attention);
+    if (groups.empty()) return;
+    std::vector<const AttentionInstance*> calls;
+    for (const auto& g : groups) calls.insert(calls.end(), g.begin(), g.end());
+    const BetweenOps between = between_ops(run.trace, calls);
+    const TraceTime total = trace_time(run.trace);
+    Finding f;
+    f.rule = "materialised-scores";
+    f.weight = total.ns > 0 ? double(total.device ? between.device_ns : between.cpu_ns) / double(total.ns) : 0.0;
+    const AttentionInstance& c = *groups.front().front();
+    const int64_t bytes = scores_bytes(c), others = int64_t(calls.size() - groups.front().size());
+    f.title = "Manual attention materialises its " + scores_shape(c) + " " + c.dtype + " scores" +
+              (bytes > 0 ? " (" + format_bytes(bytes) + " per call)" : "") + fmt(" in %.0f forward call(s)", double(groups.front().size())) +
+              (others > 0 ? fmt(" and %.0f of other shapes", double(others)) : "") + "; the ops between its matmuls take " +
+              format_share(f.weight) + (total.device ? " of the device time" : " of the CPU op time");
+    for (const auto& g : groups) f.evidence.push_back(group_evidence(g));
+    calls_evidence(calls, between, total, f);
+    between_evidence(between, total, f);
+    f.action = "Replace the written-out attention with one fused call: torch.nn.functional.scaled_dot_product_attention "
+               "(Hugging Face: attn_implementation=\"sdpa\"). Its flash, memory-efficient and cuDNN kernels never hold "
+               "[Nq, Nk] (memory linear in N) and apply the scale, mask, softmax and dropout inside the kernel; pass the "
+               "mask as attn_mask or is_causal=True. [BxH, N, D] tensors can be passed as they are or viewed as [B, H, N, D].";
     out.push_back(std::move(f));
 }
 
@@ -289,6 +463,7 @@ std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) 
         const RunAnalysis& analysis = in.run_analysis ? *in.run_analysis : *computed;
         const std::vector<OperatorRow>& rows = analysis.operators;
         score_matrix(*in.run, analysis, t, out);
+        materialised_scores(*in.run, analysis, out);
         layout_copies(*in.run, rows, t, out);
         fragmentation(*in.run, rows, t, out);
         dispatch_bound(*in.run, rows, t, out);

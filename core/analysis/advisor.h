@@ -14,8 +14,9 @@
 namespace awb {
 
 struct Finding {
-    std::string rule;                   // "score-matrix", "layout-copies", "fragmentation", "dispatch-bound",
-                                        // "cold-start", "length-sensitivity", "profiler-distortion", "precision"
+    std::string rule;                   // "score-matrix", "materialised-scores", "layout-copies", "fragmentation",
+                                        // "dispatch-bound", "cold-start", "length-sensitivity", "profiler-distortion",
+                                        // "precision"
     std::string title;                  // one line: what was observed
     std::vector<std::string> evidence;  // the rows, events and figures it rests on
     std::string action;                 // what to do about it
@@ -36,7 +37,10 @@ struct AdvisorThresholds {
 };
 
 // Findings of every rule that applies, heaviest first. The score-matrix rule reads the run's spec and
-// so runs only where the spec is known (our runs and traces, not a foreign PyTorch trace).
+// so runs only where the spec is known (our runs and traces, not a foreign PyTorch trace); on a trace
+// without one, materialised-scores reads the manual attention calls found in it (their [B, H, Nq, Nk]
+// scores per call, the calls, and the share of the device time, or of the CPU op time on a CPU trace,
+// spent in the ops between each call's two matmuls: softmax, scale, mask, dropout, casts).
 std::vector<Finding> advise(const Measurements& input, const AdvisorThresholds& thresholds = {});
 
 // "score-matrix: The [B, H, Nq, Nk] scores ...\n  evidence...\n  -> action" blocks for the CLI.

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "analysis/attention_rules.h"
 #include "analysis/trace_links.h"
 
 namespace awb {
@@ -58,6 +59,7 @@ std::string to_string(KernelClass c) {
         case KernelClass::AttentionMemEfficient: return "attention (memory-efficient)";
         case KernelClass::AttentionCudnn: return "attention (cuDNN)";
         case KernelClass::AttentionMath: return "attention (math)";
+        case KernelClass::AttentionOther: return "attention (other)";
         case KernelClass::Softmax: return "softmax";
         case KernelClass::Normalization: return "normalization";
         case KernelClass::Reduction: return "reduction";
@@ -76,6 +78,7 @@ std::string class_key(KernelClass c) {
         case KernelClass::AttentionMemEfficient: return "attention_mem_efficient";
         case KernelClass::AttentionCudnn: return "attention_cudnn";
         case KernelClass::AttentionMath: return "attention_math";
+        case KernelClass::AttentionOther: return "attention_other";
         default: return lower(to_string(c));
     }
 }
@@ -84,19 +87,37 @@ bool is_computation(KernelClass c) {
     return c != KernelClass::Communication && c != KernelClass::Memcpy && c != KernelClass::Memset;
 }
 
-KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::string_view launching_op, bool under_math_attention) {
+namespace {
+
+// An attention kernel by the rules' kernel names: its class by the library.
+KernelClass by_attention_rule(std::string_view name) {
+    const AttentionRule* rule = match_kernel_rule(name);
+    if (!rule) return KernelClass::Other;
+    if (rule->library == "flash-attn") return KernelClass::AttentionFlash;
+    if (rule->library == "xformers") return KernelClass::AttentionMemEfficient;
+    if (rule->library == "cuDNN") return KernelClass::AttentionCudnn;
+    return KernelClass::AttentionOther;
+}
+
+}  // namespace
+
+KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::string_view launching_op, bool under_math_attention,
+                            bool under_library_attention) {
     const std::string name = lower(raw_name);
     if (kind == EventKind::Memcpy) return KernelClass::Memcpy;
     if (kind == EventKind::Memset) return KernelClass::Memset;
     if (has(name, "__amd_rocclr_copy")) return KernelClass::Memcpy;  // ROCm's copy kernels
     if (has(name, "__amd_rocclr_fill")) return KernelClass::Memset;
     if (has(name, "nccl") || has(name, "rccl")) return KernelClass::Communication;
+    if (kind == EventKind::Kernel)
+        if (const KernelClass c = by_attention_rule(raw_name); c != KernelClass::Other) return c;
     if (has(name, "cudnn") && (has(name, "sdpa") || has(name, "fmha") || has(name, "flash"))) return KernelClass::AttentionCudnn;
     static const std::string_view flash[] = {"flash_fwd", "flash_bwd", "pytorch_flash", "flash::", "flashattn", "flash_attn"};
     if (has_any(name, flash)) return KernelClass::AttentionFlash;
     static const std::string_view efficient[] = {"fmha", "efficient_attention", "mem_eff"};
     if (has_any(name, efficient)) return KernelClass::AttentionMemEfficient;
     if (under_math_attention) return KernelClass::AttentionMath;
+    if (under_library_attention) return KernelClass::AttentionOther;
     static const std::string_view gemm[] = {"gemm", "gemv", "cutlass", "xmma", "nvjet", "cublas", "cijk_", "triton_tem"};
     if (has_any(name, gemm)) return KernelClass::Gemm;
     if (has(name, "softmax")) return KernelClass::Softmax;
@@ -118,28 +139,39 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
     struct Seen {
         std::string_view name, op;
         EventKind kind;
-        bool math;
+        bool math, library;
         bool operator==(const Seen&) const = default;
     };
     struct SeenHash {
         size_t operator()(const Seen& s) const {
             const std::hash<std::string_view> h;
-            return h(s.name) ^ (h(s.op) * 31) ^ (size_t(s.kind) << 1) ^ size_t(s.math);
+            return h(s.name) ^ (h(s.op) * 31) ^ (size_t(s.kind) << 2) ^ size_t(s.math) ^ (size_t(s.library) << 1);
         }
     };
     std::unordered_map<Seen, KernelClass, SeenHash> seen;
+    std::unordered_map<const char*, bool> library_op;  // per distinct (interned) op name: a library's attention op?
+    auto is_library_op = [&library_op](const TraceEvent& op) {
+        auto [it, added] = library_op.try_emplace(op.name.data(), false);
+        if (added && op.kind == EventKind::CpuOp) {
+            const AttentionRule* rule = match_op_rule(op.name.view());
+            it->second = rule && rule->backend == AttentionBackend::Library;
+        }
+        return it->second;
+    };
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
         if (!is_device_work(e)) continue;
         std::string_view op;
-        bool math = false;
+        bool math = false, library = false;
         if (const int32_t launcher = ops.of(e); launcher >= 0) {
             op = events[size_t(launcher)].name;
-            for (int32_t a = launcher; a >= 0 && !math; a = events[size_t(a)].parent)
+            for (int32_t a = launcher; a >= 0 && !math; a = events[size_t(a)].parent) {
                 math = events[size_t(a)].name == "aten::_scaled_dot_product_attention_math";
+                library = library || is_library_op(events[size_t(a)]);
+            }
         }
-        const auto [it, added] = seen.try_emplace(Seen{e.name, op, e.kind, math}, KernelClass::Other);
-        if (added) it->second = classify_kernel(e.name, e.kind, op, math);
+        const auto [it, added] = seen.try_emplace(Seen{e.name, op, e.kind, math, library}, KernelClass::Other);
+        if (added) it->second = classify_kernel(e.name, e.kind, op, math, library);
         out[i] = it->second;
     }
     return out;

@@ -3,9 +3,13 @@
 // normalization, communication (NCCL/RCCL), memcpy, memset, other. The rules (checked in this order):
 //   - memcpy / memset by event kind, and ROCm's copy and fill kernels (__amd_rocclr_copyBuffer, ...);
 //   - communication: "nccl" or "rccl" in the name;
+//   - attention by the attention rules' kernel names (attention_rules.h): flash-attn's -> flash, xformers'
+//     -> memory-efficient, cuDNN's -> cuDNN, every other library's (vLLM, SGLang, FlashInfer, aiter,
+//     TensorRT-LLM, Triton) -> attention (other);
 //   - attention by name: flash_fwd/flash_bwd/pytorch_flash/flash:: -> flash; fmha/efficient_attention
 //     -> memory-efficient; cudnn with sdpa/fmha/flash -> cuDNN;
-//   - any other kernel launched under aten::_scaled_dot_product_attention_math -> attention (math);
+//   - any other kernel launched under aten::_scaled_dot_product_attention_math -> attention (math), under
+//     a library's attention op (the rules' op names) -> attention (other);
 //   - by name: gemm, gemv, cutlass, xmma, nvjet, cublas, Cijk_ (ROCm Tensile), triton_tem -> GEMM;
 //     softmax -> softmax; layer_norm/layernorm, batch_norm, rms_norm, group_norm -> normalization;
 //     reduce, triton_red/triton_per -> reduction; elementwise, triton_poi, fill/copy kernels -> elementwise;
@@ -29,6 +33,7 @@ enum class KernelClass : uint8_t {
     AttentionMemEfficient,
     AttentionCudnn,
     AttentionMath,
+    AttentionOther,  // an inference engine's or library's attention (vLLM, SGLang, FlashInfer, aiter, TensorRT-LLM, Triton)
     Softmax,
     Normalization,
     Reduction,
@@ -45,8 +50,9 @@ std::string class_key(KernelClass c);  // "gemm", "attention_flash", ... (JSON)
 bool is_computation(KernelClass c);    // neither communication, memcpy nor memset
 
 // One kernel by its name, kind, the op that launched it ("" when unknown) and whether that op runs
-// inside the SDPA math path.
-KernelClass classify_kernel(std::string_view name, EventKind kind, std::string_view launching_op = {}, bool under_math_attention = false);
+// inside the SDPA math path or inside a library's attention op.
+KernelClass classify_kernel(std::string_view name, EventKind kind, std::string_view launching_op = {}, bool under_math_attention = false,
+                            bool under_library_attention = false);
 
 // Every event's class (indexed like trace.events(); Other for CPU events): device events are linked
 // to the op that launched them through their External id, on their rank.

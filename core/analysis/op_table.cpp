@@ -30,6 +30,8 @@ struct FnEvent {
     DeviceKind device = DeviceKind::CPU;
     bool is_async = false;
     bool deleted = false;
+    bool replayed = false;  // recorded at graph capture, placed at its replayed kernels: no CPU time here
+    int64_t cpu_ns() const { return device == DeviceKind::CPU && !replayed ? end - start : 0; }
 };
 
 template <typename F>
@@ -57,7 +59,8 @@ std::vector<FnEvent> function_events(const Trace& trace) {
         fe.thread = e.thread;
         fe.rank = e.rank;
         fe.is_async = e.is_async;
-        if (e.device == DeviceKind::CPU) {
+        fe.replayed = e.replayed;
+        if (e.device == DeviceKind::CPU && !e.replayed) {  // a replayed op's span is its kernels', not a CPU interval
             // MemRecordsAcc.in_interval: bisect_left(start) .. bisect_right(end), any thread. Events come
             // in start order, so the left end only moves forward; the right end is galloped to from it
             // (an op holds a few records; a step, many).
@@ -244,12 +247,12 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
         const bool cpu = e.device == DeviceKind::CPU;
         if (legacy && !cpu) continue;  // torch 1.x tables have no device rows
         Totals t;
-        t.cpu_total = cpu ? e.end - e.start : 0;
+        t.cpu_total = e.cpu_ns();
         t.device_total = device_total[i];
         int64_t child_cpu = 0, child_dev = 0, child_cpu_mem = 0, child_dev_mem = 0;
         for_each_child(fes, e, [&](int32_t c) {
             const FnEvent& ch = fes[size_t(c)];
-            child_cpu += ch.device == DeviceKind::CPU ? ch.end - ch.start : 0;
+            child_cpu += ch.cpu_ns();
             child_dev += device_total[size_t(c)];
             child_cpu_mem += ch.cpu_mem;
             child_dev_mem += ch.device_mem;

@@ -14,6 +14,7 @@ RunAnalysis analyze_run(const Trace& trace, const RunSpec* spec) {
     a.memory = replay_memory(trace);
     a.gpu = gpu_breakdown(trace, classes);
     a.gpu_idle = gpu_idle_gaps(trace);
+    set_step_gpu_time(a.attention, a.gpu);
     a.operators = operators.get();
     return a;
 }

@@ -53,6 +53,7 @@ json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
                 args["Input type"] = e.dtypes();
             }
             if (!e.concrete().empty()) args["Concrete Inputs"] = e.concrete();
+            if (e.replayed) args["Replayed from capture"] = true;  // TraceEvent::replayed: no CPU time when read back
             if (!e.stack().empty()) {
                 std::string stack;
                 for (const auto& f : e.stack()) stack += (stack.empty() ? "" : ";") + f;

@@ -189,68 +189,122 @@ double us(int64_t ns) { return double(ns) / 1000.0; }
 
 void to_json(json& j, const AttentionInstance& a) {
     auto dim = [](int64_t v) { return v > 0 ? json(v) : json(nullptr); };
+    auto known = [](double v, bool present) { return present ? json(v) : json(nullptr); };
     const AttentionShape& s = a.shape;
+    const bool costed = a.costed();
     j = {{"event", a.event},
          {"op", a.op},
+         {"library", a.library},
          {"backend", to_string(a.backend)},
+         {"implementation", a.implementation},
          {"pass", a.backward ? "backward" : "forward"},
+         {"layout", to_string(a.layout)},
+         {"decode", a.decode},
+         {"query_tokens", dim(a.query_tokens)},
+         {"key_tokens", dim(a.key_tokens)},
          {"batch", dim(s.batch)},
+         {"heads_folded", a.heads_folded},
          {"heads_q", dim(s.heads_q)},
          {"heads_kv", dim(s.heads_kv)},
          {"seq_q", dim(s.seq_q)},
          {"seq_k", dim(s.seq_k)},
+         {"kv_length", dim(s.seq_k)},
          {"head_dim", dim(s.head_dim)},
          {"head_dim_v", dim(s.head_dim_v)},
          {"dtype", a.dtype},
+         {"kv_dtype", a.kv_dtype.empty() ? json(nullptr) : json(a.kv_dtype)},
          {"causal", a.causal == 1 ? json("top-left") : a.causal == 2 ? json("bottom-right") : a.causal == 0 ? json(false) : json(nullptr)},
          {"window", a.window > 0 ? json(a.window) : json(nullptr)},
          {"mean_key_length", a.mean_keys > 0 ? json(a.mean_keys) : json(nullptr)},
+         {"from_kernel_name", a.name_facts.empty() ? json(nullptr) : json(a.name_facts)},
+         {"missing", a.missing.empty() ? json(nullptr) : json(a.missing)},
+         {"replayed", a.replayed},
+         {"kernel_only", a.kernel_only},
+         {"captured", a.captured},
          {"rank", a.rank < 0 ? json(nullptr) : json(a.rank)},
          {"thread", a.thread},
          {"start_us", double(a.start_ns) / 1e3},
+         {"span_us", double(a.span_ns()) / 1e3},
          {"cpu_us", double(a.cpu_ns()) / 1e3},
          {"device_us", double(a.device_ns) / 1e3},
+         {"device", a.device_index < 0 ? json(nullptr) : json(a.device_index)},
+         {"device_start_us", a.device_ns > 0 ? json(double(a.device_start_ns) / 1e3) : json(nullptr)},
+         {"step_gpu_busy_us", a.step_gpu_ns > 0 ? json(double(a.step_gpu_ns) / 1e3) : json(nullptr)},
+         {"step_gpu_share", a.step_gpu_ns > 0 ? json(a.step_share()) : json(nullptr)},
          {"kernels", a.kernels},
-         {"visible_pairs", a.pairs},
-         {"flops", a.flops},
+         {"visible_pairs", known(a.pairs, costed)},
+         {"flops", known(a.flops, costed)},
          {"flop_convention", a.backward ? "2.5x forward (FlashAttention, with recompute)" : "2 x pairs x (D + Dv)"},
-         {"bytes_ideal", a.bytes},
-         {"bytes_scores", a.bytes_scores},
-         {"bytes_chunked", a.bytes_chunked},
-         {"tflops_per_s", a.tflops_per_s()},
-         {"gb_per_s", a.gb_per_s()},
+         {"bytes_ideal", known(a.bytes, a.bytes > 0)},
+         {"bytes_scores", known(a.bytes_scores, costed)},
+         {"bytes_chunked", known(a.bytes_chunked, costed)},
+         {"tflops_per_s", known(a.tflops_per_s(), costed)},
+         {"gb_per_s", known(a.gb_per_s(), a.bytes > 0)},
          {"rate_over", a.device_ns > 0 ? "device" : "cpu"}};
-    if (a.backward) j["flops_no_recompute"] = a.flops_backward_no_recompute;
+    if (a.backward) j["flops_no_recompute"] = known(a.flops_backward_no_recompute, costed);
 }
 
+namespace {
+int64_t dim_of(const json& j, const char* key) { return j.contains(key) && j[key].is_number_integer() ? checked_magnitude(j[key]) : int64_t(-1); }
+double number_or_zero(const json& j, const char* key) { return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0; }
+std::string string_or_empty(const json& j, const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string(); }
+
+AttentionBackend backend_of(const std::string& name) {
+    for (AttentionBackend b : {AttentionBackend::Flash, AttentionBackend::MemEfficient, AttentionBackend::Cudnn, AttentionBackend::CpuFlash,
+                               AttentionBackend::Math, AttentionBackend::Manual, AttentionBackend::Library})
+        if (to_string(b) == name) return b;
+    return AttentionBackend::Unknown;
+}
+
+AttentionLayout layout_of(const std::string& name) {
+    for (AttentionLayout l : {AttentionLayout::Varlen, AttentionLayout::Paged})
+        if (to_string(l) == name) return l;
+    return AttentionLayout::Dense;
+}
+}  // namespace
+
 void from_json(const json& j, AttentionInstance& a) {
-    auto dim = [&j](const char* key) { return j.contains(key) && j[key].is_number_integer() ? checked_magnitude(j[key]) : int64_t(-1); };
     a.event = int_or<int>(j, "event", -1);
     a.op = j.value("op", std::string());
-    const std::string backend = j.value("backend", std::string());
-    a.backend = AttentionBackend::Unknown;
-    for (AttentionBackend b : {AttentionBackend::Flash, AttentionBackend::MemEfficient, AttentionBackend::Cudnn, AttentionBackend::CpuFlash,
-                               AttentionBackend::Math, AttentionBackend::Manual})
-        if (to_string(b) == backend) a.backend = b;
+    a.backend = backend_of(j.value("backend", std::string()));
+    a.library = string_or_empty(j, "library");
+    a.implementation = string_or_empty(j, "implementation");
+    if (a.library.empty())  // a file from before the libraries: SDPA's or the manual pattern
+        a.library = a.backend == AttentionBackend::Manual ? "manual" : "PyTorch SDPA";
     a.backward = j.value("pass", std::string()) == "backward";
-    a.shape = {dim("batch"), dim("heads_q"), dim("heads_kv"), dim("seq_q"), dim("seq_k"), dim("head_dim"), dim("head_dim_v")};
+    a.layout = layout_of(string_or_empty(j, "layout"));
+    a.decode = j.value("decode", false);
+    a.query_tokens = dim_of(j, "query_tokens");
+    a.key_tokens = dim_of(j, "key_tokens");
+    a.heads_folded = j.value("heads_folded", false);
+    a.shape = {dim_of(j, "batch"), dim_of(j, "heads_q"), dim_of(j, "heads_kv"), dim_of(j, "seq_q"), dim_of(j, "seq_k"), dim_of(j, "head_dim"),
+               dim_of(j, "head_dim_v")};
     a.dtype = j.value("dtype", std::string());
+    a.kv_dtype = string_or_empty(j, "kv_dtype");
     const json causal = j.value("causal", json(nullptr));
     a.causal = causal.is_string() ? (causal.get<std::string>() == "bottom-right" ? 2 : 1) : causal.is_boolean() ? 0 : -1;
     a.window = j.contains("window") && j["window"].is_number_integer() ? checked_magnitude(j["window"]) : 0;
-    a.mean_keys = j.contains("mean_key_length") && j["mean_key_length"].is_number() ? j["mean_key_length"].get<double>() : 0.0;
+    a.mean_keys = number_or_zero(j, "mean_key_length");
+    a.name_facts = string_or_empty(j, "from_kernel_name");
+    a.missing = string_or_empty(j, "missing");
+    a.replayed = j.value("replayed", false);
+    a.kernel_only = j.value("kernel_only", false);
+    a.captured = j.value("captured", false);
     a.rank = j.contains("rank") && j["rank"].is_number_integer() ? checked_int<int32_t>(j["rank"]) : -1;
     a.thread = j.value("thread", uint64_t(0));
     a.start_ns = timestamp_ns(j, "start_us");
-    a.end_ns = a.start_ns + duration_ns(j, "cpu_us");
+    a.end_ns = a.start_ns + duration_ns(j, j.contains("span_us") ? "span_us" : "cpu_us");
     a.device_ns = duration_ns(j, "device_us");
+    a.device_index = j.contains("device") && j["device"].is_number_integer() ? checked_int<int>(j["device"]) : -1;
+    a.device_start_ns = j.contains("device_start_us") && j["device_start_us"].is_number() ? timestamp_ns(j, "device_start_us") : 0;
+    a.step_gpu_ns = j.contains("step_gpu_busy_us") && j["step_gpu_busy_us"].is_number() ? duration_ns(j, "step_gpu_busy_us") : 0;
     a.kernels = int_or<int64_t>(j, "kernels", 0);
-    a.pairs = j.value("visible_pairs", 0.0);
-    a.flops = j.value("flops", 0.0);
-    a.flops_backward_no_recompute = j.value("flops_no_recompute", 0.0);
-    a.bytes = j.value("bytes_ideal", 0.0);
-    a.bytes_scores = j.value("bytes_scores", 0.0);
-    a.bytes_chunked = j.value("bytes_chunked", 0.0);
+    a.pairs = number_or_zero(j, "visible_pairs");
+    a.flops = number_or_zero(j, "flops");
+    a.flops_backward_no_recompute = number_or_zero(j, "flops_no_recompute");
+    a.bytes = number_or_zero(j, "bytes_ideal");
+    a.bytes_scores = number_or_zero(j, "bytes_scores");
+    a.bytes_chunked = number_or_zero(j, "bytes_chunked");
 }
 
 void to_json(json& j, const GpuBreakdown& b) {
@@ -350,6 +404,12 @@ ProfileReport make_report(const ProfileResult& result, bool group_by_shape, cons
     }
     r.attention = analysis ? analysis->attention : attention_instances(result.trace, result.spec_known ? &result.spec : nullptr);
     r.roofs = analysis ? analysis->roofs : call_roofs(result.roof, result.environment.device_name, r.attention);
+    const bool ran_kernels = std::any_of(r.attention.begin(), r.attention.end(), [](const AttentionInstance& a) { return a.device_ns > 0; });
+    if (ran_kernels) {
+        const std::vector<GpuBreakdown> gpu = analysis ? analysis->gpu : gpu_breakdown(result.trace);
+        if (!analysis) set_step_gpu_time(r.attention, gpu);
+        r.attention_gpu_busy_ns = attention_totals(r.attention, gpu).gpu_busy_ns;
+    }
     r.steps = result.steps;
     if (!result.spec_known && r.steps.empty()) {  // a foreign trace: its ProfilerStep#k spans are the recorded steps
         for (const auto& e : result.trace.events())
@@ -403,6 +463,7 @@ json to_json(const ProfileReport& r) {
     j["steps"] = r.steps;
     j["attention"] = r.attention;
     j["roofs"] = r.roofs;
+    if (r.attention_gpu_busy_ns > 0) j["attention_gpu_busy_us"] = us(r.attention_gpu_busy_ns);
     return j;
 }
 
@@ -435,6 +496,7 @@ ProfileReport report_from_json(const json& j) {
         r.steps = array_or_empty(j, "steps").get<std::vector<StepRecord>>();
         r.attention = array_or_empty(j, "attention").get<std::vector<AttentionInstance>>();
         r.roofs = array_or_empty(j, "roofs").get<std::vector<Roof>>();
+        r.attention_gpu_busy_ns = j.contains("attention_gpu_busy_us") && j["attention_gpu_busy_us"].is_number() ? duration_ns(j, "attention_gpu_busy_us") : 0;
         return r;
     });
 }

@@ -58,6 +58,7 @@ struct ProfileReport {
     std::vector<StepRecord> steps;
     std::vector<AttentionInstance> attention;  // every attention call of the run
     std::vector<Roof> roofs;                   // the roofs its calls are measured against (RunAnalysis::roofs)
+    int64_t attention_gpu_busy_ns = 0;         // busy time of the GPUs its calls ran on (attention_totals), 0 without kernels
 };
 
 // analysis: the run's, when the caller has it (its operators serve when not grouped by shape).

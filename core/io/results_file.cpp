@@ -1,7 +1,9 @@
 #include "io/results_file.h"
 
+#include <algorithm>
 #include <filesystem>
 
+#include "io/graph_replay_import.h"
 #include "io/results_json.h"
 #include "io/spooled_input.h"
 #include "io/trace_import.h"
@@ -19,6 +21,29 @@ std::string to_string(ResultsKind kind) {
         case ResultsKind::Workspace: return "workspace";
     }
     return "file";
+}
+
+namespace {
+
+ResultsFile replay_file(ReplayImport replay, const std::string& path) {
+    ResultsFile out;
+    out.path = path;
+    out.run = profile_result_from_import(std::move(replay.imported));
+    out.graph_replay = std::move(replay.report);
+    return out;
+}
+
+}  // namespace
+
+ResultsFile open_replay_selection(const std::vector<std::string>& paths, RunObserver* observer) {
+    ReplayImport replay = import_replay_selection(paths, observer);
+    std::string path = paths.front();
+    for (const std::string& p : paths)
+        if (std::find(replay.report.capture_files.begin(), replay.report.capture_files.end(), p) == replay.report.capture_files.end()) {
+            path = p;  // the replay's (first) file names what is open
+            break;
+        }
+    return replay_file(std::move(replay), path);
 }
 
 ResultsFile open_results_file(const std::string& path, RunObserver* observer) {
@@ -39,7 +64,9 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer) {
     ResultsFile out;
     out.path = path;
     if (std::filesystem::is_directory(path) || looks_like_chrome_trace(path)) {
-        // A folder holds the traces of one distributed run: one lane group per rank.
+        // A folder holds the traces of one distributed run (one lane group per rank), or a graph replay
+        // beside the capture_traces/ of its graphs.
+        if (auto replay = replay_files_of(path)) return replay_file(import_replay(*replay, observer), path);
         out.run = profile_result_from_import(import_chrome_traces(trace_files_of(path), observer));
         return out;
     }

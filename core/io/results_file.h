@@ -1,5 +1,6 @@
 // Any file the workbench opens, read by one function that says what it is: a chrome trace (ours,
-// PyTorch's or Kineto's; .json, .json.gz, or a folder of ranks), a profile report, a benchmark, a
+// PyTorch's or Kineto's; .json, .json.gz, a folder of ranks, or a folder holding a graph replay and its
+// capture_traces/), a profile report, a benchmark, a
 // sweep, a correctness check or a workspace. attnwb report and diff and the GUI's File > Open all go
 // through it, so a file opens the same way everywhere and fails with the same message.
 #pragma once
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "analysis/advisor.h"
+#include "io/graph_replay.h"
 #include "io/json_io.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
@@ -33,6 +35,9 @@ struct ResultsFile {
     std::optional<BenchResult> bench;
     std::optional<SweepResult> sweep;
     std::optional<CheckReport> check;
+    // Trace: a CUDA/HIP graph replay read with its capture traces (a folder holding capture_traces/, or
+    // open_replay_selection): what was attributed, and the files that could not serve.
+    std::optional<GraphReplayReport> graph_replay;
     // Workspace: only recognised here; load_workspace(path) reads it, with progress and partial results.
 };
 
@@ -40,5 +45,10 @@ struct ResultsFile {
 // problem in words ("'x.png' cannot be read: it is a PNG image"), Cancelled when the observer asks
 // during a trace import.
 ResultsFile open_results_file(const std::string& path, RunObserver* observer = nullptr);
+
+// Several traces opened together: a graph replay and its capture traces (io/graph_replay_import.h says
+// which is which). Throws TraceImportError naming the file that cannot be read, or saying why the
+// selection is no replay with its capture.
+ResultsFile open_replay_selection(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
 
 }  // namespace awb

@@ -18,7 +18,8 @@ LaunchKey key_of(const DeviceLaunch& l) {
         return b;
     };
     return {{l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.registers_per_thread, l.shared_memory_bytes,
-             bits(l.blocks_per_sm), bits(l.warps_per_sm), bits(l.occupancy_pct), l.bytes, bits(l.bandwidth_gb_s)}};
+             bits(l.blocks_per_sm), bits(l.warps_per_sm), bits(l.occupancy_pct), l.bytes, bits(l.bandwidth_gb_s),
+             int64_t(reinterpret_cast<intptr_t>(l.kernel.data()))}};  // interned: equal names, equal pointers
 }
 
 }  // namespace
@@ -75,6 +76,12 @@ void EventConverter::finish(int64_t base_ns) {
     }
     for (const Category& c : category_counts_) out_.categories[c.name] += c.count;
     out_.trace = Trace::build(std::move(events_), std::move(memory_), std::move(meta_));
+}
+
+std::shared_ptr<const DeviceLaunch> EventConverter::shared_launch(const DeviceLaunch& launch) {
+    auto& shared = launches_[key_of(launch)];
+    if (!shared) shared = std::make_shared<const DeviceLaunch>(launch);
+    return shared;
 }
 
 void EventConverter::skip(const std::string& why, int64_t offset) {
@@ -193,11 +200,7 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
         t.thread = r.stream >= 0 ? uint64_t(r.stream) : r.tid;
         t.correlation_id = r.correlation;
         t.linked_correlation_id = r.external_id;
-        if (r.has_launch) {
-            auto& shared = launches_[key_of(r.launch)];
-            if (!shared) shared = std::make_shared<const DeviceLaunch>(r.launch);
-            t.launch = shared;
-        }
+        if (r.has_launch) t.launch = shared_launch(r.launch);
     } else {
         t.thread = r.tid;
         // A tid that is a name ("PyTorch Profiler" of Kineto's span) names its lane.
@@ -208,12 +211,17 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
             // the same), and it links to the op whose External id it carries.
             t.correlation_id = r.correlation;
             t.linked_correlation_id = r.external_id;
+            if (!r.kernel.empty()) {  // ROCm names the kernel a launch starts: kept with its configuration
+                r.launch.kernel = r.kernel;
+                t.launch = shared_launch(r.launch);
+            }
         } else {
             t.correlation_id = r.external_id;
         }
     }
     if (t.kind == EventKind::UserAnnotation) t.scope = 5;  // at::RecordScope::USER_SCOPE
     t.sequence_nr = r.sequence_nr;
+    t.replayed = r.replayed && t.device == DeviceKind::CPU;
     t.fwd_thread = uint64_t(r.fwd_thread);
     if (!r.shapes.empty() || !r.dtypes.empty() || !r.concrete.empty())
         t.inputs = inputs_.intern({std::move(r.shapes), std::move(r.dtypes), {}, std::move(r.concrete)});

@@ -22,7 +22,7 @@ bool on_device(std::string_view cat);     // events that run on a device stream
 
 // Equal launch configurations share one DeviceLaunch.
 struct LaunchKey {
-    std::array<int64_t, 13> v;
+    std::array<int64_t, 14> v;
     bool operator==(const LaunchKey&) const = default;
 };
 struct LaunchKeyHash {
@@ -43,6 +43,7 @@ public:
 
 private:
     void link_legacy_device_spans();
+    std::shared_ptr<const DeviceLaunch> shared_launch(const DeviceLaunch& launch);  // one per distinct value
     // A trace has a dozen categories: a short list searched linearly beats a map keyed by new strings.
     // Each remembers what its events are, so the category's name is compared once per event.
     struct Category {

@@ -198,6 +198,11 @@ const KeyTable<ArgReader>& arg_readers() {
             {"Total Allocated", [](const element& v, RawEvent& r) { read_int(v, r.total_allocated); }},
             {"Total Reserved", [](const element& v, RawEvent& r) { read_int(v, r.total_reserved); }},
             {"name", [](const element& v, RawEvent& r) { read_string(v, r.arg_name); }},
+            {"kernel", [](const element& v, RawEvent& r) { read_string(v, r.kernel); }},
+            {"Replayed from capture", [](const element& v, RawEvent& r) {
+                 bool b = false;
+                 r.replayed = v.type() == element_type::BOOL && !v.get_bool().get(b) && b;
+             }},
             {"sort_index", [](const element& v, RawEvent& r) { read_int(v, r.sort_index); }},
         };
         // Other spellings of the same fields (older Kineto, ROCm, 2021 traces).

@@ -29,9 +29,11 @@ struct RawEvent {
     int64_t device_type = 0, device_id = -1, bytes = 0, total_allocated = -1, total_reserved = -1;
     int64_t sort_index = -1;
     std::string_view arg_name;  // "M" events: the process or thread name
+    std::string_view kernel;    // runtime launch calls (ROCm): the kernel they launch
     DeviceLaunch launch;
     bool has_launch = false;
     bool bad_bytes = false;
+    bool replayed = false;      // "Replayed from capture": an op placed at a CUDA graph's replayed kernels (ours)
     std::vector<std::vector<int64_t>> shapes;
     std::vector<std::string> dtypes;
     std::vector<std::string> concrete;  // "Concrete Inputs"

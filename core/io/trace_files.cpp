@@ -20,7 +20,9 @@ std::vector<std::string> trace_files_of(const std::string& path) {
             const size_t n = std::strlen(suffix);
             return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
         };
-        if (entry.is_regular_file() && (ends(".json") || ends(".json.gz"))) out.push_back(entry.path().string());
+        // vLLM's and SGLang's execution_details.json lists capture files beside them: not a trace.
+        if (entry.is_regular_file() && (ends(".json") || ends(".json.gz")) && name != "execution_details.json")
+            out.push_back(entry.path().string());
     }
     if (out.empty()) throw TraceImportError("'" + path + "' holds no .json or .json.gz traces");
     std::sort(out.begin(), out.end());

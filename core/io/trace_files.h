@@ -8,7 +8,8 @@
 
 namespace awb {
 
-// What a path opens: a folder's *.json / *.json.gz (sorted; TraceImportError when it has none), or the file.
+// What a path opens: a folder's *.json / *.json.gz but execution_details.json (sorted; TraceImportError when it
+// has none), or the file.
 std::vector<std::string> trace_files_of(const std::string& path);
 
 // True when the file starts like a chrome trace ('[' or an object with "traceEvents" near the start).

@@ -30,22 +30,25 @@ std::string to_string(BytesModel m) {
     return "?";
 }
 
-double attention_bytes(const AttentionShape& s, int64_t element_bytes, bool backward, BytesModel model, int64_t block) {
+double attention_bytes(const AttentionShape& s, int64_t element_bytes, bool backward, BytesModel model, int64_t block,
+                       int64_t kv_element_bytes) {
     const double b = double(s.batch), hq = double(s.heads_q), hkv = double(s.heads_kv), nq = double(s.seq_q), nk = double(s.seq_k);
     const double d = double(s.head_dim), dv = double(s.head_dim_v), e = double(element_bytes);
-    const double q = b * hq * nq * d, k = b * hkv * nk * d, v = b * hkv * nk * dv, o = b * hq * nq * dv;
+    const double ekv = kv_element_bytes > 0 ? double(kv_element_bytes) : e;
+    // Q and O (and their gradients) at the element size, K and V at theirs.
+    const double q = e * b * hq * nq * d, k = ekv * b * hkv * nk * d, v = ekv * b * hkv * nk * dv, o = e * b * hq * nq * dv;
     const double ideal = (q + k + v + o) * (backward ? 2.0 : 1.0);  // backward: + dO, dQ, dK, dV
     switch (model) {
-        case BytesModel::Ideal: return e * ideal;
-        case BytesModel::Scores: return e * (ideal + (backward ? 7.0 : 4.0) * b * hq * nq * nk);
+        case BytesModel::Ideal: return ideal;
+        case BytesModel::Scores: return ideal + e * (backward ? 7.0 : 4.0) * b * hq * nq * nk;
         case BytesModel::Chunked: {
             const int64_t blk = std::max<int64_t>(1, block);
             if (!backward) {
                 const double query_blocks = double((s.seq_q + blk - 1) / blk);
-                return e * (q + o + b * hq * query_blocks * nk * (d + dv));
+                return q + o + ekv * b * hq * query_blocks * nk * (d + dv);
             }
             const double key_blocks = double((s.seq_k + blk - 1) / blk);
-            return e * (2.0 * (k + v) + 2.0 * o + b * hq * key_blocks * nq * (3.0 * d + dv));
+            return 2.0 * (k + v) + 2.0 * o + e * b * hq * key_blocks * nq * (3.0 * d + dv);
         }
     }
     return 0;

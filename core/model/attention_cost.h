@@ -43,8 +43,10 @@ enum class BytesModel { Ideal, Scores, Chunked };
 inline constexpr BytesModel kBytesModels[] = {BytesModel::Ideal, BytesModel::Scores, BytesModel::Chunked};
 std::string to_string(BytesModel m);  // "ideal", "scores", "chunked"
 
-// Bytes one pass moves under a model (see above); block: the chunked model's block (FlashAttention's 128).
-double attention_bytes(const AttentionShape& s, int64_t element_bytes, bool backward, BytesModel model, int64_t block = 128);
+// Bytes one pass moves under a model (see above); block: the chunked model's block (FlashAttention's 128);
+// kv_element_bytes: K's and V's element size when it differs (an fp8 KV cache), 0 for element_bytes.
+double attention_bytes(const AttentionShape& s, int64_t element_bytes, bool backward, BytesModel model, int64_t block = 128,
+                       int64_t kv_element_bytes = 0);
 
 // Bytes of one iteration of a spec (forward, and in train mode its backward); the chunked model uses
 // the spec's block size.

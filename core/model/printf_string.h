@@ -10,8 +10,11 @@ namespace awb {
 template <typename... Args>
 std::string printf_string(const char* format, Args... args) {
     char buf[512];
-    std::snprintf(buf, sizeof buf, format, args...);
-    return buf;
+    const int n = std::snprintf(buf, sizeof buf, format, args...);
+    if (n < int(sizeof buf)) return n < 0 ? std::string() : std::string(buf, size_t(n));
+    std::string out(size_t(n), '\0');  // a long one: the exact size, written again
+    std::snprintf(out.data(), out.size() + 1, format, args...);
+    return out;
 }
 
 inline std::string join(const std::vector<std::string>& parts, const std::string& sep = "; ") {

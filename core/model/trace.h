@@ -20,8 +20,10 @@ namespace awb {
 enum class EventKind : uint8_t { CpuOp, UserAnnotation, Kernel, Memcpy, Memset, Runtime, Other };
 
 // What Kineto records about a kernel launch or a copy (CUPTI's activity record); -1 / 0 when absent
-// (ROCm traces carry fewer of these).
+// (ROCm traces carry fewer of these). Kernels, copies and sets carry one; so does a runtime launch call
+// that names its kernel (ROCm's hipLaunchKernel & co. write "kernel" in their args; CUDA's do not).
 struct DeviceLaunch {
+    EventName kernel;               // runtime launch calls: the kernel launched (interned), "" otherwise
     std::array<int32_t, 3> grid{0, 0, 0};
     std::array<int32_t, 3> block{0, 0, 0};
     int32_t registers_per_thread = -1;
@@ -64,6 +66,8 @@ struct TraceEvent {
     int64_t end_ns = 0;
     uint64_t thread = 0;       // thread the event started on (for device events: the stream)
     bool is_async = false;     // started and ended on different threads, or flagged async
+    bool replayed = false;     // a CPU op recorded while a CUDA graph was captured, placed where its kernels were
+                               // replayed (io/graph_replay.h): it did not run on the CPU here
     int scope = 0;             // at::RecordScope: 0 function, 1 backward function, 5 user scope...
     int64_t correlation_id = 0;         // CPU op: its id; kernels: the launch they belong to
     int64_t linked_correlation_id = 0;  // device events / runtime calls: the CPU op they link to

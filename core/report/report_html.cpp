@@ -271,31 +271,23 @@ std::string roofline_chart(const std::string& title, const std::vector<Roof>& ro
     return svg_chart({title, axis("arithmetic intensity (FLOP per ideal byte)", true, g3), axis("achieved TFLOP/s", true, g3), 760, 380}, series);
 }
 
-std::string attention_section(const std::vector<AttentionInstance>& calls, const std::vector<Roof>& roofs) {
+std::string attention_section(const std::vector<AttentionInstance>& calls, const std::vector<Roof>& roofs, int64_t gpu_busy_ns) {
     std::string out = "<h2>Attention calls</h2>\n";
     if (calls.empty())
-        return out + "<p>None in this run: no scaled_dot_product_attention op, and no matmul -> softmax -> matmul with recorded shapes.</p>\n";
+        return out + "<p>None in this run: no scaled_dot_product_attention op, no library's or engine's attention op or kernel, and no "
+                     "matmul -> softmax -> matmul with recorded shapes.</p>\n";
     const std::vector<AttentionGroup> groups = group_attention(calls);
-    out += "<p class=\"sub\">" + esc(std::to_string(calls.size()) + " calls in " + std::to_string(groups.size()) + " groups. " +
-                                     attention_conventions() + ".") + "</p>\n<table>\n<tr>" + th("backend") + th("pass") + th("B") + th("Hq") +
-           th("Hkv") + th("Nq") + th("Nk") + th("D") + th("dtype") + th("causal") + th("calls") + th("CPU total") + th("device total") +
-           th("FLOP per call") + th("TFLOP/s") + th("GB/s") + th("% of roof") + th("bytes model") + "</tr>\n";
-    auto dim = [](int64_t v) { return v > 0 ? std::to_string(v) : std::string("?"); };
+    AttentionTotals totals = attention_totals(calls, {});
+    totals.gpu_busy_ns = gpu_busy_ns;
+    out += "<p>" + esc(std::to_string(groups.size()) + " groups: " + format_attention_totals(totals) + ".") + "</p>\n<p class=\"sub\">" +
+           esc(attention_conventions() + ".") + "</p>\n<table>\n<tr>";
+    for (const std::string& h : attention_columns()) out += th(h);
+    out += th("notes") + "</tr>\n";
     for (const AttentionGroup& g : groups) {
-        const AttentionInstance& a = g.first;
-        const bool known = a.shape.known();
-        out += "<tr>" + td(to_string(a.backend)) + td(a.backward ? "backward" : "forward") + num(dim(a.shape.batch)) + num(dim(a.shape.heads_q)) +
-               num(dim(a.shape.heads_kv)) + num(dim(a.shape.seq_q)) + num(dim(a.shape.seq_k)) + num(dim(a.shape.head_dim)) +
-               td(a.dtype.empty() ? "?" : a.dtype) + td(causal_text(a)) +
-               num(std::to_string(g.calls)) + num(format_duration_ns(double(g.cpu_ns))) +
-               num(g.device_ns > 0 ? format_duration_ns(double(g.device_ns)) : "-") +
-               num(known ? format_flops(g.flops / double(g.calls)) : "?") +
-               num(known && g.time_ns > 0 ? printf_string("%.4g", g.tflops_per_s()) : "?") +
-               num(known && g.time_ns > 0 && g.bytes > 0 ? printf_string("%.4g", g.gb_per_s()) : "?");
-        const Roof* roof = find_roof(roofs, a.dtype);
-        const RoofFit fit = roof ? roof_fit(g, *roof) : RoofFit{};
-        out += num(fit.applies ? format_share(fit.share) : "-") +
-               td(fit.applies ? (fit.bytes.tie ? "=" : to_string(fit.bytes.model)) : "-") + "</tr>\n";
+        out += "<tr>";
+        const std::vector<std::string> cells = attention_cells(g, gpu_busy_ns, roofs);
+        for (size_t i = 0; i < cells.size(); ++i) out += i < 4 || i == 11 || i == 12 || i == 21 ? td(cells[i]) : num(cells[i]);
+        out += td(join(attention_notes(g.first))) + "</tr>\n";
     }
     out += "</table>\n";
     for (const Roof& r : roofs) out += "<p class=\"sub\">" + esc(roof_legend(r) + ": " + r.source) + "</p>\n";
@@ -428,7 +420,7 @@ std::string html_report(const ReportInput& in) {
     out += checklist_section(in.checklist);
     out += findings_section(in.findings);
     if (in.profile) out += profile_section(*in.profile, in.top_operators);
-    if (in.profile) out += attention_section(in.profile->attention, in.profile->roofs);
+    if (in.profile) out += attention_section(in.profile->attention, in.profile->roofs, in.profile->attention_gpu_busy_ns);
     if (in.bench) out += bench_section(*in.bench);
     if (in.sweep) out += sweep_section(*in.sweep);
     if (in.check) out += check_section(*in.check);

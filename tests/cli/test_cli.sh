@@ -354,21 +354,54 @@ fixtures="$(dirname "$0")/../fixtures/traces"
 check "breakdown of a GPU trace" 0 'exposed comm' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet --breakdown
 check "kernel classes of a GPU trace" 0 '^GEMM +0 +2 ' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet
 # --attention: our own run of the manual variant and PyTorch 2.11's trace of sdpa (CPU flash, forward and backward)
-check "attention calls of our own run" 0 '^manual +fwd ' -- inspect "$tmp/t.json" --quiet --attention
+check "attention calls of our own run" 0 '^manual +manual +fwd +dense ' -- inspect "$tmp/t.json" --quiet --attention
 check "our own run's attention against its measured roof" 0 '^Roof for float: CPU, [0-9.]+ GFLOP/s, [0-9.]+ GB/s, ridge [0-9.]+ FLOP/byte \(measured in this run' -- inspect "$tmp/t.json" --quiet --attention
 python3 -c "import json; t=json.load(open('$tmp/t.json')); t['attention_workbench']['roof']={'device': 5}; json.dump(t, open('$tmp/badroof.json', 'w'))"
-check "a roof of the wrong type in our metadata: the calls without it" 0 '^manual +fwd ' -- inspect "$tmp/badroof.json" --quiet --attention
-check "attention calls of a torch 2.11 trace" 0 '^CPU flash +bwd +1 +2 +2 +64 +64 +16 ' -- inspect "$fixtures/torch2/sdpa_train_stack.pt.trace.json.gz" --quiet --attention --json "$tmp/att.json"
+check "a roof of the wrong type in our metadata: the calls without it" 0 '^manual +manual +fwd ' -- inspect "$tmp/badroof.json" --quiet --attention
+check "attention calls of a torch 2.11 trace" 0 '^PyTorch SDPA +CPU flash +bwd +dense +64 +1 +2 +2 +64 +64 +16 ' -- inspect "$fixtures/torch2/sdpa_train_stack.pt.trace.json.gz" --quiet --attention --json "$tmp/att.json"
 if python_check "import json; a=json.load(open('$tmp/att.json'))['traces'][0]['attention']['calls']; \
 assert len(a)==4, len(a); assert sorted(x['pass'] for x in a)==['backward','backward','forward','forward']; \
-f=[x for x in a if x['pass']=='forward'][0]; assert f['flops']==4*2*64*64*16 and f['causal'] is False and f['backend']=='CPU flash', f" >"$tmp/py"; then
+f=[x for x in a if x['pass']=='forward'][0]; assert f['flops']==4*2*64*64*16 and f['causal'] is False and f['backend']=='CPU flash', f; \
+assert f['library']=='PyTorch SDPA' and f['layout']=='dense' and f['query_tokens']==64 and f['missing'] is None, f" >"$tmp/py"; then
     echo "ok   attention JSON"; passed=$((passed + 1))
 else
     echo "FAIL attention JSON"; sed 's/^/  | /' "$tmp/py"; failed=$((failed + 1))
 fi
 check "no attention in a trace without it" 0 'none found' -- inspect "$fixtures/kineto_2021.json" --quiet --attention
+# Libraries and engines: vLLM's unified attention (cut from a public trace), the rules table
+check "vLLM's attention: paged, its KV lengths not in the trace" 0 '^vLLM +unified attention +fwd +paged +8192 +\? +64 +8 ' -- inspect "$fixtures/libraries/vllm_unified_attention.json.gz" --quiet --attention
+check "the attention rules table, no trace needed" 0 '^kernel +contains +kernel_unified_attention +vLLM ' -- inspect --attention-rules
+check "inspect with no trace says so" 2 'give one or more trace files' -- inspect
 check "profile without the engine says so" 1 "'profile' needs the engine, .*/alone/attnwb-engine" -- profile "${small[@]}"
 attnwb=$attnwb_full
+
+# CUDA/HIP graph replays read with their capture traces: a folder as vLLM writes it (capture_traces/ with
+# execution_details.json), --capture, and captures that cannot serve (each named once, exit 2, the replay
+# still shown as it is).
+gr="$(dirname "$0")/../fixtures/traces/graph_replay"
+check "a vLLM replay folder attributes its graphs' kernels" 0 '^CUDA graph replay: 34 of 34 kernels attributed to capture-time ops \(3 of 3 graph launches matched\)' \
+    -- inspect "$gr/vllm" --quiet
+check "an xDiT replay folder: sage_fwd under its capture op" 0 '^ +sage_fwd_1 +0\.00% +0\.000us +0\.00% +0\.000us' -- inspect "$gr/xdit" --quiet --rows 0
+check "--capture on a CUDA pair counts what it cannot attribute" 0 '1 graph launch \(4 kernels\): no captured graph has 4 kernels \(captured: 2, 3\)' \
+    -- inspect "$gr/cuda/replay.json" --capture "$gr/cuda/capture_traces/capture.json" --quiet --rows 0 --json "$tmp/gr.json"
+if python_check "import json; t=json.load(open('$tmp/gr.json'))['traces'][0]; g=t['graph_replay']; \
+assert (g['graph_launches'], g['matched'], g['kernels'], g['attributed'], g['unattributed'], g['ops_added']) == (4, 3, 12, 8, 4, 12), g; \
+assert g['problems'] == [] and g['capture_files'][0].endswith('capture.json'), g; \
+mm=[o for o in t['operators'] if o['name']=='aten::mm'][0]; \
+assert mm['calls']==2 and mm['self_cpu_us']==0 and mm['cpu_total_us']==0 and mm['self_device_us']==200, mm; \
+relu=[o for o in t['operators'] if o['name']=='aten::relu'][0]; assert relu['cpu_total_us']==50 and relu['self_device_us']==20, relu" >"$tmp/py"; then
+    echo "ok   graph replay JSON"; passed=$((passed + 1))
+else
+    echo "FAIL graph replay JSON"; sed 's/^/  | /' "$tmp/py"; failed=$((failed + 1))
+fi
+check "a capture without graph captures is named" 2 "replay.json' holds no graph capture \(no cudaStreamBeginCapture" \
+    -- inspect "$gr/cuda/replay.json" --capture "$gr/cuda/replay.json" --quiet
+check "... and the replay is still shown as it is" 2 '^Self CPU time total: 130\.000us' -- inspect "$gr/cuda/replay.json" --capture "$gr/cuda/replay.json" --quiet
+check "another run's capture is named" 2 "no graph captured in '.*graph_capture_rank_0\.json\.gz' matches a graph launch of" \
+    -- inspect "$gr/cuda/replay.json" --capture "$gr/vllm/capture_traces" --quiet
+check "an unreadable capture is named" 2 "none\.json.*\(not used as a capture\)" -- inspect "$gr/cuda/replay.json" --capture "$tmp/none.json" --quiet
+check "a replay without graph launches says so" 2 "kineto_gpu_2x\.json' holds no graph launch" \
+    -- inspect "$gr/../kineto_gpu_2x.json" --capture "$gr/cuda/capture_traces" --quiet
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

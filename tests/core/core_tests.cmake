@@ -3,8 +3,11 @@
 set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_atomic_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_attention.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_attention_libraries.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_attention_manual.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bootstrap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_gpu_breakdown.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_graph_replay.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_import_pipeline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_json_io.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_class.cpp

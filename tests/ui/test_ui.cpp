@@ -33,6 +33,7 @@
 #include "findings_view.h"
 #include "format_qt.h"
 #include "gpu_time_view.h"
+#include "io/graph_replay_import.h"
 #include "io/trace_files.h"
 #include "io/workspace.h"
 #include <QTextBrowser>
@@ -995,6 +996,47 @@ private slots:
         bool any_stream_named = false;
         for (const auto& lane : TimelineData::from_trace(t->trace).lanes) any_stream_named |= lane.title.find("cuda:0") == 0;
         QVERIFY(any_stream_named);
+    }
+    void graphReplayOpensWithItsCapture() {
+        // A folder holding a replay and capture_traces/ (as vLLM writes it), and File > Open of both files
+        // in any order: one trace whose graphs' kernels name the capture's ops (replayed ops: no CPU time),
+        // on a lane of their own; the status line says what was attributed.
+        MainWindow window;
+        const QString dir = QStringLiteral(AWB_FIXTURE_DIR "/traces/graph_replay/vllm");
+        QVERIFY(open_and_wait(window, dir));
+        const QLabel* status = window.findChild<QLabel*>(QStringLiteral("status"));
+        QVERIFY2(status->text().contains(QStringLiteral("34 of 34 kernels attributed to capture-time ops (3 of 3 graph launches")),
+                 qPrintable(status->text()));
+        QVERIFY(status->toolTip().contains(QStringLiteral("capture_traces/graph_capture_rank_0.json.gz")));
+        const auto expected = key_averages(import_replay(*replay_files_of(dir.toStdString())).imported.trace);
+        QTRY_COMPARE_WITH_TIMEOUT(window.operatorPanel()->model()->rows(), expected, 10'000);
+        const auto moe = std::find_if(expected.begin(), expected.end(), [](const OperatorRow& r) { return r.name == "vllm::moe_forward"; });
+        QVERIFY(moe != expected.end());
+        QCOMPARE(moe->cpu_total_ns, int64_t(0));
+        QVERIFY(moe->self_device_ns > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->data() != nullptr, 10'000);
+        const auto& lanes = window.timeline()->data()->lanes;
+        QVERIFY(std::any_of(lanes.begin(), lanes.end(), [](const auto& l) { return l.title.find(kGraphReplayLaneName) != std::string::npos; }));
+        // Both files selected, the capture first.
+        window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QVERIFY(window.openFiles({dir + QStringLiteral("/capture_traces/graph_capture_rank_0.json.gz"), dir + QStringLiteral("/graph_execution.json.gz")}));
+        QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.operatorPanel()->model()->rows(), expected, 10'000);
+        QVERIFY2(status->text().contains(QStringLiteral("34 of 34 kernels attributed")), qPrintable(status->text()));
+        // Two files and no capture among them: one message saying so; what is shown is kept.
+        QTimer closer;
+        connect(&closer, &QTimer::timeout, [] {
+            for (QWidget* w : QApplication::topLevelWidgets())
+                if (w->inherits("QMessageBox")) w->close();
+        });
+        closer.start(100);
+        QSignalSpy failed(window.engine(), &Engine::failed);
+        QVERIFY(window.openFiles({dir + QStringLiteral("/graph_execution.json.gz"), QStringLiteral(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json")}));
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60'000);
+        QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("Cannot open traces"));
+        QVERIFY(failed.at(0).at(1).toString().contains(QStringLiteral("none of the 2 files holds a graph capture")));
+        QCOMPARE(window.operatorPanel()->model()->rows(), expected);
     }
     void gpuTimeBarsOfAnOpenedTwoRankTrace() {
         // File > Open of a distributed run: the GPU time tab has a bar per rank and step whose parts sum
