@@ -185,8 +185,13 @@ AttentionView::AttentionView(QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal);  // side by side: the bottom docks stay as short as the user drags them
     split->addWidget(view_);
     split->addWidget(roofline_);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    // The table has two dozen columns: it gets three fifths and never less than a few of them; the
+    // chart, two fifths (drag the handle for more).
+    view_->setMinimumWidth(420);
+    roofline_->setMinimumWidth(260);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setCollapsible(0, false);
     layout->addWidget(split, 1);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
         if (!current.isValid()) return;

@@ -131,6 +131,7 @@ MainWindow::MainWindow(QWidget* parent)
         const qint64 pad = std::max<qint64>(1000, (end_ns - start_ns) / 4);  // the call with a quarter of it either side
         timeline_->setView({start_ns - pad, end_ns + pad, 1});
         timeline_->selectEvent(event);
+        if (const int y = timeline_->eventY(event); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineWidget::kRowPx);
     });
     connectSession();
     connectEngine();
@@ -359,6 +360,10 @@ void MainWindow::displayShown() {
     attention_->setCalls(run.analysis->attention, run.analysis->roofs, result->trace.begin_ns(), run.analysis->gpu);
     gpu_time_->setRows(run.analysis->gpu);
     explainShown();
+    if (!result->spec_known) {  // an imported trace: no spec of ours to name it by; the status line says how it was opened
+        setWindowTitle(tr("Attention Workbench - %1").arg(run.label));
+        return;
+    }
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
                                                          QString::fromStdString(shape_string(result->spec))));
     status_->setText(tr("%1 %2 %3: %4 events, median recorded step %5 (profiler on)")

@@ -114,7 +114,8 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCust
     layout->addWidget(plot_, 1);
     layout->addWidget(note_);
     plot_->legend->setFont(QFont(font().family(), 8));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // Top left: above the bandwidth slope no point can be (nothing beats its roof), so the legend hides none.
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMinimumSize(240, 100);
     connect(plot_, &QCustomPlot::mouseMove, this, &RooflineChart::showReadout);

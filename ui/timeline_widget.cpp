@@ -256,6 +256,12 @@ size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
     return items_.size();
 }
 
+int TimelineWidget::eventY(int event) const {
+    if (!data_ || event < 0 || size_t(event) >= data_->placed.size()) return -1;
+    const auto& at = data_->placed[size_t(event)];
+    return at.lane < 0 ? -1 : laneTop(at.lane) + kLaneHeaderPx + at.level * kRowPx;
+}
+
 void TimelineWidget::selectEvent(int event) {
     selected_ = event;
     flows_ = trace_ && event >= 0 ? launch_flows(*trace_, event) : std::vector<FlowLink>{};

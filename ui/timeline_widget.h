@@ -42,6 +42,9 @@ public:
     // Select an event (index into the trace's events, -1 clears): it is outlined and arrows are drawn
     // from each launch it takes part in to the kernels, copies and sets it started.
     void selectEvent(int event);
+    // The y of an event's row in the widget (its lane's top, header and level), -1 when it is not placed:
+    // the scroll area around the timeline scrolls there (a call on a lane far down, a graph replay's).
+    int eventY(int event) const;
     int selectedEvent() const { return selected_; }
     const std::vector<FlowLink>& flows() const { return flows_; }
     const TimelineData* data() const { return data_.get(); }  // null while none is set or prepared

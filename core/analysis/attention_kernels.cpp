@@ -71,7 +71,9 @@ void find_kernel_calls(Calls& calls, const Trace& trace) {
         if (op >= 0 && calls.owner(op) >= 0) continue;  // a call's op launched it: its device time already
         if (!graphs) graphs = graph_launches(events);
         // A region (a user's record_function) or a graph launch holds many kernels: not one call's op.
-        if (op >= 0 && (events[size_t(op)].kind != EventKind::CpuOp || graphs->count(link_key(e.rank, e.correlation_id)))) op = -1;
+        // (A graph's kernel that a capture trace attributed to its captured op keeps that op: graph_replay.h.)
+        const bool via_graph = graphs->count(link_key(e.rank, e.correlation_id)) && !(op >= 0 && events[size_t(op)].replayed);
+        if (op >= 0 && (events[size_t(op)].kind != EventKind::CpuOp || via_graph)) op = -1;
         if (op >= 0) {
             // One call per launching op; it owns its attention kernels only (the op may launch others).
             auto [call, fresh] = call_of_op.try_emplace(op, -1);

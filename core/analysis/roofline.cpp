@@ -14,7 +14,7 @@ std::vector<RooflinePoint> roofline_points(const std::vector<AttentionInstance>&
         const AttentionInstance& a = calls[i];
         const AttentionShape& s = a.shape;
         if (!s.known() || a.time_ns() <= 0 || a.bytes <= 0 || a.flops <= 0) continue;
-        out.push_back({to_string(a.backend) + (a.backward ? " bwd " : " fwd ") + a.dtype,
+        out.push_back({backend_text(a) + (a.backward ? " bwd " : " fwd ") + a.dtype,
                        printf_string("%lldx%lldx%lldx%lldx%lld, %s %s", (long long)s.batch, (long long)s.heads_q, (long long)s.seq_q,
                                      (long long)s.seq_k, (long long)s.head_dim, format_duration_ns(double(a.time_ns())).c_str(),
                                      a.device_ns > 0 ? "on the device" : "on the CPU"),

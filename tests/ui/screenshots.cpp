@@ -4,6 +4,8 @@
 // grabs the window and the views.
 // Usage: QT_QPA_PLATFORM=offscreen awb_screenshots OUT_DIR   (scripts/screenshots.sh)
 #include <QApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QDockWidget>
 #include <QTimer>
 #include <QEventLoop>
@@ -209,7 +211,31 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         attention = window.attention()->model()->rowCount() == 4 && window.grab().save(out + QStringLiteral("/attention.png"));
     }
-    const bool all = ok && gpu && small && gpu_window && gpu_time && attention;
+    // An inference engine's trace: xDiT's Flux (replay and capture_traces/, File > Open of the folder), its
+    // SAGE attention replayed from CUDA graphs and attributed to the captured ops, at 1600x1000 and
+    // 1000x700. The public traces when they are beside the repository, else the fixture cut from them.
+    bool engines = false;
+    const QString xdit = QFileInfo::exists(QStringLiteral("../shared/public-traces/tracelens/xdit_flux.1_aiter_sage"))
+                             ? QStringLiteral("../shared/public-traces/tracelens/xdit_flux.1_aiter_sage")
+                             : QStringLiteral("tests/fixtures/traces/graph_replay/xdit");
+    if (open_and_wait(window, xdit)) {
+        // A large trace is analysed off the GUI thread after it is read: wait for its calls.
+        QElapsedTimer waited;
+        waited.start();
+        while (waited.elapsed() < 60'000 && window.attention()->model()->rowCount() <= 4) QApplication::processEvents(QEventLoop::AllEvents, 50);
+        for (auto* dock : window.findChildren<QDockWidget*>())
+            if (dock->objectName() == QStringLiteral("attention")) dock->raise();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        window.attention()->table()->sortByColumn(ui::AttentionTableModel::Backend, Qt::AscendingOrder);  // "SAGE attention" first
+        window.attention()->table()->selectRow(0);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        engines = window.attention()->model()->rowCount() > 0 && window.grab().save(out + QStringLiteral("/attention-engines.png"));
+        window.resize(1000, 700);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        engines = engines && window.grab().save(out + QStringLiteral("/attention-engines-1000x700.png"));
+        window.resize(1600, 1000);
+    }
+    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }
