@@ -14,6 +14,7 @@
 #include "report/report_html.h"
 #include "model/printf_string.h"
 #include "model/units.h"
+#include "trace_builders.h"
 
 using namespace awb;
 
@@ -23,30 +24,13 @@ std::string fixture(const std::string& name) { return std::string(AWB_FIXTURE_DI
 
 TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id, std::vector<std::vector<int64_t>> shapes = {},
               std::vector<std::string> concrete = {}) {
-    TraceEvent e;
-    e.name = name;
-    e.kind = EventKind::CpuOp;
-    e.start_ns = start_us * 1000;
-    e.end_ns = end_us * 1000;
-    e.thread = 1;
-    e.correlation_id = external_id;
-    if (!shapes.empty() || !concrete.empty())
-        e.inputs = std::make_shared<const EventInputs>(EventInputs{std::move(shapes), {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"}, {}, std::move(concrete)});
-    return e;
+    const bool inputs = !shapes.empty() || !concrete.empty();
+    return test_traces::cpu_op(name, start_us, end_us, external_id,
+                           inputs ? EventInputs{std::move(shapes), {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"}, {}, std::move(concrete)}
+                                  : EventInputs{});
 }
 
-TraceEvent kernel(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id) {
-    TraceEvent e;
-    e.name = name;
-    e.kind = EventKind::Kernel;
-    e.device = DeviceKind::CUDA;
-    e.device_index = 0;
-    e.thread = 7;
-    e.start_ns = start_us * 1000;
-    e.end_ns = end_us * 1000;
-    e.linked_correlation_id = external_id;
-    return e;
-}
+using test_traces::gpu_kernel;
 
 }  // namespace
 
@@ -131,10 +115,10 @@ TEST(Attention, DeviceTimeIsTheSumOfTheCallsKernelsAndCausalHalvesThePairs) {
         op("aten::_scaled_dot_product_flash_attention_backward", 200, 300, 5,
            {{b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {b, h, n}}),
         op("aten::mm", 400, 410, 6, {{128, 64}, {64, 128}}),
-        kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 3),
-        kernel("pytorch_flash::flash_bwd_dq_dk_dv_loop_kernel", 320, 380, 5),
-        kernel("pytorch_flash::flash_bwd_convert_dq_kernel", 380, 385, 5),
-        kernel("sm90_xmma_gemm", 420, 430, 6),  // not attention
+        gpu_kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 3),
+        gpu_kernel("pytorch_flash::flash_bwd_dq_dk_dv_loop_kernel", 320, 380, 5),
+        gpu_kernel("pytorch_flash::flash_bwd_convert_dq_kernel", 380, 385, 5),
+        gpu_kernel("sm90_xmma_gemm", 420, 430, 6),  // not attention
     };
     const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
     ASSERT_EQ(calls.size(), 2u);
@@ -240,7 +224,7 @@ TEST(Attention, RoofOfTheDeviceTheTraceNames) {
     // The hand-made GPU call at 30 us: its share of the H200's bf16 roof, printed per group.
     std::vector<TraceEvent> events{
         op("aten::_scaled_dot_product_flash_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}}, {"", "", "", "0.", "False"}),
-        kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 1)};
+        gpu_kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 1)};
     const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
     ASSERT_EQ(calls.size(), 1u);
     const std::vector<Roof> roofs = call_roofs(Roof{}, "NVIDIA H200", calls);
@@ -270,7 +254,7 @@ TEST(Attention, RooflinePointsAndRoofs) {
     EXPECT_EQ(roof_polyline(h200, 300, 1000).size(), 2u);  // all past the ridge: flat
     std::vector<TraceEvent> events{
         op("aten::_scaled_dot_product_flash_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}}, {"", "", "", "0.", "False"}),
-        kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 1),
+        gpu_kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 1),
         op("aten::scaled_dot_product_attention", 200, 300, 2, {{1, 2}})};  // no usable shape: no point
     const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
     ASSERT_EQ(calls.size(), 2u);

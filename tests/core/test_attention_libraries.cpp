@@ -15,6 +15,7 @@
 #include "analysis/run_analysis.h"
 #include "io/json_io.h"
 #include "io/trace_import.h"
+#include "trace_builders.h"
 
 using namespace awb;
 
@@ -31,44 +32,13 @@ struct Op {
 };
 
 TraceEvent op(const Op& o) {
-    TraceEvent e;
-    e.name = o.name;
-    e.kind = EventKind::CpuOp;
-    e.start_ns = o.start_us * 1000;
-    e.end_ns = o.end_us * 1000;
-    e.thread = 1;
-    e.correlation_id = o.id;
     std::vector<std::string> dtypes = o.dtypes;
     if (dtypes.empty()) dtypes.assign(o.shapes.size(), "c10::BFloat16");
-    e.inputs = std::make_shared<const EventInputs>(EventInputs{o.shapes, dtypes, {}, o.concrete});
-    return e;
+    return test_traces::cpu_op(o.name, o.start_us, o.end_us, o.id, {o.shapes, dtypes, {}, o.concrete});
 }
 
-TraceEvent kernel(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id, int64_t correlation = 0) {
-    TraceEvent e;
-    e.name = name;
-    e.kind = EventKind::Kernel;
-    e.device = DeviceKind::CUDA;
-    e.device_index = 0;
-    e.thread = 7;
-    e.start_ns = start_us * 1000;
-    e.end_ns = end_us * 1000;
-    e.linked_correlation_id = external_id;
-    e.correlation_id = correlation;
-    return e;
-}
-
-TraceEvent runtime(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id, int64_t correlation) {
-    TraceEvent e;
-    e.name = name;
-    e.kind = EventKind::Runtime;
-    e.start_ns = start_us * 1000;
-    e.end_ns = end_us * 1000;
-    e.thread = 1;
-    e.linked_correlation_id = external_id;
-    e.correlation_id = correlation;
-    return e;
-}
+using test_traces::gpu_kernel;
+using test_traces::runtime_call;
 
 std::vector<AttentionInstance> calls_of(std::vector<TraceEvent> events) { return attention_instances(Trace::build(std::move(events), {}, {})); }
 
@@ -217,8 +187,8 @@ TEST(AttentionLibraries, VllmPagedAttentionV2DecodeReadsItsSplitKCache) {
     in[10] = {8};
     std::vector<std::string> dtypes(13, "c10::Half");
     dtypes[5] = dtypes[6] = "unsigned char";  // an fp8 cache is stored as bytes
-    const auto calls = calls_of({op({"_C::paged_attention_v2", 0, 10, 1, in, dtypes, {}}), kernel("void vllm::paged_attention_v2_kernel<...>", 11, 21, 1),
-                                 kernel("void vllm::paged_attention_v2_reduce_kernel<...>", 21, 23, 1)});
+    const auto calls = calls_of({op({"_C::paged_attention_v2", 0, 10, 1, in, dtypes, {}}), gpu_kernel("void vllm::paged_attention_v2_kernel<...>", 11, 21, 1),
+                                 gpu_kernel("void vllm::paged_attention_v2_reduce_kernel<...>", 21, 23, 1)});
     ASSERT_EQ(calls.size(), 1u);
     const AttentionInstance& a = calls[0];
     EXPECT_EQ(a.library, "vLLM");
@@ -243,7 +213,7 @@ TEST(AttentionLibraries, AnEnginesLayerOpTakesItsBackendOpsShapes) {
     const auto calls = calls_of({
         op({"vllm::unified_attention_with_output", 0, 100, 1, {{64, 16, 128}, {64, 4, 128}, {64, 4, 128}, {64, 16, 128}}, {}, {}}),
         op({"_vllm_fa2_C::varlen_fwd", 10, 90, 2, inner, {}, concrete_at(21, {{15, "True"}, {16, "-1"}})}),
-        kernel("void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4, false, false, cutlass::bfloat16_t>, true>", 95,
+        gpu_kernel("void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4, false, false, cutlass::bfloat16_t>, true>", 95,
                120, 2),
     });
     ASSERT_EQ(calls.size(), 1u);
@@ -274,7 +244,7 @@ TEST(AttentionLibraries, FlashAttention3WrapperAndItsInnerOp) {
 
 TEST(AttentionLibraries, TensorRtLlmKernelNameFacts) {
     const std::string fmha = "fmhaSm100aKernel_QkvE4m3OBfloat16H64PagedKvSlidingOrChunkedCausalP32VarSeqQ128Kv128PersistentSwapsAbForGen";
-    const auto calls = calls_of({op({"trtllm::attention", 0, 10, 1, {{128, 3072}}, {}, {}}), kernel(fmha, 11, 31, 1)});
+    const auto calls = calls_of({op({"trtllm::attention", 0, 10, 1, {{128, 3072}}, {}, {}}), gpu_kernel(fmha, 11, 31, 1)});
     ASSERT_EQ(calls.size(), 1u);
     const AttentionInstance& a = calls[0];
     EXPECT_EQ(a.library, "TensorRT-LLM");
@@ -290,14 +260,14 @@ TEST(AttentionLibraries, KernelsFoundByNameWithAndWithoutAnOp) {
         // FlashInfer's kernels launched from pybind (no op of theirs) inside a model's op: one call, that
         // op's other kernels not counted.
         op({"aten::linear", 0, 50, 1, {}, {}, {}}),
-        kernel("void flashinfer::BatchDecodeWithPagedKVCacheKernel<(PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u>(...)", 60, 70, 1),
-        kernel("void flashinfer::BatchDecodeWithPagedKVCacheKernel<(PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u>(...)", 70, 75, 1),
-        kernel("ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_tn", 80, 90, 1),
+        gpu_kernel("void flashinfer::BatchDecodeWithPagedKVCacheKernel<(PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u>(...)", 60, 70, 1),
+        gpu_kernel("void flashinfer::BatchDecodeWithPagedKVCacheKernel<(PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u>(...)", 70, 75, 1),
+        gpu_kernel("ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_tn", 80, 90, 1),
         // A Triton decode kernel replayed from a graph under torch.compile's region: no op of its own.
         op({"Torch-Compiled Region: 0/0", 100, 200, 9, {}, {}, {}}),
-        runtime("cudaGraphLaunch", 110, 112, 9, 50),
-        kernel("_fwd_kernel_stage1", 120, 130, 9, 50),
-        kernel("_fwd_kernel_stage2", 130, 132, 9, 50),
+        runtime_call("cudaGraphLaunch", 110, 112, 9, 50),
+        gpu_kernel("_fwd_kernel_stage1", 120, 130, 9, 50),
+        gpu_kernel("_fwd_kernel_stage2", 130, 132, 9, 50),
     });
     ASSERT_EQ(calls.size(), 3u);
     EXPECT_EQ(calls[0].library, "FlashInfer");

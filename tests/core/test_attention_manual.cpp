@@ -13,6 +13,7 @@
 #include "analysis/advisor.h"
 #include "analysis/attention.h"
 #include "io/trace_import.h"
+#include "trace_builders.h"
 
 using namespace awb;
 
@@ -245,28 +246,11 @@ TEST(ManualAttention, AdvisorSaysTheScoresAreMaterialisedInAnImportedTrace) {
 namespace {
 
 TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, int64_t id, std::vector<std::vector<int64_t>> shapes = {}) {
-    TraceEvent e;
-    e.name = name;
-    e.start_ns = start_us * 1000;
-    e.end_ns = end_us * 1000;
-    e.thread = 1;
-    e.correlation_id = id;
-    if (!shapes.empty()) e.inputs = std::make_shared<const EventInputs>(EventInputs{std::move(shapes), {"c10::Half", "c10::Half"}, {}, {}});
-    return e;
+    const bool inputs = !shapes.empty();
+    return test_traces::cpu_op(name, start_us, end_us, id, inputs ? EventInputs{std::move(shapes), {"c10::Half", "c10::Half"}, {}, {}} : EventInputs{});
 }
 
-TraceEvent kernel(const std::string& name, int64_t start_us, int64_t end_us, int64_t id) {
-    TraceEvent e;
-    e.name = name;
-    e.kind = EventKind::Kernel;
-    e.device = DeviceKind::CUDA;
-    e.device_index = 0;
-    e.thread = 7;
-    e.start_ns = start_us * 1000;
-    e.end_ns = end_us * 1000;
-    e.linked_correlation_id = id;
-    return e;
-}
+using test_traces::gpu_kernel;
 
 }  // namespace
 
@@ -280,10 +264,10 @@ TEST(ManualAttention, AdvisorSharesOfTheDeviceTimeBetweenTheMatmuls) {
         op("aten::_softmax", 11, 19, 3, {{bh, n, n}, {}, {}}),
         op("aten::bmm", 20, 30, 4, {{bh, n, n}, {bh, n, d}}),
         op("aten::linear", 40, 50, 5, {{1, n, 768}, {768, 768}}),
-        kernel("ampere_fp16_s16816gemm", 100, 200, 1),
-        kernel("cunn_SoftMaxForward", 200, 660, 3),
-        kernel("ampere_fp16_s16816gemm", 660, 760, 4),
-        kernel("ampere_fp16_s16816gemm", 800, 1140, 5),
+        gpu_kernel("ampere_fp16_s16816gemm", 100, 200, 1),
+        gpu_kernel("cunn_SoftMaxForward", 200, 660, 3),
+        gpu_kernel("ampere_fp16_s16816gemm", 660, 760, 4),
+        gpu_kernel("ampere_fp16_s16816gemm", 800, 1140, 5),
     };
     ProfileResult run;
     run.trace = Trace::build(std::move(events), {}, {});

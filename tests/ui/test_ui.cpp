@@ -60,6 +60,15 @@ using namespace awb::ui;
 
 namespace {
 
+// A failure shows one message box; offscreen it would block the test: the timer closes each as it appears.
+void close_message_boxes(QTimer& closer) {
+    QObject::connect(&closer, &QTimer::timeout, [] {
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (w->inherits("QMessageBox")) w->close();
+    });
+    closer.start(100);
+}
+
 // File > Open reads on the engine thread: waits until the file has been read and the window has
 // shown it (its queued slot ran). False when the window refused it or it did not open in time.
 bool open_and_wait(MainWindow& window, const QString& path) {
@@ -671,11 +680,7 @@ private slots:
         // A bad file shows one message box, titled with what failed; offscreen it would block, so close
         // it as it appears.
         QTimer closer;
-        connect(&closer, &QTimer::timeout, [] {
-            for (QWidget* w : QApplication::topLevelWidgets())
-                if (w->inherits("QMessageBox")) w->close();
-        });
-        closer.start(100);
+        close_message_boxes(closer);
         QSignalSpy failed(window.engine(), &Engine::failed);
         QVERIFY(window.openFile(bad.fileName()));
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60'000);
@@ -1026,11 +1031,7 @@ private slots:
         QVERIFY2(status->text().contains(QStringLiteral("34 of 34 kernels attributed")), qPrintable(status->text()));
         // Two files and no capture among them: one message saying so; what is shown is kept.
         QTimer closer;
-        connect(&closer, &QTimer::timeout, [] {
-            for (QWidget* w : QApplication::topLevelWidgets())
-                if (w->inherits("QMessageBox")) w->close();
-        });
-        closer.start(100);
+        close_message_boxes(closer);
         QSignalSpy failed(window.engine(), &Engine::failed);
         QVERIFY(window.openFiles({dir + QStringLiteral("/graph_execution.json.gz"), QStringLiteral(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json")}));
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60'000);
