@@ -24,9 +24,13 @@
 //                  the backward (grouped-query K and V at their own head count; a KV cache at its own
 //                  element size, fp8 one byte).
 //   varlen, paged  the pairs need each sequence's lengths: a packed batch of one sequence has them
-//                  (Nq = query tokens, Nk = key tokens); a decode (one query token per sequence) or a
-//                  paged cache needs the KV lengths, which the trace does not hold. Then FLOPs (and,
-//                  for a cache, bytes) are unknown, never guessed: `missing` says why.
+//                  (Nq = query tokens, Nk = key tokens); a decode (one query token per sequence:
+//                  pairs = the sum of the KV lengths, FLOPs 2 x that x (D + Dv) x Hq), a chunked prefill
+//                  or a prefill against a KV cache (query i of a sequence sees its cached keys and the
+//                  new ones up to i) and a paged cache (bytes read: the KV lengths x Hkv x (D + Dv) at
+//                  the cache's element size, fp8 one byte) need the KV lengths, which traces do not hold
+//                  (they are tensor values). Then FLOPs (and, for a cache, bytes) are unknown, never
+//                  guessed: `missing` says why. GQA/MQA: K and V at Hkv heads, the pairs at Hq.
 //   rates          FLOPs and bytes over the device time (or the CPU time where no kernel ran).
 // The manual pattern's backward is matched as autograd runs it: the softmax's backward node between
 // the two matmuls' backward nodes; its heads, Hkv, mask and dtype come from the forward call with the

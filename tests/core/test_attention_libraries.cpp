@@ -361,3 +361,63 @@ TEST(AttentionLibraries, PublicTraces) {
         EXPECT_EQ(manual, 24);  // T5-XXL encoder's 24 layers, written out
     }
 }
+
+// The other families, one call each, with the argument orders they register.
+TEST(AttentionLibraries, XformersAiterSageFlexAndCudnnCalls) {
+    // xformers' memory-efficient forward, [B, M, H, K], custom_mask_type 2: bottom-right causal.
+    auto calls = calls_of({op({"xformers::efficient_attention_forward_cutlass", 0, 10, 1, {{2, 64, 8, 64}, {2, 128, 8, 64}, {2, 128, 8, 64}}, {},
+                               concrete_at(13, {{9, "2"}})})});
+    ASSERT_EQ(calls.size(), 1u);
+    EXPECT_EQ(calls[0].library, "xformers");
+    EXPECT_EQ(calls[0].shape, (AttentionShape{2, 8, 8, 64, 128, 64, 64}));
+    EXPECT_EQ(calls[0].causal, 2);
+    EXPECT_DOUBLE_EQ(calls[0].pairs, 2.0 * 8 * bottom_right_pairs(64, 128));
+    // aiter's CK forward, [B, N, H, D], is_causal at 5; and its batch prefill against a paged cache.
+    calls = calls_of({op({"aiter::mha_fwd", 0, 10, 1, {{1, 256, 16, 128}, {1, 256, 4, 128}, {1, 256, 4, 128}}, {}, concrete_at(20, {{5, "True"}})}),
+                      op({"aiter::mha_batch_prefill", 20, 30, 2, {{300, 16, 128}, {4096, 16, 4, 128}, {4096, 16, 4, 128}, {4}}, {}, {}})});
+    ASSERT_EQ(calls.size(), 2u);
+    EXPECT_EQ(calls[0].shape, (AttentionShape{1, 16, 4, 256, 256, 128, 128}));
+    EXPECT_EQ(calls[0].causal, 1);
+    EXPECT_EQ(calls[1].layout, AttentionLayout::Paged);
+    EXPECT_EQ(calls[1].shape.batch, 3);  // cu_seqlens_q [4]
+    EXPECT_EQ(calls[1].query_tokens, 300);
+    EXPECT_EQ(calls[1].shape.heads_kv, 4);
+    // SageAttention's CUDA op in its NHD layout (tensor_layout 0): [B, N, H, D].
+    calls = calls_of({op({"sageattention_qattn_sm89::qk_int8_sv_f8_accum_f32_attn", 0, 10, 1, {{1, 1024, 24, 128}, {1, 1024, 24, 128}, {1, 1024, 24, 128}},
+                          {"signed char", "signed char", "c10::Float8_e4m3fn"}, concrete_at(11, {{6, "0"}, {7, "0"}})})});
+    ASSERT_EQ(calls.size(), 1u);
+    EXPECT_EQ(calls[0].shape, (AttentionShape{1, 24, 24, 1024, 1024, 128, 128}));
+    EXPECT_EQ(calls[0].causal, 0);
+    EXPECT_EQ(calls[0].kv_dtype, "c10::Float8_e4m3fn");
+    // FlexAttention compiled: Inductor's op named after its template kernel records Q, K, V.
+    calls = calls_of({op({"triton_tem_fused_flex_attention_0", 0, 10, 1, {{2, 8, 512, 64}, {2, 8, 512, 64}, {2, 8, 512, 64}}, {}, {}}),
+                      gpu_kernel("triton_tem_fused_flex_attention_0", 12, 40, 1)});
+    ASSERT_EQ(calls.size(), 1u);
+    EXPECT_EQ(calls[0].library, "FlexAttention");
+    EXPECT_EQ(calls[0].shape, (AttentionShape{2, 8, 8, 512, 512, 64, 64}));
+    EXPECT_EQ(calls[0].device_ns, 28'000);
+    EXPECT_EQ(calls[0].causal, -1);  // the block mask is data: every pair counted
+    // cuDNN's SDPA kernels launched by TransformerEngine (no aten op): by name, backward from "bprop".
+    calls = calls_of({op({"FusedAttnFunc", 0, 10, 1, {}, {}, {}}),
+                      gpu_kernel("cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_3_64x64x128_4x1x1_kernel0_0", 12, 20, 1)});
+    ASSERT_EQ(calls.size(), 1u);
+    EXPECT_EQ(calls[0].library, "cuDNN");
+    EXPECT_TRUE(calls[0].backward);
+    EXPECT_NE(calls[0].name_facts.find("sm90"), std::string::npos) << calls[0].name_facts;
+    EXPECT_EQ(classify_kernel("cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_3", EventKind::Kernel), KernelClass::AttentionCudnn);
+}
+
+TEST(AttentionLibraries, SglangTritonDecodeOnItsTokenPool) {
+    // SGLang's profiler op of decode_attention_fwd: q [T, Hq, D], k_buffer / v_buffer the token pool
+    // [slots, Hkv, D], o, kv_indptr [B + 1].
+    const auto calls = calls_of({op({"sglang_profiler::decode_attention_decode_attention_fwd_7", 0, 10, 1,
+                                     {{16, 32, 128}, {65536, 8, 128}, {65536, 8, 128}, {16, 32, 128}, {17}, {4000}}, {}, {}}),
+                                 gpu_kernel("_fwd_grouped_kernel_stage1", 12, 30, 1), gpu_kernel("_fwd_kernel_stage2", 30, 33, 1)});
+    ASSERT_EQ(calls.size(), 1u);
+    EXPECT_EQ(calls[0].implementation, "Triton decode");
+    EXPECT_TRUE(calls[0].decode);
+    EXPECT_EQ(calls[0].shape.batch, 16);
+    EXPECT_EQ(calls[0].shape.heads_kv, 8);
+    EXPECT_EQ(calls[0].device_ns, 21'000);  // both stages, under its op
+    EXPECT_EQ(calls[0].kernels, 2);
+}

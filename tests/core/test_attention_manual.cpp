@@ -232,7 +232,8 @@ TEST(ManualAttention, AdvisorSaysTheScoresAreMaterialisedInAnImportedTrace) {
     EXPECT_LT(f->weight, 1.0);
     // Folded heads: the scores' shape says so.
     const ProfileResult folded = imported("folded_bmm_forward.json.gz");
-    const Finding* g = finding(advise({&folded}), "materialised-scores");
+    const std::vector<Finding> folded_found = advise({&folded});  // kept: g points into it
+    const Finding* g = finding(folded_found, "materialised-scores");
     ASSERT_TRUE(g);
     EXPECT_NE(g->title.find("[BxH, Nq, Nk] = [16, 40, 40] float scores (100.0 KiB per call)"), std::string::npos) << g->title;
     // Nothing to say without manual attention, nor for our own runs (the score-matrix rule's).
