@@ -54,76 +54,13 @@
 #include "synthetic_timeline.h"
 #include "table_columns.h"
 #include "timeline_widget.h"
+#include "ui_test_registry.h"
+#include "ui_test_support.h"
 
 using namespace awb;
 using namespace awb::ui;
+using namespace awb::ui::test;
 
-namespace {
-
-// A failure shows one message box; offscreen it would block the test: the timer closes each as it appears.
-void close_message_boxes(QTimer& closer) {
-    QObject::connect(&closer, &QTimer::timeout, [] {
-        for (QWidget* w : QApplication::topLevelWidgets())
-            if (w->inherits("QMessageBox")) w->close();
-    });
-    closer.start(100);
-}
-
-// File > Open reads on the engine thread: waits until the file has been read and the window has
-// shown it (its queued slot ran). False when the window refused it or it did not open in time.
-bool open_and_wait(MainWindow& window, const QString& path) {
-    QSignalSpy opened(window.engine(), &Engine::resultsOpened);
-    if (!window.openFile(path)) return false;
-    if (opened.isEmpty() && !opened.wait(60'000)) return false;
-    QCoreApplication::processEvents();
-    return true;
-}
-
-OperatorRow row(const char* name, int64_t calls, int64_t self_ns, int64_t mem = 0) {
-    OperatorRow r;
-    r.name = name;
-    r.calls = calls;
-    r.self_cpu_ns = self_ns;
-    r.cpu_total_ns = self_ns * 2;
-    r.cpu_memory_bytes = mem;
-    return r;
-}
-
-RunSpec tiny_spec() {
-    RunSpec s;
-    s.batch = 1;
-    s.heads = s.kv_heads = 2;
-    s.seq_q = s.seq_k = 32;
-    s.head_dim = 16;
-    s.threads = 1;
-    return s;
-}
-
-// Profiles tiny_spec at N = 256 with `warmup` then `active` steps and presses Stop on the engine thread
-// right after step stop_after (where a click between steps lands): the run delivered, null when the
-// job was cancelled instead, nothing when it did not end within 2 minutes.
-std::optional<std::shared_ptr<const ProfileResult>> stop_profile_after(int warmup, int active, int stop_after) {
-    Engine engine;
-    QSignalSpy cancelled(&engine, &Engine::cancelled);
-    QSignalSpy done(&engine, &Engine::profileFinished);
-    ProfileOptions options;
-    options.wait = 0;
-    options.warmup = warmup;
-    options.active = active;
-    RunSpec s = tiny_spec();
-    s.seq_q = s.seq_k = 256;
-    QObject::connect(
-        engine.worker(), &EngineWorker::progress, engine.worker(),
-        [&engine, stop_after](int step) {
-            if (step == stop_after) engine.cancel();
-        },
-        Qt::DirectConnection);
-    engine.profile(s, options);
-    if (!QTest::qWaitFor([&] { return !cancelled.isEmpty() || !done.isEmpty(); }, 120'000)) return std::nullopt;
-    return done.isEmpty() ? nullptr : done.at(0).at(0).value<std::shared_ptr<const ProfileResult>>();
-}
-
-}  // namespace
 
 class UiTests : public QObject {
     Q_OBJECT
@@ -1171,5 +1108,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(UiTests)
+AWB_UI_TEST(UiTests)
 #include "test_ui.moc"
