@@ -132,6 +132,7 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
                 std::cout << "device " << d.value("id", -1) << ": " << d.value("name", std::string("?")) << ", "
                           << format_mib(d.value("totalGlobalMem", int64_t(0))) << ", compute " << d.value("computeMajor", 0) << "."
                           << d.value("computeMinor", 0) << "\n";
+    if (const std::string note = graph_capture_note(analysis.capture); !note.empty()) std::cout << note << "\n";
     std::cout << "also: " << t.flow_events << " flow, " << t.counter_events << " counter, " << t.metadata_events << " metadata, "
               << t.instant_events << " instant events\n";
     if (t.skipped_events > 0) {

@@ -362,6 +362,9 @@ void MainWindow::displayShown() {
     explainShown();
     if (!result->spec_known) {  // an imported trace: no spec of ours to name it by; the status line says how it was opened
         setWindowTitle(tr("Attention Workbench - %1").arg(run.label));
+        // ...and, for a capture trace, that its kernels did not run (once: the run may be shown again).
+        const QString capture = QString::fromStdString(graph_capture_note(run.analysis->capture));
+        if (!capture.isEmpty() && !status_->text().contains(capture)) status_->setText(status_->text() + QStringLiteral("; ") + capture);
         return;
     }
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),

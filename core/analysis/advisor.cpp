@@ -453,6 +453,26 @@ void precision(const CheckReport& check, std::vector<Finding>& out) {
     }
 }
 
+// A trace recorded while CUDA graphs were captured: its kernels did not run, so no device figure of it
+// describes the model (and CPU over device time is capture overhead, not dispatch).
+bool graph_capture(const RunAnalysis& analysis, std::vector<Finding>& out) {
+    const GraphCaptureSummary& c = analysis.capture;
+    if (c.graphs == 0) return false;
+    Finding f;
+    f.rule = "graph-capture";
+    f.weight = 1.0;  // it qualifies every other figure: first
+    f.title = "A graph-capture trace: " + std::to_string(c.launches) + " launches inside " + std::to_string(c.graphs) +
+              " captured graphs did not run, so its device time is not the model's";
+    f.evidence.push_back(std::to_string(c.graphs) + " " + c.begin_call + " .. EndCapture regions holding " + std::to_string(c.launches) +
+                         " kernel, copy and set launches");
+    f.evidence.push_back(std::to_string(c.device_events) + " device events ran outside the captures (warm-up, copies): " +
+                         format_duration_ns(double(c.device_ns)));
+    f.action = "Open the replay trace (the one recorded while the graphs ran) with this capture: attnwb inspect REPLAY --capture "
+               "CAPTURE, or File > Open of both files; its kernels are then attributed to the ops captured here.";
+    out.push_back(std::move(f));
+    return true;
+}
+
 }  // namespace
 
 std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) {
@@ -466,7 +486,7 @@ std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) 
         materialised_scores(*in.run, analysis, out);
         layout_copies(*in.run, rows, t, out);
         fragmentation(*in.run, rows, t, out);
-        dispatch_bound(*in.run, rows, t, out);
+        if (!graph_capture(analysis, out)) dispatch_bound(*in.run, rows, t, out);
     }
     if (in.bench) {
         cold_start(*in.bench, t, out);

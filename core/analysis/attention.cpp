@@ -7,6 +7,7 @@
 
 #include "analysis/attention_detail.h"
 #include "analysis/attention_rules.h"
+#include "analysis/graph_capture.h"
 #include "analysis/gpu_breakdown.h"
 #include "analysis/trace_links.h"
 #include "model/printf_string.h"
@@ -159,20 +160,12 @@ void cost(AttentionInstance& a) {
 // Calls made while a stream was being captured into a CUDA (HIP) graph: between the thread's
 // cudaStreamBeginCapture and cudaStreamEndCapture.
 void mark_captured(std::vector<AttentionInstance>& calls, const std::vector<TraceEvent>& events) {
-    std::map<std::pair<int32_t, uint64_t>, std::vector<std::pair<int64_t, int64_t>>> regions;  // (rank, thread) -> [begin, end)
-    std::map<std::pair<int32_t, uint64_t>, int64_t> open;
-    for (const TraceEvent& e : events) {
-        if (e.kind != EventKind::Runtime) continue;
-        const std::pair key{e.rank, e.thread};
-        if (e.name.find("StreamBeginCapture") != std::string::npos) open[key] = e.start_ns;
-        if (e.name.find("StreamEndCapture") != std::string::npos && open.count(key)) regions[key].emplace_back(open[key], e.end_ns);
-    }
+    const std::vector<CaptureRegion> regions = capture_regions(events);
     if (regions.empty()) return;
-    for (AttentionInstance& a : calls) {
-        const auto it = regions.find({a.rank, a.thread});
-        if (it == regions.end()) continue;
-        for (const auto& [begin, end] : it->second) a.captured = a.captured || (a.start_ns >= begin && a.start_ns < end);
-    }
+    for (AttentionInstance& a : calls)
+        a.captured = a.captured || std::any_of(regions.begin(), regions.end(), [&a](const CaptureRegion& r) {
+                         return r.end_ns != INT64_MAX && r.holds(a.rank, a.thread, a.start_ns);
+                     });
 }
 
 // Our own run: its spec says what the trace could not (LibTorch's C++ profiler records no Concrete

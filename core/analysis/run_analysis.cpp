@@ -15,6 +15,7 @@ RunAnalysis analyze_run(const Trace& trace, const RunSpec* spec) {
     a.gpu = gpu_breakdown(trace, classes);
     a.gpu_idle = gpu_idle_gaps(trace);
     set_step_gpu_time(a.attention, a.gpu);
+    a.capture = graph_capture_summary(trace);
     a.operators = operators.get();
     return a;
 }

@@ -11,6 +11,7 @@
 
 #include "analysis/attention.h"
 #include "analysis/gpu_breakdown.h"
+#include "analysis/graph_capture.h"
 #include "analysis/kernel_table.h"
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
@@ -26,6 +27,7 @@ struct RunAnalysis {
     std::vector<DeviceIdle> gpu_idle;    // gpu_idle_gaps(trace): the timeline marks them
     std::vector<AttentionInstance> attention;  // attention_instances(trace): every attention call
     std::vector<Roof> roofs;                   // call_roofs(...): what the calls are measured against (a run's only)
+    GraphCaptureSummary capture;               // graph_capture_summary(trace): a capture trace's graphs (none: graphs 0)
     bool operator==(const RunAnalysis&) const = default;
 };
 

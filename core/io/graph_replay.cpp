@@ -6,6 +6,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "analysis/graph_capture.h"
+
 namespace awb {
 
 namespace {
@@ -13,16 +15,6 @@ namespace {
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
 bool is_runtime_call(const TraceEvent& e) { return e.kind == EventKind::Runtime && e.device == DeviceKind::CPU; }
-
-// What a runtime call puts on a stream while a graph is captured: a kernel (cudaLaunchKernel,
-// cudaLaunchKernelExC, cuLaunchKernel, hipLaunchKernel, hipModuleLaunchKernel, hipExtModuleLaunchKernel,
-// the cooperative ones), a copy or a set (the *Async calls); nothing for any other call.
-std::optional<EventKind> launched_work(std::string_view name) {
-    if (contains(name, "LaunchKernel") || contains(name, "LaunchCooperativeKernel")) return EventKind::Kernel;
-    if (contains(name, "Async") && contains(name, "Memcpy")) return EventKind::Memcpy;
-    if (contains(name, "Async") && contains(name, "Memset")) return EventKind::Memset;
-    return std::nullopt;
-}
 
 bool is_op(const TraceEvent& e) {
     return e.device == DeviceKind::CPU && (e.kind == EventKind::CpuOp || e.kind == EventKind::UserAnnotation);

@@ -4,10 +4,13 @@
 // themselves when ../shared/public-traces is beside the repository (as on CI).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
 
+#include "analysis/advisor.h"
+#include "analysis/graph_capture.h"
 #include "analysis/kernel_table.h"
 #include "analysis/op_table.h"
 #include "analysis/trace_links.h"
@@ -372,4 +375,32 @@ TEST(GraphReplay, PublicTraces) {
     // SGLang's folder is a capture without a replay: one trace, execution_details.json is no trace.
     EXPECT_EQ(trace_files_of(root + "/sglang_decode_capture"), std::vector<std::string>{root + "/sglang_decode_capture/bs_32_rank0.json.gz"});
     EXPECT_FALSE(replay_files_of(root + "/sglang_decode_capture").has_value());
+}
+
+// A capture trace says what it is: its launches inside BeginCapture .. EndCapture did not run (counted
+// independently by a Python pass over the fixture: 3 regions, 34 launches; 8 device events of 71.112 us
+// ran outside them), and the advisor says so instead of calling the capture's CPU time dispatch.
+TEST(GraphCapture, ACaptureTraceIsRecognisedAndItsLaunchesCounted) {
+    const Trace capture = import_chrome_trace(fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")).trace;
+    const GraphCaptureSummary s = graph_capture_summary(capture);
+    EXPECT_EQ(s.graphs, 3);
+    EXPECT_EQ(s.launches, 34);
+    EXPECT_EQ(s.device_events, 8);
+    EXPECT_EQ(s.device_ns, 71'112);
+    EXPECT_EQ(s.begin_call, "hipStreamBeginCapture");
+    const std::string note = graph_capture_note(s);
+    EXPECT_NE(note.find("graph-capture trace: 3 graphs captured (hipStreamBeginCapture .. EndCapture); their 34 launches did not run here"),
+              std::string::npos)
+        << note;
+    ProfileResult run;
+    run.trace = capture;
+    const std::vector<Finding> findings = advise({&run});
+    ASSERT_FALSE(findings.empty());
+    EXPECT_EQ(findings.front().rule, "graph-capture");
+    EXPECT_TRUE(std::none_of(findings.begin(), findings.end(), [](const Finding& f) { return f.rule == "dispatch-bound"; }));
+    // The hand-made CUDA capture: graph A (2 kernels and a copy) and B (2 kernels).
+    EXPECT_EQ(graph_capture_summary(import_chrome_trace(fixture("cuda/capture_traces/capture.json")).trace).launches, 5);
+    // A replay is not a capture.
+    EXPECT_EQ(graph_capture_summary(import_chrome_trace(fixture("cuda/replay.json")).trace).graphs, 0);
+    EXPECT_EQ(graph_capture_note(graph_capture_summary(import_chrome_trace(fixture("cuda/replay.json")).trace)), "");
 }

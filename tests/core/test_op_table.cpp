@@ -167,6 +167,30 @@ TEST(OpTable, SelfDeviceTotalCountsEachKernelOnce) {
     EXPECT_EQ(totals(legacy).self_device_ns, 3'000);
 }
 
+// A device-side user annotation is a span over work, not work (issue 33: vLLM's capture_8192_PIECEWISE had
+// 55 ms of self CUDA time, 6541% of the table, over 0.8 ms of kernels). PyTorch links it to its CPU
+// record_function and adds its span to that op's device time; here neither row gets device time from it.
+TEST(OpTable, UserAnnotationsGiveNoDeviceTime) {
+    TraceEvent scope = op("capture_8192_PIECEWISE", 0, 100);
+    scope.kind = EventKind::UserAnnotation;
+    scope.correlation_id = 7;
+    TraceEvent launch = op("aten::mm", 10, 20);
+    launch.correlation_id = 42;
+    const TraceEvent kernel = device_event("gemm_kernel", EventKind::Kernel, 22, 25, 42);
+    const TraceEvent annotation = device_event("capture_8192_PIECEWISE", EventKind::UserAnnotation, 5, 95, 7);
+    const auto rows = key_averages(Trace::build({scope, launch, kernel, annotation}, {}, {}));
+    const OperatorRow* cpu = nullptr;
+    const OperatorRow* device = nullptr;
+    for (const auto& r : rows)
+        if (r.name == "capture_8192_PIECEWISE") (r.device == DeviceKind::CPU ? cpu : device) = &r;
+    ASSERT_TRUE(cpu && device);
+    EXPECT_EQ(cpu->self_device_ns, 0) << "the annotation's 90 us span is not its CPU scope's device time";
+    EXPECT_EQ(cpu->device_total_ns, 3'000) << "only the kernel under it";
+    EXPECT_EQ(device->self_device_ns, 0);
+    EXPECT_EQ(device->device_total_ns, 0);
+    EXPECT_EQ(totals(rows).self_device_ns, 3'000);
+}
+
 TEST(OpTable, AsyncEventsHaveNoSelfTime) {
     TraceEvent a = op("async_op", 0, 50);
     a.is_async = true;
