@@ -362,9 +362,7 @@ void MainWindow::displayShown() {
     explainShown();
     if (!result->spec_known) {  // an imported trace: no spec of ours to name it by; the status line says how it was opened
         setWindowTitle(tr("Attention Workbench - %1").arg(run.label));
-        // ...and, for a capture trace, that its kernels did not run (once: the run may be shown again).
-        const QString capture = QString::fromStdString(graph_capture_note(run.analysis->capture));
-        if (!capture.isEmpty() && !status_->text().contains(capture)) status_->setText(status_->text() + QStringLiteral("; ") + capture);
+        noteGraphCapture();
         return;
     }
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
@@ -374,6 +372,14 @@ void MainWindow::displayShown() {
                               QString::fromStdString(to_string(result->spec.dtype)))
                          .arg(result->trace.events().size())
                          .arg(format_duration_ns(median_recorded_step_ns(*result))));
+}
+
+// A capture trace's status line says that its kernels did not run (once: the run may be shown again).
+void MainWindow::noteGraphCapture() {
+    const NamedRun& run = session_->shown();
+    if (!run.result || run.result->spec_known || !run.analysis) return;
+    const QString capture = QString::fromStdString(graph_capture_note(run.analysis->capture));
+    if (!capture.isEmpty() && !status_->text().contains(capture)) status_->setText(status_->text() + QStringLiteral("; ") + capture);
 }
 
 void MainWindow::explainShown() {
@@ -524,6 +530,7 @@ void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QStri
                                  .arg(run->trace.memory().size()) +
                              (file->graph_replay ? graphReplayText(*file->graph_replay) : QString()));
             status_->setToolTip(file->graph_replay ? graphReplayLines(*file->graph_replay) : QString());
+            noteGraphCapture();  // when its analysis is already here (a small trace); else when it arrives
             return;
         }
         case ResultsKind::Workspace:
