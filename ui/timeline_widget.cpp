@@ -51,9 +51,15 @@ void TimelineWidget::showPrepared(std::shared_ptr<const TimelineData> data, std:
     trace_ = std::move(trace);
     analysis_ = std::move(analysis);
     memory_.clear();
+    memory_low_.clear();
     // The run's series are read where they are (a long trace has millions of points: no copy).
     for (const MemorySeries& m : analysis_ ? analysis_->memory : owned_memory_)
-        if (!m.points.empty()) memory_.push_back(&m);
+        if (!m.points.empty()) {
+            memory_.push_back(&m);
+            int64_t low = m.peak_allocated_bytes;
+            for (const MemoryPoint& a : m.allocated_points) low = std::min(low, a.bytes);
+            memory_low_.push_back(low);
+        }
     highlighted_.clear();
     selected_ = -1;
     flows_.clear();

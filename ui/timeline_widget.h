@@ -133,7 +133,7 @@ private:
     void paintLaneHeaders(QPainter& p, const QRect& area);
     void paintIdle(QPainter& p, const QRect& area, const TimeMapping& view);
     void paintItems(QPainter& p, const QRect& area);
-    std::pair<int64_t, int64_t> memoryRange(const MemorySeries& s) const;  // the y-axis's bytes, low and high
+    std::pair<int64_t, int64_t> memoryRange(int track) const;  // the y-axis's bytes, low and high
     void relayout();  // rows_ from the lane views and order; the widget's height
     void resetLanes();  // every lane shown in the data's order (a new trace)
     void addGroupActions(QMenu* menu, int lane);
@@ -160,6 +160,7 @@ private:
     std::vector<int> order_;  // lanes top to bottom as the user ordered them
     bool gpu_on_top_ = false;
     bool memory_relative_ = false;
+    std::vector<int64_t> memory_low_;  // per track: the lowest Total Allocated, the absolute axis's bottom
     RowLayout rows_;
     QRect paint_clip_;  // the exposed part of the widget during paintEvent (null: paint all)
     double last_paint_ms_ = 0;

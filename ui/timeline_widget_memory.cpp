@@ -39,9 +39,15 @@ int TimelineWidget::memoryTrackAt(int y) const {
     return -1;
 }
 
-std::pair<int64_t, int64_t> TimelineWidget::memoryRange(const MemorySeries& s) const {
-    if (!memory_relative_ && s.has_totals()) return {0, std::max<int64_t>(1, std::max(s.peak_allocated_bytes, s.peak_reserved_bytes))};
-    return {std::min<int64_t>(0, s.low_bytes), std::max<int64_t>(1, s.peak_bytes)};
+std::pair<int64_t, int64_t> TimelineWidget::memoryRange(int track) const {
+    // Absolute: from the lowest allocated level to the highest reserved one (the labels say where the
+    // axis starts: a few MiB moving on 140 GiB of weights stay visible); relative: from zero or below.
+    const MemorySeries& s = *memory_[size_t(track)];
+    if (memory_relative_ || !s.has_totals()) return {std::min<int64_t>(0, s.low_bytes), std::max<int64_t>(1, s.peak_bytes)};
+    const int64_t hi = std::max(s.peak_allocated_bytes, s.peak_reserved_bytes);
+    const int64_t lo = memory_low_[size_t(track)];
+    const int64_t margin = std::max<int64_t>(1, (hi - lo) / 20);
+    return {std::max<int64_t>(0, lo - margin), hi + margin};
 }
 
 void TimelineWidget::paintMemoryTracks(QPainter& p, const QRect& area) {
@@ -65,7 +71,7 @@ void TimelineWidget::paintMemoryTracks(QPainter& p, const QRect& area) {
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRect(area.left() + 4, top, area.width() - 8, kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft, text);
         const QRect track(x_base, top + kLaneHeaderPx, area.width() - kGutterPx, kMemoryTrackPx);
-        const auto [lo, hi] = memoryRange(s);
+        const auto [lo, hi] = memoryRange(int(m));
         paintMemoryAxis(p, track, lo, hi);
         if (absolute) {
             paintMemoryCurve(p, track, s.reserved_points, lo, hi, QPen(kReservedColor, 1));
@@ -87,7 +93,8 @@ void TimelineWidget::paintMemoryAxis(QPainter& p, const QRect& track, int64_t lo
         p.setPen(grid);
         p.drawLine(track.left(), y, track.right(), y);
         p.restore();
-        p.drawText(QRect(track.left() - kGutterPx + 4, y - 8, kGutterPx - 10, 16), Qt::AlignRight | Qt::AlignVCenter,
+        const int label_top = std::clamp(y - 8, track.top(), track.bottom() - 16);  // inside the track
+        p.drawText(QRect(track.left() - kGutterPx + 4, label_top, kGutterPx - 10, 16), Qt::AlignRight | Qt::AlignVCenter,
                    bytes < 0 ? QStringLiteral("-") + format_bytes(-bytes) : format_bytes(bytes));
     }
 }

@@ -21,6 +21,7 @@ using namespace awb::ui::test;
 namespace {
 
 const QString kTrace = QStringLiteral(AWB_FIXTURE_DIR "/traces/memory_totals/sglang_decode_memory.json");
+const QString kResnet = QStringLiteral(AWB_FIXTURE_DIR "/traces/memory_totals/mi300x_resnet_window.json");
 
 QAction* action_named(QMenu* menu, const QString& prefix) {
     for (QAction* a : menu->actions())
@@ -83,7 +84,7 @@ private slots:
         MainWindow window;
         window.resize(1600, 1000);
         window.show();
-        QVERIFY(open_and_wait(window, kTrace));
+        QVERIFY(open_and_wait(window, kResnet));
         TimelineWidget* t = window.timeline();
         const TimelineData* d = t->data();
         QVERIFY(d);
@@ -135,16 +136,18 @@ private slots:
     }
 
     void operatorSelectionScrollsItIntoView() {
-        // At 1000x700 the main thread's deep rows are below the fold: selecting an operator that only
-        // runs there scrolls the timeline to its row.
+        // In a short window with the Python frames shown, the main thread's deep rows are below the
+        // fold: selecting an operator that only runs there scrolls the timeline to its row.
         MainWindow window;
-        window.resize(1000, 700);
+        window.resize(1000, 560);
         window.show();
-        QVERIFY(open_and_wait(window, kTrace));
+        QVERIFY(open_and_wait(window, kResnet));
         TimelineWidget* t = window.timeline();
         QScrollArea* area = nullptr;
         for (QWidget* w = t->parentWidget(); w && !area; w = w->parentWidget()) area = qobject_cast<QScrollArea*>(w);
         QVERIFY(area);
+        // Every Python frame shown, as a user digging into the stacks would: the ops sit deep below.
+        for (int l = 0; l < int(t->data()->lanes.size()); ++l) t->setFramesExpanded(l, true);
         OperatorPanel* ops = window.operatorPanel();
         // The operator whose first span sits lowest.
         int best_row = -1, best_y = -1;
@@ -157,7 +160,9 @@ private slots:
             }
         }
         QVERIFY(best_row >= 0);
-        QVERIFY2(best_y > area->viewport()->height(), "the fixture's lowest operator must start below the fold");
+        QVERIFY2(best_y > area->viewport()->height(),
+                 qPrintable(QStringLiteral("the fixture's lowest operator must start below the fold: y %1, viewport %2, rows %3")
+                                .arg(best_y).arg(area->viewport()->height()).arg(ops->proxy()->rowCount())));
         area->verticalScrollBar()->setValue(0);
         ops->view()->selectRow(best_row);
         QCoreApplication::processEvents();
