@@ -44,6 +44,18 @@ struct InspectCommand {
     bool rules = false;
 };
 
+// The series with the highest quoted peak (the allocator's totals where the trace has them, else relative).
+const MemorySeries* top_memory(const std::vector<MemorySeries>& memory) {
+    const MemorySeries* top = nullptr;
+    for (const auto& s : memory)
+        if (!top || s.quoted_peak_bytes() > top->quoted_peak_bytes()) top = &s;
+    return top;
+}
+
+void print_memory_peaks(const std::vector<MemorySeries>& memory) {
+    for (const auto& s : memory) std::cout << "memory " << memory_series_label(s) << ": peak " << memory_peak_text(s) << "\n";
+}
+
 // Peak resident memory of this process so far (VmHWM), in bytes; 0 where /proc is missing.
 int64_t peak_rss_bytes() {
     std::ifstream status("/proc/self/status");
@@ -108,8 +120,8 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
     }
     const ProfileResult ours = run_of_metadata(t.extra);  // our own trace's spec (the attention calls' mask) and roof
     const RunAnalysis analysis = analyze_run(trace, ours.spec_known ? &ours.spec : nullptr);  // the tables and the memory replay, once
-    int64_t peak = 0;
-    for (const auto& s : analysis.memory) peak = std::max(peak, s.peak_bytes);
+    const MemorySeries* top = top_memory(analysis.memory);
+    const int64_t peak = top ? top->quoted_peak_bytes() : 0;
     std::cout << "=== " << path << (t.trace_name.empty() ? "" : "  (" + t.trace_name + ")") << " ===\n";
     std::cout << "duration " << format_ms(double(trace.end_ns() - trace.begin_ns())) << ", " << trace.events().size()
               << " events (";
@@ -119,7 +131,9 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
         first = false;
     }
     std::cout << "), " << cpu_threads.size() << " CPU thread(s), " << streams.size() << " device stream(s), " << trace.memory().size()
-              << " memory events, peak " << format_mib(peak) << ", " << format_mib(t.bytes_read) << " of JSON\n";
+              << " memory events, peak " << format_mib(peak) << (top ? std::string(" (") + memory_peak_basis(*top) + ")" : std::string())
+              << ", " << format_mib(t.bytes_read) << " of JSON\n";
+    print_memory_peaks(analysis.memory);
     if (trace.meta().ranks.size() > 1) {
         std::cout << "ranks";
         for (int32_t r : trace.meta().ranks) std::cout << " " << r;
@@ -204,6 +218,8 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
               {"backend", t.backend},
               {"memory_events", trace.memory().size()},
               {"peak_memory_bytes", peak},
+              {"peak_memory_basis", top ? memory_peak_basis(*top) : "none"},
+              {"peak_reserved_bytes", top ? top->peak_reserved_bytes : -1},
               {"json_bytes", t.bytes_read}}},
             {"operators", rows},
             {"kernels", kernels_json},

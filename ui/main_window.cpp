@@ -125,8 +125,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
     connect(run_panel_, &RunPanel::sweepRequested, this, &MainWindow::startSweep);
-    connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineWidget::setHighlightedName);
-    connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineWidget::setHighlightedName);
+    connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineWidget::showName);  // highlighted and scrolled to
+    connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineWidget::showName);
     connect(attention_, &AttentionView::callSelected, this, [this](int event, qint64 start_ns, qint64 end_ns) {
         const qint64 pad = std::max<qint64>(1000, (end_ns - start_ns) / 4);  // the call with a quarter of it either side
         timeline_->setView({start_ns - pad, end_ns + pad, 1});

@@ -37,10 +37,12 @@ struct TimelineSpan {
 
 struct TimelineLevel {
     std::vector<TimelineSpan> spans;  // sorted by start; no two overlap, so ends are sorted too
+    bool frames_only = false;         // every span a Python frame (python_function): foldable
 };
 
 struct TimelineLane {
-    std::string title;  // "CPU thread 1234", "cuda:0 stream 7"
+    std::string title;  // "CPU thread 1234", "cuda:0 stream 7", "Spans: PyTorch Profiler"
+    std::string group;  // what it belongs to: its process ("python3.10 (pid 12)", "Spans") or device ("cuda:0")
     std::vector<TimelineLevel> levels;
     bool device = false;  // a device stream (of device_index, on rank)
     int device_index = -1;
@@ -67,6 +69,30 @@ struct TimelineData {
 // Returns the level it went to.
 size_t place_span(TimelineLane& lane, TimelineSpan span, size_t level);
 
+// How the lanes are shown: their order top to bottom, which are hidden or collapsed (header only),
+// and whether a lane's deep Python frames are folded away.
+struct LaneView {
+    bool hidden = false;
+    bool collapsed = false;
+    bool frames_expanded = false;  // show the Python-frame-only levels beyond the fold depth
+};
+
+// The rows on screen, from the lane views: per lane its header's y and per level its row's y (-1 where
+// not shown). Python-frame-only levels deeper than frame_depth are folded unless the lane expands them.
+struct RowLayout {
+    std::vector<int> order;                 // shown lanes, top to bottom
+    std::vector<int> header_y;              // per lane: -1 when hidden
+    std::vector<std::vector<int>> row_y;    // per lane, per level: -1 when not shown
+    std::vector<int> folded_levels;         // per lane: Python levels folded away
+    int bottom = 0;                         // below the last shown lane
+    int shownRows(int lane) const;          // rows of the lane on screen (0 when collapsed or hidden)
+};
+RowLayout layout_rows(const TimelineData& data, const std::vector<LaneView>& views, const std::vector<int>& order,
+                      int top, int header_px, int row_px, size_t frame_depth);
+
+// The lane order with the device lanes first (pinned on top), or back to the data's order.
+std::vector<int> lane_order(const TimelineData& data, const std::vector<int>& order, bool gpu_on_top);
+
 struct DrawItem {
     int lane = 0;
     int level = 0;
@@ -80,6 +106,9 @@ struct DrawItem {
 // narrower than min_px starts a folded item that swallows, by binary search, every span starting
 // within min_px of it, so a frame costs O(visible pixels x log spans), not O(spans).
 void build_draw_list(const TimelineData& data, const TimeMapping& view, double min_px, std::vector<DrawItem>& out);
+// Only the rows of the layout that are shown and overlap [y0, y1): a frame costs what is on screen.
+void build_draw_list(const TimelineData& data, const TimeMapping& view, double min_px, std::vector<DrawItem>& out,
+                     const RowLayout& rows, int y0, int y1, int row_px);
 
 // The span under a point, or nullptr.
 const TimelineSpan* span_at(const TimelineData& data, const TimeMapping& view, int lane, int level, double x,

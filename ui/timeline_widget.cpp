@@ -51,13 +51,19 @@ void TimelineWidget::showPrepared(std::shared_ptr<const TimelineData> data, std:
     trace_ = std::move(trace);
     analysis_ = std::move(analysis);
     memory_.clear();
+    memory_low_.clear();
     // The run's series are read where they are (a long trace has millions of points: no copy).
     for (const MemorySeries& m : analysis_ ? analysis_->memory : owned_memory_)
-        if (!m.points.empty()) memory_.push_back(&m);
+        if (!m.points.empty()) {
+            memory_.push_back(&m);
+            int64_t low = m.peak_allocated_bytes;
+            for (const MemoryPoint& a : m.allocated_points) low = std::min(low, a.bytes);
+            memory_low_.push_back(low);
+        }
     highlighted_.clear();
     selected_ = -1;
     flows_.clear();
-    setMinimumHeight(std::max(120, contentHeight()));
+    resetLanes();
     fit();
 }
 
@@ -99,16 +105,11 @@ void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run, std::share
 }
 
 int TimelineWidget::contentHeight() const {
-    int h = 0;
-    if (data_)
-        for (const auto& lane : data_->lanes) h += kLaneHeaderPx + int(std::max<size_t>(1, lane.levels.size())) * kRowPx;
-    return kRulerPx + h + int(memory_.size()) * (kMemoryTrackPx + kLaneHeaderPx);
+    return (data_ ? rows_.bottom : kRulerPx) + int(memory_.size()) * (kMemoryTrackPx + kLaneHeaderPx);
 }
 
 int TimelineWidget::laneTop(int lane) const {
-    int y = kRulerPx;
-    for (int l = 0; l < lane; ++l) y += kLaneHeaderPx + int(std::max<size_t>(1, data_->lanes[size_t(l)].levels.size())) * kRowPx;
-    return y;
+    return lane >= 0 && size_t(lane) < rows_.header_y.size() ? rows_.header_y[size_t(lane)] : -1;
 }
 
 void TimelineWidget::setView(const TimeMapping& view) {
@@ -153,9 +154,11 @@ void TimelineWidget::setHighlightedName(const QString& name) {
 
 void TimelineWidget::resizeEvent(QResizeEvent*) { view_.width_px = std::max(1, width() - kGutterPx); }
 
-void TimelineWidget::paintEvent(QPaintEvent*) {
+void TimelineWidget::paintEvent(QPaintEvent* e) {
     QPainter p(this);
+    paint_clip_ = e->rect();  // only the exposed rows are built and drawn
     paintTo(p, rect());
+    paint_clip_ = QRect();
     // In a scroll area the ruler stays at the visible top while the lanes scroll under it.
     const int top = visibleRegion().boundingRect().top();
     if (data_ && top > 0) {
@@ -181,31 +184,53 @@ size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
     }
     TimeMapping view = view_;
     view.width_px = std::max(1, area.width() - kGutterPx);
-    build_draw_list(*data_, view, kFoldPx, items_);
+    // Rows are laid out from the area's top; only those in the exposed part are built.
+    const QRect exposed = paint_clip_.isNull() ? area : paint_clip_.intersected(area);
+    build_draw_list(*data_, view, kFoldPx, items_, rows_, exposed.top() - area.top(), exposed.bottom() + 1 - area.top(), kRowPx);
 
-    const QFontMetrics fm(p.font());
     const int x_base = area.left() + kGutterPx;
     p.save();
     p.setClipRect(QRect(x_base, area.top(), area.width() - kGutterPx, area.height()));
-    std::vector<int> lane_top(data_->lanes.size());
-    for (size_t l = 0; l < data_->lanes.size(); ++l) lane_top[l] = area.top() + laneTop(int(l)) + kLaneHeaderPx;
-    // (laneTop includes the ruler at the top)
+    paintIdle(p, area, view);
+    paintItems(p, area);
+    paintFlows(p, area, view);
+    if (selecting_) {
+        const double a = std::min(select_x0_, select_x1_), b = std::max(select_x0_, select_x1_);
+        p.fillRect(QRectF(x_base + a, area.top(), b - a, area.height()), QColor(40, 120, 255, 50));
+    }
+    p.restore();
+    paintLaneHeaders(p, area);
+    paintMemoryTracks(p, area);
+    paintRuler(p, QRect(x_base, area.top(), area.width() - kGutterPx, kRulerPx), view);
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRect(area.left() + 4, area.top(), kGutterPx - 8, kRulerPx), Qt::AlignVCenter | Qt::AlignLeft,
+               tr("view %1").arg(format_duration_ns(double(view.end_ns - view.start_ns))));
+    last_paint_ms_ = double(timer.nsecsElapsed()) / 1e6;
+    return items_.size();
+}
+
+void TimelineWidget::paintIdle(QPainter& p, const QRect& area, const TimeMapping& view) {
     // The GPUs' idle gaps (no kernel, copy or set on any stream of the device): a red tint behind
-    // each of its stream lanes, only the visible gaps (binary search), at least one pixel wide.
-    for (size_t l = 0; l < data_->lanes.size(); ++l) {
-        const DeviceIdle* idle = idleOf(int(l));
-        if (!idle) continue;
-        const int height = int(std::max<size_t>(1, data_->lanes[l].levels.size())) * kRowPx;
+    // each of its shown stream lanes, only the visible gaps (binary search), at least one pixel wide.
+    const int x_base = area.left() + kGutterPx;
+    for (int l : rows_.order) {
+        const DeviceIdle* idle = idleOf(l);
+        const int rows = rows_.shownRows(l);
+        if (!idle || rows == 0) continue;
+        const int top = area.top() + rows_.header_y[size_t(l)] + kLaneHeaderPx;
         auto it = std::partition_point(idle->gaps.begin(), idle->gaps.end(), [&](const auto& g) { return g.second <= view.start_ns; });
         for (; it != idle->gaps.end() && it->first < view.end_ns; ++it) {
             const double x0 = std::max(0.0, view.x_of(it->first)), x1 = std::min(view.width_px, view.x_of(it->second));
-            if (x1 - x0 >= 1) p.fillRect(QRectF(x_base + x0, lane_top[l], x1 - x0, height), QColor(230, 60, 60, 38));
+            if (x1 - x0 >= 1) p.fillRect(QRectF(x_base + x0, top, x1 - x0, rows * kRowPx), QColor(230, 60, 60, 38));
         }
     }
-    const QColor folded_pen = palette().color(QPalette::Mid);
+}
+
+void TimelineWidget::paintItems(QPainter& p, const QRect& area) {
+    const QFontMetrics fm(p.font());
+    const int x_base = area.left() + kGutterPx;
     for (const auto& it : items_) {
-        const int y = lane_top[size_t(it.lane)] + it.level * kRowPx;
-        if (y > area.bottom() || y + kRowPx < area.top()) continue;
+        const int y = area.top() + rows_.row_y[size_t(it.lane)][size_t(it.level)];
         const double w = std::max(1.0, it.x1 - it.x0);
         const QRectF r(x_base + it.x0, y, w, kRowPx - 2);
         if (it.count > 1) {  // folded: a grey block, darker with more spans
@@ -225,44 +250,26 @@ size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
             if (label.size() > 1) p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
         }
     }
-    (void)folded_pen;
-    paintFlows(p, area, view);
-    if (selecting_) {
-        const double a = std::min(select_x0_, select_x1_), b = std::max(select_x0_, select_x1_);
-        p.fillRect(QRectF(x_base + a, area.top(), b - a, area.height()), QColor(40, 120, 255, 50));
-    }
-    p.restore();
-
-    // Lane titles in the gutter, separators across.
-    p.setPen(palette().color(QPalette::Text));
-    for (size_t l = 0; l < data_->lanes.size(); ++l) {
-        const int top = area.top() + laneTop(int(l));
-        p.fillRect(QRect(area.left(), top, area.width(), kLaneHeaderPx), palette().alternateBase());
-        p.drawText(QRect(area.left() + 4, top, area.width(), kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft,
-                   QString::fromStdString(data_->lanes[l].title));
-    }
-    for (size_t m = 0; m < memory_.size(); ++m) {
-        const int top = area.top() + laneTop(int(data_->lanes.size())) + int(m) * (kLaneHeaderPx + kMemoryTrackPx);
-        p.fillRect(QRect(area.left(), top, area.width(), kLaneHeaderPx), palette().alternateBase());
-        p.drawText(QRect(area.left() + 4, top, area.width(), kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft,
-                   tr("Memory allocated on %1 (peak %2)")
-                       .arg(QString::fromStdString(memory_series_label(*memory_[m])), format_bytes(memory_[m]->peak_bytes)));
-        paintMemory(p, QRect(x_base, top + kLaneHeaderPx, area.width() - kGutterPx, kMemoryTrackPx), *memory_[m]);
-    }
-    paintRuler(p, QRect(x_base, area.top(), area.width() - kGutterPx, kRulerPx), view);
-    p.drawText(QRect(area.left() + 4, area.top(), kGutterPx - 8, kRulerPx), Qt::AlignVCenter | Qt::AlignLeft,
-               tr("view %1").arg(format_duration_ns(double(view.end_ns - view.start_ns))));
-    last_paint_ms_ = double(timer.nsecsElapsed()) / 1e6;
-    return items_.size();
 }
 
 int TimelineWidget::eventY(int event) const {
     if (!data_ || event < 0 || size_t(event) >= data_->placed.size()) return -1;
     const auto& at = data_->placed[size_t(event)];
-    return at.lane < 0 ? -1 : laneTop(at.lane) + kLaneHeaderPx + at.level * kRowPx;
+    if (at.lane < 0) return -1;
+    const int row = rows_.row_y[size_t(at.lane)][size_t(at.level)];
+    return row >= 0 ? row : laneTop(at.lane);  // a collapsed lane: its header
 }
 
 void TimelineWidget::selectEvent(int event) {
+    if (data_ && event >= 0 && size_t(event) < data_->placed.size()) {  // its lane shown, its row unfolded
+        const auto& at = data_->placed[size_t(event)];
+        if (at.lane >= 0 && rows_.row_y[size_t(at.lane)][size_t(at.level)] < 0) {
+            LaneView& v = lane_views_[size_t(at.lane)];
+            v.hidden = v.collapsed = false;
+            v.frames_expanded = true;
+            relayout();
+        }
+    }
     selected_ = event;
     flows_ = trace_ && event >= 0 ? launch_flows(*trace_, event) : std::vector<FlowLink>{};
     update();
@@ -271,19 +278,22 @@ void TimelineWidget::selectEvent(int event) {
 void TimelineWidget::paintFlows(QPainter& p, const QRect& area, const TimeMapping& view) {
     if (!data_ || selected_ < 0 || size_t(selected_) >= data_->placed.size()) return;
     const int x_base = area.left() + kGutterPx;
-    auto top_of = [&](int32_t event) {
+    auto top_of = [&](int32_t event) {  // -1: not on screen (a hidden, collapsed or folded row)
         const auto& at = data_->placed[size_t(event)];
-        return area.top() + laneTop(at.lane) + kLaneHeaderPx + at.level * kRowPx;
+        const int row = at.lane < 0 ? -1 : rows_.row_y[size_t(at.lane)][size_t(at.level)];
+        return row < 0 ? -1 : area.top() + row;
     };
     auto x_of = [&](int64_t ns) { return x_base + std::clamp(view.x_of(ns), -1e6, 1e6); };
     const TraceEvent& sel = trace_->events()[size_t(selected_)];
     p.setPen(QPen(QColor(20, 20, 20), 2));
     p.setBrush(Qt::NoBrush);
-    p.drawRect(QRectF(x_of(sel.start_ns), top_of(selected_), std::max(2.0, view.x_of(sel.end_ns) - view.x_of(sel.start_ns)), kRowPx - 2));
+    if (top_of(selected_) >= 0)
+        p.drawRect(QRectF(x_of(sel.start_ns), top_of(selected_), std::max(2.0, view.x_of(sel.end_ns) - view.x_of(sel.start_ns)), kRowPx - 2));
     const QColor flow(200, 60, 20);
     for (const FlowLink& f : flows_) {
         const TraceEvent& a = trace_->events()[size_t(f.from)];
         const TraceEvent& b = trace_->events()[size_t(f.to)];
+        if (top_of(f.from) < 0 || top_of(f.to) < 0) continue;
         // From the launch's start (bottom of its row) to the kernel's start (top of its row), as Perfetto draws ac2g.
         const QPointF from(x_of(a.start_ns), top_of(f.from) + kRowPx - 2);
         const QPointF to(x_of(b.start_ns), top_of(f.to));
@@ -320,54 +330,13 @@ void TimelineWidget::paintRuler(QPainter& p, const QRect& ruler, const TimeMappi
     }
 }
 
-void TimelineWidget::paintMemory(QPainter& p, const QRect& track, const MemorySeries& series) {
-    const std::vector<MemoryPoint>& points = series.points;
-    const int64_t peak = series.peak_bytes;
-    if (points.empty() || peak <= 0) return;
-    TimeMapping view = view_;
-    view.width_px = track.width();
-    auto y_of = [&](int64_t bytes) { return track.bottom() - double(bytes) / double(peak) * (track.height() - 4); };
-    // Min and max per pixel column, so that no peak vanishes; the level before the view carries in.
-    auto first = std::partition_point(points.begin(), points.end(), [&](const MemoryPoint& m) { return m.ts_ns < view.start_ns; });
-    int64_t level = first == points.begin() ? 0 : std::prev(first)->bytes;
-    QPolygonF line;
-    line.append(QPointF(track.left(), y_of(level)));
-    for (auto it = first; it != points.end() && it->ts_ns <= view.end_ns;) {
-        const int col = int(view.x_of(it->ts_ns));
-        const int64_t line_level = level;
-        int64_t lo = level, hi = level;
-        while (it != points.end() && int(view.x_of(it->ts_ns)) == col) {
-            lo = std::min(lo, it->bytes);
-            hi = std::max(hi, it->bytes);
-            level = it->bytes;
-            ++it;
-        }
-        line.append(QPointF(track.left() + col, y_of(line_level)));  // a step, not a slope
-        line.append(QPointF(track.left() + col, y_of(lo)));
-        line.append(QPointF(track.left() + col, y_of(hi)));
-        line.append(QPointF(track.left() + col, y_of(level)));
-    }
-    line.append(QPointF(track.right(), y_of(level)));
-    p.save();
-    p.setClipRect(track);
-    p.setPen(QPen(QColor(200, 60, 60), 1));
-    p.drawPolyline(line);
-    p.restore();
-}
-
 TimelineWidget::Hit TimelineWidget::rowAt(int y) const {
     Hit h;
     if (!data_) return h;
-    int top = kRulerPx;
-    for (size_t l = 0; l < data_->lanes.size(); ++l) {
-        const int rows = int(std::max<size_t>(1, data_->lanes[l].levels.size()));
-        const int body = top + kLaneHeaderPx;
-        if (y >= body && y < body + rows * kRowPx) {
-            h.lane = int(l);
-            h.level = (y - body) / kRowPx;
-            return h;
-        }
-        top = body + rows * kRowPx;
+    for (int l : rows_.order) {
+        const auto& row_y = rows_.row_y[size_t(l)];
+        for (size_t d = 0; d < row_y.size(); ++d)
+            if (row_y[d] >= 0 && y >= row_y[d] && y < row_y[d] + kRowPx) return {l, int(d)};
     }
     return h;
 }
@@ -468,7 +437,10 @@ bool TimelineWidget::event(QEvent* e) {
                                             : nullptr;
         const auto [gap_start, gap_end] =
             h.lane >= 0 && !s ? idleGapAt(h.lane, view_.ns_at(help->pos().x() - kGutterPx)) : std::pair<int64_t, int64_t>{0, 0};
-        if (s)
+        const int track = memoryTrackAt(help->pos().y());
+        if (track >= 0 && help->pos().x() >= kGutterPx)
+            QToolTip::showText(help->globalPos(), memoryTooltip(track, help->pos().x() - kGutterPx), this);
+        else if (s)
             QToolTip::showText(help->globalPos(), describe(*s), this);
         else if (gap_end > gap_start)
             QToolTip::showText(help->globalPos(),
@@ -529,6 +501,10 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
     } else if (dragging_) {
         dragging_ = false;
         if ((e->pos() - press_pos_).manhattanLength() < 3 && data_) {  // a click, not a drag
+            if (const int lane = laneAtHeader(e->pos().y()); lane >= 0) {  // on a lane's header: collapse / expand
+                setLaneCollapsed(lane, !lane_views_[size_t(lane)].collapsed);
+                return;
+            }
             const Hit h = rowAt(e->pos().y());
             if (const TimelineSpan* s = h.lane >= 0 ? span_at(*data_, view_, h.lane, h.level, e->pos().x() - kGutterPx, 2.0)
                                                     : nullptr) {

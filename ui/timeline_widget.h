@@ -1,10 +1,16 @@
-// The timeline: one lane per CPU thread / device stream, nested events by level, the memory curve
+// The timeline: one lane per CPU thread / device stream, nested events by level, the memory tracks
 // under the lanes. Zoom (wheel, +/-, shift-drag a range), pan (drag, arrow keys), fit (F, Home); hover
-// shows an event's details, a click selects it. Each frame paints only the draw list of the visible
-// window (timeline_data.h).
+// shows an event's details, a click selects it. Lanes collapse (click the header) and expand, can be
+// hidden, moved and the GPU lanes pinned on top (the header's context menu); Python-frame-only levels
+// beyond kFrameDepth are folded until expanded. Memory tracks draw the allocator's Total Allocated and
+// Total Reserved where the trace has them, or the running sum relative to the trace start (a toggle),
+// on a y-axis with units and a hover readout. Each frame paints only the draw list of the visible
+// rows and window (timeline_data.h).
 #pragma once
 
 #include <QWidget>
+
+class QMenu;
 
 #include <memory>
 #include <set>
@@ -46,6 +52,35 @@ public:
     // the scroll area around the timeline scrolls there (a call on a lane far down, a graph replay's).
     int eventY(int event) const;
     int selectedEvent() const { return selected_; }
+    // Highlights the spans of an operator (as setHighlightedName) and brings its first one in the view
+    // (or the first one at all) on screen: the lane revealed, the time panned to it, the scroll area
+    // around scrolled to its row. Returns the event shown, -1 when none has the name.
+    int showName(const QString& name);
+    // Scroll the scroll area around the widget (if any) to an event's row; unhides, expands its lane.
+    void scrollToEvent(int event);
+
+    // Lanes: hidden, collapsed (header only), Python frames expanded, order, GPU lanes on top.
+    const RowLayout& rows() const { return rows_; }
+    const std::vector<LaneView>& laneViews() const { return lane_views_; }
+    void setLaneHidden(int lane, bool hidden);
+    void setLaneCollapsed(int lane, bool collapsed);
+    void setFramesExpanded(int lane, bool expanded);
+    void setGroupCollapsed(const std::string& group, bool collapsed);  // every lane of a process or device
+    void moveLane(int lane, int delta);  // up (-1) or down (+1) among the shown lanes
+    void showAllLanes();
+    void setGpuOnTop(bool on);
+    bool gpuOnTop() const { return gpu_on_top_; }
+    int laneAtHeader(int y) const;  // the lane whose header is at y, -1 when none
+    // The header's context menu (collapse, hide, move, show hidden, GPU on top); the caller owns it.
+    QMenu* laneMenu(int lane);
+
+    // Memory: the allocator's totals (default, where the trace has them) or the relative running sum.
+    void setMemoryRelative(bool relative);
+    bool memoryRelative() const { return memory_relative_; }
+    int memoryTrackAt(int y) const;  // the memory track at y (header or curve), -1 when none
+    int memoryTrackTop(int track) const;  // its header's y
+    // The hover readout of a track at time t: the levels at t with units.
+    QString memoryReadout(int track, int64_t t) const;
     const std::vector<FlowLink>& flows() const { return flows_; }
     const TimelineData* data() const { return data_.get(); }  // null while none is set or prepared
     // The idle gap of a device lane's GPU at time t (no kernel, copy or set on any of its streams),
@@ -66,6 +101,7 @@ public:
     static constexpr int kLaneHeaderPx = 18;
     static constexpr int kMemoryTrackPx = 70;
     static constexpr double kFoldPx = 3.0;
+    static constexpr size_t kFrameDepth = 3;  // Python-frame-only levels deeper than this start folded
 
 signals:
     void eventClicked(int event);       // index into the trace's events
@@ -79,6 +115,7 @@ protected:
     void mouseMoveEvent(QMouseEvent*) override;
     void mouseReleaseEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
     bool event(QEvent* e) override;  // tooltips
 
 private:
@@ -89,7 +126,18 @@ private:
     int laneTop(int lane) const;
     int contentHeight() const;
     QString totalsInRun(const TraceEvent& event) const;  // "in this run: ..." from the analysis's tables
-    void paintMemory(QPainter& p, const QRect& rect, const MemorySeries& track);
+    void paintMemoryTracks(QPainter& p, const QRect& area);
+    void paintMemoryAxis(QPainter& p, const QRect& track, int64_t lo, int64_t hi);
+    void paintMemoryCurve(QPainter& p, const QRect& track, const std::vector<MemoryPoint>& points, int64_t lo, int64_t hi,
+                          const QPen& pen);
+    void paintLaneHeaders(QPainter& p, const QRect& area);
+    void paintIdle(QPainter& p, const QRect& area, const TimeMapping& view);
+    void paintItems(QPainter& p, const QRect& area);
+    std::pair<int64_t, int64_t> memoryRange(int track) const;  // the y-axis's bytes, low and high
+    void relayout();  // rows_ from the lane views and order; the widget's height
+    void resetLanes();  // every lane shown in the data's order (a new trace)
+    void addGroupActions(QMenu* menu, int lane);
+    QString memoryTooltip(int track, int x) const;
     void paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view);
     void paintFlows(QPainter& p, const QRect& area, const TimeMapping& view);
 
@@ -108,6 +156,13 @@ private:
     size_t preparing_ = 0;   // events of the trace being prepared in the background, 0 when none
     std::vector<FlowLink> flows_;
     std::vector<DrawItem> items_;
+    std::vector<LaneView> lane_views_;
+    std::vector<int> order_;  // lanes top to bottom as the user ordered them
+    bool gpu_on_top_ = false;
+    bool memory_relative_ = false;
+    std::vector<int64_t> memory_low_;  // per track: the lowest Total Allocated, the absolute axis's bottom
+    RowLayout rows_;
+    QRect paint_clip_;  // the exposed part of the widget during paintEvent (null: paint all)
     double last_paint_ms_ = 0;
     // Mouse state: drag to pan, shift-drag to select a range.
     bool dragging_ = false, selecting_ = false;

@@ -72,8 +72,12 @@ void score_matrix(const ProfileResult& run, const RunAnalysis& analysis, const A
     const int64_t bytes = s.batch * s.heads * s.seq_q * s.seq_k * element_size(s.dtype);
     if (bytes <= 0) return;
     int64_t peak = 0;
+    const char* basis = "relative";  // of the trace's peak: the allocator's Total Allocated, or relative to the start
     for (const auto& series : analysis.memory)
-        if (series.device == s.device.kind) peak = std::max(peak, series.peak_bytes);
+        if (series.device == s.device.kind && series.quoted_peak_bytes() > peak) {
+            peak = series.quoted_peak_bytes();
+            basis = memory_peak_basis(series);
+        }
     if (run.device_peak_bytes > 0) peak = std::max(peak, run.device_peak_bytes);
     if (peak <= 0 || double(bytes) < t.score_share_of_peak * double(peak)) return;
     std::vector<const MemoryEvent*> matching;
@@ -95,7 +99,8 @@ void score_matrix(const ProfileResult& run, const RunAnalysis& analysis, const A
     for (const auto& [name, n] : by_op)
         f.evidence.push_back(name + " allocates " + format_mib(bytes) + fmt(" (%.0f per step)", double(n) / steps));
     f.evidence.push_back("peak memory " + format_mib(peak) + " (" +
-                         (run.device_peak_bytes > 0 ? std::string("CUDA allocator") : std::string("replayed [memory] events")) + ")");
+                         (run.device_peak_bytes > 0 ? std::string("CUDA allocator")
+                                                     : std::string("[memory] events, ") + basis) + ")");
     f.evidence.push_back("memory for [N, N] grows as N^2: at 2N it is " + format_mib(bytes * 4));
     f.action = score_matrix_action(run);
     out.push_back(std::move(f));

@@ -4,7 +4,22 @@
 #include <map>
 #include <tuple>
 
+#include "model/units.h"
+
 namespace awb {
+
+namespace {
+
+// A point of an absolute curve, and its peak.
+void add_total(std::vector<MemoryPoint>& points, int64_t& peak, int64_t& peak_ts, int64_t ts, int64_t bytes) {
+    points.push_back({ts, bytes});
+    if (bytes > peak) {
+        peak = bytes;
+        peak_ts = ts;
+    }
+}
+
+}  // namespace
 
 std::vector<MemorySeries> replay_memory(const Trace& trace) {
     std::map<std::tuple<int32_t, int, int>, MemorySeries> by_device;  // (rank, device, index): ranks replay apart
@@ -19,6 +34,11 @@ std::vector<MemorySeries> replay_memory(const Trace& trace) {
             s.peak_bytes = level;
             s.peak_ts_ns = m.ts_ns;
         }
+        s.low_bytes = std::min(s.low_bytes, level);
+        if (m.total_allocated >= 0)
+            add_total(s.allocated_points, s.peak_allocated_bytes, s.peak_allocated_ts_ns, m.ts_ns, m.total_allocated);
+        if (m.total_reserved >= 0)
+            add_total(s.reserved_points, s.peak_reserved_bytes, s.peak_reserved_ts_ns, m.ts_ns, m.total_reserved);
         if (m.bytes >= 0) {
             s.allocated_bytes += m.bytes;
             ++s.allocations;
@@ -28,8 +48,24 @@ std::vector<MemorySeries> replay_memory(const Trace& trace) {
         }
     }
     std::vector<MemorySeries> out;
-    for (auto& [key, s] : by_device) out.push_back(std::move(s));
+    for (auto& [key, s] : by_device) {
+        if (s.peak_reserved_bytes <= 0) {  // the CPU allocator reports 0 reserved: nothing to show
+            s.reserved_points.clear();
+            s.peak_reserved_bytes = -1;
+        }
+        out.push_back(std::move(s));
+    }
     return out;
+}
+
+const char* memory_peak_basis(const MemorySeries& s) { return s.has_totals() ? "allocated" : "relative"; }
+
+std::string memory_peak_text(const MemorySeries& s) {
+    if (!s.has_totals())
+        return format_bytes(s.peak_bytes) + " above the level at trace start (relative: the trace has no allocator totals)";
+    std::string text = format_bytes(s.peak_allocated_bytes) + " allocated";
+    if (s.peak_reserved_bytes >= 0) text += ", " + format_bytes(s.peak_reserved_bytes) + " reserved";
+    return text;
 }
 
 std::vector<MemoryPoint> downsample_min_max(const std::vector<MemoryPoint>& points, size_t buckets) {

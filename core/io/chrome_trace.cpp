@@ -84,10 +84,12 @@ json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
         events.push_back(std::move(ev));
     }
 
-    std::map<std::pair<int, int>, int64_t> allocated;  // running total per device when the allocator gave none
+    // The allocator's totals only where it gave them: a running sum written as "Total Allocated" would
+    // read back as absolute memory.
     for (const auto& m : trace.memory()) {
-        int64_t& total = allocated[{int(m.device), m.device_index}];
-        total += m.bytes;
+        json args = {{"Device Type", m.device == DeviceKind::CUDA ? 1 : 0}, {"Device Id", m.device_index}, {"Addr", 0}, {"Bytes", m.bytes}};
+        if (m.total_allocated >= 0) args["Total Allocated"] = m.total_allocated;
+        if (m.total_reserved >= 0) args["Total Reserved"] = m.total_reserved;
         events.push_back({{"ph", "i"},
                           {"s", "t"},
                           {"cat", "cpu_instant_event"},
@@ -95,13 +97,7 @@ json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
                           {"pid", pid},
                           {"tid", m.thread},
                           {"ts", ts_us(m.ts_ns, origin)},
-                          {"args",
-                           {{"Device Type", m.device == DeviceKind::CUDA ? 1 : 0},
-                            {"Device Id", m.device_index},
-                            {"Addr", 0},
-                            {"Bytes", m.bytes},
-                            {"Total Allocated", m.total_allocated >= 0 ? m.total_allocated : total},
-                            {"Total Reserved", m.total_reserved >= 0 ? m.total_reserved : total}}}});
+                          {"args", std::move(args)}});
     }
 
     events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"tid", 0}, {"args", {{"name", info.process_name}}}});

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "model/printf_string.h"
+#include "model/units.h"
 #include "model/run_observer.h"
 
 namespace awb {
@@ -379,6 +380,32 @@ void from_json(const json& j, StepRecord& s) {
     s.wall_ns = duration_ns(j, "wall_us");
 }
 
+namespace {
+
+// The peak of the trace's [memory] events: the device's when it has device events (an imported GPU
+// trace), else the CPU's; the allocator's Total Allocated where the trace carries it, else relative.
+void set_trace_peak(ProfileReport& r) {
+    const bool device = std::any_of(r.memory_series.begin(), r.memory_series.end(),
+                                    [](const MemorySeries& s) { return s.device != DeviceKind::CPU; });
+    const MemorySeries* top = nullptr;
+    for (const auto& s : r.memory_series)
+        if ((s.device != DeviceKind::CPU) == device && (!top || s.quoted_peak_bytes() > top->quoted_peak_bytes())) top = &s;
+    if (!top) return;
+    r.peak_memory_bytes = top->quoted_peak_bytes();
+    r.peak_memory_source = top->has_totals()
+        ? std::string("Total Allocated of the trace's ") + (device ? "device" : "cpu") + " [memory] events" +
+              (top->peak_reserved_bytes >= 0 ? ", " + format_bytes(top->peak_reserved_bytes) + " reserved" : std::string())
+        : std::string("replayed ") + (device ? "device" : "cpu") + " [memory] events, above the level when recording started";
+}
+
+json points_json(const std::vector<MemoryPoint>& points) {
+    json out = json::array();
+    for (const auto& p : points) out.push_back({double(p.ts_ns) / 1000.0, p.bytes});
+    return out;
+}
+
+}  // namespace
+
 ProfileReport make_report(const ProfileResult& result, bool group_by_shape, const RunAnalysis* analysis) {
     ProfileReport r;
     r.spec = result.spec;
@@ -388,19 +415,16 @@ ProfileReport make_report(const ProfileResult& result, bool group_by_shape, cons
     r.grouped_by_shape = group_by_shape;
     r.operators = analysis && !group_by_shape ? analysis->operators : key_averages(result.trace, OpTableOptions{group_by_shape});
     r.memory_series = analysis ? analysis->memory : replay_memory(result.trace);
-    for (auto& s : r.memory_series) s.points = downsample_min_max(s.points, 1000);
+    for (auto& s : r.memory_series) {
+        s.points = downsample_min_max(s.points, 1000);
+        s.allocated_points = downsample_min_max(s.allocated_points, 1000);
+        s.reserved_points = downsample_min_max(s.reserved_points, 1000);
+    }
     if (result.device_peak_bytes >= 0) {
         r.peak_memory_bytes = result.device_peak_bytes;
         r.peak_memory_source = "cuda allocator (max_memory_allocated over the run)";
     } else {
-        // The device's replayed peak when the trace has device [memory] events (an imported GPU trace),
-        // else the CPU's.
-        const bool device = std::any_of(r.memory_series.begin(), r.memory_series.end(),
-                                        [](const MemorySeries& s) { return s.device != DeviceKind::CPU; });
-        for (const auto& s : r.memory_series)
-            if ((s.device != DeviceKind::CPU) == device) r.peak_memory_bytes = std::max(r.peak_memory_bytes, s.peak_bytes);
-        r.peak_memory_source = std::string("replayed ") + (device ? "device" : "cpu") +
-                               " [memory] events, above the level when recording started";
+        set_trace_peak(r);
     }
     r.attention = analysis ? analysis->attention : attention_instances(result.trace, result.spec_known ? &result.spec : nullptr);
     r.roofs = analysis ? analysis->roofs : call_roofs(result.roof, result.environment.device_name, r.attention);
@@ -458,6 +482,16 @@ json to_json(const ProfileReport& r) {
                           {"allocated_bytes", s.allocated_bytes},
                           {"freed_bytes", s.freed_bytes},
                           {"points_ts_us_bytes", points}});
+        if (s.has_totals()) {  // the allocator's totals (absolute), where the trace has them
+            series.back()["peak_allocated_bytes"] = s.peak_allocated_bytes;
+            series.back()["peak_allocated_ts_us"] = us(s.peak_allocated_ts_ns);
+            series.back()["allocated_ts_us_bytes"] = points_json(s.allocated_points);
+        }
+        if (s.peak_reserved_bytes >= 0) {
+            series.back()["peak_reserved_bytes"] = s.peak_reserved_bytes;
+            series.back()["peak_reserved_ts_us"] = us(s.peak_reserved_ts_ns);
+            series.back()["reserved_ts_us_bytes"] = points_json(s.reserved_points);
+        }
     }
     j["memory_series"] = series;
     j["steps"] = r.steps;
@@ -491,6 +525,14 @@ ProfileReport report_from_json(const json& j) {
             m.freed_bytes = int_or<int64_t>(s, "freed_bytes", 0);
             for (const auto& p : array_or_empty(s, "points_ts_us_bytes"))
                 m.points.push_back({checked_ns_of_us(p.at(0), 4e15), checked_magnitude(p.at(1))});
+            m.peak_allocated_bytes = int_or<int64_t>(s, "peak_allocated_bytes", -1);
+            m.peak_reserved_bytes = int_or<int64_t>(s, "peak_reserved_bytes", -1);
+            if (m.peak_allocated_bytes >= 0) m.peak_allocated_ts_ns = timestamp_ns(s, "peak_allocated_ts_us");
+            if (m.peak_reserved_bytes >= 0) m.peak_reserved_ts_ns = timestamp_ns(s, "peak_reserved_ts_us");
+            for (const auto& p : array_or_empty(s, "allocated_ts_us_bytes"))
+                m.allocated_points.push_back({checked_ns_of_us(p.at(0), 4e15), checked_magnitude(p.at(1))});
+            for (const auto& p : array_or_empty(s, "reserved_ts_us_bytes"))
+                m.reserved_points.push_back({checked_ns_of_us(p.at(0), 4e15), checked_magnitude(p.at(1))});
             r.memory_series.push_back(std::move(m));
         }
         r.steps = array_or_empty(j, "steps").get<std::vector<StepRecord>>();

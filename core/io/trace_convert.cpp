@@ -133,6 +133,26 @@ void EventConverter::link_legacy_device_spans() {
     }
 }
 
+MemoryEvent EventConverter::memory_event(const RawEvent& r) {
+    MemoryEvent m;
+    m.ts_ns = r.ts;
+    m.bytes = r.bytes;
+    // c10::DeviceType: 0 CPU, 1 CUDA, 6 HIP (ROCm's allocator reports its GPUs as HIP).
+    m.device = r.device_type == 0 ? DeviceKind::CPU : r.device_type == 1 || r.device_type == 6 ? DeviceKind::CUDA : DeviceKind::Other;
+    m.device_index = int(r.device_id);
+    m.thread = r.tid;
+    m.total_allocated = r.total_allocated;
+    m.total_reserved = r.total_reserved;
+    return m;
+}
+
+void EventConverter::note_process(const RawEvent& r) {
+    // Called once per run of one thread's events: the thread's process, named by its string if it is one.
+    last_tid_ = r.tid;
+    meta_.thread_process.emplace(r.tid, r.pid);
+    if (is_text_id(r.pid)) meta_.process_names.emplace(r.pid, std::string(r.pid_text));
+}
+
 void EventConverter::convert(RawEvent& r, int64_t offset) {
     const std::string_view ph = r.ph;
     if (!ph.empty() && ph != "X" && ph != "i" && ph != "I" && ph != "M" && ph != "C" && ph != "s" && ph != "f" && ph != "t") {
@@ -172,15 +192,7 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
             skip(r.bad_bytes ? "[memory] \"Bytes\" is out of range" : "[memory] instant without \"ts\"", offset);
             return;
         }
-        MemoryEvent m;
-        m.ts_ns = r.ts;
-        m.bytes = r.bytes;
-        m.device = r.device_type == 1 ? DeviceKind::CUDA : DeviceKind::CPU;
-        m.device_index = int(r.device_id);
-        m.thread = r.tid;
-        m.total_allocated = r.total_allocated;
-        m.total_reserved = r.total_reserved;
-        memory_.push_back(m);
+        memory_.push_back(memory_event(r));
         return;
     }
     // "X" (or no phase: the legacy array's entries are complete events)
@@ -203,6 +215,7 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
         if (r.has_launch) t.launch = shared_launch(r.launch);
     } else {
         t.thread = r.tid;
+        if (r.tid != last_tid_) note_process(r);
         // A tid that is a name ("PyTorch Profiler" of Kineto's span) names its lane.
         if (!r.tid_text.empty() && id_of_string(r.tid_text) != 0 && r.tid_text.find_first_of("0123456789") == std::string_view::npos)
             thread_names_.push_back({r.pid, r.tid, std::string(r.tid_text), false});

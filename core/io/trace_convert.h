@@ -43,6 +43,8 @@ public:
 
 private:
     void link_legacy_device_spans();
+    static MemoryEvent memory_event(const RawEvent& r);  // a [memory] instant, its device from c10's DeviceType
+    void note_process(const RawEvent& r);                // a CPU thread's pid, a string pid's name
     std::shared_ptr<const DeviceLaunch> shared_launch(const DeviceLaunch& launch);  // one per distinct value
     // A trace has a dozen categories: a short list searched linearly beats a map keyed by new strings.
     // Each remembers what its events are, so the category's name is compared once per event.
@@ -75,6 +77,7 @@ private:
         int64_t ts;
     };
     std::vector<LegacyFlow> legacy_flows_;
+    uint64_t last_tid_ = ~uint64_t(0);  // the CPU thread whose process was noted last
 };
 
 }  // namespace awb::trace_io

@@ -262,7 +262,7 @@ uint64_t id_of_string(std::string_view s) {
             digits = digits * 10 + uint64_t(c - '0');
             any = true;
         }
-    return any ? digits : std::hash<std::string_view>{}(s);
+    return any ? digits : std::hash<std::string_view>{}(s) | kTextIdBit;
 }
 
 void read_event(const simdjson::dom::object& event, RawEvent& r) {

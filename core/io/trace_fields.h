@@ -39,7 +39,7 @@ struct RawEvent {
     std::vector<std::string> concrete;  // "Concrete Inputs"
 };
 
-// pid/tid are numbers or strings ("stream 7", "12345"): the digits, or a stable hash.
+// pid/tid are numbers or strings ("stream 7", "12345"): the digits, or a stable hash with kTextIdBit set.
 uint64_t id_of_string(std::string_view s);
 
 void read_event(const simdjson::dom::object& event, RawEvent& r);

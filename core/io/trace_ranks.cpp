@@ -31,6 +31,7 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         for (const auto& [tid, name] : p.trace.meta().thread_names) meta.thread_names.emplace(tid, name);
         for (const auto& [tid, name] : p.trace.meta().stream_names) meta.stream_names.emplace(tid, name);
         for (const auto& [pid, name] : p.trace.meta().process_names) meta.process_names.emplace(pid, name);
+        for (const auto& [tid, pid] : p.trace.meta().thread_process) meta.thread_process.emplace(tid, pid);
         meta.legacy_device_spans = meta.legacy_device_spans || p.trace.meta().legacy_device_spans;
         for (const auto& [cat, n] : p.categories) out.categories[cat] += n;
         out.flow_events += p.flow_events;

@@ -106,7 +106,8 @@ struct TraceMeta {
     // by stream id, processes by pid.
     std::map<uint64_t, std::string> thread_names;
     std::map<uint64_t, std::string> stream_names;
-    std::map<uint64_t, std::string> process_names;
+    std::map<uint64_t, std::string> process_names;  // a pid that is a string ("Spans") names itself
+    std::map<uint64_t, uint64_t> thread_process;     // CPU thread -> the pid its events came under
     std::vector<int32_t> ranks;         // distributed ranks present, ascending; empty for one process
     // torch 1.x legacy traces: each op's device time is one CUDA span holding its children's (see
     // trace_import.cpp); the operator table counts it as torch 1.x did and shows no device rows.
@@ -134,6 +135,11 @@ private:
     int64_t begin_ns_ = 0;
     int64_t end_ns_ = 0;
 };
+
+// Ids (pid, tid) of imported traces that were strings without digits ("Spans", "PyTorch Profiler"):
+// a hash with the top bit set, to be shown by name, never as a number.
+constexpr uint64_t kTextIdBit = uint64_t(1) << 63;
+inline bool is_text_id(uint64_t id) { return (id & kTextIdBit) != 0 && id != ~uint64_t(0); }
 
 // True for synchronous CPU events: the ones that nest into a per-thread tree (PyTorch's rule).
 inline bool nests_on_cpu(const TraceEvent& e) { return e.device == DeviceKind::CPU && !e.is_async; }

@@ -159,6 +159,30 @@ std::string findings_section(const std::vector<Finding>& findings) {
     return out;
 }
 
+// Memory over the recorded steps: the allocator's Total Allocated where the trace has it, else the
+// running sum of the [memory] events (relative to the start).
+std::string memory_chart(const ProfileReport& r) {
+    std::vector<ChartSeries> mem;
+    bool totals = false;  // the allocator's totals where the trace has them, else the running sum
+    for (const auto& s : r.memory_series) totals = totals || s.has_totals();
+    for (const auto& s : r.memory_series) {
+        const auto& points = totals ? s.allocated_points : s.points;
+        if (points.empty()) continue;
+        ChartSeries c = series_of(memory_series_label(s), false, true, true);
+        const int64_t t0 = points.front().ts_ns;
+        for (const auto& p : points) c.points.push_back({double(p.ts_ns - t0) / 1e6, double(p.bytes) / (1024.0 * 1024.0)});
+        mem.push_back(std::move(c));
+    }
+    if (!mem.empty()) {
+        Chart c{totals ? "Memory allocated over the recorded steps (the allocator's Total Allocated)"
+                       : "Memory allocated over the recorded steps (relative to the start)",
+                axis("time (ms)", false, ms_text),
+                axis("allocated (MiB)", false, mib_text), 720, 300};
+        return svg_chart(c, mem);
+    }
+    return {};
+}
+
 std::string profile_section(const ProfileReport& r, size_t top) {
     std::string out = "<h2>Profile</h2>\n";
     const bool device = std::any_of(r.operators.begin(), r.operators.end(), [](const auto& o) { return o.self_device_ns > 0; });
@@ -178,10 +202,9 @@ std::string profile_section(const ProfileReport& r, size_t top) {
     }
     if (r.peak_memory_bytes > 0) facts += "; peak memory " + format_mib(r.peak_memory_bytes) + " (" + r.peak_memory_source + ")";
     if (r.memory_series.size() > 1 || (r.memory_series.size() == 1 && r.peak_memory_bytes <= 0)) {
-        std::vector<std::string> peaks;  // every device's own replayed peak
-        for (const auto& s : r.memory_series)
-            peaks.push_back(memory_series_label(s) + " " + format_mib(s.peak_bytes));
-        facts += "; replayed peak per device: " + join(peaks, ", ");
+        std::vector<std::string> peaks;  // every device's own peak: the allocator's totals, or replayed
+        for (const auto& s : r.memory_series) peaks.push_back(memory_series_label(s) + " " + memory_peak_text(s));
+        facts += "; peak per device: " + join(peaks, "; ");
     }
     out += "<p>" + esc(facts) + ".</p>\n";
 
@@ -235,19 +258,7 @@ std::string profile_section(const ProfileReport& r, size_t top) {
     out += "</table>\n";
     if (rows.size() > top) out += printf_string("<p class=\"sub\">%zu of %zu rows shown; percentages are of all rows.</p>\n", top, rows.size());
 
-    std::vector<ChartSeries> mem;
-    for (const auto& s : r.memory_series) {
-        if (s.points.empty()) continue;
-        ChartSeries c = series_of(memory_series_label(s), false, true, true);
-        const int64_t t0 = s.points.front().ts_ns;
-        for (const auto& p : s.points) c.points.push_back({double(p.ts_ns - t0) / 1e6, double(p.bytes) / (1024.0 * 1024.0)});
-        mem.push_back(std::move(c));
-    }
-    if (!mem.empty()) {
-        Chart c{"Memory allocated over the recorded steps (relative to the start)", axis("time (ms)", false, ms_text),
-                axis("allocated (MiB)", false, mib_text), 720, 300};
-        out += svg_chart(c, mem);
-    }
+    out += memory_chart(r);
     return out;
 }
 
