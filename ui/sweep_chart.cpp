@@ -46,39 +46,34 @@ QString ran_on_text(const Environment& e) {
 
 SweepChart::SweepChart(QWidget* parent)
     : QWidget(parent), plot_(new QCustomPlot), metric_box_(new QComboBox), log_box_(new QCheckBox(tr("Log-log"))),
-      readout_(new QLabel), list_(new QListWidget), remove_(new QPushButton(tr("Remove"))) {
-    metric_box_->addItem(tr("Median time vs N"));
+      readout_(new QLabel), list_(new QListWidget), remove_(new QPushButton(tr("Remove"))), save_(new QPushButton(tr("Export..."))) {
+    save_->setToolTip(tr("The chart as PNG or PDF"));
+    metric_box_->addItem(tr("Median time vs N (bars: p10-p90)"));
     metric_box_->addItem(tr("Peak memory vs N"));
     metric_box_->addItem(tr("Roofline (TFLOP/s vs FLOP/byte)"));
     metric_box_->setItemData(2, tr("Each point's achieved rate at its arithmetic intensity (FLOPs over ideal bytes), under the roof "
                                    "measured in the sweep (CPU) or the GPU's datasheet roof"), Qt::ToolTipRole);
     log_box_->setChecked(log_log_);
     log_box_->setToolTip(tr("Both axes logarithmic: a power law N^k is a straight line of slope k"));
-    auto* save = new QPushButton(tr("Export PNG/PDF..."));
-    auto* top = new QHBoxLayout;
-    top->addWidget(metric_box_);
-    top->addWidget(log_box_);
-    top->addWidget(readout_, 1);
-    top->addWidget(save);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addLayout(top);
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(listPanel());
+    split->addWidget(listPanel());  // the controls and the list beside the chart: all the dock's height is the chart's
     split->addWidget(plot_);
     split->setStretchFactor(1, 1);
-    split->setSizes({220, 800});
+    split->setSizes({230, 800});
     layout->addWidget(split, 1);
-    readout_->setMinimumWidth(0);
+    readout_->setWordWrap(true);
+    readout_->setFont(QFont(font().family(), 8));
     readout_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long read-out never widens the dock
     layoutLegend();
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    plot_->setMinimumHeight(250);
+    plot_->setMinimumHeight(150);  // the Sweep charts dock at 1000x700 shows ~190 px
     connect(metric_box_, &QComboBox::currentIndexChanged, this,
             [this](int i) { setMetric(i == 0 ? Metric::MedianTime : i == 1 ? Metric::PeakMemory : Metric::Roofline); });
     connect(log_box_, &QCheckBox::toggled, this, &SweepChart::setLogLog);
     connect(plot_, &QCustomPlot::mouseMove, this, &SweepChart::showReadout);
-    connect(save, &QPushButton::clicked, this, [this] {
+    connect(save_, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(), tr("PNG (*.png);;PDF (*.pdf)"));
         QString error;
         if (!path.isEmpty() && !exportTo(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
@@ -86,15 +81,23 @@ SweepChart::SweepChart(QWidget* parent)
     rebuild();
 }
 
-// The list of sweeps (check: on the chart) over its Remove button.
+// Beside the chart: what it shows (metric, log-log, export), the read-out of the point under the mouse,
+// and the list of sweeps (check: on the chart) over its Remove button.
 QWidget* SweepChart::listPanel() {
     auto* panel = new QWidget;
     auto* v = new QVBoxLayout(panel);
     v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(metric_box_);
+    auto* row = new QHBoxLayout;
+    row->addWidget(log_box_);
+    row->addStretch(1);
+    row->addWidget(save_);
+    v->addLayout(row);
+    v->addWidget(readout_);
     v->addWidget(new QLabel(tr("Sweeps (checked: on the chart)")));
     v->addWidget(list_, 1);
     v->addWidget(remove_);
-    list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    list_->setMinimumHeight(36);  // two rows: the panel never makes the dock scroll    list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     list_->setToolTip(tr("Every sweep of this window: opened, run here or restored with the workspace. Check the ones to "
                          "show together; select and Remove to take them out."));
     remove_->setToolTip(tr("Removes the selected sweeps from this window (File > Save sweep still saves the last sweep run here)"));
@@ -115,18 +118,34 @@ QWidget* SweepChart::listPanel() {
     return panel;
 }
 
-// The legend in rows under the axes, never over a point; two columns of entries.
+// The legend in a column right of the axes, never over a point (and the axes keep the dock's height);
+// more curves than fit the height wrap into further columns (placeLegend).
 void SweepChart::layoutLegend() {
     plot_->axisRect()->insetLayout()->take(plot_->legend);
-    plot_->plotLayout()->addElement(1, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-    plot_->plotLayout()->setRowSpacing(0);
-    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot_->legend->setWrap(2);
+    auto* side = new QCPLayoutGrid;  // the legend at the top of its column, at its own height
+    plot_->plotLayout()->addElement(0, 1, side);
+    plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
+    side->addElement(0, 0, plot_->legend);
+    side->addElement(1, 0, new QCPLayoutElement(plot_));
+    side->setRowStretchFactor(0, 0.001);
+    side->setRowSpacing(0);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     plot_->legend->setFont(QFont(font().family(), 8));
     plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->legend->setMargins(QMargins(4, 0, 4, 2));
+    plot_->legend->setRowSpacing(0);
+    plot_->legend->setMargins(QMargins(4, 2, 2, 2));
     plot_->legend->setVisible(true);
+}
+
+void SweepChart::placeLegend() {
+    const int row = QFontMetrics(plot_->legend->font()).height() + 2;
+    plot_->legend->setWrap(std::max(1, (plot_->height() - 8) / row));
+}
+
+void SweepChart::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    placeLegend();
+    plot_->replot();
 }
 
 void SweepChart::setSweeps(std::vector<LabelledSweep> sweeps) {
@@ -243,7 +262,7 @@ void SweepChart::rebuild() {
     graph_sources_.clear();
     const bool time = metric_ == Metric::MedianTime;
     plot_->xAxis->setLabel(tr("sequence length N (tokens)"));
-    plot_->yAxis->setLabel(time ? tr("median time (ms), bars p10-p90") : tr("peak memory (MiB)"));
+    plot_->yAxis->setLabel(time ? tr("median time (ms)") : tr("peak memory (MiB)"));  // fits the shortest axis: 250 px
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
         axis->setScaleType(log_log_ ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
         if (log_log_)
@@ -262,6 +281,7 @@ void SweepChart::rebuild() {
             axis->setRange(r.lower - 0.05 * r.size(), r.upper + 0.05 * r.size());
     }
     plot_->legend->setVisible(plot_->graphCount() > 0);
+    placeLegend();
     plot_->replot();
 }
 

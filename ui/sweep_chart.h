@@ -57,6 +57,9 @@ signals:
     void sweepShownChanged(int index, bool shown);   // a list check box (index into the sweeps set)
     void removeRequested(std::vector<int> indices);  // Remove: the selected sweeps
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     struct MemoryLine {  // the device's memory, drawn once under the extrapolated memory curves
         double bytes = 0;
@@ -66,6 +69,7 @@ private:
     void rebuildList();
     QWidget* listPanel();
     void layoutLegend();
+    void placeLegend();
     void plotCurves();
     void plotMemoryReach(const SweepAnalysis& analysis, const SweepSeries& series, double longest, const QColor& c, MemoryLine& capacity);
     void plotCrossovers(const SweepAnalysis& analysis);
@@ -89,6 +93,7 @@ private:
     QLabel* readout_;
     QListWidget* list_;
     QPushButton* remove_;
+    QPushButton* save_;
 };
 
 }  // namespace awb::ui
