@@ -90,10 +90,18 @@ json device_args(const TraceEvent& e) {
     return args;
 }
 
+// The file's baseTimeNanoseconds: the trace's origin, unless its events lie far from it (a trace of
+// absolute epoch microseconds without a base): then its first event, so that timestamps stay small
+// enough for their nanoseconds to survive as decimals (restore_trace_meta puts the origin back).
+int64_t base_of(const Trace& trace) {
+    const int64_t origin = trace.meta().origin_ns;
+    return trace.begin_ns() - origin > int64_t(1e12) || trace.begin_ns() < origin ? trace.begin_ns() : origin;
+}
+
 // Writes one trace (or one rank of it) as Kineto's event list.
 class Writer {
 public:
-    Writer(const Trace& trace, const ChromeTraceInfo& info) : trace_(trace), info_(info), origin_(trace.meta().origin_ns) {
+    Writer(const Trace& trace, const ChromeTraceInfo& info) : trace_(trace), info_(info), origin_(base_of(trace)) {
         for (const auto& e : trace.events())
             if (e.device != DeviceKind::CPU && wanted(e.rank)) devices_.insert(e.device_index);
         cpu_pid_ = info.pid != 0 ? info.pid : int64_t(getpid());
@@ -213,7 +221,7 @@ json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
     json out{{"schemaVersion", 1},
              {"deviceProperties", json::array()},
              {"displayTimeUnit", "ms"},
-             {"baseTimeNanoseconds", trace.meta().origin_ns},
+             {"baseTimeNanoseconds", base_of(trace)},
              {"traceName", info.trace_name},
              {"traceEvents", Writer(trace, info).run()}};
     if (info.rank != kAllRanks && info.rank >= 0) {
@@ -226,7 +234,8 @@ json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
 }
 
 json trace_meta_json(const TraceMeta& meta) {
-    return {{"source", meta.source},
+    return {{"origin_ns", meta.origin_ns},
+            {"source", meta.source},
             {"clock_resolution_ns", meta.clock_resolution_ns},
             {"thread_names", meta.thread_names},
             {"stream_names", meta.stream_names},
@@ -241,6 +250,7 @@ Trace restore_trace_meta(const Trace& trace, const json& j) {
     TraceMeta meta = trace.meta();
     try {  // another version's fields: the names the file's own metadata events gave stay
         TraceMeta saved = meta;
+        saved.origin_ns = j.value("origin_ns", meta.origin_ns);
         saved.source = j.value("source", meta.source);
         saved.clock_resolution_ns = j.value("clock_resolution_ns", meta.clock_resolution_ns);
         if (j.contains("thread_names")) saved.thread_names = j.at("thread_names").get<std::map<uint64_t, std::string>>();

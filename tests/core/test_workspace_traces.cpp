@@ -148,3 +148,30 @@ TEST(WorkspaceTraces, SingleFileTracesReopenAsTheyWere) {
                              "libraries/vllm_unified_attention.json.gz", "torch_cpu_profile.json"})
         expect_reopens_as_it_was(opened(kTraces + file), fs::path(file).stem().stem().string());
 }
+
+TEST(WorkspaceTraces, EpochMicrosecondsWithoutABaseKeepTheirNanoseconds) {
+    // HTA's a100_nccl.json.gz: absolute epoch microseconds with 3 decimals and no baseTimeNanoseconds;
+    // written relative to the trace's origin (0) they would lose the last nanosecond as a double.
+    TraceEvent op;
+    op.name = EventName("ProfilerStep#4");
+    op.kind = EventKind::UserAnnotation;
+    op.scope = 5;
+    op.start_ns = 1716423322416788067;
+    op.end_ns = 1716423322639230258;
+    op.thread = 7;
+    TraceEvent k = op;
+    k.name = EventName("ncclKernel_AllReduce");
+    k.kind = EventKind::Kernel;
+    k.device = DeviceKind::CUDA;
+    k.device_index = 0;
+    k.scope = 0;
+    k.start_ns = 1716423322417703567;
+    k.end_ns = 1716423322417707421;
+    const auto run = std::make_shared<const ProfileResult>([&] {
+        ProfileResult r;
+        r.spec_known = false;
+        r.trace = Trace::build({op, k}, {}, TraceMeta{});
+        return r;
+    }());
+    expect_reopens_as_it_was(run, "epoch_us");
+}
