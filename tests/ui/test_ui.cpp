@@ -536,7 +536,7 @@ private slots:
         QCOMPARE(roofline_hosts.size(), 2);
         QVERIFY(chart->rooflinePointText(6).isEmpty());
         const QString status = window.findChild<QLabel*>(QStringLiteral("status"))->text();
-        QVERIFY2(status.contains(QStringLiteral("6 of 6 points")) && status.contains(QStringLiteral("merged from 2 shards")) &&
+        QVERIFY2(status.contains(QStringLiteral("6 of 6 planned points measured")) && status.contains(QStringLiteral("merged from 2 shards")) &&
                      status.contains(QStringLiteral("mixed environments")),
                  qPrintable(status));
     }
