@@ -97,10 +97,7 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     const int rc = call_engine("sweep", printer, [&] { result = run_sweep(plan, &printer, *shard); });
     if (rc != kExitOk) return rc;
     std::cout << format_analysis(analyze(result));
-    int failed = 0;
-    for (const auto& p : result.points) failed += p.status == PointStatus::Ok ? 0 : 1;
-    std::cout << result.points.size() << " of " << result.planned_points << " points run, " << failed
-              << " refused or failed" << (result.stopped_early ? ", stopped early" : "") << "\n";
+    std::cout << sweep_count_text(result) << "\n";
     const Explanation explained = explain({nullptr, nullptr, &result});
     const int written = write_sweep_outputs("sweep", result, explained,
                                             {shard_output_path(c.json_path, *shard), shard_output_path(c.csv_path, *shard),

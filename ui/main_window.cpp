@@ -21,6 +21,7 @@
 
 #include <optional>
 
+#include "analysis/results_text.h"
 #include "attention_view.h"
 #include "background.h"
 #include "comparison_view.h"
@@ -50,18 +51,14 @@ QString counted(size_t n, const QString& one, const QString& many) { return QStr
 // "Opened sweep s.json: 12 points (NVIDIA H200)"; a merged one says from how many shards and hosts,
 // a shard which part it is, and a sweep with points missing says so.
 QString sweepOpenedText(const QString& path, const SweepResult& s) {
-    QString text = QObject::tr("Opened sweep %1: %2 of %3 points (%4)")
-                       .arg(path)
-                       .arg(s.points.size())
-                       .arg(s.planned_points)
-                       .arg(QString::fromStdString(s.environment.device_name));
+    QString text = QObject::tr("Opened sweep %1: %2 (%3)")
+                       .arg(path, QString::fromStdString(sweep_count_text(s)), QString::fromStdString(s.environment.device_name));
     if (!s.merged_from.empty())
         text += QObject::tr(", merged from %1 shards, ran on %2%3")
                     .arg(s.merged_from.size())
                     .arg(QString::fromStdString(s.environment.host))
                     .arg(s.mixed_environments ? QObject::tr(" (mixed environments: hover a point for where it ran)") : QString());
     if (!s.shard.whole()) text += QObject::tr(", shard %1 of %2 (attnwb merge joins the shards)").arg(s.shard.index).arg(s.shard.count);
-    if (s.stopped_early) text += QObject::tr(", stopped early or points missing");
     return text;
 }
 
@@ -201,6 +198,9 @@ void MainWindow::connectSession() {
         chart_->setSweeps(session_->sweeps());
         explainShown();
     });
+    // The chart's list of sweeps: its check boxes and Remove change the session, which redraws the chart.
+    connect(chart_, &SweepChart::sweepShownChanged, session_, &Session::setSweepShown);
+    connect(chart_, &SweepChart::removeRequested, session_, &Session::removeSweeps);
     connect(session_, &Session::measurementsChanged, this, &MainWindow::explainShown);
 }
 
@@ -253,13 +253,7 @@ void MainWindow::connectEngine() {
     });
     connect(engine_, &Engine::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
         session_->finishLiveSweep(*r);
-        int failed = 0;
-        for (const auto& p : r->points) failed += p.status == PointStatus::Ok ? 0 : 1;
-        finishRun(tr("Sweep: %1 of %2 points run, %3 refused or failed%4 (File > Save sweep keeps it)")
-                      .arg(r->points.size())
-                      .arg(r->planned_points)
-                      .arg(failed)
-                      .arg(r->stopped_early ? tr(", stopped early") : QString()));
+        finishRun(tr("Sweep: %1 (File > Save sweep keeps it)").arg(QString::fromStdString(sweep_count_text(*r))));
     });
 }
 

@@ -1,8 +1,29 @@
 #include "session.h"
 
+#include <QTime>
+
+#include <algorithm>
+
 #include "analysis/checklist.h"
+#include "analysis/sweep_analysis.h"
 
 namespace awb::ui {
+
+namespace {
+
+// "manual+sdpa float32 1x2xNx16 train, N 16-64, 17:05:12": what a sweep run here measures, and when it started.
+QString liveLabel(const SweepPlan& plan) {
+    std::string variants;
+    for (const std::string& v : plan.variants) variants += (variants.empty() ? "" : "+") + v;
+    QString text = QString::fromStdString(series_name(with_variant(plan.base, variants.empty() ? plan.base.variant : variants)));
+    if (!plan.seq_lengths.empty()) {
+        const auto [lo, hi] = std::minmax_element(plan.seq_lengths.begin(), plan.seq_lengths.end());
+        text += QStringLiteral(", N %1-%2").arg(*lo).arg(*hi);
+    }
+    return text + QStringLiteral(", ") + QTime::currentTime().toString(QStringLiteral("HH:mm:ss"));
+}
+
+}  // namespace
 
 Session::Session(QObject* parent) : QObject(parent) {}
 
@@ -10,6 +31,7 @@ std::shared_ptr<const SweepResult> Session::sweepFor(const ProfileResult* run) c
     std::shared_ptr<const SweepResult> best;
     size_t most = 0;
     for (const LabelledSweep& s : sweeps_) {
+        if (!s.shown) continue;
         const size_t n = run ? (run->spec_known ? points_on_curve(*s.sweep, run->spec) : 0) : s.sweep->points.size();
         if (n > most || (!run && n > 0)) {
             most = n;
@@ -33,13 +55,40 @@ void Session::clearShown() {
     emit shownChanged();
 }
 
+std::vector<LabelledSweep> Session::shownSweeps() const {
+    std::vector<LabelledSweep> out;
+    for (const LabelledSweep& s : sweeps_)
+        if (s.shown) out.push_back(s);
+    return out;
+}
+
 void Session::addSweep(SweepResult sweep, const QString& label) {
-    sweeps_.push_back({label, std::make_shared<const SweepResult>(std::move(sweep))});
+    sweeps_.push_back({label, std::make_shared<const SweepResult>(std::move(sweep)), true, nextTag()});
     emit sweepsChanged();
+}
+
+void Session::setSweepShown(int index, bool shown) {
+    if (index < 0 || size_t(index) >= sweeps_.size() || sweeps_[size_t(index)].shown == shown) return;
+    sweeps_[size_t(index)].shown = shown;
+    emit sweepsChanged();
+}
+
+void Session::removeSweeps(std::vector<int> indices) {
+    std::sort(indices.begin(), indices.end());
+    indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+    bool removed = false;
+    for (auto it = indices.rbegin(); it != indices.rend(); ++it) {  // from the back: the others keep their places
+        if (*it < 0 || size_t(*it) >= sweeps_.size()) continue;
+        sweeps_.erase(sweeps_.begin() + *it);
+        live_index_ = live_index_ == *it ? -1 : live_index_ > *it ? live_index_ - 1 : live_index_;
+        removed = true;
+    }
+    if (removed) emit sweepsChanged();
 }
 
 void Session::clearSweeps() {
     sweeps_.clear();
+    live_index_ = -1;
     emit sweepsChanged();
 }
 
@@ -47,6 +96,9 @@ void Session::startLiveSweep(const SweepPlan& plan) {
     live_sweep_ = SweepResult{};
     live_sweep_.plan = plan;
     live_sweep_.planned_points = int(expand(plan).size());
+    live_index_ = int(sweeps_.size());
+    sweeps_.push_back({liveLabel(plan), std::make_shared<const SweepResult>(live_sweep_), true, nextTag()});
+    emit sweepsChanged();
 }
 
 void Session::addLivePoint(const SweepPoint& point) {
@@ -60,7 +112,8 @@ void Session::finishLiveSweep(SweepResult result) {
 }
 
 void Session::setLive() {
-    sweeps_ = {{tr("this run"), std::make_shared<const SweepResult>(live_sweep_)}};
+    if (live_index_ < 0) return;  // its entry was removed while it ran: the result stays in liveSweep() (File > Save sweep)
+    sweeps_[size_t(live_index_)].sweep = std::make_shared<const SweepResult>(live_sweep_);
     emit sweepsChanged();
 }
 
@@ -78,8 +131,10 @@ void Session::restore(const Workspace& w, const std::vector<std::shared_ptr<cons
     runs_.clear();
     for (size_t i = 0; i < w.runs.size(); ++i) runs_.push_back({QString::fromStdString(w.runs[i].label), w.runs[i].result, analyses[i]});
     sweeps_.clear();
-    for (const auto& s : w.sweeps) sweeps_.push_back({QString::fromStdString(s.label), std::make_shared<const SweepResult>(s.sweep)});
+    for (const auto& s : w.sweeps)
+        sweeps_.push_back({QString::fromStdString(s.label), std::make_shared<const SweepResult>(s.sweep), s.shown, nextTag()});
     live_sweep_ = SweepResult{};
+    live_index_ = -1;
     bench_ = w.bench;
     check_ = w.check;
     shown_ = w.shown >= 0 && size_t(w.shown) < runs_.size() ? w.shown : int(runs_.size()) - 1;
@@ -94,7 +149,7 @@ std::shared_ptr<const Workspace> Session::toWorkspace(const RunSpec& panel_spec)
     w->panel_spec = panel_spec;
     for (const NamedRun& run : runs_) w->runs.push_back({run.label.toStdString(), run.result});
     w->shown = shown_;
-    for (const LabelledSweep& s : sweeps_) w->sweeps.push_back({s.label.toStdString(), *s.sweep});
+    for (const LabelledSweep& s : sweeps_) w->sweeps.push_back({s.label.toStdString(), *s.sweep, s.shown});
     w->bench = bench_;
     w->check = check_;
     return w;

@@ -25,20 +25,25 @@ public:
     const std::vector<NamedRun>& runs() const { return runs_; }
     // The run on screen (null result: none; a profile report opened without events shows none).
     const NamedRun& shown() const { return shown_ >= 0 ? runs_[size_t(shown_)] : none_; }
+    // Every sweep of the session, in the order added (opened, run here, restored), shown or not.
     const std::vector<LabelledSweep>& sweeps() const { return sweeps_; }
+    std::vector<LabelledSweep> shownSweeps() const;  // the ones on the chart
     const SweepResult& liveSweep() const { return live_sweep_; }  // the sweep running or last run here
     const std::shared_ptr<const BenchResult>& bench() const { return bench_; }
     const std::shared_ptr<const CheckReport>& check() const { return check_; }
-    // The sweep with the most points on the run's curve (null when none covers it); with no run, the
-    // last sweep that has points.
+    // The shown sweep with the most points on the run's curve (null when none covers it); with no run,
+    // the last shown sweep that has points.
     std::shared_ptr<const SweepResult> sweepFor(const ProfileResult* run) const;
 
     void addRun(NamedRun run, bool show = true);  // runsChanged, then shownChanged when shown
     void clearShown();                            // shownChanged
     void addSweep(SweepResult sweep, const QString& label);  // sweepsChanged
+    void setSweepShown(int index, bool shown);              // sweepsChanged
+    void removeSweeps(std::vector<int> indices);            // sweepsChanged; nothing else is touched
     void clearSweeps();
-    // A sweep starts in this window: it alone is on the chart, labelled "this run", and grows point by
-    // point until finishLiveSweep replaces it with the engine's result (sweepsChanged each time).
+    // A sweep starts in this window: a new entry of the list (named by its spec and the time it started),
+    // shown with those already shown, that grows point by point until finishLiveSweep puts the engine's
+    // result in its place (sweepsChanged each time). The sweeps before it stay as they were.
     void startLiveSweep(const SweepPlan& plan);
     void addLivePoint(const SweepPoint& point);
     void finishLiveSweep(SweepResult result);
@@ -57,11 +62,14 @@ signals:
 
 private:
     void setLive();
+    QString nextTag() { return QStringLiteral("S%1").arg(next_tag_++); }
     std::vector<NamedRun> runs_;
     int shown_ = -1;  // index into runs_, -1 for none
     NamedRun none_;   // what shown() returns when no run is on screen
     std::vector<LabelledSweep> sweeps_;
     SweepResult live_sweep_;
+    int live_index_ = -1;  // the live sweep's place in sweeps_, -1 when it has none (removed, or none ran)
+    int next_tag_ = 1;     // S1, S2, ...: each sweep's tag, never reused in a session
     std::shared_ptr<const BenchResult> bench_;
     std::shared_ptr<const CheckReport> check_;
 };

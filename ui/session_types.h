@@ -19,8 +19,10 @@ struct NamedRun {
 };
 
 struct LabelledSweep {
-    QString label;  // the file name, or "this run" for the sweep run in this window
+    QString label;  // the file name, or for a sweep run in this window its spec and the time it started
     std::shared_ptr<const SweepResult> sweep;
+    bool shown = true;  // on the chart (the session keeps the others, unchecked in the list)
+    QString tag = {};   // short name on the chart's legend when several are shown ("S2"); empty: the label
 };
 
 }  // namespace awb::ui

@@ -1,8 +1,10 @@
 // Sweep charts (QCustomPlot): median time or peak memory vs N, one curve per variant/dtype/shape of
-// every sweep shown (so two sweeps overlay), p10-p90 error bars on time, log-log option with the
-// fitted exponent in the legend, crossover markers, a read-out of the point under the mouse, and
-// PNG/PDF export. A third view draws the points on the roofline (roofline_chart.h) under the roofs the
-// sweeps measured.
+// every sweep shown (so two sweeps overlay, each with its own marker and line style and its tag in the
+// legend), p10-p90 error bars on time, log-log option with the fitted exponent in the legend (or why
+// there is none), crossover markers, a read-out of the point under the mouse, and PNG/PDF export. A
+// third view draws the points on the roofline (roofline_chart.h) under the roofs the sweeps measured.
+// Beside the chart, the list of every sweep of the session: a check box shows or hides each, Remove
+// takes the selected ones out (the window's session does both, through the signals).
 #pragma once
 
 #include <QWidget>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "analysis/roofline.h"
+#include "analysis/sweep_analysis.h"
 #include "model/sweep.h"
 #include "session_types.h"
 
@@ -19,6 +22,8 @@ class QCustomPlot;
 class QComboBox;
 class QCheckBox;
 class QLabel;
+class QListWidget;
+class QPushButton;
 
 namespace awb::ui {
 
@@ -28,8 +33,8 @@ public:
     enum class Metric { MedianTime, PeakMemory, Roofline };
     explicit SweepChart(QWidget* parent = nullptr);
 
-    // Shows these sweeps' curves (the session's, in the order they were added); a label (e.g. the
-    // file name) prefixes a sweep's curves when several sweeps are shown.
+    // Lists these sweeps (the session's, in the order they were added) and draws the shown ones; a
+    // sweep's tag (or else its label) prefixes its curves when several sweeps are shown.
     void setSweeps(std::vector<LabelledSweep> sweeps);
     void addSweep(const SweepResult& sweep, const QString& label = {});  // one more, over those shown
     void setMetric(Metric m);
@@ -45,9 +50,31 @@ public:
     // The same for the roofline view's point i (in the order drawn): rate, intensity, roof, where it ran.
     QString rooflinePointText(int i) const;
     int rooflinePointCount() const { return int(roofline_points_.size()); }
+    QListWidget* sweepList() const { return list_; }
+    QPushButton* removeButton() const { return remove_; }
+
+signals:
+    void sweepShownChanged(int index, bool shown);   // a list check box (index into the sweeps set)
+    void removeRequested(std::vector<int> indices);  // Remove: the selected sweeps
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
+    struct MemoryLine {  // the device's memory, drawn once under the extrapolated memory curves
+        double bytes = 0;
+        QString fills;   // which curve reaches it where
+    };
     void rebuild();
+    void rebuildList();
+    QWidget* listPanel();
+    void layoutLegend();
+    void placeLegend();
+    void plotCurves();
+    void plotMemoryReach(const SweepAnalysis& analysis, const SweepSeries& series, double longest, const QColor& c, MemoryLine& capacity);
+    void plotCrossovers(const SweepAnalysis& analysis);
+    void plotCapacity(const MemoryLine& capacity);
+    std::vector<LabelledSweep> shown() const;
     void showReadout(QMouseEvent* e);
     struct GraphSource {  // a curve's points: the sweep and series they come from
         std::shared_ptr<const SweepResult> sweep;
@@ -64,6 +91,9 @@ private:
     QComboBox* metric_box_;
     QCheckBox* log_box_;
     QLabel* readout_;
+    QListWidget* list_;
+    QPushButton* remove_;
+    QPushButton* save_;
 };
 
 }  // namespace awb::ui

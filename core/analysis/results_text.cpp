@@ -88,6 +88,10 @@ std::string format_analysis(const SweepAnalysis& a) {
     if (!a.fits.empty())
         out += "Scaling with N (least squares on log-log; value ~ N^k; [95% interval: bootstrap of each point's timed samples]):\n";
     for (const auto& f : a.fits) {
+        if (!f.fit.valid) {
+            out += printf_string("  %-12s %-48s %s\n", metric_unit(f.metric).c_str(), f.series.c_str(), fit_refusal(f.fit).c_str());
+            continue;
+        }
         const Interval& ci = f.exponent_interval;
         out += printf_string("  %-12s %-48s k = %5.2f %-16s (r^2 %.3f, %d points)", metric_unit(f.metric).c_str(), f.series.c_str(),
                              f.fit.exponent, ci.valid ? printf_string("[%.2f, %.2f]", ci.low, ci.high).c_str() : "", f.fit.r_squared,
@@ -110,6 +114,19 @@ std::string format_analysis(const SweepAnalysis& a) {
                              c.within_noise ? " (within noise: p10-p90 ranges overlap)" : "");
     }
     return out;
+}
+
+std::string sweep_count_text(const SweepResult& r) {
+    int by_status[4] = {0, 0, 0, 0};  // PointStatus: ok, refused, failed, cancelled
+    for (const auto& p : r.points) ++by_status[int(p.status)];
+    std::string out = printf_string("%d of %d planned points measured", by_status[int(PointStatus::Ok)], r.planned_points);
+    std::vector<std::string> rest;
+    for (PointStatus s : {PointStatus::Failed, PointStatus::Refused, PointStatus::Cancelled})
+        if (by_status[int(s)] > 0) rest.push_back(std::to_string(by_status[int(s)]) + " " + to_string(s));
+    const int not_run = r.planned_points - int(r.points.size());
+    if (not_run > 0) rest.push_back(std::to_string(not_run) + " not run");
+    for (size_t i = 0; i < rest.size(); ++i) out += (i ? ", " : "; ") + rest[i];
+    return out + (r.stopped_early ? ", stopped early" : "");
 }
 
 std::string format_check(const CheckReport& r) {

@@ -19,6 +19,9 @@ std::string format_bench(const BenchResult& r);
 std::string sweep_header();
 std::string format_sweep_point(const SweepPoint& p);
 std::string format_analysis(const SweepAnalysis& a);
+// How many of a sweep's planned points were measured and what became of the rest, as the CLI, the
+// GUI and the reports all say it: "5 of 12 planned points measured; 1 failed, 6 not run, stopped early".
+std::string sweep_count_text(const SweepResult& r);
 
 std::string format_check(const CheckReport& r);
 

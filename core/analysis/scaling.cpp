@@ -13,7 +13,11 @@ PowerFit fit_power_law(const std::vector<SeriesPoint>& points) {
         if (p.n > 0 && p.value > 0 && std::isfinite(p.n) && std::isfinite(p.value))
             xy.emplace_back(std::log(p.n), std::log(p.value));
     f.points = int(xy.size());
-    if (xy.size() < 2) return f;
+    std::vector<double> xs;
+    for (const auto& [x, y] : xy) xs.push_back(x);
+    std::sort(xs.begin(), xs.end());
+    f.lengths = int(std::unique(xs.begin(), xs.end()) - xs.begin());
+    if (f.lengths < kMinFitPoints) return f;
     double mx = 0, my = 0;
     for (const auto& [x, y] : xy) mx += x, my += y;
     mx /= double(xy.size());
@@ -24,12 +28,19 @@ PowerFit fit_power_law(const std::vector<SeriesPoint>& points) {
         sxy += (x - mx) * (y - my);
         syy += (y - my) * (y - my);
     }
-    if (sxx <= 0) return f;  // a single distinct length
+    if (sxx <= 0) return f;
     f.valid = true;
     f.exponent = sxy / sxx;
     f.coefficient = std::exp(my - f.exponent * mx);
     f.r_squared = syy > 0 ? (sxy * sxy) / (sxx * syy) : 1.0;
     return f;
+}
+
+std::string fit_refusal(const PowerFit& f) {
+    if (f.valid) return "";
+    const std::string needs = " (a fit needs " + std::to_string(kMinFitPoints) + ")";
+    if (f.points < kMinFitPoints) return "no fit: " + std::to_string(f.points) + (f.points == 1 ? " point" : " points") + needs;
+    return "no fit: " + std::to_string(f.lengths) + (f.lengths == 1 ? " distinct length" : " distinct lengths") + needs;
 }
 
 std::vector<Crossover> find_crossovers(const std::vector<SeriesPoint>& a, const std::vector<SeriesPoint>& b) {

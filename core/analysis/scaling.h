@@ -2,6 +2,7 @@
 // lengths at which one variant overtakes another. Pure C++.
 #pragma once
 
+#include <string>
 #include <vector>
 
 namespace awb {
@@ -11,15 +12,21 @@ struct SeriesPoint {
     double value = 0;  // time or bytes
 };
 
+// A power law through fewer lengths says nothing: two points always lie on a line (R^2 = 1).
+inline constexpr int kMinFitPoints = 3;
+
 struct PowerFit {
-    bool valid = false;    // needs >= 2 distinct positive n with positive values
+    bool valid = false;    // needs kMinFitPoints distinct positive n with positive values
     double exponent = 0;   // value ~ coefficient * n^exponent
     double coefficient = 0;
     double r_squared = 0;  // of the log-log line
     int points = 0;        // points used
+    int lengths = 0;       // distinct lengths among them
 };
 
 PowerFit fit_power_law(const std::vector<SeriesPoint>& points);
+// Why there is no fit, as every report says it: "no fit: 2 points (a fit needs 3)"; "" for a valid fit.
+std::string fit_refusal(const PowerFit& fit);
 
 struct Crossover {
     double n = 0;                        // where the two curves meet, interpolated in log-log

@@ -54,56 +54,67 @@ std::vector<SeriesPoint> resampled_times(Resampler& r, const SweepSeries& s) {
 
 }  // namespace
 
+namespace {
+
+// At length n the p10-p90 ranges of the two curves overlap.
+bool spread_overlaps(const SweepSeries& x, const SweepSeries& y, double n) {
+    const SeriesSample *sx = nullptr, *sy = nullptr;
+    for (const auto& s : x.samples) if (s.n == n) sx = &s;
+    for (const auto& s : y.samples) if (s.n == n) sy = &s;
+    return sx && sy && sx->p10_ns <= sy->p90_ns && sy->p10_ns <= sx->p90_ns;
+}
+
+// One curve's fit of one metric (kept when refused, so that every report says why there is none).
+SeriesFit fit_series(const SweepSeries& s, const std::string& metric, int64_t memory_bytes, bool intervals) {
+    const PowerFit f = fit_power_law(metric_points(s, metric));
+    SeriesFit fit{metric, s.name, f, {}, 0};
+    if (!f.valid) return fit;
+    if (metric == "peak_memory" && memory_bytes > 0 && f.exponent > 0.05 && f.coefficient > 0)
+        fit.fills_memory_at_n = std::pow(double(memory_bytes) / f.coefficient, 1.0 / f.exponent);
+    if (intervals && metric == "median_time" && resamplable(s))
+        fit.exponent_interval = bootstrap([&s](Resampler& rs, double& v) {
+            const PowerFit p = fit_power_law(resampled_times(rs, s));
+            v = p.exponent;
+            return p.valid;
+        });
+    return fit;
+}
+
+// The crossovers of two curves that differ only in the variant.
+void add_crossovers(const SweepSeries& si, const SweepSeries& sj, const std::string& metric, bool intervals, SweepAnalysis& a) {
+    const bool time = metric == "median_time";
+    for (const auto& c : find_crossovers(metric_points(si, metric), metric_points(sj, metric))) {
+        SeriesCrossover x{metric, si.name, sj.name, c, false, {}, 0};
+        if (time) x.within_noise = spread_overlaps(si, sj, c.n_before) || spread_overlaps(si, sj, c.n_after);
+        if (intervals && time && resamplable(si) && resamplable(sj)) {
+            x.n_interval = bootstrap([&](Resampler& rs, double& v) {
+                const std::vector<SeriesPoint> pi = resampled_times(rs, si), pj = resampled_times(rs, sj);
+                for (const Crossover& y : find_crossovers(pi, pj))
+                    if (y.n_before == c.n_before && y.n_after == c.n_after) {
+                        v = y.n;
+                        return true;
+                    }
+                return false;
+            });
+            x.resampled_share = double(x.n_interval.resamples) / kBootstrapResamples;
+        }
+        a.crossovers.push_back(x);
+    }
+}
+
+}  // namespace
+
 SweepAnalysis analyze(const SweepResult& r, bool intervals) {
     SweepAnalysis a;
     a.memory_bytes = r.environment.memory_bytes;
     const std::vector<SweepSeries> series = sweep_series(r);
-    auto spread_overlaps = [](const SweepSeries& x, const SweepSeries& y, double n) {
-        const SeriesSample *sx = nullptr, *sy = nullptr;
-        for (const auto& s : x.samples) if (s.n == n) sx = &s;
-        for (const auto& s : y.samples) if (s.n == n) sy = &s;
-        return sx && sy && sx->p10_ns <= sy->p90_ns && sy->p10_ns <= sx->p90_ns;
-    };
     for (const char* metric : {"median_time", "peak_memory"}) {
-        for (const auto& s : series) {
-            const PowerFit f = fit_power_law(metric_points(s, metric));
-            if (!f.valid) continue;
-            SeriesFit fit{metric, s.name, f, {}, 0};
-            if (std::string(metric) == "peak_memory" && r.environment.memory_bytes > 0 && f.exponent > 0.05 && f.coefficient > 0)
-                fit.fills_memory_at_n = std::pow(double(r.environment.memory_bytes) / f.coefficient, 1.0 / f.exponent);
-            if (intervals && std::string(metric) == "median_time" && resamplable(s))
-                fit.exponent_interval = bootstrap([&s](Resampler& rs, double& v) {
-                    const PowerFit p = fit_power_law(resampled_times(rs, s));
-                    v = p.exponent;
-                    return p.valid;
-                });
-            a.fits.push_back(fit);
-        }
+        for (const auto& s : series)
+            if (!metric_points(s, metric).empty()) a.fits.push_back(fit_series(s, metric, r.environment.memory_bytes, intervals));
         // Curves that differ only in the variant, pairwise in first-seen order.
         for (size_t i = 0; i < series.size(); ++i)
-            for (size_t j = i + 1; j < series.size(); ++j) {
-                if (series[i].group != series[j].group) continue;
-                for (const auto& c : find_crossovers(metric_points(series[i], metric), metric_points(series[j], metric))) {
-                    SeriesCrossover x{metric, series[i].name, series[j].name, c, false, {}, 0};
-                    if (std::string(metric) == "median_time")
-                        x.within_noise = spread_overlaps(series[i], series[j], c.n_before) ||
-                                         spread_overlaps(series[i], series[j], c.n_after);
-                    if (intervals && std::string(metric) == "median_time" && resamplable(series[i]) && resamplable(series[j])) {
-                        const SweepSeries &si = series[i], &sj = series[j];
-                        x.n_interval = bootstrap([&](Resampler& rs, double& v) {
-                            const std::vector<SeriesPoint> pi = resampled_times(rs, si), pj = resampled_times(rs, sj);
-                            for (const Crossover& y : find_crossovers(pi, pj))
-                                if (y.n_before == c.n_before && y.n_after == c.n_after) {
-                                    v = y.n;
-                                    return true;
-                                }
-                            return false;
-                        });
-                        x.resampled_share = double(x.n_interval.resamples) / kBootstrapResamples;
-                    }
-                    a.crossovers.push_back(x);
-                }
-            }
+            for (size_t j = i + 1; j < series.size(); ++j)
+                if (series[i].group == series[j].group) add_crossovers(series[i], series[j], metric, intervals, a);
     }
     return a;
 }

@@ -15,7 +15,7 @@ namespace awb {
 struct SeriesFit {
     std::string metric;  // "median_time" (ns) or "peak_memory" (bytes)
     std::string series;  // "manual float32 2x8xNx64 train"
-    PowerFit fit;
+    PowerFit fit;        // not valid with fewer than kMinFitPoints lengths (fit_refusal says so)
     Interval exponent_interval;  // time: bootstrap over each point's timed samples; memory is exact (none)
     // Peak memory with a known capacity (Environment::memory_bytes) and a growing curve: the length
     // at which the fitted curve reaches it, coefficient x N^k = capacity; 0 otherwise.

@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "analysis/results_text.h"
@@ -15,130 +18,266 @@ using nlohmann::json;
 
 namespace {
 
-// Microseconds with nanosecond fraction, relative to the trace origin (baseTimeNanoseconds).
-double ts_us(int64_t ns, int64_t origin) { return double(ns - origin) / 1000.0; }
+// Microseconds relative to the trace origin (baseTimeNanoseconds): whole ones as integers (exact at
+// any magnitude), others with their nanosecond fraction.
+json ts_us(int64_t ns, int64_t origin) {
+    const int64_t rel = ns - origin;
+    if (rel % 1000 == 0) return rel / 1000;
+    return double(rel) / 1000.0;
+}
+
+json duration_us(int64_t ns) { return ns % 1000 == 0 ? json(ns / 1000) : json(double(ns) / 1000.0); }
+
+// The category the importer reads back as the event's kind, on the event's side (CPU or device).
+std::string category_of(const TraceEvent& e) {
+    if (e.device != DeviceKind::CPU && e.kind == EventKind::UserAnnotation) return "gpu_user_annotation";
+    if (e.device != DeviceKind::CPU && e.kind == EventKind::Other) return "cuda_sync";
+    return to_string(e.kind);
+}
+
+void put_launch(json& args, const DeviceLaunch& l) {
+    args["grid"] = l.grid;
+    args["block"] = l.block;
+    args["registers per thread"] = l.registers_per_thread;
+    args["shared memory"] = l.shared_memory_bytes;
+    args["blocks per SM"] = l.blocks_per_sm;
+    args["warps per SM"] = l.warps_per_sm;
+    args["est. achieved occupancy %"] = l.occupancy_pct;
+    args["bytes"] = l.bytes;
+    args["memory bandwidth (GB/s)"] = l.bandwidth_gb_s;
+    if (!l.kernel.empty()) args["kernel"] = l.kernel;
+}
+
+void put_inputs(json& args, const TraceEvent& e) {
+    if (!e.shapes().empty() || !e.dtypes().empty()) {
+        args["Input Dims"] = e.shapes();
+        args["Input type"] = e.dtypes();
+    }
+    if (!e.concrete().empty()) args["Concrete Inputs"] = e.concrete();
+    if (!e.stack().empty()) {
+        std::string stack;
+        for (const auto& f : e.stack()) stack += (stack.empty() ? "" : ";") + f;
+        args["Call stack"] = stack;
+    }
+}
+
+json cpu_args(const TraceEvent& e) {
+    json args = json::object();
+    if (e.kind == EventKind::Runtime) {  // Kineto's: CUPTI's correlation, and the op it belongs to
+        if (e.correlation_id != 0) args["correlation"] = e.correlation_id;
+        if (e.linked_correlation_id != 0) args["External id"] = e.linked_correlation_id;
+    } else if (e.correlation_id != 0) {
+        args["External id"] = e.correlation_id;
+    }
+    if (e.sequence_nr >= 0) args["Sequence number"] = e.sequence_nr;
+    if (e.sequence_nr >= 0 || e.fwd_thread != 0) args["Fwd thread id"] = e.fwd_thread;
+    put_inputs(args, e);
+    if (e.replayed) args["Replayed from capture"] = true;  // TraceEvent::replayed: no CPU time when read back
+    if (e.is_async) args["Async"] = true;
+    if (e.scope != (e.kind == EventKind::UserAnnotation ? 5 : 0)) args["Record scope"] = e.scope;
+    if (e.launch) put_launch(args, *e.launch);
+    return args;
+}
+
+json device_args(const TraceEvent& e) {
+    json args = json::object();
+    args["device"] = e.device_index;
+    if (e.thread <= uint64_t(INT64_MAX)) args["stream"] = e.thread;
+    args["correlation"] = e.correlation_id;
+    if (e.linked_correlation_id != 0) args["External id"] = e.linked_correlation_id;
+    if (e.launch) put_launch(args, *e.launch);
+    if (e.sequence_nr >= 0) args["Sequence number"] = e.sequence_nr;
+    return args;
+}
+
+// The file's baseTimeNanoseconds: the trace's origin, unless its events lie far from it (a trace of
+// absolute epoch microseconds without a base): then its first event, so that timestamps stay small
+// enough for their nanoseconds to survive as decimals (restore_trace_meta puts the origin back).
+int64_t base_of(const Trace& trace) {
+    const int64_t origin = trace.meta().origin_ns;
+    return trace.begin_ns() - origin > int64_t(1e12) || trace.begin_ns() < origin ? trace.begin_ns() : origin;
+}
+
+// Writes one trace (or one rank of it) as Kineto's event list.
+class Writer {
+public:
+    Writer(const Trace& trace, const ChromeTraceInfo& info) : trace_(trace), info_(info), origin_(base_of(trace)) {
+        for (const auto& e : trace.events())
+            if (e.device != DeviceKind::CPU && wanted(e.rank)) devices_.insert(e.device_index);
+        cpu_pid_ = info.pid != 0 ? info.pid : int64_t(getpid());
+        while (devices_.count(int(cpu_pid_))) ++cpu_pid_;  // a device's pid names its streams, not threads
+        for (size_t i = 0; i < trace.events().size(); ++i) {
+            const auto& e = trace.events()[i];
+            if (e.device == DeviceKind::CPU && e.correlation_id > 0 && e.kind != EventKind::Runtime && wanted(e.rank))
+                cpu_op_by_correlation_.emplace(e.correlation_id, i);
+        }
+    }
+
+    json run() {
+        for (const auto& e : trace_.events())
+            if (wanted(e.rank)) add_event(e);
+        for (const auto& m : trace_.memory())
+            if (wanted(m.rank)) add_memory(m);
+        add_names();
+        return std::move(events_);
+    }
+
+private:
+    bool wanted(int32_t rank) const { return info_.rank == kAllRanks || rank == info_.rank; }
+    // All ranks in one file: each rank's CPU threads under a process of its own.
+    int64_t pid_of(int32_t rank) const {
+        return info_.rank == kAllRanks && trace_.meta().ranks.size() > 1 ? cpu_pid_ + 1 + std::max(0, rank) : cpu_pid_;
+    }
+
+    void add_event(const TraceEvent& e) {
+        json ev{{"ph", "X"}, {"cat", category_of(e)}, {"name", e.name}, {"ts", ts_us(e.start_ns, origin_)},
+                {"dur", duration_us(e.duration_ns())}};
+        if (e.device == DeviceKind::CPU) {
+            ev["pid"] = pid_of(e.rank);
+            ev["tid"] = e.thread;
+            ev["args"] = cpu_args(e);
+        } else {
+            ev["pid"] = e.device_index;
+            ev["tid"] = e.thread;
+            ev["args"] = device_args(e);
+            streams_.insert({e.device_index, e.thread});
+            add_flow(e);
+        }
+        events_.push_back(std::move(ev));
+    }
+
+    // ac2g: from the CPU op a device event belongs to, to the device event (Perfetto draws the arrow).
+    void add_flow(const TraceEvent& e) {
+        if (e.linked_correlation_id <= 0) return;
+        auto op = cpu_op_by_correlation_.find(e.linked_correlation_id);
+        if (op == cpu_op_by_correlation_.end()) return;
+        const auto& src = trace_.events()[op->second];
+        ++flow_id_;
+        events_.push_back({{"ph", "s"}, {"id", flow_id_}, {"pid", pid_of(src.rank)}, {"tid", src.thread},
+                           {"ts", ts_us(src.start_ns, origin_)}, {"cat", "ac2g"}, {"name", "ac2g"}});
+        events_.push_back({{"ph", "f"}, {"id", flow_id_}, {"pid", e.device_index}, {"tid", e.thread},
+                           {"ts", ts_us(e.start_ns, origin_)}, {"cat", "ac2g"}, {"name", "ac2g"}, {"bp", "e"}});
+    }
+
+    void add_memory(const MemoryEvent& m) {
+        // The allocator's totals only where it gave them: a running sum written as "Total Allocated" would
+        // read back as absolute memory.
+        json args{{"Device Type", m.device == DeviceKind::CUDA ? 1 : 0}, {"Device Id", m.device_index}, {"Addr", 0}, {"Bytes", m.bytes}};
+        if (m.total_allocated >= 0) args["Total Allocated"] = m.total_allocated;
+        if (m.total_reserved >= 0) args["Total Reserved"] = m.total_reserved;
+        events_.push_back({{"ph", "i"}, {"s", "t"}, {"cat", "cpu_instant_event"}, {"name", "[memory]"}, {"pid", pid_of(m.rank)},
+                           {"tid", m.thread}, {"ts", ts_us(m.ts_ns, origin_)}, {"args", std::move(args)}});
+    }
+
+    void meta_event(const char* what, int64_t pid, uint64_t tid, json args) {
+        events_.push_back({{"ph", "M"}, {"name", what}, {"pid", pid}, {"tid", tid}, {"args", std::move(args)}});
+    }
+
+    void add_names() {
+        const TraceMeta& meta = trace_.meta();
+        std::map<std::pair<int64_t, uint64_t>, bool> threads;  // (pid, tid) of CPU events
+        for (const auto& e : trace_.events())
+            if (e.device == DeviceKind::CPU && wanted(e.rank)) threads.emplace(std::pair{pid_of(e.rank), e.thread}, true);
+        std::set<int64_t> pids;
+        int order = 0;
+        for (const auto& [key, unused] : threads) {
+            if (pids.insert(key.first).second) {
+                meta_event("process_name", key.first, 0, {{"name", info_.process_name}});
+                meta_event("process_sort_index", key.first, 0, {{"sort_index", -1}});
+            }
+            const auto named = meta.thread_names.find(key.second);
+            if (named != meta.thread_names.end())
+                meta_event("thread_name", key.first, key.second, {{"name", named->second}});
+            else if (!info_.exact)
+                meta_event("thread_name", key.first, key.second, {{"name", "thread " + std::to_string(key.second)}});
+            meta_event("thread_sort_index", key.first, key.second, {{"sort_index", order++}});
+        }
+        std::set<int> named_devices;
+        for (const auto& [device, stream] : streams_) {
+            if (named_devices.insert(device).second) meta_event("process_name", device, 0, {{"name", "GPU " + std::to_string(device)}});
+            const auto named = meta.stream_names.find(stream);
+            if (named != meta.stream_names.end())
+                meta_event("thread_name", device, stream, {{"name", named->second}});
+            else if (!info_.exact)
+                meta_event("thread_name", device, stream, {{"name", "stream " + std::to_string(stream)}});
+        }
+    }
+
+    const Trace& trace_;
+    const ChromeTraceInfo& info_;
+    const int64_t origin_;
+    int64_t cpu_pid_ = 0;
+    std::set<int> devices_;
+    std::unordered_map<int64_t, size_t> cpu_op_by_correlation_;
+    std::set<std::pair<int, uint64_t>> streams_;  // (device index, stream)
+    int64_t flow_id_ = 0;
+    json events_ = json::array();
+};
 
 }  // namespace
 
 json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
-    const int64_t origin = trace.meta().origin_ns;
-    const int64_t pid = info.pid != 0 ? info.pid : int64_t(getpid());
-    json events = json::array();
-
-    std::map<uint64_t, int> thread_order;
-    for (uint64_t t : trace.threads()) thread_order.emplace(t, int(thread_order.size()));
-    std::map<std::pair<int, uint64_t>, bool> streams;  // (device index, stream)
-
-    std::unordered_map<int64_t, size_t> cpu_op_by_correlation;
-    for (size_t i = 0; i < trace.events().size(); ++i) {
-        const auto& e = trace.events()[i];
-        if (e.device == DeviceKind::CPU && e.correlation_id > 0) cpu_op_by_correlation.emplace(e.correlation_id, i);
-    }
-
-    int64_t flow_id = 0;
-    for (const auto& e : trace.events()) {
-        json ev{{"ph", "X"}, {"cat", to_string(e.kind)}, {"name", e.name},
-                {"ts", ts_us(e.start_ns, origin)}, {"dur", double(e.duration_ns()) / 1000.0}};
-        json args = json::object();
-        if (e.device == DeviceKind::CPU) {
-            ev["pid"] = pid;
-            ev["tid"] = e.thread;
-            if (e.correlation_id > 0) args["External id"] = e.correlation_id;
-            if (e.sequence_nr >= 0) {
-                args["Sequence number"] = e.sequence_nr;
-                args["Fwd thread id"] = e.fwd_thread;
-            }
-            if (!e.shapes().empty() || !e.dtypes().empty()) {
-                args["Input Dims"] = e.shapes();
-                args["Input type"] = e.dtypes();
-            }
-            if (!e.concrete().empty()) args["Concrete Inputs"] = e.concrete();
-            if (e.replayed) args["Replayed from capture"] = true;  // TraceEvent::replayed: no CPU time when read back
-            if (!e.stack().empty()) {
-                std::string stack;
-                for (const auto& f : e.stack()) stack += (stack.empty() ? "" : ";") + f;
-                args["Call stack"] = stack;
-            }
-        } else {
-            const int device = e.device_index < 0 ? 0 : e.device_index;
-            ev["pid"] = device;
-            ev["tid"] = e.thread;
-            streams[{device, e.thread}] = true;
-            args["device"] = device;
-            args["stream"] = e.thread;
-            args["correlation"] = e.correlation_id;
-            if (e.linked_correlation_id > 0) {
-                args["External id"] = e.linked_correlation_id;
-                auto op = cpu_op_by_correlation.find(e.linked_correlation_id);
-                if (op != cpu_op_by_correlation.end()) {
-                    const auto& src = trace.events()[op->second];
-                    ++flow_id;
-                    events.push_back({{"ph", "s"}, {"id", flow_id}, {"pid", pid}, {"tid", src.thread},
-                                      {"ts", ts_us(src.start_ns, origin)}, {"cat", "ac2g"}, {"name", "ac2g"}});
-                    events.push_back({{"ph", "f"}, {"id", flow_id}, {"pid", device}, {"tid", e.thread},
-                                      {"ts", ts_us(e.start_ns, origin)}, {"cat", "ac2g"}, {"name", "ac2g"}, {"bp", "e"}});
-                }
-            }
-        }
-        ev["args"] = std::move(args);
-        events.push_back(std::move(ev));
-    }
-
-    // The allocator's totals only where it gave them: a running sum written as "Total Allocated" would
-    // read back as absolute memory.
-    for (const auto& m : trace.memory()) {
-        json args = {{"Device Type", m.device == DeviceKind::CUDA ? 1 : 0}, {"Device Id", m.device_index}, {"Addr", 0}, {"Bytes", m.bytes}};
-        if (m.total_allocated >= 0) args["Total Allocated"] = m.total_allocated;
-        if (m.total_reserved >= 0) args["Total Reserved"] = m.total_reserved;
-        events.push_back({{"ph", "i"},
-                          {"s", "t"},
-                          {"cat", "cpu_instant_event"},
-                          {"name", "[memory]"},
-                          {"pid", pid},
-                          {"tid", m.thread},
-                          {"ts", ts_us(m.ts_ns, origin)},
-                          {"args", std::move(args)}});
-    }
-
-    events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"tid", 0}, {"args", {{"name", info.process_name}}}});
-    events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", pid}, {"tid", 0}, {"args", {{"sort_index", -1}}}});
-    for (const auto& [tid, order] : thread_order) {
-        const std::string name = order == 0 ? "thread " + std::to_string(tid) + " (engine)" : "thread " + std::to_string(tid);
-        events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", tid}, {"args", {{"name", name}}}});
-        events.push_back({{"ph", "M"}, {"name", "thread_sort_index"}, {"pid", pid}, {"tid", tid}, {"args", {{"sort_index", order}}}});
-    }
-    std::map<int, bool> devices;
-    for (const auto& [key, present] : streams) {
-        if (!devices[key.first])
-            events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", key.first}, {"tid", 0},
-                              {"args", {{"name", "GPU " + std::to_string(key.first)}}}});
-        devices[key.first] = true;
-        events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", key.first}, {"tid", key.second},
-                          {"args", {{"name", "stream " + std::to_string(key.second)}}}});
-    }
-
     json out{{"schemaVersion", 1},
              {"deviceProperties", json::array()},
              {"displayTimeUnit", "ms"},
-             {"baseTimeNanoseconds", origin},
+             {"baseTimeNanoseconds", base_of(trace)},
              {"traceName", info.trace_name},
-             {"traceEvents", std::move(events)}};
+             {"traceEvents", Writer(trace, info).run()}};
+    if (info.rank != kAllRanks && info.rank >= 0) {
+        out["distributedInfo"] = {{"rank", info.rank}, {"world_size", trace.meta().world_size}};
+        if (!trace.meta().backend.empty()) out["distributedInfo"]["backend"] = trace.meta().backend;
+    }
     if (info.metadata.is_object())
         for (const auto& [key, value] : info.metadata.items()) out[key] = value;
     return out;
 }
 
+json trace_meta_json(const TraceMeta& meta) {
+    return {{"origin_ns", meta.origin_ns},
+            {"source", meta.source},
+            {"clock_resolution_ns", meta.clock_resolution_ns},
+            {"thread_names", meta.thread_names},
+            {"stream_names", meta.stream_names},
+            {"process_names", meta.process_names},
+            {"thread_process", meta.thread_process},
+            {"world_size", meta.world_size},
+            {"backend", meta.backend},
+            {"legacy_device_spans", meta.legacy_device_spans}};
+}
+
+Trace restore_trace_meta(const Trace& trace, const json& j) {
+    if (!j.is_object()) return trace;
+    TraceMeta meta = trace.meta();
+    try {  // another version's fields: the names the file's own metadata events gave stay
+        TraceMeta saved = meta;
+        saved.origin_ns = j.value("origin_ns", meta.origin_ns);
+        saved.source = j.value("source", meta.source);
+        saved.clock_resolution_ns = j.value("clock_resolution_ns", meta.clock_resolution_ns);
+        if (j.contains("thread_names")) saved.thread_names = j.at("thread_names").get<std::map<uint64_t, std::string>>();
+        if (j.contains("stream_names")) saved.stream_names = j.at("stream_names").get<std::map<uint64_t, std::string>>();
+        if (j.contains("process_names")) saved.process_names = j.at("process_names").get<std::map<uint64_t, std::string>>();
+        if (j.contains("thread_process")) saved.thread_process = j.at("thread_process").get<std::map<uint64_t, uint64_t>>();
+        saved.world_size = j.value("world_size", meta.world_size);
+        saved.backend = j.value("backend", meta.backend);
+        saved.legacy_device_spans = j.value("legacy_device_spans", meta.legacy_device_spans);
+        meta = std::move(saved);
+    } catch (const json::exception&) {
+    }
+    return Trace::build(trace.events(), trace.memory(), std::move(meta));
+}
+
 ChromeTraceInfo run_trace_info(const ProfileResult& result, std::string process_name) {
     ChromeTraceInfo info;
-    info.trace_name = describe_spec(result.spec);
+    info.trace_name = result.spec_known ? describe_spec(result.spec) : result.trace.meta().source;
     info.process_name = std::move(process_name);
     info.metadata = json{{"attention_workbench",
-                          {{"spec", result.spec},
-                           {"options", result.options},
+                          {{"options", result.options},
                            {"environment", result.environment},
                            {"steps", result.steps},
                            {"device_peak_bytes", result.device_peak_bytes},
-                           {"roof", result.roof}, {"interrupted", result.interrupted}}}};
+                           {"roof", result.roof}, {"interrupted", result.interrupted},
+                           {"trace_meta", trace_meta_json(result.trace.meta())}}}};
+    if (result.spec_known) info.metadata["attention_workbench"]["spec"] = result.spec;  // an imported trace has none
     return info;
 }
 

@@ -69,6 +69,8 @@ void EventConverter::finish(int64_t base_ns) {
         else
             names.emplace(n.tid, std::move(n.name));
     }
+    meta_.world_size = out_.world_size;
+    meta_.backend = out_.backend;
     if (out_.rank >= 0) {
         for (auto& e : events_) e.rank = out_.rank;
         for (auto& m : memory_) m.rank = out_.rank;
@@ -233,11 +235,13 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
         }
     }
     if (t.kind == EventKind::UserAnnotation) t.scope = 5;  // at::RecordScope::USER_SCOPE
+    if (r.scope >= 0) t.scope = int(r.scope);              // ours: "Record scope"
+    t.is_async = r.is_async;
     t.sequence_nr = r.sequence_nr;
     t.replayed = r.replayed && t.device == DeviceKind::CPU;
     t.fwd_thread = uint64_t(r.fwd_thread);
-    if (!r.shapes.empty() || !r.dtypes.empty() || !r.concrete.empty())
-        t.inputs = inputs_.intern({std::move(r.shapes), std::move(r.dtypes), {}, std::move(r.concrete)});
+    if (!r.shapes.empty() || !r.dtypes.empty() || !r.concrete.empty() || !r.stack.empty())
+        t.inputs = inputs_.intern({std::move(r.shapes), std::move(r.dtypes), std::move(r.stack), std::move(r.concrete)});
     events_.push_back(std::move(t));
 }
 

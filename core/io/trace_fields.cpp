@@ -69,6 +69,17 @@ bool read_id(const element& v, uint64_t& out, std::string_view& text) {
     return true;
 }
 
+// "a.py(3): f;b.py(7): g" -> its frames.
+void read_stack(const element& v, std::vector<std::string>& out) {
+    std::string_view text;
+    if (!read_string(v, text)) return;
+    while (!text.empty()) {
+        const size_t cut = text.find(';');
+        out.emplace_back(text.substr(0, cut));
+        text = cut == std::string_view::npos ? std::string_view() : text.substr(cut + 1);
+    }
+}
+
 void read_triple(const element& v, std::array<int32_t, 3>& out) {
     simdjson::dom::array a;
     if (v.get_array().get(a)) return;
@@ -204,6 +215,12 @@ const KeyTable<ArgReader>& arg_readers() {
                  r.replayed = v.type() == element_type::BOOL && !v.get_bool().get(b) && b;
              }},
             {"sort_index", [](const element& v, RawEvent& r) { read_int(v, r.sort_index); }},
+            {"Record scope", [](const element& v, RawEvent& r) { read_int(v, r.scope); }},
+            {"Async", [](const element& v, RawEvent& r) {
+                 bool b = false;
+                 r.is_async = v.type() == element_type::BOOL && !v.get_bool().get(b) && b;
+             }},
+            {"Call stack", [](const element& v, RawEvent& r) { read_stack(v, r.stack); }},
         };
         // Other spellings of the same fields (older Kineto, ROCm, 2021 traces).
         t.add("external id", t.find("External id"));

@@ -37,6 +37,9 @@ struct RawEvent {
     std::vector<std::vector<int64_t>> shapes;
     std::vector<std::string> dtypes;
     std::vector<std::string> concrete;  // "Concrete Inputs"
+    std::vector<std::string> stack;     // "Call stack" (ours, and the legacy profiler's): frames split at ';'
+    int64_t scope = -1;                 // "Record scope" (ours): at::RecordScope
+    bool is_async = false;              // "Async" (ours)
 };
 
 // pid/tid are numbers or strings ("stream 7", "12345"): the digits, or a stable hash with kTextIdBit set.

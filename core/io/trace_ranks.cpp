@@ -43,6 +43,8 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         out.bytes_read += p.bytes_read;
         out.world_size = std::max(out.world_size, p.world_size);
         if (out.backend.empty()) out.backend = p.backend;
+        meta.world_size = out.world_size;
+        meta.backend = out.backend;
         if (out.device_properties.is_null()) out.device_properties = p.device_properties;
         if (out.header.empty()) out.header = p.header;
         if (out.extra.is_null()) out.extra = p.extra;

@@ -34,8 +34,92 @@ void report(RunObserver* observer, int done, int total, const std::string& what)
     throw_if_cancelled(observer);
 }
 
+// Writes a run's trace as one file, or for a distributed run one file per rank (each with its
+// distributedInfo, so that the set opens as the ranks of one run); what the workspace file records of it.
+json save_run_trace(const ProfileResult& run, const fs::path& folder, const std::string& stem, std::vector<fs::path>& written) {
+    ChromeTraceInfo info = run_trace_info(run, "attention-workbench");
+    info.exact = true;
+    const std::vector<int32_t>& ranks = run.trace.meta().ranks;
+    if (ranks.size() <= 1) {
+        if (ranks.size() == 1) info.rank = ranks.front();
+        written.push_back(folder / (stem + ".trace.json.gz"));
+        write_chrome_trace(run.trace, info, written.back().string());
+        return (folder.filename() / written.back().filename()).string();
+    }
+    json files = json::array();
+    for (int32_t rank : ranks) {
+        info.rank = rank;
+        written.push_back(folder / (stem + "-rank" + std::to_string(rank) + ".trace.json.gz"));
+        write_chrome_trace(run.trace, info, written.back().string());
+        files.push_back((folder.filename() / written.back().filename()).string());
+    }
+    return files;
+}
+
+// The file a workspace names: only one of the workspace's own folder, never /dev/zero, a FIFO or a path out of it.
+std::string run_trace_file(const fs::path& base, const std::string& trace) {
+    const fs::path rel(trace);
+    if (rel.is_absolute() || std::any_of(rel.begin(), rel.end(), [](const fs::path& p) { return p == ".."; }))
+        throw std::runtime_error("its trace '" + trace + "' is not in the workspace's folder");
+    const fs::path file = base / rel;
+    std::error_code fe;
+    if (!fs::is_regular_file(file, fe)) throw std::runtime_error("its trace '" + file.string() + "' is missing or not a file");
+    return file.string();
+}
+
+// The run a workspace's entry names: its trace, or the traces of its ranks read as one distributed run.
+std::shared_ptr<const ProfileResult> load_run(const json& r, const fs::path& base) {
+    std::vector<std::string> files;
+    const json none;
+    const json& trace = r.is_object() && r.contains("trace") ? r["trace"] : none;
+    if (trace.is_string()) files.push_back(run_trace_file(base, trace.get<std::string>()));
+    if (trace.is_array())
+        for (const json& t : trace)
+            if (t.is_string()) files.push_back(run_trace_file(base, t.get<std::string>()));
+    if (files.empty() || (trace.is_array() && files.size() != trace.size())) throw std::runtime_error("no trace file named");
+    return std::make_shared<const ProfileResult>(profile_result_from_import(import_chrome_traces(files)));
+}
+
 // A trace's "cuda_runtime_version": 12010 -> "12.1"; "" when absent.
 std::string cuda_version_of(const json& v) { return v.is_number_integer() ? cuda_version_text(v.get<int>()) : ""; }
+
+}  // namespace
+
+namespace {
+
+// One GPU of deviceProperties: "NVIDIA H100 80GB HBM3 (79.1 GiB, compute 9.0, 132 SMs)"; "" without a name.
+std::string gpu_text(const json& d, int64_t& memory_bytes) {
+    if (!d.is_object() || !d.contains("name") || !d["name"].is_string()) return "";
+    std::string text = d["name"].get<std::string>();
+    std::vector<std::string> facts;
+    if (d.contains("totalGlobalMem") && d["totalGlobalMem"].is_number()) {
+        facts.push_back(printf_string("%.1f GiB", d["totalGlobalMem"].get<double>() / double(1 << 30)));
+        const int64_t bytes = int64_t(d["totalGlobalMem"].get<double>());  // the smallest GPU's, when they differ
+        memory_bytes = memory_bytes < 0 ? bytes : std::min(memory_bytes, bytes);
+    }
+    if (d.contains("computeMajor") && d["computeMajor"].is_number_integer())
+        facts.push_back("compute " + std::to_string(d["computeMajor"].get<int>()) + "." + std::to_string(int_or<int>(d, "computeMinor", 0)));
+    if (d.contains("numSms") && d["numSms"].is_number_integer()) facts.push_back(std::to_string(d["numSms"].get<int>()) + " SMs");
+    for (size_t i = 0; i < facts.size(); ++i) text += (i ? ", " : " (") + facts[i] + (i + 1 == facts.size() ? ")" : "");
+    return text;
+}
+
+// "Kineto trace (schema 1, CUPTI ...); record_shapes, profile_memory": what wrote the trace, with which options.
+std::string recorded_by(const json& h, const std::string& trace_name) {
+    std::vector<std::string> recorded;
+    if (h.contains("schemaVersion")) recorded.push_back("schema " + h["schemaVersion"].dump());
+    if (h.contains("cupti_version")) recorded.push_back("CUPTI " + h["cupti_version"].dump());
+    if (h.contains("hip_runtime_version")) recorded.push_back("HIP " + h["hip_runtime_version"].dump());
+    if (h.contains("nccl_version") && h["nccl_version"].is_string()) recorded.push_back("NCCL " + h["nccl_version"].get<std::string>());
+    std::vector<std::string> options;
+    for (const char* o : {"record_shapes", "profile_memory", "with_stack", "with_flops", "with_modules"})
+        if (h.contains(o) && ((h[o].is_number() && h[o].get<double>() != 0) || (h[o].is_boolean() && h[o].get<bool>())))
+            options.push_back(o);
+    if (h.empty() && trace_name.empty()) return "";
+    std::string by = recorded.empty() ? "chrome trace" : "Kineto trace (" + join(recorded, ", ") + ")";
+    if (!options.empty()) by += "; " + join(options, ", ");
+    return by;
+}
 
 }  // namespace
 
@@ -43,22 +127,8 @@ Environment environment_of_import(const ImportedTrace& t) {
     Environment e;
     std::map<std::string, int> gpus;  // "NVIDIA H100 80GB HBM3 (79.1 GiB, compute 9.0, 132 SMs)" -> count
     if (t.device_properties.is_array())
-        for (const auto& d : t.device_properties) {
-            if (!d.is_object() || !d.contains("name") || !d["name"].is_string()) continue;
-            std::string text = d["name"].get<std::string>();
-            std::vector<std::string> facts;
-            if (d.contains("totalGlobalMem") && d["totalGlobalMem"].is_number()) {
-                facts.push_back(printf_string("%.1f GiB", d["totalGlobalMem"].get<double>() / double(1 << 30)));
-                const int64_t bytes = int64_t(d["totalGlobalMem"].get<double>());  // the smallest GPU's, when they differ
-                e.memory_bytes = e.memory_bytes < 0 ? bytes : std::min(e.memory_bytes, bytes);
-            }
-            if (d.contains("computeMajor") && d["computeMajor"].is_number_integer())
-                facts.push_back("compute " + std::to_string(d["computeMajor"].get<int>()) + "." +
-                                std::to_string(int_or<int>(d, "computeMinor", 0)));
-            if (d.contains("numSms") && d["numSms"].is_number_integer()) facts.push_back(std::to_string(d["numSms"].get<int>()) + " SMs");
-            for (size_t i = 0; i < facts.size(); ++i) text += (i ? ", " : " (") + facts[i] + (i + 1 == facts.size() ? ")" : "");
-            ++gpus[text];
-        }
+        for (const auto& d : t.device_properties)
+            if (const std::string text = gpu_text(d, e.memory_bytes); !text.empty()) ++gpus[text];
     for (const auto& [name, n] : gpus)
         e.device_name += (e.device_name.empty() ? "" : "; ") + (n > 1 ? std::to_string(n) + " x " : std::string()) + name;
     e.device = gpus.empty() ? "" : "cuda";
@@ -70,20 +140,7 @@ Environment environment_of_import(const ImportedTrace& t) {
                                                  : "rank " + std::to_string(t.rank);
         e.host += " of " + std::to_string(t.world_size) + (t.backend.empty() ? "" : " (" + t.backend + ")");
     }
-    std::vector<std::string> recorded;
-    if (h.contains("schemaVersion")) recorded.push_back("schema " + h["schemaVersion"].dump());
-    if (h.contains("cupti_version")) recorded.push_back("CUPTI " + h["cupti_version"].dump());
-    if (h.contains("hip_runtime_version")) recorded.push_back("HIP " + h["hip_runtime_version"].dump());
-    if (h.contains("nccl_version") && h["nccl_version"].is_string()) recorded.push_back("NCCL " + h["nccl_version"].get<std::string>());
-    std::vector<std::string> options;
-    for (const char* o : {"record_shapes", "profile_memory", "with_stack", "with_flops", "with_modules"})
-        if (h.contains(o) && ((h[o].is_number() && h[o].get<double>() != 0) || (h[o].is_boolean() && h[o].get<bool>())))
-            options.push_back(o);
-    if (!h.empty() || !t.trace_name.empty()) {
-        e.recorded_by = "chrome trace";
-        if (!recorded.empty()) e.recorded_by = "Kineto trace (" + join(recorded, ", ") + ")";
-        if (!options.empty()) e.recorded_by += "; " + join(options, ", ");
-    }
+    e.recorded_by = recorded_by(h, t.trace_name);
     return e;
 }
 
@@ -111,8 +168,14 @@ ProfileResult run_of_metadata(const json& meta) {
 ProfileResult profile_result_from_import(ImportedTrace imported) {
     ProfileResult result = run_of_metadata(imported.extra);
     // A foreign trace (no environment of ours): what the trace itself records (GPUs, CUDA, ranks).
-    if (result.environment == Environment{}) result.environment = environment_of_import(imported);
-    result.trace = std::move(imported.trace);
+    // A trace we saved keeps the environment it had, even an empty one (what the original file recorded).
+    const bool ours = imported.extra.is_object() && imported.extra.contains("environment");
+    if (!ours) result.environment = environment_of_import(imported);
+    // Ours: the names, source and world the trace had when it was saved (Kineto's layout has no place for them all).
+    if (imported.extra.is_object() && imported.extra.contains("trace_meta"))
+        result.trace = restore_trace_meta(imported.trace, imported.extra["trace_meta"]);
+    else
+        result.trace = std::move(imported.trace);
     return result;
 }
 
@@ -134,13 +197,12 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
         for (int i = 0; i < total; ++i) {
             const WorkspaceRun& run = workspace.runs[size_t(i)];
             report(observer, i, total, "saving run " + std::to_string(i + 1) + " of " + std::to_string(total));
-            const std::string file = "run-" + std::to_string(i + 1) + "." + save + ".trace.json.gz";
-            written.push_back(folder / file);
-            write_chrome_trace(run.result->trace, run_trace_info(*run.result, "attention-workbench"), written.back().string());
-            runs.push_back({{"label", run.label}, {"trace", (folder.filename() / file).string()}});
+            const std::string stem = "run-" + std::to_string(i + 1) + "." + save;
+            runs.push_back({{"label", run.label}, {"trace", save_run_trace(*run.result, folder, stem, written)}});
         }
         json sweeps = json::array();
-        for (const WorkspaceSweep& s : workspace.sweeps) sweeps.push_back({{"label", s.label}, {"sweep", sweep_file_json(s.sweep)}});
+        for (const WorkspaceSweep& s : workspace.sweeps)
+            sweeps.push_back({{"label", s.label}, {"shown", s.shown}, {"sweep", sweep_file_json(s.sweep)}});
         json j{{"schema", kWorkspaceSchema},
                {"schema_version", kWorkspaceVersion},
                {"panel_spec", workspace.panel_spec},
@@ -179,7 +241,8 @@ Workspace load_workspace(const std::string& path, RunObserver* observer) {
             w.shown = int_or<int>(j, "shown", -1);
             for (const auto& s : j.at("sweeps")) {
                 const bool named = s.is_object() && s.contains("label") && s["label"].is_string();
-                w.sweeps.push_back({named ? s["label"].get<std::string>() : std::string(), sweep_from_file_json(s.at("sweep"))});
+                const bool shown = !s.is_object() || !s.contains("shown") || !s["shown"].is_boolean() || s["shown"].get<bool>();
+                w.sweeps.push_back({named ? s["label"].get<std::string>() : std::string(), sweep_from_file_json(s.at("sweep")), shown});
             }
             if (j.contains("bench")) w.bench = std::make_shared<const BenchResult>(bench_from_file_json(j.at("bench")));
             if (j.contains("check")) w.check = std::make_shared<const CheckReport>(check_from_file_json(j.at("check")));
@@ -201,17 +264,8 @@ Workspace load_workspace(const std::string& path, RunObserver* observer) {
         };
         std::string label = text("label");
         if (label.empty()) label = "run " + std::to_string(i + 1);
-        const std::string trace = text("trace");
         try {
-            if (trace.empty()) throw std::runtime_error("no trace file named");
-            // Only a file of the workspace's own folder: never /dev/zero, a FIFO or a path out of it.
-            const fs::path rel(trace);
-            if (rel.is_absolute() || std::any_of(rel.begin(), rel.end(), [](const fs::path& p) { return p == ".."; }))
-                throw std::runtime_error("its trace '" + trace + "' is not in the workspace's folder");
-            const fs::path file = base / rel;
-            std::error_code fe;
-            if (!fs::is_regular_file(file, fe)) throw std::runtime_error("its trace '" + file.string() + "' is missing or not a file");
-            auto result = std::make_shared<const ProfileResult>(profile_result_from_import(import_chrome_trace(file.string())));
+            auto result = load_run(r, base);
             if (i == w.shown) shown = int(w.runs.size());
             w.runs.push_back({label, std::move(result)});
         } catch (const Cancelled&) {

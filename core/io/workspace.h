@@ -2,8 +2,10 @@
 // chart, the benchmark and check the checklist reads, the spec in the run panel and the run on screen),
 // saved so that it reopens as it was.
 // On disk: NAME.json (schema attention-workbench/workspace) with the sweeps inline, and one gzipped
-// chrome trace per run in the folder NAME.runs/ beside it (each trace also opens on its own, in the
-// workbench, Perfetto or chrome://tracing). Pure C++: no torch, no Qt.
+// chrome trace per run in the folder NAME.runs/ beside it, or for a distributed run one per rank (each
+// trace also opens on its own, in the workbench, Perfetto or chrome://tracing; a run's rank files open
+// together as its ranks). A trace reopens as it was saved: the same events, lanes, names, ranks and
+// analysis (chrome_trace.h). Pure C++: no torch, no Qt.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -32,6 +34,7 @@ struct WorkspaceRun {
 struct WorkspaceSweep {
     std::string label;
     SweepResult sweep;
+    bool shown = true;  // on the chart (the others are kept in the list, unchecked)
 };
 
 struct Workspace {

@@ -109,6 +109,8 @@ struct TraceMeta {
     std::map<uint64_t, std::string> process_names;  // a pid that is a string ("Spans") names itself
     std::map<uint64_t, uint64_t> thread_process;     // CPU thread -> the pid its events came under
     std::vector<int32_t> ranks;         // distributed ranks present, ascending; empty for one process
+    int world_size = -1;                // what the trace's distributedInfo says: ranks in the run, backend
+    std::string backend;
     // torch 1.x legacy traces: each op's device time is one CUDA span holding its children's (see
     // trace_import.cpp); the operator table counts it as torch 1.x did and shows no device rows.
     bool legacy_device_spans = false;

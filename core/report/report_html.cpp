@@ -332,40 +332,18 @@ std::string bench_section(const BenchResult& b) {
     return out;
 }
 
-std::string sweep_section(const SweepResult& r) {
-    std::string out = "<h2>Sweep (profiler off)</h2>\n";
-    int ok = 0;
-    for (const auto& p : r.points) ok += p.status == PointStatus::Ok ? 1 : 0;
-    out += "<p>" + esc(printf_string("%d of %d planned points finished", ok, r.planned_points) + (r.stopped_early ? ", stopped early" : "")) +
-           ".</p>\n";
-    const std::vector<SweepSeries> series = sweep_series(r);
-    std::vector<ChartSeries> time, memory;
-    std::set<double> lengths;
-    for (const auto& s : series)
-        for (const auto& p : s.samples) lengths.insert(p.n);
-    const ChartAxis n_axis = axis("sequence length N", true, n_text, {lengths.begin(), lengths.end()});
-    for (const auto& s : series) {
-        ChartSeries t = series_of(s.name, true, true), m = series_of(s.name, true, true);
-        for (const auto& p : s.samples) {
-            t.points.push_back({p.n, p.median_ns / 1e6, p.p10_ns / 1e6, p.p90_ns / 1e6});
-            if (p.peak_bytes >= 0) m.points.push_back({p.n, double(p.peak_bytes) / (1024.0 * 1024.0)});
-        }
-        time.push_back(std::move(t));
-        if (!m.points.empty()) memory.push_back(std::move(m));
-    }
-    if (!time.empty())
-        out += svg_chart({"Median time per iteration (bars: p10-p90)", n_axis, axis("time (ms)", true, ms_text), 760, 340}, time);
-    if (!memory.empty())
-        out += svg_chart({"Peak memory per iteration", n_axis, axis("peak memory (MiB)", true, mib_text), 760, 340},
-                         memory);
-    out += roofline_chart("Roofline of the sweep's points (intensity grows with N)", sweep_roofs(r), roofline_points(r));
-    const SweepAnalysis a = analyze(r);
+// The fits (or why a curve has none) and the crossovers of a sweep.
+std::string sweep_analysis_html(const SweepAnalysis& a) {
+    std::string out;
     if (!a.fits.empty()) {
         out += "<h3>Scaling (power-law fits, value ~ c &middot; N<sup>k</sup>)</h3>\n<table>\n<tr>" + th("metric") + th("series") +
                th("exponent k") + th("95% interval") + th("R\u00b2") + th("points") +
                th(a.memory_bytes > 0 ? "reaches " + format_bytes(a.memory_bytes) + " at N" : std::string("fills memory at N")) + "</tr>\n";
         for (const auto& f : a.fits)
-            if (f.fit.valid)
+            if (!f.fit.valid)
+                out += "<tr>" + td(f.metric == "median_time" ? "time" : "peak memory") + td(f.series) + td(fit_refusal(f.fit)) +
+                       num("-") + num("-") + num(std::to_string(f.fit.points)) + num("-") + "</tr>\n";
+            else
                 out += "<tr>" + td(f.metric == "median_time" ? "time" : "peak memory") + td(f.series) +
                        num(printf_string("%.2f", f.fit.exponent)) +
                        num(f.exponent_interval.valid ? printf_string("%.2f to %.2f", f.exponent_interval.low, f.exponent_interval.high)
@@ -388,6 +366,34 @@ std::string sweep_section(const SweepResult& r) {
                    "</li>\n";
         out += "</ul>\n";
     }
+    return out;
+}
+
+std::string sweep_section(const SweepResult& r) {
+    std::string out = "<h2>Sweep (profiler off)</h2>\n";
+    out += "<p>" + esc(sweep_count_text(r)) + ".</p>\n";
+    const std::vector<SweepSeries> series = sweep_series(r);
+    std::vector<ChartSeries> time, memory;
+    std::set<double> lengths;
+    for (const auto& s : series)
+        for (const auto& p : s.samples) lengths.insert(p.n);
+    const ChartAxis n_axis = axis("sequence length N", true, n_text, {lengths.begin(), lengths.end()});
+    for (const auto& s : series) {
+        ChartSeries t = series_of(s.name, true, true), m = series_of(s.name, true, true);
+        for (const auto& p : s.samples) {
+            t.points.push_back({p.n, p.median_ns / 1e6, p.p10_ns / 1e6, p.p90_ns / 1e6});
+            if (p.peak_bytes >= 0) m.points.push_back({p.n, double(p.peak_bytes) / (1024.0 * 1024.0)});
+        }
+        time.push_back(std::move(t));
+        if (!m.points.empty()) memory.push_back(std::move(m));
+    }
+    if (!time.empty())
+        out += svg_chart({"Median time per iteration (bars: p10-p90)", n_axis, axis("time (ms)", true, ms_text), 760, 340}, time);
+    if (!memory.empty())
+        out += svg_chart({"Peak memory per iteration", n_axis, axis("peak memory (MiB)", true, mib_text), 760, 340},
+                         memory);
+    out += roofline_chart("Roofline of the sweep's points (intensity grows with N)", sweep_roofs(r), roofline_points(r));
+    out += sweep_analysis_html(analyze(r));
     out += "<h3>Points</h3>\n<table>\n<tr>" + th("variant") + th("dtype") + th("shape") + th("status") + th("median") + th("p10") + th("p90") +
            th("GFLOP/s") + th("% of roof") + th("peak memory") + "</tr>\n";
     for (const auto& p : r.points) {

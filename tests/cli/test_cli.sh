@@ -49,6 +49,10 @@ check "bench prints statistics" 0 'profiler overhead +[0-9.]+x' -- bench "${smal
 check "bench reports GFLOP/s and peak" 0 'peak memory +[0-9.]+ MiB' -- bench "${small[@]}" "${quick[@]}" --variant chunked --no-overhead
 check "sweep prints rows and exponents" 0 'Scaling with N' -- sweep "${sweep_small[@]}" "${quick[@]}" --seq 32,64 \
     --variants manual,chunked --json "$tmp/s.json" --csv "$tmp/s.csv"
+check "sweep of 2 lengths refuses to fit and counts what it measured" 0 \
+    'time +manual float32 1x2xNx16 train +no fit: 2 points \(a fit needs 3\)' -- sweep "${sweep_small[@]}" "${quick[@]}" --seq 32,64
+check "sweep counts measured points like the GUI" 0 '^2 of 3 planned points measured; 1 refused$' -- sweep "${sweep_small[@]}" "${quick[@]}" \
+    --seq 32,68719476736,48 --variants manual
 check "sweep keeps going past a refused point" 0 'refused: memory: estimated peak' -- sweep "${sweep_small[@]}" "${quick[@]}" \
     --seq 32,68719476736,48 --variants manual
 check "check passes" 0 'all variants within tolerance' -- check "${small[@]}" --mask causal --json "$tmp/c.json"

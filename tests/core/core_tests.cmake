@@ -19,4 +19,6 @@ set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_sweep_shard.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_trace_fixtures.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_trace_stages.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/test_units.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/test_units.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_sweep_counts.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_workspace_traces.cpp)

@@ -34,13 +34,22 @@ TEST(Scaling, NoisyDataGivesLeastSquaresSlope) {
     EXPECT_GT(f.r_squared, 0.95);
 }
 
-TEST(Scaling, NeedsTwoDistinctPositiveLengths) {
+TEST(Scaling, NeedsThreeDistinctPositiveLengths) {
     EXPECT_FALSE(fit_power_law({}).valid);
     EXPECT_FALSE(fit_power_law({{512, 1.0}}).valid);
-    EXPECT_FALSE(fit_power_law({{512, 1.0}, {512, 2.0}}).valid);
-    const PowerFit f = fit_power_law({{0, 1.0}, {256, -1.0}, {256, 4.0}, {512, 16.0}});  // bad points skipped
+    // Two points always lie on a line: no exponent, no R^2 of 1.000, and every report says why.
+    const PowerFit two = fit_power_law({{256, 1.0}, {512, 4.0}});
+    EXPECT_FALSE(two.valid);
+    EXPECT_EQ(two.points, 2);
+    EXPECT_EQ(fit_refusal(two), "no fit: 2 points (a fit needs 3)");
+    EXPECT_EQ(fit_refusal(fit_power_law({{256, 1.0}})), "no fit: 1 point (a fit needs 3)");
+    const PowerFit repeated = fit_power_law({{256, 1.0}, {256, 1.1}, {512, 4.0}});
+    EXPECT_FALSE(repeated.valid);
+    EXPECT_EQ(fit_refusal(repeated), "no fit: 2 distinct lengths (a fit needs 3)");
+    const PowerFit f = fit_power_law({{0, 1.0}, {256, -1.0}, {256, 4.0}, {512, 16.0}, {1024, 64.0}});  // bad points skipped
     EXPECT_TRUE(f.valid);
-    EXPECT_EQ(f.points, 2);
+    EXPECT_EQ(f.points, 3);
+    EXPECT_EQ(fit_refusal(f), "");
     EXPECT_NEAR(f.exponent, 2.0, 1e-12);
 }
 

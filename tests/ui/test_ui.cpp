@@ -536,7 +536,7 @@ private slots:
         QCOMPARE(roofline_hosts.size(), 2);
         QVERIFY(chart->rooflinePointText(6).isEmpty());
         const QString status = window.findChild<QLabel*>(QStringLiteral("status"))->text();
-        QVERIFY2(status.contains(QStringLiteral("6 of 6 points")) && status.contains(QStringLiteral("merged from 2 shards")) &&
+        QVERIFY2(status.contains(QStringLiteral("6 of 6 planned points measured")) && status.contains(QStringLiteral("merged from 2 shards")) &&
                      status.contains(QStringLiteral("mixed environments")),
                  qPrintable(status));
     }
@@ -827,17 +827,17 @@ private slots:
         QVERIFY(session.sweepFor(a.run.get()));
         QCOMPARE(session.sweepFor(a.run.get())->points.size(), size_t(2));
         QCOMPARE(session.sweepFor(nullptr)->points.size(), size_t(2));  // no run: the last sweep with points
-        // A sweep run here replaces the chart's sweeps with "this run", point by point.
+        // A sweep run here joins the list (named by its spec and time), point by point; the others stay.
         SweepPlan plan;
         plan.base = tiny_spec();
         plan.seq_lengths = {16, 32, 64};
         session.startLiveSweep(plan);
         QCOMPARE(session.liveSweep().planned_points, 3);
         session.addLivePoint(sweep_of({16}).points[0]);
-        QCOMPARE(sweeps.size(), 3);
-        QCOMPARE(int(session.sweeps().size()), 1);
-        QCOMPARE(session.sweeps()[0].label, QStringLiteral("this run"));
-        QCOMPARE(session.sweeps()[0].sweep->points.size(), size_t(1));
+        QCOMPARE(sweeps.size(), 4);
+        QCOMPARE(int(session.sweeps().size()), 3);
+        QVERIFY(session.sweeps()[2].label.startsWith(QStringLiteral("manual float32 1x2xNx16 train, N 16-64, ")));
+        QCOMPARE(session.sweeps()[2].sweep->points.size(), size_t(1));
         session.setCheck(std::make_shared<const CheckReport>());
         QCOMPARE(measured.size(), 1);
         // Saved and restored: the same runs, shown run, sweeps and check; every view told.
@@ -851,7 +851,7 @@ private slots:
         QCOMPARE(back_runs.size() + back_shown.size() + back_sweeps.size() + back_measured.size(), 4);
         QCOMPARE(back.runs()[1].label, QStringLiteral("b"));
         QCOMPARE(back.shown().result, a.run);
-        QCOMPARE(int(back.sweeps().size()), 1);
+        QCOMPARE(int(back.sweeps().size()), 3);
         QVERIFY(back.check());
         QVERIFY(!back.bench());
         back.clearShown();
