@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QShortcut>
+#include <QTimer>
 
 #include "format_qt.h"
 #include "model/kernel_name.h"
@@ -88,6 +89,7 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     const QString& demangled = demangled_[size_t(index.row())];
     switch (role) {
         case RawNameRole: return raw;
+        case SortRole: return demangled;
         case FilterRole: return demangled == raw ? raw : demangled + QLatin1Char('\n') + raw;
         case Qt::ToolTipRole:
             return QStringLiteral("<qt><b>%1</b>%2</qt>")
@@ -174,8 +176,14 @@ KernelPanel::KernelPanel(QWidget* parent)
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
         if (current.isValid()) emit kernelSelected(proxy_->index(current.row(), KernelTableModel::Name).data(KernelTableModel::RawNameRole).toString());
     });
-    connect(view_->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column) {
-        if (column == KernelTableModel::Name) fitNames();
+    // Shortening hundreds of long names takes a while (CK's run to 10,000 characters): once the column
+    // stops moving, not at each pixel of a drag.
+    auto* refit = new QTimer(this);
+    refit->setSingleShot(true);
+    refit->setInterval(80);
+    connect(refit, &QTimer::timeout, this, &KernelPanel::fitNames);
+    connect(view_->horizontalHeader(), &QHeaderView::sectionResized, this, [refit](int column) {
+        if (column == KernelTableModel::Name) refit->start();
     });
     auto* copy = new QShortcut(QKeySequence::Copy, view_, nullptr, nullptr, Qt::WidgetShortcut);
     connect(copy, &QShortcut::activated, this, &KernelPanel::copySelected);

@@ -3,6 +3,7 @@
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
 #include <QChildEvent>
+#include <QCoreApplication>
 #include <QComboBox>
 #include <QEvent>
 #include <QScrollArea>
@@ -39,8 +40,15 @@ protected:
             QObject* child = static_cast<QChildEvent*>(event)->child();
             if (child->isWidgetType()) watch(child);
         } else if (event->type() == QEvent::Wheel && takes_wheel(watched) && !static_cast<QWidget*>(watched)->hasFocus()) {
+            // Not delivered here: to the scroll area holding it (QApplication does not hand a
+            // synthesised wheel event up to the parents), else ignored for the parents to take.
+            for (QWidget* p = static_cast<QWidget*>(watched)->parentWidget(); p; p = p->parentWidget())
+                if (auto* area = qobject_cast<QAbstractScrollArea*>(p)) {
+                    QCoreApplication::sendEvent(area->viewport(), event);
+                    return true;
+                }
             event->ignore();
-            return true;  // not delivered here; ignored, it goes on to the parents
+            return true;
         }
         return false;
     }

@@ -104,13 +104,16 @@ bool is_computation(KernelClass c) {
 
 namespace {
 
-// An attention kernel by the rules' kernel names: its class by the library.
+// An attention kernel by the rules' kernel names: its class by the library (CK's FMHA: flash).
 KernelClass by_attention_rule(std::string_view name) {
     const AttentionRule* rule = match_kernel_rule(name);
     if (!rule) return KernelClass::Other;
     if (rule->library == "flash-attn") return KernelClass::AttentionFlash;
     if (rule->library == "xformers") return KernelClass::AttentionMemEfficient;
     if (rule->library == "cuDNN") return KernelClass::AttentionCudnn;
+    // CK's and aiter's FMHA (forward, backward, batch prefill) are FlashAttention's algorithm.
+    if (rule->library == "aiter" && (rule->implementation.find("FMHA") != std::string::npos || rule->implementation.rfind("CK ", 0) == 0))
+        return KernelClass::AttentionFlash;
     return KernelClass::AttentionOther;
 }
 
@@ -150,8 +153,8 @@ KernelClass work_by_name(const std::string& name) {
     if (convolution_by_name(name)) return KernelClass::Convolution;
     std::string gemm_name = name;  // FBGEMM is a library's name, not a GEMM
     for (size_t at; (at = gemm_name.find("fbgemm")) != std::string::npos;) gemm_name.erase(at, 6);
-    static const std::string_view gemm[] = {"gemm", "gemv", "cutlass", "xmma", "nvjet", "cublas", "cijk_", "triton_tem"};
-    if (has_any(gemm_name, gemm)) return KernelClass::Gemm;
+    static const std::string_view gemm[] = {"gemm", "gemv", "cutlass", "xmma", "nvjet", "cublas", "cijk_", "triton_tem", "_matmul_ogs", "matmul_kernel"};
+    if (has_any(gemm_name, gemm)) return KernelClass::Gemm;  // _matmul_ogs: triton_kernels' MoE matmul (vLLM)
     if (has(name, "softmax")) return KernelClass::Softmax;
     static const std::string_view norm[] = {"layer_norm", "layernorm", "batch_norm", "batchnorm", "rms_norm", "rmsnorm",
                                             "group_norm", "groupnorm", "::bn_fw", "::bn_bw", "bn_fw_tr", "bn_fw_inf"};
@@ -159,7 +162,9 @@ KernelClass work_by_name(const std::string& name) {
     if (has(name, "embedding") && !has(name, "rotary")) return KernelClass::Embedding;
     static const std::string_view reduce[] = {"reduce", "triton_red", "triton_per"};
     if (has_any(name, reduce)) return KernelClass::Reduction;
-    static const std::string_view elementwise[] = {"elementwise", "triton_poi", "fill_kernel", "catarraybatchedcopy"};
+    // multi_tensor_apply: the fused optimizers' (Adam's) update, elementwise over lists of tensors; rotary embeddings.
+    static const std::string_view elementwise[] = {"elementwise", "triton_poi", "fill_kernel", "catarraybatchedcopy", "multi_tensor_apply",
+                                                   "rotary_embedding"};
     if (has_any(name, elementwise)) return KernelClass::Elementwise;
     return KernelClass::Other;
 }

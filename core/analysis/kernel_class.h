@@ -4,9 +4,9 @@
 // (checked in this order):
 //   - memcpy / memset by event kind, and ROCm's copy and fill kernels (__amd_rocclr_copyBuffer, ...);
 //   - communication: "nccl" or "rccl" in the name;
-//   - attention by the attention rules' kernel names (attention_rules.h): flash-attn's -> flash, xformers'
-//     -> memory-efficient, cuDNN's -> cuDNN, every other library's (vLLM, SGLang, FlashInfer, aiter,
-//     TensorRT-LLM, Triton) -> attention (other);
+//   - attention by the attention rules' kernel names (attention_rules.h): flash-attn's and CK's / aiter's
+//     FMHA -> flash, xformers' -> memory-efficient, cuDNN's -> cuDNN, every other library's (vLLM, SGLang,
+//     FlashInfer, TensorRT-LLM, Triton) -> attention (other);
 //   - attention by name: flash_fwd/flash_bwd/pytorch_flash/flash:: -> flash; CK's FMHA (ck_tile, ck::)
 //     -> flash (FlashAttention's algorithm); fmha/efficient_attention -> memory-efficient; cudnn with
 //     sdpa/fmha/flash -> cuDNN;
@@ -16,10 +16,11 @@
 //     (cuDNN's and MIOpen's GEMMs, transposes and offset kernels of a convolution are its work);
 //   - by name: convolution (cuDNN's scudnn, winograd, dgrad/wgrad/fprop, implicit GEMM convolutions,
 //     MIOpen's igemm_fwd/bwd/wrw, CK's grouped_conv) -> convolution; gemm, gemv, cutlass, xmma, nvjet,
-//     cublas, Cijk_ (ROCm Tensile), triton_tem -> GEMM ("fbgemm" is not one: FBGEMM's kernels are
+//     cublas, Cijk_ (ROCm Tensile), triton_tem, triton_kernels' _matmul_ogs -> GEMM ("fbgemm" is not one: FBGEMM's kernels are
 //     embeddings and sparse-feature shuffles); softmax -> softmax; layer_norm/layernorm, batch_norm, cuDNN's
 //     bn_fw/bn_bw, rms_norm, group_norm -> normalization; embedding (not rotary) -> embedding; reduce,
-//     triton_red/triton_per -> reduction; elementwise, triton_poi, fill/copy kernels -> elementwise;
+//     triton_red/triton_per -> reduction; elementwise, triton_poi, fill/copy kernels, the fused
+//     optimizers' multi_tensor_apply, rotary embeddings -> elementwise;
 //   - else by the launching op (aten::mm/bmm/addmm/baddbmm/matmul/linear -> GEMM, softmax, norms and
 //     their backward, embedding ops, sum/mean/amax -> reduction, add/mul/div/... -> elementwise); else other.
 // Pure C++: no torch, no Qt.

@@ -37,10 +37,12 @@ TEST(KernelName, DemanglesItaniumNamesAndLeavesOthers) {
     EXPECT_EQ(demangled_kernel_name(kCutlass[0]), kCutlass[0]);  // CUDA's traces are mostly demangled already
     EXPECT_EQ(demangled_kernel_name("_Znot_a_symbol"), "_Znot_a_symbol");
     EXPECT_EQ(demangled_kernel_name("ampere_sgemm_128x64_nn"), "ampere_sgemm_128x64_nn");
+    // CK's RMSNorm on bf16 (std::bfloat16_t, mangled DF16b): GCC 12's demangler has no DF16b (GCC 13's
+    // and binutils 2.40's have), nor has LLVM 14's: then the name stays as it is, whole.
     const std::vector<std::string> ck = fixture_lines("ck_tile_rmsnorm_mangled.txt");
     ASSERT_EQ(ck.size(), 1u) << "tests/fixtures/kernel_names/ck_tile_rmsnorm_mangled.txt";
     const std::string name = demangled_kernel_name(ck[0]);
-    EXPECT_EQ(name.rfind("void ck_tile::kentry<1, ck_tile::Rmsnorm2dFwd<ck_tile::Rmsnorm2dFwdPipelineOnePass<", 0), 0u) << name;
+    EXPECT_TRUE(name == ck[0] || name.rfind("void ck_tile::kentry<1, ck_tile::Rmsnorm2dFwd<ck_tile::Rmsnorm2dFwdPipelineOnePass<", 0) == 0) << name;
     EXPECT_EQ(demangled_kernel_name(ck[0]), name);  // cached: the same again
 }
 
@@ -58,16 +60,14 @@ TEST(KernelName, DemanglesNamesOverLibstdcxxsLimit) {
 #endif
 }
 
-TEST(KernelName, MiddleElisionMakesCutlassKernelsAlikeTheElisionTellsThemApart) {
-    std::set<std::string> middle;
-    for (const auto& n : kCutlass) middle.insert(elide_middle(n, 56));
-    EXPECT_EQ(middle.size(), 1u) << "the issue: " << *middle.begin();
-    const std::vector<std::string> shown = elide_kernel_names(kCutlass, 56);
+TEST(KernelName, MiddleElisionLosesTheTilesTheElisionKeepsThem) {
+    const std::vector<std::string> shown = elide_kernel_names(kCutlass, 40);
     ASSERT_EQ(shown.size(), 3u);
     EXPECT_EQ(std::set<std::string>(shown.begin(), shown.end()).size(), 3u);
     const char* tiles[] = {"256x64_16x4_nn", "256x64_16x4_nt", "64x64_16x6_tn"};
     for (size_t i = 0; i < 3; ++i) {
-        EXPECT_LE(display_length(shown[i]), 56u) << shown[i];
+        EXPECT_EQ(elide_middle(kCutlass[i], 40).find(std::string(tiles[i]).substr(0, 6)), std::string::npos) << "the issue";
+        EXPECT_LE(display_length(shown[i]), 40u) << shown[i];
         EXPECT_NE(shown[i].find(tiles[i]), std::string::npos) << shown[i];
         EXPECT_EQ(shown[i].rfind("cutlass::Kernel", 0), 0u) << shown[i];  // the return type goes, the function stays
         EXPECT_NE(shown[i].find("\xE2\x80\xA6"), std::string::npos) << shown[i];  // "…" says where text went
@@ -94,7 +94,7 @@ TEST(KernelName, ShortNamesStayAndStrangersGetMiddleElision) {
     EXPECT_EQ(shown[1], names[1]);
     EXPECT_EQ(shown[2].rfind("cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_", 0), 0u) << shown[2];  // alone: its start
     const KernelNameElider elider(names);
-    EXPECT_EQ(elider.shown(kCutlass[1], 21), "void cutlass:…Params)");  // not given: middle elision
+    EXPECT_EQ(elider.shown(kCutlass[1], 21), "void cutla…4::Params)");  // not given: middle elision
     EXPECT_EQ(elide_middle("abcdef", 6), "abcdef");
     EXPECT_EQ(elide_middle("abcdefgh", 5), "ab…gh");
     EXPECT_EQ(display_length("ab…gh"), 5u);

@@ -73,7 +73,8 @@ private slots:
             QVERIFY(r >= 0);
             const QString s = panel->proxy()->index(r, KernelTableModel::Name).data().toString();
             QVERIFY2(s.contains(QLatin1String(tile)) && s.size() < 70, qPrintable(s));
-            QCOMPARE(panel->proxy()->index(r, KernelTableModel::Class).data().toString(), QStringLiteral("GEMM"));
+            // cuDNN runs these 1x1 convolutions as CUTLASS GEMMs: launched by aten::cudnn_convolution, they are its work.
+            QCOMPARE(panel->proxy()->index(r, KernelTableModel::Class).data().toString(), QStringLiteral("convolution"));
         }
         // Selecting a row highlights the raw name in the timeline; the filter searches the whole names.
         QSignalSpy selected(panel, &KernelPanel::kernelSelected);
@@ -93,7 +94,7 @@ private slots:
         panel->proxy()->setFilterFixedString({});
         // A narrower column: shorter names, still all different.
         view->setColumnWidth(KernelTableModel::Name, 260);
-        QVERIFY(panel->model()->nameWidth() < 40);
+        QTRY_VERIFY(panel->model()->nameWidth() < 40);  // once the column stops moving
         names.clear();
         for (int r = 0; r < panel->proxy()->rowCount(); ++r) names.insert(panel->proxy()->index(r, KernelTableModel::Name).data().toString());
         QVERIFY2(names.size() >= raw.size() - 2, qPrintable(QString::number(names.size())));
