@@ -189,6 +189,15 @@ KernelPanel::KernelPanel(QWidget* parent)
     connect(copy, &QShortcut::activated, this, &KernelPanel::copySelected);
 }
 
+void KernelPanel::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (fitted_shown_ || model_->rows().empty()) return;
+    fitted_shown_ = true;
+    model_->setNameWidth(kMaxNameWidth / 6);
+    fit_columns(view_, KernelTableModel::Name);
+    fitNames();
+}
+
 void KernelPanel::fitNames() {
     const int average = std::max(1, view_->fontMetrics().averageCharWidth());
     model_->setNameWidth((view_->columnWidth(KernelTableModel::Name) - 12) / average);
@@ -208,9 +217,12 @@ void KernelPanel::setGroupByClass(bool on) {
 
 void KernelPanel::setRows(std::vector<KernelRow> rows) {
     rows_ = std::move(rows);
+    // Names long enough for the column to be fitted to its cap first; then shortened to what it shows.
+    model_->setNameWidth(kMaxNameWidth / 6);
     model_->setRows(by_class_->isChecked() ? kernels_by_class(rows_) : rows_);
     fit_columns(view_, KernelTableModel::Name);
     fitNames();
+    fitted_shown_ = isVisible();
     int64_t total = 0, calls = 0;
     for (const auto& r : model_->rows()) {
         total += r.total_ns;

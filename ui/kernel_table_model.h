@@ -59,6 +59,9 @@ public:
 signals:
     void kernelSelected(const QString& name);  // to highlight its events in the timeline
 
+protected:
+    void showEvent(QShowEvent* e) override;  // rows set while hidden (another tab) are fitted when first shown
+
 private:
     KernelTableModel* model_;
     OperatorFilterProxy* proxy_;
@@ -67,6 +70,7 @@ private:
     QLabel* summary_;
     QCheckBox* by_class_;
     std::vector<KernelRow> rows_;  // per kernel, as set
+    bool fitted_shown_ = false;    // the columns were fitted while the panel was visible
     void fitNames();       // the names shortened to the name column's width
     void copySelected();   // the selected rows' raw names to the clipboard, one a line
 };

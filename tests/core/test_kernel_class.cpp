@@ -140,7 +140,7 @@ TEST(KernelClass, PublicTraceNamesIssue33) {
     EXPECT_EQ(kernel("void split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_warp_per_row_1<float, float, float, 2ul>(int)"),
               KernelClass::Embedding);
     EXPECT_NE(kernel("void fbgemm_gpu::permute_2D_lengths_kernel<int>(int, int, int const*, int const*, int*)"), KernelClass::Gemm);
-    EXPECT_EQ(kernel("void vllm::rotary_embedding_kernel<c10::BFloat16, true>(long const*, c10::BFloat16*)"), KernelClass::Other);
+    EXPECT_EQ(kernel("void vllm::rotary_embedding_kernel<c10::BFloat16, true>(long const*, c10::BFloat16*)"), KernelClass::Elementwise);  // not an embedding
     EXPECT_EQ(kernel("sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nchwkcrs_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_"
                      "alignc4_execute_kernel_cudnn"),
               KernelClass::Convolution);

@@ -7,6 +7,7 @@
 #include <QClipboard>
 #include <QHeaderView>
 #include <QSet>
+#include <QShortcut>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -54,7 +55,9 @@ private slots:
         const QString shown = name.data().toString();
         QVERIFY2(!shown.startsWith(QStringLiteral("_Z")), qPrintable(shown));
 #if defined(AWB_LONG_NAMES_DEMANGLE)
-        QVERIFY2(shown.startsWith(QStringLiteral("cutlass_cudnn_train::Kernel")), qPrintable(shown));
+        if (qEnvironmentVariableIsSet("AWB_SCREENSHOT_DIR")) window.grab().save(qEnvironmentVariable("AWB_SCREENSHOT_DIR") + QStringLiteral("/kernel-window.png"));
+        QVERIFY2(shown.contains(QStringLiteral("Kernel")) && shown.size() <= panel->model()->nameWidth(),
+                 qPrintable(shown + QStringLiteral(" (%1 characters wide)").arg(panel->model()->nameWidth())));
         QVERIFY(name.data(Qt::ToolTipRole).toString().contains(QStringLiteral("ImplicitGemmConvolution&lt;")));
 #endif
         QVERIFY(name.data(Qt::ToolTipRole).toString().contains(QStringLiteral("raw (mangled) name")));
@@ -83,7 +86,9 @@ private slots:
         view->setCurrentIndex(name);
         QCOMPARE(selected.size(), 1);
         QVERIFY(selected.front().front().toString().startsWith(QStringLiteral("_ZN19cutlass_cudnn_train")));
-        QTest::keySequence(view, QKeySequence::Copy);
+        auto* copy = panel->findChild<QShortcut*>();
+        QVERIFY(copy && copy->key() == QKeySequence(QKeySequence::Copy));
+        emit copy->activated();  // Ctrl+C on the table (the Kernels tab is not the current one here)
         QVERIFY(QApplication::clipboard()->text().startsWith(QStringLiteral("_ZN19cutlass_cudnn_train")));
         panel->proxy()->setFilterFixedString(QStringLiteral("Conv2dWgradOutputGradientTileAccessIteratorOptimized"));
 #if defined(AWB_LONG_NAMES_DEMANGLE)
