@@ -160,6 +160,7 @@ KernelPanel::KernelPanel(QWidget* parent)
     view_->verticalHeader()->hide();
     view_->setItemDelegateForColumn(KernelTableModel::Total, new ShareBarDelegate(view_));
     view_->setColumnWidth(KernelTableModel::Name, 380);
+    view_->setWordWrap(false);  // one line per kernel: the name is shortened to the column instead
     filter_->setPlaceholderText(tr("Filter kernels (e.g. gemm, softmax, nccl)"));
     filter_->setClearButtonEnabled(true);
     auto* top = new QHBoxLayout;
@@ -193,14 +194,17 @@ void KernelPanel::showEvent(QShowEvent* e) {
     QWidget::showEvent(e);
     if (fitted_shown_ || model_->rows().empty()) return;
     fitted_shown_ = true;
-    model_->setNameWidth(kMaxNameWidth / 6);
-    fit_columns(view_, KernelTableModel::Name);
-    fitNames();
+    QTimer::singleShot(0, this, [this] {  // once the layout has given the view its width
+        model_->setNameWidth(kMaxNameWidth / 6);
+        fit_columns(view_, KernelTableModel::Name);
+        fitNames();
+    });
 }
 
 void KernelPanel::fitNames() {
-    const int average = std::max(1, view_->fontMetrics().averageCharWidth());
-    model_->setNameWidth((view_->columnWidth(KernelTableModel::Name) - 12) / average);
+    // Kernel names are mostly letters, digits and '_': a little wider than the font's average character.
+    const double per_char = std::max(1.0, view_->fontMetrics().averageCharWidth() * 1.15);
+    model_->setNameWidth(int((view_->columnWidth(KernelTableModel::Name) - 12) / per_char));
 }
 
 void KernelPanel::copySelected() {
