@@ -24,6 +24,7 @@
 #include "cli_options.h"
 #include "io/trace_import.h"
 #include "io/workspace.h"
+#include "model/kernel_name.h"
 #include "model/units.h"
 
 namespace awb::cli {
@@ -82,6 +83,18 @@ nlohmann::json launch_json(const KernelRow& k) {
     return j;
 }
 
+// The name column: demangled, shortened to 56 characters by what tells the shown kernels apart
+// (model/kernel_name.h), padded by characters (the "…" is one character, three bytes). The JSON keeps
+// the raw names.
+std::vector<std::string> kernel_name_column(const std::vector<KernelRow>& ks, size_t shown) {
+    constexpr size_t kWidth = 56;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < shown; ++i) names.push_back(demangled_kernel_name(ks[i].name));
+    std::vector<std::string> out = elide_kernel_names(names, kWidth);
+    for (std::string& n : out) n += std::string(kWidth - std::min(kWidth, display_length(n)), ' ');
+    return out;
+}
+
 void print_kernels(const std::vector<KernelRow>& ks, size_t limit) {
     if (ks.empty()) return;
     auto num = [](double v, bool present, int decimals) {
@@ -89,12 +102,14 @@ void print_kernels(const std::vector<KernelRow>& ks, size_t limit) {
         std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
         return present ? std::string(buf) : std::string("-");
     };
-    std::printf("%-56s %-18s %6s %12s %12s %14s %14s %5s %8s %6s\n", "Kernel / copy", "Class", "Calls", "Total (us)", "Avg (us)", "Grid",
-                "Block", "Regs", "Smem (B)", "Occ %");
-    for (size_t i = 0; i < ks.size() && (limit == 0 || i < limit); ++i) {
+    const size_t shown = limit == 0 ? ks.size() : std::min(limit, ks.size());
+    const std::vector<std::string> names = kernel_name_column(ks, shown);
+    std::printf("%-56s %-18s %6s %12s %12s %14s %14s %5s %8s %6s\n", "Kernel / copy (demangled)", "Class", "Calls", "Total (us)", "Avg (us)",
+                "Grid", "Block", "Regs", "Smem (B)", "Occ %");
+    for (size_t i = 0; i < shown; ++i) {
         const KernelRow& k = ks[i];
         const DeviceLaunch& l = k.launch;
-        std::printf("%-56.56s %-18.18s %6lld %12.3f %12.3f %14s %14s %5s %8s %6s\n", k.name.c_str(), to_string(k.cls).c_str(),
+        std::printf("%s %-18.18s %6lld %12.3f %12.3f %14s %14s %5s %8s %6s\n", names[i].c_str(), to_string(k.cls).c_str(),
                     (long long)k.calls, double(k.total_ns) / 1e3,
                     k.avg_ns() / 1e3, format_dim3(l.grid).c_str(), format_dim3(l.block).c_str(),
                     num(l.registers_per_thread, l.registers_per_thread >= 0, 0).c_str(),

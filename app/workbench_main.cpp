@@ -1,17 +1,85 @@
-// attention-workbench: the Qt desktop workbench.
+// attention-workbench: the Qt desktop workbench. --help and --version answer on stdout before any
+// window (and without a display); an unknown option is named on stderr (exit 2) instead of being
+// opened as a file.
 #include <QApplication>
+
+#include <cstdio>
+#include <cstring>
 
 #include "engine/process_tuning.h"
 #include "main_window.h"
 
+#ifndef AWB_VERSION
+#define AWB_VERSION "0.1.0"
+#endif
+
+namespace {
+
+void print_usage(std::FILE* out) {
+    std::fputs("Usage: attention-workbench [options] [files...]\n"
+               "The Attention Workbench: profile, benchmark and sweep attention variants in LibTorch, and read\n"
+               "PyTorch / Kineto traces (ours or anyone's: CUDA, ROCm, vLLM, SGLang, multi-rank) down to their\n"
+               "operators, kernels, attention calls, GPU time and memory.\n"
+               "\n"
+               "Arguments:\n"
+               "  files          results files (profile, bench, sweep, check), chrome traces (.json, .json.gz)\n"
+               "                 or workspaces to open, each in its own tab\n"
+               "\n"
+               "Options:\n"
+               "  -h, --help     print this help and exit\n"
+               "  -v, --version  print the version and exit\n"
+               "  Qt's own options (-platform offscreen, -style ...) go to Qt.\n"
+               "\n"
+               "The command-line tool is attnwb (attnwb --help).\n",
+               out);
+}
+
+// Qt's own options, which it also takes with two dashes (--platform offscreen).
+bool is_qt_option(const char* a) {
+    static const char* qt[] = {"--platform", "--platformpluginpath", "--platformtheme", "--plugin", "--qwindowgeometry", "--qwindowicon",
+                               "--qwindowtitle", "--reverse", "--session", "--style", "--stylesheet", "--widgetcount", "--display", "--geometry",
+                               "--qmljsdebugger", "--nograb", "--dograb", "--sync"};
+    for (const char* o : qt)
+        if (std::strncmp(a, o, std::strlen(o)) == 0 && (a[std::strlen(o)] == '\0' || a[std::strlen(o)] == '=')) return true;
+    return false;
+}
+
+// 0: go on; otherwise the exit code (help, version, an unknown option).
+int answer_options(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        if (std::strcmp(a, "-h") == 0 || std::strcmp(a, "--help") == 0) {
+            print_usage(stdout);
+            return 1;
+        }
+        if (std::strcmp(a, "-v") == 0 || std::strcmp(a, "--version") == 0) {
+            std::printf("attention-workbench %s\n", AWB_VERSION);
+            return 1;
+        }
+        if (std::strcmp(a, "--") == 0) break;
+        if (std::strncmp(a, "--", 2) == 0 && !is_qt_option(a)) {
+            std::fprintf(stderr, "attention-workbench: unknown option %s\n\n", a);
+            print_usage(stderr);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+    if (const int answered = answer_options(argc, argv)) return answered == 1 ? 0 : answered;
     awb::tune_allocator_for_steady_state();
-    QApplication app(argc, argv);
+    QApplication app(argc, argv);  // takes Qt's own options out of the arguments
     QApplication::setOrganizationName(QStringLiteral("AttentionWorkbench"));
     QApplication::setApplicationName(QStringLiteral("attention-workbench"));
+    QApplication::setApplicationVersion(QStringLiteral(AWB_VERSION));
     awb::ui::MainWindow window;
     window.resize(1400, 900);
     window.show();
-    for (const QString& path : QApplication::arguments().mid(1)) window.openFile(path);
+    QStringList files = QApplication::arguments().mid(1);
+    files.removeAll(QStringLiteral("--"));
+    for (const QString& path : files) window.openFile(path);
     return app.exec();
 }

@@ -9,7 +9,13 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <QApplication>
+#include <QClipboard>
+#include <QShortcut>
+#include <QTimer>
+
 #include "format_qt.h"
+#include "model/kernel_name.h"
 #include "operator_table_model.h"
 #include "table_columns.h"
 
@@ -17,7 +23,9 @@ namespace awb::ui {
 
 KernelTableModel::KernelTableModel(QObject* parent)
     : RowTableModel({
-          {"Kernel / copy", "Kernel, memcpy or memset name; rows are grouped by name and launch configuration", true},
+          {"Kernel / copy", "Kernel, memcpy or memset name, demangled; long names keep what tells them from the table's others (tile "
+                            "sizes, layouts) and \u2026 marks what is left out. The tooltip has the whole name and the raw one; Ctrl+C "
+                            "copies the raw names of the selected rows. Rows are grouped by name and launch configuration", true},
           {"Kind", "kernel, gpu_memcpy or gpu_memset", true},
           {"Class", "What the kernel does, from its name and the op that launched it: GEMM, attention (flash, memory-efficient, "
                     "cuDNN, math), softmax, normalization, reduction, elementwise, communication (NCCL/RCCL), memcpy, memset, "
@@ -39,6 +47,55 @@ KernelTableModel::KernelTableModel(QObject* parent)
 void KernelTableModel::rowsChanged() {
     total_ns_ = 0;
     for (const auto& r : rows_) total_ns_ += r.total_ns;
+    demangled_.clear();
+    for (const auto& r : rows_) demangled_.push_back(QString::fromStdString(demangled_kernel_name(r.name)));
+    shortenNames();
+}
+
+void KernelTableModel::shortenNames() {
+    std::vector<std::string> names;
+    names.reserve(demangled_.size());
+    for (const QString& n : demangled_) names.push_back(n.toStdString());
+    shown_.clear();
+    for (const std::string& n : elide_kernel_names(names, size_t(name_chars_))) shown_.push_back(QString::fromStdString(n));
+}
+
+void KernelTableModel::setNameWidth(int characters) {
+    characters = std::max(characters, 12);
+    if (characters == name_chars_) return;
+    name_chars_ = characters;
+    shortenNames();
+    if (!rows_.empty()) emit dataChanged(index(0, Name), index(rowCount() - 1, Name), {Qt::DisplayRole});
+}
+
+namespace {
+
+// A long name as a tooltip that wraps: rich text, with break opportunities (zero-width spaces) after
+// the separators of C++ names and Tensile's underscores.
+QString wrapping(const QString& name) {
+    constexpr int kMax = 3000;  // CK's names run to 10,000 characters
+    QString text = name.size() > kMax ? name.left(kMax) + QStringLiteral("\u2026 (%1 characters)").arg(name.size()) : name;
+    text = text.toHtmlEscaped();
+    for (const char* sep : {",", "_", "::", "&lt;", "("}) text.replace(QLatin1String(sep), QLatin1String(sep) + QChar(0x200B));
+    return text;
+}
+
+}  // namespace
+
+QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() != Name) return RowTableModel::data(index, role);
+    const KernelRow& r = row(index.row());
+    const QString raw = QString::fromStdString(r.name);
+    const QString& demangled = demangled_[size_t(index.row())];
+    switch (role) {
+        case RawNameRole: return raw;
+        case SortRole: return demangled;
+        case FilterRole: return demangled == raw ? raw : demangled + QLatin1Char('\n') + raw;
+        case Qt::ToolTipRole:
+            return QStringLiteral("<qt><b>%1</b>%2</qt>")
+                .arg(wrapping(demangled), demangled == raw ? QString() : tr("<br><br>raw (mangled) name, as the trace and the exports have it:<br>") + wrapping(raw));
+        default: return RowTableModel::data(index, role);
+    }
 }
 
 double KernelTableModel::value(int row_index, int column) const {
@@ -65,7 +122,7 @@ QString KernelTableModel::text(int row_index, int c) const {
     const KernelRow& r = row(row_index);
     const double v = value(row_index, c);
     switch (c) {
-        case Name: return QString::fromStdString(r.name);
+        case Name: return shown_[size_t(row_index)];
         case Kind: return QString::fromStdString(to_string(r.kind));
         case Class: return QString::fromStdString(to_string(r.cls));
         case Calls: return QString::number(r.calls);
@@ -94,6 +151,7 @@ KernelPanel::KernelPanel(QWidget* parent)
       filter_(new QLineEdit), summary_(new QLabel), by_class_(new QCheckBox(tr("Group by class"))) {
     proxy_->setSourceModel(model_);
     proxy_->setFilterKeyColumn(KernelTableModel::Name);
+    proxy_->setFilterRole(KernelTableModel::FilterRole);  // the whole demangled and raw names, not the shortened one
     view_->setModel(proxy_);
     view_->setSortingEnabled(true);
     view_->sortByColumn(KernelTableModel::Total, Qt::DescendingOrder);
@@ -102,6 +160,7 @@ KernelPanel::KernelPanel(QWidget* parent)
     view_->verticalHeader()->hide();
     view_->setItemDelegateForColumn(KernelTableModel::Total, new ShareBarDelegate(view_));
     view_->setColumnWidth(KernelTableModel::Name, 380);
+    view_->setWordWrap(false);  // one line per kernel: the name is shortened to the column instead
     filter_->setPlaceholderText(tr("Filter kernels (e.g. gemm, softmax, nccl)"));
     filter_->setClearButtonEnabled(true);
     auto* top = new QHBoxLayout;
@@ -116,8 +175,43 @@ KernelPanel::KernelPanel(QWidget* parent)
     layout->addWidget(view_);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (current.isValid()) emit kernelSelected(proxy_->index(current.row(), KernelTableModel::Name).data().toString());
+        if (current.isValid()) emit kernelSelected(proxy_->index(current.row(), KernelTableModel::Name).data(KernelTableModel::RawNameRole).toString());
     });
+    // Shortening hundreds of long names takes a while (CK's run to 10,000 characters): once the column
+    // stops moving, not at each pixel of a drag.
+    auto* refit = new QTimer(this);
+    refit->setSingleShot(true);
+    refit->setInterval(80);
+    connect(refit, &QTimer::timeout, this, &KernelPanel::fitNames);
+    connect(view_->horizontalHeader(), &QHeaderView::sectionResized, this, [refit](int column) {
+        if (column == KernelTableModel::Name) refit->start();
+    });
+    auto* copy = new QShortcut(QKeySequence::Copy, view_, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(copy, &QShortcut::activated, this, &KernelPanel::copySelected);
+}
+
+void KernelPanel::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (fitted_shown_ || model_->rows().empty()) return;
+    fitted_shown_ = true;
+    QTimer::singleShot(0, this, [this] {  // once the layout has given the view its width
+        model_->setNameWidth(kMaxNameWidth / 6);
+        fit_columns(view_, KernelTableModel::Name);
+        fitNames();
+    });
+}
+
+void KernelPanel::fitNames() {
+    // Kernel names are mostly letters, digits and '_': a little wider than the font's average character.
+    const double per_char = std::max(1.0, view_->fontMetrics().averageCharWidth() * 1.15);
+    model_->setNameWidth(int((view_->columnWidth(KernelTableModel::Name) - 12) / per_char));
+}
+
+void KernelPanel::copySelected() {
+    QStringList names;
+    for (const QModelIndex& i : view_->selectionModel()->selectedRows(KernelTableModel::Name))
+        names << i.data(KernelTableModel::RawNameRole).toString();
+    if (!names.isEmpty()) QApplication::clipboard()->setText(names.join(QLatin1Char('\n')));
 }
 
 void KernelPanel::setGroupByClass(bool on) {
@@ -127,8 +221,12 @@ void KernelPanel::setGroupByClass(bool on) {
 
 void KernelPanel::setRows(std::vector<KernelRow> rows) {
     rows_ = std::move(rows);
+    // Names long enough for the column to be fitted to its cap first; then shortened to what it shows.
+    model_->setNameWidth(kMaxNameWidth / 6);
     model_->setRows(by_class_->isChecked() ? kernels_by_class(rows_) : rows_);
     fit_columns(view_, KernelTableModel::Name);
+    fitNames();
+    fitted_shown_ = isVisible();
     int64_t total = 0, calls = 0;
     for (const auto& r : model_->rows()) {
         total += r.total_ns;

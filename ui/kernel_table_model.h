@@ -19,12 +19,19 @@ namespace awb::ui {
 
 class OperatorFilterProxy;
 
+// The name column shows the demangled name (model/kernel_name.h), shortened to the column's width by
+// what tells the table's kernels apart; its tooltip holds the whole demangled name and the raw one,
+// RawNameRole the raw name (what the timeline and the exports use), FilterRole both for the filter.
 class KernelTableModel : public RowTableModel<KernelRow> {
     Q_OBJECT
 public:
     enum Column { Name, Kind, Class, Calls, Total, Share, Avg, Min, Max, Grid, Block, Registers, SharedMemory, Occupancy, Bytes, ColumnCount };
+    enum KernelRole { RawNameRole = ShareRole + 1, FilterRole };
 
     explicit KernelTableModel(QObject* parent = nullptr);
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    void setNameWidth(int characters);  // the name column's width in characters: the names are shortened to it
+    int nameWidth() const { return name_chars_; }
 
 protected:
     QString text(int row, int column) const override;
@@ -33,7 +40,10 @@ protected:
     void rowsChanged() override;
 
 private:
+    void shortenNames();
     int64_t total_ns_ = 0;
+    int name_chars_ = 60;
+    std::vector<QString> demangled_, shown_;  // per row
 };
 
 class KernelPanel : public QWidget {
@@ -49,6 +59,9 @@ public:
 signals:
     void kernelSelected(const QString& name);  // to highlight its events in the timeline
 
+protected:
+    void showEvent(QShowEvent* e) override;  // rows set while hidden (another tab) are fitted when first shown
+
 private:
     KernelTableModel* model_;
     OperatorFilterProxy* proxy_;
@@ -57,6 +70,9 @@ private:
     QLabel* summary_;
     QCheckBox* by_class_;
     std::vector<KernelRow> rows_;  // per kernel, as set
+    bool fitted_shown_ = false;    // the columns were fitted while the panel was visible
+    void fitNames();       // the names shortened to the name column's width
+    void copySelected();   // the selected rows' raw names to the clipboard, one a line
 };
 
 }  // namespace awb::ui

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -341,31 +342,82 @@ void fragmentation(const ProfileResult& run, const std::vector<OperatorRow>& row
     out.push_back(std::move(f));
 }
 
+// The host waiting, not dispatching: synchronisations with the device (cuda/hip/cu Stream, Device,
+// Event and context synchronize) and the DataLoader handing over a batch (its __next__, as PyTorch's
+// record_function "enumerate(DataLoader)#..." or the Python frame of dataloader.py names it).
+const char* host_wait_kind(const TraceEvent& e) {
+    if (e.device != DeviceKind::CPU) return nullptr;
+    const std::string_view n = e.name;
+    auto has = [n](std::string_view s) { return n.find(s) != std::string_view::npos; };
+    if (has("StreamSynchronize") || has("DeviceSynchronize") || has("EventSynchronize") || has("CtxSynchronize")) return "device synchronisation";
+    if ((has("DataLoader") || has("dataloader.py")) && (has("__next__") || n.rfind("enumerate(DataLoader)", 0) == 0)) return "DataLoader";
+    return nullptr;
+}
+
+struct HostWaits {
+    int64_t ns = 0;                      // merged over threads, within the steps (the whole trace without any)
+    std::map<std::string, std::pair<int64_t, int64_t>> by_name;  // name -> calls, summed time (not merged)
+};
+
+// The waits inside the given spans, their intervals merged (nested or overlapping waits count once).
+HostWaits host_waits(const Trace& trace, const std::vector<std::pair<int64_t, int64_t>>& spans) {
+    HostWaits w;
+    std::vector<std::pair<int64_t, int64_t>> in;
+    for (const auto& e : trace.events()) {
+        if (!host_wait_kind(e)) continue;
+        for (const auto& [from, to] : spans) {
+            const int64_t a = std::max(from, e.start_ns), b = std::min(to, e.end_ns);
+            if (b <= a) continue;
+            in.push_back({a, b});
+            auto& [calls, ns] = w.by_name[e.name];
+            ++calls;
+            ns += b - a;
+        }
+    }
+    std::sort(in.begin(), in.end());
+    int64_t end = INT64_MIN;
+    for (const auto& [a, b] : in) {
+        w.ns += std::max<int64_t>(0, b - std::max(a, end));
+        end = std::max(end, b);
+    }
+    return w;
+}
+
 void dispatch_bound(const ProfileResult& run, const std::vector<OperatorRow>& rows, const AdvisorThresholds& t,
                     std::vector<Finding>& out) {
     int64_t device_ns = 0, step_ns = 0, launches = 0;
-    int steps = 0;
+    std::vector<std::pair<int64_t, int64_t>> steps;
     for (const auto& e : run.trace.events()) {
         if (e.device != DeviceKind::CPU && is_device_work(e)) device_ns += e.duration_ns();
         if (e.device == DeviceKind::CPU && profiler_step_number(e.name) >= 0) {
             step_ns += e.duration_ns();
-            ++steps;
+            steps.push_back({e.start_ns, e.end_ns});
         }
         // A launch is a kernel started: the runtime's other calls (copies, sets, syncs, queries) are not.
         launches += e.device != DeviceKind::CPU && e.kind == EventKind::Kernel ? 1 : 0;
     }
     if (device_ns <= 0) return;  // a CPU run: no device to starve
-    if (steps == 0) step_ns = run.trace.end_ns() - run.trace.begin_ns();
-    const double ratio = double(step_ns) / double(device_ns);
+    if (steps.empty()) {
+        step_ns = run.trace.end_ns() - run.trace.begin_ns();
+        steps.push_back({run.trace.begin_ns(), run.trace.end_ns()});
+    }
+    // Waiting is not dispatch: a step spent in cudaStreamSynchronize or the DataLoader is not CPU-bound.
+    const HostWaits waits = host_waits(run.trace, steps);
+    const int64_t cpu_ns = step_ns - waits.ns;
+    const double ratio = double(cpu_ns) / double(device_ns);
     if (ratio < t.cpu_over_device) return;
-    const int n = std::max(steps, 1);
+    const int n = int(steps.size());
     Finding f;
     f.rule = "dispatch-bound";
     f.weight = 1.0 - 1.0 / ratio;
-    f.title = "CPU-bound: " + format_duration_ns(double(step_ns) / n) + " of CPU time per step against " + format_duration_ns(double(device_ns) / n) +
+    f.title = "CPU-bound: " + format_duration_ns(double(cpu_ns) / n) + " of CPU time per step against " + format_duration_ns(double(device_ns) / n) +
               " of kernels (" + fmt("%.1fx", ratio) + "); the device waits for launches";
+    if (waits.ns > 0) f.title += " (" + format_duration_ns(double(waits.ns) / n) + " per step of waiting left out)";
     f.evidence.push_back(fmt("%.0f kernel launches per step, %.1f us of device time (kernels, copies, sets) per launch on average",
                              double(launches) / n, launches ? double(device_ns) / double(launches) / 1e3 : 0.0));
+    for (const auto& [name, calls_ns] : waits.by_name)
+        f.evidence.push_back("waiting, not dispatch: " + name + fmt(": %.0f calls per step, ", double(calls_ns.first) / n) +
+                             format_duration_ns(double(calls_ns.second) / n) + " per step");
     std::vector<OperatorRow> top(rows.begin(), rows.end());
     sort_rows(top, SortKey::SelfCpu);
     for (size_t i = 0, shown = 0; i < top.size() && shown < 3; ++i)

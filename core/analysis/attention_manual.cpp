@@ -444,8 +444,30 @@ AttentionInstance backward_call(const Calls& calls, const BackwardMatch& b, cons
     call.shape.head_dim_v = input(*b.pv_bmm, 0)->back();
     const AttentionInstance* forward = links.of(calls, calls.events[size_t(b.node)], node_sequence(calls.events, b.node));
     set_backward_heads(call, b, forward);
+    if (forward && forward->backend == AttentionBackend::Math) {  // SDPA's math path: its backward is SDPA's math too
+        call.backend = forward->backend;
+        call.library = forward->library;
+        call.implementation = forward->implementation;
+    }
     call.end_ns = calls.events[size_t(b.qk)].end_ns;
     return call;
+}
+
+// SDPA's math path runs the pattern inside its op (aten::_scaled_dot_product_attention on 1.13,
+// _scaled_dot_product_attention_math on 2.x): its softmax's sequence numbers link the backward, which
+// autograd runs as the pattern's, to the SDPA call, whose backend it then carries.
+void link_math_calls(const Calls& calls, ForwardLinks& links) {
+    const std::vector<TraceEvent>& events = calls.events;
+    for (size_t id = 0; id < calls.out.size(); ++id) {
+        const AttentionInstance& c = calls.out[id];
+        if (c.backend != AttentionBackend::Math || c.backward || c.event < 0) continue;
+        const int64_t end = events[size_t(c.event)].end_ns;
+        for (size_t j = size_t(c.event) + 1; j < events.size() && events[j].start_ns <= end; ++j)
+            if ((events[j].name == "aten::softmax" || events[j].name == "aten::_softmax") && under(events, j, c.event)) {
+                links.add(events, int32_t(j), int32_t(id));
+                break;
+            }
+    }
 }
 
 }  // namespace manual_pattern
@@ -460,6 +482,7 @@ void find_manual_calls(Calls& calls) {
         const int32_t id = calls.add(forward_call(calls, sib, *m), sib, m->qk, m->pv);
         links.add(calls.events, m->softmax, id);
     }
+    link_math_calls(calls, links);
     for (size_t i = 0; i < calls.events.size(); ++i) {
         const std::optional<BackwardMatch> b = match_backward(calls, sib, int32_t(i));
         if (b) calls.add(backward_call(calls, *b, links), sib, b->pv, b->qk);

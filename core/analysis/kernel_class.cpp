@@ -36,6 +36,19 @@ KernelClass by_op(std::string_view op) {
         {"aten::layer_norm", KernelClass::Normalization},
         {"aten::native_batch_norm", KernelClass::Normalization},
         {"aten::_fused_rms_norm", KernelClass::Normalization},
+        {"aten::native_layer_norm_backward", KernelClass::Normalization},
+        {"aten::native_batch_norm_backward", KernelClass::Normalization},
+        {"aten::cudnn_batch_norm", KernelClass::Normalization},
+        {"aten::cudnn_batch_norm_backward", KernelClass::Normalization},
+        {"aten::miopen_batch_norm", KernelClass::Normalization},
+        {"aten::miopen_batch_norm_backward", KernelClass::Normalization},
+        {"aten::native_group_norm", KernelClass::Normalization},
+        {"aten::native_group_norm_backward", KernelClass::Normalization},
+        {"aten::embedding", KernelClass::Embedding},
+        {"aten::embedding_dense_backward", KernelClass::Embedding},
+        {"aten::embedding_backward", KernelClass::Embedding},
+        {"aten::_embedding_bag", KernelClass::Embedding},
+        {"aten::_embedding_bag_backward", KernelClass::Embedding},
         {"aten::sum", KernelClass::Reduction},     {"aten::mean", KernelClass::Reduction},
         {"aten::amax", KernelClass::Reduction},    {"aten::max", KernelClass::Reduction},
         {"aten::add", KernelClass::Elementwise},   {"aten::add_", KernelClass::Elementwise},
@@ -55,6 +68,7 @@ KernelClass by_op(std::string_view op) {
 std::string to_string(KernelClass c) {
     switch (c) {
         case KernelClass::Gemm: return "GEMM";
+        case KernelClass::Convolution: return "convolution";
         case KernelClass::AttentionFlash: return "attention (flash)";
         case KernelClass::AttentionMemEfficient: return "attention (memory-efficient)";
         case KernelClass::AttentionCudnn: return "attention (cuDNN)";
@@ -64,6 +78,7 @@ std::string to_string(KernelClass c) {
         case KernelClass::Normalization: return "normalization";
         case KernelClass::Reduction: return "reduction";
         case KernelClass::Elementwise: return "elementwise";
+        case KernelClass::Embedding: return "embedding";
         case KernelClass::Communication: return "communication";
         case KernelClass::Memcpy: return "memcpy";
         case KernelClass::Memset: return "memset";
@@ -89,20 +104,75 @@ bool is_computation(KernelClass c) {
 
 namespace {
 
-// An attention kernel by the rules' kernel names: its class by the library.
+// An attention kernel by the rules' kernel names: its class by the library (CK's FMHA: flash).
 KernelClass by_attention_rule(std::string_view name) {
     const AttentionRule* rule = match_kernel_rule(name);
     if (!rule) return KernelClass::Other;
     if (rule->library == "flash-attn") return KernelClass::AttentionFlash;
     if (rule->library == "xformers") return KernelClass::AttentionMemEfficient;
     if (rule->library == "cuDNN") return KernelClass::AttentionCudnn;
+    // CK's and aiter's FMHA (forward, backward, batch prefill) are FlashAttention's algorithm.
+    if (rule->library == "aiter" && (rule->implementation.find("FMHA") != std::string::npos || rule->implementation.rfind("CK ", 0) == 0))
+        return KernelClass::AttentionFlash;
     return KernelClass::AttentionOther;
 }
 
 }  // namespace
 
+bool is_convolution_op(std::string_view op) {
+    if (op.find("convolution") != std::string_view::npos) return true;  // aten::convolution, aten::cudnn_convolution, ...
+    return op.rfind("aten::conv", 0) == 0 && op.rfind("aten::convert", 0) != 0;  // aten::conv2d, aten::conv_transpose2d
+}
+
+namespace {
+
+// Attention by name alone (no rule matched): FlashAttention's, CK's FMHA (FlashAttention's algorithm),
+// PyTorch's memory-efficient (xformers' CUTLASS FMHA), cuDNN's.
+KernelClass attention_by_name(const std::string& name) {
+    if (has(name, "cudnn") && (has(name, "sdpa") || has(name, "fmha") || has(name, "flash"))) return KernelClass::AttentionCudnn;
+    static const std::string_view flash[] = {"flash_fwd", "flash_bwd", "pytorch_flash", "flash::", "flashattn", "flash_attn"};
+    if (has_any(name, flash)) return KernelClass::AttentionFlash;
+    static const std::string_view ck[] = {"ck_tile", "ck::", "_zn2ck", "_zn7ck_tile"};
+    if (has(name, "fmha") && has_any(name, ck)) return KernelClass::AttentionFlash;
+    static const std::string_view efficient[] = {"fmha", "efficient_attention", "mem_eff"};
+    if (has_any(name, efficient)) return KernelClass::AttentionMemEfficient;
+    return KernelClass::Other;
+}
+
+// Convolutions by name: cuDNN's (scudnn, winograd, FFT, implicit GEMM, dgrad/wgrad/fprop kernels and
+// their offset helpers), MIOpen's implicit GEMMs (igemm_fwd/bwd/wrw), CK's grouped convolutions.
+bool convolution_by_name(const std::string& name) {
+    static const std::string_view conv[] = {"convolution", "conv2d", "conv3d", "grouped_conv", "_conv_", "scudnn", "winograd", "dgrad",
+                                            "wgrad", "fprop", "implicit_gemm", "implicit_convolve", "igemm_fwd", "igemm_bwd", "igemm_wrw",
+                                            "computeoffsetskernel", "computeboffsetskernel", "computewgradboffsetskernel"};
+    return has_any(name, conv) || (has(name, "fft2d") && has(name, "cudnn"));
+}
+
+// By name, after attention: convolution, GEMM, softmax, normalization, embedding, reduction, elementwise.
+KernelClass work_by_name(const std::string& name) {
+    if (convolution_by_name(name)) return KernelClass::Convolution;
+    std::string gemm_name = name;  // FBGEMM is a library's name, not a GEMM
+    for (size_t at; (at = gemm_name.find("fbgemm")) != std::string::npos;) gemm_name.erase(at, 6);
+    static const std::string_view gemm[] = {"gemm", "gemv", "cutlass", "xmma", "nvjet", "cublas", "cijk_", "triton_tem", "_matmul_ogs", "matmul_kernel"};
+    if (has_any(gemm_name, gemm)) return KernelClass::Gemm;  // _matmul_ogs: triton_kernels' MoE matmul (vLLM)
+    if (has(name, "softmax")) return KernelClass::Softmax;
+    static const std::string_view norm[] = {"layer_norm", "layernorm", "batch_norm", "batchnorm", "rms_norm", "rmsnorm",
+                                            "group_norm", "groupnorm", "::bn_fw", "::bn_bw", "bn_fw_tr", "bn_fw_inf"};
+    if (has_any(name, norm)) return KernelClass::Normalization;
+    if (has(name, "embedding") && !has(name, "rotary")) return KernelClass::Embedding;
+    static const std::string_view reduce[] = {"reduce", "triton_red", "triton_per"};
+    if (has_any(name, reduce)) return KernelClass::Reduction;
+    // multi_tensor_apply: the fused optimizers' (Adam's) update, elementwise over lists of tensors; rotary embeddings.
+    static const std::string_view elementwise[] = {"elementwise", "triton_poi", "fill_kernel", "catarraybatchedcopy", "multi_tensor_apply",
+                                                   "rotary_embedding"};
+    if (has_any(name, elementwise)) return KernelClass::Elementwise;
+    return KernelClass::Other;
+}
+
+}  // namespace
+
 KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::string_view launching_op, bool under_math_attention,
-                            bool under_library_attention) {
+                            bool under_library_attention, bool under_convolution) {
     const std::string name = lower(raw_name);
     if (kind == EventKind::Memcpy) return KernelClass::Memcpy;
     if (kind == EventKind::Memset) return KernelClass::Memset;
@@ -111,22 +181,11 @@ KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::stri
     if (has(name, "nccl") || has(name, "rccl")) return KernelClass::Communication;
     if (kind == EventKind::Kernel)
         if (const KernelClass c = by_attention_rule(raw_name); c != KernelClass::Other) return c;
-    if (has(name, "cudnn") && (has(name, "sdpa") || has(name, "fmha") || has(name, "flash"))) return KernelClass::AttentionCudnn;
-    static const std::string_view flash[] = {"flash_fwd", "flash_bwd", "pytorch_flash", "flash::", "flashattn", "flash_attn"};
-    if (has_any(name, flash)) return KernelClass::AttentionFlash;
-    static const std::string_view efficient[] = {"fmha", "efficient_attention", "mem_eff"};
-    if (has_any(name, efficient)) return KernelClass::AttentionMemEfficient;
+    if (const KernelClass c = attention_by_name(name); c != KernelClass::Other) return c;
     if (under_math_attention) return KernelClass::AttentionMath;
     if (under_library_attention) return KernelClass::AttentionOther;
-    static const std::string_view gemm[] = {"gemm", "gemv", "cutlass", "xmma", "nvjet", "cublas", "cijk_", "triton_tem"};
-    if (has_any(name, gemm)) return KernelClass::Gemm;
-    if (has(name, "softmax")) return KernelClass::Softmax;
-    static const std::string_view norm[] = {"layer_norm", "layernorm", "batch_norm", "batchnorm", "rms_norm", "rmsnorm", "group_norm", "groupnorm"};
-    if (has_any(name, norm)) return KernelClass::Normalization;
-    static const std::string_view reduce[] = {"reduce", "triton_red", "triton_per"};
-    if (has_any(name, reduce)) return KernelClass::Reduction;
-    static const std::string_view elementwise[] = {"elementwise", "triton_poi", "fill_kernel", "catarraybatchedcopy"};
-    if (has_any(name, elementwise)) return KernelClass::Elementwise;
+    if (under_convolution || is_convolution_op(launching_op)) return KernelClass::Convolution;
+    if (const KernelClass c = work_by_name(name); c != KernelClass::Other) return c;
     return by_op(launching_op);
 }
 
@@ -139,13 +198,13 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
     struct Seen {
         std::string_view name, op;
         EventKind kind;
-        bool math, library;
+        bool math, library, conv;
         bool operator==(const Seen&) const = default;
     };
     struct SeenHash {
         size_t operator()(const Seen& s) const {
             const std::hash<std::string_view> h;
-            return h(s.name) ^ (h(s.op) * 31) ^ (size_t(s.kind) << 2) ^ size_t(s.math) ^ (size_t(s.library) << 1);
+            return h(s.name) ^ (h(s.op) * 31) ^ (size_t(s.kind) << 3) ^ size_t(s.math) ^ (size_t(s.library) << 1) ^ (size_t(s.conv) << 2);
         }
     };
     std::unordered_map<Seen, KernelClass, SeenHash> seen;
@@ -158,20 +217,27 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
         }
         return it->second;
     };
+    std::unordered_map<const char*, bool> conv_op;  // per distinct op name: a convolution?
+    auto is_conv_op = [&conv_op](const TraceEvent& op) {
+        auto [it, added] = conv_op.try_emplace(op.name.data(), false);
+        if (added) it->second = op.kind == EventKind::CpuOp && is_convolution_op(op.name.view());
+        return it->second;
+    };
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
         if (!is_device_work(e)) continue;
         std::string_view op;
-        bool math = false, library = false;
+        bool math = false, library = false, conv = false;
         if (const int32_t launcher = ops.of(e); launcher >= 0) {
             op = events[size_t(launcher)].name;
             for (int32_t a = launcher; a >= 0 && !math; a = events[size_t(a)].parent) {
                 math = events[size_t(a)].name == "aten::_scaled_dot_product_attention_math";
                 library = library || is_library_op(events[size_t(a)]);
+                conv = conv || is_conv_op(events[size_t(a)]);
             }
         }
-        const auto [it, added] = seen.try_emplace(Seen{e.name, op, e.kind, math, library}, KernelClass::Other);
-        if (added) it->second = classify_kernel(e.name, e.kind, op, math, library);
+        const auto [it, added] = seen.try_emplace(Seen{e.name, op, e.kind, math, library, conv}, KernelClass::Other);
+        if (added) it->second = classify_kernel(e.name, e.kind, op, math, library, conv);
         out[i] = it->second;
     }
     return out;

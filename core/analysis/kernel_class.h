@@ -1,20 +1,28 @@
-// What a device kernel does, from its name and the op that launched it: GEMM, attention (FlashAttention,
-// memory-efficient, cuDNN, or the math path's kernels), softmax, elementwise, reduction,
-// normalization, communication (NCCL/RCCL), memcpy, memset, other. The rules (checked in this order):
+// What a device kernel does, from its name and the op that launched it: GEMM, convolution, attention
+// (FlashAttention, memory-efficient, cuDNN, or the math path's kernels), softmax, elementwise,
+// reduction, normalization, embedding, communication (NCCL/RCCL), memcpy, memset, other. The rules
+// (checked in this order):
 //   - memcpy / memset by event kind, and ROCm's copy and fill kernels (__amd_rocclr_copyBuffer, ...);
 //   - communication: "nccl" or "rccl" in the name;
-//   - attention by the attention rules' kernel names (attention_rules.h): flash-attn's -> flash, xformers'
-//     -> memory-efficient, cuDNN's -> cuDNN, every other library's (vLLM, SGLang, FlashInfer, aiter,
-//     TensorRT-LLM, Triton) -> attention (other);
-//   - attention by name: flash_fwd/flash_bwd/pytorch_flash/flash:: -> flash; fmha/efficient_attention
-//     -> memory-efficient; cudnn with sdpa/fmha/flash -> cuDNN;
+//   - attention by the attention rules' kernel names (attention_rules.h): flash-attn's and CK's / aiter's
+//     FMHA -> flash, xformers' -> memory-efficient, cuDNN's -> cuDNN, every other library's (vLLM, SGLang,
+//     FlashInfer, TensorRT-LLM, Triton) -> attention (other);
+//   - attention by name: flash_fwd/flash_bwd/pytorch_flash/flash:: -> flash; CK's FMHA (ck_tile, ck::)
+//     -> flash (FlashAttention's algorithm); fmha/efficient_attention -> memory-efficient; cudnn with
+//     sdpa/fmha/flash -> cuDNN;
 //   - any other kernel launched under aten::_scaled_dot_product_attention_math -> attention (math), under
-//     a library's attention op (the rules' op names) -> attention (other);
-//   - by name: gemm, gemv, cutlass, xmma, nvjet, cublas, Cijk_ (ROCm Tensile), triton_tem -> GEMM;
-//     softmax -> softmax; layer_norm/layernorm, batch_norm, rms_norm, group_norm -> normalization;
-//     reduce, triton_red/triton_per -> reduction; elementwise, triton_poi, fill/copy kernels -> elementwise;
-//   - else by the launching op (aten::mm/bmm/addmm/baddbmm/matmul/linear -> GEMM, softmax, norms,
-//     sum/mean/amax -> reduction, add/mul/div/... -> elementwise); else other.
+//     a library's attention op (the rules' op names) -> attention (other), under a convolution op
+//     (aten::convolution, cudnn_/miopen_convolution, convolution_backward, conv2d...) -> convolution
+//     (cuDNN's and MIOpen's GEMMs, transposes and offset kernels of a convolution are its work);
+//   - by name: convolution (cuDNN's scudnn, winograd, dgrad/wgrad/fprop, implicit GEMM convolutions,
+//     MIOpen's igemm_fwd/bwd/wrw, CK's grouped_conv) -> convolution; gemm, gemv, cutlass, xmma, nvjet,
+//     cublas, Cijk_ (ROCm Tensile), triton_tem, triton_kernels' _matmul_ogs -> GEMM ("fbgemm" is not one: FBGEMM's kernels are
+//     embeddings and sparse-feature shuffles); softmax -> softmax; layer_norm/layernorm, batch_norm, cuDNN's
+//     bn_fw/bn_bw, rms_norm, group_norm -> normalization; embedding (not rotary) -> embedding; reduce,
+//     triton_red/triton_per -> reduction; elementwise, triton_poi, fill/copy kernels, the fused
+//     optimizers' multi_tensor_apply, rotary embeddings -> elementwise;
+//   - else by the launching op (aten::mm/bmm/addmm/baddbmm/matmul/linear -> GEMM, softmax, norms and
+//     their backward, embedding ops, sum/mean/amax -> reduction, add/mul/div/... -> elementwise); else other.
 // Pure C++: no torch, no Qt.
 #pragma once
 
@@ -29,6 +37,7 @@ namespace awb {
 
 enum class KernelClass : uint8_t {
     Gemm,
+    Convolution,
     AttentionFlash,
     AttentionMemEfficient,
     AttentionCudnn,
@@ -38,6 +47,7 @@ enum class KernelClass : uint8_t {
     Normalization,
     Reduction,
     Elementwise,
+    Embedding,  // embedding lookups and their backward (FBGEMM's split_embedding_*, aten::embedding)
     Communication,
     Memcpy,
     Memset,
@@ -50,9 +60,10 @@ std::string class_key(KernelClass c);  // "gemm", "attention_flash", ... (JSON)
 bool is_computation(KernelClass c);    // neither communication, memcpy nor memset
 
 // One kernel by its name, kind, the op that launched it ("" when unknown) and whether that op runs
-// inside the SDPA math path or inside a library's attention op.
+// inside the SDPA math path, inside a library's attention op or inside a convolution op.
 KernelClass classify_kernel(std::string_view name, EventKind kind, std::string_view launching_op = {}, bool under_math_attention = false,
-                            bool under_library_attention = false);
+                            bool under_library_attention = false, bool under_convolution = false);
+bool is_convolution_op(std::string_view op);  // aten::convolution, aten::cudnn_convolution, aten::conv2d, ...
 
 // Every event's class (indexed like trace.events(); Other for CPU events): device events are linked
 // to the op that launched them through their External id, on their rank.

@@ -11,11 +11,13 @@ set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_import_pipeline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_json_io.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_class.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_kernel_name.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_memory_replay.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_memory_totals.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_op_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_scaling.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_schedule.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_sdpa_math_backward.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_sweep_shard.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_trace_fixtures.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_trace_stages.cpp

@@ -129,3 +129,79 @@ TEST(KernelClass, RealTraceKernelsByClass) {
     EXPECT_EQ(by[KernelClass::Memset], 1);
     EXPECT_TRUE(std::is_sorted(classes.begin(), classes.end(), [](const KernelRow& a, const KernelRow& b) { return a.total_ns > b.total_ns; }));
 }
+
+// Issue 33, from the kernel lists of the public traces (../shared/public-traces): FBGEMM's embeddings
+// are not GEMMs; convolutions are a class (cuDNN's fprop/dgrad/wgrad and implicit-GEMM kernels, MIOpen's,
+// CK's); cuDNN's batch norm is normalization; CK's FMHA is FlashAttention's algorithm.
+TEST(KernelClass, PublicTraceNamesIssue33) {
+    EXPECT_EQ(kernel("void split_embedding_codegen_forward_unweighted_kernel<float, float, float, long, 2ul>(at::GenericPackedTensorAccessor<float, "
+                     "1ul, at::RestrictPtrTraits, long>, fbgemm_gpu::FixedDivisor)"),
+              KernelClass::Embedding);
+    EXPECT_EQ(kernel("void split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_warp_per_row_1<float, float, float, 2ul>(int)"),
+              KernelClass::Embedding);
+    EXPECT_NE(kernel("void fbgemm_gpu::permute_2D_lengths_kernel<int>(int, int, int const*, int const*, int*)"), KernelClass::Gemm);
+    EXPECT_EQ(kernel("void vllm::rotary_embedding_kernel<c10::BFloat16, true>(long const*, c10::BFloat16*)"), KernelClass::Elementwise);  // not an embedding
+    EXPECT_EQ(kernel("sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nchwkcrs_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_"
+                     "alignc4_execute_kernel_cudnn"),
+              KernelClass::Convolution);
+    EXPECT_EQ(kernel("sm80_xmma_wgrad_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize64x64x64_stage3_warpsize2x2x1_g1_tensor16x8x8_"
+                     "execute_kernel_cudnn"),
+              KernelClass::Convolution);
+    EXPECT_EQ(kernel("void cutlass_cudnn_infer::Kernel<cutlass_tensorop_s1688dgrad_optimized_tf32_64x128_32x3_nhwc_align4>("
+                     "cutlass_tensorop_s1688dgrad_optimized_tf32_64x128_32x3_nhwc_align4::Params)"),
+              KernelClass::Convolution);
+    EXPECT_EQ(kernel("cudnn_infer_volta_scudnn_128x64_relu_medium_nn_v1"), KernelClass::Convolution);
+    EXPECT_EQ(kernel("void cudnn::winograd_nonfused::winogradForwardData4x4<float, float>(cudnn::winograd_nonfused::WinogradDataParams<float, float>)"),
+              KernelClass::Convolution);
+    EXPECT_EQ(kernel("igemm_fwd_gtcx3_nhwc_bf16_bx0_ex1_bt128x128x32_wt32x32x8_ws1x1_wr2x2_ta1x8x2x1_1x4x1x64_tb1x8x2x1_1x4x1x64_gkgs"),
+              KernelClass::Convolution);
+    EXPECT_EQ(kernel("_ZN2ck16tensor_operation6device12_GLOBAL__N_139kernel_grouped_conv_fwd_xdl_cshuffle_v3INS_28GridwiseGemm_xdl_cshuffle_v3E"),
+              KernelClass::Convolution);
+    EXPECT_EQ(kernel("void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1, true>(cudnnTensorStruct, float const*)"),
+              KernelClass::Normalization);
+    EXPECT_EQ(kernel("void cudnn::bn_bw_1C11_singleread<float, 512, true, 1, 2, 0>(float, float, float, float, cudnnTensorStruct)"),
+              KernelClass::Normalization);
+    EXPECT_EQ(kernel("_ZN7ck_tile6kentryILi1ENS_13FmhaFwdKernelINS_25BlockFmhaPipelineQRKSVSAsyncE"), KernelClass::AttentionFlash);
+    EXPECT_EQ(kernel("void ck_tile::kentry<1, ck_tile::FmhaBatchPrefillWithPagedKVCacheKernel<...>>"), KernelClass::AttentionFlash);
+    EXPECT_EQ(kernel("ck_tile::fmha_fwd_splitkv_combine<...>"), KernelClass::AttentionFlash);  // by name, no rule
+    EXPECT_EQ(kernel("fmha_cutlassB_f32_aligned_64x64_k64_sm80(PyTorchMemEffAttention::AttentionBackwardKernel<cutlass::arch::Sm80>::Params)"),
+              KernelClass::AttentionMemEfficient);
+    // A GEMM under a convolution op is the convolution's (cuDNN's FFT convolution runs a complex GEMM).
+    EXPECT_EQ(kernel("ampere_gcgemm_64x64_nt", "aten::cudnn_convolution"), KernelClass::Convolution);
+    EXPECT_EQ(classify_kernel("ampere_sgemm_128x64_nn", EventKind::Kernel, "aten::mm", false, false, true), KernelClass::Convolution);
+    EXPECT_EQ(kernel("ampere_gcgemm_64x64_nt", "aten::mm"), KernelClass::Gemm);
+    EXPECT_EQ(kernel("void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernel<float, float>(long, long)", "aten::native_layer_norm_backward"),
+              KernelClass::Normalization);
+    EXPECT_TRUE(is_convolution_op("aten::convolution_backward"));
+    EXPECT_TRUE(is_convolution_op("aten::conv2d"));
+    EXPECT_FALSE(is_convolution_op("aten::convert_element_type"));
+    EXPECT_EQ(class_key(KernelClass::Convolution), "convolution");
+    EXPECT_EQ(class_key(KernelClass::Embedding), "embedding");
+}
+
+// On kernels cut from HTA's A100 trace with their launching ops (tests/fixtures/traces/kernel_names):
+// the convolution's own kernels (layout transposes, offsets, the split-K reduction) follow its op.
+TEST(KernelClass, A100TraceConvolutionsAndBatchNorm) {
+    const ImportedTrace t = import_chrome_trace(std::string(AWB_FIXTURE_DIR) + "/traces/kernel_names/a100_nccl_kernels.json.gz");
+    std::map<std::string, KernelClass> by_name;
+    for (const KernelRow& r : kernel_table(t.trace)) by_name[r.name] = r.cls;
+    ASSERT_EQ(by_name.size(), 70u);
+    int conv = 0, norm = 0, other = 0;
+    for (const auto& [name, cls] : by_name) {
+        conv += cls == KernelClass::Convolution;
+        norm += cls == KernelClass::Normalization;
+        other += cls == KernelClass::Other;
+        if (name.find("cudnn::bn_") != std::string::npos) {
+            EXPECT_EQ(cls, KernelClass::Normalization) << name;
+        }
+        if (name.find("_ZN19cutlass_cudnn_train") == 0) {
+            EXPECT_EQ(cls, KernelClass::Convolution) << name;
+        }
+        if (name.find("nchwToNhwcKernel") != std::string::npos || name.find("cutlass_80_tensorop_s1688gemm") != std::string::npos) {
+            EXPECT_EQ(cls, KernelClass::Convolution) << name;  // launched by aten::cudnn_convolution: its work
+        }
+    }
+    std::printf("a100_nccl kernels: %d convolution, %d normalization, %d other of %zu\n", conv, norm, other, by_name.size());
+    EXPECT_GE(conv, 20);
+    EXPECT_GE(norm, 8);
+}
