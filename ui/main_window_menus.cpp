@@ -8,10 +8,12 @@
 #include <QMessageBox>
 #include <QToolBar>
 
+#include "attention_view.h"
 #include "engine_worker.h"
 #include "gpu_time_view.h"
 #include "main_window.h"
 #include "operator_panel.h"
+#include "plot_export.h"
 #include "run_panel.h"
 #include "session.h"
 #include "sweep_chart.h"
@@ -65,10 +67,23 @@ void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
                   [this](const QString& p, QString* e) { return exportHtmlReport(p, e); });
     export_action(tr("Operator table as CSV..."), QStringLiteral("operators.csv"), tr("CSV (*.csv)"),
                   [this](const QString& p, QString* e) { return operators_->exportCsv(p, e); });
-    export_action(tr("Sweep chart as PNG/PDF..."), QStringLiteral("sweep.png"), tr("PNG (*.png);;PDF (*.pdf)"),
-                  [this](const QString& p, QString* e) { return chart_->exportTo(p, e); });
-    export_action(tr("GPU time chart as PNG/PDF..."), QStringLiteral("gpu-time.png"), tr("PNG (*.png);;PDF (*.pdf)"),
-                  [this](const QString& p, QString* e) { return gpu_time_->exportTo(p, e); });
+    // Charts at a chosen size (plot_export.h), asked after the file.
+    const auto chart_export = [this](auto* chart) {
+        return [this, chart](const QString& p, QString* e) {
+            PlotExportSize size;
+            if (!ask_export_size(this, &size)) {
+                status_->setText(tr("Export cancelled"));
+                return true;
+            }
+            return chart->exportTo(p, e, size);
+        };
+    };
+    export_action(tr("Sweep chart as PNG/PDF..."), QStringLiteral("sweep.png"), tr("PNG (*.png);;PDF (*.pdf);;JPEG (*.jpg)"),
+                  chart_export(chart_));
+    export_action(tr("GPU time chart as PNG/PDF..."), QStringLiteral("gpu-time.png"), tr("PNG (*.png);;PDF (*.pdf);;JPEG (*.jpg)"),
+                  chart_export(gpu_time_));
+    export_action(tr("Roofline as PNG/PDF..."), QStringLiteral("roofline.png"), tr("PNG (*.png);;PDF (*.pdf);;JPEG (*.jpg)"),
+                  chart_export(attention_->roofline()));
     export_action(tr("Timeline as PNG..."), QStringLiteral("timeline.png"), tr("PNG (*.png)"), [this](const QString& p, QString* e) {
         const bool ok = timeline_->grab().save(p);
         if (!ok && e) *e = tr("Cannot write %1").arg(p);

@@ -1,10 +1,9 @@
 #include "roofline_chart.h"
 
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -76,7 +75,49 @@ void plot_roofline(QCustomPlot* plot, const std::vector<Roof>& roofs, const std:
         plot->yAxis->setRange(ylo / 2, yhi * 3);
     }
     plot->legend->setVisible(plot->graphCount() > 0);
-    plot->replot();
+    plot->replot();  // lays the axes out: the labels are placed in pixels
+    if (label_roofline_points(plot, points)) plot->replot();
+}
+
+int label_roofline_points(QCustomPlot* plot, const std::vector<RooflinePoint>& points, size_t max_points) {
+    // A call repeated every step sits on itself: one label for each cluster of points a few pixels apart.
+    std::vector<QPointF> placed;
+    std::vector<const RooflinePoint*> labelled;
+    for (const RooflinePoint& p : points) {
+        const QPointF px(plot->xAxis->coordToPixel(p.intensity), plot->yAxis->coordToPixel(p.tflops));
+        if (std::none_of(placed.begin(), placed.end(), [&](const QPointF& q) { return std::abs(q.x() - px.x()) < 40 && std::abs(q.y() - px.y()) < 12; }))
+            placed.push_back(px), labelled.push_back(&p);
+    }
+    if (labelled.empty() || labelled.size() > max_points) return 0;  // many: the tooltip and the read-out say which is which
+    for (const RooflinePoint* p : labelled) {
+        auto* text = new QCPItemText(plot);
+        text->position->setCoords(p->intensity, p->tflops);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        text->setPadding(QMargins(5, 0, 0, 2));
+        text->setText(QString::fromStdString(p->tag.empty() ? p->label : p->tag));  // "2x8x1024x1024x64" or "N = 2048"
+        text->setFont(QFont(plot->font().family(), 8));
+        text->setColor(QColor(50, 50, 50));
+        text->setClipToAxisRect(true);
+    }
+    return int(labelled.size());
+}
+
+// The legend in its own row under the axis rect, in columns: it can cover no point, whatever the data.
+void place_legend_below(QCustomPlot* plot, int columns) {
+    QCPLegend* legend = plot->legend;
+    if (legend->layout() == plot->axisRect()->insetLayout()) {
+        plot->axisRect()->insetLayout()->take(legend);
+        plot->axisRect()->insetLayout()->simplify();
+        plot->plotLayout()->addElement(1, 0, legend);
+        plot->plotLayout()->setRowStretchFactor(1, 0.001);
+        plot->plotLayout()->setRowSpacing(0);
+        legend->setMargins(QMargins(4, 2, 4, 2));
+        legend->setBorderPen(Qt::NoPen);
+        legend->setBrush(Qt::NoBrush);
+    }
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
 }
 
 int nearest_roofline_point(const QCustomPlot* plot, const std::vector<RooflinePoint>& points, const QPointF& pos, double max_px) {
@@ -114,8 +155,8 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCust
     layout->addWidget(plot_, 1);
     layout->addWidget(note_);
     plot_->legend->setFont(QFont(font().family(), 8));
-    // Top left: above the bandwidth slope no point can be (nothing beats its roof), so the legend hides none.
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // Under the chart, not inside it: without a roof (or above it, a measured one) points can sit anywhere.
+    place_legend_below(plot_, 2);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMinimumSize(240, 100);
     connect(plot_, &QCustomPlot::mouseMove, this, &RooflineChart::showReadout);
@@ -124,9 +165,7 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCust
         if (i >= 0) emit pointClicked(points_[size_t(i)].index);
     });
     connect(save, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export roofline"), QString(), tr("PNG (*.png);;PDF (*.pdf)"));
-        QString error;
-        if (!path.isEmpty() && !exportTo(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+        export_plot_interactively(this, plot_, tr("Export roofline"), QStringLiteral("roofline.png"));
     });
     setData({}, {});
 }
@@ -169,9 +208,17 @@ QString RooflineChart::readout() const { return readout_->text(); }
 
 void RooflineChart::showReadout(QMouseEvent* e) {
     const int i = nearest_roofline_point(plot_, points_, e->position());
-    if (i >= 0) readout_->setText(describe_roofline_point(points_[size_t(i)], roofs_));
+    if (i < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    const QString text = describe_roofline_point(points_[size_t(i)], roofs_);
+    readout_->setText(text);
+    QToolTip::showText(e->globalPosition().toPoint(), text, plot_);  // on hover always, labelled or not
 }
 
-bool RooflineChart::exportTo(const QString& path, QString* error) { return export_plot(plot_, path, error); }
+bool RooflineChart::exportTo(const QString& path, QString* error, const PlotExportSize& size) {
+    return export_plot(plot_, path, error, size);
+}
 
 }  // namespace awb::ui

@@ -19,6 +19,7 @@ std::vector<RooflinePoint> roofline_points(const std::vector<AttentionInstance>&
                                      (long long)s.seq_k, (long long)s.head_dim, format_duration_ns(double(a.time_ns())).c_str(),
                                      a.device_ns > 0 ? "on the device" : "on the CPU"),
                        a.dtype, a.flops / a.bytes, a.tflops_per_s(), int(i)});
+        out.back().tag = out.back().label.substr(0, out.back().label.find(", "));
     }
     return out;
 }
@@ -32,6 +33,7 @@ std::vector<RooflinePoint> roofline_points(const SweepResult& sweep) {
                        printf_string("%s, N = %lld, %s", shape_string(p.spec).c_str(), (long long)p.spec.seq_q,
                                      format_duration_ns(p.bench.timing.median_ns).c_str()),
                        trace_dtype_name(p.spec.dtype), p.bench.flops / p.bench.bytes, p.bench.gflops_per_s / 1e3, int(i)});
+        out.back().tag = printf_string("N = %lld", (long long)p.spec.seq_q);
     }
     return out;
 }

@@ -1,6 +1,9 @@
 #include "model/profile_result.h"
 
+#include <algorithm>
+
 #include "model/bench_stats.h"
+#include "model/recorded_steps.h"
 
 namespace awb {
 
@@ -13,11 +16,21 @@ std::string kineto_cycle_path(const std::string& path, int cycle) {
     return path + suffix;
 }
 
+std::vector<StepRecord> recorded_steps(const ProfileResult& r) {
+    std::vector<StepRecord> out;
+    for (const auto& st : r.steps)
+        if (st.action == ScheduleAction::Record || st.action == ScheduleAction::RecordAndSave) out.push_back(st);
+    if (!out.empty()) return out;
+    for (const auto& e : r.trace.events())
+        if (const int k = profiler_step_number(e.name); k >= 0 && e.device == DeviceKind::CPU && e.parent < 0)
+            out.push_back({k, ScheduleAction::Record, e.duration_ns()});
+    std::stable_sort(out.begin(), out.end(), [](const StepRecord& a, const StepRecord& b) { return a.step < b.step; });
+    return out;
+}
+
 double median_recorded_step_ns(const ProfileResult& r) {
     std::vector<double> times;
-    for (const auto& st : r.steps)
-        if (st.action == ScheduleAction::Record || st.action == ScheduleAction::RecordAndSave)
-            times.push_back(double(st.wall_ns));
+    for (const auto& st : recorded_steps(r)) times.push_back(double(st.wall_ns));
     return times.empty() ? -1 : quantile(times, 0.5);
 }
 
