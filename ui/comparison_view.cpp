@@ -164,6 +164,12 @@ void ComparisonView::build_layout() {
     layout->addWidget(split, 1);
 }
 
+void ComparisonView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    fit_columns(table_, ComparisonModel::Name);
+    fit_columns(kernel_table_, 0);
+}
+
 int ComparisonView::pickedA() const { return pick_a_->currentIndex(); }
 int ComparisonView::pickedB() const { return pick_b_->currentIndex(); }
 

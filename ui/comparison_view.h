@@ -47,6 +47,9 @@ public:
     int pickedA() const;
     int pickedB() const;
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;  // the name columns keep up to 40% of their table's width
+
 private:
     void update_comparison();
     void show_verdict(int a, int b);

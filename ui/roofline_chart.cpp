@@ -80,13 +80,17 @@ void plot_roofline(QCustomPlot* plot, const std::vector<Roof>& roofs, const std:
 }
 
 int label_roofline_points(QCustomPlot* plot, const std::vector<RooflinePoint>& points, size_t max_points) {
-    // A call repeated every step sits on itself: one label for each cluster of points a few pixels apart.
+    // A call repeated every step sits on itself: one label for points of the same tag a few pixels apart.
     std::vector<QPointF> placed;
     std::vector<const RooflinePoint*> labelled;
     for (const RooflinePoint& p : points) {
         const QPointF px(plot->xAxis->coordToPixel(p.intensity), plot->yAxis->coordToPixel(p.tflops));
-        if (std::none_of(placed.begin(), placed.end(), [&](const QPointF& q) { return std::abs(q.x() - px.x()) < 40 && std::abs(q.y() - px.y()) < 12; }))
-            placed.push_back(px), labelled.push_back(&p);
+        const auto near = [&](size_t j) {
+            return labelled[j]->tag == p.tag && std::abs(placed[j].x() - px.x()) < 40 && std::abs(placed[j].y() - px.y()) < 12;
+        };
+        bool seen = false;
+        for (size_t j = 0; j < labelled.size() && !seen; ++j) seen = near(j);
+        if (!seen) placed.push_back(px), labelled.push_back(&p);
     }
     if (labelled.empty() || labelled.size() > max_points) return 0;  // many: the tooltip and the read-out say which is which
     for (const RooflinePoint* p : labelled) {

@@ -24,7 +24,7 @@ QColor series_color(int i);
 // Clears the plot and draws the roofs and points on log-log axes; few points carry their labels.
 void plot_roofline(QCustomPlot* plot, const std::vector<Roof>& roofs, const std::vector<RooflinePoint>& points);
 // Up to max_points points get their tag beside them (a call's shape "2x8x1024x1024x64", a sweep point's
-// "N = 2048"), one per cluster of points a few pixels apart, none when more clusters; returns the labels placed.
+// "N = 2048"), one for points of one tag a few pixels apart, none when more than max_points; returns the labels placed.
 int label_roofline_points(QCustomPlot* plot, const std::vector<RooflinePoint>& points, size_t max_points = 16);
 // Moves the legend out of the axis rect into a row below it, `columns` entries a row.
 void place_legend_below(QCustomPlot* plot, int columns);

@@ -21,9 +21,10 @@ struct StepSpan {
 // The trace's top-level CPU ProfilerStep#k spans, by step then rank.
 std::vector<StepSpan> step_spans(const Trace& trace) {
     std::vector<StepSpan> out;
-    for (const TraceEvent& e : trace.events())
-        if (const int k = profiler_step_number(e.name); k >= 0 && e.device == DeviceKind::CPU && e.parent < 0)
-            out.push_back({k, e.rank, e.start_ns, e.end_ns});
+    for (size_t i : step_span_events(trace)) {
+        const TraceEvent& e = trace.events()[i];
+        out.push_back({profiler_step_number(e.name), e.rank, e.start_ns, e.end_ns});
+    }
     std::sort(out.begin(), out.end(), [](const StepSpan& a, const StepSpan& b) {
         return std::tie(a.step, a.rank, a.start_ns) < std::tie(b.step, b.rank, b.start_ns);
     });
@@ -66,11 +67,23 @@ std::string amount(VerdictMeasure m, double v) {
     return m == VerdictMeasure::PeakMemory ? format_bytes(int64_t(std::llround(v))) : format_duration_ns(v);
 }
 
-// "B is 15.6% faster per step" / "B spends 3.0% more device time per step" / "B's peak memory per step is 2.1% lower"
+// Beyond 2x either way, a factor: "4.82", "28263".
+std::string factor(double x) { return x < 1000 ? printf_string("%.3g", x) : printf_string("%.0f", x); }
+
+// "B is 15.6% faster per step" / "B spends 3.0% more device time per step" / "B's peak memory per step is 2.1% lower";
+// beyond 2x either way, the factor: "B is 4.82x slower per step", "B spends 1/28263 of A's device time per step".
 std::string direction(VerdictMeasure m, double ratio) {
     const double pct = 100 * std::fabs(1 - ratio);
     const bool less = ratio < 1;
     if (ratio == 1) return "A and B are equal in median " + measure_name(m);
+    if (ratio > 2 || ratio < 0.5) {
+        const std::string times = less ? "1/" + factor(1 / ratio) + " of" : factor(ratio) + "x";
+        switch (m) {
+            case VerdictMeasure::StepTime: return "B is " + factor(less ? 1 / ratio : ratio) + "x " + (less ? "faster" : "slower") + " per step";
+            case VerdictMeasure::DeviceTime: return "B spends " + times + " A's device time per step";
+            case VerdictMeasure::PeakMemory: return "B's peak memory per step is " + times + " A's";
+        }
+    }
     switch (m) {
         case VerdictMeasure::StepTime: return printf_string("B is %.1f%% %s per step", pct, less ? "faster" : "slower");
         case VerdictMeasure::DeviceTime: return printf_string("B spends %.1f%% %s device time per step", pct, less ? "less" : "more");
@@ -138,6 +151,10 @@ MeasureVerdict compare_measure(VerdictMeasure m, const std::vector<StepSample>& 
         if (value_of(s, m) >= 0) vb.push_back(double(value_of(s, m)));
     v.n_a = va.size(), v.n_b = vb.size();
     const std::string name = measure_name(m);
+    if (a.empty() || b.empty()) {
+        v.text = name + ": not compared: " + missing(VerdictMeasure::StepTime, a.empty() ? "A" : "B");
+        return v;
+    }
     if (va.empty() || vb.empty()) {
         v.text = name + ": not compared: " + missing(m, va.empty() ? "A" : "B");
         return v;

@@ -21,10 +21,24 @@ std::vector<StepRecord> recorded_steps(const ProfileResult& r) {
     for (const auto& st : r.steps)
         if (st.action == ScheduleAction::Record || st.action == ScheduleAction::RecordAndSave) out.push_back(st);
     if (!out.empty()) return out;
-    for (const auto& e : r.trace.events())
-        if (const int k = profiler_step_number(e.name); k >= 0 && e.device == DeviceKind::CPU && e.parent < 0)
-            out.push_back({k, ScheduleAction::Record, e.duration_ns()});
+    for (size_t i : step_span_events(r.trace)) {
+        const TraceEvent& e = r.trace.events()[i];
+        out.push_back({profiler_step_number(e.name), ScheduleAction::Record, e.duration_ns()});
+    }
     std::stable_sort(out.begin(), out.end(), [](const StepRecord& a, const StepRecord& b) { return a.step < b.step; });
+    return out;
+}
+
+std::vector<size_t> step_span_events(const Trace& trace) {
+    const auto& events = trace.events();
+    auto in_step = [&](const TraceEvent& e) {  // an ancestor is a step (a step's own children named so)
+        for (int32_t p = e.parent; p >= 0; p = events[size_t(p)].parent)
+            if (profiler_step_number(events[size_t(p)].name) >= 0) return true;
+        return false;
+    };
+    std::vector<size_t> out;
+    for (size_t i = 0; i < events.size(); ++i)
+        if (events[i].device == DeviceKind::CPU && profiler_step_number(events[i].name) >= 0 && !in_step(events[i])) out.push_back(i);
     return out;
 }
 

@@ -124,3 +124,27 @@ TEST(RunVerdict, NoStepsSaysSo) {
     EXPECT_FALSE(v.measures[0].known);
     EXPECT_NE(v.headline.find("A has no recorded steps (no ProfilerStep#k spans"), std::string::npos) << v.headline;
 }
+
+TEST(RunVerdict, StepsUnderPythonFramesAreSteps) {
+    // TraceLens's MI300X ResNet: ProfilerStep#15..17 sit under the script's Python frames.
+    std::vector<TraceEvent> events = {cpu_op("train.py(184): <module>", 0, 1000, 0)};
+    for (int k = 0; k < 3; ++k) events.push_back(step_span(15 + k, 10 + 300 * k, 300 + 300 * k));
+    ProfileResult r;
+    r.spec_known = false;
+    r.trace = Trace::build(std::move(events), {}, {});
+    const auto steps = recorded_steps(r);
+    ASSERT_EQ(steps.size(), 3u);
+    EXPECT_EQ(steps[0].step, 15);
+    EXPECT_EQ(steps[2].wall_ns, 290000);
+    EXPECT_DOUBLE_EQ(median_recorded_step_ns(r), 290000);
+}
+
+TEST(RunVerdict, FarApartSaysTheFactor) {
+    const RunVerdict v = verdict(run_of({1000, 1000, 1000}, 10, 64), run_of({5000, 5000, 5000}, 400, 640));
+    EXPECT_NE(v.measures[0].text.find("B is 5x slower per step"), std::string::npos) << v.measures[0].text;
+    EXPECT_NE(v.measures[1].text.find("B spends 40x A's device time per step"), std::string::npos) << v.measures[1].text;
+    EXPECT_NE(v.measures[2].text.find("B's peak memory per step is 10x A's"), std::string::npos) << v.measures[2].text;
+    const RunVerdict w = verdict(run_of({5000, 5000, 5000}, 400, 640), run_of({1000, 1000, 1000}, 10, 64));
+    EXPECT_NE(w.measures[0].text.find("B is 5x faster per step"), std::string::npos) << w.measures[0].text;
+    EXPECT_NE(w.measures[1].text.find("B spends 1/40 of A's device time per step"), std::string::npos) << w.measures[1].text;
+}

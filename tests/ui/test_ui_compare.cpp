@@ -36,9 +36,7 @@ void keep_grab(QWidget* w, const QString& name) {
 }
 
 RooflinePoint point(double intensity, double tflops, int index, const std::string& tag) {
-    RooflinePoint p{"flash fwd c10::BFloat16", tag + ", 1.0 ms on the device", "c10::BFloat16", intensity, tflops, index};
-    p.tag = tag;
-    return p;
+    return {"flash fwd c10::BFloat16", tag + ", 1.0 ms on the device", "c10::BFloat16", intensity, tflops, index, tag};
 }
 
 }  // namespace
@@ -134,6 +132,24 @@ private slots:
         chart.setData({roof}, many);
         QCOMPARE(label_roofline_points(plot, many), 0);
         QCOMPARE(label_roofline_points(plot, many, 64), 30);
+    }
+    void rooflineOfARealTraceHasItsLegendBelowAndLabels() {
+        for (const QSize size : {QSize(1600, 1000), QSize(1000, 700)}) {
+            MainWindow window;
+            window.resize(size);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(open_and_wait(window, QStringLiteral(AWB_FIXTURE_DIR "/traces/torch2/gqa_padding_forward.json")));
+            window.findChild<QDockWidget*>(QStringLiteral("attention"))->raise();
+            QTest::qWait(200);
+            RooflineChart* chart = window.attention()->roofline();
+            QVERIFY(!chart->points().empty());
+            QCustomPlot* plot = chart->plot();
+            plot->replot();
+            QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
+            QVERIFY(label_roofline_points(plot, chart->points()) > 0);
+            keep_grab(window.attention(), QStringLiteral("roofline-%1x%2.png").arg(size.width()).arg(size.height()));
+        }
     }
     void chartsExportAtAChosenSize() {
         RooflineChart chart;
