@@ -106,21 +106,24 @@ int label_roofline_points(QCustomPlot* plot, const std::vector<RooflinePoint>& p
     return int(labelled.size());
 }
 
-// The legend in its own row under the axis rect, in columns: it can cover no point, whatever the data.
-void place_legend_below(QCustomPlot* plot, int columns) {
+// The legend in its own cell of the plot's layout, beside or under the axis rect, never inside it.
+void place_legend_outside(QCustomPlot* plot, bool right) {
     QCPLegend* legend = plot->legend;
-    if (legend->layout() == plot->axisRect()->insetLayout()) {
-        plot->axisRect()->insetLayout()->take(legend);
+    QCPLayoutGrid* grid = plot->plotLayout();
+    const bool there = right ? grid->element(0, 1) == legend : grid->element(1, 0) == legend;
+    if (!there) {
+        if (legend->layout()) legend->layout()->take(legend);
         plot->axisRect()->insetLayout()->simplify();
-        plot->plotLayout()->addElement(1, 0, legend);
-        plot->plotLayout()->setRowStretchFactor(1, 0.001);
-        plot->plotLayout()->setRowSpacing(0);
+        grid->simplify();
+        grid->addElement(right ? 0 : 1, right ? 1 : 0, legend);
+        grid->setRowStretchFactors(grid->rowCount() == 2 ? QList<double>{1, 0.001} : QList<double>{1});
+        grid->setColumnStretchFactors(grid->columnCount() == 2 ? QList<double>{1, 0.001} : QList<double>{1});
         legend->setMargins(QMargins(4, 2, 4, 2));
         legend->setBorderPen(Qt::NoPen);
         legend->setBrush(Qt::NoBrush);
     }
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
-    legend->setWrap(columns);
+    legend->setWrap(right ? 1 : 2);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
 }
 
@@ -152,15 +155,15 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCust
     auto* top = new QHBoxLayout;
     top->addWidget(readout_, 1);
     top->addWidget(save);
-    note_->setWordWrap(true);
+    note_->setWordWrap(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
     layout->addWidget(plot_, 1);
     layout->addWidget(note_);
     plot_->legend->setFont(QFont(font().family(), 8));
-    // Under the chart, not inside it: without a roof (or above it, a measured one) points can sit anywhere.
-    place_legend_below(plot_, 2);
+    // Outside the axis rect: without a roof (or above it, a measured one) points can sit anywhere.
+    place_legend_outside(plot_, false);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMinimumSize(240, 100);
     connect(plot_, &QCustomPlot::mouseMove, this, &RooflineChart::showReadout);
@@ -179,7 +182,7 @@ void RooflineChart::setData(std::vector<Roof> roofs, std::vector<RooflinePoint> 
     points_ = std::move(points);
     highlighted_ = -1;
     plot_roofline(plot_, roofs_, points_);
-    note_->setText(points_.empty() ? tr("No points: the roofline needs calls with known shapes and times.")
+    const QString note = points_.empty() ? tr("No points: the roofline needs calls with known shapes and times.")
                    : roofs_.empty()
                        ? tr("No roof: the trace names no GPU the device table lists, and the run measured none (our own runs measure "
                             "the CPU's with a matmul and a copy). The points still show where each call sits.")
@@ -189,7 +192,15 @@ void RooflineChart::setData(std::vector<Roof> roofs, std::vector<RooflinePoint> 
                                  std::string s;
                                  for (const Roof& r : roofs_) s += (s.empty() ? "" : "; ") + r.source;
                                  return s;
-                             }())));
+                             }()));
+    note_text_ = note;
+    note_->setToolTip(note);
+    show_note();
+}
+
+// One line under the chart, elided (a short dock keeps its height for the axes); all of it on hover.
+void RooflineChart::show_note() {
+    note_->setText(note_->fontMetrics().elidedText(note_text_, Qt::ElideRight, std::max(40, width() - 8)));
 }
 
 void RooflineChart::setHighlighted(int index) {
@@ -219,6 +230,14 @@ void RooflineChart::showReadout(QMouseEvent* e) {
     const QString text = describe_roofline_point(points_[size_t(i)], roofs_);
     readout_->setText(text);
     QToolTip::showText(e->globalPosition().toPoint(), text, plot_);  // on hover always, labelled or not
+}
+
+void RooflineChart::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // A short, wide chart (the attention tab in a bottom dock) keeps its height for the axes: the legend at the right.
+    place_legend_outside(plot_, plot_->width() >= 2 * plot_->height());
+    plot_->replot();
+    show_note();
 }
 
 bool RooflineChart::exportTo(const QString& path, QString* error, const PlotExportSize& size) {

@@ -26,8 +26,9 @@ void plot_roofline(QCustomPlot* plot, const std::vector<Roof>& roofs, const std:
 // Up to max_points points get their tag beside them (a call's shape "2x8x1024x1024x64", a sweep point's
 // "N = 2048"), one for points of one tag a few pixels apart, none when more than max_points; returns the labels placed.
 int label_roofline_points(QCustomPlot* plot, const std::vector<RooflinePoint>& points, size_t max_points = 16);
-// Moves the legend out of the axis rect into a row below it, `columns` entries a row.
-void place_legend_below(QCustomPlot* plot, int columns);
+// Moves the legend out of the axis rect into the plot layout's cell at its right (one column of entries)
+// or below it (two columns), where it can cover no point.
+void place_legend_outside(QCustomPlot* plot, bool right);
 // The point nearest pos (pixels) within max_px, or -1: its position in points.
 int nearest_roofline_point(const QCustomPlot* plot, const std::vector<RooflinePoint>& points, const QPointF& pos, double max_px = 12);
 // "flash fwd c10::BFloat16: 2x8x1024x64, 1.2 ms; 53.1 FLOP/byte, 120 TFLOP/s (12.1% of the roof)"
@@ -46,15 +47,20 @@ public:
     bool exportTo(const QString& path, QString* error = nullptr, const PlotExportSize& size = {});
 
 signals:
-    void pointClicked(int index);  // RooflinePoint::index of the clicked point
+    void pointClicked(int index);
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;  // RooflinePoint::index of the clicked point
 
 private:
     void showReadout(QMouseEvent* e);
+    void show_note();
     std::vector<Roof> roofs_;
     std::vector<RooflinePoint> points_;
     QCustomPlot* plot_;
     QLabel* readout_;
     QLabel* note_;
+    QString note_text_;  // whole; the label shows what fits on one line
     int highlighted_ = -1;
 };
 
