@@ -90,6 +90,49 @@ nlohmann::json verdict_json(const std::vector<MeasureVerdict>& verdict) {
     return out;
 }
 
+// The sides, the verdict per recorded step, and the totals.
+void print_summary(const DiffCommand& c, const Side& a, const Side& b, const std::vector<MeasureVerdict>& verdict) {
+    const OpTableTotals ta = totals(a.operators), tb = totals(b.operators);
+    std::cout << "A: " << c.a << " (" << a.what << ", " << a.operators.size() << " operators)\n"
+              << "B: " << c.b << " (" << b.what << ", " << b.operators.size() << " operators)\n"
+              << "Verdict (per recorded step, B against A; 95% percentile bootstrap of the ratio of medians):\n";
+    for (const MeasureVerdict& v : verdict) std::cout << "  " << v.text << "\n";
+    std::cout << "Self CPU total: A " << us(ta.self_cpu_ns) << " us, B " << us(tb.self_cpu_ns) << " us ("
+              << signed_us(tb.self_cpu_ns - ta.self_cpu_ns) << " us, " << ratio(ta.self_cpu_ns, tb.self_cpu_ns) << ")";
+    if (ta.self_device_ns || tb.self_device_ns)
+        std::cout << "; self device total: A " << us(ta.self_device_ns) << " us, B " << us(tb.self_device_ns) << " us ("
+                  << signed_us(tb.self_device_ns - ta.self_device_ns) << " us)";
+    std::cout << "\n";
+}
+
+void print_operators(const std::vector<OperatorDiffRow>& rows, size_t limit) {
+    std::cout << "Operators by impact (|self CPU delta| + |self device delta|), times in us:\n";
+    std::printf("%-44s %-9s %7s %7s %12s %12s %12s %8s %12s %12s\n", "Name", "In", "Calls A", "Calls B", "Self CPU A",
+                "Self CPU B", "Delta", "B/A", "Dev delta", "Mem delta B");
+    for (size_t i = 0; i < rows.size() && (limit == 0 || i < limit); ++i) {
+        const auto& r = rows[i];
+        const std::string name = r.input_shapes.empty() ? r.name : r.name + " " + r.input_shapes;
+        std::printf("%-44.44s %-9s %7lld %7lld %12s %12s %12s %8s %12s %12lld\n", name.c_str(),
+                    r.in_a && r.in_b ? "both" : r.in_a ? "vanished" : "new", (long long)r.a.calls, (long long)r.b.calls,
+                    us(r.a.self_cpu_ns).c_str(), us(r.b.self_cpu_ns).c_str(), signed_us(r.self_cpu_delta_ns()).c_str(),
+                    ratio(r.a.self_cpu_ns, r.b.self_cpu_ns).c_str(), signed_us(r.self_device_delta_ns()).c_str(),
+                    (long long)(r.b.cpu_memory_bytes + r.b.device_memory_bytes - r.a.cpu_memory_bytes - r.a.device_memory_bytes));
+    }
+    if (limit != 0 && rows.size() > limit) std::cout << "(" << rows.size() - limit << " more rows; --rows 0 shows all)\n";
+}
+
+void print_kernels(const std::vector<KernelDiffRow>& kernels, size_t limit) {
+    if (kernels.empty()) return;
+    std::cout << "Kernels by |total time delta|, times in us:\n";
+    std::printf("%-56s %-9s %7s %7s %12s %12s %12s\n", "Kernel / copy", "In", "Calls A", "Calls B", "Total A", "Total B", "Delta");
+    for (size_t i = 0; i < kernels.size() && (limit == 0 || i < limit); ++i) {
+        const auto& k = kernels[i];
+        std::printf("%-56.56s %-9s %7lld %7lld %12s %12s %12s\n", k.name.c_str(), k.in_a && k.in_b ? "both" : k.in_a ? "vanished" : "new",
+                    (long long)k.calls_a, (long long)k.calls_b, us(k.total_a_ns).c_str(), us(k.total_b_ns).c_str(),
+                    signed_us(k.delta_ns()).c_str());
+    }
+}
+
 int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& b) {
     const BenchDiff d = diff_benches(a, b);
     std::cout << format_bench_diff(d, a, b, c.a, c.b);
@@ -135,41 +178,10 @@ int run(const DiffCommand& c) {
     std::vector<MeasureVerdict> verdict;
     for (VerdictMeasure m : {VerdictMeasure::StepTime, VerdictMeasure::DeviceTime, VerdictMeasure::PeakMemory})
         verdict.push_back(compare_measure(m, a.steps, b.steps));
-    const OpTableTotals ta = totals(a.operators), tb = totals(b.operators);
-    std::cout << "A: " << c.a << " (" << a.what << ", " << a.operators.size() << " operators)\n"
-              << "B: " << c.b << " (" << b.what << ", " << b.operators.size() << " operators)\n"
-              << "Verdict (per recorded step, B against A; 95% percentile bootstrap of the ratio of medians):\n";
-    for (const MeasureVerdict& v : verdict) std::cout << "  " << v.text << "\n";
-    std::cout
-              << "Self CPU total: A " << us(ta.self_cpu_ns) << " us, B " << us(tb.self_cpu_ns) << " us ("
-              << signed_us(tb.self_cpu_ns - ta.self_cpu_ns) << " us, " << ratio(ta.self_cpu_ns, tb.self_cpu_ns) << ")";
-    if (ta.self_device_ns || tb.self_device_ns)
-        std::cout << "; self device total: A " << us(ta.self_device_ns) << " us, B " << us(tb.self_device_ns) << " us ("
-                  << signed_us(tb.self_device_ns - ta.self_device_ns) << " us)";
-    std::cout << "\nOperators by impact (|self CPU delta| + |self device delta|), times in us:\n";
-    std::printf("%-44s %-9s %7s %7s %12s %12s %12s %8s %12s %12s\n", "Name", "In", "Calls A", "Calls B", "Self CPU A",
-                "Self CPU B", "Delta", "B/A", "Dev delta", "Mem delta B");
-    for (size_t i = 0; i < rows.size() && (c.rows == 0 || i < c.rows); ++i) {
-        const auto& r = rows[i];
-        const std::string name = r.input_shapes.empty() ? r.name : r.name + " " + r.input_shapes;
-        std::printf("%-44.44s %-9s %7lld %7lld %12s %12s %12s %8s %12s %12lld\n", name.c_str(),
-                    r.in_a && r.in_b ? "both" : r.in_a ? "vanished" : "new", (long long)r.a.calls, (long long)r.b.calls,
-                    us(r.a.self_cpu_ns).c_str(), us(r.b.self_cpu_ns).c_str(), signed_us(r.self_cpu_delta_ns()).c_str(),
-                    ratio(r.a.self_cpu_ns, r.b.self_cpu_ns).c_str(), signed_us(r.self_device_delta_ns()).c_str(),
-                    (long long)(r.b.cpu_memory_bytes + r.b.device_memory_bytes - r.a.cpu_memory_bytes - r.a.device_memory_bytes));
-    }
-    if (c.rows != 0 && rows.size() > c.rows) std::cout << "(" << rows.size() - c.rows << " more rows; --rows 0 shows all)\n";
+    print_summary(c, a, b, verdict);
+    print_operators(rows, c.rows);
     const auto kernels = join_kernels(a.kernels, b.kernels);
-    if (!kernels.empty()) {
-        std::cout << "Kernels by |total time delta|, times in us:\n";
-        std::printf("%-56s %-9s %7s %7s %12s %12s %12s\n", "Kernel / copy", "In", "Calls A", "Calls B", "Total A", "Total B", "Delta");
-        for (size_t i = 0; i < kernels.size() && (c.rows == 0 || i < c.rows); ++i) {
-            const auto& k = kernels[i];
-            std::printf("%-56.56s %-9s %7lld %7lld %12s %12s %12s\n", k.name.c_str(), k.in_a && k.in_b ? "both" : k.in_a ? "vanished" : "new",
-                        (long long)k.calls_a, (long long)k.calls_b, us(k.total_a_ns).c_str(), us(k.total_b_ns).c_str(),
-                        signed_us(k.delta_ns()).c_str());
-        }
-    }
+    print_kernels(kernels, c.rows);
     return write_outputs("diff", [&] {
         if (c.json_path.empty()) return;
         nlohmann::json ops = nlohmann::json::array();

@@ -91,6 +91,7 @@ ComparisonView::ComparisonView(QWidget* parent)
         t->verticalHeader()->hide();
         t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);  // compact rows: more of them
         t->setAlternatingRowColors(true);
+        t->setWordWrap(false);  // a kernel's signature on one line, elided in the middle, not "void ..."
     }
     table_->setModel(proxy_);
     kernel_table_->setModel(kernel_proxy_);
