@@ -3,6 +3,8 @@
 // vanished operators, largest impact first. A and B are profile reports (attnwb profile --json) or
 // chrome traces (ours or PyTorch's, .json / .json.gz). Two benchmarks (attnwb bench --json) are
 // compared by their timed samples instead: B / A with a bootstrap interval (analysis/bench_diff.h).
+// Runs and traces get a verdict first: which is faster per step, by how much and whether beyond the
+// noise, on step time, device time and peak memory per step (analysis/run_verdict.h).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -11,6 +13,7 @@
 #include "analysis/kernel_table.h"
 #include "analysis/op_diff.h"
 #include "analysis/op_table.h"
+#include "analysis/run_verdict.h"
 #include "cli_engine_call.h"
 #include "cli_options.h"
 #include "io/json_io.h"
@@ -29,6 +32,7 @@ struct DiffCommand {
 };
 
 struct Side {
+    std::vector<StepSample> steps;  // per recorded step: wall, device time, peak memory
     std::vector<OperatorRow> operators;
     std::vector<KernelRow> kernels;
     std::string what;  // "profile report" or "chrome trace"
@@ -39,8 +43,10 @@ Side side_of(const ResultsFile& f, bool group_by_shape) {
     Side s;
     s.what = to_string(f.kind);
     if (f.kind == ResultsKind::Trace) {
-        s.operators = key_averages(f.run->trace, OpTableOptions{group_by_shape});
-        s.kernels = kernel_table(f.run->trace);
+        const RunAnalysis analysis = analyze_run(*f.run);
+        s.operators = group_by_shape ? key_averages(f.run->trace, OpTableOptions{true}) : analysis.operators;
+        s.kernels = analysis.kernels;
+        s.steps = step_samples(*f.run, analysis);
         return s;
     }
     if (f.kind != ResultsKind::ProfileReport)
@@ -48,6 +54,7 @@ Side side_of(const ResultsFile& f, bool group_by_shape) {
     if (group_by_shape && !f.report->grouped_by_shape)
         throw std::runtime_error("'" + path + "' was not grouped by input shape (profile it with --group-by-shape, or diff its trace)");
     s.operators = f.report->operators;
+    if (f.run) s.steps = step_samples(*f.run, RunAnalysis{});  // the report's recorded steps: wall times only
     return s;
 }
 
@@ -64,6 +71,66 @@ std::string ratio(int64_t a, int64_t b) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2fx", double(b) / double(a));
     return buf;
+}
+
+nlohmann::json verdict_json(const std::vector<MeasureVerdict>& verdict) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const MeasureVerdict& v : verdict)
+        out.push_back({{"measure", measure_name(v.measure)},
+                       {"known", v.known},
+                       {"steps_a", v.n_a},
+                       {"steps_b", v.n_b},
+                       {"median_a", v.median_a},
+                       {"median_b", v.median_b},
+                       {"unit", v.measure == VerdictMeasure::PeakMemory ? "bytes" : "ns"},
+                       {"ratio_b_over_a", v.ratio.ratio},
+                       {"ratio_interval", v.ratio.interval},
+                       {"beyond_noise", v.beyond_noise},
+                       {"text", v.text}});
+    return out;
+}
+
+// The sides, the verdict per recorded step, and the totals.
+void print_summary(const DiffCommand& c, const Side& a, const Side& b, const std::vector<MeasureVerdict>& verdict) {
+    const OpTableTotals ta = totals(a.operators), tb = totals(b.operators);
+    std::cout << "A: " << c.a << " (" << a.what << ", " << a.operators.size() << " operators)\n"
+              << "B: " << c.b << " (" << b.what << ", " << b.operators.size() << " operators)\n"
+              << "Verdict (per recorded step, B against A; 95% percentile bootstrap of the ratio of medians):\n";
+    for (const MeasureVerdict& v : verdict) std::cout << "  " << v.text << "\n";
+    std::cout << "Self CPU total: A " << us(ta.self_cpu_ns) << " us, B " << us(tb.self_cpu_ns) << " us ("
+              << signed_us(tb.self_cpu_ns - ta.self_cpu_ns) << " us, " << ratio(ta.self_cpu_ns, tb.self_cpu_ns) << ")";
+    if (ta.self_device_ns || tb.self_device_ns)
+        std::cout << "; self device total: A " << us(ta.self_device_ns) << " us, B " << us(tb.self_device_ns) << " us ("
+                  << signed_us(tb.self_device_ns - ta.self_device_ns) << " us)";
+    std::cout << "\n";
+}
+
+void print_operators(const std::vector<OperatorDiffRow>& rows, size_t limit) {
+    std::cout << "Operators by impact (|self CPU delta| + |self device delta|), times in us:\n";
+    std::printf("%-44s %-9s %7s %7s %12s %12s %12s %8s %12s %12s\n", "Name", "In", "Calls A", "Calls B", "Self CPU A",
+                "Self CPU B", "Delta", "B/A", "Dev delta", "Mem delta B");
+    for (size_t i = 0; i < rows.size() && (limit == 0 || i < limit); ++i) {
+        const auto& r = rows[i];
+        const std::string name = r.input_shapes.empty() ? r.name : r.name + " " + r.input_shapes;
+        std::printf("%-44.44s %-9s %7lld %7lld %12s %12s %12s %8s %12s %12lld\n", name.c_str(),
+                    r.in_a && r.in_b ? "both" : r.in_a ? "vanished" : "new", (long long)r.a.calls, (long long)r.b.calls,
+                    us(r.a.self_cpu_ns).c_str(), us(r.b.self_cpu_ns).c_str(), signed_us(r.self_cpu_delta_ns()).c_str(),
+                    ratio(r.a.self_cpu_ns, r.b.self_cpu_ns).c_str(), signed_us(r.self_device_delta_ns()).c_str(),
+                    (long long)(r.b.cpu_memory_bytes + r.b.device_memory_bytes - r.a.cpu_memory_bytes - r.a.device_memory_bytes));
+    }
+    if (limit != 0 && rows.size() > limit) std::cout << "(" << rows.size() - limit << " more rows; --rows 0 shows all)\n";
+}
+
+void print_kernels(const std::vector<KernelDiffRow>& kernels, size_t limit) {
+    if (kernels.empty()) return;
+    std::cout << "Kernels by |total time delta|, times in us:\n";
+    std::printf("%-56s %-9s %7s %7s %12s %12s %12s\n", "Kernel / copy", "In", "Calls A", "Calls B", "Total A", "Total B", "Delta");
+    for (size_t i = 0; i < kernels.size() && (limit == 0 || i < limit); ++i) {
+        const auto& k = kernels[i];
+        std::printf("%-56.56s %-9s %7lld %7lld %12s %12s %12s\n", k.name.c_str(), k.in_a && k.in_b ? "both" : k.in_a ? "vanished" : "new",
+                    (long long)k.calls_a, (long long)k.calls_b, us(k.total_a_ns).c_str(), us(k.total_b_ns).c_str(),
+                    signed_us(k.delta_ns()).c_str());
+    }
 }
 
 int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& b) {
@@ -108,38 +175,13 @@ int run(const DiffCommand& c) {
     if (read != kExitOk) return read;
     if (bench_rc >= 0) return bench_rc;
     const auto rows = join_operators(a.operators, b.operators);
-    const OpTableTotals ta = totals(a.operators), tb = totals(b.operators);
-    std::cout << "A: " << c.a << " (" << a.what << ", " << a.operators.size() << " operators)\n"
-              << "B: " << c.b << " (" << b.what << ", " << b.operators.size() << " operators)\n"
-              << "Self CPU total: A " << us(ta.self_cpu_ns) << " us, B " << us(tb.self_cpu_ns) << " us ("
-              << signed_us(tb.self_cpu_ns - ta.self_cpu_ns) << " us, " << ratio(ta.self_cpu_ns, tb.self_cpu_ns) << ")";
-    if (ta.self_device_ns || tb.self_device_ns)
-        std::cout << "; self device total: A " << us(ta.self_device_ns) << " us, B " << us(tb.self_device_ns) << " us ("
-                  << signed_us(tb.self_device_ns - ta.self_device_ns) << " us)";
-    std::cout << "\nOperators by impact (|self CPU delta| + |self device delta|), times in us:\n";
-    std::printf("%-44s %-9s %7s %7s %12s %12s %12s %8s %12s %12s\n", "Name", "In", "Calls A", "Calls B", "Self CPU A",
-                "Self CPU B", "Delta", "B/A", "Dev delta", "Mem delta B");
-    for (size_t i = 0; i < rows.size() && (c.rows == 0 || i < c.rows); ++i) {
-        const auto& r = rows[i];
-        const std::string name = r.input_shapes.empty() ? r.name : r.name + " " + r.input_shapes;
-        std::printf("%-44.44s %-9s %7lld %7lld %12s %12s %12s %8s %12s %12lld\n", name.c_str(),
-                    r.in_a && r.in_b ? "both" : r.in_a ? "vanished" : "new", (long long)r.a.calls, (long long)r.b.calls,
-                    us(r.a.self_cpu_ns).c_str(), us(r.b.self_cpu_ns).c_str(), signed_us(r.self_cpu_delta_ns()).c_str(),
-                    ratio(r.a.self_cpu_ns, r.b.self_cpu_ns).c_str(), signed_us(r.self_device_delta_ns()).c_str(),
-                    (long long)(r.b.cpu_memory_bytes + r.b.device_memory_bytes - r.a.cpu_memory_bytes - r.a.device_memory_bytes));
-    }
-    if (c.rows != 0 && rows.size() > c.rows) std::cout << "(" << rows.size() - c.rows << " more rows; --rows 0 shows all)\n";
+    std::vector<MeasureVerdict> verdict;
+    for (VerdictMeasure m : {VerdictMeasure::StepTime, VerdictMeasure::DeviceTime, VerdictMeasure::PeakMemory})
+        verdict.push_back(compare_measure(m, a.steps, b.steps));
+    print_summary(c, a, b, verdict);
+    print_operators(rows, c.rows);
     const auto kernels = join_kernels(a.kernels, b.kernels);
-    if (!kernels.empty()) {
-        std::cout << "Kernels by |total time delta|, times in us:\n";
-        std::printf("%-56s %-9s %7s %7s %12s %12s %12s\n", "Kernel / copy", "In", "Calls A", "Calls B", "Total A", "Total B", "Delta");
-        for (size_t i = 0; i < kernels.size() && (c.rows == 0 || i < c.rows); ++i) {
-            const auto& k = kernels[i];
-            std::printf("%-56.56s %-9s %7lld %7lld %12s %12s %12s\n", k.name.c_str(), k.in_a && k.in_b ? "both" : k.in_a ? "vanished" : "new",
-                        (long long)k.calls_a, (long long)k.calls_b, us(k.total_a_ns).c_str(), us(k.total_b_ns).c_str(),
-                        signed_us(k.delta_ns()).c_str());
-        }
-    }
+    print_kernels(kernels, c.rows);
     return write_outputs("diff", [&] {
         if (c.json_path.empty()) return;
         nlohmann::json ops = nlohmann::json::array();
@@ -162,6 +204,7 @@ int run(const DiffCommand& c) {
                                                  {"schema_version", 1},
                                                  {"a", c.a},
                                                  {"b", c.b},
+                                                 {"verdict", verdict_json(verdict)},
                                                  {"operators", ops},
                                                  {"kernels", ks}}
                                           .dump(1) +
@@ -174,7 +217,9 @@ int run(const DiffCommand& c) {
 Command register_diff(CLI::App& app) {
     auto c = std::make_shared<DiffCommand>();
     CLI::App* sub = app.add_subcommand(
-        "diff", "Compare two runs or traces operator by operator (and kernel by kernel): deltas and ratios of calls, "
+        "diff", "Compare two runs or traces: first a verdict per recorded step (step time, device time, peak memory: B / A "
+                "of the medians with a 95% bootstrap interval over the steps, beyond noise or not; a trace's steps are its "
+                "ProfilerStep#k spans), then operator by operator (and kernel by kernel): deltas and ratios of calls, "
                 "self CPU and device time and memory, new and vanished operators, largest impact first. A and B are "
                 "profile reports (attnwb profile --json) or chrome traces (.json / .json.gz). Two benchmarks (attnwb bench --json) "
                 "are compared by their timed samples: B / A median time with a 95% bootstrap interval, and whether B is faster. "

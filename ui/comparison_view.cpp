@@ -16,6 +16,7 @@
 
 #include "analysis/advisor.h"
 #include "analysis/op_diff.h"
+#include "analysis/run_verdict.h"
 #include "comparison_model.h"
 #include "format_qt.h"
 #include "scroll_area.h"
@@ -74,53 +75,33 @@ QString findings_html(const std::vector<Finding>& a, const std::vector<Finding>&
 }  // namespace
 
 ComparisonView::ComparisonView(QWidget* parent)
-    : QWidget(parent), pick_a_(new QComboBox), pick_b_(new QComboBox), summary_(new QLabel), model_(new ComparisonModel(this)),
-      proxy_(new QSortFilterProxyModel(this)), table_(new QTableView), tabs_(new QTabWidget),
-      kernel_model_(new QStandardItemModel(this)), kernel_proxy_(new QSortFilterProxyModel(this)), kernel_table_(new QTableView),
-      findings_diff_(new QTextBrowser), timeline_a_(new TimelineWidget),
-      timeline_b_(new TimelineWidget) {
+    : QWidget(parent), pick_a_(new QComboBox), pick_b_(new QComboBox), summary_(new QLabel), verdict_(new QLabel),
+      label_a_(new QLabel), label_b_(new QLabel), model_(new ComparisonModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      table_(new QTableView), tabs_(new QTabWidget), kernel_model_(new QStandardItemModel(this)),
+      kernel_proxy_(new QSortFilterProxyModel(this)), kernel_table_(new QTableView), findings_diff_(new QTextBrowser),
+      timeline_a_(new TimelineWidget), timeline_b_(new TimelineWidget) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ComparisonModel::SortRole);
     proxy_->setSortLocaleAware(false);
-    table_->setModel(proxy_);
-    table_->setSortingEnabled(true);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->verticalHeader()->hide();
-    table_->setAlternatingRowColors(true);
-    table_->setColumnHidden(ComparisonModel::Shapes, true);
     kernel_proxy_->setSourceModel(kernel_model_);
     kernel_proxy_->setSortRole(kSortRole);
+    for (QTableView* t : {table_, kernel_table_}) {
+        t->setSortingEnabled(true);
+        t->setSelectionBehavior(QAbstractItemView::SelectRows);
+        t->verticalHeader()->hide();
+        t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);  // compact rows: more of them
+        t->setAlternatingRowColors(true);
+        t->setWordWrap(false);  // a kernel's signature on one line, elided in the middle, not "void ..."
+    }
+    table_->setModel(proxy_);
     kernel_table_->setModel(kernel_proxy_);
-    kernel_table_->setSortingEnabled(true);
-    kernel_table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    kernel_table_->verticalHeader()->hide();
-    kernel_table_->setAlternatingRowColors(true);
+    table_->setColumnHidden(ComparisonModel::Shapes, true);
     tabs_->addTab(table_, tr("Operators"));
     tabs_->addTab(kernel_table_, tr("Kernels"));
     tabs_->addTab(findings_diff_, tr("Findings"));
-    pick_a_->setToolTip(tr("Run A (the baseline)"));
-    pick_b_->setToolTip(tr("Run B (compared against A)"));
-    auto* picks = new QHBoxLayout;
-    picks->addWidget(new QLabel(tr("A:")));
-    picks->addWidget(pick_a_, 1);
-    picks->addWidget(new QLabel(tr("B:")));
-    picks->addWidget(pick_b_, 1);
-    auto* timelines = new QSplitter(Qt::Vertical);
-    timelines->addWidget(in_scroll_area(timeline_a_, false));
-    timelines->addWidget(in_scroll_area(timeline_b_, false));
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(tabs_);
-    split->addWidget(timelines);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    // The timelines scroll inside their areas, which ask for little: the tables 3 : 2 whatever they ask.
-    split->setSizes({3000, 2000});
-    timelines->setSizes({1000, 1000});
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->addLayout(picks);
-    layout->addWidget(summary_);
-    layout->addWidget(split, 1);
+    build_layout();
+    connect(pick_a_, &QComboBox::activated, this, [this] { user_picked_ = true; });
+    connect(pick_b_, &QComboBox::activated, this, [this] { user_picked_ = true; });
     connect(pick_a_, &QComboBox::currentIndexChanged, this, &ComparisonView::update_comparison);
     connect(pick_b_, &QComboBox::currentIndexChanged, this, &ComparisonView::update_comparison);
     connect(timeline_a_, &TimelineWidget::viewChanged, this, [this] { sync(timeline_a_, timeline_b_); });
@@ -130,8 +111,68 @@ ComparisonView::ComparisonView(QWidget* parent)
         timeline_a_->setHighlightedName(name);
         timeline_b_->setHighlightedName(name);
     });
-    summary_->setText(tr("Run two specs (or the same spec at two shapes) to compare them here."));
+    verdict_->setText(tr("Run two specs (or the same spec at two shapes), or open two traces, to compare them here."));
 }
+
+QWidget* ComparisonView::labelled_timeline(QLabel* label, TimelineWidget* timeline) {
+    label->setTextFormat(Qt::RichText);
+    label->setAutoFillBackground(true);
+    label->setContentsMargins(4, 1, 4, 1);
+    auto* box = new QWidget;
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(label);
+    layout->addWidget(in_scroll_area(timeline, false), 1);
+    box->setMinimumHeight(90);
+    return box;
+}
+
+// Picks and verdict on top; below, the tables (left) beside the two timelines, A over B (right): in a
+// short bottom dock the table keeps its rows and each timeline several lanes.
+void ComparisonView::build_layout() {
+    pick_a_->setToolTip(tr("Run A (the baseline)"));
+    pick_b_->setToolTip(tr("Run B (compared against A); by default the newest run, A the one before it"));
+    auto* picks = new QHBoxLayout;
+    picks->addWidget(new QLabel(tr("<b>A</b> (baseline):")));
+    picks->addWidget(pick_a_, 1);
+    picks->addWidget(new QLabel(tr("<b>B</b>:")));
+    picks->addWidget(pick_b_, 1);
+    verdict_->setWordWrap(true);
+    verdict_->setTextFormat(Qt::RichText);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    verdict_->setToolTip(tr("Per recorded step (a trace's ProfilerStep#k spans), B against A: the ratio of the medians with its 95% "
+                            "percentile bootstrap interval over the steps (1000 resamples, as benchmarks are compared). Beyond "
+                            "noise: the interval excludes 1. Device time: the kernels, copies and sets launched inside each "
+                            "step (union over streams). Peak memory: the highest replayed level inside each step."));
+    summary_->setWordWrap(true);
+    auto* timelines = new QSplitter(Qt::Vertical);
+    timelines->addWidget(labelled_timeline(label_a_, timeline_a_));
+    timelines->addWidget(labelled_timeline(label_b_, timeline_b_));
+    timelines->setChildrenCollapsible(false);
+    tabs_->setMinimumWidth(320);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(tabs_);
+    split->addWidget(timelines);
+    split->setChildrenCollapsible(false);
+    split->setSizes({1000, 1000});
+    timelines->setSizes({1000, 1000});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(picks);
+    layout->addWidget(verdict_);
+    layout->addWidget(summary_);
+    layout->addWidget(split, 1);
+}
+
+void ComparisonView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    fit_columns(table_, ComparisonModel::Name);
+    fit_columns(kernel_table_, 0);
+}
+
+int ComparisonView::pickedA() const { return pick_a_->currentIndex(); }
+int ComparisonView::pickedB() const { return pick_b_->currentIndex(); }
 
 void ComparisonView::setRuns(std::vector<NamedRun> runs) {
     const int a = pick_a_->currentIndex(), b = pick_b_->currentIndex();
@@ -144,8 +185,10 @@ void ComparisonView::setRuns(std::vector<NamedRun> runs) {
         for (const auto& r : runs_) box->addItem(r.label);
     }
     const int n = int(runs_.size());
-    // Default: the two most recent runs, A the older one.
-    compare(a >= 0 && a < n ? a : std::max(0, n - 2), b >= 0 && b < n && b != a ? b : n - 1);
+    const bool keep = user_picked_ && a >= 0 && a < n && b >= 0 && b < n && a != b;
+    if (!keep) user_picked_ = false;
+    // Default: B the newest run, A the one before it.
+    compare(keep ? a : std::max(0, n - 2), keep ? b : n - 1);
 }
 
 void ComparisonView::compare(int a, int b) {
@@ -163,6 +206,8 @@ void ComparisonView::update_comparison() {
         model_->setRows({});
         return;
     }
+    label_a_->setText(tr("<b>A</b>: %1").arg(runs_[size_t(a)].label.toHtmlEscaped()));
+    label_b_->setText(tr("<b>B</b>: %1").arg(runs_[size_t(b)].label.toHtmlEscaped()));
     // Each run's tables and findings come from its analysis, computed once when it arrived.
     const auto& ra = *runs_[size_t(a)].result;
     const auto& rb = *runs_[size_t(b)].result;
@@ -200,17 +245,31 @@ void ComparisonView::update_comparison() {
                                                           : tr("Neither run has device kernels (a CPU run)"));
     findings_diff_->setHtml(findings_html(advise({&ra, nullptr, nullptr, nullptr, &aa}), advise({&rb, nullptr, nullptr, nullptr, &ab})));
     const double sa = double(total_self_cpu(rows_a)), sb = double(total_self_cpu(rows_b));
-    const double step_a = median_recorded_step_ns(ra), step_b = median_recorded_step_ns(rb);
-    summary_->setText(tr("Self CPU total: A %1, B %2 (B/A %3x); median recorded step: A %4, B %5 (profiler on)")
+    summary_->setText(tr("Self CPU total of all operators: A %1, B %2 (B/A %3x)")
                           .arg(format_duration_ns(sa), format_duration_ns(sb))
-                          .arg(sa > 0 ? sb / sa : 0.0, 0, 'f', 2)
-                          .arg(format_duration_ns(step_a), format_duration_ns(step_b)));
+                          .arg(sa > 0 ? sb / sa : 0.0, 0, 'f', 2));
+    show_verdict(a, b);
     timeline_a_->setRun(runs_[size_t(a)].result, runs_[size_t(a)].analysis);
     timeline_b_->setRun(runs_[size_t(b)].result, runs_[size_t(b)].analysis);
     // One time scale: both views span the longer of the two traces.
     const TimeMapping va = timeline_a_->view(), vb = timeline_b_->view();
     const int64_t span = std::max(va.end_ns - va.start_ns, vb.end_ns - vb.start_ns);
     timeline_a_->setView({va.start_ns, va.start_ns + span, 1});
+}
+
+// One line per measure, coloured where the difference is beyond the noise: green where B does better.
+void ComparisonView::show_verdict(int a, int b) {
+    const RunVerdict v = compare_runs(*runs_[size_t(a)].result, *runs_[size_t(a)].analysis, *runs_[size_t(b)].result,
+                                      *runs_[size_t(b)].analysis);
+    QString html = a == b ? tr("<i>A and B are the same run.</i><br>") : QString();
+    for (const MeasureVerdict& m : v.measures) {
+        const QString text = QString::fromStdString(m.text).toHtmlEscaped();
+        const char* colour = !m.beyond_noise ? "#606060" : m.ratio.ratio < 1 ? "#147a32" : "#b41e1e";
+        html += QStringLiteral("<span style=\"color:%1\">%2</span><br>")
+                    .arg(QLatin1String(colour), m.measure == VerdictMeasure::StepTime ? QStringLiteral("<b>%1</b>").arg(text) : text);
+    }
+    html.chop(4);
+    verdict_->setText(html);
 }
 
 void ComparisonView::sync(TimelineWidget* from, TimelineWidget* to) {

@@ -200,7 +200,9 @@ void GpuTimeView::rebuildChart() {
     plot_->replot();
 }
 
-bool GpuTimeView::exportTo(const QString& path, QString* error) { return export_plot(plot_, path, error); }
+bool GpuTimeView::exportTo(const QString& path, QString* error, const PlotExportSize& size) {
+    return export_plot(plot_, path, error, size);
+}
 
 void GpuTimeView::showReadout(QMouseEvent* e) {
     const int i = int(std::lround(plot_->xAxis->pixelToCoord(e->pos().x()))) - 1;

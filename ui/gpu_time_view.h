@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/gpu_breakdown.h"
+#include "plot_export.h"
 #include "row_table_model.h"
 
 class QCustomPlot;
@@ -42,7 +43,8 @@ public:
     void setRows(std::vector<GpuBreakdown> rows);  // empty: a CPU run or a trace without device events
     GpuTimeModel* model() const { return model_; }
     QCustomPlot* plot() const { return plot_; }
-    bool exportTo(const QString& path, QString* error = nullptr);  // the chart, .png or .pdf
+    // .png, .pdf or .jpg at a chosen size (plot_export.h; default 1600 x 900 at 2x), not the widget's
+    bool exportTo(const QString& path, QString* error = nullptr, const PlotExportSize& size = {});
     int barCount() const { return int(bars_.size()); }  // the rows drawn as bars
     const GpuBreakdown& bar(int i) const { return bars_[size_t(i)]; }
 

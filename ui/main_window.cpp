@@ -111,6 +111,11 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(compare_dock, chart_dock);
     op_dock->raise();
     default_docks_ = {run_dock, op_dock};
+    // The comparison needs height (verdict, a table of rows, two timelines): raised in a short dock, it gets 3/5 of the window.
+    connect(compare_dock, &QDockWidget::visibilityChanged, this, [this, compare_dock](bool visible) {
+        if (visible && !compare_dock->isFloating() && compare_dock->height() < height() / 2)
+            QTimer::singleShot(0, this, [this, compare_dock] { resizeDocks({compare_dock}, {height() * 3 / 5}, Qt::Vertical); });
+    });
 
     progress_->setMaximumWidth(220);
     progress_->setVisible(false);

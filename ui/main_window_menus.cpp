@@ -8,16 +8,33 @@
 #include <QMessageBox>
 #include <QToolBar>
 
+#include "attention_view.h"
 #include "engine_worker.h"
 #include "gpu_time_view.h"
 #include "main_window.h"
 #include "operator_panel.h"
+#include "plot_export.h"
 #include "run_panel.h"
 #include "session.h"
 #include "sweep_chart.h"
 #include "timeline_widget.h"
 
 namespace awb::ui {
+
+namespace {
+
+// A chart's export from the menu: its size asked after the file (plot_export.h); cancelling says so.
+template <typename Chart>
+auto sized_export(QWidget* parent, QLabel* status, Chart* chart) {
+    return [parent, status, chart](const QString& path, QString* error) {
+        PlotExportSize size;
+        if (ask_export_size(parent, &size)) return chart->exportTo(path, error, size);
+        status->setText(QObject::tr("Export cancelled"));
+        return true;
+    };
+}
+
+}  // namespace
 
 void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
     auto* file = menuBar()->addMenu(tr("&File"));
@@ -65,10 +82,10 @@ void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
                   [this](const QString& p, QString* e) { return exportHtmlReport(p, e); });
     export_action(tr("Operator table as CSV..."), QStringLiteral("operators.csv"), tr("CSV (*.csv)"),
                   [this](const QString& p, QString* e) { return operators_->exportCsv(p, e); });
-    export_action(tr("Sweep chart as PNG/PDF..."), QStringLiteral("sweep.png"), tr("PNG (*.png);;PDF (*.pdf)"),
-                  [this](const QString& p, QString* e) { return chart_->exportTo(p, e); });
-    export_action(tr("GPU time chart as PNG/PDF..."), QStringLiteral("gpu-time.png"), tr("PNG (*.png);;PDF (*.pdf)"),
-                  [this](const QString& p, QString* e) { return gpu_time_->exportTo(p, e); });
+    const QString charts = tr("PNG (*.png);;PDF (*.pdf);;JPEG (*.jpg)");
+    export_action(tr("Sweep chart as PNG/PDF..."), QStringLiteral("sweep.png"), charts, sized_export(this, status_, chart_));
+    export_action(tr("GPU time chart as PNG/PDF..."), QStringLiteral("gpu-time.png"), charts, sized_export(this, status_, gpu_time_));
+    export_action(tr("Roofline as PNG/PDF..."), QStringLiteral("roofline.png"), charts, sized_export(this, status_, attention_->roofline()));
     export_action(tr("Timeline as PNG..."), QStringLiteral("timeline.png"), tr("PNG (*.png)"), [this](const QString& p, QString* e) {
         const bool ok = timeline_->grab().save(p);
         if (!ok && e) *e = tr("Cannot write %1").arg(p);

@@ -1,10 +1,9 @@
 #include "roofline_chart.h"
 
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -76,7 +75,56 @@ void plot_roofline(QCustomPlot* plot, const std::vector<Roof>& roofs, const std:
         plot->yAxis->setRange(ylo / 2, yhi * 3);
     }
     plot->legend->setVisible(plot->graphCount() > 0);
-    plot->replot();
+    plot->replot();  // lays the axes out: the labels are placed in pixels
+    if (label_roofline_points(plot, points)) plot->replot();
+}
+
+int label_roofline_points(QCustomPlot* plot, const std::vector<RooflinePoint>& points, size_t max_points) {
+    // A call repeated every step sits on itself: one label for points of the same tag a few pixels apart.
+    std::vector<QPointF> placed;
+    std::vector<const RooflinePoint*> labelled;
+    for (const RooflinePoint& p : points) {
+        const QPointF px(plot->xAxis->coordToPixel(p.intensity), plot->yAxis->coordToPixel(p.tflops));
+        const auto near = [&](size_t j) {
+            return labelled[j]->tag == p.tag && std::abs(placed[j].x() - px.x()) < 40 && std::abs(placed[j].y() - px.y()) < 12;
+        };
+        bool seen = false;
+        for (size_t j = 0; j < labelled.size() && !seen; ++j) seen = near(j);
+        if (!seen) placed.push_back(px), labelled.push_back(&p);
+    }
+    if (labelled.empty() || labelled.size() > max_points) return 0;  // many: the tooltip and the read-out say which is which
+    for (const RooflinePoint* p : labelled) {
+        auto* text = new QCPItemText(plot);
+        text->position->setCoords(p->intensity, p->tflops);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        text->setPadding(QMargins(5, 0, 0, 2));
+        text->setText(QString::fromStdString(p->tag.empty() ? p->label : p->tag));  // "2x8x1024x1024x64" or "N = 2048"
+        text->setFont(QFont(plot->font().family(), 8));
+        text->setColor(QColor(50, 50, 50));
+        text->setClipToAxisRect(true);
+    }
+    return int(labelled.size());
+}
+
+// The legend in its own cell of the plot's layout, beside or under the axis rect, never inside it.
+void place_legend_outside(QCustomPlot* plot, bool right) {
+    QCPLegend* legend = plot->legend;
+    QCPLayoutGrid* grid = plot->plotLayout();
+    const bool there = right ? grid->element(0, 1) == legend : grid->element(1, 0) == legend;
+    if (!there) {
+        if (legend->layout()) legend->layout()->take(legend);
+        plot->axisRect()->insetLayout()->simplify();
+        grid->simplify();
+        grid->addElement(right ? 0 : 1, right ? 1 : 0, legend);
+        grid->setRowStretchFactors(grid->rowCount() == 2 ? QList<double>{1, 0.001} : QList<double>{1});
+        grid->setColumnStretchFactors(grid->columnCount() == 2 ? QList<double>{1, 0.001} : QList<double>{1});
+        legend->setMargins(QMargins(4, 2, 4, 2));
+        legend->setBorderPen(Qt::NoPen);
+        legend->setBrush(Qt::NoBrush);
+    }
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+    legend->setWrap(right ? 1 : 2);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
 }
 
 int nearest_roofline_point(const QCustomPlot* plot, const std::vector<RooflinePoint>& points, const QPointF& pos, double max_px) {
@@ -107,15 +155,15 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCust
     auto* top = new QHBoxLayout;
     top->addWidget(readout_, 1);
     top->addWidget(save);
-    note_->setWordWrap(true);
+    note_->setWordWrap(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
     layout->addWidget(plot_, 1);
     layout->addWidget(note_);
     plot_->legend->setFont(QFont(font().family(), 8));
-    // Top left: above the bandwidth slope no point can be (nothing beats its roof), so the legend hides none.
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // Outside the axis rect: without a roof (or above it, a measured one) points can sit anywhere.
+    place_legend_outside(plot_, false);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMinimumSize(240, 100);
     connect(plot_, &QCustomPlot::mouseMove, this, &RooflineChart::showReadout);
@@ -124,9 +172,7 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCust
         if (i >= 0) emit pointClicked(points_[size_t(i)].index);
     });
     connect(save, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export roofline"), QString(), tr("PNG (*.png);;PDF (*.pdf)"));
-        QString error;
-        if (!path.isEmpty() && !exportTo(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+        export_plot_interactively(this, plot_, tr("Export roofline"), QStringLiteral("roofline.png"));
     });
     setData({}, {});
 }
@@ -136,7 +182,7 @@ void RooflineChart::setData(std::vector<Roof> roofs, std::vector<RooflinePoint> 
     points_ = std::move(points);
     highlighted_ = -1;
     plot_roofline(plot_, roofs_, points_);
-    note_->setText(points_.empty() ? tr("No points: the roofline needs calls with known shapes and times.")
+    const QString note = points_.empty() ? tr("No points: the roofline needs calls with known shapes and times.")
                    : roofs_.empty()
                        ? tr("No roof: the trace names no GPU the device table lists, and the run measured none (our own runs measure "
                             "the CPU's with a matmul and a copy). The points still show where each call sits.")
@@ -146,7 +192,15 @@ void RooflineChart::setData(std::vector<Roof> roofs, std::vector<RooflinePoint> 
                                  std::string s;
                                  for (const Roof& r : roofs_) s += (s.empty() ? "" : "; ") + r.source;
                                  return s;
-                             }())));
+                             }()));
+    note_text_ = note;
+    note_->setToolTip(note);
+    show_note();
+}
+
+// One line under the chart, elided (a short dock keeps its height for the axes); all of it on hover.
+void RooflineChart::show_note() {
+    note_->setText(note_->fontMetrics().elidedText(note_text_, Qt::ElideRight, std::max(40, width() - 8)));
 }
 
 void RooflineChart::setHighlighted(int index) {
@@ -169,9 +223,25 @@ QString RooflineChart::readout() const { return readout_->text(); }
 
 void RooflineChart::showReadout(QMouseEvent* e) {
     const int i = nearest_roofline_point(plot_, points_, e->position());
-    if (i >= 0) readout_->setText(describe_roofline_point(points_[size_t(i)], roofs_));
+    if (i < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    const QString text = describe_roofline_point(points_[size_t(i)], roofs_);
+    readout_->setText(text);
+    QToolTip::showText(e->globalPosition().toPoint(), text, plot_);  // on hover always, labelled or not
 }
 
-bool RooflineChart::exportTo(const QString& path, QString* error) { return export_plot(plot_, path, error); }
+void RooflineChart::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // A short, wide chart (the attention tab in a bottom dock) keeps its height for the axes: the legend at the right.
+    place_legend_outside(plot_, plot_->width() >= 2 * plot_->height());
+    plot_->replot();
+    show_note();
+}
+
+bool RooflineChart::exportTo(const QString& path, QString* error, const PlotExportSize& size) {
+    return export_plot(plot_, path, error, size);
+}
 
 }  // namespace awb::ui

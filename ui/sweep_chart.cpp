@@ -74,9 +74,7 @@ SweepChart::SweepChart(QWidget* parent)
     connect(log_box_, &QCheckBox::toggled, this, &SweepChart::setLogLog);
     connect(plot_, &QCustomPlot::mouseMove, this, &SweepChart::showReadout);
     connect(save_, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(), tr("PNG (*.png);;PDF (*.pdf)"));
-        QString error;
-        if (!path.isEmpty() && !exportTo(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+        export_plot_interactively(this, plot_, tr("Export chart"), QStringLiteral("sweep.png"));
     });
     rebuild();
 }
@@ -466,6 +464,8 @@ QString SweepChart::rooflinePointText(int i) const {
     return text;
 }
 
-bool SweepChart::exportTo(const QString& path, QString* error) { return export_plot(plot_, path, error); }
+bool SweepChart::exportTo(const QString& path, QString* error, const PlotExportSize& size) {
+    return export_plot(plot_, path, error, size);
+}
 
 }  // namespace awb::ui

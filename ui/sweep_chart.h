@@ -16,6 +16,7 @@
 #include "analysis/roofline.h"
 #include "analysis/sweep_analysis.h"
 #include "model/sweep.h"
+#include "plot_export.h"
 #include "session_types.h"
 
 class QCustomPlot;
@@ -39,7 +40,8 @@ public:
     void addSweep(const SweepResult& sweep, const QString& label = {});  // one more, over those shown
     void setMetric(Metric m);
     void setLogLog(bool on);
-    bool exportTo(const QString& path, QString* error = nullptr);  // .png or .pdf
+    // .png, .pdf or .jpg at a chosen size (plot_export.h; default 1600 x 900 at 2x), not the widget's
+    bool exportTo(const QString& path, QString* error = nullptr, const PlotExportSize& size = {});
     QCustomPlot* plot() const { return plot_; }
     int curveCount() const;
     QString legendText(int curve) const;

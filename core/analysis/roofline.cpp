@@ -14,11 +14,11 @@ std::vector<RooflinePoint> roofline_points(const std::vector<AttentionInstance>&
         const AttentionInstance& a = calls[i];
         const AttentionShape& s = a.shape;
         if (!s.known() || a.time_ns() <= 0 || a.bytes <= 0 || a.flops <= 0) continue;
+        const std::string shape = printf_string("%lldx%lldx%lldx%lldx%lld", (long long)s.batch, (long long)s.heads_q, (long long)s.seq_q,
+                                                (long long)s.seq_k, (long long)s.head_dim);
         out.push_back({backend_text(a) + (a.backward ? " bwd " : " fwd ") + a.dtype,
-                       printf_string("%lldx%lldx%lldx%lldx%lld, %s %s", (long long)s.batch, (long long)s.heads_q, (long long)s.seq_q,
-                                     (long long)s.seq_k, (long long)s.head_dim, format_duration_ns(double(a.time_ns())).c_str(),
-                                     a.device_ns > 0 ? "on the device" : "on the CPU"),
-                       a.dtype, a.flops / a.bytes, a.tflops_per_s(), int(i)});
+                       shape + ", " + format_duration_ns(double(a.time_ns())) + (a.device_ns > 0 ? " on the device" : " on the CPU"),
+                       a.dtype, a.flops / a.bytes, a.tflops_per_s(), int(i), shape});
     }
     return out;
 }
@@ -31,7 +31,8 @@ std::vector<RooflinePoint> roofline_points(const SweepResult& sweep) {
         out.push_back({p.spec.variant + " " + to_string(p.spec.dtype),
                        printf_string("%s, N = %lld, %s", shape_string(p.spec).c_str(), (long long)p.spec.seq_q,
                                      format_duration_ns(p.bench.timing.median_ns).c_str()),
-                       trace_dtype_name(p.spec.dtype), p.bench.flops / p.bench.bytes, p.bench.gflops_per_s / 1e3, int(i)});
+                       trace_dtype_name(p.spec.dtype), p.bench.flops / p.bench.bytes, p.bench.gflops_per_s / 1e3, int(i),
+                       printf_string("N = %lld", (long long)p.spec.seq_q)});
     }
     return out;
 }

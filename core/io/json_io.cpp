@@ -12,8 +12,9 @@
 #include <stdexcept>
 
 #include "model/printf_string.h"
-#include "model/units.h"
+#include "model/recorded_steps.h"
 #include "model/run_observer.h"
+#include "model/units.h"
 
 namespace awb {
 
@@ -435,12 +436,7 @@ ProfileReport make_report(const ProfileResult& result, bool group_by_shape, cons
         r.attention_gpu_busy_ns = attention_totals(r.attention, gpu).gpu_busy_ns;
     }
     r.steps = result.steps;
-    if (!result.spec_known && r.steps.empty()) {  // a foreign trace: its ProfilerStep#k spans are the recorded steps
-        for (const auto& e : result.trace.events())
-            if (const int k = profiler_step_number(e.name); k >= 0 && e.device == DeviceKind::CPU && e.parent < 0)
-                r.steps.push_back({k, ScheduleAction::Record, e.duration_ns()});
-        std::sort(r.steps.begin(), r.steps.end(), [](const StepRecord& a, const StepRecord& b) { return a.step < b.step; });
-    }
+    if (!result.spec_known && r.steps.empty()) r.steps = recorded_steps(result);  // a foreign trace: its ProfilerStep#k spans
     return r;
 }
 

@@ -1,6 +1,9 @@
 #include "model/profile_result.h"
 
+#include <algorithm>
+
 #include "model/bench_stats.h"
+#include "model/recorded_steps.h"
 
 namespace awb {
 
@@ -13,11 +16,35 @@ std::string kineto_cycle_path(const std::string& path, int cycle) {
     return path + suffix;
 }
 
+std::vector<StepRecord> recorded_steps(const ProfileResult& r) {
+    std::vector<StepRecord> out;
+    for (const auto& st : r.steps)
+        if (st.action == ScheduleAction::Record || st.action == ScheduleAction::RecordAndSave) out.push_back(st);
+    if (!out.empty()) return out;
+    for (size_t i : step_span_events(r.trace)) {
+        const TraceEvent& e = r.trace.events()[i];
+        out.push_back({profiler_step_number(e.name), ScheduleAction::Record, e.duration_ns()});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const StepRecord& a, const StepRecord& b) { return a.step < b.step; });
+    return out;
+}
+
+std::vector<size_t> step_span_events(const Trace& trace) {
+    const auto& events = trace.events();
+    auto in_step = [&](const TraceEvent& e) {  // an ancestor is a step (a step's own children named so)
+        for (int32_t p = e.parent; p >= 0; p = events[size_t(p)].parent)
+            if (profiler_step_number(events[size_t(p)].name) >= 0) return true;
+        return false;
+    };
+    std::vector<size_t> out;
+    for (size_t i = 0; i < events.size(); ++i)
+        if (events[i].device == DeviceKind::CPU && profiler_step_number(events[i].name) >= 0 && !in_step(events[i])) out.push_back(i);
+    return out;
+}
+
 double median_recorded_step_ns(const ProfileResult& r) {
     std::vector<double> times;
-    for (const auto& st : r.steps)
-        if (st.action == ScheduleAction::Record || st.action == ScheduleAction::RecordAndSave)
-            times.push_back(double(st.wall_ns));
+    for (const auto& st : recorded_steps(r)) times.push_back(double(st.wall_ns));
     return times.empty() ? -1 : quantile(times, 0.5);
 }
 

@@ -241,6 +241,10 @@ else
     echo "FAIL diff of a run with itself: $(cat "$tmp/py")"; failed=$((failed + 1))
 fi
 check "diff of two ranks shows kernels" 0 'ncclDevKernel_AllReduce.*both.*-25.2' -- diff "$fixtures/multi_rank/rank0.pt.trace.json" "$fixtures/multi_rank/rank1.pt.trace.json" --quiet
+# Two imported traces: their steps are their ProfilerStep#k spans (six each), and the verdict says which is
+# faster per step, by how much, and whether beyond the noise (tests/fixtures/traces/compare/README.md).
+check "diff of two traces gives a verdict on their ProfilerSteps" 0 'B is 49\.3% slower per step \(median B 114\.69 ms vs A 76\.83 ms; 95% CI of B/A .* over 6 and 6 steps, beyond noise\)' -- \
+    diff "$fixtures/compare/a100_control_steps.json" "$fixtures/compare/v100_test_steps.json" --quiet
 check "diff names a bad file" 2 "cut.json" -- diff "$tmp/cut.json" "$tmp/t.json" --quiet
 check "diff of a sweep file" 2 "not a profile report" -- diff "$tmp/s.json" "$tmp/r.json" --quiet
 check "profile prints findings" 0 'Findings:' -- profile "${small[@]}" --quiet

@@ -1,0 +1,19 @@
+// The recorded steps of a run (profiler on), wherever steps are used (the comparison and its verdict,
+// the report, attnwb diff and profile, the checklist): a run's own records of its recorded steps, or,
+// for an imported trace (or a run without records), the trace's CPU ProfilerStep#k spans (one per rank;
+// under Python frames too, not inside another step), by k. median_recorded_step_ns (profile_result.h)
+// is their median. Pure C++.
+#pragma once
+
+#include <vector>
+
+#include "model/profile_result.h"
+
+namespace awb {
+
+std::vector<StepRecord> recorded_steps(const ProfileResult& result);
+
+// The trace's CPU ProfilerStep#k spans: positions in trace.events(), in trace order.
+std::vector<size_t> step_span_events(const Trace& trace);
+
+}  // namespace awb
