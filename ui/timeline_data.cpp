@@ -4,6 +4,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "model/kernel_name.h"
+
 namespace awb::ui {
 
 TimeMapping TimeMapping::zoomed(double factor, double anchor_x, int64_t min_span_ns) const {
@@ -106,7 +108,10 @@ TimelineData TimelineData::from_trace(const Trace& trace) {
     for (size_t i = 0; i < events.size(); ++i) {  // events are in start order (Trace::build)
         const auto& e = events[i];
         auto [it, added] = name_ids.emplace(e.name, int32_t(d.names.size()));
-        if (added) d.names.push_back(e.name);
+        if (added) {
+            d.names.push_back(e.name);
+            d.labels.push_back(is_mangled_name(e.name.str()) ? demangled_kernel_name(e.name.str()) : std::string());
+        }
         const size_t lane = lane_of[{e.rank, int(e.device), e.device_index, e.thread}];
         const size_t level = place_span(d.lanes[lane], TimelineSpan{e.start_ns, e.end_ns, it->second, int32_t(i)},
                                         nests_on_cpu(e) ? size_t(std::max(0, int(e.depth))) : 0);

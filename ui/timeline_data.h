@@ -50,7 +50,11 @@ struct TimelineLane {
 };
 
 struct TimelineData {
-    std::vector<std::string> names;
+    std::vector<std::string> names;   // as the trace gives them (raw kernel names: selection matches these)
+    std::vector<std::string> labels;  // as drawn: Itanium-mangled kernel names demangled (model/kernel_name.h); else empty
+    const std::string& label(int32_t name) const {
+        return size_t(name) < labels.size() && !labels[size_t(name)].empty() ? labels[size_t(name)] : names[size_t(name)];
+    }
     std::vector<TimelineLane> lanes;
     struct Place {
         int32_t lane = -1, level = -1;

@@ -245,7 +245,7 @@ void TimelineWidget::paintItems(QPainter& p, const QRect& area) {
         }
         if (w > 24) {  // label only where it fits
             p.setPen(Qt::black);
-            const QString label = fm.elidedText(QString::fromStdString(data_->names[size_t(it.name)]), Qt::ElideRight,
+            const QString label = fm.elidedText(QString::fromStdString(data_->label(it.name)), Qt::ElideRight,
                                                 int(w) - 4);
             if (label.size() > 1) p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
         }
@@ -343,8 +343,10 @@ TimelineWidget::Hit TimelineWidget::rowAt(int y) const {
 
 QString TimelineWidget::describe(const TimelineSpan& s) const {
     QString text = QStringLiteral("<b>%1</b><br>duration %2")
-                       .arg(QString::fromStdString(data_->names[size_t(s.name)]).toHtmlEscaped(),
+                       .arg(QString::fromStdString(data_->label(s.name)).toHtmlEscaped(),
                             format_duration_ns(double(s.end_ns - s.start_ns)));
+    if (data_->label(s.name) != data_->names[size_t(s.name)])  // demangled for display: the raw name too
+        text += QStringLiteral("<br>raw name %1").arg(QString::fromStdString(data_->names[size_t(s.name)]).toHtmlEscaped());
     if (trace_ && s.event >= 0 && size_t(s.event) < trace_->events().size()) {
         const auto& events = trace_->events();
         const TraceEvent& e = events[size_t(s.event)];

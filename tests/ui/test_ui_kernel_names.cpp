@@ -15,6 +15,7 @@
 
 #include "kernel_table_model.h"
 #include "main_window.h"
+#include "timeline_data.h"
 #include "operator_table_model.h"
 #include "ui_test_registry.h"
 #include "ui_test_support.h"
@@ -39,6 +40,7 @@ int row_of(const KernelPanel* panel, const QString& prefix) {
 class KernelNameTests : public QObject {
     Q_OBJECT
 private slots:
+    void timelineDrawsDemangledNames();
     void demangledElidedAndRawInTheRealWindow() {
         QTimer closer;
         close_message_boxes(closer);
@@ -131,6 +133,33 @@ private slots:
         }
     }
 };
+
+// The timeline draws a mangled kernel (ROCm's, some CUDA ones) by its demangled name and gives the raw
+// one in the tooltip; selection still matches the raw name.
+void KernelNameTests::timelineDrawsDemangledNames() {
+    TraceEvent k;
+    k.name = "_Z10add_kernelPfS_i";
+    k.kind = EventKind::Kernel;
+    k.device = DeviceKind::CUDA;
+    k.device_index = 0;
+    k.thread = 7;
+    k.start_ns = 1000;
+    k.end_ns = 5000;
+    TraceEvent op;
+    op.name = "aten::add";
+    op.start_ns = 0;
+    op.end_ns = 900;
+    op.thread = 1;
+    const Trace trace = Trace::build({op, k}, {}, {});
+    const TimelineData d = TimelineData::from_trace(trace);
+    int32_t id = -1;
+    for (size_t i = 0; i < d.names.size(); ++i)
+        if (d.names[i] == "_Z10add_kernelPfS_i") id = int32_t(i);
+    QVERIFY(id >= 0);
+    QCOMPARE(d.label(id), std::string("add_kernel(float*, float*, int)"));
+    for (size_t i = 0; i < d.names.size(); ++i)
+        if (d.names[i] == "aten::add") QCOMPARE(d.label(int32_t(i)), std::string("aten::add"));
+}
 
 AWB_UI_TEST(KernelNameTests)
 #include "test_ui_kernel_names.moc"
