@@ -194,11 +194,23 @@ void KernelPanel::showEvent(QShowEvent* e) {
     QWidget::showEvent(e);
     if (fitted_shown_ || model_->rows().empty()) return;
     fitted_shown_ = true;
-    QTimer::singleShot(0, this, [this] {  // once the layout has given the view its width
-        model_->setNameWidth(kMaxNameWidth / 6);
-        fit_columns(view_, KernelTableModel::Name);
-        fitNames();
+    QTimer::singleShot(0, this, [this] { fitColumns(); });  // once the layout has given the view its width
+}
+
+void KernelPanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (!isVisible() || model_->rows().empty() || view_->columnWidth(KernelTableModel::Name) != fitted_name_width_) return;
+    QTimer::singleShot(0, this, [this] {  // once the view has its new width
+        if (view_->columnWidth(KernelTableModel::Name) == fitted_name_width_) fitColumns();
     });
+}
+
+void KernelPanel::fitColumns() {
+    // Names long enough for the column to be fitted to its cap first; then shortened to what it shows.
+    model_->setNameWidth(kMaxNameWidth / 6);
+    fit_columns(view_, KernelTableModel::Name);
+    fitted_name_width_ = view_->columnWidth(KernelTableModel::Name);
+    fitNames();
 }
 
 void KernelPanel::fitNames() {
@@ -221,11 +233,8 @@ void KernelPanel::setGroupByClass(bool on) {
 
 void KernelPanel::setRows(std::vector<KernelRow> rows) {
     rows_ = std::move(rows);
-    // Names long enough for the column to be fitted to its cap first; then shortened to what it shows.
-    model_->setNameWidth(kMaxNameWidth / 6);
     model_->setRows(by_class_->isChecked() ? kernels_by_class(rows_) : rows_);
-    fit_columns(view_, KernelTableModel::Name);
-    fitNames();
+    fitColumns();
     fitted_shown_ = isVisible();
     int64_t total = 0, calls = 0;
     for (const auto& r : model_->rows()) {

@@ -61,6 +61,9 @@ signals:
 
 protected:
     void showEvent(QShowEvent* e) override;  // rows set while hidden (another tab) are fitted when first shown
+    // ...and again as the panel is resized, while the name column keeps the width the fit gave it (a
+    // width the user dragged is kept): a dock that got its width after the first fit shows long names.
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     KernelTableModel* model_;
@@ -71,6 +74,8 @@ private:
     QCheckBox* by_class_;
     std::vector<KernelRow> rows_;  // per kernel, as set
     bool fitted_shown_ = false;    // the columns were fitted while the panel was visible
+    int fitted_name_width_ = -1;   // the name column's width as the last fit left it
+    void fitColumns();
     void fitNames();       // the names shortened to the name column's width
     void copySelected();   // the selected rows' raw names to the clipboard, one a line
 };

@@ -110,7 +110,9 @@ int label_roofline_points(QCustomPlot* plot, const std::vector<RooflinePoint>& p
 void place_legend_outside(QCustomPlot* plot, bool right) {
     QCPLegend* legend = plot->legend;
     QCPLayoutGrid* grid = plot->plotLayout();
-    const bool there = right ? grid->element(0, 1) == legend : grid->element(1, 0) == legend;
+    // (hasElement first: element() of a cell that is not there prints a warning)
+    const bool there = right ? grid->hasElement(0, 1) && grid->element(0, 1) == legend
+                             : grid->hasElement(1, 0) && grid->element(1, 0) == legend;
     if (!there) {
         if (legend->layout()) legend->layout()->take(legend);
         plot->axisRect()->insetLayout()->simplify();

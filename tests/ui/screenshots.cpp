@@ -235,7 +235,32 @@ int main(int argc, char** argv) {
         engines = engines && window.grab().save(out + QStringLiteral("/attention-engines-1000x700.png"));
         window.resize(1600, 1000);
     }
-    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines;
+    // Issue 33: the allocator's totals on a memory track (SGLang's decode on MI300X: 141 GiB allocated,
+    // reserved above it), kernel names demangled and elided by what differs (HTA's A100 run with cuDNN's
+    // CUTLASS convolutions), and a comparison with its verdict (HTA's A100 and V100 steps), each at
+    // 1600x1000; the comparison at 1000x700 too.
+    auto raise = [&window](const char* name) {
+        window.findChild<QDockWidget*>(QString::fromLatin1(name))->raise();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    };
+    const bool memory = open_and_wait(window, QStringLiteral("tests/fixtures/traces/memory_totals/sglang_decode_memory.json")) &&
+                        window.grab().save(out + QStringLiteral("/memory-totals.png"));
+    bool names = open_and_wait(window, QStringLiteral("tests/fixtures/traces/kernel_names/a100_nccl_kernels.json.gz"));
+    if (names) {
+        raise("kernels");
+        names = window.grab().save(out + QStringLiteral("/kernel-names.png"));
+    }
+    bool verdict = open_and_wait(window, QStringLiteral("tests/fixtures/traces/compare/a100_control_steps.json")) &&
+                   open_and_wait(window, QStringLiteral("tests/fixtures/traces/compare/v100_test_steps.json"));
+    if (verdict) {
+        raise("compare");
+        verdict = window.grab().save(out + QStringLiteral("/compare-verdict.png"));
+        window.resize(1000, 700);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        verdict = verdict && window.grab().save(out + QStringLiteral("/compare-verdict-1000x700.png"));
+        window.resize(1600, 1000);
+    }
+    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }
