@@ -118,102 +118,82 @@ void print_kernels(const std::vector<KernelRow>& ks, size_t limit) {
     }
 }
 
-nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, const InspectCommand& c, SortKey sort) {
-    const Trace& trace = t.trace;
-    std::map<std::string, int64_t> by_kind;
-    bool device = false;
-    std::set<uint64_t> cpu_threads;
-    std::set<std::pair<int, uint64_t>> streams;
-    for (const auto& e : trace.events()) {
-        ++by_kind[to_string(e.kind)];
-        if (e.device != DeviceKind::CPU) {
-            device = true;
-            streams.insert({e.device_index, e.thread});
-        } else if (e.kind != EventKind::Other) {
-            cpu_threads.insert(e.thread);
-        }
-    }
-    const ProfileResult ours = run_of_metadata(t.extra);  // our own trace's spec (the attention calls' mask) and roof
-    const RunAnalysis analysis = analyze_run(trace, ours.spec_known ? &ours.spec : nullptr);  // the tables and the memory replay, once
-    const MemorySeries* top = top_memory(analysis.memory);
-    const int64_t peak = top ? top->quoted_peak_bytes() : 0;
-    std::cout << "=== " << path << (t.trace_name.empty() ? "" : "  (" + t.trace_name + ")") << " ===\n";
-    std::cout << "duration " << format_ms(double(trace.end_ns() - trace.begin_ns())) << ", " << trace.events().size()
-              << " events (";
-    bool first = true;
-    for (const auto& [kind, n] : by_kind) {
-        std::cout << (first ? "" : ", ") << kind << " " << n;
-        first = false;
-    }
-    std::cout << "), " << cpu_threads.size() << " CPU thread(s), " << streams.size() << " device stream(s), " << trace.memory().size()
-              << " memory events, peak " << format_mib(peak) << (top ? std::string(" (") + memory_peak_basis(*top) + ")" : std::string())
-              << ", " << format_mib(t.bytes_read) << " of JSON\n";
-    print_memory_peaks(analysis.memory);
-    if (trace.meta().ranks.size() > 1) {
+// "ranks 0 1 of 2 (nccl): ..." or "rank 0 of 8 (nccl)", then one line per device the trace describes.
+void print_ranks_and_devices(const ImportedTrace& t) {
+    const std::string backend = t.backend.empty() ? "" : " (" + t.backend + ")";
+    if (t.trace.meta().ranks.size() > 1) {
         std::cout << "ranks";
-        for (int32_t r : trace.meta().ranks) std::cout << " " << r;
-        std::cout << " of " << t.world_size << (t.backend.empty() ? "" : " (" + t.backend + ")") << ": operator rows sum over ranks\n";
-    } else if (t.rank >= 0)
-        std::cout << "rank " << t.rank << " of " << t.world_size << (t.backend.empty() ? "" : " (" + t.backend + ")") << "\n";
+        for (int32_t r : t.trace.meta().ranks) std::cout << " " << r;
+        std::cout << " of " << t.world_size << backend << ": operator rows sum over ranks\n";
+    } else if (t.rank >= 0) {
+        std::cout << "rank " << t.rank << " of " << t.world_size << backend << "\n";
+    }
+    if (!t.device_properties.is_array()) return;
+    for (const auto& d : t.device_properties)
+        if (d.is_object())
+            std::cout << "device " << d.value("id", -1) << ": " << d.value("name", std::string("?")) << ", "
+                      << format_mib(d.value("totalGlobalMem", int64_t(0))) << ", compute " << d.value("computeMajor", 0) << "."
+                      << d.value("computeMinor", 0) << "\n";
+}
+
+// The device time by kernel class (kernel_class.h: from the name and the launching op), printed and as JSON.
+nlohmann::json print_kernel_classes(const std::vector<KernelRow>& ks) {
+    nlohmann::json out = nlohmann::json::array();
+    if (ks.empty()) return out;
+    const std::vector<KernelRow> classes = kernels_by_class(ks);
+    int64_t all = 0;
+    for (const auto& k : classes) all += k.total_ns;
+    std::printf("%-30s %6s %8s %12s %8s\n", "Kernel class", "Device", "Calls", "Total (us)", "Share");
+    for (const auto& k : classes) {
+        const double share = all > 0 ? double(k.total_ns) / double(all) : 0.0;
+        std::printf("%-30s %6d %8lld %12.3f %7.1f%%\n", k.name.c_str(), k.device_index, (long long)k.calls, double(k.total_ns) / 1e3,
+                    100.0 * share);
+        out.push_back({{"class", class_key(k.cls)}, {"name", k.name}, {"device", k.device_index}, {"calls", k.calls},
+                       {"total_us", double(k.total_ns) / 1e3}, {"share", share}});
+    }
+    return out;
+}
+
+// The attention calls against the roof our own run measured (its metadata), else the device table's for
+// the GPU the trace names (deviceProperties); printed and as JSON.
+nlohmann::json print_attention(const ImportedTrace& t, const ProfileResult& ours, const RunAnalysis& analysis) {
+    std::string gpu;
     if (t.device_properties.is_array())
         for (const auto& d : t.device_properties)
-            if (d.is_object())
-                std::cout << "device " << d.value("id", -1) << ": " << d.value("name", std::string("?")) << ", "
-                          << format_mib(d.value("totalGlobalMem", int64_t(0))) << ", compute " << d.value("computeMajor", 0) << "."
-                          << d.value("computeMinor", 0) << "\n";
-    if (const std::string note = graph_capture_note(analysis.capture); !note.empty()) std::cout << note << "\n";
-    std::cout << "also: " << t.flow_events << " flow, " << t.counter_events << " counter, " << t.metadata_events << " metadata, "
-              << t.instant_events << " instant events\n";
-    if (t.skipped_events > 0) {
-        std::cerr << "attnwb inspect: " << path << ": " << t.skipped_events << " event(s) skipped:\n";
-        for (const auto& w : t.warnings) std::cerr << "  " << w << "\n";
-    }
-    std::vector<OperatorRow> rows = analysis.operators;
-    sort_rows(rows, sort);
-    TableTextOptions table;
-    table.row_limit = c.rows;
-    table.device_columns = device;
-    table.memory_columns = !trace.memory().empty();
-    std::cout << format_table(rows, table);
-    const std::vector<KernelRow>& ks = analysis.kernels;
-    print_kernels(ks, c.rows);
-    nlohmann::json kernels_json = nlohmann::json::array(), classes_json = nlohmann::json::array();
-    for (const auto& k : ks) kernels_json.push_back(launch_json(k));
-    if (!ks.empty()) {
-        // The same device time by kernel class (kernel_class.h: from the name and the launching op).
-        const std::vector<KernelRow> classes = kernels_by_class(ks);
-        int64_t all = 0;
-        for (const auto& k : classes) all += k.total_ns;
-        std::printf("%-30s %6s %8s %12s %8s\n", "Kernel class", "Device", "Calls", "Total (us)", "Share");
-        for (const auto& k : classes) {
-            std::printf("%-30s %6d %8lld %12.3f %7.1f%%\n", k.name.c_str(), k.device_index, (long long)k.calls, double(k.total_ns) / 1e3,
-                        all > 0 ? 100.0 * double(k.total_ns) / double(all) : 0.0);
-            classes_json.push_back({{"class", class_key(k.cls)}, {"name", k.name}, {"device", k.device_index}, {"calls", k.calls},
-                                    {"total_us", double(k.total_ns) / 1e3}, {"share", all > 0 ? double(k.total_ns) / double(all) : 0.0}});
+            if (gpu.empty() && d.is_object() && d.contains("name") && d["name"].is_string()) gpu = d["name"].get<std::string>();
+    const std::vector<Roof> roofs = call_roofs(ours.roof, gpu, analysis.attention);
+    std::cout << format_attention(analysis.attention, roofs, analysis.gpu);
+    return {{"calls", analysis.attention}, {"roofs", roofs}};
+}
+
+struct EventCounts {
+    std::map<std::string, int64_t> by_kind;
+    std::set<uint64_t> cpu_threads;
+    std::set<std::pair<int, uint64_t>> streams;
+    bool device = false;
+};
+
+EventCounts count_events(const Trace& trace) {
+    EventCounts c;
+    for (const auto& e : trace.events()) {
+        ++c.by_kind[to_string(e.kind)];
+        if (e.device != DeviceKind::CPU) {
+            c.device = true;
+            c.streams.insert({e.device_index, e.thread});
+        } else if (e.kind != EventKind::Other) {
+            c.cpu_threads.insert(e.thread);
         }
     }
-    nlohmann::json breakdown_json = nullptr;
-    if (c.breakdown) {
-        const std::vector<GpuBreakdown>& breakdown = analysis.gpu;  // part of the run's analysis, computed above
-        if (breakdown.empty()) std::cout << "GPU time breakdown: the trace has no kernels, copies or sets\n";
-        std::cout << format_gpu_breakdown(breakdown);
-        breakdown_json = breakdown;
-    }
-    nlohmann::json attention_json = nullptr;
-    if (c.attention) {
-        // The roof our own run measured (its metadata), else the device table's for the GPU the trace
-        // names (deviceProperties).
-        std::string gpu;
-        if (t.device_properties.is_array())
-            for (const auto& d : t.device_properties)
-                if (gpu.empty() && d.is_object() && d.contains("name") && d["name"].is_string()) gpu = d["name"].get<std::string>();
-        const std::vector<Roof> roofs = call_roofs(ours.roof, gpu, analysis.attention);
-        std::cout << format_attention(analysis.attention, roofs, analysis.gpu);  // part of the run's analysis
-        attention_json = {{"calls", analysis.attention}, {"roofs", roofs}};
-    }
-    return {{"path", path},
-            {"summary",
-             {{"trace_name", t.trace_name},
+    return c;
+}
+
+// inspect --json's "summary": what the header lines say.
+nlohmann::json summary_json(const ImportedTrace& t, const EventCounts& counts, const RunAnalysis& analysis) {
+    const Trace& trace = t.trace;
+    const auto& [by_kind, cpu_threads, streams, device] = counts;
+    const MemorySeries* top = top_memory(analysis.memory);
+    const int64_t peak = top ? top->quoted_peak_bytes() : 0;
+    return {{"trace_name", t.trace_name},
               {"duration_us", double(trace.end_ns() - trace.begin_ns()) / 1e3},
               {"events", trace.events().size()},
               {"events_by_kind", by_kind},
@@ -235,7 +215,60 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
               {"peak_memory_bytes", peak},
               {"peak_memory_basis", top ? memory_peak_basis(*top) : "none"},
               {"peak_reserved_bytes", top ? top->peak_reserved_bytes : -1},
-              {"json_bytes", t.bytes_read}}},
+              {"graph_capture", graph_capture_note(analysis.capture)},
+              {"json_bytes", t.bytes_read}};
+}
+
+nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, const InspectCommand& c, SortKey sort) {
+    const Trace& trace = t.trace;
+    const EventCounts counts = count_events(trace);
+    const auto& [by_kind, cpu_threads, streams, device] = counts;
+    const ProfileResult ours = run_of_metadata(t.extra);  // our own trace's spec (the attention calls' mask) and roof
+    const RunAnalysis analysis = analyze_run(trace, ours.spec_known ? &ours.spec : nullptr);  // the tables and the memory replay, once
+    const MemorySeries* top = top_memory(analysis.memory);
+    const int64_t peak = top ? top->quoted_peak_bytes() : 0;
+    std::cout << "=== " << path << (t.trace_name.empty() ? "" : "  (" + t.trace_name + ")") << " ===\n";
+    std::cout << "duration " << format_ms(double(trace.end_ns() - trace.begin_ns())) << ", " << trace.events().size()
+              << " events (";
+    bool first = true;
+    for (const auto& [kind, n] : by_kind) {
+        std::cout << (first ? "" : ", ") << kind << " " << n;
+        first = false;
+    }
+    std::cout << "), " << cpu_threads.size() << " CPU thread(s), " << streams.size() << " device stream(s), " << trace.memory().size()
+              << " memory events, peak " << format_mib(peak) << (top ? std::string(" (") + memory_peak_basis(*top) + ")" : std::string())
+              << ", " << format_mib(t.bytes_read) << " of JSON\n";
+    print_memory_peaks(analysis.memory);
+    print_ranks_and_devices(t);
+    if (const std::string note = graph_capture_note(analysis.capture); !note.empty()) std::cout << note << "\n";
+    std::cout << "also: " << t.flow_events << " flow, " << t.counter_events << " counter, " << t.metadata_events << " metadata, "
+              << t.instant_events << " instant events\n";
+    if (t.skipped_events > 0) {
+        std::cerr << "attnwb inspect: " << path << ": " << t.skipped_events << " event(s) skipped:\n";
+        for (const auto& w : t.warnings) std::cerr << "  " << w << "\n";
+    }
+    std::vector<OperatorRow> rows = analysis.operators;
+    sort_rows(rows, sort);
+    TableTextOptions table;
+    table.row_limit = c.rows;
+    table.device_columns = device;
+    table.memory_columns = !trace.memory().empty();
+    std::cout << format_table(rows, table);
+    const std::vector<KernelRow>& ks = analysis.kernels;
+    print_kernels(ks, c.rows);
+    nlohmann::json kernels_json = nlohmann::json::array();
+    for (const auto& k : ks) kernels_json.push_back(launch_json(k));
+    const nlohmann::json classes_json = print_kernel_classes(ks);
+    nlohmann::json breakdown_json = nullptr;
+    if (c.breakdown) {
+        const std::vector<GpuBreakdown>& breakdown = analysis.gpu;  // part of the run's analysis, computed above
+        if (breakdown.empty()) std::cout << "GPU time breakdown: the trace has no kernels, copies or sets\n";
+        std::cout << format_gpu_breakdown(breakdown);
+        breakdown_json = breakdown;
+    }
+    const nlohmann::json attention_json = c.attention ? print_attention(t, ours, analysis) : nlohmann::json(nullptr);
+    return {{"path", path},
+            {"summary", summary_json(t, counts, analysis)},
             {"operators", rows},
             {"kernels", kernels_json},
             {"kernel_classes", classes_json},
