@@ -16,12 +16,6 @@ namespace {
 const QColor kAllocatedColor(200, 50, 50);
 const QColor kReservedColor(40, 100, 200);
 
-// The level at t: the last point at or before it; nullptr before the first.
-const MemoryPoint* level_at(const std::vector<MemoryPoint>& points, int64_t t) {
-    const auto it = std::partition_point(points.begin(), points.end(), [t](const MemoryPoint& m) { return m.ts_ns <= t; });
-    return it == points.begin() ? nullptr : &*std::prev(it);
-}
-
 }  // namespace
 
 void TimelineWidget::setMemoryRelative(bool relative) {
@@ -140,7 +134,7 @@ QString TimelineWidget::memoryReadout(int track, int64_t t) const {
     QString text = tr("<b>Memory on %1</b> at %2 after trace start")
                        .arg(QString::fromStdString(memory_series_label(s)), format_duration_ns(double(t - origin)));
     auto value = [&](const std::vector<MemoryPoint>& points) {
-        const MemoryPoint* m = level_at(points, t);
+        const MemoryPoint* m = memory_level_at(points, t);
         return m ? format_bytes(m->bytes) : tr("not known before the first [memory] event");
     };
     if (s.has_totals()) {
@@ -148,7 +142,7 @@ QString TimelineWidget::memoryReadout(int track, int64_t t) const {
         if (s.peak_reserved_bytes >= 0)
             text += tr("<br>reserved %1 (peak %2)").arg(value(s.reserved_points), format_bytes(s.peak_reserved_bytes));
     }
-    const MemoryPoint* rel = level_at(s.points, t);
+    const MemoryPoint* rel = memory_level_at(s.points, t);
     const int64_t r = rel ? rel->bytes : 0;
     text += tr("<br>relative to the trace start %1%2").arg(r < 0 ? QStringLiteral("-") : QStringLiteral("+"), format_bytes(std::abs(r)));
     if (!s.has_totals()) text += tr("<br><i>the trace has no allocator totals: memory allocated before it started is not counted</i>");

@@ -21,6 +21,11 @@ void add_total(std::vector<MemoryPoint>& points, int64_t& peak, int64_t& peak_ts
 
 }  // namespace
 
+const MemoryPoint* memory_level_at(const std::vector<MemoryPoint>& points, int64_t t) {
+    const auto it = std::partition_point(points.begin(), points.end(), [t](const MemoryPoint& m) { return m.ts_ns <= t; });
+    return it == points.begin() ? nullptr : &*std::prev(it);
+}
+
 std::vector<MemorySeries> replay_memory(const Trace& trace) {
     std::map<std::tuple<int32_t, int, int>, MemorySeries> by_device;  // (rank, device, index): ranks replay apart
     for (const auto& m : trace.memory()) {

@@ -50,6 +50,9 @@ const char* memory_peak_basis(const MemorySeries& s);
 // trace has no allocator totals)".
 std::string memory_peak_text(const MemorySeries& s);
 
+// The level at t: the last point at or before it (points in time order); nullptr before the first.
+const MemoryPoint* memory_level_at(const std::vector<MemoryPoint>& points, int64_t t);
+
 // One series per (rank, device kind, index) present in the trace, CPU first.
 std::vector<MemorySeries> replay_memory(const Trace& trace);
 

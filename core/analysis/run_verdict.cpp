@@ -41,10 +41,10 @@ int64_t device_time(const std::vector<GpuBreakdown>& gpu, const StepSpan& s) {
 
 // The highest level of a series inside [start, end]: the level carried into the span, then its points.
 int64_t level_peak(const MemorySeries& m, int64_t start, int64_t end) {
-    const auto& p = m.points;
-    auto it = std::upper_bound(p.begin(), p.end(), start, [](int64_t t, const MemoryPoint& x) { return t < x.ts_ns; });
-    int64_t peak = it == p.begin() ? 0 : std::prev(it)->bytes;
-    for (; it != p.end() && it->ts_ns <= end; ++it) peak = std::max(peak, it->bytes);
+    const MemoryPoint* carried = memory_level_at(m.points, start);
+    int64_t peak = carried ? carried->bytes : 0;
+    for (auto it = m.points.begin() + (carried ? carried - m.points.data() + 1 : 0); it != m.points.end() && it->ts_ns <= end; ++it)
+        peak = std::max(peak, it->bytes);
     return peak;
 }
 
