@@ -66,6 +66,7 @@ void expect_same_trace(const Trace& a, const Trace& b) {
     EXPECT_EQ(m.thread_names, n.thread_names);
     EXPECT_EQ(m.stream_names, n.stream_names);
     EXPECT_EQ(m.process_names, n.process_names);
+    EXPECT_EQ(m.thread_process, n.thread_process);
     EXPECT_EQ(m.ranks, n.ranks);
     EXPECT_EQ(m.world_size, n.world_size);
     EXPECT_EQ(m.backend, n.backend);
