@@ -63,6 +63,8 @@ void to_json(json& j, const RunSpec& s) {
              {"threads", s.threads},   {"sdpa_backend", to_string(s.sdpa_backend)},
              {"block_size", s.block_size}};
     if (s.mask == MaskKind::Window || s.window != 0) j["window"] = s.window;
+    if (!s.module.empty()) j["module"] = s.module;
+    if (!s.module_inputs.empty()) j["module_inputs"] = s.module_inputs;
 }
 
 void from_json(const json& j, RunSpec& s) {
@@ -73,6 +75,21 @@ void from_json(const json& j, RunSpec& s) {
             s.variant = j["variant"].get<std::string>();
         else
             problems.push_back({"variant", "must be a string"});
+    }
+    if (j.contains("module")) {
+        if (j["module"].is_string())
+            s.module = j["module"].get<std::string>();
+        else
+            problems.push_back({"module", "must be a string (the module file's path)"});
+    }
+    if (j.contains("module_inputs")) {
+        s.module_inputs.clear();
+        const auto& m = j["module_inputs"];
+        if (!m.is_array()) problems.push_back({"module_inputs", "must be an array of input names"});
+        for (const auto& v : m.is_array() ? m : json::array()) {
+            if (v.is_string()) s.module_inputs.push_back(v.get<std::string>());
+            else problems.push_back({"module_inputs", "must be an array of input names, got " + v.dump()});
+        }
     }
     read_number(j, "batch", s.batch, problems);
     read_number(j, "heads", s.heads, problems);
@@ -144,6 +161,12 @@ void to_json(json& j, const Environment& e) {
              {"os", e.os},                       {"timestamp_utc", e.timestamp_utc}};
     if (!e.recorded_by.empty()) j["recorded_by"] = e.recorded_by;
     if (e.memory_bytes >= 0) j["memory_bytes"] = e.memory_bytes;
+    if (!e.modules.empty()) {
+        j["modules"] = json::array();
+        for (const auto& m : e.modules)
+            j["modules"].push_back({{"name", m.name}, {"path", m.path}, {"format", m.format}, {"size_bytes", m.size_bytes},
+                                    {"sha256", m.sha256}, {"exported_by", m.exported_by}});
+    }
 }
 
 void from_json(const json& j, Environment& e) {
@@ -163,6 +186,15 @@ void from_json(const json& j, Environment& e) {
     e.timestamp_utc = str("timestamp_utc");
     e.recorded_by = str("recorded_by");
     e.memory_bytes = j.contains("memory_bytes") && j["memory_bytes"].is_number_integer() ? checked_magnitude(j["memory_bytes"]) : -1;
+    e.modules.clear();
+    if (j.contains("modules") && j["modules"].is_array())
+        for (const auto& m : j["modules"]) {
+            if (!m.is_object()) continue;
+            auto text = [&](const char* key) { return m.contains(key) && m[key].is_string() ? m[key].get<std::string>() : ""; };
+            e.modules.push_back({text("name"), text("path"), text("format"),
+                                 m.contains("size_bytes") && m["size_bytes"].is_number_integer() ? m["size_bytes"].get<int64_t>() : -1,
+                                 text("sha256"), text("exported_by")});
+        }
 }
 
 void to_json(json& j, const Interval& i) {

@@ -3,6 +3,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "model/module_file.h"
 
 namespace awb {
 
@@ -22,6 +25,7 @@ struct Environment {
     std::string os;
     std::string timestamp_utc;   // ISO 8601
     std::string recorded_by;     // an imported trace: what wrote it ("Kineto trace schema 1, CUPTI 18; record_shapes")
+    std::vector<ModuleIdentity> modules;  // the user's module files the result ran (path, size, sha256, format, exporter)
     bool operator==(const Environment&) const = default;
 };
 

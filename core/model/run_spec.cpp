@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "model/module_file.h"
 #include "model/variant_catalog.h"
 
 namespace awb {
@@ -64,8 +65,15 @@ RunSpec article_spec(DeviceKind device) {
 
 RunSpec with_variant(const RunSpec& base, const std::string& variant) {
     RunSpec s = base;
-    s.variant = variant;
-    if (variant != "sdpa") s.sdpa_backend = SdpaBackend::Auto;
+    if (is_module_path(variant)) {
+        s.variant = module_stem(variant);
+        s.module = absolute_module_path(variant);
+    } else if (variant != base.variant || base.module.empty()) {
+        s.variant = variant;
+        s.module.clear();
+        s.module_inputs.clear();
+    }
+    if (s.variant != "sdpa" || !s.module.empty()) s.sdpa_backend = SdpaBackend::Auto;
     return s;
 }
 
@@ -157,8 +165,14 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
     std::vector<SpecProblem> out;
     auto add = [&](std::string field, std::string msg) { out.push_back({std::move(field), std::move(msg)}); };
 
-    if (!find_variant(s.variant))
-        add("variant", "'" + s.variant + "' is not a known variant (known: " + variant_names() + ")");
+    if (!s.module.empty()) {
+        for (auto& p : check_module_file(s.module)) out.push_back(std::move(p));
+        if (module_format(s.module) == ModuleFormat::AOTInductor && !caps.torch_version.empty() && caps.torch_version[0] < '2')
+            add("variant", "module '" + s.module + "' is an AOTInductor package, which needs LibTorch 2.x (this is " +
+                               caps.torch_version + "; scripts/build.sh --torch2)");
+    } else if (!find_variant(s.variant)) {
+        add("variant", "'" + s.variant + "' is not a known variant (known: " + variant_names() + ", or a module file .pt/.pt2)");
+    }
 
     const std::pair<const char*, int64_t> sizes[] = {{"batch", s.batch},     {"heads", s.heads},
                                                      {"kv_heads", s.kv_heads}, {"seq_q", s.seq_q},

@@ -24,7 +24,9 @@ struct DeviceSpec {
 };
 
 struct RunSpec {
-    std::string variant = "manual";
+    std::string variant = "manual";  // a built-in's name, or a module's file stem (module_file.h)
+    std::string module;              // a user's module file (.pt, .pt2), absolute; empty for the built-ins
+    std::vector<std::string> module_inputs;  // extra inputs after (q, k, v); empty: the module's metadata
     int64_t batch = 2;
     int64_t heads = 8;
     int64_t kv_heads = 8;
@@ -46,7 +48,9 @@ struct RunSpec {
 };
 
 // base run with another variant; options that only apply to one variant (sdpa_backend) are reset
-// for the others, so that one spec can drive a list of variants (check, sweep).
+// for the others, so that one spec can drive a list of variants (check, sweep). A variant ending in
+// .pt or .pt2 is a module file: variant becomes its stem and module its path; the base's own variant
+// name keeps the base's module.
 RunSpec with_variant(const RunSpec& base, const std::string& variant);
 
 // The article's experiment for a device: (2, 8, 512, 64), train, fp16 on CUDA and fp32 on CPU.
