@@ -269,16 +269,6 @@ def export_pt(module, a, obj_name, path, example):
     return how
 
 
-def seq_dims(a):
-    """(dims for q, dims for k/v, shared?) for torch.export: None when the sequence length is static."""
-    from torch.export import Dim
-    if a.seq_min == a.seq_max:
-        return None
-    nq = Dim("Nq", min=a.seq_min, max=a.seq_max)
-    nk = Dim("Nk", min=a.seq_min, max=a.seq_max)
-    return nq, nk
-
-
 def dynamic_shapes(a, nq, nk):
     d = seq_dim(a.layout)
     shapes = [{d: nq}, {d: nk}, {d: nk}]
@@ -287,60 +277,91 @@ def dynamic_shapes(a, nq, nk):
     return tuple(shapes)
 
 
+def exported_seq_range(ep, a):
+    """(min, max, Nq and Nk one symbol?) of the sequence lengths the exported program accepts: torch.export
+    narrows a Dim.DYNAMIC range to what the function's guards allow (flex_attention: N > 128)."""
+    d = seq_dim(a.layout)
+    placeholders = [n for n in ep.graph.nodes if n.op == "placeholder" and isinstance(n.meta.get("val"), torch.Tensor)]
+    user_inputs = placeholders[-(3 + len(a.inputs)):]
+    sizes = [user_inputs[0].meta["val"].shape[d], user_inputs[1].meta["val"].shape[d]]
+    lo, hi, symbols = a.seq_min, a.seq_max, []
+    for size in sizes:
+        if isinstance(size, int):
+            lo, hi = max(lo, size), min(hi, size)
+            continue
+        expr = size.node.expr
+        symbols.append(expr)
+        vr = ep.range_constraints.get(expr)
+        if vr is not None:
+            lo, hi = max(lo, int(vr.lower)), min(hi, int(vr.upper))
+    return lo, hi, len(symbols) == 2 and symbols[0] == symbols[1]
+
+
 def export_program(module, a):
-    """torch.export with Nq and Nk two Dims (cross attention); when the function needs Nq == Nk, one Dim.
-    -> (ExportedProgram, seq_equal, example lengths)."""
-    dims = seq_dims(a)
-    n = min(max(a.seq_min, 128), a.seq_max)
-    if dims is None:
+    """torch.export with Nq and Nk two Dim.DYNAMIC (cross attention); when the function needs Nq == Nk (it fails
+    on unequal example lengths), one. -> (ExportedProgram, (seq min, seq max), Nq == Nk required)."""
+    if a.seq_min == a.seq_max:
         args = make_inputs(a, a.seq_min, a.seq_min)
         try:
-            return torch.export.export(module, tuple(args), strict=False), True, (a.seq_min, a.seq_min)
+            return torch.export.export(module, tuple(args), strict=False), (a.seq_min, a.seq_min), True
         except Exception as e:
             raise ExportError(f"torch.export failed: {summarize(e)}")
-    nq, nk = dims
+    Dim = torch.export.Dim
+    n = a.example_seq or min(max(a.seq_min, 512), a.seq_max)
     n2 = n + 8 if n + 8 <= a.seq_max else n - 8  # unequal example lengths, so that nothing ties Nq to Nk
-    cross_error = None
     try:
+        nq, nk = Dim.DYNAMIC(min=a.seq_min, max=a.seq_max), Dim.DYNAMIC(min=a.seq_min, max=a.seq_max)
         ep = torch.export.export(module, tuple(make_inputs(a, n, n2)), dynamic_shapes=dynamic_shapes(a, nq, nk),
                                  strict=False)
-        return ep, False, (n, n2)
     except Exception as e:
         cross_error = summarize(e, 200)
-    try:
-        ep = torch.export.export(module, tuple(make_inputs(a, n, n)), dynamic_shapes=dynamic_shapes(a, nq, nq),
-                                 strict=False)
-    except Exception as e:
-        raise ExportError(f"torch.export failed with a dynamic sequence length {a.seq_min}..{a.seq_max}: "
-                          f"{summarize(e)} (a module that needs one fixed N: --seq-min N --seq-max N)")
-    print(f"note: exported with Nq == Nk (one Dim): with Nq != Nk it failed: {cross_error}", file=sys.stderr)
-    return ep, True, (n, n)
+        try:
+            nq = Dim("N", min=a.seq_min, max=a.seq_max)
+            ep = torch.export.export(module, tuple(make_inputs(a, n, n)), dynamic_shapes=dynamic_shapes(a, nq, nq),
+                                     strict=False)
+        except Exception as e2:
+            raise ExportError(f"torch.export failed with a dynamic sequence length {a.seq_min}..{a.seq_max}: "
+                              f"{summarize(e2)} (Nq != Nk failed too: {cross_error}; a module that needs one "
+                              "fixed N: --seq-min N --seq-max N)")
+        print(f"note: exported with Nq == Nk (one Dim): with Nq != Nk it failed: {cross_error}", file=sys.stderr)
+    lo, hi, equal = exported_seq_range(ep, a)
+    if lo > hi:
+        raise ExportError(f"torch.export left no sequence length in {a.seq_min}..{a.seq_max} (guards: "
+                          f"{ep.range_constraints})")
+    if (lo, hi) != (a.seq_min, a.seq_max):
+        print(f"note: the exported program accepts N {lo}..{hi} only (torch.export narrowed "
+              f"{a.seq_min}..{a.seq_max} to what the function's guards allow); the metadata says so",
+              file=sys.stderr)
+    return ep, (lo, hi), equal
 
 
 def export_pt2(module, a, obj_name, path, reference):
-    ep, seq_equal, _ = export_program(module, a)
-    seq = {"min": a.seq_min, "max": a.seq_max}
-    extra = {"seq_equal": True} if seq_equal and a.seq_min != a.seq_max else None
+    """-> (seq min, seq max, Nq == Nk required) of the exported program."""
+    ep, (lo, hi), seq_equal = export_program(module, a)
+    extra = {"seq_equal": True} if seq_equal and lo != hi else None
     description = a.description + (" Nq must equal Nk (exported with one sequence Dim)." if extra else "")
-    text = build_metadata(a, obj_name, "pt2", description.strip(), seq=seq, reference=reference, extra=extra)
+    text = build_metadata(a, obj_name, "pt2", description.strip(), seq={"min": lo, "max": hi}, reference=reference,
+                          extra=extra)
     try:
         torch._inductor.aoti_compile_and_package(
             ep, package_path=path, inductor_configs={"aot_inductor.metadata": {METADATA_NAME: text}})
     except Exception as e:
         raise ExportError(f"AOTInductor compile failed: {summarize(e)}")
-    return seq_equal
+    return lo, hi, seq_equal
 
 
 # ----------------------------------------------------------------------------------------------- checks
-def check_lengths(a, seq_equal):
-    """(Nq, Nk) pairs to verify at: two lengths (the second unequal when the export allows cross attention)."""
-    if a.seq_min == a.seq_max:
-        return [(a.seq_min, a.seq_min)]
-    lo = min(max(a.seq_min, 37), a.seq_max)
-    hi = min(max(a.seq_min, 3 * lo + 5), a.seq_max)
+def check_lengths(seq, seq_equal):
+    """(Nq, Nk) pairs to verify at: two lengths in seq = (min, max), and Nq < Nk when the export allows cross
+    attention (Nq < Nk: under a causal mask every query still sees a key)."""
+    seq_min, seq_max = seq
+    if seq_min == seq_max:
+        return [(seq_min, seq_min)]
+    lo = min(max(seq_min, 37), seq_max)
+    hi = min(max(seq_min, 3 * lo + 5), seq_max)
     if hi == lo:
-        hi = a.seq_max if a.seq_max != lo else a.seq_min
-    return [(lo, lo), (hi, hi if seq_equal else lo)]
+        hi = seq_max if seq_max != lo else seq_min
+    return [(lo, lo), (hi, hi)] + ([] if seq_equal else [(lo, hi)])
 
 
 def max_error(out, expected, q, what):
@@ -348,26 +369,29 @@ def max_error(out, expected, q, what):
         raise ExportError(f"{what} returns {type(out).__name__}, not a tensor")
     if tuple(out.shape) != tuple(q.shape):
         raise ExportError(f"{what} returns shape {list(out.shape)}, the workbench needs q's shape {list(q.shape)}")
-    return (out.double() - expected.double()).abs().max().item()
+    out, expected = out.double(), expected.double()
+    diff = (out - expected).abs().masked_fill(out.isnan() & expected.isnan(), 0.0)
+    return diff.nan_to_num(nan=float("inf")).max().item()
 
 
-def verify(a, module, runners, seq_equal):
+def verify(a, module, runners, seq, seq_equal):
     """Runs every loaded file and the eager module at the check lengths. -> {label: max abs error}."""
     errors = {label: 0.0 for label in runners}
-    for seed, (nq, nk) in enumerate(check_lengths(a, seq_equal)):
+    for seed, (nq, nk) in enumerate(check_lengths(seq, seq_equal)):
         args = make_inputs(a, nq, nk, seed=seed + 1)
+        now = {}
         with torch.no_grad():
             expected = module(*args)
             for label, run in runners.items():
-                err = max_error(run(*args), expected, args[0], f"{label} at Nq={nq} Nk={nk}")
-                errors[label] = max(errors[label], err)
-        print(f"  checked at Nq={nq} Nk={nk}: " + ", ".join(f"{lb} max abs error {errors[lb]:.2e}" for lb in runners))
+                now[label] = max_error(run(*args), expected, args[0], f"{label} at Nq={nq} Nk={nk}")
+                errors[label] = max(errors[label], now[label])
+        print(f"  checked at Nq={nq} Nk={nk}: " + ", ".join(f"{lb} max abs error {e:.2e}" for lb, e in now.items()))
     return errors
 
 
-def check_semantics(a, module, seq_equal):
+def check_semantics(a, module, seq, seq_equal):
     """semantics 'attention': the eager module in float64 against softmax(QK^T/sqrt(D) + mask) V."""
-    nq, nk = check_lengths(a, seq_equal)[-1]
+    nq, nk = check_lengths(seq, seq_equal)[-1]
     args = make_inputs(a, nq, nk, dtype=torch.float64, device="cpu", seed=9)
     try:
         with torch.no_grad():
@@ -375,7 +399,10 @@ def check_semantics(a, module, seq_equal):
     except Exception as e:
         print(f"  semantics: not checked (the function does not run in float64 on CPU: {summarize(e, 160)})")
         return True
-    err = max_error(out, reference_attention(args, a), args[0], "the eager function")
+    expected = reference_attention(args, a)
+    seen = ~expected.isnan().any(-1, keepdim=True)  # queries that see no key: softmax of -inf only (NaN)
+    err = max_error(torch.where(seen, out, expected.new_zeros(())), torch.where(seen, expected, expected.new_zeros(())),
+                    args[0], "the eager function")
     ok = err < 1e-8
     print(f"  semantics 'attention': eager float64 vs softmax(QK^T/sqrt(D) + mask) V at Nq={nq} Nk={nk}: "
           f"max abs error {err:.2e}" + ("" if ok else " -- NOT attention under that mask: use --semantics custom, "
@@ -399,6 +426,9 @@ def parse_args(argv):
     p.add_argument("--head-dim", type=int, default=64, help="example D (static in the .pt2, default 64)")
     p.add_argument("--seq-min", type=int, default=16, help="smallest sequence length the .pt2 takes (default 16)")
     p.add_argument("--seq-max", type=int, default=8192, help="largest sequence length (default 8192; = min: static)")
+    p.add_argument("--example-seq", type=int,
+                   help="the sequence length torch.export traces with (default 512 within the range); the guards "
+                        "it records may depend on it")
     p.add_argument("--layout", default="bhnd", choices=["bhnd", "bnhd"])
     p.add_argument("--inputs", default="", help="extra inputs after q, k, v in this order: keep_mask,key_lengths")
     p.add_argument("--semantics", default="custom", choices=["attention", "custom"],
@@ -466,7 +496,8 @@ def main(argv=None):
     print(f"exporting {a.target} ({type(obj).__name__ if isinstance(obj, torch.nn.Module) else obj_name}) with torch "
           f"{torch.__version__}: example {a.batch}x{a.heads}x{{N}}x{a.head_dim} (KVH {a.kv_heads}, {a.layout}), "
           f"N {a.seq_min}..{a.seq_max}, inputs q, k, v{''.join(', ' + s for s in a.inputs)}")
-    written, runners, failed, seq_equal = [], {}, False, a.seq_min == a.seq_max
+    written, runners, failed = [], {}, False
+    seq, seq_equal = (a.seq_min, a.seq_max), a.seq_min == a.seq_max
     pt_path = os.path.join(a.out, a.name + ".pt")
     pt2_path = os.path.join(a.out, a.name + ".pt2")
     for fmt in a.formats:
@@ -481,7 +512,8 @@ def main(argv=None):
                 written.append((pt_path, f"TorchScript ({how})", time.perf_counter() - t0, meta))
             else:
                 reference = os.path.basename(pt_path) if "pt" in runners else None
-                seq_equal = export_pt2(module, a, obj_name, pt2_path, reference)
+                lo, hi, seq_equal = export_pt2(module, a, obj_name, pt2_path, reference)
+                seq = (lo, hi)
                 package_meta = read_pt2_metadata(pt2_path)
                 text = package_meta.get(METADATA_NAME)
                 if text is None:
@@ -505,13 +537,13 @@ def main(argv=None):
     if runners:
         print("verifying against the eager function:")
         try:
-            errors = verify(a, module, runners, seq_equal)
+            errors = verify(a, module, runners, seq, seq_equal)
             for label, err in errors.items():
                 if err > TOLERANCE[a.dtype]:
                     print(f"export_attention: error: {label}: max abs error {err:.2e} vs the eager function exceeds "
                           f"{TOLERANCE[a.dtype]:.0e} for {a.dtype}", file=sys.stderr)
                     failed = True
-            if a.semantics == "attention" and not check_semantics(a, module, seq_equal):
+            if a.semantics == "attention" and not check_semantics(a, module, seq, seq_equal):
                 failed = True
         except ExportError as e:
             print(f"export_attention: error: {e}", file=sys.stderr)
