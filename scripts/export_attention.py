@@ -113,6 +113,7 @@ def load_target(target):
         except Exception as e:
             raise ExportError(f"cannot import '{module_name}': {summarize(e)}")
     else:
+        sys.path.insert(0, os.getcwd())  # as `python -m` would: modules under the current directory
         try:
             module = importlib.import_module(module_name)
         except Exception as e:
@@ -145,9 +146,31 @@ class _Call5(torch.nn.Module):
         return _USER_FN(q, k, v, extra1, extra2)
 
 
-def make_module(obj, n_inputs):
+def check_arity(fn, inputs, what, method=False):
+    """The calling convention passes 3 + n_inputs tensors: a forward needing more, or taking fewer, is refused."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    takes_more = any(p.kind == p.VAR_POSITIONAL for p in params)
+    n = 3 + len(inputs) + (1 if method else 0)  # + self
+    if len(required) > n or (len(positional) < n and not takes_more):
+        names = ", ".join(["q", "k", "v"] + list(inputs))
+        raise ExportError(f"{what} takes ({', '.join(p.name for p in positional)}), the workbench calls it with "
+                          f"{n - (1 if method else 0)} tensors ({names}): --inputs lists the extra ones after q, k, v "
+                          "(keep_mask, key_lengths)")
+
+
+def make_module(obj, inputs):
     """The nn.Module to script/export: the user's module, or a wrapper of the user's function."""
     global _USER_FN
+    if isinstance(obj, torch.nn.Module) or (inspect.isclass(obj) and issubclass(obj, torch.nn.Module)):
+        cls = obj if inspect.isclass(obj) else type(obj)
+        check_arity(cls.forward, inputs, f"{cls.__name__}.forward", method=True)
+    elif callable(obj):
+        check_arity(obj, inputs, getattr(obj, "__name__", "the function"))
     if isinstance(obj, torch.nn.Module):
         return obj.eval()
     if inspect.isclass(obj) and issubclass(obj, torch.nn.Module):
@@ -159,7 +182,7 @@ def make_module(obj, n_inputs):
     if not callable(obj):
         raise ExportError(f"'{obj!r}' is neither a function nor an nn.Module")
     _USER_FN = obj
-    return (_Call3, _Call4, _Call5)[n_inputs]().eval()
+    return (_Call3, _Call4, _Call5)[len(inputs)]().eval()
 
 
 # ----------------------------------------------------------------------------------------------- inputs
@@ -264,7 +287,11 @@ def export_pt(module, a, obj_name, path, example):
         note = (f" Traced (torch.jit.script failed: {reason}): control flow and sizes taken as Python numbers are "
                 f"fixed to the example inputs' ({' x '.join(str(s) for s in example[0].shape)}).")
     description = a.description + note
-    text = build_metadata(a, obj_name, "pt", description.strip())
+    # A trace holds for the example's sizes: B, H, KVH, D are recorded as static (the sequence length is checked
+    # at other values by the verification below, which fails when the trace fixed it).
+    extra = {"static": {"batch": a.batch, "heads": a.heads, "kv_heads": a.kv_heads, "head_dim": a.head_dim}} \
+        if how == "traced" else None
+    text = build_metadata(a, obj_name, "pt", description.strip(), extra=extra)
     scripted.save(path, _extra_files={METADATA_NAME: text})
     return how
 
@@ -489,7 +516,7 @@ def main(argv=None):
     t_start = time.perf_counter()
     try:
         obj, obj_name = load_target(a.target)
-        module = make_module(obj, len(a.inputs))
+        module = make_module(obj, a.inputs)
     except ExportError as e:
         print(f"export_attention: error: {e}", file=sys.stderr)
         return 1
