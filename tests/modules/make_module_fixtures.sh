@@ -4,7 +4,8 @@
 #   tests/fixtures/modules/torch2/  the torch 2.11 venv (scripts/setup-torch2.sh): .pt and AOTInductor .pt2
 # See tests/fixtures/modules/README.md for what each file is. The .pt2 are compiled with --portable
 # (x86-64-v3, AVX2 kernels) so that they load on any AVX2 CPU, not only the one that made them.
-# Takes about 2.5 min on 2 shared cores (20 s of it the .pt files, each .pt2 compile ~40 s).
+# Takes 138 s (measured 2026-12-03 on 2 shared cores): each .pt2 is ~20-40 s of AOTInductor compile, the .pt
+# files and the refusals a few seconds (most of it python and torch start-up).
 # Usage: bash tests/modules/make_module_fixtures.sh   (from anywhere)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
