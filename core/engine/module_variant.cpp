@@ -177,6 +177,9 @@ public:
         module_ = load_module(spec.module, torch_device(spec.device));
         if (auto problems = check_module_against_spec(module_->meta, spec, spec.module); !problems.empty())
             throw InvalidInput(std::move(problems));
+        if (module_->format == ModuleFormat::AOTInductor && spec.mode == Mode::Train)
+            throw InvalidInput({{"mode", named_module(spec.module) + " is an AOTInductor package: its compiled code has no "
+                                         "backward, so it runs --mode forward only (its TorchScript export trains)"}});
         const auto names = module_extra_inputs(module_->meta, spec);
         const size_t passed = 3 + names.size();
         if (module_->script && (passed > module_->arguments || passed < module_->required))

@@ -411,5 +411,44 @@ check "an unreadable capture is named" 2 "none\.json.*\(not used as a capture\)"
 check "a replay without graph launches says so" 2 "kineto_gpu_2x\.json' holds no graph launch" \
     -- inspect "$gr/../kineto_gpu_2x.json" --capture "$gr/cuda/capture_traces" --quiet
 
+# A user's module as a variant (issue 34), on the fixtures of this build's torch (tests/fixtures/modules).
+torch_major=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['environment']['torch_version'][0])" "$tmp/r.json")
+mods="$(dirname "$0")/../fixtures/modules/torch$torch_major"
+check "a module profiles under its stem, its identity printed" 0 'module manual_like: .*manual_like\.pt \(torchscript, [0-9.]+ KiB, sha256 [0-9a-f]{12}, exported by torch' \
+    -- profile "${small[@]}" --variant "$mods/manual_like.pt" --json "$tmp/mod.json"
+if python_check "import json; j=json.load(open('$tmp/mod.json')); m=j['environment']['modules'][0]; \
+assert j['spec']['variant']=='manual_like' and j['spec']['module'].endswith('/manual_like.pt'), j['spec']; \
+assert len(m['sha256'])==64 and m['format']=='torchscript' and m['size_bytes']>0, m; \
+assert any(o['name']=='manual_like' for o in j['operators']) and any(a['backend']=='manual' for a in j['attention'])" >"$tmp/py"; then
+    echo "ok   the module's report: spec, identity, region and the manual pattern inside it"; passed=$((passed + 1))
+else
+    echo "FAIL module report: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
+check "a module's wrong arity is refused, named" 2 "wrong_arity\.pt'.s forward takes 2 inputs, the workbench passes 3" \
+    -- profile "${small[@]}" --variant "$mods/wrong_arity.pt"
+check "a module's wrong output shape is refused, named" 2 "wrong_shape\.pt' returned \[1, 2, 64, 8\] for q \[1, 2, 64, 16\]" \
+    -- bench "${small[@]}" "${quick[@]}" --variant "$mods/wrong_shape.pt"
+check "a module file that is not there" 2 "cannot read module '.*nothere\.pt'" -- profile "${small[@]}" --variant "$tmp/nothere.pt"
+check "a sweep of sdpa and a module, the module's refusals recorded" 0 '2 of 4 planned points measured; 2 refused' \
+    -- sweep "${sweep_small[@]}" "${quick[@]}" --seq 32,64 --variants "sdpa,$mods/wrong_shape.pt" --json "$tmp/modsweep.json"
+check "two variants of one name are refused" 2 "two variants are named 'softcap'" \
+    -- sweep "${sweep_small[@]}" --variants "$mods/softcap.pt,$tmp/softcap.pt"
+check "check --variant PATH: the module of unknown semantics against itself in float64" 0 \
+    'softcap: compared with the module itself in float64' -- check "${small[@]}" --variant "$mods/softcap.pt"
+check "check --reference: softcap is not plain attention" 3 'OUT OF TOLERANCE: softcap' \
+    -- check "${small[@]}" --variants "$mods/softcap.pt" --reference "$mods/manual_like.pt"
+if [ "$torch_major" = 1 ]; then
+    check "an AOTInductor package on LibTorch 1.13 is refused" 2 'AOTInductor package, which needs LibTorch 2.x' \
+        -- profile "${small[@]}" --variant "$mods/manual_like.pt"2
+else
+    check "a .pt2 module benchmarks forward" 0 'module manual_like: .*\(aotinductor' \
+        -- bench "${small[@]}" "${quick[@]}" --variant "$mods/manual_like.pt2" --mode forward
+    check "a .pt2 has no backward: train refused" 2 'no backward' -- bench "${small[@]}" "${quick[@]}" --variant "$mods/manual_like.pt2"
+    check "a .pt2 checked against its TorchScript export, output only" 0 "compared with its TorchScript export 'softcap.pt'" \
+        -- check "${small[@]}" --variant "$mods/softcap.pt2"
+    check "a .pt2 with a static N refuses another N" 2 'static N of 64, the spec has 32' \
+        -- bench "${small[@]}" "${quick[@]}" --variant "$mods/static_n.pt2" --mode forward --seq 32
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
