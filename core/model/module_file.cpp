@@ -124,6 +124,7 @@ ModuleMetadata parse_module_metadata(const std::string& text, const std::string&
         m.seq_min = j["seq"].value("min", int64_t(0));
         m.seq_max = j["seq"].value("max", int64_t(0));
     }
+    m.seq_equal = j.contains("seq_equal") && j["seq_equal"].is_boolean() && j["seq_equal"].get<bool>();
     if (j.contains("static") && j["static"].is_object())
         for (const auto& [key, value] : j["static"].items())
             if (value.is_number_integer()) m.static_sizes[key] = value.get<int64_t>();
@@ -164,6 +165,9 @@ std::vector<SpecProblem> check_module_against_spec(const ModuleMetadata& meta, c
             add(field, "was exported for " + std::string(field) + " " + std::to_string(it->second) + " only, the spec has " +
                            std::to_string(value));
     }
+    if (meta.seq_equal && s.seq_q != s.seq_k)
+        add("seq_k", "was exported with one length for queries and keys, the spec has seq_q " + std::to_string(s.seq_q) +
+                         " and seq_k " + std::to_string(s.seq_k));
     for (const auto& [field, n] : {std::pair<const char*, int64_t>{"seq_q", s.seq_q}, {"seq_k", s.seq_k}}) {
         if (meta.seq_min > 0 && meta.seq_min == meta.seq_max && n != meta.seq_min)
             add(field, "was exported for a static N of " + std::to_string(meta.seq_min) + ", the spec has " + std::to_string(n));

@@ -46,6 +46,7 @@ struct ModuleMetadata {
     std::string device;                  // .pt2: what it was compiled for ("cpu", "cuda")
     std::string dtype;                   // .pt2: the dtype its inputs were traced with
     int64_t seq_min = 0, seq_max = 0;    // the sequence lengths it accepts (0: unbounded); equal: static
+    bool seq_equal = false;              // exported with one dim for Nq and Nk: no cross attention
     std::map<std::string, int64_t> static_sizes;  // "batch", "heads", "kv_heads", "head_dim" fixed at export
     std::string reference;               // a sibling file to check it against (the .pt of a .pt2), relative to it
     bool operator==(const ModuleMetadata&) const = default;

@@ -79,7 +79,7 @@ CheckReport check_of(const std::string& variant, Dtype dtype, bool passed) {
     c.spec.dtype = dtype;
     c.environment = small_run().environment;
     c.tolerance = 1e-5;
-    c.variants = {{variant, "", {{"output", 1e-7, 1e-7, 1, passed ? 1e-7 : 1e-3, true, passed}}, {}, passed}};
+    c.variants = {{variant, "", {{"output", 1e-7, 1e-7, 1, passed ? 1e-7 : 1e-3, true, passed}}, {}, passed, "", ""}};
     return c;
 }
 

@@ -111,6 +111,9 @@ TEST(ModuleFile, StaticLengthMaskOfItsOwnAndUnknownInputs) {
     s.mask = MaskKind::Window;
     s.window = 32;
     EXPECT_TRUE(check_module_against_spec(windowed, s, "m.pt2").empty());
+    RunSpec cross = test::small_spec();
+    cross.seq_k = 2 * cross.seq_q;
+    EXPECT_TRUE(has(check_module_against_spec(parse(R"({"seq_equal": true})"), cross, "m.pt2"), "seq_k", "one length"));
     s.module_inputs = {"keep_mask", "attn_bias"};
     EXPECT_TRUE(has(check_module_against_spec(windowed, s, "m.pt2"), "module_inputs", "'attn_bias'"));
     // A module with a mask input applies the spec's mask: no problem.

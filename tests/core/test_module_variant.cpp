@@ -130,12 +130,14 @@ TEST(ModuleVariant, EachRefusalNamesTheFileAndWhatDoesNotFit) {
         EXPECT_NE(problems_of([&] { make_variant(s)->prepare(s); }).find("needs LibTorch 2.x"), std::string::npos);
         return;
     }
-    const std::string static_n = refused("static_n.pt2", base);  // N = 64 only
+    RunSpec forward = base;  // compiled code runs forward only (the train refusal below)
+    forward.mode = Mode::Forward;
+    const std::string static_n = refused("static_n.pt2", forward);  // N = 64 only
     EXPECT_EQ(static_n, "no problem");
-    RunSpec longer = base;
+    RunSpec longer = forward;
     longer.seq_q = longer.seq_k = 128;
     EXPECT_NE(refused("static_n.pt2", longer).find("static N of 64, the spec has 128"), std::string::npos);
-    RunSpec half = base;
+    RunSpec half = forward;
     half.dtype = Dtype::Float64;
     EXPECT_NE(refused("manual_like.pt2", half).find("compiled for float32, the spec asks for float64"), std::string::npos);
     RunSpec train = base;

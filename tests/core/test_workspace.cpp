@@ -120,7 +120,7 @@ TEST(Workspace, KeepsTheBenchmarkAndCheckTheChecklistReads) {
     auto check = std::make_shared<CheckReport>();
     check->spec = test::small_spec();
     check->tolerance = 1e-5;
-    check->variants = {{"sdpa", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}}, {}, true}};
+    check->variants = {{"sdpa", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}}, {}, true, "", ""}};
     w.check = check;
     const fs::path dir = fresh_dir("bench_check");
     save_workspace(w, (dir / "w.json").string());
