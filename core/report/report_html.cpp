@@ -94,6 +94,7 @@ std::string environment_section(const ReportInput& in) {
     add("host", e->host + (e->os.empty() ? "" : ", " + e->os));
     add("measured at", e->timestamp_utc);
     add("recorded by", e->recorded_by);
+    for (const ModuleIdentity& m : e->modules) add("module", module_identity_text(m));
     out += "</table>\n";
     return out;
 }
