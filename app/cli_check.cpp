@@ -19,6 +19,7 @@ namespace {
 struct CheckCommand {
     SpecOptions spec;
     std::vector<std::string> variants;
+    std::string reference;
     double tolerance = 0;
     std::string json_path;
     std::string report_path;
@@ -33,13 +34,18 @@ int run(const CLI::App& sub, const CheckCommand& c) {
         std::cerr << "attnwb check: invalid input:\n" << format_problems(problems);
         return kExitBadInput;
     }
-    std::vector<std::string> variants = c.variants;
+    std::vector<std::string> variants = variant_list(c.variants, problems);
+    if (!problems.empty()) {
+        std::cerr << "attnwb check: invalid input:\n" << format_problems(problems);
+        return kExitBadInput;
+    }
+    if (variants.empty() && !spec.module.empty()) variants.push_back(spec.module);  // --variant PATH: that module
     if (variants.empty())
         for (const auto& v : variant_catalog()) variants.push_back(v.name);
 
     StderrProgress progress(c.quiet, /*keep_finished=*/true);
     CheckReport report;
-    const int rc = call_engine("check", progress, [&] { report = check_variants(spec, variants, c.tolerance, &progress); });
+    const int rc = call_engine("check", progress, [&] { report = check_variants(spec, variants, c.tolerance, &progress, c.reference); });
     if (rc != kExitOk) return rc;
     std::cout << format_check(report);
     const Explanation explained = explain({nullptr, nullptr, nullptr, &report});
@@ -65,9 +71,15 @@ Command register_check(CLI::App& app) {
                  "q/k/v gradients (max abs and relative error), padded keys, rows that see no key. Exit 0 when all "
                  "pass, 3 when a variant is out of tolerance.");
     add_spec_options(*sub, c->spec);
-    sub->add_option("--variants", c->variants, "Variants to check (default: all: " + variant_names() + ")")
+    sub->add_option("--variants", c->variants,
+                    "Variants to check, built-in names or module files (default: --variant's module, else all: " +
+                        variant_names() + ")")
         ->delimiter(',')
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    sub->add_option("--reference", c->reference,
+                    "A TorchScript module (.pt) run in float64 as the reference for modules; default: the float64 "
+                    "manual formula for a module whose metadata says semantics attention, else the module itself (.pt) "
+                    "or the TorchScript export its metadata names (.pt2)");
     sub->add_option("--tolerance", c->tolerance,
                     "Bound on max|x - ref| / max|ref|; 0 = the dtype's default (float64 1e-10, float32 1e-5, "
                     "float16 5e-3, bfloat16 4e-2)")

@@ -65,7 +65,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     std::cout << "=== " << describe_spec(spec) << " ===\n"
               << "torch " << result.environment.torch_version << ", " << result.environment.device_name << ", "
               << result.environment.threads << " thread(s), BLAS: " << result.environment.blas << "\n"
-              << "allocator: " << result.environment.allocator << "\n"
+              << modules_text(result.environment) << "allocator: " << result.environment.allocator << "\n"
               << "schedule wait=" << c.profiler.wait << " warmup=" << c.profiler.warmup << " active=" << c.profiler.active
               << " repeat=" << c.profiler.repeat << ", sorted by " << to_string(sort) << "\n";
     if (result.interrupted)

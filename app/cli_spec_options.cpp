@@ -1,9 +1,11 @@
 #include "cli_spec_options.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include "io/json_io.h"
 #include "model/run_observer.h"
+#include "model/module_file.h"
 #include "model/variant_catalog.h"
 
 namespace awb::cli {
@@ -16,7 +18,12 @@ void add_spec_options(CLI::App& app, SpecOptions& o, bool sweep_lists) {
                                           "options given on the command line override its fields")
         ->group(g);
     if (!sweep_lists) {
-        app.add_option("--variant", o.variant, "Attention variant: " + variant_names())->capture_default_str()->group(g);
+        app.add_option("--variant", o.variant,
+                       "Attention variant: " + variant_names() +
+                           ", or your module as a file: PATH.pt (TorchScript) or PATH.pt2 (AOTInductor, LibTorch 2.x), "
+                           "called forward(q, k, v[, extra inputs]) in the spec's layout")
+            ->capture_default_str()
+            ->group(g);
         app.add_option("--batch", o.batch, "Batch size B")->capture_default_str()->group(g);
         app.add_option("--heads", o.heads, "Query heads H")->capture_default_str()->group(g);
     }
@@ -48,6 +55,12 @@ void add_spec_options(CLI::App& app, SpecOptions& o, bool sweep_lists) {
         ->group(g);
     app.add_option("--block-size", o.block_size, "Query and key block of the chunked variant")
         ->capture_default_str()
+        ->group(g);
+    app.add_option("--module-inputs", o.module_inputs,
+                   "A module's extra inputs after (q, k, v), in order: keep_mask (bool [B,1,Nq,Nk], true = visible), "
+                   "key_lengths (int64 [B]); default: what the module's metadata lists")
+        ->delimiter(',')
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->group(g);
     app.add_option("--seed", o.seed, "Random seed of the inputs")->capture_default_str()->group(g);
     app.add_option("--threads", o.threads, "Intra-op threads; 0 = LibTorch's default")->capture_default_str()->group(g);
@@ -104,6 +117,25 @@ bool given(const CLI::App& app, const char* name) {
 
 }  // namespace
 
+std::vector<std::string> variant_list(const std::vector<std::string>& names, std::vector<SpecProblem>& problems) {
+    std::vector<std::string> out, stems;
+    for (const auto& v : names) {
+        const bool module = is_module_path(v);
+        if (!module && !find_variant(v)) {
+            problems.push_back({"variants", "'" + v + "' is not a known variant (known: " + variant_names() +
+                                                ", or a module file .pt/.pt2)"});
+            continue;
+        }
+        for (auto& p : module ? check_module_file(v) : std::vector<SpecProblem>{}) problems.push_back({"variants", p.message});
+        const std::string stem = module ? module_stem(v) : v;
+        if (std::find(stems.begin(), stems.end(), stem) != stems.end())
+            problems.push_back({"variants", "two variants are named '" + stem + "' (" + v + "): rename one module file"});
+        stems.push_back(stem);
+        out.push_back(module ? absolute_module_path(v) : v);
+    }
+    return out;
+}
+
 RunSpec to_spec(const CLI::App& app, const SpecOptions& o, std::vector<SpecProblem>& problems) {
     RunSpec s;
     const bool from_file = !o.spec_file.empty();
@@ -122,7 +154,15 @@ RunSpec to_spec(const CLI::App& app, const SpecOptions& o, std::vector<SpecProbl
     }
     // Without a file every option applies (with its default); with one, only those typed.
     auto use = [&](const char* name) { return !from_file || given(app, name); };
-    if (use("--variant")) s.variant = o.variant;
+    if (use("--variant")) {
+        s.variant = o.variant;
+        s.module.clear();
+        if (is_module_path(o.variant)) {
+            s.variant = module_stem(o.variant);
+            s.module = absolute_module_path(o.variant);
+        }
+    }
+    if (given(app, "--module-inputs")) s.module_inputs = o.module_inputs;
     if (use("--batch")) s.batch = o.batch;
     if (use("--heads")) s.heads = o.heads;
     if (given(app, "--kv-heads"))

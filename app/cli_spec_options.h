@@ -20,6 +20,7 @@ struct SpecOptions {
     std::string dtype;  // empty: float16 on cuda, float32 on cpu (the article)
     std::string device = "cpu", mode = "train", mask = "none", layout = "bhnd", sdpa_backend = "auto";
     std::vector<int64_t> key_lengths;
+    std::vector<std::string> module_inputs;
     uint64_t seed = 7;
     int threads = 0;
     int64_t block_size = 128;
@@ -31,6 +32,10 @@ struct SpecOptions {
 void add_spec_options(CLI::App& app, SpecOptions& o, bool sweep_lists = false);
 void add_profile_options(CLI::App& app, ProfileOptions& o);
 void add_bench_options(CLI::App& app, BenchOptions& o);
+
+// The sweep's and check's --variants: module paths made absolute (shards and the engine find the same
+// file), built-in names kept; unknown names, unreadable modules and two variants of one name are problems.
+std::vector<std::string> variant_list(const std::vector<std::string>& names, std::vector<SpecProblem>& problems);
 
 // Builds the spec (from --spec FILE first, then the options given on the command line).
 // Problems with names or files are appended to problems; validate() is not called here.

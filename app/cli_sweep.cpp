@@ -66,15 +66,13 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     plan.batches = c.batches;
     plan.heads = c.heads;
     plan.head_dims = c.head_dims;
-    plan.variants = c.variants;
+    plan.variants = variant_list(c.variants, problems);
     for (const auto& name : c.dtypes) {
         if (auto d = parse_dtype(name))
             plan.dtypes.push_back(*d);
         else
             problems.push_back({"dtypes", "'" + name + "' is not one of float32, float64, float16, bfloat16"});
     }
-    for (const auto& v : c.variants)
-        if (!find_variant(v)) problems.push_back({"variants", "'" + v + "' is not a known variant (known: " + variant_names() + ")"});
     plan.bench = c.bench;
     plan.profile = c.profile;
     for (auto& p : validate(plan)) problems.push_back(std::move(p));
@@ -124,7 +122,7 @@ Command register_sweep(CLI::App& app) {
             ->group(g);
     };
     list("--seq", c->seq, "Sequence lengths N (seq_q = seq_k = N)")->capture_default_str();
-    list("--variants", c->variants, "Variants: " + variant_names())->capture_default_str();
+    list("--variants", c->variants, "Variants: " + variant_names() + ", and module files PATH.pt / PATH.pt2 (named by their stem)")->capture_default_str();
     list("--dtypes", c->dtypes, "float32, float64, float16, bfloat16; default: float16 on cuda, float32 on cpu");
     list("--batch", c->batches, "Batch sizes (default 2)");
     list("--heads", c->heads, "Query head counts (default 8; kv heads follow unless --kv-heads is given)");

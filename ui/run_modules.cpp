@@ -1,3 +1,5 @@
+// ATen first: Qt's keyword macros (slots) would break its headers.
+#include "engine/module_variant.h"
 #include "run_modules.h"
 
 #include <QObject>
@@ -26,7 +28,7 @@ PanelModule read_panel_module(const QString& path) {
     m.path = QString::fromStdString(absolute_module_path(path.toStdString()));
     m.name = QString::fromStdString(module_stem(path.toStdString()));
     try {
-        m.identity = identify_module(m.path.toStdString());
+        m.identity = module_identity(m.path.toStdString());  // the engine's: hashed once, the exporter from its metadata
     } catch (const InvalidInput& e) {
         QStringList lines;
         for (const SpecProblem& p : e.problems()) lines << QString::fromStdString(p.message);
@@ -74,7 +76,7 @@ QString module_tooltip(const PanelModule& m) {
 
 QString environment_modules_text(const Environment& e) {
     QStringList lines;
-    for (const ModuleIdentity& m : e.modules) lines << QObject::tr("module %1").arg(QString::fromStdString(module_identity_text(m)));
+    for (const ModuleIdentity& m : e.modules) lines << QObject::tr("module %1").arg(QString::fromStdString(describe_module(m)));
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -29,12 +29,18 @@ std::string describe_spec(const RunSpec& s) {
     return out;
 }
 
+std::string modules_text(const Environment& e) {
+    std::string out;
+    for (const auto& m : e.modules) out += "module " + describe_module(m) + "\n";
+    return out;
+}
+
 std::string format_bench(const BenchResult& r) {
     const auto& t = r.timing;
     const auto& e = r.environment;
     std::string out = "=== " + describe_spec(r.spec) + " ===\n";
     out += "torch " + e.torch_version + ", " + e.device_name + ", " + std::to_string(e.threads) +
-           " thread(s), BLAS: " + e.blas + "\n";
+           " thread(s), BLAS: " + e.blas + "\n" + modules_text(e);
     out += printf_string("%-19s %s (first iteration on fresh inputs)\n", "cold iteration", format_ms(r.cold_ns).c_str());
     out += printf_string("%-19s %d iteration(s), not timed\n", "warm-up", r.warmup_iterations);
     out += printf_string("%-19s %d sample(s) x %d iteration(s), %s, budget %.2f s%s\n", "timed", t.repeats,
@@ -129,8 +135,20 @@ std::string sweep_count_text(const SweepResult& r) {
     return out + (r.stopped_early ? ", stopped early" : "");
 }
 
+// The variants compared with something other than the float64 manual formula (modules), and what
+// was not compared.
+static std::string check_references_text(const CheckReport& r) {
+    std::string out;
+    for (const auto& v : r.variants) {
+        if (!v.reference.empty() && v.reference.rfind("the float64 manual", 0) != 0)
+            out += "  " + v.variant + ": compared with " + v.reference + "\n";
+        if (!v.note.empty()) out += "  " + v.variant + ": " + v.note + "\n";
+    }
+    return out.empty() ? out : "references:\n" + out;
+}
+
 std::string format_check(const CheckReport& r) {
-    std::string out = "=== correctness: " + describe_spec(r.spec) + " ===\n";
+    std::string out = "=== correctness: " + describe_spec(r.spec) + " ===\n" + modules_text(r.environment);
     out += printf_string(
         "reference: the manual formula in float64 on the same inputs; output and q/k/v gradients of "
         "out.square().mean()\nerror = max|x - ref| / max|ref|, tolerance %.1e (%s%s)\n",
@@ -153,6 +171,7 @@ std::string format_check(const CheckReport& r) {
         for (const auto& m : v.mask_checks)
             out += printf_string("  %-8s %-28s %s  %s\n", v.variant.c_str(), m.name.c_str(), m.passed ? "pass" : "FAIL",
                                  m.detail.c_str());
+    out += check_references_text(r);
     std::string failed;
     for (const auto& v : r.variants)
         if (!v.passed) failed += (failed.empty() ? "" : ", ") + v.variant;

@@ -11,7 +11,9 @@
 
 namespace awb {
 
-std::string describe_spec(const RunSpec& s);  // "manual  shape 2x8x512x64 [B,H,N,D]  float32  cpu  mode train ..."
+std::string describe_spec(const RunSpec& s);
+// One line per user module the result ran: "module mine: /abs/mine.pt2 (aotinductor, 1.2 MiB, ...)".
+std::string modules_text(const Environment& e);  // "manual  shape 2x8x512x64 [B,H,N,D]  float32  cpu  mode train ..."
 
 std::string format_bench(const BenchResult& r);
 

@@ -97,7 +97,7 @@ BenchResult bench_run(const RunSpec& spec, const BenchOptions& options, RunObser
     translate_failures("benchmarking " + spec.variant + " " + shape_string(spec), [&] {
         ThreadCountScope threads(spec.threads);
         r.environment = probe_environment(spec);
-        auto variant = make_variant(spec.variant);
+        auto variant = make_variant(spec);
         variant->prepare(spec);
         IterationTimer timer(spec, *variant);
         {

@@ -9,6 +9,7 @@
 #include "engine/device_caps.h"
 #include "engine/engine_guard.h"
 #include "engine/environment_probe.h"
+#include "engine/module_variant.h"
 #include "engine/thread_count_scope.h"
 #include "engine/variants.h"
 
@@ -104,13 +105,13 @@ std::string describe_rows(const at::Tensor& rows) {
 
 // A probe with one batch entry whose keys are all padded away: validate() refuses such specs, but a
 // variant must still not let that entry contaminate the others, and its behaviour is worth knowing.
-MaskCheck fully_masked_rows_check(const RunSpec& spec, const AttentionVariant& variant, double tolerance) {
+MaskCheck fully_masked_rows_check(const RunSpec& spec, double tolerance) {
     RunSpec probe = spec;
     probe.batch = 2;
     probe.seq_q = probe.seq_k = std::min<int64_t>(spec.seq_k, 32);
     probe.mask = MaskKind::Padding;
     probe.key_lengths = {probe.seq_k, 0};
-    auto v = make_variant(variant.name());
+    auto v = make_variant(probe);
     v->prepare(probe);
     probe.mode = Mode::Forward;  // the probe's outputs only: NaN rows would make every gradient NaN
     const AttentionInputs in = make_inputs(probe);
@@ -131,22 +132,53 @@ MaskCheck fully_masked_rows_check(const RunSpec& spec, const AttentionVariant& v
     return c;
 }
 
-VariantCheck check_one(const RunSpec& spec, const std::string& name, const StepTensors& ref, const at::Tensor& grad_out,
-                       double tolerance) {
+constexpr const char* kManualReference = "the float64 manual formula with the spec's mask";
+
+// What a variant is compared with: the shared float64 manual step, or for a module of unknown
+// semantics (or with --reference) a TorchScript module's own float64 step on the same inputs.
+struct Reference {
+    StepTensors tensors;
+    std::string describe = kManualReference;
+    bool masked_probe = true;  // the padding probe applies (built-ins; modules that take a mask)
+};
+
+Reference module_reference(const RunSpec& s, const AttentionInputs& in, const at::Tensor& grad_out,
+                           const StepTensors& manual, const std::string& reference_module) {
+    Reference r{manual};
+    const ModuleMetadata meta = module_metadata(s);
+    r.masked_probe = !module_extra_inputs(meta, s).empty() && meta.semantics == "attention";
+    if (reference_module.empty() && meta.semantics == "attention") return r;
+    auto ref = make_module_reference(s, reference_module, r.describe);
+    r.tensors = run_with_grads(*ref, as_float64(in), grad_out);
+    return r;
+}
+
+VariantCheck check_one(const RunSpec& spec, const std::string& name, const StepTensors& manual, const at::Tensor& grad_out,
+                       double tolerance, const std::string& reference_module) {
     VariantCheck vc;
-    vc.variant = name;
+    const RunSpec s = with_variant(spec, name);
+    vc.variant = s.variant;
+    vc.reference = kManualReference;
     try {
-        const RunSpec s = with_variant(spec, name);
-        auto variant = make_variant(name);
+        auto variant = make_variant(s);
         variant->prepare(s);
         const AttentionInputs in = make_inputs(s);
-        const StepTensors t = run_with_grads(*variant, in, grad_out);
-        vc.tensors = {compare("output", t.output, ref.output, tolerance), compare("grad_q", t.grad_q, ref.grad_q, tolerance),
-                      compare("grad_k", t.grad_k, ref.grad_k, tolerance), compare("grad_v", t.grad_v, ref.grad_v, tolerance)};
-        if (s.mask == MaskKind::Padding) vc.mask_checks.push_back(padded_keys_check(s, t));
-        vc.mask_checks.push_back(fully_masked_rows_check(s, *variant, tolerance));
-    } catch (const InvalidInput&) {
-        throw;  // an SDPA backend with no kernel for the spec: bad input with LibTorch's reasons, as in profile
+        const Reference ref = s.module.empty() ? Reference{manual} : module_reference(s, in, grad_out, manual, reference_module);
+        vc.reference = ref.describe;
+        if (!s.module.empty() && !module_has_backward(s)) {
+            c10::NoGradGuard no_grad;  // compiled code: the output only
+            vc.tensors = {compare("output", variant->forward(in.q_view(), in.k_view(), in.v_view()), ref.tensors.output, tolerance)};
+            vc.note = "output only: an AOTInductor package's compiled code has no backward (check its TorchScript export for the gradients)";
+        } else {
+            const StepTensors t = run_with_grads(*variant, in, grad_out);
+            vc.tensors = {compare("output", t.output, ref.tensors.output, tolerance), compare("grad_q", t.grad_q, ref.tensors.grad_q, tolerance),
+                          compare("grad_k", t.grad_k, ref.tensors.grad_k, tolerance), compare("grad_v", t.grad_v, ref.tensors.grad_v, tolerance)};
+            if (s.mask == MaskKind::Padding && ref.masked_probe) vc.mask_checks.push_back(padded_keys_check(s, t));
+        }
+        if (ref.masked_probe) vc.mask_checks.push_back(fully_masked_rows_check(s, tolerance));
+    } catch (const InvalidInput& e) {
+        if (s.module.empty()) throw;  // an SDPA backend with no kernel for the spec: bad input with LibTorch's reasons, as in profile
+        vc.failure = format_problems(e.problems());  // a module that does not fit: the other variants go on
     } catch (const c10::Error& e) {
         vc.failure = e.what_without_backtrace();
     } catch (const std::exception& e) {
@@ -160,7 +192,7 @@ VariantCheck check_one(const RunSpec& spec, const std::string& name, const StepT
 }  // namespace
 
 CheckReport check_variants(const RunSpec& spec_in, const std::vector<std::string>& variants, double tolerance,
-                           RunObserver* observer) {
+                           RunObserver* observer, const std::string& reference_module) {
     RunSpec spec = spec_in;
     spec.mode = Mode::Train;
     const DeviceCaps caps = query_device_caps();
@@ -168,6 +200,10 @@ CheckReport check_variants(const RunSpec& spec_in, const std::vector<std::string
     for (const auto& name : variants)
         for (auto& p : validate(with_variant(spec, name), caps))
             if (p.field == "variant" || p.field == "sdpa_backend") problems.push_back(std::move(p));
+    if (!reference_module.empty() && module_format(reference_module) != ModuleFormat::TorchScript)
+        problems.push_back({"reference", "'" + reference_module + "' is not a TorchScript file (.pt): only TorchScript runs in float64"});
+    else if (!reference_module.empty())
+        for (auto& p : check_module_file(reference_module)) problems.push_back({"reference", p.message});
     if (variants.empty()) problems.push_back({"variants", "no variant to check"});
     if (!problems.empty()) throw InvalidInput(std::move(problems));
 
@@ -177,6 +213,10 @@ CheckReport check_variants(const RunSpec& spec_in, const std::vector<std::string
     translate_failures("checking " + shape_string(spec), [&] {
         ThreadCountScope threads(spec.threads);
         report.environment = probe_environment(spec);
+        for (const auto& name : variants)
+            if (const RunSpec s = with_variant(spec, name); !s.module.empty() && s.module != spec.module)
+                report.environment.modules.push_back(module_identity(s.module));
+        if (!reference_module.empty()) report.environment.modules.push_back(module_identity(absolute_module_path(reference_module)));
         if (observer) observer->on_progress(0, int(variants.size()) + 1, "float64 reference");
         const RunSpec ref_spec = with_variant(spec, "manual");
         const at::Tensor grad_out = output_gradient(spec);
@@ -188,7 +228,7 @@ CheckReport check_variants(const RunSpec& spec_in, const std::vector<std::string
             }
             throw_if_cancelled(observer);
             if (observer) observer->on_progress(int(i) + 1, int(variants.size()) + 1, variants[i]);
-            report.variants.push_back(check_one(spec, variants[i], ref, grad_out, report.tolerance));
+            report.variants.push_back(check_one(spec, variants[i], ref, grad_out, report.tolerance, reference_module));
         }
     });
     return report;

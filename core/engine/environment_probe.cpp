@@ -12,6 +12,7 @@
 
 #include "engine/cuda_support.h"
 #include "engine/device_caps.h"
+#include "engine/module_variant.h"
 #include "engine/process_tuning.h"
 
 #ifndef AWB_BUILD_TYPE
@@ -101,6 +102,7 @@ Environment probe_environment(const RunSpec& spec) {
         env.os = std::string(u.sysname) + " " + u.release + " " + u.machine;
     }
     env.timestamp_utc = utc_now();
+    if (!spec.module.empty()) env.modules.push_back(module_identity(spec.module));
     return env;
 }
 

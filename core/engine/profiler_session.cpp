@@ -259,7 +259,7 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
         const bool cuda = spec.device.kind == DeviceKind::CUDA;
         const int cuda_index = spec.device.index < 0 ? 0 : spec.device.index;
 
-        auto variant = make_variant(spec.variant);
+        auto variant = make_variant(spec);
         variant->prepare(spec);
         const AttentionInputs inputs = make_inputs(spec);
         if (cuda) {

@@ -1,8 +1,11 @@
 #include "engine/sweep_runner.h"
 
+#include <algorithm>
+
 #include "analysis/op_table.h"
 #include "engine/bench.h"
 #include "engine/environment_probe.h"
+#include "engine/module_variant.h"
 #include "engine/profiler_session.h"
 #include "model/sweep_shard.h"
 
@@ -32,6 +35,22 @@ private:
     int index_, total_;
     std::string label_;
 };
+
+// Every module the plan names, once, whichever point ran first (refused points included).
+void add_module_identities(const SweepPlan& plan, Environment& env) {
+    std::vector<std::string> paths;
+    for (const auto& v : plan.variants)
+        if (is_module_path(v)) paths.push_back(absolute_module_path(v));
+    if (plan.variants.empty() && !plan.base.module.empty()) paths.push_back(plan.base.module);
+    for (const auto& path : paths) {
+        const bool known = std::any_of(env.modules.begin(), env.modules.end(), [&](auto& m) { return m.path == path; });
+        if (known) continue;
+        try {
+            env.modules.push_back(module_identity(path));
+        } catch (const InvalidInput&) {  // a file that cannot be read: its points say so
+        }
+    }
+}
 
 }  // namespace
 
@@ -92,6 +111,7 @@ SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer, const Swee
     }
     // A shard whose points were all refused still says where it ran (a merge compares environments).
     if (result.environment.torch_version.empty()) result.environment = probe_environment(plan.base);
+    add_module_identities(plan, result.environment);
     return result;
 }
 

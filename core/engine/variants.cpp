@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/compat.h"
+#include "engine/module_variant.h"
 #include "model/run_observer.h"
 #include "model/variant_catalog.h"
 
@@ -151,7 +152,7 @@ void run_step(const AttentionVariant& variant, const AttentionInputs& inputs, Mo
     {
         at::RecordFunction region(at::RecordScope::USER_SCOPE);
         if (region.isActive()) region.before(variant.name());
-        out = variant.forward(inputs.q_view(), inputs.k_view(), inputs.v_view());
+        out = variant.forward_inputs(inputs);
     }
     if (mode == Mode::Train) {
         auto loss = out.square().mean();
@@ -166,6 +167,11 @@ std::unique_ptr<AttentionVariant> make_variant(const std::string& name) {
     if (name == "sdpa") return std::make_unique<SdpaAttention>();
     if (name == "chunked") return make_chunked_attention();
     throw std::invalid_argument("unknown variant '" + name + "' (known: " + variant_names() + ")");
+}
+
+std::unique_ptr<AttentionVariant> make_variant(const RunSpec& spec) {
+    if (!spec.module.empty()) return make_module_variant(spec);
+    return make_variant(spec.variant);
 }
 
 }  // namespace awb

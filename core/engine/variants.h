@@ -36,10 +36,17 @@ public:
     virtual void prepare(const RunSpec& spec) = 0;
     // q: [B,H,Nq,D]; k, v: [B,KVH,Nk,D]. Returns [B,H,Nq,D].
     virtual at::Tensor forward(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v) const = 0;
+    // One step's forward on the run's leaves: the built-ins take the [B,H,N,D] views; a user's module
+    // takes the tensors in the spec's layout, as its calling convention says, and returns that layout.
+    virtual at::Tensor forward_inputs(const AttentionInputs& in) const {
+        return forward(in.q_view(), in.k_view(), in.v_view());
+    }
 };
 
 // Throws std::invalid_argument for a name that variant_catalog() does not list.
 std::unique_ptr<AttentionVariant> make_variant(const std::string& name);
+// The spec's variant: its module (module_variant.h) when it has one, else the built-in of that name.
+std::unique_ptr<AttentionVariant> make_variant(const RunSpec& spec);
 
 // One step of the article's loop: the forward inside a USER_SCOPE region named after the variant,
 // then in train mode out.square().mean().backward(). out is assigned right after the forward, so the

@@ -73,6 +73,8 @@ void from_json(const json& j, MaskCheck& m) {
 void to_json(json& j, const VariantCheck& v) {
     j = json{{"variant", v.variant}, {"failure", v.failure}, {"tensors", v.tensors},
              {"mask_checks", v.mask_checks}, {"passed", v.passed}};
+    if (!v.reference.empty()) j["reference"] = v.reference;
+    if (!v.note.empty()) j["note"] = v.note;
 }
 
 void from_json(const json& j, VariantCheck& v) {
@@ -81,6 +83,8 @@ void from_json(const json& j, VariantCheck& v) {
     v.tensors = j.at("tensors").get<std::vector<TensorError>>();
     v.mask_checks = j.at("mask_checks").get<std::vector<MaskCheck>>();
     v.passed = j.at("passed").get<bool>();
+    v.reference = j.contains("reference") && j["reference"].is_string() ? j["reference"].get<std::string>() : "";
+    v.note = j.contains("note") && j["note"].is_string() ? j["note"].get<std::string>() : "";
 }
 
 void to_json(json& j, const BenchOptions& o) {

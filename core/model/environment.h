@@ -34,11 +34,6 @@ inline std::string cuda_version_text(int encoded) {
     return std::to_string(encoded / 1000) + "." + std::to_string((encoded % 1000) / 10);
 }
 
-// One module of a result's environment on one line, for the checklist, reports and the GUI:
-// "mine (torchscript, 12.4 KiB, sha256 3f2a9c01e4b7, exported by torch 2.1.0): /abs/mine.pt"
-// (the sha256 shortened to 12 hex digits; unknown parts left out).
-std::string module_identity_text(const ModuleIdentity& m);
-
 // The current time in UTC, formatted by strftime (ISO 8601 by default, as results record it).
 std::string utc_now(const char* strftime_format = "%Y-%m-%dT%H:%M:%SZ");
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/run_observer.h"
+#include "model/units.h"
 #include "model/variant_catalog.h"
 
 namespace awb {
@@ -53,6 +54,26 @@ std::string string_field(const nlohmann::json& j, const char* key) {
     return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
 
+// A mask the module applies itself must be the spec's; an attention module with no mask input and no
+// mask of its own cannot apply the spec's.
+template <class Add>
+void check_mask(const ModuleMetadata& meta, const RunSpec& s, const std::vector<std::string>& inputs, Add add) {
+    const auto spec_mask = [&] {
+        return to_string(s.mask) + (s.mask == MaskKind::Window ? " " + std::to_string(s.window) : std::string());
+    };
+    if (meta.mask && *meta.mask != MaskKind::None) {
+        if (*meta.mask != s.mask || (s.mask == MaskKind::Window && meta.window != s.window))
+            add("mask", "applies a " + to_string(*meta.mask) +
+                            (*meta.mask == MaskKind::Window ? " " + std::to_string(meta.window) : std::string()) +
+                            " mask itself, the spec's mask is " + spec_mask() + " (use --mask " + to_string(*meta.mask) +
+                            (*meta.mask == MaskKind::Window ? " --window " + std::to_string(meta.window) : std::string()) + ")");
+        return;
+    }
+    if (s.mask != MaskKind::None && meta.semantics == "attention" && inputs.empty())
+        add("mask", "takes no mask input (keep_mask, key_lengths) and applies none itself, so it cannot apply the spec's " +
+                        spec_mask() + " mask (export it with --inputs keep_mask, or run --mask none)");
+}
+
 }  // namespace
 
 bool is_module_path(std::string_view variant) { return module_format(variant).has_value(); }
@@ -91,6 +112,11 @@ ModuleMetadata parse_module_metadata(const std::string& text, const std::string&
         m.layout = parse_layout(layout);
         if (!m.layout) problems.push_back({"variant", named(path) + "metadata: layout '" + layout + "' is not bhnd or bnhd"});
     }
+    if (const auto mask = string_field(j, "mask"); !mask.empty()) {
+        m.mask = parse_mask(mask);
+        if (!m.mask) problems.push_back({"variant", named(path) + "metadata: mask '" + mask + "' is not none, causal or window"});
+    }
+    if (j.contains("window") && j["window"].is_number_integer()) m.window = j["window"].get<int64_t>();
     if (j.contains("inputs") && j["inputs"].is_array())
         for (const auto& v : j["inputs"])
             if (v.is_string()) m.inputs.push_back(v.get<std::string>());
@@ -119,6 +145,7 @@ std::vector<SpecProblem> check_module_against_spec(const ModuleMetadata& meta, c
             add("module_inputs", "takes an input '" + input + "' the workbench cannot make (known: keep_mask, key_lengths)");
     }
     if (!meta.present) return out;
+    check_mask(meta, s, module_extra_inputs(meta, s), add);
     const std::string device = s.device.kind == DeviceKind::CUDA ? "cuda" : "cpu";
     if (!meta.device.empty() && meta.device != device)
         add("device", "was compiled for " + meta.device + ", the spec runs on " + to_string(s.device) +
@@ -146,6 +173,12 @@ std::vector<SpecProblem> check_module_against_spec(const ModuleMetadata& meta, c
                            std::to_string(n));
     }
     return out;
+}
+
+std::string describe_module(const ModuleIdentity& id) {
+    return id.name + ": " + id.path + " (" + id.format + (id.size_bytes >= 0 ? ", " + format_bytes(id.size_bytes) : "") +
+           ", sha256 " + id.sha256.substr(0, 12) + ", exported by " +
+           (id.exported_by.empty() ? std::string("an unknown torch (no attnwb metadata)") : id.exported_by) + ")";
 }
 
 ModuleIdentity identify_module(const std::string& path) {

@@ -41,6 +41,8 @@ struct ModuleMetadata {
     std::vector<std::string> inputs;     // extra inputs after (q, k, v), see module_input_names()
     std::string semantics;               // "attention": softmax(QK^T/sqrt(D) + mask) V of the spec's mask;
                                          // "custom": anything else (checked against a reference module)
+    std::optional<MaskKind> mask;        // a mask the module applies itself (the spec must say the same)
+    int64_t window = 0;                  // ... its window, with MaskKind::Window
     std::string device;                  // .pt2: what it was compiled for ("cpu", "cuda")
     std::string dtype;                   // .pt2: the dtype its inputs were traced with
     int64_t seq_min = 0, seq_max = 0;    // the sequence lengths it accepts (0: unbounded); equal: static
@@ -54,7 +56,8 @@ ModuleMetadata parse_module_metadata(const std::string& json_text, const std::st
                                      std::vector<SpecProblem>& problems);
 
 // What in the spec the module cannot run, by the metadata alone (device, dtype, static sizes, the
-// sequence range, the layout, unknown extra inputs); each problem names the file. Pure: tested.
+// sequence range, the layout, unknown extra inputs, a mask it cannot apply or applies differently);
+// each problem names the file. Pure: tested.
 std::vector<SpecProblem> check_module_against_spec(const ModuleMetadata& meta, const RunSpec& spec,
                                                    const std::string& path);
 
@@ -70,6 +73,9 @@ struct ModuleIdentity {
     std::string exported_by;  // "torch 2.11.0"; empty: unknown (no metadata)
     bool operator==(const ModuleIdentity&) const = default;
 };
+
+// "mine: /abs/mine.pt2 (aotinductor, 1.2 MiB, sha256 3f2a9c01d4e5, exported by torch 2.11.0)"
+std::string describe_module(const ModuleIdentity& id);
 
 // Size and sha256 of the file (read once); throws InvalidInput on field "variant" when it cannot be read.
 ModuleIdentity identify_module(const std::string& path);

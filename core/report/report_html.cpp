@@ -94,7 +94,7 @@ std::string environment_section(const ReportInput& in) {
     add("host", e->host + (e->os.empty() ? "" : ", " + e->os));
     add("measured at", e->timestamp_utc);
     add("recorded by", e->recorded_by);
-    for (const ModuleIdentity& m : e->modules) add("module", module_identity_text(m));
+    for (const auto& m : e->modules) add("module " + m.name, describe_module(m));
     out += "</table>\n";
     return out;
 }
@@ -422,6 +422,10 @@ std::string check_section(const CheckReport& c) {
                    num(printf_string("%.2e", t.ref_max_abs)) + td(t.finite ? "yes" : "NaN/inf") + td(t.passed ? "pass" : "FAIL") + "</tr>\n";
         for (const auto& m : v.mask_checks)
             out += "<tr>" + td(v.variant) + td(m.name) + "<td colspan=\"4\">" + esc(m.detail) + "</td>" + td(m.passed ? "pass" : "FAIL") + "</tr>\n";
+        for (const auto* text : {&v.reference, &v.note})
+            if (!text->empty() && text->rfind("the float64 manual", 0) != 0)
+                out += "<tr>" + td(v.variant) + td(text == &v.reference ? "reference" : "note") + "<td colspan=\"5\">" +
+                       esc(*text) + "</td></tr>\n";
     }
     return out + "</table>\n";
 }

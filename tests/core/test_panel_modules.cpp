@@ -1,14 +1,12 @@
 // The run panel's modules in a workspace (panel_modules): saved as given, read back in order, a file
 // that has gone still named (the GUI shows it as missing), an older workspace without the field
-// opens with none, entries that are not strings are left out; and a module's identity on one line,
-// as the checklist, the HTML report and the GUI's hovers show it.
+// opens with none, entries that are not strings are left out.
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "io/json_io.h"
 #include "io/workspace.h"
-#include "model/environment.h"
 #include "test_support.h"
 
 using namespace awb;
@@ -38,12 +36,4 @@ TEST(PanelModules, OlderWorkspaceOpensWithNoneAndOddEntriesAreLeftOut) {
     j["panel_modules"] = {"/a/mine.pt", 3, nullptr, "/b/other.pt2"};
     std::ofstream(path) << j.dump();
     EXPECT_EQ(load_workspace(path).panel_modules, (std::vector<std::string>{"/a/mine.pt", "/b/other.pt2"}));
-}
-
-TEST(PanelModules, IdentityOnOneLine) {
-    ModuleIdentity m{"mine", "/models/mine.pt2", "aotinductor", 5 * 1024 * 1024 / 2, std::string(64, 'a'), "torch 2.11.0"};
-    EXPECT_EQ(module_identity_text(m), "mine (aotinductor, 2.5 MiB, sha256 aaaaaaaaaaaa, exported by torch 2.11.0): /models/mine.pt2");
-    m.exported_by.clear();
-    m.size_bytes = -1;
-    EXPECT_EQ(module_identity_text(m), "mine (aotinductor, sha256 aaaaaaaaaaaa): /models/mine.pt2");
 }

@@ -52,6 +52,7 @@ class Attn(torch.nn.Module):
 meta = {"name": "Attn", "torch_version": torch.__version__, "semantics": "attention", "layout": "bhnd", "inputs": []}
 for path in sys.argv[1:]:
     torch.jit.save(torch.jit.script(Attn()), path, _extra_files={"attnwb.json": json.dumps(meta)})
+print(torch.__version__)
 )";
 
 QString sha256_hex(const QString& path) {
@@ -116,7 +117,7 @@ std::shared_ptr<const ProfileResult> module_like_run(const QString& module, int6
     spec.seq_q = spec.seq_k = n;
     ProfileResult r = profile_run(spec, options);
     r.spec = with_variant(r.spec, module.toStdString());
-    r.environment.modules = {identify_module(module.toStdString())};
+    r.environment.modules = {*read_panel_module(module).identity};  // the engine's module_identity
     return std::make_shared<const ProfileResult>(std::move(r));
 }
 
@@ -126,6 +127,7 @@ class UiModulesTest : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     QString mine_, other_mine_, second_;  // dir/mine.pt, dir/other/mine.pt, dir/second.pt
+    QString torch_;                       // the version of the torch that wrote them
     QVariant saved_recent_;
 
     QString file(const QString& name) const { return dir_.filePath(name); }
@@ -145,6 +147,8 @@ private slots:
         python.start(QStringLiteral("/usr/bin/python3"), {script.fileName(), mine_, other_mine_, second_});
         QVERIFY2(python.waitForFinished(120'000) && python.exitCode() == 0, python.readAllStandardError().constData());
         QVERIFY(QFileInfo(mine_).size() > 0);
+        torch_ = QString::fromUtf8(python.readAllStandardOutput()).trimmed();
+        QVERIFY(!torch_.isEmpty());
         saved_recent_ = QSettings().value(QStringLiteral("modules/recent"));  // the user's list, put back at the end
         clear_recent_modules();
     }
@@ -169,6 +173,7 @@ private slots:
         // The tooltip: name and format, the path, size with its unit, the sha256 (shortened, of these bytes).
         const QString tip = panel.variantCombo()->itemData(i, Qt::ToolTipRole).toString();
         QVERIFY2(tip.startsWith(QStringLiteral("mine: TorchScript module (.pt)\n") + mine_ + QLatin1Char('\n')), qPrintable(tip));
+        QVERIFY2(tip.endsWith(QStringLiteral("\nexported by torch ") + torch_), qPrintable(tip));  // from the file's metadata
         QVERIFY2(tip.contains(QStringLiteral("%1 B, sha256 %2...").arg(QFileInfo(mine_).size()).arg(sha256_hex(mine_).left(16))) ||
                      tip.contains(QStringLiteral(" KiB, sha256 %1...").arg(sha256_hex(mine_).left(16))),
                  qPrintable(tip));
@@ -357,8 +362,8 @@ private slots:
         window.showResult(a);
         window.showResult(module_like_run(mine_, 48));
         QTRY_COMPARE_WITH_TIMEOUT(int(window.session()->runs().size()), 2, 30'000);
-        const QString identity = QStringLiteral("module mine (torchscript, %1, sha256 %2): %3")
-                                     .arg(awb::ui::format_bytes(QFileInfo(mine_).size()), sha256_hex(mine_).left(12), mine_);
+        const QString identity = QStringLiteral("module mine: %1 (torchscript, %2, sha256 %3, exported by torch %4)")
+                                     .arg(mine_, awb::ui::format_bytes(QFileInfo(mine_).size()), sha256_hex(mine_).left(12), torch_);
         // The comparison: its runs named by the stem, each side's tooltip the file it ran.
         QVERIFY2(window.session()->runs().front().label.startsWith(QStringLiteral("mine 1x2x32x16 float32")),
                  qPrintable(window.session()->runs().front().label));
@@ -417,11 +422,19 @@ private slots:
         }
     }
 
+    // The fixture of this build's torch (tests/fixtures/modules/README.md): manual attention op for op.
+    static QString fixture(const char* name) {
+        const bool torch2 = query_device_caps().torch_version.rfind("2.", 0) == 0;
+        return QStringLiteral(AWB_FIXTURE_DIR "/modules/%1/%2").arg(torch2 ? QStringLiteral("torch2") : QStringLiteral("torch1"),
+                                                                    QString::fromLatin1(name));
+    }
+
     void endToEndProfileOfAModule() {
+        const QString module = fixture("manual_like.pt");
         MainWindow window;
         RunPanel* panel = window.runPanel();
-        QVERIFY(panel->addModule(mine_));
-        RunSpec spec = with_variant(tiny_spec(), mine_.toStdString());
+        QVERIFY(panel->addModule(module));
+        const RunSpec spec = with_variant(tiny_spec(), module.toStdString());
         panel->setSpec(spec);
         for (QSpinBox* s : panel->findChildren<QSpinBox*>())  // the profiler schedule: 0 wait, 1 warm-up, 2 active
             if (s->toolTip().startsWith(QStringLiteral("Steps run with the profiler off"))) s->setValue(0);
@@ -437,12 +450,50 @@ private slots:
         QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.front().at(1).toString()));
         QTRY_COMPARE_WITH_TIMEOUT(int(window.session()->runs().size()), 1, 30'000);
         const NamedRun& run = window.session()->runs().front();
-        QVERIFY2(run.label.startsWith(QStringLiteral("mine 1x2x32x16 float32 train")), qPrintable(run.label));
-        QCOMPARE(QString::fromStdString(run.result->spec.module), mine_);
+        QVERIFY2(run.label.startsWith(QStringLiteral("manual_like 1x2x32x16 float32 train")), qPrintable(run.label));
+        QCOMPARE(QString::fromStdString(run.result->spec.module), module);
         QCOMPARE(int(run.result->environment.modules.size()), 1);
-        QCOMPARE(QString::fromStdString(run.result->environment.modules[0].sha256), sha256_hex(mine_));
-        QVERIFY(!run.analysis->operators.empty());  // the module's own operators were recorded
-        QVERIFY(window.windowTitle().contains(QStringLiteral("mine 1x2x32x16")));
+        const ModuleIdentity& id = run.result->environment.modules[0];
+        QCOMPARE(QString::fromStdString(id.sha256), sha256_hex(module));
+        QVERIFY2(id.exported_by.rfind("torch ", 0) == 0, id.exported_by.c_str());
+        // The module's own operators were recorded: manual attention's matmuls and softmax.
+        QStringList names;
+        for (const OperatorRow& row : run.analysis->operators) names << QString::fromStdString(row.name);
+        QVERIFY2(names.contains(QStringLiteral("aten::softmax")) && names.contains(QStringLiteral("aten::matmul")),
+                 qPrintable(names.join(QLatin1Char(','))));
+        QVERIFY(window.windowTitle().contains(QStringLiteral("manual_like 1x2x32x16")));
+        QVERIFY(window.findChild<QLabel*>(QStringLiteral("status"))->toolTip().contains(QString::fromStdString(id.sha256.substr(0, 12))));
+        QVERIFY(boxes.texts.isEmpty());
+    }
+
+    void endToEndSweepOfSdpaAndAModule() {
+        const QString module = fixture("manual_like.pt");
+        MainWindow window;
+        RunPanel* panel = window.runPanel();
+        panel->setSpec(tiny_spec());
+        QVERIFY(panel->addModule(module));
+        panel->setSweepLists(QStringLiteral("16,32,64"), {QStringLiteral("sdpa"), module}, QString());
+        for (QSpinBox* s : panel->findChildren<QSpinBox*>())
+            if (s->suffix() == QLatin1String(" ms")) s->setValue(0);  // 5 samples a point
+        QCOMPARE(panel->sweepPlan().variants, (std::vector<std::string>{"sdpa", module.toStdString()}));
+        QVERIFY2(panel->sweepProblemsText().isEmpty(), qPrintable(panel->sweepProblemsText()));
+        QSignalSpy finished(window.engine(), &Engine::sweepFinished);
+        MessageBoxes boxes;
+        for (QPushButton* b : panel->findChildren<QPushButton*>())
+            if (b->text() == QLatin1String("Run sweep")) b->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 180'000);
+        const auto result = finished.front().front().value<std::shared_ptr<const SweepResult>>();
+        QCOMPARE(int(result->points.size()), 6);
+        for (const SweepPoint& p : result->points) QVERIFY2(p.status == PointStatus::Ok, p.reason.c_str());
+        QCOMPARE(window.sweepChart()->curveCount(), 2);
+        const QStringList legends{window.sweepChart()->legendText(0), window.sweepChart()->legendText(1)};
+        const int g = legends[0].contains(QStringLiteral("manual_like float32 1x2xNx16 train")) ? 0 : 1;
+        QVERIFY2(legends[g].contains(QStringLiteral("manual_like float32 1x2xNx16 train")), qPrintable(legends.join(QLatin1Char('|'))));
+        QVERIFY2(legends[1 - g].contains(QStringLiteral("sdpa float32 1x2xNx16 train")), qPrintable(legends.join(QLatin1Char('|'))));
+        const QString hover = window.sweepChart()->pointText(g, 32);
+        QVERIFY2(hover.contains(QStringLiteral("module manual_like: %1 (torchscript").arg(module)), qPrintable(hover));
+        QVERIFY(window.session()->sweeps().back().label.startsWith(QStringLiteral("sdpa+manual_like float32 1x2xNx16 train, N 16-64, ")));
+        QVERIFY(boxes.texts.isEmpty());
     }
 };
 
