@@ -1,6 +1,7 @@
 #include "engine/module_variant.h"
 
 #include <sys/stat.h>
+#include <torch/csrc/jit/python/update_graph_executor_opt.h>
 #include <torch/script.h>
 
 #include <filesystem>
@@ -132,6 +133,22 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path, const a
     return m;
 }
 
+// TorchScript runs op by op, as eager does: the graph executor's optimisation (on by default) would
+// profile the first calls, then compile fusion groups and a DifferentiableGraph inside the recorded
+// steps (40 ms of JIT work in the third call of a 1x2x128x16 module), and the profile would show
+// fusion groups instead of the aten ops the attention view and the advisor read. The setting is
+// per thread; this restores it.
+class OpByOp {
+public:
+    OpByOp() : before_(torch::jit::getGraphExecutorOptimize()) { torch::jit::setGraphExecutorOptimize(false); }
+    ~OpByOp() { torch::jit::setGraphExecutorOptimize(before_); }
+    OpByOp(const OpByOp&) = delete;
+    OpByOp& operator=(const OpByOp&) = delete;
+
+private:
+    bool before_;
+};
+
 // The module's extra inputs for a spec, made once in prepare (outside the profiled steps).
 std::vector<at::Tensor> extra_inputs(const std::vector<std::string>& names, const RunSpec& spec) {
     std::vector<at::Tensor> out;
@@ -207,6 +224,7 @@ private:
             std::vector<c10::IValue> args{q, k, v};
             for (const auto& e : extras_) args.emplace_back(e);
             auto script = *module_->script;  // a handle: forward is not const
+            const OpByOp op_by_op;
             const c10::IValue result = script.forward(std::move(args));
             if (!result.isTensor())
                 throw InvalidInput({{"variant", named_module(module_->path) + "'s forward returned a " + result.tagKind() +

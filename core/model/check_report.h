@@ -36,11 +36,11 @@ struct MaskCheck {
 struct VariantCheck {
     std::string variant;
     std::string failure;  // non-empty when the variant could not run
-    std::string reference;  // what it was compared with ("the float64 manual formula with the spec's mask", a module)
-    std::string note;       // what was not compared, and why (an AOTInductor module has no backward)
     std::vector<TensorError> tensors;
     std::vector<MaskCheck> mask_checks;
     bool passed = false;
+    std::string reference;  // what it was compared with ("the float64 manual formula with the spec's mask", a module)
+    std::string note;       // what was not compared, and why (an AOTInductor module has no backward)
     bool operator==(const VariantCheck&) const = default;
 };
 

@@ -192,10 +192,10 @@ TEST(Advisor, PrecisionNamesTheTensorsOutOfTolerance) {
     CheckReport check;
     check.spec = test::small_spec();
     check.tolerance = 1e-5;
-    VariantCheck ok{"sdpa", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}}, {}, true};
+    VariantCheck ok{"sdpa", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}}, {}, true, "", ""};
     check.variants = {ok};
     EXPECT_FALSE(fired(advise({nullptr, nullptr, nullptr, &check}), "precision"));
-    VariantCheck bad{"chunked", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}, {"grad_q", 3e-3, 1e-2, 1, 3e-3, true, false}}, {}, false};
+    VariantCheck bad{"chunked", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}, {"grad_q", 3e-3, 1e-2, 1, 3e-3, true, false}}, {}, false, "", ""};
     check.variants.push_back(bad);
     const auto found = advise({nullptr, nullptr, nullptr, &check});
     ASSERT_TRUE(fired(found, "precision"));
