@@ -19,6 +19,7 @@
 #include "analysis/run_verdict.h"
 #include "comparison_model.h"
 #include "format_qt.h"
+#include "run_modules.h"
 #include "scroll_area.h"
 #include "table_columns.h"
 #include "timeline_widget.h"
@@ -208,6 +209,8 @@ void ComparisonView::update_comparison() {
     }
     label_a_->setText(tr("<b>A</b>: %1").arg(runs_[size_t(a)].label.toHtmlEscaped()));
     label_b_->setText(tr("<b>B</b>: %1").arg(runs_[size_t(b)].label.toHtmlEscaped()));
+    label_a_->setToolTip(environment_modules_text(runs_[size_t(a)].result->environment));  // a module run: which file
+    label_b_->setToolTip(environment_modules_text(runs_[size_t(b)].result->environment));
     // Each run's tables and findings come from its analysis, computed once when it arrived.
     const auto& ra = *runs_[size_t(a)].result;
     const auto& rb = *runs_[size_t(b)].result;

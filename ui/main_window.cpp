@@ -36,6 +36,7 @@
 #include "kernel_table_model.h"
 #include "operator_panel.h"
 #include "report/report_html.h"
+#include "run_modules.h"
 #include "run_panel.h"
 #include "scroll_area.h"
 #include "session.h"
@@ -366,6 +367,7 @@ void MainWindow::displayShown() {
     }
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
                                                          QString::fromStdString(shape_string(result->spec))));
+    status_->setToolTip(environment_modules_text(result->environment));  // a module run: which file, its sha256
     status_->setText(tr("%1 %2 %3: %4 events, median recorded step %5 (profiler on)")
                          .arg(QString::fromStdString(result->spec.variant), QString::fromStdString(shape_string(result->spec)),
                               QString::fromStdString(to_string(result->spec.dtype)))
@@ -452,7 +454,11 @@ bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
     return write_reporting(error, write);
 }
 
-std::shared_ptr<const Workspace> MainWindow::workspace() const { return session_->toWorkspace(run_panel_->spec()); }
+std::shared_ptr<const Workspace> MainWindow::workspace() const {
+    std::vector<std::string> modules;
+    for (const QString& path : run_panel_->modulePaths()) modules.push_back(path.toStdString());
+    return session_->toWorkspace(run_panel_->spec(), std::move(modules));
+}
 
 void MainWindow::saveWorkspace(const QString& path) {
     beginJob(tr("Saving workspace %1...").arg(path));
@@ -477,6 +483,9 @@ void MainWindow::restoreWorkspace(std::shared_ptr<const Workspace> workspace, co
 
 void MainWindow::restoreWorkspace(const Workspace& w, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses,
                                   const QString& path) {
+    QStringList modules;
+    for (const std::string& path : w.panel_modules) modules << QString::fromStdString(path);
+    run_panel_->setModules(modules);  // before the spec, which may select one of them
     run_panel_->setSpec(w.panel_spec);
     session_->restore(w, analyses);
     setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));

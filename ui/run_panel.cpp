@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -47,10 +48,36 @@ QComboBox* combo(const QStringList& items, const QString& current) {
 }  // namespace
 
 RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(std::move(caps)) {
+    createSpecWidgets();
+    problems_ = new QLabel;
+    problems_->setWordWrap(true);
+    problems_->setStyleSheet(QStringLiteral("color: #b00020"));
+    run_ = new QPushButton(tr("Run"));
+    run_->setToolTip(tr("Profile this spec (Ctrl+R)"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setToolTip(tr("Stop after the current step (Esc)"));
+    cancel_->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(cancel_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildSpecBox());
+    layout->addWidget(buildProfilerBox());
+    layout->addWidget(problems_);
+    layout->addLayout(buttons);
+    layout->addWidget(buildSweepBox());
+    layout->addStretch();
+    connectWidgets();
+    revalidate();
+}
+
+void RunPanel::createSpecWidgets() {
     const RunSpec d;  // the article's defaults
     QStringList variants;
     for (const auto& v : variant_catalog()) variants << QString::fromStdString(v.name);
     variant_ = combo(variants, QString::fromStdString(d.variant));
+    variant_->setObjectName(QStringLiteral("variant"));
     for (int i = 0; i < variant_->count(); ++i)
         variant_->setItemData(i, QString::fromStdString(variant_catalog()[size_t(i)].description), Qt::ToolTipRole);
     dtype_ = combo({QStringLiteral("float32"), QStringLiteral("float64"), QStringLiteral("float16"), QStringLiteral("bfloat16")},
@@ -87,19 +114,13 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     window_ = spin(1, 1 << 24, 256, tr("Mask window: each query sees itself and the W - 1 keys before it"));
     key_lengths_ = new QLineEdit;
     key_lengths_->setPlaceholderText(tr("e.g. 512,300 (mask padding)"));
-    const ProfileOptions po;
-    wait_ = spin(0, 1000, po.wait, tr("Steps run with the profiler off"));
-    warmup_ = spin(0, 1000, po.warmup, tr("Steps run under the profiler and discarded"));
-    active_ = spin(1, 1000, po.active, tr("Steps recorded per cycle"));
-    repeat_ = spin(1, 1000, po.repeat, tr("Cycles of wait + warmup + active"));
-    shapes_ = new QCheckBox(tr("Record shapes"));
-    shapes_->setChecked(po.record_shapes);
-    memory_ = new QCheckBox(tr("Profile memory"));
-    memory_->setChecked(po.profile_memory);
+}
 
+QGroupBox* RunPanel::buildSpecBox() {
     auto* spec_box = new QGroupBox(tr("Run spec"));
     auto* form = new QFormLayout(spec_box);
     form->addRow(tr("Variant"), variant_);
+    form->addRow(QString(), buildModuleRow());
     form->addRow(tr("Batch B"), batch_);
     form->addRow(tr("Heads H"), heads_);
     form->addRow(tr("KV heads"), kv_heads_);
@@ -116,6 +137,19 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     form->addRow(tr("Threads"), threads_);
     form->addRow(tr("Block (chunked)"), block_);
     form->addRow(tr("SDPA backend"), sdpa_backend_);
+    return spec_box;
+}
+
+QGroupBox* RunPanel::buildProfilerBox() {
+    const ProfileOptions po;
+    wait_ = spin(0, 1000, po.wait, tr("Steps run with the profiler off"));
+    warmup_ = spin(0, 1000, po.warmup, tr("Steps run under the profiler and discarded"));
+    active_ = spin(1, 1000, po.active, tr("Steps recorded per cycle"));
+    repeat_ = spin(1, 1000, po.repeat, tr("Cycles of wait + warmup + active"));
+    shapes_ = new QCheckBox(tr("Record shapes"));
+    shapes_->setChecked(po.record_shapes);
+    memory_ = new QCheckBox(tr("Profile memory"));
+    memory_->setChecked(po.profile_memory);
     auto* prof_box = new QGroupBox(tr("Profiler schedule"));
     auto* pform = new QFormLayout(prof_box);
     pform->addRow(tr("Wait"), wait_);
@@ -124,21 +158,29 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     pform->addRow(tr("Repeat"), repeat_);
     pform->addRow(shapes_);
     pform->addRow(memory_);
+    return prof_box;
+}
 
+QGroupBox* RunPanel::buildSweepBox() {
     auto* sweep_box = new QGroupBox(tr("Sweep (profiler off)"));
     auto* sform = new QFormLayout(sweep_box);
     sweep_seq_ = new QLineEdit(QStringLiteral("256,512,1024,2048"));
     sweep_seq_->setToolTip(tr("Sequence lengths N, comma-separated (Nq = Nk = N)"));
     sform->addRow(tr("N list"), sweep_seq_);
-    auto* variant_row = new QHBoxLayout;
+    auto* builtins = new QHBoxLayout;
     for (const auto& v : variant_catalog()) {
         auto* box = new QCheckBox(QString::fromStdString(v.name));
         box->setChecked(true);
         box->setToolTip(QString::fromStdString(v.description));
         sweep_variants_.push_back(box);
-        variant_row->addWidget(box);
+        builtins->addWidget(box);
     }
-    sform->addRow(tr("Variants"), variant_row);
+    builtins->addStretch();
+    sweep_variant_grid_ = new QGridLayout;  // the modules added, under the built-ins, two a row
+    auto* variants = new QVBoxLayout;
+    variants->addLayout(builtins);
+    variants->addLayout(sweep_variant_grid_);
+    sform->addRow(tr("Variants"), variants);
     sweep_dtypes_ = new QLineEdit;
     sweep_dtypes_->setPlaceholderText(tr("the spec's dtype, or e.g. float32,bfloat16"));
     sform->addRow(tr("Dtypes"), sweep_dtypes_);
@@ -153,27 +195,10 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     run_sweep_->setToolTip(tr("Benchmark every N x variant x dtype with the profiler off; points appear in the chart as "
                               "they finish; Cancel stops between samples"));
     sform->addRow(run_sweep_);
+    return sweep_box;
+}
 
-    problems_ = new QLabel;
-    problems_->setWordWrap(true);
-    problems_->setStyleSheet(QStringLiteral("color: #b00020"));
-    run_ = new QPushButton(tr("Run"));
-    run_->setToolTip(tr("Profile this spec (Ctrl+R)"));
-    cancel_ = new QPushButton(tr("Cancel"));
-    cancel_->setToolTip(tr("Stop after the current step (Esc)"));
-    cancel_->setEnabled(false);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(run_);
-    buttons->addWidget(cancel_);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(spec_box);
-    layout->addWidget(prof_box);
-    layout->addWidget(problems_);
-    layout->addLayout(buttons);
-    layout->addWidget(sweep_box);
-    layout->addStretch();
-
+void RunPanel::connectWidgets() {
     connect(run_, &QPushButton::clicked, this, [this] {
         if (problemsText().isEmpty()) emit runRequested(spec(), profileOptions());
     });
@@ -192,10 +217,12 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
         sdpa_backend_->setEnabled(caps_.sdpa_backend_selectable && variant_->currentText() == QLatin1String("sdpa"));
     };
     connect(variant_, &QComboBox::currentTextChanged, this, backend_applies);
+    connect(variant_, &QComboBox::currentIndexChanged, this, &RunPanel::updateModuleButtons);
     auto window_applies = [this] { window_->setEnabled(mask_->currentText() == QLatin1String("window")); };
     connect(mask_, &QComboBox::currentTextChanged, this, window_applies);
     window_applies();
     backend_applies();
+    updateModuleButtons();
     connect(key_lengths_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
     connect(sweep_seq_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
     connect(sweep_dtypes_, &QLineEdit::textChanged, this, &RunPanel::revalidate);
@@ -203,7 +230,6 @@ RunPanel::RunPanel(DeviceCaps caps, QWidget* parent) : QWidget(parent), caps_(st
     connect(run_sweep_, &QPushButton::clicked, this, [this] {
         if (sweepProblemsText().isEmpty()) emit sweepRequested(sweepPlan());
     });
-    revalidate();
 }
 
 RunSpec RunPanel::spec() const {
@@ -225,6 +251,10 @@ RunSpec RunPanel::spec() const {
     s.key_lengths = parse_list(key_lengths_->text());
     s.window = s.mask == MaskKind::Window ? window_->value() : 0;
     if (s.variant == "sdpa") s.sdpa_backend = parse_sdpa_backend(sdpa_backend_->currentText().toStdString()).value_or(SdpaBackend::Auto);
+    if (const QString module = variant_->currentData(kModulePathRole).toString(); !module.isEmpty()) {
+        s = with_variant(s, module.toStdString());  // variant: the file's stem; module: its path
+        if (s.module == module_inputs_for_) s.module_inputs = module_inputs_;
+    }
     return s;
 }
 
@@ -240,7 +270,15 @@ ProfileOptions RunPanel::profileOptions() const {
 }
 
 void RunPanel::setSpec(const RunSpec& s) {
-    variant_->setCurrentText(QString::fromStdString(s.variant));
+    if (s.module.empty()) {
+        variant_->setCurrentText(QString::fromStdString(s.variant));
+    } else {  // the module among the variants (a file that vanished shows as missing), selected
+        const QString path = QString::fromStdString(absolute_module_path(s.module));
+        if (variant_->findData(path, kModulePathRole) < 0) insertModule(read_panel_module(path));
+        variant_->setCurrentIndex(variant_->findData(path, kModulePathRole));
+        module_inputs_for_ = path.toStdString();
+        module_inputs_ = s.module_inputs;
+    }
     batch_->setValue(int(s.batch));
     heads_->setValue(int(s.heads));
     kv_heads_->setValue(int(s.kv_heads));
@@ -271,8 +309,10 @@ SweepPlan RunPanel::sweepPlan() const {
     SweepPlan plan;
     plan.base = spec();
     plan.seq_lengths = parse_list(sweep_seq_->text());
-    for (auto* box : sweep_variants_)
-        if (box->isChecked()) plan.variants.push_back(box->text().toStdString());
+    for (auto* box : sweep_variants_) {
+        const QString module = box->property(kModulePathProperty).toString();
+        if (box->isChecked()) plan.variants.push_back(module.isEmpty() ? box->text().toStdString() : module.toStdString());
+    }
     for (const auto& part : sweep_dtypes_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (auto d = parse_dtype(part.trimmed().toStdString())) plan.dtypes.push_back(*d);
     plan.bench.warmup = 2;
@@ -286,18 +326,23 @@ QString RunPanel::sweepProblemsText() const {
     std::string text = format_problems(validate(plan));
     if (plan.seq_lengths.empty()) text += "seq: give at least one sequence length\n";
     if (plan.variants.empty()) text += "variants: tick at least one variant\n";
+    text += moduleSweepProblems(plan).toStdString();
     for (const auto& part : sweep_dtypes_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (!parse_dtype(part.trimmed().toStdString()))
             text += "dtypes: '" + part.trimmed().toStdString() + "' is not one of float32, float64, float16, bfloat16\n";
     // The base spec's own problems, except those a sweep replaces (lengths, variant).
     for (const auto& p : validate(plan.base, caps_))
-        if (p.field != "seq_q" && p.field != "seq_k" && p.field != "memory") text += p.field + ": " + p.message + "\n";
+        if (p.field != "seq_q" && p.field != "seq_k" && p.field != "memory" && (p.field != "variant" || plan.variants.empty()))
+            text += p.field + ": " + p.message + "\n";
     return QString::fromStdString(text).trimmed();
 }
 
 void RunPanel::setSweepLists(const QString& seq, const QStringList& variants, const QString& dtypes) {
     sweep_seq_->setText(seq);
-    for (auto* box : sweep_variants_) box->setChecked(variants.contains(box->text()));
+    for (auto* box : sweep_variants_) {
+        const QString module = box->property(kModulePathProperty).toString();
+        box->setChecked(variants.contains(box->text()) || (!module.isEmpty() && variants.contains(module)));
+    }
     sweep_dtypes_->setText(dtypes);
 }
 

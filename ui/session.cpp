@@ -6,6 +6,7 @@
 
 #include "analysis/checklist.h"
 #include "analysis/sweep_analysis.h"
+#include "model/module_file.h"
 
 namespace awb::ui {
 
@@ -14,8 +15,10 @@ namespace {
 // "manual+sdpa float32 1x2xNx16 train, N 16-64, 17:05:12": what a sweep run here measures, and when it started.
 QString liveLabel(const SweepPlan& plan) {
     std::string variants;
-    for (const std::string& v : plan.variants) variants += (variants.empty() ? "" : "+") + v;
-    QString text = QString::fromStdString(series_name(with_variant(plan.base, variants.empty() ? plan.base.variant : variants)));
+    for (const std::string& v : plan.variants) variants += (variants.empty() ? "" : "+") + (is_module_path(v) ? module_stem(v) : v);
+    RunSpec named = plan.base;  // a module's path is named by its stem: "sdpa+mine"
+    named.variant = variants.empty() ? plan.base.variant : variants;
+    QString text = QString::fromStdString(series_name(named));
     if (!plan.seq_lengths.empty()) {
         const auto [lo, hi] = std::minmax_element(plan.seq_lengths.begin(), plan.seq_lengths.end());
         text += QStringLiteral(", N %1-%2").arg(*lo).arg(*hi);
@@ -144,9 +147,10 @@ void Session::restore(const Workspace& w, const std::vector<std::shared_ptr<cons
     emit shownChanged();
 }
 
-std::shared_ptr<const Workspace> Session::toWorkspace(const RunSpec& panel_spec) const {
+std::shared_ptr<const Workspace> Session::toWorkspace(const RunSpec& panel_spec, std::vector<std::string> panel_modules) const {
     auto w = std::make_shared<Workspace>();
     w->panel_spec = panel_spec;
+    w->panel_modules = std::move(panel_modules);
     for (const NamedRun& run : runs_) w->runs.push_back({run.label.toStdString(), run.result});
     w->shown = shown_;
     for (const LabelledSweep& s : sweeps_) w->sweeps.push_back({s.label.toStdString(), *s.sweep, s.shown});

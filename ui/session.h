@@ -51,8 +51,8 @@ public:
     void setCheck(std::shared_ptr<const CheckReport> check);
     // Replaces everything with a workspace's contents (analyses: one per run, in order); every signal.
     void restore(const Workspace& workspace, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses);
-    // The saved form; panel_spec is the run panel's, which the session does not hold.
-    std::shared_ptr<const Workspace> toWorkspace(const RunSpec& panel_spec) const;
+    // The saved form; panel_spec and panel_modules are the run panel's, which the session does not hold.
+    std::shared_ptr<const Workspace> toWorkspace(const RunSpec& panel_spec, std::vector<std::string> panel_modules = {}) const;
 
 signals:
     void runsChanged();

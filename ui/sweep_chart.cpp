@@ -24,6 +24,7 @@
 #include "model/sweep_merge.h"
 #include "format_qt.h"
 #include "roofline_chart.h"
+#include "run_modules.h"
 
 namespace awb::ui {
 
@@ -39,6 +40,7 @@ QString ran_on_text(const Environment& e) {
     if (!e.torch_version.empty()) text += QObject::tr(", torch %1").arg(QString::fromStdString(e.torch_version));
     if (!e.cuda_version.empty()) text += QObject::tr(", CUDA %1").arg(QString::fromStdString(e.cuda_version));
     if (!e.driver_version.empty()) text += QObject::tr(", driver %1").arg(QString::fromStdString(e.driver_version));
+    if (const QString modules = environment_modules_text(e); !modules.isEmpty()) text += QLatin1Char('\n') + modules;
     return text;
 }
 

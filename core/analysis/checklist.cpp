@@ -106,6 +106,7 @@ ChecklistItem environment_item(const Measurements& m) {
     if (spec) reason += ", " + to_string(spec->dtype) + ", " + shape_string(*spec) + " [B,H,N,D]";
     else if (m.sweep) reason += ", " + to_string(m.sweep->plan.base.dtype) + " and the shapes of every point";
     else if (m.check) reason += ", " + to_string(m.check->spec.dtype) + ", " + shape_string(m.check->spec) + " [B,H,N,D]";
+    for (const ModuleIdentity& module : e.modules) reason += "; module " + describe_module(module);
     set(it, true, reason);
     return it;
 }

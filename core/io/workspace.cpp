@@ -209,6 +209,7 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
                {"shown", workspace.shown},
                {"runs", runs},
                {"sweeps", sweeps}};
+        if (!workspace.panel_modules.empty()) j["panel_modules"] = workspace.panel_modules;
         if (workspace.bench) j["bench"] = bench_file_json(*workspace.bench);
         if (workspace.check) j["check"] = check_file_json(*workspace.check);
         write_text_file(path, j.dump(1) + "\n");
@@ -239,6 +240,9 @@ Workspace load_workspace(const std::string& path, RunObserver* observer) {
         read_or_throw("workspace", [&] {
             w.panel_spec = j.at("panel_spec").get<RunSpec>();
             w.shown = int_or<int>(j, "shown", -1);
+            if (j.contains("panel_modules"))  // a module file that has gone stays named: the panel shows it as missing
+                for (const auto& m : j.at("panel_modules"))
+                    if (m.is_string()) w.panel_modules.push_back(m.get<std::string>());
             for (const auto& s : j.at("sweeps")) {
                 const bool named = s.is_object() && s.contains("label") && s["label"].is_string();
                 const bool shown = !s.is_object() || !s.contains("shown") || !s["shown"].is_boolean() || s["shown"].get<bool>();

@@ -39,6 +39,7 @@ struct WorkspaceSweep {
 
 struct Workspace {
     RunSpec panel_spec;
+    std::vector<std::string> panel_modules;  // the user's module files the run panel offers as variants (absolute)
     std::vector<WorkspaceRun> runs;
     std::vector<WorkspaceSweep> sweeps;
     std::shared_ptr<const BenchResult> bench;  // null for none
