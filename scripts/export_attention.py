@@ -26,6 +26,7 @@ import inspect
 import json
 import math
 import os
+import subprocess
 import sys
 import time
 import warnings
@@ -465,6 +466,7 @@ def parse_args(argv):
                    help="the mask the module applies itself, internally (default none)")
     p.add_argument("--window", type=int, default=0, help="with --mask window: W keys (query i sees i-W+1..i)")
     p.add_argument("--description", default="", help="free text stored in the metadata")
+    p.add_argument("--verify-only", action="store_true", help=argparse.SUPPRESS)  # the fresh process verifying a .pt2
     p.add_argument("--portable", action="store_true",
                    help=".pt2 on CPU: compile for x86-64-v3 (AVX2) instead of -march=native, so that the file runs "
                         "on other x86 CPUs (default: this CPU's ISA, which may fail on CPUs without it)")
@@ -503,6 +505,37 @@ def check_args(a):
     return problems
 
 
+def verify_pt2_elsewhere(a, argv, pt2_path):
+    """Loads the .pt2 and runs it against the eager function in a fresh process (this script, --verify-only), so
+    that a crash of torch's loader is one line naming the file, not the end of the export. -> passed."""
+    args = list(sys.argv[1:] if argv is None else argv) + ["--formats", "pt2", "--verify-only"]
+    sys.stdout.flush()
+    r = subprocess.run([sys.executable, "-X", "faulthandler", os.path.abspath(__file__)] + args)
+    if r.returncode < 0:
+        print(f"export_attention: error: pt2: {pt2_path} is written, but torch {torch.__version__}'s loader crashed "
+              f"(signal {-r.returncode}) running it in a fresh process; try it with `attnwb check --variant {pt2_path} "
+              f"--device {a.device} --mode forward`", file=sys.stderr)
+    return r.returncode == 0
+
+
+def verify_pt2_here(a, module, pt2_path):
+    """--verify-only: the .pt2 just written, loaded and run against the eager function. -> exit status."""
+    try:
+        meta = json.loads(read_pt2_metadata(pt2_path)[METADATA_NAME])
+        lo, hi = meta["seq"]["min"], meta["seq"]["max"]
+        runner = torch._inductor.aoti_load_package(pt2_path)
+        print("verifying the .pt2 against the eager function (a fresh process):")
+        err = verify(a, module, {"pt2": runner}, (lo, hi), bool(meta.get("seq_equal")) or lo == hi)["pt2"]
+    except Exception as e:
+        print(f"export_attention: error: pt2: verification: {summarize(e)}", file=sys.stderr)
+        return 1
+    if err > TOLERANCE[a.dtype]:
+        print(f"export_attention: error: pt2: max abs error {err:.2e} vs the eager function exceeds "
+              f"{TOLERANCE[a.dtype]:.0e} for {a.dtype}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv=None):
     a = parse_args(argv)
     problems = check_args(a)
@@ -520,13 +553,16 @@ def main(argv=None):
     except ExportError as e:
         print(f"export_attention: error: {e}", file=sys.stderr)
         return 1
-    print(f"exporting {a.target} ({type(obj).__name__ if isinstance(obj, torch.nn.Module) else obj_name}) with torch "
-          f"{torch.__version__}: example {a.batch}x{a.heads}x{{N}}x{a.head_dim} (KVH {a.kv_heads}, {a.layout}), "
-          f"N {a.seq_min}..{a.seq_max}, inputs q, k, v{''.join(', ' + s for s in a.inputs)}")
+    if not a.verify_only:
+        print(f"exporting {a.target} ({type(obj).__name__ if isinstance(obj, torch.nn.Module) else obj_name}) with torch "
+              f"{torch.__version__}: example {a.batch}x{a.heads}x{{N}}x{a.head_dim} (KVH {a.kv_heads}, {a.layout}), "
+              f"N {a.seq_min}..{a.seq_max}, inputs q, k, v{''.join(', ' + s for s in a.inputs)}")
     written, runners, failed = [], {}, False
     seq, seq_equal = (a.seq_min, a.seq_max), a.seq_min == a.seq_max
     pt_path = os.path.join(a.out, a.name + ".pt")
     pt2_path = os.path.join(a.out, a.name + ".pt2")
+    if a.verify_only:
+        return verify_pt2_here(a, module, pt2_path)
     for fmt in a.formats:
         t0 = time.perf_counter()
         try:
@@ -546,7 +582,8 @@ def main(argv=None):
                 if text is None:
                     raise ExportError(f"{pt2_path}: the package's metadata has no '{METADATA_NAME}'")
                 meta = json.loads(text)
-                runners["pt2"] = torch._inductor.aoti_load_package(pt2_path)
+                # Loaded and run in a fresh process (verify_pt2_elsewhere): on the H200, torch 2.11's loader crashed
+                # (SIGSEGV in _load_aoti) in the process that had just compiled the package, which was fine.
                 isa = package_meta.get("AOTI_CPU_ISA", "?") if a.device == "cpu" else package_meta.get(
                     "AOTI_COMPUTE_CAPABILITY", "?")
                 written.append((pt2_path, f"AOTInductor ({a.device}, {a.dtype}, compiled for "
@@ -561,6 +598,8 @@ def main(argv=None):
     for path, what, seconds, meta in written:
         print(f"wrote {path}: {what}, {os.path.getsize(path) / 1024:.1f} KiB in {seconds:.1f} s; metadata "
               f"{METADATA_NAME} read back: {json.dumps({k: meta[k] for k in meta if k != 'description'})}")
+    if any(path == pt2_path for path, *_ in written):
+        failed |= not verify_pt2_elsewhere(a, argv, pt2_path)
     if runners:
         print("verifying against the eager function:")
         try:

@@ -176,7 +176,13 @@ VariantCheck check_one(const RunSpec& spec, const std::string& name, const StepT
                           compare("grad_k", t.grad_k, ref.tensors.grad_k, tolerance), compare("grad_v", t.grad_v, ref.tensors.grad_v, tolerance)};
             if (s.mask == MaskKind::Padding && ref.masked_probe) vc.mask_checks.push_back(padded_keys_check(s, t));
         }
-        if (ref.masked_probe) vc.mask_checks.push_back(fully_masked_rows_check(s, tolerance));
+        if (ref.masked_probe) {
+            try {
+                vc.mask_checks.push_back(fully_masked_rows_check(s, tolerance));
+            } catch (const InvalidInput& e) {  // the probe's padding mask with a backend that has no kernel for masks (flash on CUDA)
+                vc.note = "rows that see no key: not probed: " + format_problems(e.problems());
+            }
+        }
     } catch (const InvalidInput& e) {
         if (s.module.empty()) throw;  // an SDPA backend with no kernel for the spec: bad input with LibTorch's reasons, as in profile
         vc.failure = format_problems(e.problems());  // a module that does not fit: the other variants go on

@@ -16,8 +16,18 @@ namespace awb::cuda {
 bool available() { return at::cuda::is_available(); }
 int device_count() { return int(at::cuda::device_count()); }
 // Every query below answers "none" (false, -1, "") for a device that is not there, as on a machine
-// without a GPU, instead of letting LibTorch assert.
-static bool has_device(int device) { return device >= 0 && available() && device < device_count(); }
+// without a GPU, instead of letting LibTorch assert. For a device that is there it first initialises
+// CUDA as torch.cuda does: LibTorch 2.x sets its caching allocator up lazily, with the first CUDA tensor,
+// and until then the allocator's statistics throw "Invalid device argument" (seen on the H200).
+static bool has_device(int device) {
+    if (device < 0 || !available() || device >= device_count()) return false;
+#if TORCH_VERSION_MAJOR >= 2
+    at::globalContext().lazyInitDevice(c10::DeviceType::CUDA);
+#else
+    at::globalContext().lazyInitCUDA();
+#endif
+    return true;
+}
 
 bool supports_bf16(int device) { return has_device(device) && at::cuda::getDeviceProperties(device)->major >= 8; }
 int64_t free_bytes(int device) {

@@ -161,18 +161,28 @@ int64_t device_available_bytes(const RunSpec& s, const DeviceCaps& caps) {
     return -1;
 }
 
+namespace {
+
+// A built-in's name, or a module file this LibTorch can load.
+std::vector<SpecProblem> variant_problems(const RunSpec& s, const DeviceCaps& caps) {
+    if (s.module.empty()) {
+        if (find_variant(s.variant)) return {};
+        return {{"variant", "'" + s.variant + "' is not a known variant (known: " + variant_names() + ", or a module file .pt/.pt2)"}};
+    }
+    auto out = check_module_file(s.module);
+    if (module_format(s.module) == ModuleFormat::AOTInductor && !caps.torch_version.empty() && caps.torch_version[0] < '2')
+        out.push_back({"variant", "module '" + s.module + "' is an AOTInductor package, which needs LibTorch 2.x (this is " +
+                                      caps.torch_version + "; scripts/build.sh --torch2)"});
+    return out;
+}
+
+}  // namespace
+
 std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
     std::vector<SpecProblem> out;
     auto add = [&](std::string field, std::string msg) { out.push_back({std::move(field), std::move(msg)}); };
 
-    if (!s.module.empty()) {
-        for (auto& p : check_module_file(s.module)) out.push_back(std::move(p));
-        if (module_format(s.module) == ModuleFormat::AOTInductor && !caps.torch_version.empty() && caps.torch_version[0] < '2')
-            add("variant", "module '" + s.module + "' is an AOTInductor package, which needs LibTorch 2.x (this is " +
-                               caps.torch_version + "; scripts/build.sh --torch2)");
-    } else if (!find_variant(s.variant)) {
-        add("variant", "'" + s.variant + "' is not a known variant (known: " + variant_names() + ", or a module file .pt/.pt2)");
-    }
+    for (auto& p : variant_problems(s, caps)) out.push_back(std::move(p));
 
     const std::pair<const char*, int64_t> sizes[] = {{"batch", s.batch},     {"heads", s.heads},
                                                      {"kv_heads", s.kv_heads}, {"seq_q", s.seq_q},

@@ -71,6 +71,8 @@ std::string environment_key(const Environment& e) {
                       device_kind(e.device) + (e.device_name.empty() ? "" : " " + e.device_name);
     if (!e.cuda_version.empty()) key += ", CUDA " + e.cuda_version;
     if (!e.driver_version.empty()) key += ", driver " + e.driver_version;
+    // A module exported again between shards is another variant under the same name.
+    for (const auto& m : e.modules) key += ", " + m.name + " sha256 " + m.sha256.substr(0, 12);
     return key;
 }
 

@@ -42,10 +42,12 @@ STEPS = [
     ("inspect", "(e) attnwb inspect of the Kineto and PyTorch traces vs the tables of the same profiles; (f) the attention "
                 "calls in PyTorch's traces (shapes, FLOPs, device time, % of the H200's roof)", 12, 120),
     ("bench", "(c) attnwb bench vs torch.utils.benchmark, sdpa flash bf16 (4, 16, 8192, 128) fwd + train, GEMM roof", 30, 240),
+    ("modules", "(g) users' modules on the device: the TorchScript fixtures (profile + check, train), a .pt2 AOT-compiled "
+                "here for it by scripts/export_attention.py (profile + check, forward), a CPU .pt2 refused", 75, 240),
     ("sweep", "(d) sweep N = 1K..32K manual/sdpa/chunked bf16 + fp16 with CUDA peak; attnwb check per dtype/backend "
               "(the sweep is stopped like Ctrl-C when the budget runs out: what finished is kept)", 70, 360),
 ]
-GPU_STEPS = {"profile", "bench", "sweep", "inspect"}
+GPU_STEPS = {"profile", "bench", "sweep", "inspect", "modules"}
 
 
 class Check:
@@ -170,7 +172,7 @@ class Check:
                                                  "scripts/gpu-check.sh --prepare here and carry .gpu-deps")])
             return False
         cmd = ["cmake", "-S", REPO, "-B", self.build, "-G", "Ninja", "-DAWB_BUILD_GUI=OFF",
-               f"-DAWB_TORCH_PYTHON={self.args.python}", "-DCMAKE_BUILD_TYPE=RelWithDebInfo"] + deps.cmake_args(REPO)
+               f"-DAWB_TORCH_PYTHON={shutil.which(self.args.python) or self.args.python}", "-DCMAKE_BUILD_TYPE=RelWithDebInfo"] + deps.cmake_args(REPO)
         if self.args.cmake_arg:
             cmd += self.args.cmake_arg
         rc, secs = self.run(cmd, "configure.log", 240)
@@ -332,6 +334,58 @@ class Check:
             self.add("bench", [dict(v, rule=f"{mode}: {v['rule']}") for v in rules.bench_rules(ours, timer, goal, roof, cuda=self.gpu)])
         return True
 
+    def module_runs(self, d, name, path, mode, verdicts, expect_refusal=""):
+        """attnwb profile and check of one module file at the article's shape; verdicts appended."""
+        spec = self.load.spec(variant=path, mode=mode)
+        rc, secs = self.attnwb(["profile", "-q", "--rows", "20", "--json", f"{d}/{name}.profile.json"] + self.load.spec_args(spec),
+                               f"modules.{name}.log", 120)
+        log = open(os.path.join(self.work, "logs", f"modules.{name}.log"), errors="replace").read()
+        if expect_refusal:
+            ok = rc == 2 and expect_refusal in log
+            verdicts.append(rules.Verdict(f"{name}: refused", "pass" if ok else "fail",
+                                          f"exit {rc}: " + self.tail(f"modules.{name}.log", 3).strip().replace("\n", " ")[-300:]))
+            return
+        total = rules.printed_total(log, "Self CUDA" if self.gpu else "Self CPU")
+        ok = rc == 0 and total is not None and total > 0
+        verdicts.append(rules.Verdict(f"{name}: profile {mode}", "pass" if ok else "fail",
+                                      f"exit {rc} in {secs:.0f} s, {'Self CUDA' if self.gpu else 'Self CPU'} total "
+                                      f"{total if total is not None else '?'} us" + ("" if ok else ":\n" + self.tail(f"modules.{name}.log")),
+                                      total_us=total))
+        rc, _ = self.attnwb(["check", "-q", "--json", f"{d}/{name}.check.json"] + self.load.spec_args(spec),
+                            f"modules.{name}.check.log", 120)
+        worst = ""
+        if os.path.exists(f"{d}/{name}.check.json"):
+            worst = next((c["reason"] for c in json.load(open(f"{d}/{name}.check.json"))["checklist"]
+                          if c["id"] == "numerical"), "")
+        verdicts.append(rules.Verdict(f"{name}: check", "pass" if rc == 0 else "fail",
+                                      f"exit {rc}: {worst[:400]}" if worst else f"exit {rc}:\n" + self.tail(f"modules.{name}.check.log")))
+
+    def step_modules(self):
+        d = os.path.join(self.work, "modules")
+        os.makedirs(d, exist_ok=True)
+        os.environ["PYTHONFAULTHANDLER"] = "1"  # a crash while exporting prints python's stack
+        fx = os.path.join(REPO, "tests", "fixtures", "modules", "torch2")
+        verdicts = []
+        for stem in ("softcap", "manual_like"):
+            self.module_runs(d, f"{stem}.pt", os.path.join(fx, stem + ".pt"), "train", verdicts)
+        if self.gpu:  # the fixtures' .pt2 hold CPU code
+            self.module_runs(d, "manual_like.pt2-cpu-on-cuda", os.path.join(fx, "manual_like.pt2"), "forward", verdicts,
+                             expect_refusal="compiled for cpu")
+        spec = self.load.spec()
+        rc, secs = self.run([self.args.python, os.path.join(REPO, "scripts", "export_attention.py"),
+                             os.path.join(REPO, "examples", "softcap.py") + ":softcap", "--semantics", "custom",
+                             "--device", self.device, "--dtype", spec["dtype"], "--batch", str(spec["batch"]),
+                             "--heads", str(spec["heads"]), "--head-dim", str(spec["head_dim"]), "--seq-min", "16",
+                             "--seq-max", "4096", "--name", "softcap_here", "--out", d], "modules.export.log", 200)
+        pt2 = os.path.join(d, "softcap_here.pt2")
+        verdicts.append(rules.Verdict(f"export .pt2 for {self.device}", "pass" if rc == 0 and os.path.exists(pt2) else "fail",
+                                      f"exit {rc} in {secs:.0f} s: " + self.tail("modules.export.log", 4).strip().replace("\n", " | ")[-400:],
+                                      seconds=secs))
+        if os.path.exists(pt2):
+            self.module_runs(d, "softcap_here.pt2", pt2, "forward", verdicts)
+        self.add("modules", verdicts)
+        return True
+
     def step_sweep(self):
         d = os.path.join(self.work, "sweep")
         os.makedirs(d, exist_ok=True)
@@ -428,7 +482,7 @@ class Check:
             f.write("\n".join(lines) + "\n")
 
     def pack(self):
-        for name, folder in (("logs", "logs"), ("profile", "profile"), ("bench", "bench"), ("sweep", "sweep")):
+        for name, folder in (("logs", "logs"), ("profile", "profile"), ("bench", "bench"), ("sweep", "sweep"), ("modules", "modules")):
             src = os.path.join(self.work, folder)
             if os.path.isdir(src):
                 with tarfile.open(os.path.join(self.out, f"{name}.tar.gz"), "w:gz") as tar:

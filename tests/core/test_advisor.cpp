@@ -50,7 +50,7 @@ TEST(Advisor, ScoreMatrixFiresWhenNxNIsMaterialised) {
     const ProfileResult manual = profile_run(spec, ProfileOptions{});
     const auto found = advise({&manual});
     ASSERT_TRUE(fired(found, "score-matrix")) << format_findings(found);
-    const Finding& f = finding(found, "score-matrix");
+    const Finding f = finding(found, "score-matrix");
     EXPECT_NE(f.title.find("[1, 2, 256, 256] float32"), std::string::npos) << f.title;
     EXPECT_NE(f.title.find("0.5 MiB"), std::string::npos) << f.title;
     // The analysis a caller already has (the GUI's, computed once per run) gives the same findings.
@@ -140,7 +140,7 @@ TEST(Advisor, DispatchBoundLeavesWaitsOut) {
     hip.kind = EventKind::Runtime;
     const auto found = advise({step({hip}).get()});
     ASSERT_TRUE(fired(found, "dispatch-bound")) << format_findings(found);
-    const Finding& f = finding(found, "dispatch-bound");
+    const Finding f = finding(found, "dispatch-bound");
     EXPECT_NE(f.title.find("700.0 us of CPU time per step against 100.0 us of kernels (7.0x)"), std::string::npos) << f.title;
     EXPECT_NE(f.title.find("300.0 us per step of waiting left out"), std::string::npos) << f.title;
     EXPECT_NE(format_findings(found).find("waiting, not dispatch: hipDeviceSynchronize: 1 calls per step, 300.0 us per step"), std::string::npos)
@@ -199,7 +199,7 @@ TEST(Advisor, PrecisionNamesTheTensorsOutOfTolerance) {
     check.variants.push_back(bad);
     const auto found = advise({nullptr, nullptr, nullptr, &check});
     ASSERT_TRUE(fired(found, "precision"));
-    const Finding& f = finding(found, "precision");
+    const Finding f = finding(found, "precision");
     EXPECT_NE(f.title.find("chunked"), std::string::npos);
     ASSERT_EQ(f.evidence.size(), 1u);
     EXPECT_NE(f.evidence[0].find("grad_q: error 3.00e-03"), std::string::npos) << f.evidence[0];

@@ -113,6 +113,9 @@ TEST(CudaGpu, PeakMemoryBookkeeping) {
     if (!cuda::available()) GTEST_SKIP() << "GPU only (no CUDA GPU visible)";
     RunSpec s = small_cuda_spec();
     s.mode = Mode::Forward;
+    // A first run makes what LibTorch keeps for the process: the cuBLAS workspace (32 MiB on the H200)
+    // stays allocated after the first matmul, in PyTorch too (torch.cuda.memory_allocated()).
+    profile_run(s, ProfileOptions{});
     cuda::synchronize(0);
     const int64_t before = cuda::memory_allocated(0);
     cuda::reset_peak_memory(0);
@@ -151,6 +154,9 @@ TEST(CudaGpu, EveryBackendRunsOrSaysWhyNot) {
         profile_run(padded, ProfileOptions{});
         ADD_FAILURE() << "flash ran with an attention mask";
     } catch (const InvalidInput& e) {
-        EXPECT_NE(std::string(e.what()).find("attn_mask"), std::string::npos) << e.what();
+        // LibTorch's reasons when it warns them ("... attn_mask ..."); LibTorch 2.11 on the H200 only says
+        // "Invalid backend". Either way bad input on the backend field, naming the mask.
+        EXPECT_EQ(e.problems().at(0).field, "sdpa_backend");
+        EXPECT_NE(std::string(e.what()).find("with mask padding"), std::string::npos) << e.what();
     }
 }

@@ -102,7 +102,7 @@ TEST(OpTable, MemoryIsChargedToEveryOpWhoseIntervalHoldsIt) {
     EXPECT_EQ(row(rows, "inner").self_cpu_memory_bytes, 4196);
     EXPECT_EQ(row(rows, "outer").cpu_memory_bytes, 3196);
     EXPECT_EQ(row(rows, "outer").self_cpu_memory_bytes, -1000);
-    const auto& loose = row(rows, "[memory]");
+    const auto loose = row(rows, "[memory]");
     EXPECT_EQ(loose.calls, 2) << "records outside every op become top-level [memory] rows";
     EXPECT_EQ(loose.cpu_memory_bytes, 0);
 }
@@ -110,7 +110,7 @@ TEST(OpTable, MemoryIsChargedToEveryOpWhoseIntervalHoldsIt) {
 TEST(OpTable, CudaMemoryGoesToDeviceColumns) {
     auto t = Trace::build({op("aten::empty", 0, 10)}, {mem(5, 512, DeviceKind::CUDA)}, {});
     const auto rows = key_averages(t);  // the row is a reference into it (AddressSanitizer found one into a temporary)
-    const auto& r = row(rows, "aten::empty");
+    const auto r = row(rows, "aten::empty");
     EXPECT_EQ(r.cpu_memory_bytes, 0);
     EXPECT_EQ(r.device_memory_bytes, 512);
     EXPECT_EQ(r.self_device_memory_bytes, 512);
@@ -140,7 +140,7 @@ TEST(OpTable, KernelsLinkedByCorrelationGiveDeviceTime) {
     EXPECT_EQ(row(rows, "aten::mm").self_device_ns, 3'000);
     EXPECT_EQ(row(rows, "aten::matmul").device_total_ns, 3'000);
     EXPECT_EQ(row(rows, "aten::matmul").self_device_ns, 0);
-    const auto& k = row(rows, "gemm_kernel");
+    const auto k = row(rows, "gemm_kernel");
     EXPECT_EQ(k.device, DeviceKind::CUDA);
     EXPECT_EQ(k.cpu_total_ns, 0);
     EXPECT_EQ(k.device_total_ns, 3'000);

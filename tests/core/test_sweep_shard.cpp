@@ -366,3 +366,23 @@ TEST(SweepMerge, FilesFromBeforeShardsReadAsWholeSweepsIndexedByPosition) {
         EXPECT_NE(std::string(e.what()).find("shard 5 of 1 is not a shard"), std::string::npos) << e.what();
     }
 }
+
+namespace awb {
+namespace {
+
+TEST(SweepMerge, AModuleExportedAgainBetweenShardsIsAnotherEnvironment) {
+    const SweepPlan plan = plan_of({64, 128}, {"sdpa", "/w/mine.pt2"});
+    Environment first = env_on("h200-node"), second = first;
+    first.modules = {{"mine", "/w/mine.pt2", "aotinductor", 4096, std::string(64, 'a'), "torch 2.11.0"}};
+    second.modules = {{"mine", "/w/mine.pt2", "aotinductor", 4096, std::string(64, 'b'), "torch 2.11.0"}};
+    std::vector<ShardFile> files{shard_file(plan, 0, 2, first), shard_file(plan, 1, 2, second)};
+    const MergeOutcome m = merge_shards(files);
+    ASSERT_EQ(m.problems.size(), 1u);
+    EXPECT_NE(m.problems[0].find("mine sha256 aaaaaaaaaaaa"), std::string::npos) << m.problems[0];
+    EXPECT_NE(m.problems[0].find("mine sha256 bbbbbbbbbbbb"), std::string::npos) << m.problems[0];
+    files[1] = shard_file(plan, 1, 2, first);
+    EXPECT_TRUE(merge_shards(files).problems.empty()) << joined(merge_shards(files).problems);
+}
+
+}  // namespace
+}  // namespace awb

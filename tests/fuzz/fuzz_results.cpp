@@ -115,11 +115,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), std::streamsize(size));
         try {
             const awb::Workspace w = awb::load_workspace(path);
-            for (const auto& s : w.sweeps) use(awb::ResultsFile{path, awb::ResultsKind::Sweep, {}, {}, {}, {}, s.sweep, {}});
-            if (w.bench) use(awb::ResultsFile{path, awb::ResultsKind::Bench, {}, {}, {}, *w.bench, {}, {}});
-            if (w.check) use(awb::ResultsFile{path, awb::ResultsKind::Check, {}, {}, {}, {}, {}, *w.check});
+            for (const auto& s : w.sweeps) use(awb::ResultsFile{path, awb::ResultsKind::Sweep, {}, {}, {}, {}, s.sweep, {}, {}});
+            if (w.bench) use(awb::ResultsFile{path, awb::ResultsKind::Bench, {}, {}, {}, *w.bench, {}, {}, {}});
+            if (w.check) use(awb::ResultsFile{path, awb::ResultsKind::Check, {}, {}, {}, {}, {}, *w.check, {}});
             for (const auto& r : w.runs) {
-                awb::ResultsFile f{path, awb::ResultsKind::Trace, *r.result, {}, {}, {}, {}, {}};
+                awb::ResultsFile f{path, awb::ResultsKind::Trace, *r.result, {}, {}, {}, {}, {}, {}};
                 use(f);
             }
         } catch (const std::exception& e) {
@@ -151,7 +151,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             for (const auto& n : m.notes) sink(n.size());
             if (!m.problems.empty()) return 0;
             for (const auto& p : m.merged.points) sink(awb::where_ran(m.merged, p).host.size());
-            use(awb::ResultsFile{"merged", awb::ResultsKind::Sweep, {}, {}, {}, {}, m.merged, {}});
+            use(awb::ResultsFile{"merged", awb::ResultsKind::Sweep, {}, {}, {}, {}, m.merged, {}, {}});
         } catch (const std::exception& e) {
             finding(std::string("merging sweeps the reader accepted threw ") + typeid(e).name() + ": " + e.what());
         }
