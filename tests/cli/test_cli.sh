@@ -447,7 +447,9 @@ else
     check "a .pt2 checked against its TorchScript export, output only" 0 "compared with its TorchScript export 'softcap.pt'" \
         -- check "${small[@]}" --variant "$mods/softcap.pt2"
     check "a .pt2 with a static N refuses another N" 2 'static N of 64, the spec has 32' \
-        -- bench "${small[@]}" "${quick[@]}" --variant "$mods/static_n.pt2" --mode forward --seq 32
+        -- bench "${small[@]}" "${quick[@]}" --variant "$mods/static_n.pt2" --mode forward --seq 32    # Compiled on the H200 by the GPU check (tests/fixtures/gpu/h200-2026-12-04): CUDA code, refused on the CPU.
+    check "a .pt2 compiled for CUDA is refused on the CPU, named" 2 "softcap_cuda\.pt2' was compiled for cuda, the spec runs on cpu" \
+        -- profile "${small[@]}" --variant "$mods/softcap_cuda.pt2" --mode forward
 fi
 
 echo "$passed passed, $failed failed"
