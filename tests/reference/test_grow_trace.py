@@ -136,7 +136,7 @@ class GrownTrace(unittest.TestCase):
         for r, copy in enumerate(copies):
             self.assertEqual(shape(copy), shape(body), f"copy {r}: linking ids not one-to-one as in the source")
             for kv in set(link_values_all(copy)):
-                self.assertNotIn(kv, seen, f"{kv} in copy {seen.get(kv)} and copy {r}")
+                self.assertFalse(kv in seen, f"{kv} in copy {seen.get(kv)} and copy {r}")
                 seen[kv] = r
             for a, b in zip(body, copy):
                 self.assertEqual(a.get("name"), b.get("name"))
