@@ -44,7 +44,9 @@ A real trace, grown (issue 35)
   events (args correlation, External id, Ev Idx, Profiler Event Index, Python id / Python parent id,
   Sequence number, wait_on_cuda_event_record_corr_id; the id / bind_id of flow and async events)
   + r x one stride (a power of ten above the largest), so that linking stays one-to-one within each copy
-  and across keys; everything else verbatim (names, Input Dims, Concrete Inputs, [memory] events), the
+  and across keys; the step numbers go on (ProfilerStep#N + r x the trace's number of steps: attnwb's
+  per-step GPU breakdown takes a step number that comes back for the first one's window); everything
+  else verbatim (other names, Input Dims, Concrete Inputs, [memory] events), the
   metadata (M) events and the top-level keys (deviceProperties, distributedInfo, ...) once. Streamed,
   deterministic, kept as /tmp/awb-bench/grown_<name>_<size>mb.json with a .meta.json sidecar (source,
   repetitions, bytes, events per repetition) and reused while source, size and GROW_VERSION match.
@@ -1092,7 +1094,7 @@ def gzip_file(src, dst, regenerate):
 # Growing a real trace (issue 35)
 # ---------------------------------------------------------------------------------------------------
 
-GROW_VERSION = 1
+GROW_VERSION = 2
 PUBLIC_TRACES = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "public-traces"))
 DEFAULT_REAL_TRACE = os.path.join(PUBLIC_TRACES, "hta", "a100_80gb_rank0.json.gz")
 GROW_GAP_US = 1000          # at least this much idle time between two repetitions
@@ -1187,15 +1189,38 @@ def _id_hole(key, value):
     return "", int(value), "", 0
 
 
+STEP_NAME = re.compile(r'(?<=[{,\s])"name"\s*:\s*"ProfilerStep#(\d+)"')
+
+
+def _event_holes(text, obj):
+    """(start, end, key, hole) of each value of one event's text that a repetition changes, in order."""
+    out = []
+    for m in _hole_matches(text, obj):
+        key, value = m.group(1), m.group(2)
+        if key == "ts":
+            hole = _ts_hole(value) if value[0] in "-0123456789" else None
+        elif key in EVENT_ID_KEYS and obj.get("ph") not in ID_PHASES:
+            hole = None
+        else:
+            hole = _id_hole(key, value)
+        if hole is not None:
+            out.append((m.start(2), m.end(2), key, hole))
+    step = STEP_NAME.search(text) if str(obj.get("name", "")).startswith("ProfilerStep#") else None
+    if step:   # copies continue the step numbers: ProfilerStep#N + r x (the trace's steps)
+        out.append((step.start(1), step.end(1), "ProfilerStep#", ("", int(step.group(1)), "", 3)))
+    return sorted(out)
+
+
 class GrowTemplate:
     """One repetition of a trace's events with holes where repetitions differ: lits[0] hole[0] lits[1] ...
     A hole (prefix, base, suffix, unit) renders as prefix + str(base + deltas[unit]) + suffix, with
-    deltas = (r x id stride, r x time offset, r)."""
+    deltas = (r x id stride, r x time offset, r, r x the number of ProfilerStep#N steps)."""
 
     def __init__(self, text):
         self.lits, self.holes, self.counts = [], [], {}
         self.metadata_events = self.events = 0
         self.ts_min, self.ts_end, self.max_id = None, None, 0
+        self.steps = (1 << 62, -1)      # lowest, highest N of the ProfilerStep#N names
         first = last = sep = None
         cur = []
         for start, end, obj in iter_trace_events(text):
@@ -1220,29 +1245,23 @@ class GrowTemplate:
         span = (self.ts_end - self.ts_min) if self.ts_min is not None else 0
         self.offset_us = math.ceil(decimal.Decimal(span + GROW_GAP_US) / 1000) * 1000   # whole milliseconds
         self.id_stride = 10 ** len(str(self.max_id))
+        self.step_stride = max(0, self.steps[1] - self.steps[0] + 1)
 
     def _add_event(self, text, obj, cur):
         self.events += 1
         self._note_time(obj)
         pos = 0
-        for m in _hole_matches(text, obj):
-            key, value = m.group(1), m.group(2)
-            if key == "ts":
-                hole = _ts_hole(value) if value[0] in "-0123456789" else None
-            elif key in EVENT_ID_KEYS and obj.get("ph") not in ID_PHASES:
-                hole = None
-            else:
-                hole = _id_hole(key, value)
-            if hole is None:
-                continue
-            cur.append(text[pos:m.start(2)])
+        for start, end, key, hole in _event_holes(text, obj):
+            cur.append(text[pos:start])
             self.lits.append("".join(cur))
             cur.clear()
             self.holes.append(hole)
-            pos = m.end(2)
+            pos = end
             self.counts[key] = self.counts.get(key, 0) + 1
             if hole[3] == 0:
                 self.max_id = max(self.max_id, hole[1])
+            elif hole[3] == 3:
+                self.steps = (min(self.steps[0], hole[1]), max(self.steps[1], hole[1]))
         cur.append(text[pos:])
 
     def _note_time(self, obj):
@@ -1256,7 +1275,7 @@ class GrowTemplate:
 
     def render(self, r):
         """Repetition r >= 1 of the (non-metadata) events."""
-        deltas = (r * self.id_stride, r * self.offset_us, r)
+        deltas = (r * self.id_stride, r * self.offset_us, r, r * self.step_stride)
         vals = [p + str(b + deltas[u]) + s for p, b, s, u in self.holes]
         out = [None] * (len(self.lits) + len(vals))
         out[0::2] = self.lits
@@ -1287,7 +1306,8 @@ def grow_trace(source, out, repetitions):
             "source_mtime_ns": st.st_mtime_ns, "source_json_bytes": len(text.encode("utf-8")), "path": os.path.abspath(out),
             "repetitions": repetitions, "bytes": os.path.getsize(out), "events_per_repetition": tpl.events,
             "metadata_events": tpl.metadata_events, "events": tpl.events * repetitions + tpl.metadata_events,
-            "offset_us": tpl.offset_us, "id_stride": tpl.id_stride, "renumbered_per_repetition": dict(sorted(tpl.counts.items())),
+            "offset_us": tpl.offset_us, "id_stride": tpl.id_stride,
+            "step_stride": tpl.step_stride, "renumbered_per_repetition": dict(sorted(tpl.counts.items())),
             "seconds": round(time.perf_counter() - t0, 1)}
     with open(out + ".meta.json", "w") as f:
         json.dump(meta, f, indent=1)
@@ -1297,6 +1317,42 @@ def grow_trace(source, out, repetitions):
 def grown_path(source, size_mb):
     stem = re.sub(r"(\.pt\.trace)?\.json(\.gz)?$", "", os.path.basename(source))
     return f"/tmp/awb-bench/grown_{re.sub(r'[^A-Za-z0-9_.-]+', '_', stem)}_{size_mb}mb.json"
+
+
+def _json_bytes(path):
+    """Uncompressed size of a trace, streamed."""
+    if not path.endswith(".gz"):
+        return os.path.getsize(path)
+    n = 0
+    with gzip.open(path, "rb") as f:
+        while chunk := f.read(4 * MIB):
+            n += len(chunk)
+    return n
+
+
+def _grow_in_child(source, path, size_mb):
+    """grow_trace to at least size_mb MB, in a forked child: the timed tools are children of this process,
+    and a child's ru_maxrss starts from this process's RSS at fork, so this one must stay small."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            reps = max(1, -(-size_mb * MB // _json_bytes(source)))
+            meta = grow_trace(source, path, reps)
+            meta["size_mb"] = size_mb
+            with open(path + ".meta.json", "w") as f:
+                json.dump(meta, f, indent=1)
+            code = 0
+        except BaseException as e:  # noqa: B902: the child reports and exits, whatever happened
+            print(f"bench_import: growing {source}: {type(e).__name__}: {e}", file=sys.stderr)
+        finally:
+            sys.stdout.flush()
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"bench_import: could not grow {source}")
+    with open(path + ".meta.json") as f:
+        return json.load(f)
 
 
 def grown_trace(source, size_mb, regenerate=False, path=None):
@@ -1316,14 +1372,9 @@ def grown_trace(source, size_mb, regenerate=False, path=None):
             return meta
     except (OSError, ValueError):
         pass
-    one = len(read_trace_text(source).encode("utf-8"))
-    reps = max(1, -(-size_mb * MB // one))
-    meta = grow_trace(source, path, reps)
-    meta["size_mb"] = size_mb
-    with open(path + ".meta.json", "w") as f:
-        json.dump(meta, f, indent=1)
-    print(f"wrote {path}: {reps} x {os.path.basename(source)}, {meta['events']} events, {meta['bytes'] / MB:.1f} MB "
-          f"in {meta['seconds']} s")
+    meta = _grow_in_child(source, path, size_mb)
+    print(f"wrote {path}: {meta['repetitions']} x {os.path.basename(source)}, {meta['events']} events, "
+          f"{meta['bytes'] / MB:.1f} MB in {meta['seconds']} s")
     return meta
 
 
@@ -1631,7 +1682,8 @@ def grown_mismatches(orig, grown, reps):
     """Compares attnwb's results (inspect_json) of a trace grown `reps` times with those of its source:
     operators (calls, self/total CPU and device time, memory), kernels (calls, totals; min/max/avg the
     same), kernel classes, the GPU time breakdown per (rank, device, step) (busy, computation,
-    communication, memcpy, memset, exposed, per class) and the event counts. Returns (issues, figures compared)."""
+    communication, memcpy, memset, exposed, per class; copy r's ProfilerStep#N folded back on the source's)
+    and the event counts. Returns (issues, figures compared)."""
     issues, n = [], 0
     op_key = lambda r: (r["name"], r["device_type"])
     n += _compare("operator", _sum_rows(orig["operators"], op_key, OP_ADDITIVE),
@@ -1644,7 +1696,9 @@ def grown_mismatches(orig, grown, reps):
     c_key = lambda r: (r.get("device"), r["class"], r["name"])
     n += _compare("kernel class", _sum_rows(orig.get("kernel_classes") or [], c_key, CLASS_ADDITIVE),
                   _sum_rows(grown.get("kernel_classes") or [], c_key, CLASS_ADDITIVE), reps, reps, issues)
-    b_key = lambda r: (r.get("rank"), r.get("device"), r.get("step"))
+    steps = sorted({r["step"] for r in orig.get("gpu_breakdown") or [] if r.get("step") is not None})
+    fold = lambda n: n if n is None or not steps else steps[0] + (n - steps[0]) % (steps[-1] - steps[0] + 1)
+    b_key = lambda r: (r.get("rank"), r.get("device"), fold(r.get("step")))   # copy r's steps are N + r x steps
     flat = lambda t: [dict(_flat_breakdown(r), key=b_key(r)) for r in t.get("gpu_breakdown") or []]
     n += _compare("breakdown", _sum_rows(flat(orig), lambda r: r.pop("key")),
                   _sum_rows(flat(grown), lambda r: r.pop("key")), reps, reps, issues)

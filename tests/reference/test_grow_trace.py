@@ -7,7 +7,8 @@ benchmark's --grow) must read as three copies of themselves.
   unchanged), kernel classes, GPU time breakdown per device and step (busy, computation,
   communication, memcpy, memset, exposed, per class) and event counts (grown_mismatches), plus a few
   of those figures checked here directly.
-- Layout: the first copy is the source's text; metadata (M) events and top-level keys once; in every
+- Layout: the first copy is the source's text; metadata (M) events and top-level keys once; copy r's
+  ProfilerStep#N is N + r x the source's number of steps; in every
   copy each linking id (correlation, External id, Ev Idx, Python id, Sequence number, flow ids) occurs
   as often as in the source and no id is shared between copies (operator tables sum by name, so a
   collision across copies would not show in the analysis); timestamps move by whole copies.
@@ -111,8 +112,8 @@ class GrownTrace(unittest.TestCase):
     def test_breakdown_present(self):
         _, _, _, orig, grown = self.grown["kineto_gpu_2x.json"]
         self.assertTrue(orig.get("gpu_breakdown"), "attnwb inspect --breakdown gave no GPU time breakdown")
-        steps = {r.get("step") for r in grown["gpu_breakdown"]}
-        self.assertEqual(steps, {r.get("step") for r in orig["gpu_breakdown"]})
+        self.assertEqual({r.get("step") for r in orig["gpu_breakdown"]}, {None, 3})
+        self.assertEqual({r.get("step") for r in grown["gpu_breakdown"]}, {None, 3, 4, 5}, "copies' steps go on")
 
     def test_layout_and_one_to_one_links(self):
         for name, (src, out, meta, _, _) in self.grown.items():
@@ -139,7 +140,10 @@ class GrownTrace(unittest.TestCase):
                 self.assertFalse(kv in seen, f"{kv} in copy {seen.get(kv)} and copy {r}")
                 seen[kv] = r
             for a, b in zip(body, copy):
-                self.assertEqual(a.get("name"), b.get("name"))
+                name = a.get("name")
+                if str(name).startswith("ProfilerStep#"):   # the steps go on: N + r x the trace's steps
+                    name = f"ProfilerStep#{int(name[13:]) + r * meta['step_stride']}"
+                self.assertEqual(b.get("name"), name)
                 if "ts" in a:
                     self.assertEqual(b["ts"] - a["ts"], r * meta["offset_us"])
                     self.assertGreater(meta["offset_us"], 0)
