@@ -34,6 +34,28 @@ Usage
   /usr/bin/python3 scripts/bench_import.py --size-mb 4096 --skip-python     # the "a 4 GB trace opens" goal
   /usr/bin/python3 scripts/bench_import.py --hta ~/.cache/attention-workbench/venv-hta/bin/python   # HTA too
   /usr/bin/python3 scripts/bench_import.py --generate --size-mb 50 --out /tmp/t.json   # generator only
+
+A real trace, grown (issue 35)
+  --grow [TRACE] also times a real Kineto/Chrome trace (.json or .json.gz; default
+  ../shared/public-traces/hta/a100_80gb_rank0.json.gz: rank 0 of a distributed A100 run, 25.8 MB of JSON,
+  with no python_function events; tracelens/mi300x_resnet_act_checkpoint.json.gz has them) grown to at least
+  --size-mb by repeating its events whole: the first copy is the source's text, copy r has every "ts"
+  shifted by r x (the trace's span + at least 1 ms, rounded up to whole ms) and every id that links
+  events (args correlation, External id, Ev Idx, Profiler Event Index, Python id / Python parent id,
+  Sequence number, wait_on_cuda_event_record_corr_id; the id / bind_id of flow and async events)
+  + r x one stride (a power of ten above the largest), so that linking stays one-to-one within each copy
+  and across keys; the step numbers go on (ProfilerStep#N + r x the trace's number of steps: attnwb's
+  per-step GPU breakdown takes a step number that comes back for the first one's window); everything
+  else verbatim (other names, Input Dims, Concrete Inputs, [memory] events), the
+  metadata (M) events and the top-level keys (deviceProperties, distributedInfo, ...) once. Streamed,
+  deterministic, kept as /tmp/awb-bench/grown_<name>_<size>mb.json with a .meta.json sidecar (source,
+  repetitions, bytes, events per repetition) and reused while source, size and GROW_VERSION match.
+  It is timed beside the generated trace (--skip-generated: alone), with --gz and --repeat alike;
+  --verify compares attnwb's results of the grown trace with repetitions x the source's (operators,
+  kernels, GPU time breakdown, event counts).
+  /usr/bin/python3 scripts/bench_import.py --grow --size-mb 300                 # generated and grown, 300 MB each
+  /usr/bin/python3 scripts/bench_import.py --grow TRACE.json.gz --skip-generated --verify --size-mb 50
+
 Generated files are kept under /tmp/awb-bench and reused when size and seed match (--regenerate forces
 a new one, --no-keep deletes them afterwards). Python's json.load peaks at ~4.5x the file size; it is
 skipped (with a note) when MemAvailable is below 6x. A one-event trace is timed first: attnwb's start-up
@@ -42,8 +64,10 @@ skipped (with a note) when MemAvailable is below 6x. A one-event trace is timed 
 Prints figures and ratios; asserts nothing (speed goals are read, not unit-tested).
 """
 import argparse
+import decimal
 import gzip
 import json
+import math
 import os
 import random
 import re
@@ -1067,6 +1091,294 @@ def gzip_file(src, dst, regenerate):
 
 
 # ---------------------------------------------------------------------------------------------------
+# Growing a real trace (issue 35)
+# ---------------------------------------------------------------------------------------------------
+
+GROW_VERSION = 2
+PUBLIC_TRACES = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "public-traces"))
+DEFAULT_REAL_TRACE = os.path.join(PUBLIC_TRACES, "hta", "a100_80gb_rank0.json.gz")
+GROW_GAP_US = 1000          # at least this much idle time between two repetitions
+# Keys whose values link events to each other. Repetition r adds r x stride to each (one stride for all
+# keys, so that links across keys hold: an ac2g flow's id is its kernel's correlation, a cuda_sync's
+# wait_on_cuda_event_record_corr_id a correlation). The event's own "id"/"bind_id" only in flow and
+# async events; the others in "args". Sequence number links a forward op to its backward op.
+EVENT_ID_KEYS = ("id", "bind_id")
+ARG_ID_KEYS = ("correlation", "External id", "external id", "Ev Idx", "Profiler Event Index", "Python id",
+               "Python parent id", "Sequence number", "wait_on_cuda_event_record_corr_id")
+ZERO_IS_NONE = {"correlation", "External id", "external id", "wait_on_cuda_event_record_corr_id"}
+ID_PHASES = {"s", "t", "f", "b", "n", "e"}
+_NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+# A key is always preceded by '{', ',' or white space; inside a string every '"' is escaped, so this
+# matches keys only (at any depth: _hole_matches sorts out which object a key belongs to).
+HOLE = re.compile(r'(?<=[{,\s])"(ts|%s)"\s*:\s*(%s|"(?:[^"\\]|\\.)*"|null)'
+                  % ("|".join(re.escape(k) for k in EVENT_ID_KEYS + ARG_ID_KEYS), _NUMBER))
+EVENTS_KEY = re.compile(r'"traceEvents"\s*:\s*\[')
+ARGS_KEY = re.compile(r'(?<=[{,\s])"args"\s*:\s*')
+WS = re.compile(r"\s*")
+
+
+def read_trace_text(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        return f.read().decode("utf-8")
+
+
+def iter_trace_events(text):
+    """(start, end, event) of each element of the trace's event array (Kineto's {"traceEvents": [...]}
+    or a bare array), numbers as Decimal (exact: 1712195495519695.812 is not a double)."""
+    m = EVENTS_KEY.search(text)
+    if m:
+        pos = m.end()
+    elif text.lstrip().startswith("["):
+        pos = text.index("[") + 1
+    else:
+        raise ValueError("no traceEvents array")
+    dec = json.JSONDecoder(parse_float=decimal.Decimal)
+    pos = WS.match(text, pos).end()
+    while text[pos] != "]":
+        obj, end = dec.raw_decode(text, pos)
+        yield pos, end, obj
+        pos = WS.match(text, end).end()
+        if text[pos] == ",":
+            pos = WS.match(text, pos + 1).end()
+
+
+def _expected_keys(obj):
+    """Keys of HOLE this event holds where a repetition may change them: key -> 'event' or 'args'."""
+    keys = {k: "event" for k in ("ts",) + EVENT_ID_KEYS if k in obj}
+    args = obj.get("args")
+    if isinstance(args, dict):
+        keys.update({k: "args" for k in ARG_ID_KEYS if k in args})
+    return keys
+
+
+def _hole_matches(text, obj):
+    """The matches of HOLE in one event's text that are its own "ts"/"id"/"bind_id" or its args' ids."""
+    matches = list(HOLE.finditer(text))
+    want = _expected_keys(obj)
+    if len(matches) == len(want) and {m.group(1) for m in matches} == set(want):
+        return matches
+    # A key also appears where it is not one of ours (e.g. an "id" inside args): place each by the args span.
+    a = ARGS_KEY.search(text)
+    a0 = a.end() if a else len(text)
+    a1 = json.JSONDecoder().raw_decode(text, a0)[1] if a else len(text)
+    kept = [m for m in matches if (a0 <= m.start() < a1) == (want.get(m.group(1)) == "args")
+            and m.group(1) in want]
+    if sorted(m.group(1) for m in kept) != sorted(want):
+        raise ValueError(f"cannot place the keys {sorted(want)} in event: {text[:200]}")
+    return kept
+
+
+def _ts_hole(value):
+    """(prefix, integer part, fraction text, unit) of a timestamp: shifted by whole microseconds, the
+    fraction's digits stay as written."""
+    d = decimal.Decimal(value)
+    whole = int(d.to_integral_value(rounding=decimal.ROUND_FLOOR))
+    frac = d - whole
+    return "", whole, (format(frac, "f")[1:] if d.as_tuple().exponent < 0 else ""), 1
+
+
+def _id_hole(key, value):
+    """(prefix, base, suffix, unit) of a linking id, or None when it stays as written (null, negative,
+    a 0 that means 'none', a float). A string id of digits stays a string; another string gets '~r'."""
+    if value.startswith('"'):
+        inner = value[1:-1]
+        return ('"', int(inner), '"', 0) if inner.isdigit() else (value[:-1] + "~", 0, '"', 2)
+    if not re.fullmatch(r"\d+", value) or (value == "0" and key in ZERO_IS_NONE):
+        return None
+    return "", int(value), "", 0
+
+
+STEP_NAME = re.compile(r'(?<=[{,\s])"name"\s*:\s*"ProfilerStep#(\d+)"')
+
+
+def _event_holes(text, obj):
+    """(start, end, key, hole) of each value of one event's text that a repetition changes, in order."""
+    out = []
+    for m in _hole_matches(text, obj):
+        key, value = m.group(1), m.group(2)
+        if key == "ts":
+            hole = _ts_hole(value) if value[0] in "-0123456789" else None
+        elif key in EVENT_ID_KEYS and obj.get("ph") not in ID_PHASES:
+            hole = None
+        else:
+            hole = _id_hole(key, value)
+        if hole is not None:
+            out.append((m.start(2), m.end(2), key, hole))
+    step = STEP_NAME.search(text) if str(obj.get("name", "")).startswith("ProfilerStep#") else None
+    if step:   # copies continue the step numbers: ProfilerStep#N + r x (the trace's steps)
+        out.append((step.start(1), step.end(1), "ProfilerStep#", ("", int(step.group(1)), "", 3)))
+    return sorted(out)
+
+
+class GrowTemplate:
+    """One repetition of a trace's events with holes where repetitions differ: lits[0] hole[0] lits[1] ...
+    A hole (prefix, base, suffix, unit) renders as prefix + str(base + deltas[unit]) + suffix, with
+    deltas = (r x id stride, r x time offset, r, r x the number of ProfilerStep#N steps)."""
+
+    def __init__(self, text):
+        self.lits, self.holes, self.counts = [], [], {}
+        self.metadata_events = self.events = 0
+        self.ts_min, self.ts_end, self.max_id = None, None, 0
+        self.steps = (1 << 62, -1)      # lowest, highest N of the ProfilerStep#N names
+        first = last = sep = None
+        cur = []
+        for start, end, obj in iter_trace_events(text):
+            if first is None:
+                first = start
+            elif sep is None:
+                sep = text[last:start]
+            last = end
+            if obj.get("ph") == "M":
+                self.metadata_events += 1   # written once, in the first repetition (the source's own text)
+                continue
+            if self.events:
+                cur.append(sep or ",\n")
+            self._add_event(text[start:end], obj, cur)
+        if not self.events:
+            raise ValueError("no events but metadata")
+        self.lits.append("".join(cur))
+        self.prefix, self.first_rep, self.suffix = text[:first], text[first:last], text[last:]
+        self.sep = sep or ",\n"
+        if self.ts_min is not None and self.ts_min < 0:
+            raise ValueError("negative timestamps: not supported")
+        span = (self.ts_end - self.ts_min) if self.ts_min is not None else 0
+        self.offset_us = math.ceil(decimal.Decimal(span + GROW_GAP_US) / 1000) * 1000   # whole milliseconds
+        self.id_stride = 10 ** len(str(self.max_id))
+        self.step_stride = max(0, self.steps[1] - self.steps[0] + 1)
+
+    def _add_event(self, text, obj, cur):
+        self.events += 1
+        self._note_time(obj)
+        pos = 0
+        for start, end, key, hole in _event_holes(text, obj):
+            cur.append(text[pos:start])
+            self.lits.append("".join(cur))
+            cur.clear()
+            self.holes.append(hole)
+            pos = end
+            self.counts[key] = self.counts.get(key, 0) + 1
+            if hole[3] == 0:
+                self.max_id = max(self.max_id, hole[1])
+            elif hole[3] == 3:
+                self.steps = (min(self.steps[0], hole[1]), max(self.steps[1], hole[1]))
+        cur.append(text[pos:])
+
+    def _note_time(self, obj):
+        ts = obj.get("ts")
+        if not isinstance(ts, (int, decimal.Decimal)):
+            return
+        dur = obj.get("dur")
+        end = ts + (dur if isinstance(dur, (int, decimal.Decimal)) and dur > 0 else 0)
+        self.ts_min = ts if self.ts_min is None else min(self.ts_min, ts)
+        self.ts_end = end if self.ts_end is None else max(self.ts_end, end)
+
+    def render(self, r):
+        """Repetition r >= 1 of the (non-metadata) events."""
+        deltas = (r * self.id_stride, r * self.offset_us, r, r * self.step_stride)
+        vals = [p + str(b + deltas[u]) + s for p, b, s, u in self.holes]
+        out = [None] * (len(self.lits) + len(vals))
+        out[0::2] = self.lits
+        out[1::2] = vals
+        return "".join(out)
+
+
+def grow_trace(source, out, repetitions):
+    """Writes `repetitions` copies of the trace `source` (.json or .json.gz) to `out`, streamed: the first
+    is the source's text; copy r has every "ts" shifted by r x offset (whole ms over the trace's span
+    plus GROW_GAP_US) and every linking id (ARG_ID_KEYS, flow ids) + r x stride; metadata (M) events and
+    the top-level keys (deviceProperties, distributedInfo, ...) once. Returns the description also
+    saved as out + '.meta.json'."""
+    t0 = time.perf_counter()
+    text = read_trace_text(source)
+    tpl = GrowTemplate(text)
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out + ".part", "w", encoding="utf-8", newline="") as f:
+        f.write(tpl.prefix)
+        f.write(tpl.first_rep)
+        for r in range(1, repetitions):
+            f.write(tpl.sep)
+            f.write(tpl.render(r))
+        f.write(tpl.suffix)
+    os.replace(out + ".part", out)
+    st = os.stat(source)
+    meta = {"grow_version": GROW_VERSION, "source": os.path.abspath(source), "source_bytes": st.st_size,
+            "source_mtime_ns": st.st_mtime_ns, "source_json_bytes": len(text.encode("utf-8")), "path": os.path.abspath(out),
+            "repetitions": repetitions, "bytes": os.path.getsize(out), "events_per_repetition": tpl.events,
+            "metadata_events": tpl.metadata_events, "events": tpl.events * repetitions + tpl.metadata_events,
+            "offset_us": tpl.offset_us, "id_stride": tpl.id_stride,
+            "step_stride": tpl.step_stride, "renumbered_per_repetition": dict(sorted(tpl.counts.items())),
+            "seconds": round(time.perf_counter() - t0, 1)}
+    with open(out + ".meta.json", "w") as f:
+        json.dump(meta, f, indent=1)
+    return meta
+
+
+def grown_path(source, size_mb):
+    stem = re.sub(r"(\.pt\.trace)?\.json(\.gz)?$", "", os.path.basename(source))
+    return f"/tmp/awb-bench/grown_{re.sub(r'[^A-Za-z0-9_.-]+', '_', stem)}_{size_mb}mb.json"
+
+
+def _json_bytes(path):
+    """Uncompressed size of a trace, streamed."""
+    if not path.endswith(".gz"):
+        return os.path.getsize(path)
+    n = 0
+    with gzip.open(path, "rb") as f:
+        while chunk := f.read(4 * MIB):
+            n += len(chunk)
+    return n
+
+
+def _grow_in_child(source, path, size_mb):
+    """grow_trace to at least size_mb MB, in a forked child: the timed tools are children of this process,
+    and a child's ru_maxrss starts from this process's RSS at fork, so this one must stay small."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            reps = max(1, -(-size_mb * MB // _json_bytes(source)))
+            meta = grow_trace(source, path, reps)
+            meta["size_mb"] = size_mb
+            with open(path + ".meta.json", "w") as f:
+                json.dump(meta, f, indent=1)
+            code = 0
+        except BaseException as e:  # noqa: B902: the child reports and exits, whatever happened
+            print(f"bench_import: growing {source}: {type(e).__name__}: {e}", file=sys.stderr)
+        finally:
+            sys.stdout.flush()
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"bench_import: could not grow {source}")
+    with open(path + ".meta.json") as f:
+        return json.load(f)
+
+
+def grown_trace(source, size_mb, regenerate=False, path=None):
+    """The grown trace of source of at least size_mb MB (whole repetitions), reused when its sidecar says
+    it was grown from the same file (path, bytes, mtime) to the same size by this version."""
+    if not os.path.isfile(source):
+        raise SystemExit(f"bench_import: --grow {source}: no such trace (the public traces are in {PUBLIC_TRACES})")
+    path = path or grown_path(source, size_mb)
+    st = os.stat(source)
+    want = (GROW_VERSION, os.path.abspath(source), st.st_size, st.st_mtime_ns, size_mb)
+    try:
+        with open(path + ".meta.json") as f:
+            meta = json.load(f)
+        got = tuple(meta.get(k) for k in ("grow_version", "source", "source_bytes", "source_mtime_ns", "size_mb"))
+        if not regenerate and got == want and meta.get("bytes") == os.path.getsize(path):
+            print(f"reusing {path} ({meta['bytes'] / MB:.1f} MB, {meta['repetitions']} x {os.path.basename(source)})")
+            return meta
+    except (OSError, ValueError):
+        pass
+    meta = _grow_in_child(source, path, size_mb)
+    print(f"wrote {path}: {meta['repetitions']} x {os.path.basename(source)}, {meta['events']} events, "
+          f"{meta['bytes'] / MB:.1f} MB in {meta['seconds']} s")
+    return meta
+
+
+# ---------------------------------------------------------------------------------------------------
 # Measurement
 # ---------------------------------------------------------------------------------------------------
 
@@ -1312,6 +1624,120 @@ def verify(args, path, meta, workdir):
     return result
 
 
+# What `attnwb inspect --rows 0 --breakdown --json` of a grown trace must show: every figure below
+# is repetitions x the source's (times within 1 ns x repetitions; counts and bytes exact) or the same.
+OP_ADDITIVE = ("calls", "self_cpu_us", "cpu_total_us", "self_device_us", "device_total_us", "cpu_memory_bytes",
+               "self_cpu_memory_bytes", "device_memory_bytes", "self_device_memory_bytes")
+KERNEL_ADDITIVE = ("calls", "total_us")
+KERNEL_SAME = ("min_us", "max_us", "avg_us")
+CLASS_ADDITIVE = ("calls", "total_us")
+BREAKDOWN_ADDITIVE = ("events", "busy_us", "computation_us", "communication_us", "memcpy_us", "memset_us",
+                      "exposed_communication_us", "exposed_memcpy_us")
+SUMMARY_ADDITIVE = ("events", "memory_events", "flow_events", "instant_events", "counter_events")
+SUMMARY_SAME = ("metadata_events", "cpu_threads", "device_streams")
+
+
+def inspect_json(attnwb, path, out):
+    """attnwb inspect --rows 0 --breakdown --json of one trace: its traces[0]."""
+    proc = subprocess.run([attnwb, "inspect", path, "--rows", "0", "--quiet", "--breakdown", "--json", out],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"attnwb inspect {path}: exit {proc.returncode}: {proc.stderr[-500:]}")
+    with open(out) as f:
+        return json.load(f)["traces"][0]
+
+
+def _flat_breakdown(row):
+    flat = {f: row.get(f) or 0 for f in BREAKDOWN_ADDITIVE}
+    flat.update({f"{c}_us (class)": v["us"] for c, v in (row.get("by_class") or {}).items()})
+    return flat
+
+
+def _sum_rows(rows, key, fields=None):
+    """key(row) -> {field: sum over the rows of that key}."""
+    out = {}
+    for r in rows:
+        acc = out.setdefault(key(r), {})
+        for f in fields or r:
+            acc[f] = acc.get(f, 0) + (r.get(f) or 0)
+    return out
+
+
+def _compare(what, orig, grown, factor, reps, issues):
+    """grown[key][field] == factor x orig[key][field] for every key and field of either; returns how many
+    figures were compared. Times (fields ending in _us) may differ by 1 ns x repetitions."""
+    n = 0
+    for key in sorted(set(orig) | set(grown), key=str):
+        a, g = orig.get(key, {}), grown.get(key, {})
+        for f in sorted(set(a) | set(g)):
+            want, got = factor * a.get(f, 0), g.get(f, 0)
+            tol = 0.001 * reps if f.endswith("_us") or f.endswith("(class)") else 0
+            n += 1
+            if abs(got - want) > tol + 1e-9 * abs(want):
+                issues.append(f"{what} {key} {f}: {got} in the grown trace, {factor} x {a.get(f, 0)} = {want} expected")
+    return n
+
+
+def grown_mismatches(orig, grown, reps):
+    """Compares attnwb's results (inspect_json) of a trace grown `reps` times with those of its source:
+    operators (calls, self/total CPU and device time, memory), kernels (calls, totals; min/max/avg the
+    same), kernel classes, the GPU time breakdown per (rank, device, step) (busy, computation,
+    communication, memcpy, memset, exposed, per class; copy r's ProfilerStep#N folded back on the source's)
+    and the event counts. Returns (issues, figures compared)."""
+    issues, n = [], 0
+    op_key = lambda r: (r["name"], r["device_type"])
+    n += _compare("operator", _sum_rows(orig["operators"], op_key, OP_ADDITIVE),
+                  _sum_rows(grown["operators"], op_key, OP_ADDITIVE), reps, reps, issues)
+    k_key = lambda r: (r["name"], r.get("device"), r.get("kind"), str(r.get("grid")), str(r.get("block")))
+    n += _compare("kernel", _sum_rows(orig["kernels"], k_key, KERNEL_ADDITIVE),
+                  _sum_rows(grown["kernels"], k_key, KERNEL_ADDITIVE), reps, reps, issues)
+    same = lambda rows: {k_key(r): {f: r.get(f) or 0 for f in KERNEL_SAME} for r in rows}
+    n += _compare("kernel", same(orig["kernels"]), same(grown["kernels"]), 1, reps, issues)
+    c_key = lambda r: (r.get("device"), r["class"], r["name"])
+    n += _compare("kernel class", _sum_rows(orig.get("kernel_classes") or [], c_key, CLASS_ADDITIVE),
+                  _sum_rows(grown.get("kernel_classes") or [], c_key, CLASS_ADDITIVE), reps, reps, issues)
+    steps = sorted({r["step"] for r in orig.get("gpu_breakdown") or [] if r.get("step") is not None})
+    fold = lambda n: n if n is None or not steps else steps[0] + (n - steps[0]) % (steps[-1] - steps[0] + 1)
+    b_key = lambda r: (r.get("rank"), r.get("device"), fold(r.get("step")))   # copy r's steps are N + r x steps
+    flat = lambda t: [dict(_flat_breakdown(r), key=b_key(r)) for r in t.get("gpu_breakdown") or []]
+    n += _compare("breakdown", _sum_rows(flat(orig), lambda r: r.pop("key")),
+                  _sum_rows(flat(grown), lambda r: r.pop("key")), reps, reps, issues)
+    n += _compare_summary(orig["summary"], grown["summary"], reps, issues)
+    return issues, n
+
+
+def _compare_summary(orig, grown, reps, issues):
+    n = _compare("summary", {"": {f: orig.get(f) or 0 for f in SUMMARY_ADDITIVE}},
+                 {"": {f: grown.get(f) or 0 for f in SUMMARY_ADDITIVE}}, reps, reps, issues)
+    n += _compare("summary", {"": {f: orig.get(f) or 0 for f in SUMMARY_SAME}},
+                  {"": {f: grown.get(f) or 0 for f in SUMMARY_SAME}}, 1, reps, issues)
+    n += _compare("events of kind", {"": orig.get("events_by_kind") or {}}, {"": grown.get("events_by_kind") or {}},
+                  reps, reps, issues)
+    cats = lambda s: {k: v for k, v in (s.get("events_by_category") or {}).items() if k != "M"}
+    return n + _compare("events of category", {"": cats(orig)}, {"": cats(grown)}, reps, reps, issues)
+
+
+def verify_grown(args, meta, workdir):
+    """One untimed attnwb inspect --rows 0 --breakdown --json of the source and of the grown trace:
+    the grown one's results must be repetitions x the source's (grown_mismatches)."""
+    try:
+        orig = inspect_json(args.attnwb, meta["source"], os.path.join(workdir, "verify.source.inspect.json"))
+        grown = inspect_json(args.attnwb, meta["path"], os.path.join(workdir, "verify.grown.inspect.json"))
+    except RuntimeError as e:
+        print(f"verify: {e}")
+        return {"error": str(e)}
+    issues, n = grown_mismatches(orig, grown, meta["repetitions"])
+    print(f"\nverify (attnwb inspect --rows 0 --breakdown --json of the source and the grown trace, untimed): "
+          f"{n} figures compared with {meta['repetitions']} x the source's")
+    for line in issues[:12]:
+        print("  MISMATCH " + line)
+    if len(issues) > 12:
+        print(f"  ... {len(issues) - 12} more")
+    if not issues:
+        print("  operators, kernels, kernel classes, GPU time breakdown, event counts: as repeated")
+    return {"issues": issues, "figures_compared": n}
+
+
 def print_table(rows, size_bytes, title):
     print(f"\n{title}  ({size_bytes / MB:.1f} MB = {size_bytes / MIB:.1f} MiB uncompressed)")
     print(f"{'tool':<28} {'wall s (median)':>16} {'MB/s':>9} {'peak RSS MiB':>13} {'RSS / file':>11}")
@@ -1388,7 +1814,9 @@ def bench_file(path, size_bytes, args, meta, workdir, title, startup=None):
             result["comparison"]["hta_wall_over_attnwb"] = round(hta["wall_s"] / ours["wall_s"], 2)
             result["comparison"]["hta_rss_over_attnwb"] = round(hta["peak_rss_bytes"] / ours["peak_rss_bytes"], 2)
             print(f"HTA / attnwb: wall {hta['wall_s'] / ours['wall_s']:.1f}x, peak RSS {hta['peak_rss_bytes'] / ours['peak_rss_bytes']:.1f}x")
-    if not ours.get("failed"):
+    if not ours.get("failed") and "expected" not in meta:
+        print("check: a grown trace is checked by --verify (repetitions x the source's results)")
+    elif not ours.get("failed"):
         result["check"] = check_summary(ours["stdout"], meta)
         if args.show_output:
             with open(ours["stdout"], errors="replace") as f:
@@ -1403,14 +1831,18 @@ def bench_file(path, size_bytes, args, meta, workdir, title, startup=None):
     return result
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n", 1)[1])
     ap.add_argument("--size-mb", type=int, default=320, help="trace size in MB (10^6 bytes), default 320")
     ap.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
     ap.add_argument("--out", help="trace path (default /tmp/awb-bench/kineto_<size>mb.json)")
-    ap.add_argument("--generate", action="store_true", help="only generate the trace (reused if present), measure nothing")
-    ap.add_argument("--regenerate", action="store_true", help="generate (and gzip) again even when a matching file exists")
+    ap.add_argument("--grow", nargs="?", const=DEFAULT_REAL_TRACE, metavar="TRACE",
+                    help="also time a real trace (.json or .json.gz) grown to --size-mb by repeating its events "
+                         "(default TRACE: ../shared/public-traces/hta/a100_80gb_rank0.json.gz)")
+    ap.add_argument("--skip-generated", action="store_true", help="with --grow: time the grown real trace only")
+    ap.add_argument("--generate", action="store_true", help="only generate (and grow) the trace (reused if present), measure nothing")
+    ap.add_argument("--regenerate", action="store_true", help="generate (grow, gzip) again even when a matching file exists")
     ap.add_argument("--keep", action=argparse.BooleanOptionalAction, default=True,
                     help="keep the generated files for later runs (default); --no-keep deletes them at the end")
     ap.add_argument("--attnwb", default=DEFAULT_ATTNWB, help="attnwb binary (default build/app/attnwb)")
@@ -1422,47 +1854,84 @@ def main():
                          "HolisticTraceAnalysis installed, e.g. a venv: pip install HolisticTraceAnalysis)")
     ap.add_argument("--show-output", action="store_true", help="print attnwb inspect's output of the last run")
     ap.add_argument("--verify", action="store_true",
-                    help="one more, untimed attnwb inspect --rows 0 --json, compared with the generator's counts")
+                    help="one more, untimed attnwb inspect --rows 0 --json, compared with the generator's counts "
+                         "(grown trace: with repetitions x the source's results)")
     ap.add_argument("--json", help="write the figures as JSON to this file")
     args = ap.parse_args()
+    if args.skip_generated and not args.grow:
+        ap.error("--skip-generated needs --grow")
+    return args
 
-    path = args.out or f"/tmp/awb-bench/kineto_{args.size_mb}mb.json"
-    meta = generated_trace(path, args.size_mb, args.seed, args.regenerate)
-    if args.generate:
-        for k, v in meta["events_by_ph_cat"].items():
-            print(f"  {k:<28} {v}")
-        return 0
+
+def check_tools(args):
     if args.hta and not (os.path.isfile(args.hta) and os.access(args.hta, os.X_OK)):
         raise SystemExit(f"bench_import: --hta {args.hta}: no such python (a venv's bin/python with HolisticTraceAnalysis)")
     args.attnwb = os.path.abspath(args.attnwb)
     if not os.access(args.attnwb, os.X_OK):
         raise SystemExit(f"bench_import: no attnwb at {args.attnwb} (build it, or pass --attnwb)")
-    workdir = os.path.join(os.path.dirname(os.path.abspath(path)), "runs")
-    os.makedirs(workdir, exist_ok=True)
-    size = meta["bytes"]
-    report = {"schema": "attention-workbench/bench-import", "schema_version": 1,
-              "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "host_cpus": os.cpu_count(), "load_avg_before": os.getloadavg(),
-              "attnwb": args.attnwb, "repeat": args.repeat, "trace": {k: v for k, v in meta.items() if k != "path"},
-              "goals": {"throughput_ratio_min": GOAL_RATIO, "import_mb_per_s_min": GOAL_IMPORT_MB_S,
-                        "rss_over_file_max": GOAL_RSS, "four_gb_wall_s_max": GOAL_4GB_S}}
-    print(f"trace: {meta['events']} events in {meta['steps']} training steps; load average {os.getloadavg()[0]:.2f} "
-          f"on {os.cpu_count()} CPUs")
-    report["startup"] = startup = startup_baseline(args, workdir)
-    report["json"] = bench_file(path, size, args, meta, workdir, "plain JSON", startup)
+
+
+def bench_generated(args, path, meta, workdir, startup, report):
+    """The generated trace: plain JSON, --gz, --verify (report keys json, gz, verify as before)."""
+    report["json"] = bench_file(path, meta["bytes"], args, meta, workdir, "plain JSON", startup)
     if args.gz:
         gz = path + ".gz"
         gzip_file(path, gz, args.regenerate)
-        report["gz"] = bench_file(gz, size, args, meta, workdir, "gzip (level 6)", startup)
+        report["gz"] = bench_file(gz, meta["bytes"], args, meta, workdir, "gzip (level 6)", startup)
     if args.verify:
         report["verify"] = verify(args, path, meta, workdir)
+
+
+def bench_grown(args, meta, workdir, startup):
+    """The grown real trace: plain JSON, --gz, --verify; returns its part of the report."""
+    path, size = meta["path"], meta["bytes"]
+    print(f"\ngrown real trace: {meta['repetitions']} x {meta['source']} ({meta['events_per_repetition']} events "
+          f"each, {meta['events']} in all)")
+    out = {"trace": {k: v for k, v in meta.items() if k != "path"},
+           "json": bench_file(path, size, args, meta, workdir, "grown real trace, plain JSON", startup)}
+    if args.gz:
+        gzip_file(path, path + ".gz", args.regenerate)
+        out["gz"] = bench_file(path + ".gz", size, args, meta, workdir, "grown real trace, gzip (level 6)", startup)
+    if args.verify:
+        out["verify"] = verify_grown(args, meta, workdir)
+    return out
+
+
+def main():
+    args = parse_args()
+    path = args.out or f"/tmp/awb-bench/kineto_{args.size_mb}mb.json"
+    meta = None if args.skip_generated else generated_trace(path, args.size_mb, args.seed, args.regenerate)
+    grown = grown_trace(args.grow, args.size_mb, args.regenerate) if args.grow else None
+    if args.generate:
+        for k, v in (meta or {}).get("events_by_ph_cat", {}).items():
+            print(f"  {k:<28} {v}")
+        return 0
+    check_tools(args)
+    workdir = os.path.join(os.path.dirname(os.path.abspath(path)), "runs")
+    os.makedirs(workdir, exist_ok=True)
+    report = {"schema": "attention-workbench/bench-import", "schema_version": 1,
+              "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "host_cpus": os.cpu_count(), "load_avg_before": os.getloadavg(),
+              "attnwb": args.attnwb, "repeat": args.repeat,
+              "goals": {"throughput_ratio_min": GOAL_RATIO, "import_mb_per_s_min": GOAL_IMPORT_MB_S,
+                        "rss_over_file_max": GOAL_RSS, "four_gb_wall_s_max": GOAL_4GB_S}}
+    if meta:
+        report["trace"] = {k: v for k, v in meta.items() if k != "path"}
+    print((f"trace: {meta['events']} events in {meta['steps']} training steps; " if meta else "")
+          + f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    report["startup"] = startup = startup_baseline(args, workdir)
+    if meta:
+        bench_generated(args, path, meta, workdir, startup, report)
+    if grown:
+        report["grown"] = bench_grown(args, grown, workdir, startup)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)
         print(f"\nwrote {args.json}")
     if not args.keep:
-        for p in (path, path + ".meta.json", path + ".gz"):
-            if os.path.exists(p):
-                os.remove(p)
+        for p in [path] * bool(meta) + [grown["path"]] * bool(grown):
+            for q in (p, p + ".meta.json", p + ".gz"):
+                if os.path.exists(q):
+                    os.remove(q)
     return 0
 
 
