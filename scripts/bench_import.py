@@ -37,8 +37,10 @@ Usage
 
 A real trace, grown (issue 35)
   --grow [TRACE] also times a real Kineto/Chrome trace (.json or .json.gz; default
-  ../shared/public-traces/hta/a100_80gb_rank0.json.gz: rank 0 of a distributed A100 run, 25.8 MB of JSON,
-  with no python_function events; tracelens/mi300x_resnet_act_checkpoint.json.gz has them) grown to at least
+  ../shared/public-traces/tracelens/mi300x_resnet_act_checkpoint.json.gz: a ResNet training run with
+  with_stack, 61% of its events python_function frames with long names, Input Dims/type/Strides and Concrete
+  Inputs, as users record; hta/a100_80gb_rank0.json.gz, rank 0 of a distributed A100 run without
+  python_function events, is the other one the README reports) grown to at least
   --size-mb by repeating its events whole: the first copy is the source's text, copy r has every "ts"
   shifted by r x (the trace's span + at least 1 ms, rounded up to whole ms) and every id that links
   events (args correlation, External id, Ev Idx, Profiler Event Index, Python id / Python parent id,
@@ -1096,7 +1098,7 @@ def gzip_file(src, dst, regenerate):
 
 GROW_VERSION = 2
 PUBLIC_TRACES = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "public-traces"))
-DEFAULT_REAL_TRACE = os.path.join(PUBLIC_TRACES, "hta", "a100_80gb_rank0.json.gz")
+DEFAULT_REAL_TRACE = os.path.join(PUBLIC_TRACES, "tracelens", "mi300x_resnet_act_checkpoint.json.gz")
 GROW_GAP_US = 1000          # at least this much idle time between two repetitions
 # Keys whose values link events to each other. Repetition r adds r x stride to each (one stride for all
 # keys, so that links across keys hold: an ac2g flow's id is its kernel's correlation, a cuda_sync's
@@ -1839,7 +1841,7 @@ def parse_args():
     ap.add_argument("--out", help="trace path (default /tmp/awb-bench/kineto_<size>mb.json)")
     ap.add_argument("--grow", nargs="?", const=DEFAULT_REAL_TRACE, metavar="TRACE",
                     help="also time a real trace (.json or .json.gz) grown to --size-mb by repeating its events "
-                         "(default TRACE: ../shared/public-traces/hta/a100_80gb_rank0.json.gz)")
+                         "(default TRACE: ../shared/public-traces/tracelens/mi300x_resnet_act_checkpoint.json.gz)")
     ap.add_argument("--skip-generated", action="store_true", help="with --grow: time the grown real trace only")
     ap.add_argument("--generate", action="store_true", help="only generate (and grow) the trace (reused if present), measure nothing")
     ap.add_argument("--regenerate", action="store_true", help="generate (grow, gzip) again even when a matching file exists")
