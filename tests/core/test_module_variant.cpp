@@ -41,10 +41,16 @@ std::map<std::string, int64_t> aten_calls(const ProfileResult& r) {
     return out;
 }
 
-double attention_flops_of(const ProfileResult& r) {
-    double flops = 0;
-    for (const auto& call : attention_instances(r.trace, &r.spec)) flops += call.flops;
-    return flops;
+// The FLOPs of a whole forward and a whole backward attention call (the largest of each). Not the window's total: the
+// recorded window's edges cut into the steps before and after it by a varying amount (CI once found 10.5 forward
+// calls' worth with manual and 9.5 with the module, both right).
+std::pair<double, double> attention_flops_of(const ProfileResult& r) {
+    std::pair<double, double> out{0, 0};
+    for (const auto& call : attention_instances(r.trace, &r.spec)) {
+        double& f = call.backward ? out.second : out.first;
+        f = std::max(f, call.flops);
+    }
+    return out;
 }
 
 TEST(ModuleVariant, EqualToManualGivesManualsOpsFlopsAndOutput) {
@@ -60,8 +66,12 @@ TEST(ModuleVariant, EqualToManualGivesManualsOpsFlopsAndOutput) {
                            "aten::_softmax_backward_data", "aten::expand", "aten::reshape"})
         EXPECT_EQ(ops_b[op], ops_a[op]) << op;
     EXPECT_GT(ops_b["aten::bmm"], 0);
-    EXPECT_DOUBLE_EQ(attention_flops_of(b), attention_flops_of(a));
-    EXPECT_GT(attention_flops_of(b), 0);
+    const auto [forward_a, backward_a] = attention_flops_of(a);
+    const auto [forward_b, backward_b] = attention_flops_of(b);
+    EXPECT_DOUBLE_EQ(forward_b, forward_a);
+    EXPECT_DOUBLE_EQ(backward_b, backward_a);
+    EXPECT_GT(forward_b, 0);
+    EXPECT_GT(backward_b, 0);
     const auto calls = attention_instances(b.trace, &b.spec);
     ASSERT_FALSE(calls.empty());
     EXPECT_EQ(to_string(calls.front().backend), "manual");  // the pattern inside the module is found
