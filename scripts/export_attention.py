@@ -536,6 +536,52 @@ def verify_pt2_here(a, module, pt2_path):
     return 0
 
 
+def export_format(fmt, a, module, obj_name, pt_path, pt2_path, runners):
+    """One format written and its metadata read back; a .pt is loaded here into runners.
+    -> ((path, what, seconds, metadata), ((seq min, seq max), Nq == Nk) of a .pt2 or None)."""
+    t0 = time.perf_counter()
+    if fmt == "pt":
+        n = min(max(a.seq_min, 64), a.seq_max)
+        how = export_pt(module, a, obj_name, pt_path, make_inputs(a, n, n, dtype=torch.float32, device="cpu"))
+        meta = json.loads(read_pt_metadata(pt_path))
+        runners["pt"] = torch.jit.load(pt_path, map_location=a.device)
+        return (pt_path, f"TorchScript ({how})", time.perf_counter() - t0, meta), None
+    reference = os.path.basename(pt_path) if "pt" in runners else None
+    lo, hi, seq_equal = export_pt2(module, a, obj_name, pt2_path, reference)
+    package_meta = read_pt2_metadata(pt2_path)
+    text = package_meta.get(METADATA_NAME)
+    if text is None:
+        raise ExportError(f"{pt2_path}: the package's metadata has no '{METADATA_NAME}'")
+    # Loaded and run in a fresh process (verify_pt2_elsewhere): on the H200, torch 2.11's loader crashed (SIGSEGV in
+    # _load_aoti) in the process that had just compiled the package, which was fine.
+    cpu = a.device == "cpu"
+    isa = package_meta.get("AOTI_CPU_ISA" if cpu else "AOTI_COMPUTE_CAPABILITY", "?")
+    what = f"AOTInductor ({a.device}, {a.dtype}, compiled for {'CPU ISA' if cpu else 'compute capability'} {isa})"
+    return (pt2_path, what, time.perf_counter() - t0, json.loads(text)), ((lo, hi), seq_equal)
+
+
+def verify_here(a, module, runners, seq, seq_equal):
+    """The files loaded here against the eager function, and the semantics check. -> True when something failed."""
+    failed = False
+    try:
+        if runners:
+            print("verifying against the eager function:")
+            for label, err in verify(a, module, runners, seq, seq_equal).items():
+                if err > TOLERANCE[a.dtype]:
+                    print(f"export_attention: error: {label}: max abs error {err:.2e} vs the eager function exceeds "
+                          f"{TOLERANCE[a.dtype]:.0e} for {a.dtype}", file=sys.stderr)
+                    failed = True
+        if a.semantics == "attention" and not check_semantics(a, module, seq, seq_equal):
+            failed = True
+    except ExportError as e:
+        print(f"export_attention: error: {e}", file=sys.stderr)
+        failed = True
+    except Exception as e:
+        print(f"export_attention: error: verification: {summarize(e)}", file=sys.stderr)
+        failed = True
+    return failed
+
+
 def main(argv=None):
     a = parse_args(argv)
     problems = check_args(a)
@@ -553,42 +599,21 @@ def main(argv=None):
     except ExportError as e:
         print(f"export_attention: error: {e}", file=sys.stderr)
         return 1
-    if not a.verify_only:
-        print(f"exporting {a.target} ({type(obj).__name__ if isinstance(obj, torch.nn.Module) else obj_name}) with torch "
-              f"{torch.__version__}: example {a.batch}x{a.heads}x{{N}}x{a.head_dim} (KVH {a.kv_heads}, {a.layout}), "
-              f"N {a.seq_min}..{a.seq_max}, inputs q, k, v{''.join(', ' + s for s in a.inputs)}")
-    written, runners, failed = [], {}, False
-    seq, seq_equal = (a.seq_min, a.seq_max), a.seq_min == a.seq_max
     pt_path = os.path.join(a.out, a.name + ".pt")
     pt2_path = os.path.join(a.out, a.name + ".pt2")
     if a.verify_only:
         return verify_pt2_here(a, module, pt2_path)
+    print(f"exporting {a.target} ({type(obj).__name__ if isinstance(obj, torch.nn.Module) else obj_name}) with torch "
+          f"{torch.__version__}: example {a.batch}x{a.heads}x{{N}}x{a.head_dim} (KVH {a.kv_heads}, {a.layout}), "
+          f"N {a.seq_min}..{a.seq_max}, inputs q, k, v{''.join(', ' + s for s in a.inputs)}")
+    written, runners, failed = [], {}, False
+    seq, seq_equal = (a.seq_min, a.seq_max), a.seq_min == a.seq_max
     for fmt in a.formats:
-        t0 = time.perf_counter()
         try:
-            if fmt == "pt":
-                example = make_inputs(a, min(max(a.seq_min, 64), a.seq_max), min(max(a.seq_min, 64), a.seq_max),
-                                      dtype=torch.float32, device="cpu")
-                how = export_pt(module, a, obj_name, pt_path, example)
-                meta = json.loads(read_pt_metadata(pt_path))
-                runners["pt"] = torch.jit.load(pt_path, map_location=a.device)
-                written.append((pt_path, f"TorchScript ({how})", time.perf_counter() - t0, meta))
-            else:
-                reference = os.path.basename(pt_path) if "pt" in runners else None
-                lo, hi, seq_equal = export_pt2(module, a, obj_name, pt2_path, reference)
-                seq = (lo, hi)
-                package_meta = read_pt2_metadata(pt2_path)
-                text = package_meta.get(METADATA_NAME)
-                if text is None:
-                    raise ExportError(f"{pt2_path}: the package's metadata has no '{METADATA_NAME}'")
-                meta = json.loads(text)
-                # Loaded and run in a fresh process (verify_pt2_elsewhere): on the H200, torch 2.11's loader crashed
-                # (SIGSEGV in _load_aoti) in the process that had just compiled the package, which was fine.
-                isa = package_meta.get("AOTI_CPU_ISA", "?") if a.device == "cpu" else package_meta.get(
-                    "AOTI_COMPUTE_CAPABILITY", "?")
-                written.append((pt2_path, f"AOTInductor ({a.device}, {a.dtype}, compiled for "
-                                          f"{'CPU ISA' if a.device == 'cpu' else 'compute capability'} {isa})",
-                                time.perf_counter() - t0, meta))
+            entry, exported_seq = export_format(fmt, a, module, obj_name, pt_path, pt2_path, runners)
+            written.append(entry)
+            if exported_seq:
+                seq, seq_equal = exported_seq
         except ExportError as e:
             print(f"export_attention: error: {fmt}: {e}", file=sys.stderr)
             failed = True
@@ -600,23 +625,8 @@ def main(argv=None):
               f"{METADATA_NAME} read back: {json.dumps({k: meta[k] for k in meta if k != 'description'})}")
     if any(path == pt2_path for path, *_ in written):
         failed |= not verify_pt2_elsewhere(a, argv, pt2_path)
-    if runners:
-        print("verifying against the eager function:")
-        try:
-            errors = verify(a, module, runners, seq, seq_equal)
-            for label, err in errors.items():
-                if err > TOLERANCE[a.dtype]:
-                    print(f"export_attention: error: {label}: max abs error {err:.2e} vs the eager function exceeds "
-                          f"{TOLERANCE[a.dtype]:.0e} for {a.dtype}", file=sys.stderr)
-                    failed = True
-            if a.semantics == "attention" and not check_semantics(a, module, seq, seq_equal):
-                failed = True
-        except ExportError as e:
-            print(f"export_attention: error: {e}", file=sys.stderr)
-            failed = True
-        except Exception as e:
-            print(f"export_attention: error: verification: {summarize(e)}", file=sys.stderr)
-            failed = True
+    if written:
+        failed |= verify_here(a, module, runners, seq, seq_equal)
     print(f"{'FAILED' if failed else 'done'} in {time.perf_counter() - t_start:.1f} s")
     return 1 if failed else 0
 
