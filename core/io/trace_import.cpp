@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <string_view>
 #include <thread>
@@ -18,8 +19,8 @@
 #include "model/units.h"
 
 // The importer's driver: the input (trace_input), the structural scan (json_scan) that finds the
-// top-level keys and cuts "traceEvents" into event objects, batches of them parsed by simdjson and
-// read field by field (trace_fields), conversion into the Trace (trace_convert), and for a folder or
+// top-level keys and cuts "traceEvents" into event objects, batches of them parsed by simdjson (on the
+// scanner's thread) and read field by field (trace_fields, on the caller's), conversion into the Trace (trace_convert), and for a folder or
 // several files the rank merge (trace_ranks) of what discovery (trace_files) found.
 namespace awb {
 
@@ -44,6 +45,12 @@ struct Batch {
     int64_t end_offset = 0;     // uncompressed byte offset just past its last value
     int64_t consumed = 0;       // uncompressed bytes read when it was cut (a chunk ahead of end_offset)
     int64_t file_position = 0;  // bytes of the file read by then (compressed bytes for .gz)
+    // The text parsed by the scanner's thread (which has time to spare while the converter does not):
+    // the list, or an error that sends the converter to convert_one_by_one. The parser stays with the
+    // batch when it is reused, keeping its buffers.
+    std::unique_ptr<simdjson::dom::parser> parser;
+    simdjson::dom::array list;
+    bool parsed = false;
 };
 
 // What the file holds besides the events: the top-level keys (the producer fills it, the driver
@@ -55,7 +62,7 @@ struct TopLevel {
 };
 
 // The producer (its own thread): reads and inflates the file, scans its structure, handles the
-// top-level keys and cuts "traceEvents" into batches for the consumer.
+// top-level keys, cuts "traceEvents" into batches and parses each with simdjson for the consumer.
 class Scanner {
 public:
     Scanner(TraceInput& in, Handoff<Batch>& out) : in_(in), out_(out) {}
@@ -74,6 +81,7 @@ private:
     void top_level_value(std::string_view key, size_t start, size_t end);
     void add_event(size_t start, size_t end, bool object);
     void cut();
+    static void parse(Batch& batch);
 
     TraceInput& in_;
     Handoff<Batch>& out_;
@@ -226,14 +234,23 @@ void Scanner::cut() {
     batch_.text.reserve(batch_.text.size() + simdjson::SIMDJSON_PADDING);
     batch_.consumed = in_.consumed();
     batch_.file_position = in_.file_position();
+    parse(batch_);
     if (!out_.push(std::move(batch_))) throw Stopped{};
     batch_ = out_.reuse();
     batch_.text.clear();
     batch_.items.clear();
 }
 
-// The consumer (the calling thread): parses each batch with simdjson, reads each event's fields and
-// converts them; reports progress and polls cancel between batches.
+void Scanner::parse(Batch& batch) {
+    batch.parsed = false;
+    if (batch.text.empty()) return;
+    if (!batch.parser) batch.parser = std::make_unique<simdjson::dom::parser>();
+    simdjson::dom::element doc;
+    batch.parsed = !batch.parser->parse(batch.text.data(), batch.text.size(), false).get(doc) &&
+                   !doc.get_array().get(batch.list);
+}
+
+// The consumer (the calling thread): reads each parsed event's fields and converts them; reports progress and polls cancel between batches.
 class Converter {
 public:
     Converter(ImportedTrace& out, TraceMeta& meta, RunObserver* observer, int64_t file_size)
@@ -250,7 +267,6 @@ private:
 
     RunObserver* observer_;
     const int64_t file_size_;
-    simdjson::dom::parser parser_;
     EventConverter events_;
 };
 
@@ -273,14 +289,11 @@ void Converter::poll(const Batch& batch) {
 }
 
 void Converter::convert(const Batch& batch) {
-    simdjson::dom::element doc;
-    simdjson::dom::array list;
-    if (!batch.text.empty() &&
-        (parser_.parse(batch.text.data(), batch.text.size(), false).get(doc) || doc.get_array().get(list))) {
+    if (!batch.text.empty() && !batch.parsed) {
         convert_one_by_one(batch);
         return;
     }
-    auto it = batch.text.empty() ? simdjson::dom::array::iterator{} : list.begin();
+    auto it = batch.text.empty() ? simdjson::dom::array::iterator{} : batch.list.begin();
     for (const Batch::Item& item : batch.items) {
         if (!item.object) {
             events_.skip("not an object", item.offset);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "io/json_scan.h"
@@ -107,6 +108,75 @@ TEST(TraceStages, ScanFindsTheEndOfEachValue) {
     EXPECT_EQ(scan_value(s.data(), str, s.size()), str + 5) << "an escaped backslash ends before the quote";
     EXPECT_EQ(scan_value(s.data(), 0, 10), kMore) << "a value past the bytes at hand";
     EXPECT_EQ(string_end("ab\\\"c\"", 0, 6), 6u);
+}
+
+namespace {
+
+// A random JSON value whose strings hold what trips a structural scan: quotes, brackets and runs of
+// backslashes (escaped), long enough to cross 64-byte blocks.
+std::string random_json(std::mt19937& rng, int depth) {
+    auto pick = [&rng](int n) { return int(rng() % unsigned(n)); };
+    auto string = [&] {
+        static const char* const pieces[] = {"a", "{", "}", "[", "]", "\\\"", "\\\\", "\\\\\\\"", ",", " ", "xyz0123456789", "\\n"};
+        std::string s = "\"";
+        for (int i = pick(40); i > 0; --i) s += pieces[pick(12)];
+        return s + "\"";
+    };
+    const int kind = depth > 4 ? pick(3) : pick(5);
+    if (kind == 0) return string();
+    if (kind == 1) return std::to_string(pick(100000));
+    if (kind == 2) return std::string("true");
+    std::string s = kind == 3 ? "{" : "[";
+    for (int i = pick(6); i > 0; --i) {
+        if (s.size() > 1) s += pick(2) ? "," : ", ";
+        if (kind == 3) s += string() + ":";
+        s += random_json(rng, depth + 1);
+    }
+    return s + (kind == 3 ? "}" : "]");
+}
+
+// The end of a valid JSON object or list, one character at a time: what the block scan must agree with.
+size_t reference_end(const std::string& s, size_t from) {
+    int depth = 0;
+    bool in_string = false, escape = false;
+    for (size_t i = from; i < s.size(); ++i) {
+        const char c = s[i];
+        if (in_string) {
+            if (escape) escape = false;
+            else if (c == '\\') escape = true;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return kMore;
+}
+
+}  // namespace
+
+TEST(TraceStages, BlockScanAgreesWithACharacterByCharacterScan) {
+    std::mt19937 rng(7);
+    size_t checked = 0, long_ones = 0;
+    for (int round = 0; round < 3000; ++round) {
+        std::string value;
+        while (value.empty() || (value[0] != '{' && value[0] != '[')) value = random_json(rng, 0);
+        const std::string s = std::string(rng() % 70, ' ') + value + std::string(rng() % 3, ' ') + ",{\"next\": 1}";
+        const size_t from = s.find_first_not_of(' ');
+        const size_t want = reference_end(s, from);
+        ASSERT_EQ(want, from + value.size());
+        ASSERT_EQ(scan_value(s.data(), from, s.size()), want) << s;
+        // Cut anywhere inside: the value runs past the bytes at hand.
+        const size_t cut = from + 1 + rng() % (value.size() - 1);
+        ASSERT_EQ(scan_value(s.data(), from, cut), kMore) << s.substr(0, cut);
+        ++checked;
+        long_ones += value.size() > 128;
+    }
+    EXPECT_EQ(checked, 3000u);
+    EXPECT_GT(long_ones, 300u) << "values long enough to span several 64-byte blocks";
 }
 
 TEST(TraceStages, ScanFailsOnAValueCutOffByTheEnd) {
