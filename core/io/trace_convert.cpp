@@ -49,19 +49,27 @@ void EventConverter::finish(int64_t base_ns) {
     if (events_.empty() && memory_.empty())
         throw ReadError{"holds no trace events (no complete \"X\" events or [memory] instants" +
                         (out_.skipped_events ? ": " + out_.warnings.front() + ")" : std::string(")"))};
-    // Kineto writes baseTimeNanoseconds after the events, and timestamps relative to it.
-    for (auto& e : events_) {
-        e.start_ns += base_ns;
-        e.end_ns += base_ns;
-    }
-    for (auto& m : memory_) m.ts_ns += base_ns;
-    link_legacy_device_spans();
-    meta_.origin_ns = base_ns;
+    // One pass over the events (a big trace's are hundreds of MB): Kineto writes baseTimeNanoseconds
+    // after the events, and timestamps relative to it; a rank from distributedInfo; the device streams.
     // A thread name under a device's pid and a stream id its events use names a stream (Kineto puts
     // GPU streams under pid = device index, tid = stream), any other a CPU thread.
     std::set<std::pair<uint64_t, uint64_t>> streams;
-    for (const auto& e : events_)
-        if (e.device != DeviceKind::CPU) streams.insert({uint64_t(int64_t(e.device_index)), e.thread});
+    std::pair<uint64_t, uint64_t> last_stream{0, 0};
+    for (auto& e : events_) {
+        e.start_ns += base_ns;
+        e.end_ns += base_ns;
+        if (out_.rank >= 0) e.rank = out_.rank;
+        if (e.device == DeviceKind::CPU) continue;
+        const std::pair<uint64_t, uint64_t> stream{uint64_t(int64_t(e.device_index)), e.thread};
+        if (streams.empty() || stream != last_stream) streams.insert(stream);
+        last_stream = stream;
+    }
+    for (auto& m : memory_) {
+        m.ts_ns += base_ns;
+        if (out_.rank >= 0) m.rank = out_.rank;
+    }
+    link_legacy_device_spans();
+    meta_.origin_ns = base_ns;
     for (auto& n : thread_names_) {
         auto& names = streams.count({n.pid, n.tid}) ? meta_.stream_names : meta_.thread_names;
         if (n.from_metadata)
@@ -71,11 +79,7 @@ void EventConverter::finish(int64_t base_ns) {
     }
     meta_.world_size = out_.world_size;
     meta_.backend = out_.backend;
-    if (out_.rank >= 0) {
-        for (auto& e : events_) e.rank = out_.rank;
-        for (auto& m : memory_) m.rank = out_.rank;
-        meta_.ranks = {out_.rank};
-    }
+    if (out_.rank >= 0) meta_.ranks = {out_.rank};
     for (const Category& c : category_counts_) out_.categories[c.name] += c.count;
     out_.trace = Trace::build(std::move(events_), std::move(memory_), std::move(meta_));
 }
