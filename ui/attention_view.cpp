@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "background.h"
 #include "format_qt.h"
 #include "model/printf_string.h"
 #include "model/units.h"
@@ -208,9 +209,13 @@ AttentionView::AttentionView(QWidget* parent)
     setCalls({}, {}, 0);
 }
 
-void AttentionView::setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns, const std::vector<GpuBreakdown>& gpu) {
+void AttentionView::setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns, const std::vector<GpuBreakdown>& gpu,
+                             bool chart_later) {
     model_->setBegin(begin_ns);
-    roofline_->setData(roofs, roofline_points(calls));  // a point's index is its call's row
+    // The chart (two replots, tens of ms) in an event-loop turn of its own for a large trace.
+    run_steps(this, chart_later, {[this, roofs, points = roofline_points(calls), generation = ++generation_] {
+                  if (generation == generation_) roofline_->setData(roofs, points);  // a point's index is its call's row
+              }});
     model_->setRoofs(std::move(roofs));
     summary_->setText(calls.empty()
                           ? tr("No attention calls in this run: none of scaled_dot_product_attention's ops, no library's or engine's "

@@ -49,7 +49,9 @@ public:
     explicit AttentionView(QWidget* parent = nullptr);
     // The run's calls and roofs (from its RunAnalysis); begin_ns: the trace's start, for the Start column;
     // gpu: the run's GPU time breakdown, for the attention's share of the GPUs' busy time.
-    void setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns, const std::vector<GpuBreakdown>& gpu = {});
+    // chart_later: the roofline drawn in a later event-loop turn (a large trace's window stays live).
+    void setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns, const std::vector<GpuBreakdown>& gpu = {},
+                  bool chart_later = false);
     AttentionTableModel* model() const { return model_; }
     QTableView* table() const { return view_; }
     RooflineChart* roofline() const { return roofline_; }
@@ -63,6 +65,7 @@ private:
     QTableView* view_;
     QLabel* summary_;
     RooflineChart* roofline_;
+    int generation_ = 0;  // of the calls: a chart queued for older ones is dropped
 };
 
 }  // namespace awb::ui

@@ -4,14 +4,29 @@
 #pragma once
 
 #include <QObject>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrent>
 
 #include <cstddef>
+#include <functional>
 #include <utility>
+#include <vector>
 
 namespace awb::ui {
 
 inline constexpr size_t kBackgroundEvents = 200'000;
+
+// Background work yields to the GUI thread: on a machine with few cores, the analysis and the
+// timeline build would otherwise take the GUI thread's share while it lays out what they produced
+// (the window stalled twice as long on 2 cores). Lowers the calling pool thread's priority (nice
+// kBackgroundNice, Linux) once; elsewhere does nothing.
+inline constexpr int kBackgroundNice = 5;
+void yield_to_the_gui_thread();
+
+// The pool our background work runs on: not Qt's global one, which Qt's raster painting uses to fill
+// large areas in parallel; with our seconds-long jobs on it, a repaint waited for one to end (a 70 ms
+// stall on 2 cores each time a large trace's panels were first drawn).
+QThreadPool* background_pool();
 
 // deliver(work()) on the GUI thread, in owner's context (dropped if owner is gone); deliver must
 // itself ignore a result that a newer request has made stale.
@@ -21,7 +36,24 @@ void compute_then(QObject* owner, bool in_background, Work work, Deliver deliver
         deliver(work());
         return;
     }
-    QtConcurrent::run(std::move(work)).then(owner, std::move(deliver));
+    QtConcurrent::run(background_pool(), [work = std::move(work)]() mutable {
+        yield_to_the_gui_thread();
+        return work();
+    }).then(owner, std::move(deliver));
+}
+
+// Runs the steps in order: now, or with spread one per event-loop turn (in owner's context; the rest
+// dropped if owner is gone), so that the GUI thread answers between steps of tens of ms each.
+inline void run_steps(QObject* owner, bool spread, std::vector<std::function<void()>> steps, size_t from = 0) {
+    if (!spread) {
+        for (auto& step : steps) step();
+        return;
+    }
+    if (from >= steps.size()) return;
+    QTimer::singleShot(0, owner, [owner, steps = std::move(steps), from]() mutable {
+        steps[from]();
+        run_steps(owner, true, std::move(steps), from + 1);
+    });
 }
 
 }  // namespace awb::ui

@@ -17,6 +17,7 @@
 #include "analysis/advisor.h"
 #include "analysis/op_diff.h"
 #include "analysis/run_verdict.h"
+#include "background.h"
 #include "comparison_model.h"
 #include "format_qt.h"
 #include "run_modules.h"
@@ -212,8 +213,6 @@ void ComparisonView::update_comparison() {
     label_a_->setToolTip(environment_modules_text(runs_[size_t(a)].result->environment));  // a module run: which file
     label_b_->setToolTip(environment_modules_text(runs_[size_t(b)].result->environment));
     // Each run's tables and findings come from its analysis, computed once when it arrived.
-    const auto& ra = *runs_[size_t(a)].result;
-    const auto& rb = *runs_[size_t(b)].result;
     const RunAnalysis& aa = *runs_[size_t(a)].analysis;
     const RunAnalysis& ab = *runs_[size_t(b)].analysis;
     const auto& rows_a = aa.operators;
@@ -246,12 +245,11 @@ void ComparisonView::update_comparison() {
     tabs_->setTabEnabled(1, kernel_model_->rowCount() > 0);
     tabs_->setTabToolTip(1, kernel_model_->rowCount() > 0 ? tr("Kernels joined by name, largest |B-A| first")
                                                           : tr("Neither run has device kernels (a CPU run)"));
-    findings_diff_->setHtml(findings_html(advise({&ra, nullptr, nullptr, nullptr, &aa}), advise({&rb, nullptr, nullptr, nullptr, &ab})));
+    show_findings_and_verdict(a, b);
     const double sa = double(total_self_cpu(rows_a)), sb = double(total_self_cpu(rows_b));
     summary_->setText(tr("Self CPU total of all operators: A %1, B %2 (B/A %3x)")
                           .arg(format_duration_ns(sa), format_duration_ns(sb))
                           .arg(sa > 0 ? sb / sa : 0.0, 0, 'f', 2));
-    show_verdict(a, b);
     timeline_a_->setRun(runs_[size_t(a)].result, runs_[size_t(a)].analysis);
     timeline_b_->setRun(runs_[size_t(b)].result, runs_[size_t(b)].analysis);
     // One time scale: both views span the longer of the two traces.
@@ -261,10 +259,8 @@ void ComparisonView::update_comparison() {
 }
 
 // One line per measure, coloured where the difference is beyond the noise: green where B does better.
-void ComparisonView::show_verdict(int a, int b) {
-    const RunVerdict v = compare_runs(*runs_[size_t(a)].result, *runs_[size_t(a)].analysis, *runs_[size_t(b)].result,
-                                      *runs_[size_t(b)].analysis);
-    QString html = a == b ? tr("<i>A and B are the same run.</i><br>") : QString();
+static QString verdict_html(const RunVerdict& v, bool same_run) {
+    QString html = same_run ? ComparisonView::tr("<i>A and B are the same run.</i><br>") : QString();
     for (const MeasureVerdict& m : v.measures) {
         const QString text = QString::fromStdString(m.text).toHtmlEscaped();
         const char* colour = !m.beyond_noise ? "#606060" : m.ratio.ratio < 1 ? "#147a32" : "#b41e1e";
@@ -272,7 +268,35 @@ void ComparisonView::show_verdict(int a, int b) {
                     .arg(QLatin1String(colour), m.measure == VerdictMeasure::StepTime ? QStringLiteral("<b>%1</b>").arg(text) : text);
     }
     html.chop(4);
-    verdict_->setText(html);
+    return html;
+}
+
+// The advisor's findings of both runs and the verdict: on Qt's thread pool for a large trace (the
+// advisor walks every step's events: a tenth of a second on a million), the rest of the view first.
+void ComparisonView::show_findings_and_verdict(int a, int b) {
+    const NamedRun& run_a = runs_[size_t(a)];
+    const NamedRun& run_b = runs_[size_t(b)];
+    const bool large = std::max(run_a.result->trace.events().size(), run_b.result->trace.events().size()) >= kBackgroundEvents;
+    if (large) {
+        verdict_->setText(tr("<i>Comparing A and B...</i>"));
+        findings_diff_->setHtml(tr("<p><i>The advisor is reading both runs...</i></p>"));
+    }
+    struct Shown {
+        QString findings, verdict;
+    };
+    compute_then(
+        this, large,
+        [run_a, run_b, same = a == b] {
+            const RunAnalysis &aa = *run_a.analysis, &ab = *run_b.analysis;
+            return Shown{findings_html(advise({run_a.result.get(), nullptr, nullptr, nullptr, &aa}),
+                                       advise({run_b.result.get(), nullptr, nullptr, nullptr, &ab})),
+                         verdict_html(compare_runs(*run_a.result, aa, *run_b.result, ab), same)};
+        },
+        [this, generation = ++generation_](const Shown& shown) {
+            if (generation != generation_) return;  // the picks or the runs changed meanwhile
+            findings_diff_->setHtml(shown.findings);
+            verdict_->setText(shown.verdict);
+        });
 }
 
 void ComparisonView::sync(TimelineWidget* from, TimelineWidget* to) {

@@ -52,7 +52,7 @@ protected:
 
 private:
     void update_comparison();
-    void show_verdict(int a, int b);
+    void show_findings_and_verdict(int a, int b);
     void build_layout();
     QWidget* labelled_timeline(QLabel* label, TimelineWidget* timeline);
     void sync(TimelineWidget* from, TimelineWidget* to);
@@ -70,6 +70,7 @@ private:
     QTableView* kernel_table_;
     QTextBrowser* findings_diff_;
     TimelineWidget *timeline_a_, *timeline_b_;
+    int generation_ = 0;  // of the picks: a background comparison made for older ones is dropped
     bool syncing_ = false;
     bool user_picked_ = false;  // the user chose A or B: keep the choice while those runs are there
 };

@@ -14,6 +14,7 @@
 #include <QShortcut>
 #include <QTimer>
 
+#include "background.h"
 #include "format_qt.h"
 #include "model/kernel_name.h"
 #include "operator_table_model.h"
@@ -53,11 +54,37 @@ void KernelTableModel::rowsChanged() {
 }
 
 void KernelTableModel::shortenNames() {
+    ++generation_;
+    if (background_) {
+        shown_.clear();  // meanwhile the names cut at the width (cheap; measuring whole ones is not)
+        for (const QString& n : demangled_)
+            shown_.push_back(n.size() <= name_chars_ ? n : n.left(name_chars_ - 1) + QChar(0x2026));
+        if (!shortening_) {  // once per event-loop turn, at the width it ends with
+            shortening_ = true;
+            QTimer::singleShot(0, this, &KernelTableModel::shortenInBackground);
+        }
+        return;
+    }
     std::vector<std::string> names;
     names.reserve(demangled_.size());
     for (const QString& n : demangled_) names.push_back(n.toStdString());
     shown_.clear();
     for (const std::string& n : elide_kernel_names(names, size_t(name_chars_))) shown_.push_back(QString::fromStdString(n));
+}
+
+void KernelTableModel::shortenInBackground() {
+    shortening_ = false;
+    std::vector<std::string> names;
+    names.reserve(demangled_.size());
+    for (const QString& n : demangled_) names.push_back(n.toStdString());
+    compute_then(
+        this, true, [names = std::move(names), width = size_t(name_chars_)] { return elide_kernel_names(names, width); },
+        [this, generation = generation_](const std::vector<std::string>& shortened) {
+            if (generation != generation_ || shortened.size() != demangled_.size()) return;
+            shown_.clear();
+            for (const std::string& n : shortened) shown_.push_back(QString::fromStdString(n));
+            if (!rows_.empty()) emit dataChanged(index(0, Name), index(rowCount() - 1, Name), {Qt::DisplayRole});
+        });
 }
 
 void KernelTableModel::setNameWidth(int characters) {
@@ -231,8 +258,9 @@ void KernelPanel::setGroupByClass(bool on) {
     else setRows(rows_);
 }
 
-void KernelPanel::setRows(std::vector<KernelRow> rows) {
+void KernelPanel::setRows(std::vector<KernelRow> rows, bool large_trace) {
     rows_ = std::move(rows);
+    model_->setBackgroundNames(large_trace);
     model_->setRows(by_class_->isChecked() ? kernels_by_class(rows_) : rows_);
     fitColumns();
     fitted_shown_ = isVisible();

@@ -32,6 +32,9 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     void setNameWidth(int characters);  // the name column's width in characters: the names are shortened to it
     int nameWidth() const { return name_chars_; }
+    // Shorten the names on Qt's thread pool (a large trace's: tens of long templated names take tens of
+    // ms a width), showing them cut at the width until the short ones come; at once otherwise.
+    void setBackgroundNames(bool on) { background_ = on; }
 
 protected:
     QString text(int row, int column) const override;
@@ -41,9 +44,13 @@ protected:
 
 private:
     void shortenNames();
+    void shortenInBackground();
     int64_t total_ns_ = 0;
     int name_chars_ = 60;
     std::vector<QString> demangled_, shown_;  // per row
+    bool background_ = false;
+    bool shortening_ = false;  // a background shortening is queued for the end of this event-loop turn
+    int generation_ = 0;       // of the names and width: a result computed for older ones is dropped
 };
 
 class KernelPanel : public QWidget {
@@ -52,7 +59,8 @@ public:
     explicit KernelPanel(QWidget* parent = nullptr);
     KernelTableModel* model() const { return model_; }
     OperatorFilterProxy* proxy() const { return proxy_; }
-    void setRows(std::vector<KernelRow> rows);  // a run's kernel table (from its RunAnalysis)
+    // A run's kernel table (from its RunAnalysis); a large trace's names are shortened in the background.
+    void setRows(std::vector<KernelRow> rows, bool large_trace = false);
     // One row per kernel class and device (GEMM, attention, softmax, ...) instead of per kernel.
     void setGroupByClass(bool on);
 

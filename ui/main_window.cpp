@@ -353,13 +353,24 @@ void MainWindow::displayShown() {
         return;
     }
     timeline_->setRun(result, run.analysis);
-    const bool device_events = std::any_of(result->trace.events().begin(), result->trace.events().end(),
-                                           [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
-    operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), run.analysis->operators, device_events);
-    kernels_->setRows(run.analysis->kernels);
-    attention_->setCalls(run.analysis->attention, run.analysis->roofs, result->trace.begin_ns(), run.analysis->gpu);
-    gpu_time_->setRows(run.analysis->gpu);
-    explainShown();
+    // The panels: for a large trace one per event-loop turn (each takes tens of ms there), so the
+    // window answers in between; dropped once another run is on screen.
+    const bool large = result->trace.events().size() >= kBackgroundEvents;
+    auto still_shown = [this, result] { return session_->shown().result == result; };
+    auto analysis = run.analysis;
+    run_steps(this, large,
+              {[=, this] {
+                   if (!still_shown()) return;
+                   const bool device_events = std::any_of(result->trace.events().begin(), result->trace.events().end(),
+                                                          [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
+                   operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), analysis->operators, device_events);
+               },
+               [=, this] { if (still_shown()) kernels_->setRows(analysis->kernels, large); },
+               [=, this] {
+                   if (still_shown()) attention_->setCalls(analysis->attention, analysis->roofs, result->trace.begin_ns(), analysis->gpu, large);
+               },
+               [=, this] { if (still_shown()) gpu_time_->setRows(analysis->gpu); },
+               [=, this] { if (still_shown()) explainShown(); }});
     if (!result->spec_known) {  // an imported trace: no spec of ours to name it by; the status line says how it was opened
         setWindowTitle(tr("Attention Workbench - %1").arg(run.label));
         noteGraphCapture();

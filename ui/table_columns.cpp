@@ -10,9 +10,10 @@ namespace awb::ui {
 void fit_columns(QTableView* view, int name_column) {
     view->setTextElideMode(Qt::ElideMiddle);
     view->horizontalHeader()->setTextElideMode(Qt::ElideRight);
-    // Widths from at most a few hundred rows around the visible ones: a table of thousands (a long
-    // trace's steps, its kernels) would otherwise measure every cell's text on the GUI thread.
-    view->verticalHeader()->setResizeContentsPrecision(kFitRows);
+    // Widths from the visible rows and a few around them: a table of hundreds or thousands (a long
+    // trace's operators, steps, kernels) would otherwise measure every cell's text on the GUI thread,
+    // tens of ms a table. (Qt's sizeHintForColumn counts its rows by the horizontal header's precision.)
+    view->horizontalHeader()->setResizeContentsPrecision(kFitRows);
     view->resizeColumnsToContents();
     const int shown = view->isVisible() ? view->viewport()->width() : 0;
     const int cap = shown > 0 ? std::clamp(shown * 2 / 5, kMinNameWidth, kMaxNameWidth) : kMaxNameWidth;

@@ -10,7 +10,7 @@ namespace awb::ui {
 
 inline constexpr int kMinNameWidth = 160;
 inline constexpr int kMaxNameWidth = 480;
-inline constexpr int kFitRows = 300;  // rows measured to fit a column (Qt's default: 1,000)
+inline constexpr int kFitRows = 64;  // rows measured to fit a column, the visible ones first (Qt's default: 1,000)
 
 void fit_columns(QTableView* view, int name_column);
 

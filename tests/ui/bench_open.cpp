@@ -9,13 +9,17 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QThread>
 #include <QTimer>
+#include <QHeaderView>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
+#include "engine/process_tuning.h"
 #include "engine_worker.h"
 #include "main_window.h"
 #include "operator_panel.h"
@@ -26,6 +30,59 @@ using namespace awb::ui;
 
 namespace {
 
+// The application, timing what the GUI thread dispatches: the events that held it longest (outermost
+// dispatch, and the widgets painted inside one), with their receiver's class and the event's type
+// (43 a queued call, 76 a layout, 77 a repaint), are what a stall was made of.
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    struct Slow {
+        double ms, at_s;
+        std::string what;
+    };
+    std::vector<Slow> slowest;  // over 20 ms (paints inside them over 10 ms), in the order they ended
+    QElapsedTimer clock;
+
+    static std::string describe(QObject* o) {
+        std::string s = "  painting";
+        for (int i = 0; o && i < 4; ++i, o = o->parent()) {
+            s += std::string(" ") + o->metaObject()->className();
+            if (auto* h = qobject_cast<QHeaderView*>(o)) s += "(" + std::to_string(h->count()) + " sections, " + (h->orientation() == Qt::Vertical ? "vertical" : "horizontal") + ")";
+            s += " <";
+        }
+        return s;
+    }
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (QThread::currentThread() != thread() || !clock.isValid()) return QApplication::notify(receiver, event);
+        if (depth_++ > 0) {  // inside: only paints are timed, to name what a slow repaint painted
+            if (event->type() != QEvent::Paint) {
+                const bool handled = QApplication::notify(receiver, event);
+                --depth_;
+                return handled;
+            }
+            QElapsedTimer t;
+            t.start();
+            const bool handled = QApplication::notify(receiver, event);
+            --depth_;
+            const double ms = double(t.nsecsElapsed()) / 1e6;
+            if (ms > 10) slowest.push_back({ms, double(clock.nsecsElapsed()) / 1e9, describe(receiver)});
+            return handled;
+        }
+        QElapsedTimer t;
+        t.start();
+        const int type = int(event->type());
+        const std::string name = receiver->metaObject()->className();
+        const bool handled = QApplication::notify(receiver, event);
+        --depth_;
+        const double ms = double(t.nsecsElapsed()) / 1e6;
+        if (ms > 20) slowest.push_back({ms, double(clock.nsecsElapsed()) / 1e9, name + " event " + std::to_string(type)});
+        return handled;
+    }
+
+private:
+    int depth_ = 0;
+};
+
 double peak_rss_mib() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -35,7 +92,8 @@ double peak_rss_mib() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
+    awb::tune_allocator_for_steady_state();  // as attention-workbench's main does
+    TimedApplication app(argc, argv);
     if (argc < 2) {
         std::fprintf(stderr, "usage: awb_open_bench TRACE [--cancel-after SECONDS]\n");
         return 2;
@@ -95,6 +153,7 @@ int main(int argc, char** argv) {
     });
 
     clock.start();
+    app.clock.start();
     pulse.start();
     if (!window.openFile(path)) {
         std::printf("cannot open %s\n", qPrintable(path));
@@ -121,6 +180,8 @@ int main(int argc, char** argv) {
         std::printf("cancel pressed at %s, landed at %s (%.0f ms)\n", at(cancel_s).c_str(), at(cancelled_s).c_str(),
                     cancelled_s >= 0 ? (cancelled_s - cancel_s) * 1000 : -1.0);
     std::printf("longest GUI-thread stall  %.0f ms\n", stall_ms);
+    for (const auto& slow : app.slowest)
+        std::printf("  GUI thread busy %.0f ms until %.2f s: %s\n", slow.ms, slow.at_s, slow.what.c_str());
     std::printf("peak RSS                  %.0f MiB\n", peak_rss_mib());
     return failed ? 1 : 0;
 }
