@@ -75,6 +75,13 @@ public:
         room_.notify_all();
     }
 
+    // Either side, once the other is done: frees the used items kept for reuse.
+    void drop_spares() {
+        std::lock_guard lock(mutex_);
+        spare_.clear();
+        spare_.shrink_to_fit();
+    }
+
     bool stopped() const {
         std::lock_guard lock(mutex_);
         return stopped_;

@@ -70,6 +70,7 @@ public:
     // Scans the whole file; any error (or the consumer's stop) closes the hand-off with it.
     void run() noexcept;
     TopLevel& top() { return top_; }
+    void drop_batch() { batch_ = Batch{}; }
 
 private:
     struct Stopped {};  // the consumer gave up: unwind quietly
@@ -373,12 +374,19 @@ ImportedTrace read_trace(TraceInput& in, const std::string& path, RunObserver* o
     struct Join {
         Handoff<Batch>& handoff;
         std::thread& thread;
-        ~Join() {
+        void now() {
+            if (!thread.joinable()) return;
             handoff.stop();
             thread.join();
         }
+        ~Join() { now(); }
     } join{handoff, producer};
     converter.run(handoff);
+    // The batches' buffers and parsers (a few MiB each) are freed before the events are sorted, the
+    // import's peak.
+    join.now();
+    handoff.drop_spares();
+    scanner.drop_batch();
     TopLevel& top = scanner.top();
     if (!top.saw_events) fail("no \"traceEvents\" list: not a chrome trace", top.head.bytes_read);
     out.trace_name = std::move(top.head.trace_name);
