@@ -3,11 +3,12 @@
 // timeline — with the GUI thread's longest stall meanwhile (the worst lateness of a 10 ms timer: what a
 // user would feel as a frozen window) and the process's peak RSS. With --cancel-after S it presses
 // Cancel S seconds into the open and prints how long the cancel took to land.
-// Usage: QT_QPA_PLATFORM=offscreen awb_open_bench TRACE [--cancel-after S]
+// Usage: QT_QPA_PLATFORM=offscreen awb_open_bench TRACE [--cancel-after S] [--size WxH] [--grab PNG] [--raise DOCK]
 // Prints figures; asserts nothing (run by hand for the README and the closing notes).
 #include <sys/resource.h>
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QThread>
 #include <QTimer>
@@ -95,15 +96,23 @@ int main(int argc, char** argv) {
     awb::tune_allocator_for_steady_state();  // as attention-workbench's main does
     TimedApplication app(argc, argv);
     if (argc < 2) {
-        std::fprintf(stderr, "usage: awb_open_bench TRACE [--cancel-after SECONDS]\n");
+        std::fprintf(stderr, "usage: awb_open_bench TRACE [--cancel-after SECONDS] [--size WxH] [--grab PNG] [--raise DOCK]\n");
         return 2;
     }
     const QString path = QString::fromLocal8Bit(argv[1]);
     double cancel_after_s = -1;
-    if (argc >= 4 && std::strcmp(argv[2], "--cancel-after") == 0) cancel_after_s = std::atof(argv[3]);
+    QString grab;   // --grab PNG: the window as it is when everything is on screen
+    QString raise;  // --raise DOCK: that bottom dock's tab in front for the grab (kernels, attention, ...)
+    int width = 1400, height = 900;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (std::strcmp(argv[i], "--cancel-after") == 0) cancel_after_s = std::atof(argv[i + 1]);
+        if (std::strcmp(argv[i], "--grab") == 0) grab = QString::fromLocal8Bit(argv[i + 1]);
+        if (std::strcmp(argv[i], "--raise") == 0) raise = QString::fromLocal8Bit(argv[i + 1]);
+        if (std::strcmp(argv[i], "--size") == 0) std::sscanf(argv[i + 1], "%dx%d", &width, &height);
+    }
 
     MainWindow window;
-    window.resize(1400, 900);
+    window.resize(width, height);
     window.show();
 
     QElapsedTimer clock;
@@ -165,6 +174,13 @@ int main(int argc, char** argv) {
             window.engine()->cancel();
         });
     app.exec();
+    if (!grab.isEmpty()) {
+        if (auto* dock = window.findChild<QDockWidget*>(raise); dock && !raise.isEmpty()) dock->raise();
+        QElapsedTimer settle;  // the shortened kernel names and the deferred chart land in later turns
+        settle.start();
+        while (settle.elapsed() < 1500) QApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (!window.grab().save(grab)) std::printf("cannot save %s\n", qPrintable(grab));
+    }
 
     auto at = [](double s) {
         char text[32] = "-";
