@@ -195,15 +195,17 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
     if (std::none_of(events.begin(), events.end(), is_device_work)) return out;  // a CPU run: no op index to build
     const LaunchingOps ops(trace);
     // A step launches the same few hundred kernels from the same ops: classify each combination once.
+    // Names are interned (equal names, one pointer): keyed by pointer, not by hashing kernel names of
+    // hundreds of characters once per launch.
     struct Seen {
-        std::string_view name, op;
+        const char *name, *op;
         EventKind kind;
         bool math, library, conv;
         bool operator==(const Seen&) const = default;
     };
     struct SeenHash {
         size_t operator()(const Seen& s) const {
-            const std::hash<std::string_view> h;
+            const std::hash<const void*> h;
             return h(s.name) ^ (h(s.op) * 31) ^ (size_t(s.kind) << 3) ^ size_t(s.math) ^ (size_t(s.library) << 1) ^ (size_t(s.conv) << 2);
         }
     };
@@ -223,21 +225,39 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
         if (added) it->second = op.kind == EventKind::CpuOp && is_convolution_op(op.name.view());
         return it->second;
     };
+    // What the chain from an op up to the first SDPA math op (or the top) holds: the math op, a library's
+    // attention op, a convolution. Kept per op, so each op's chain is walked once however many kernels
+    // its descendants launch (a Python-stack trace nests ops tens of frames deep).
+    enum : uint8_t { kKnown = 1, kMath = 2, kLibrary = 4, kConv = 8 };
+    std::vector<uint8_t> chain(events.size(), 0);
+    std::vector<int32_t> path;
+    auto chain_of = [&](int32_t op) {
+        for (int32_t a = op; a >= 0 && !(chain[size_t(a)] & kKnown); a = events[size_t(a)].parent) path.push_back(a);
+        while (!path.empty()) {  // from the top down: each op's from its own and its parent's
+            const int32_t a = path.back();
+            path.pop_back();
+            const TraceEvent& x = events[size_t(a)];
+            uint8_t own = kKnown | (x.name == "aten::_scaled_dot_product_attention_math" ? kMath : 0) |
+                          (is_library_op(x) ? kLibrary : 0) | (is_conv_op(x) ? kConv : 0);
+            if (!(own & kMath) && x.parent >= 0) own |= chain[size_t(x.parent)];  // the walk stops at a math op
+            chain[size_t(a)] = own;
+        }
+        return chain[size_t(op)];
+    };
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
         if (!is_device_work(e)) continue;
-        std::string_view op;
+        const EventName* op = nullptr;
         bool math = false, library = false, conv = false;
         if (const int32_t launcher = ops.of(e); launcher >= 0) {
-            op = events[size_t(launcher)].name;
-            for (int32_t a = launcher; a >= 0 && !math; a = events[size_t(a)].parent) {
-                math = events[size_t(a)].name == "aten::_scaled_dot_product_attention_math";
-                library = library || is_library_op(events[size_t(a)]);
-                conv = conv || is_conv_op(events[size_t(a)]);
-            }
+            op = &events[size_t(launcher)].name;
+            const uint8_t flags = chain_of(launcher);
+            math = flags & kMath;
+            library = flags & kLibrary;
+            conv = flags & kConv;
         }
-        const auto [it, added] = seen.try_emplace(Seen{e.name, op, e.kind, math, library, conv}, KernelClass::Other);
-        if (added) it->second = classify_kernel(e.name, e.kind, op, math, library, conv);
+        const auto [it, added] = seen.try_emplace(Seen{e.name.data(), op ? op->data() : nullptr, e.kind, math, library, conv}, KernelClass::Other);
+        if (added) it->second = classify_kernel(e.name, e.kind, op ? op->view() : std::string_view(), math, library, conv);
         out[i] = it->second;
     }
     return out;
