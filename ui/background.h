@@ -1,6 +1,6 @@
 // Work on a large trace (timeline levels, operator and kernel tables of a million events take a
-// second or more) runs on Qt's thread pool so the window stays live and the first view appears while
-// the rest is computed; small traces are done at once, so the views are filled when the call returns.
+// second or more) runs on a thread pool of ours so the window stays live and the first view appears
+// while the rest is computed; small traces are done at once, so the views are filled when the call returns.
 #pragma once
 
 #include <QObject>
@@ -28,6 +28,15 @@ void yield_to_the_gui_thread();
 // stall on 2 cores each time a large trace's panels were first drawn).
 QThreadPool* background_pool();
 
+// work() on the background pool, at the lowered priority: every background job goes through here.
+template <typename Work>
+auto run_in_background(Work work) {
+    return QtConcurrent::run(background_pool(), [work = std::move(work)]() mutable {
+        yield_to_the_gui_thread();
+        return work();
+    });
+}
+
 // deliver(work()) on the GUI thread, in owner's context (dropped if owner is gone); deliver must
 // itself ignore a result that a newer request has made stale.
 template <typename Work, typename Deliver>
@@ -36,10 +45,7 @@ void compute_then(QObject* owner, bool in_background, Work work, Deliver deliver
         deliver(work());
         return;
     }
-    QtConcurrent::run(background_pool(), [work = std::move(work)]() mutable {
-        yield_to_the_gui_thread();
-        return work();
-    }).then(owner, std::move(deliver));
+    run_in_background(std::move(work)).then(owner, std::move(deliver));
 }
 
 // Runs the steps in order: now, or with spread one per event-loop turn (in owner's context; the rest

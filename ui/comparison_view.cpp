@@ -271,7 +271,7 @@ static QString verdict_html(const RunVerdict& v, bool same_run) {
     return html;
 }
 
-// The advisor's findings of both runs and the verdict: on Qt's thread pool for a large trace (the
+// The advisor's findings of both runs and the verdict: on the background pool for a large trace (the
 // advisor walks every step's events: a tenth of a second on a million), the rest of the view first.
 void ComparisonView::show_findings_and_verdict(int a, int b) {
     const NamedRun& run_a = runs_[size_t(a)];

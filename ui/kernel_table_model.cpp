@@ -65,26 +65,30 @@ void KernelTableModel::shortenNames() {
         }
         return;
     }
-    std::vector<std::string> names;
-    names.reserve(demangled_.size());
-    for (const QString& n : demangled_) names.push_back(n.toStdString());
-    shown_.clear();
-    for (const std::string& n : elide_kernel_names(names, size_t(name_chars_))) shown_.push_back(QString::fromStdString(n));
+    setShown(elide_kernel_names(demangledNames(), size_t(name_chars_)));
 }
 
 void KernelTableModel::shortenInBackground() {
     shortening_ = false;
+    compute_then(
+        this, true, [names = demangledNames(), width = size_t(name_chars_)] { return elide_kernel_names(names, width); },
+        [this, generation = generation_](const std::vector<std::string>& shortened) {
+            if (generation != generation_ || shortened.size() != demangled_.size()) return;
+            setShown(shortened);
+            if (!rows_.empty()) emit dataChanged(index(0, Name), index(rowCount() - 1, Name), {Qt::DisplayRole});
+        });
+}
+
+std::vector<std::string> KernelTableModel::demangledNames() const {
     std::vector<std::string> names;
     names.reserve(demangled_.size());
     for (const QString& n : demangled_) names.push_back(n.toStdString());
-    compute_then(
-        this, true, [names = std::move(names), width = size_t(name_chars_)] { return elide_kernel_names(names, width); },
-        [this, generation = generation_](const std::vector<std::string>& shortened) {
-            if (generation != generation_ || shortened.size() != demangled_.size()) return;
-            shown_.clear();
-            for (const std::string& n : shortened) shown_.push_back(QString::fromStdString(n));
-            if (!rows_.empty()) emit dataChanged(index(0, Name), index(rowCount() - 1, Name), {Qt::DisplayRole});
-        });
+    return names;
+}
+
+void KernelTableModel::setShown(const std::vector<std::string>& names) {
+    shown_.clear();
+    for (const std::string& n : names) shown_.push_back(QString::fromStdString(n));
 }
 
 void KernelTableModel::setNameWidth(int characters) {

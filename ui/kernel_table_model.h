@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "analysis/kernel_table.h"
@@ -32,7 +33,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     void setNameWidth(int characters);  // the name column's width in characters: the names are shortened to it
     int nameWidth() const { return name_chars_; }
-    // Shorten the names on Qt's thread pool (a large trace's: tens of long templated names take tens of
+    // Shorten the names on the background pool (a large trace's: tens of long templated names take tens of
     // ms a width), showing them cut at the width until the short ones come; at once otherwise.
     void setBackgroundNames(bool on) { background_ = on; }
 
@@ -45,6 +46,8 @@ protected:
 private:
     void shortenNames();
     void shortenInBackground();
+    std::vector<std::string> demangledNames() const;  // what elide_kernel_names takes
+    void setShown(const std::vector<std::string>& names);
     int64_t total_ns_ = 0;
     int name_chars_ = 60;
     std::vector<QString> demangled_, shown_;  // per row

@@ -77,10 +77,7 @@ QFuture<std::shared_ptr<const TimelineData>> shared_build(const std::shared_ptr<
     std::lock_guard lock(mutex);
     for (auto it = builds.begin(); it != builds.end();) it = it->second.first.expired() ? builds.erase(it) : std::next(it);
     if (const auto it = builds.find(trace.get()); it != builds.end()) return it->second.second;
-    auto future = QtConcurrent::run(background_pool(), [trace] {
-        yield_to_the_gui_thread();
-        return std::make_shared<const TimelineData>(TimelineData::from_trace(*trace));
-    });
+    auto future = run_in_background([trace] { return std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)); });
     builds[trace.get()] = {trace, future};
     return future;
 }

@@ -20,8 +20,9 @@
 
 // The importer's driver: the input (trace_input), the structural scan (json_scan) that finds the
 // top-level keys and cuts "traceEvents" into event objects, batches of them parsed by simdjson (on the
-// scanner's thread) and read field by field (trace_fields, on the caller's), conversion into the Trace (trace_convert), and for a folder or
-// several files the rank merge (trace_ranks) of what discovery (trace_files) found.
+// scanner's thread) and read field by field (trace_fields, on the caller's), conversion into the
+// Trace (trace_convert), and for a folder or several files the rank merge (trace_ranks) of what
+// discovery (trace_files) found.
 namespace awb {
 
 using nlohmann::json;
@@ -251,7 +252,8 @@ void Scanner::parse(Batch& batch) {
                    !doc.get_array().get(batch.list);
 }
 
-// The consumer (the calling thread): reads each parsed event's fields and converts them; reports progress and polls cancel between batches.
+// The consumer (the calling thread): reads each parsed event's fields and converts them; reports
+// progress and polls cancel between batches.
 class Converter {
 public:
     Converter(ImportedTrace& out, TraceMeta& meta, RunObserver* observer, int64_t file_size)

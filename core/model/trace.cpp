@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <numeric>
-#include <optional>
 
 #include "model/trace_order.h"
 
