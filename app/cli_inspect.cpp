@@ -338,9 +338,14 @@ int run(const InspectCommand& c) {
             progress.end_line();
             break;
         }
+        const auto tables_started = std::chrono::steady_clock::now();
         out["traces"].push_back(inspect_one(t, path, c, sort));
         if (replay) out["traces"].back()["graph_replay"] = graph_replay_json(*replay);
-        if (c.timing) std::fprintf(stderr, "attnwb inspect: peak RSS %.0f MiB after the tables\n", double(peak_rss_bytes()) / 1048576.0);
+        if (c.timing) {
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - tables_started).count();
+            std::fprintf(stderr, "attnwb inspect: tables analysed and printed in %.3f s, peak RSS %.0f MiB after them\n", s,
+                         double(peak_rss_bytes()) / 1048576.0);
+        }
     }
     if (progress.interrupted()) {
         out["interrupted"] = true;
