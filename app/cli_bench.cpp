@@ -45,7 +45,7 @@ int run(const CLI::App& sub, const BenchCommand& c) {
     });
     if (rc != kExitOk) return rc;
     std::cout << format_bench(result);
-    const Explanation explained = explain({nullptr, &result});
+    const Explanation explained = explain_and_print({nullptr, &result});
     const int written = write_outputs("bench", [&] {
         nlohmann::json j = bench_file_json(result);
         add_explanation(j, explained);

@@ -48,7 +48,7 @@ int run(const CLI::App& sub, const CheckCommand& c) {
     const int rc = call_engine("check", progress, [&] { report = check_variants(spec, variants, c.tolerance, &progress, c.reference); });
     if (rc != kExitOk) return rc;
     std::cout << format_check(report);
-    const Explanation explained = explain({nullptr, nullptr, nullptr, &report});
+    const Explanation explained = explain_and_print({nullptr, nullptr, nullptr, &report});
     if (write_outputs("check", [&] {
             nlohmann::json j = check_file_json(report);
             add_explanation(j, explained);

@@ -7,8 +7,8 @@
 
 namespace awb::cli {
 
-Explanation explain(const Measurements& m) {
-    Explanation x{advise(m), measurement_checklist(m)};
+Explanation explain_and_print(const Measurements& m) {
+    Explanation x = explain(m);
     print_explanation(x);
     return x;
 }
@@ -24,8 +24,7 @@ void add_explanation(nlohmann::json& j, const Explanation& x) {
 
 void write_report(const std::string& path, ReportInput input, const Explanation& x) {
     if (path.empty()) return;
-    input.checklist = x.checklist;
-    input.findings = x.findings;
+    input.explanation = x;
     write_output(path, html_report(input));
 }
 

@@ -8,20 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "analysis/advisor.h"
-#include "analysis/checklist.h"
+#include "analysis/explanation.h"
 #include "model/sweep.h"
 #include "report/report_html.h"
 
 namespace awb::cli {
 
-struct Explanation {
-    std::vector<Finding> findings;
-    std::vector<ChecklistItem> checklist;
-};
-
-// Runs the advisor and the checklist on m and prints both (print_explanation).
-Explanation explain(const Measurements& m);
+// explain(m) (analysis/explanation.h), printed (print_explanation).
+Explanation explain_and_print(const Measurements& m);
 void print_explanation(const Explanation& x);  // the findings, then the checklist, on stdout
 
 // j["findings"] and j["checklist"].

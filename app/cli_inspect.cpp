@@ -23,7 +23,7 @@
 #include "cli_graph_replay.h"
 #include "cli_options.h"
 #include "io/trace_import.h"
-#include "io/workspace.h"
+#include "io/trace_run.h"
 #include "model/kernel_name.h"
 #include "model/units.h"
 
@@ -119,21 +119,16 @@ void print_kernels(const std::vector<KernelRow>& ks, size_t limit) {
 }
 
 // "ranks 0 1 of 2 (nccl): ..." or "rank 0 of 8 (nccl)", then one line per device the trace describes.
-void print_ranks_and_devices(const ImportedTrace& t) {
+void print_ranks_and_devices(const ImportedTrace& t, const Trace& trace) {
     const std::string backend = t.backend.empty() ? "" : " (" + t.backend + ")";
-    if (t.trace.meta().ranks.size() > 1) {
+    if (trace.meta().ranks.size() > 1) {
         std::cout << "ranks";
-        for (int32_t r : t.trace.meta().ranks) std::cout << " " << r;
+        for (int32_t r : trace.meta().ranks) std::cout << " " << r;
         std::cout << " of " << t.world_size << backend << ": operator rows sum over ranks\n";
     } else if (t.rank >= 0) {
         std::cout << "rank " << t.rank << " of " << t.world_size << backend << "\n";
     }
-    if (!t.device_properties.is_array()) return;
-    for (const auto& d : t.device_properties)
-        if (d.is_object())
-            std::cout << "device " << d.value("id", -1) << ": " << d.value("name", std::string("?")) << ", "
-                      << format_mib(d.value("totalGlobalMem", int64_t(0))) << ", compute " << d.value("computeMajor", 0) << "."
-                      << d.value("computeMinor", 0) << "\n";
+    for (const DeviceProperties& d : t.devices) std::cout << "device " << d.id << ": " << device_text(d) << "\n";
 }
 
 // The device time by kernel class (kernel_class.h: from the name and the launching op), printed and as JSON.
@@ -154,16 +149,11 @@ nlohmann::json print_kernel_classes(const std::vector<KernelRow>& ks) {
     return out;
 }
 
-// The attention calls against the roof our own run measured (its metadata), else the device table's for
-// the GPU the trace names (deviceProperties); printed and as JSON.
-nlohmann::json print_attention(const ImportedTrace& t, const ProfileResult& ours, const RunAnalysis& analysis) {
-    std::string gpu;
-    if (t.device_properties.is_array())
-        for (const auto& d : t.device_properties)
-            if (gpu.empty() && d.is_object() && d.contains("name") && d["name"].is_string()) gpu = d["name"].get<std::string>();
-    const std::vector<Roof> roofs = call_roofs(ours.roof, gpu, analysis.attention);
-    std::cout << format_attention(analysis.attention, roofs, analysis.gpu);
-    return {{"calls", analysis.attention}, {"roofs", roofs}};
+// The attention calls against their roofs (the analysis's: the roof our own run measured, else the
+// device table's for the GPU the trace names); printed and as JSON.
+nlohmann::json print_attention(const RunAnalysis& analysis) {
+    std::cout << format_attention(analysis.attention, analysis.roofs, analysis.gpu);
+    return {{"calls", analysis.attention}, {"roofs", analysis.roofs}};
 }
 
 struct EventCounts {
@@ -188,8 +178,7 @@ EventCounts count_events(const Trace& trace) {
 }
 
 // inspect --json's "summary": what the header lines say.
-nlohmann::json summary_json(const ImportedTrace& t, const EventCounts& counts, const RunAnalysis& analysis) {
-    const Trace& trace = t.trace;
+nlohmann::json summary_json(const ImportedTrace& t, const Trace& trace, const EventCounts& counts, const RunAnalysis& analysis) {
     const auto& [by_kind, cpu_threads, streams, device] = counts;
     const MemorySeries* top = top_memory(analysis.memory);
     const int64_t peak = top ? top->quoted_peak_bytes() : 0;
@@ -206,7 +195,7 @@ nlohmann::json summary_json(const ImportedTrace& t, const EventCounts& counts, c
               {"warnings", t.warnings},
               {"cpu_threads", cpu_threads.size()},
               {"device_streams", streams.size()},
-              {"devices", t.device_properties.is_null() ? nlohmann::json::array() : t.device_properties},
+              {"devices", t.devices},
               {"rank", t.rank},
               {"ranks", trace.meta().ranks},
               {"world_size", t.world_size},
@@ -219,12 +208,12 @@ nlohmann::json summary_json(const ImportedTrace& t, const EventCounts& counts, c
               {"json_bytes", t.bytes_read}};
 }
 
-nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, const InspectCommand& c, SortKey sort) {
-    const Trace& trace = t.trace;
+// t: the import's facts (its events taken out into run, trace_run.h).
+nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, const std::string& path, const InspectCommand& c, SortKey sort) {
+    const Trace& trace = run.trace;
     const EventCounts counts = count_events(trace);
     const auto& [by_kind, cpu_threads, streams, device] = counts;
-    const ProfileResult ours = run_of_metadata(t.extra);  // our own trace's spec (the attention calls' mask) and roof
-    const RunAnalysis analysis = analyze_run(trace, ours.spec_known ? &ours.spec : nullptr);  // the tables and the memory replay, once
+    const RunAnalysis analysis = analyze_run(run);  // the tables, the memory replay and the roofs, once
     const MemorySeries* top = top_memory(analysis.memory);
     const int64_t peak = top ? top->quoted_peak_bytes() : 0;
     std::cout << "=== " << path << (t.trace_name.empty() ? "" : "  (" + t.trace_name + ")") << " ===\n";
@@ -239,7 +228,7 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
               << " memory events, peak " << format_mib(peak) << (top ? std::string(" (") + memory_peak_basis(*top) + ")" : std::string())
               << ", " << format_mib(t.bytes_read) << " of JSON\n";
     print_memory_peaks(analysis.memory);
-    print_ranks_and_devices(t);
+    print_ranks_and_devices(t, trace);
     if (const std::string note = graph_capture_note(analysis.capture); !note.empty()) std::cout << note << "\n";
     std::cout << "also: " << t.flow_events << " flow, " << t.counter_events << " counter, " << t.metadata_events << " metadata, "
               << t.instant_events << " instant events\n";
@@ -266,9 +255,9 @@ nlohmann::json inspect_one(const ImportedTrace& t, const std::string& path, cons
         std::cout << format_gpu_breakdown(breakdown);
         breakdown_json = breakdown;
     }
-    const nlohmann::json attention_json = c.attention ? print_attention(t, ours, analysis) : nlohmann::json(nullptr);
+    const nlohmann::json attention_json = c.attention ? print_attention(analysis) : nlohmann::json(nullptr);
     return {{"path", path},
-            {"summary", summary_json(t, counts, analysis)},
+            {"summary", summary_json(t, trace, counts, analysis)},
             {"operators", rows},
             {"kernels", kernels_json},
             {"kernel_classes", classes_json},
@@ -339,7 +328,8 @@ int run(const InspectCommand& c) {
             break;
         }
         const auto tables_started = std::chrono::steady_clock::now();
-        out["traces"].push_back(inspect_one(t, path, c, sort));
+        const ProfileResult run = take_run(t);
+        out["traces"].push_back(inspect_one(t, run, path, c, sort));
         if (replay) out["traces"].back()["graph_replay"] = graph_replay_json(*replay);
         if (c.timing) {
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - tables_started).count();
@@ -378,12 +368,12 @@ Command register_inspect(CLI::App& app) {
     sub->add_flag("--distributed", c->distributed, "The files are the ranks of one run: show them as one trace (a folder is read so too)");
     sub->add_flag("--breakdown", c->breakdown,
                   "Where each GPU's time goes, per rank and ProfilerStep: computation, communication (NCCL/RCCL), memcpy, "
-                  "memset, idle, exposed communication and memcpy (intervals merged across streams; README: GPU time breakdown)");
+                  "memset, idle, exposed communication and memcpy (intervals merged across streams; docs/inspect.md: GPU time breakdown)");
     sub->add_flag("--attention", c->attention,
                   "Every attention call (scaled_dot_product_attention and its backends' ops; vLLM, SGLang, FlashInfer, flash-attn, "
                   "xformers, aiter, TensorRT-LLM, FlexAttention and Triton ops and kernels; matmul -> softmax -> matmul written "
                   "out; forward and backward): shapes, backend, causal, CPU and device time and its share of the GPUs' busy time, "
-                  "FLOPs, bytes, TFLOP/s and GB/s, and why a number is unknown (README: Attention calls; --attention-rules)");
+                  "FLOPs, bytes, TFLOP/s and GB/s, and why a number is unknown (docs/inspect.md: Attention calls; --attention-rules)");
     sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };
 }

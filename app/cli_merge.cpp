@@ -53,7 +53,7 @@ int run(const MergeCommand& c) {
               << sweep_header();
     for (const auto& p : r.points) std::cout << format_sweep_point(p);
     std::cout << format_analysis(analyze(r));
-    const Explanation explained = explain({nullptr, nullptr, &r});
+    const Explanation explained = explain_and_print({nullptr, nullptr, &r});
     return write_sweep_outputs("merge", r, explained, {c.json_path, c.csv_path, c.report_path});
 }
 

@@ -57,7 +57,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     for (const auto& p : result.kineto_trace_problems) std::cerr << "attnwb profile: " << p << "\n";
 
     const RunAnalysis analysis = analyze_run(result);  // once: the table, the report and the findings
-    const ProfileReport report = make_report(result, c.group_by_shape, &analysis);
+    const ProfileReport report = make_report(result, analysis, c.group_by_shape);
     std::vector<OperatorRow> rows = report.operators;
     sort_rows(rows, sort);
     const bool cuda = spec.device.kind == DeviceKind::CUDA;
@@ -83,7 +83,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
         std::cout << "Recorded steps: median " << format_ms(step_ns) << " per step (profiler on; attnwb bench measures it off)\n";
     if (c.profiler.profile_memory || cuda)
         std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source << ")\n";
-    const Explanation explained = explain({&result, nullptr, nullptr, nullptr, &analysis});
+    const Explanation explained = explain_and_print({&result, nullptr, nullptr, nullptr, &analysis});
 
     const int written = write_outputs("profile", [&] {
         nlohmann::json j = to_json(report);

@@ -28,6 +28,7 @@ struct ReportCommand {
 
 struct Inputs {
     std::optional<ProfileResult> run;       // with its events (a trace) or without (a profile report)
+    std::optional<RunAnalysis> analysis;    // a trace's, once
     std::optional<ProfileReport> profile;
     std::vector<Finding> run_findings;      // from a profile report file (its events are not at hand)
     std::optional<BenchResult> bench;
@@ -45,7 +46,8 @@ void load(const std::string& path, Inputs& in, RunObserver* progress) {
     ResultsFile f = open_results_file(path, progress);
     switch (f.kind) {
         case ResultsKind::Trace:
-            set_once(in.profile, make_report(*f.run, false), "profiled run", path);
+            in.analysis = analyze_run(*f.run);
+            set_once(in.profile, make_report(*f.run, *in.analysis), "profiled run", path);
             in.run = std::move(f.run);
             break;
         case ResultsKind::ProfileReport:
@@ -70,8 +72,8 @@ int run(const ReportCommand& c) {
     if (read != kExitOk) return read;
 
     const Measurements m{in.run ? &*in.run : nullptr, in.bench ? &*in.bench : nullptr, in.sweep ? &*in.sweep : nullptr,
-                         in.check ? &*in.check : nullptr};
-    Explanation x{advise(m), measurement_checklist(m)};
+                         in.check ? &*in.check : nullptr, in.analysis ? &*in.analysis : nullptr};
+    Explanation x = explain(m);
     // A report file's own findings stand for the rules that need its events.
     static const std::set<std::string> kRunRules = {"score-matrix", "layout-copies", "fragmentation", "dispatch-bound"};
     for (const auto& f : in.run_findings)

@@ -96,7 +96,7 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     if (rc != kExitOk) return rc;
     std::cout << format_analysis(analyze(result));
     std::cout << sweep_count_text(result) << "\n";
-    const Explanation explained = explain({nullptr, nullptr, &result});
+    const Explanation explained = explain_and_print({nullptr, nullptr, &result});
     const int written = write_sweep_outputs("sweep", result, explained,
                                             {shard_output_path(c.json_path, *shard), shard_output_path(c.csv_path, *shard),
                                              shard_output_path(c.report_path, *shard)});

@@ -4,7 +4,7 @@ chunked on the article's workload (2, 8, 512, 64) float32 train, one thread, pro
 peak-memory exponent of each variant over N (attnwb sweep, (1, 4, N, 64) train), from build/
 (Debian's LibTorch 1.13) and build-torch2/ (the wheel's 2.11). Rounds are interleaved (1.13, 2.11,
 1.13, 2.11, ...) so that a noisy neighbour hits both; every figure is printed per round, then a
-markdown table of the medians over rounds for the README.
+markdown table of the medians over rounds for docs/performance.md.
 
 Run: /usr/bin/python3 scripts/bench_builds.py [--rounds 2] [--budget 3] [--seq 512,1024,2048,4096]
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Engine benchmark (issue 3): attnwb against the Python torch of the same LibTorch on this machine.
+"""Engine benchmark: attnwb against the Python torch of the same LibTorch on this machine.
 
 (a) attnwb bench median vs torch.utils.benchmark.Timer median, same large spec, interleaved runs, each
     side with glibc's default allocator settings and with the mmap/trim thresholds attnwb sets

@@ -10,7 +10,7 @@ What it measures
   file size over the wall time (MB = 10^6 bytes; RSS in MiB = 2^20 bytes).
   attnwb runs with --timing, which prints the import alone (reading the file into the trace, before the
   tables) on stderr: its median MB/s is shown as "import".
-  Goals of issue 16 (which raised issue 5's 5x and 1.0x): whole-process attnwb inspect >= 10x Python's
+  Goals: whole-process attnwb inspect >= 10x Python's
   MB/s, import >= 500 MB/s on a 2-core machine, attnwb peak RSS <= 0.6x the uncompressed file size, and
   a 4 GB trace in <= 10 s.
   With --gz the file is also gzipped (level 6, streamed) and the .gz is timed the same way
@@ -35,12 +35,12 @@ Usage
   /usr/bin/python3 scripts/bench_import.py --hta ~/.cache/attention-workbench/venv-hta/bin/python   # HTA too
   /usr/bin/python3 scripts/bench_import.py --generate --size-mb 50 --out /tmp/t.json   # generator only
 
-A real trace, grown (issue 35)
+A real trace, grown
   --grow [TRACE] also times a real Kineto/Chrome trace (.json or .json.gz; default
   ../shared/public-traces/tracelens/mi300x_resnet_act_checkpoint.json.gz: a ResNet training run with
   with_stack, 61% of its events python_function frames with long names, Input Dims/type/Strides and Concrete
   Inputs, as users record; hta/a100_80gb_rank0.json.gz, rank 0 of a distributed A100 run without
-  python_function events, is the other one the README reports) grown to at least
+  python_function events, is another one to try) grown to at least
   --size-mb by repeating its events whole: the first copy is the source's text, copy r has every "ts"
   shifted by r x (the trace's span + at least 1 ms, rounded up to whole ms) and every id that links
   events (args correlation, External id, Ev Idx, Profiler Event Index, Python id / Python parent id,
@@ -1093,7 +1093,7 @@ def gzip_file(src, dst, regenerate):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Growing a real trace (issue 35)
+# Growing a real trace
 # ---------------------------------------------------------------------------------------------------
 
 GROW_VERSION = 2
@@ -1756,7 +1756,7 @@ GOAL_RATIO, GOAL_IMPORT_MB_S, GOAL_RSS, GOAL_4GB_S = 10.0, 500.0, 0.6, 10.0
 
 
 def compare(ours, python, startup=None, size_bytes=0):
-    """Ratios and goal verdicts of issue 16."""
+    """Ratios and verdicts of the import goals (see the module docstring)."""
     out = {}
     met = lambda ok: "met" if ok else "NOT met"
     base = (startup or {}).get("attnwb startup")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Module-variant benchmark (issue 34): a user's attention module run by attnwb against the same file run by
+"""Module-variant benchmark: a user's attention module run by attnwb against the same file run by
 Python's torch of the same LibTorch, on this machine.
 
 (a) large spec 2x8x1024x64 float32 forward: `attnwb bench --variant PATH --json` median vs

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""How even attnwb's shards of a sweep are, measured (issue 19): the split is by each point's expected
+"""How even attnwb's shards of a sweep are, measured: the split is by each point's expected
 time at nominal speeds, not by count. This runs a sweep on this machine three ways and prints figures:
 
 1. each point alone (`--shard i/P` with P = the number of points: LPT gives every shard one point),

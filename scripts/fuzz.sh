@@ -2,9 +2,9 @@
 # Fuzzes a reader with libFuzzer under AddressSanitizer + UBSan for a fixed time:
 #   scripts/fuzz.sh [SECONDS] [TARGET]      (default 60 s, trace_import)
 #   scripts/fuzz.sh --build-only
-# TARGET: trace_import (the chrome-trace importer, issue 5) or results_report, results_bench,
-# results_sweep, results_check, results_workspace, results_diff (the readers of our own files, issue 18),
-# results_merge (attnwb merge of a sweep's shard files, issue 19).
+# TARGET: trace_import (the chrome-trace importer) or results_report, results_bench,
+# results_sweep, results_check, results_workspace, results_diff (the readers of our own files),
+# results_merge (attnwb merge of a sweep's shard files).
 #
 # Builds tests/fuzz (a standalone CMake project, clang only) into $AWB_FUZZ_BUILD_DIR (default
 # build/fuzz); reconfigures only when that directory is new and rebuilds only what changed

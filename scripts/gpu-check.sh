@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU check for the lent H200 (issue 13): one prepared command builds attnwb there against the
+# The GPU check for the lent H200: one prepared command builds attnwb there against the
 # machine's own torch (python3: torch 2.11.0+cu130) and measures it against PyTorch on the same GPU.
 #
 # Here (once, where apt works):   scripts/gpu-check.sh --prepare    # build deps into .gpu-deps (~8 MiB)

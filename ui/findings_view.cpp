@@ -14,10 +14,10 @@ FindingsView::FindingsView(QWidget* parent) : QTextBrowser(parent) {
                           "fragmentation, dispatch overhead), with the measurement checklist."));
 }
 
-void FindingsView::setFindings(const std::vector<Finding>& findings, const std::vector<ChecklistItem>& checklist,
-                               const QString& subject) {
-    findings_ = findings;
-    checklist_ = checklist;
+void FindingsView::setExplanation(const Explanation& x, const QString& subject) {
+    shown_ = x;
+    const std::vector<Finding>& findings = x.findings;
+    const std::vector<ChecklistItem>& checklist = x.checklist;
     QString html = QStringLiteral("<p><b>%1</b></p>").arg(subject.toHtmlEscaped());
     if (findings.empty() && !checklist.empty()) html += tr("<p>None of the advisor's rules fired.</p>");
     for (const Finding& f : findings) {

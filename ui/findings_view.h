@@ -7,8 +7,7 @@
 
 #include <vector>
 
-#include "analysis/advisor.h"
-#include "analysis/checklist.h"
+#include "analysis/explanation.h"
 
 namespace awb::ui {
 
@@ -16,13 +15,12 @@ class FindingsView : public QTextBrowser {
     Q_OBJECT
 public:
     explicit FindingsView(QWidget* parent = nullptr);
-    void setFindings(const std::vector<Finding>& findings, const std::vector<ChecklistItem>& checklist, const QString& subject);
-    const std::vector<Finding>& findings() const { return findings_; }
-    const std::vector<ChecklistItem>& checklist() const { return checklist_; }
+    void setExplanation(const Explanation& x, const QString& subject);
+    const std::vector<Finding>& findings() const { return shown_.findings; }
+    const std::vector<ChecklistItem>& checklist() const { return shown_.checklist; }
 
 private:
-    std::vector<Finding> findings_;
-    std::vector<ChecklistItem> checklist_;
+    Explanation shown_;
 };
 
 }  // namespace awb::ui

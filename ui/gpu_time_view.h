@@ -1,4 +1,4 @@
-// The GPU time breakdown of the run on screen (its RunAnalysis::gpu; README "GPU time breakdown"): a
+// The GPU time breakdown of the run on screen (its RunAnalysis::gpu; docs/inspect.md "GPU time breakdown"): a
 // stacked bar per rank, device and ProfilerStep whose parts sum to the span (computation, exposed
 // communication, copies and sets not hidden by either, idle), with every figure on hover, and a
 // sortable table of all figures, each with its share of the span.

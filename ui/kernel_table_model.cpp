@@ -30,7 +30,7 @@ KernelTableModel::KernelTableModel(QObject* parent)
           {"Kind", "kernel, gpu_memcpy or gpu_memset", true},
           {"Class", "What the kernel does, from its name and the op that launched it: GEMM, attention (flash, memory-efficient, "
                     "cuDNN, math), softmax, normalization, reduction, elementwise, communication (NCCL/RCCL), memcpy, memset, "
-                    "other (README: kernel classes)", true},
+                    "other (docs/inspect.md: Kernel classes)", true},
           {"Calls", "Launches in the trace"},
           {"Total (time)", "Summed device time of all launches"},
           {"Share of device time", "Share of the device time of every kernel, copy and set in the trace"},

@@ -319,7 +319,10 @@ bool MainWindow::exportReport(const QString& path, QString* error) const {
         if (error) *error = tr("No run on screen: run a spec first");
         return false;
     }
-    return write_reporting(error, [&] { write_text_file(path.toStdString(), to_json(make_report(*shown.result, false, shown.analysis.get())).dump(1) + "\n"); });
+    return write_reporting(error, [&] {
+        const ProfileReport report = shown.analysis ? make_report(*shown.result, *shown.analysis) : make_report(*shown.result, analyze_run(*shown.result));
+        write_text_file(path.toStdString(), to_json(report).dump(1) + "\n");
+    });
 }
 
 void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const QString& label) {
@@ -402,7 +405,7 @@ void MainWindow::explainShown() {
     const std::shared_ptr<const BenchResult> bench = session_->bench();
     const std::shared_ptr<const CheckReport> check = session_->check();
     if (!result && !sweep && !bench && !check) {
-        findings_->setFindings({}, {}, tr("Nothing measured yet"));
+        findings_->setExplanation({}, tr("Nothing measured yet"));
         return;
     }
     QString subject = result ? (result->spec_known ? QStringLiteral("%1 %2").arg(QString::fromStdString(result->spec.variant),
@@ -413,15 +416,14 @@ void MainWindow::explainShown() {
     if (result && sweep) subject += tr(", with the sweep of %1 points on the chart").arg(sweep->points.size());
     if (bench) subject += tr(", a benchmark of %1").arg(QString::fromStdString(bench->spec.variant + " " + shape_string(bench->spec)));
     if (check) subject += tr(", a check of %1").arg(QString::fromStdString(check->variants.empty() ? "-" : check->variants[0].variant));
-    using Explained = std::pair<std::vector<Finding>, std::vector<ChecklistItem>>;
     compute_then(
         this, result && result->trace.events().size() >= kBackgroundEvents,
         [result, analysis, sweep, bench, check] {
             const Measurements m{result.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
-            return Explained{advise(m), measurement_checklist(m)};
+            return explain(m);
         },
-        [this, result, subject](Explained x) {
-            if (session_->shown().result == result) findings_->setFindings(x.first, x.second, subject);
+        [this, result, subject](const Explanation& x) {
+            if (session_->shown().result == result) findings_->setExplanation(x, subject);
         });
 }
 
@@ -436,14 +438,13 @@ bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
                   file = path.toStdString()] {
         const Measurements m{run.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
         std::optional<ProfileReport> profile;
-        if (run) profile = make_report(*run, false, analysis.get());
+        if (run) profile = analysis ? make_report(*run, *analysis) : make_report(*run, analyze_run(*run));
         ReportInput in;
         in.profile = profile ? &*profile : nullptr;
         in.sweep = sweep.get();
         in.bench = bench.get();
         in.check = check.get();
-        in.findings = advise(m);
-        in.checklist = measurement_checklist(m);
+        in.explanation = explain(m);
         in.generated_by = "attention-workbench";
         write_html_report(in, file);
     };

@@ -4,7 +4,7 @@
 //
 // In a scroll area the mouse wheel scrolls the area: combo boxes, spin boxes and sliders the pointer
 // passes over take the wheel only when they have the keyboard focus (a click or Tab gives it), so
-// scrolling the Run panel never changes its Mask or its sizes unseen (issue 33).
+// scrolling the Run panel never changes its Mask or its sizes unseen.
 #pragma once
 
 class QScrollArea;

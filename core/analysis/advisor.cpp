@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "analysis/memory_replay.h"
+#include "model/recorded_steps.h"
 #include "analysis/op_table.h"
 #include "analysis/results_text.h"
 #include "analysis/trace_links.h"
@@ -23,12 +24,6 @@ namespace {
 template <typename... Args>
 std::string fmt(const char* format, Args... args) {
     return printf_string(format, double(args)...);
-}
-
-int recorded_steps(const Trace& trace) {
-    int steps = 0;
-    for (const auto& e : trace.events()) steps += profiler_step_number(e.name) >= 0 ? 1 : 0;
-    return std::max(steps, 1);
 }
 
 // The innermost CPU op holding each allocation (by thread and time): one pass over the events, the
@@ -89,7 +84,7 @@ void score_matrix(const ProfileResult& run, const RunAnalysis& analysis, const A
     std::map<std::string, int> by_op;
     for (const std::string& name : ops_at(run.trace, matching)) ++by_op[name];
     if (count == 0) return;
-    const int steps = recorded_steps(run.trace);
+    const int steps = recorded_step_count(run);
     Finding f;
     f.rule = "score-matrix";
     f.weight = double(bytes) / double(peak);
@@ -293,7 +288,7 @@ void layout_copies(const ProfileResult& run, const std::vector<OperatorRow>& row
         }
     const double share = double(copy_ns) / double(total.self_cpu_ns);
     if (found.empty() || share < t.copy_share_of_self_cpu) return;
-    const int steps = recorded_steps(run.trace);
+    const int steps = recorded_step_count(run);
     Finding f;
     f.rule = "layout-copies";
     f.weight = share;
@@ -314,7 +309,7 @@ void layout_copies(const ProfileResult& run, const std::vector<OperatorRow>& row
 
 void fragmentation(const ProfileResult& run, const std::vector<OperatorRow>& rows, const AdvisorThresholds& t,
                    std::vector<Finding>& out) {
-    const int steps = recorded_steps(run.trace);
+    const int steps = recorded_step_count(run);
     const OpTableTotals total = totals(rows);
     std::vector<const OperatorRow*> many;
     int64_t self = 0;

@@ -1,4 +1,4 @@
-// Two benchmarks compared (attnwb diff A.json B.json of `attnwb bench --json` files, issue 17): is B
+// Two benchmarks compared (attnwb diff A.json B.json of `attnwb bench --json` files): is B
 // faster than A, by how much, and how sure: the ratio of medians with its bootstrap interval over the
 // timed samples, the share of resamples in which B is faster, and what differs between the two specs
 // and environments (a ratio across different specs or machines is still printed, with the warning).

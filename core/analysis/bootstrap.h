@@ -1,4 +1,4 @@
-// How sure a number is (issue 17): percentile bootstrap intervals over the timed samples a benchmark
+// How sure a number is: percentile bootstrap intervals over the timed samples a benchmark
 // keeps (BenchResult::samples_ns). Each resample draws a point's samples with replacement and takes
 // their median, as the measurement did; the statistic is recomputed from the resampled medians; the
 // interval is the 2.5th and 97.5th percentiles of the statistic over the resamples. Seeded: the same

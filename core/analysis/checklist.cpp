@@ -5,6 +5,7 @@
 #include <set>
 
 #include "analysis/results_text.h"
+#include "model/recorded_steps.h"
 #include "model/printf_string.h"
 #include "model/units.h"
 
@@ -125,11 +126,11 @@ ChecklistItem scope_item(const Measurements& m) {
     return it;
 }
 
-// k of the first ProfilerStep#k in the trace (PyTorch numbers steps from the profiler's start), -1 if none.
+// k of the first step span in the trace (PyTorch numbers steps from the profiler's start), -1 if none.
 int first_profiler_step(const Trace& trace) {
     int first = -1;
-    for (const auto& e : trace.events())
-        if (const int k = profiler_step_number(e.name); k >= 0 && (first < 0 || k < first)) first = k;
+    for (size_t i : step_span_events(trace))
+        if (const int k = profiler_step_number(trace.events()[i].name); first < 0 || k < first) first = k;
     return first;
 }
 

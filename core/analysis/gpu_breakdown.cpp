@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "model/printf_string.h"
+#include "model/recorded_steps.h"
 #include "model/units.h"
 
 namespace awb {
@@ -108,11 +109,13 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<Ke
     // CPU ProfilerStep#k spans and launch times (runtime calls by correlation id), per rank.
     std::map<int32_t, std::vector<std::tuple<int64_t, int64_t, int>>> steps;
     std::unordered_map<int64_t, int64_t> launches;  // link_key(rank, correlation) -> launch time
-    for (const TraceEvent& e : trace.events()) {
-        if (e.device != DeviceKind::CPU) continue;
-        if (const int k = profiler_step_number(e.name); k >= 0) steps[e.rank].emplace_back(e.start_ns, e.end_ns, k);
-        if (e.kind == EventKind::Runtime && e.correlation_id > 0) launches.emplace(link_key(e.rank, e.correlation_id), e.start_ns);
+    for (size_t i : step_span_events(trace)) {
+        const TraceEvent& e = trace.events()[i];
+        steps[e.rank].emplace_back(e.start_ns, e.end_ns, profiler_step_number(e.name));
     }
+    for (const TraceEvent& e : trace.events())
+        if (e.device == DeviceKind::CPU && e.kind == EventKind::Runtime && e.correlation_id > 0)
+            launches.emplace(link_key(e.rank, e.correlation_id), e.start_ns);
     for (auto& [rank, spans] : steps) std::sort(spans.begin(), spans.end());
     auto step_at = [&steps](int32_t rank, int64_t t) {  // the last step starting at or before t, if it holds t
         const auto it = steps.find(rank);

@@ -1,5 +1,5 @@
 // Where a GPU's time goes (HolisticTraceAnalysis's temporal breakdown, TraceLens's gpu_timeline), per
-// rank and device, for the whole trace and for each ProfilerStep. Definitions (README "GPU time
+// rank and device, for the whole trace and for each ProfilerStep. Definitions (docs/inspect.md "GPU time
 // breakdown"):
 //   - device events: kernels, memcpy and memset (device-side user annotations are spans, not work);
 //     each has its kernel class (kernel_class.h): communication (NCCL/RCCL), memcpy and memset

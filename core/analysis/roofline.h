@@ -1,4 +1,4 @@
-// What a roofline chart shows (issue 17), the same for the GUI and the HTML report: one point per
+// What a roofline chart shows, the same for the GUI and the HTML report: one point per
 // attention call or sweep point at its arithmetic intensity (FLOPs over ideal bytes) and achieved
 // rate, and the roofs they sit under: min(peak, intensity x bandwidth), bent at the ridge point.
 // Pure C++.

@@ -1,4 +1,4 @@
-// Which of two runs is faster, by how much, and whether the difference is beyond the noise (issue 33):
+// Which of two runs is faster, by how much, and whether the difference is beyond the noise:
 // per recorded step, three measures, each compared as the ratio of medians B / A with its percentile
 // bootstrap interval over the steps (analysis/bootstrap.h, as benchmarks are compared):
 //   - step time: the wall time of each recorded step (recorded_steps: a run's own records, or the

@@ -186,7 +186,7 @@ public:
             throw InvalidInput({{"variant", named_module(spec.module) + "'s forward takes " + std::to_string(module_->arguments) +
                                                 " inputs, the workbench passes " + std::to_string(passed) + " (q, k, v" +
                                                 (names.empty() ? "" : ", " + join(names)) +
-                                                "): see the calling convention in the README, or --module-inputs"}});
+                                                "): see the calling convention in docs/modules.md, or --module-inputs"}});
         extras_ = extra_inputs(names, spec);
         layout_ = spec.layout;
         checked_ = false;

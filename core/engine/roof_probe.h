@@ -1,4 +1,4 @@
-// The roof of the machine a run executes on, measured in the same process (issue 17): a dense
+// The roof of the machine a run executes on, measured in the same process: a dense
 // matmul of the run's dtype for the peak FLOP/s, a large tensor copy for the memory bandwidth. For
 // CPUs, whose peaks no table can know (cores, clocks, vector units, BLAS), and for GPUs the device
 // table (model/device_roofs.h) does not list. No torch in this header.

@@ -202,6 +202,13 @@ void to_json(json& j, const Interval& i) {
                 : json(nullptr);
 }
 
+void to_json(json& j, const DeviceProperties& d) {
+    j = {{"id", d.id}, {"name", d.name}};
+    if (d.total_global_mem >= 0) j["totalGlobalMem"] = d.total_global_mem;
+    if (d.compute_major >= 0) j["computeMajor"] = d.compute_major, j["computeMinor"] = d.compute_minor;
+    if (d.num_sms >= 0) j["numSms"] = d.num_sms;
+}
+
 void to_json(json& j, const Roof& r) {
     j = json{{"device", r.device}, {"dtype", r.dtype}, {"peak_tflops", r.peak_tflops}, {"memory_tb_s", r.memory_tb_s},
              {"ridge_flop_per_byte", r.ridge()}, {"measured", r.measured}, {"source", r.source}};
@@ -415,22 +422,6 @@ void from_json(const json& j, StepRecord& s) {
 
 namespace {
 
-// The peak of the trace's [memory] events: the device's when it has device events (an imported GPU
-// trace), else the CPU's; the allocator's Total Allocated where the trace carries it, else relative.
-void set_trace_peak(ProfileReport& r) {
-    const bool device = std::any_of(r.memory_series.begin(), r.memory_series.end(),
-                                    [](const MemorySeries& s) { return s.device != DeviceKind::CPU; });
-    const MemorySeries* top = nullptr;
-    for (const auto& s : r.memory_series)
-        if ((s.device != DeviceKind::CPU) == device && (!top || s.quoted_peak_bytes() > top->quoted_peak_bytes())) top = &s;
-    if (!top) return;
-    r.peak_memory_bytes = top->quoted_peak_bytes();
-    r.peak_memory_source = top->has_totals()
-        ? std::string("Total Allocated of the trace's ") + (device ? "device" : "cpu") + " [memory] events" +
-              (top->peak_reserved_bytes >= 0 ? ", " + format_bytes(top->peak_reserved_bytes) + " reserved" : std::string())
-        : std::string("replayed ") + (device ? "device" : "cpu") + " [memory] events, above the level when recording started";
-}
-
 json points_json(const std::vector<MemoryPoint>& points) {
     json out = json::array();
     for (const auto& p : points) out.push_back({double(p.ts_ns) / 1000.0, p.bytes});
@@ -438,52 +429,6 @@ json points_json(const std::vector<MemoryPoint>& points) {
 }
 
 }  // namespace
-
-ProfileReport make_report(const ProfileResult& result, bool group_by_shape, const RunAnalysis* analysis) {
-    ProfileReport r;
-    r.spec = result.spec;
-    r.spec_known = result.spec_known;
-    r.options = result.options;
-    r.environment = result.environment;
-    r.grouped_by_shape = group_by_shape;
-    r.operators = analysis && !group_by_shape ? analysis->operators : key_averages(result.trace, OpTableOptions{group_by_shape});
-    r.memory_series = analysis ? analysis->memory : replay_memory(result.trace);
-    for (auto& s : r.memory_series) {
-        s.points = downsample_min_max(s.points, 1000);
-        s.allocated_points = downsample_min_max(s.allocated_points, 1000);
-        s.reserved_points = downsample_min_max(s.reserved_points, 1000);
-    }
-    if (result.device_peak_bytes >= 0) {
-        r.peak_memory_bytes = result.device_peak_bytes;
-        r.peak_memory_source = "cuda allocator (max_memory_allocated over the run)";
-    } else {
-        set_trace_peak(r);
-    }
-    r.attention = analysis ? analysis->attention : attention_instances(result.trace, result.spec_known ? &result.spec : nullptr);
-    r.roofs = analysis ? analysis->roofs : call_roofs(result.roof, result.environment.device_name, r.attention);
-    const bool ran_kernels = std::any_of(r.attention.begin(), r.attention.end(), [](const AttentionInstance& a) { return a.device_ns > 0; });
-    if (ran_kernels) {
-        const std::vector<GpuBreakdown> gpu = analysis ? analysis->gpu : gpu_breakdown(result.trace);
-        if (!analysis) set_step_gpu_time(r.attention, gpu);
-        r.attention_gpu_busy_ns = attention_totals(r.attention, gpu).gpu_busy_ns;
-    }
-    r.steps = result.steps;
-    if (!result.spec_known && r.steps.empty()) r.steps = recorded_steps(result);  // a foreign trace: its ProfilerStep#k spans
-    return r;
-}
-
-ProfileResult run_of_report(const ProfileReport& report) {
-    ProfileResult run;
-    run.spec = report.spec;
-    run.spec_known = report.spec_known;
-    run.options = report.options;
-    run.environment = report.environment;
-    run.steps = report.steps;
-    if (report.peak_memory_source.rfind("cuda", 0) == 0) run.device_peak_bytes = report.peak_memory_bytes;
-    for (const Roof& r : report.roofs)
-        if (r.measured) run.roof = r;
-    return run;
-}
 
 json to_json(const ProfileReport& r) {
     json j;

@@ -12,8 +12,10 @@
 #include "analysis/gpu_breakdown.h"
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
+#include "analysis/profile_report.h"
 #include "analysis/run_analysis.h"
 #include "io/atomic_file.h"
+#include "model/device_properties.h"
 #include "model/environment.h"
 #include "model/profile_options.h"
 #include "model/profile_result.h"
@@ -34,6 +36,8 @@ void from_json(const nlohmann::json& j, Environment& e);
 // A bootstrap interval: low, high, level, resamples, method; null when not valid.
 void to_json(nlohmann::json& j, const Interval& i);
 void to_json(nlohmann::json& j, const Roof& r);
+// Kineto's keys: id, name, totalGlobalMem, computeMajor, computeMinor, numSms (those not given left out).
+void to_json(nlohmann::json& j, const DeviceProperties& d);
 void from_json(const nlohmann::json& j, Roof& r);
 void to_json(nlohmann::json& j, const OperatorRow& r);
 void from_json(const nlohmann::json& j, OperatorRow& r);
@@ -45,27 +49,6 @@ void to_json(nlohmann::json& j, const AttentionInstance& a);
 void from_json(const nlohmann::json& j, AttentionInstance& a);
 void from_json(const nlohmann::json& j, StepRecord& s);
 
-struct ProfileReport {
-    RunSpec spec;
-    bool spec_known = true;  // false for an imported trace without our metadata
-    ProfileOptions options;
-    Environment environment;
-    bool grouped_by_shape = false;
-    std::vector<OperatorRow> operators;
-    int64_t peak_memory_bytes = 0;    // replayed from [memory] events (CPU), or CUDA allocator peak
-    std::string peak_memory_source;   // "replayed cpu allocations" / "cuda allocator"
-    std::vector<MemorySeries> memory_series;  // min/max downsampled
-    std::vector<StepRecord> steps;
-    std::vector<AttentionInstance> attention;  // every attention call of the run
-    std::vector<Roof> roofs;                   // the roofs its calls are measured against (RunAnalysis::roofs)
-    int64_t attention_gpu_busy_ns = 0;         // busy time of the GPUs its calls ran on (attention_totals), 0 without kernels
-};
-
-// analysis: the run's, when the caller has it (its operators serve when not grouped by shape).
-ProfileReport make_report(const ProfileResult& result, bool group_by_shape, const RunAnalysis* analysis = nullptr);
-// The run a report describes, without its events (spec, options, environment, steps, device peak):
-// what the measurement checklist reads when only the report file is at hand.
-ProfileResult run_of_report(const ProfileReport& report);
 nlohmann::json to_json(const ProfileReport& r);
 ProfileReport report_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the problem
 

@@ -188,7 +188,7 @@ void from_json(const json& j, SweepPoint& p) {
     p.bench.spec = p.spec;
     if (p.status == PointStatus::Ok) p.bench = j.at("bench").get<BenchResult>();
     p.operators = j.value("operators", std::vector<OperatorRow>{});
-    p.index = j.contains("index") ? int_at<int>(j, "index") : -1;  // files before issue 19: by position
+    p.index = j.contains("index") ? int_at<int>(j, "index") : -1;  // files before sharded sweeps: by position
     p.ran_on.reset();
     if (j.contains("ran_on")) p.ran_on = j.at("ran_on").get<Environment>();
 }

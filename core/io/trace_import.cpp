@@ -150,6 +150,30 @@ void Scanner::read_root_object() {
     }
 }
 
+// Kineto's "deviceProperties": the objects with a name; fields of the wrong type are left at "not given".
+std::vector<DeviceProperties> devices_of(const json& v) {
+    std::vector<DeviceProperties> out;
+    if (!v.is_array()) return out;
+    for (const json& d : v) {
+        if (!d.is_object() || !d.contains("name") || !d["name"].is_string()) continue;
+        auto small = [&d](const char* key, int fallback) {  // a small non-negative integer, else fallback
+            const auto it = d.find(key);
+            if (it == d.end() || !it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > 1'000'000) return fallback;
+            return int(it->get<int64_t>());
+        };
+        DeviceProperties p;
+        p.id = small("id", -1);
+        p.name = d["name"].get<std::string>();
+        if (const auto mem = d.find("totalGlobalMem"); mem != d.end() && mem->is_number() && mem->get<double>() >= 0 && mem->get<double>() < 1e18)
+            p.total_global_mem = int64_t(mem->get<double>());
+        p.compute_major = small("computeMajor", -1);
+        p.compute_minor = small("computeMinor", 0);
+        p.num_sms = small("numSms", -1);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
 void Scanner::top_level_value(std::string_view key, size_t start, size_t end) {
     static const std::set<std::string_view> kHeader = {"schemaVersion", "cupti_version", "cuda_runtime_version",
                                                        "cuda_driver_version", "hip_runtime_version", "record_shapes",
@@ -175,7 +199,7 @@ void Scanner::top_level_value(std::string_view key, size_t start, size_t end) {
     } else if (key == "traceName" && v.is_string()) {
         out.trace_name = v.get<std::string>();
     } else if (key == "deviceProperties") {
-        out.device_properties = std::move(v);
+        out.devices = devices_of(v);
     } else if (key == "distributedInfo" && v.is_object()) {
         auto int_of = [&v](const char* k) { return v.contains(k) && v[k].is_number_integer() ? v[k].get<int>() : -1; };
         out.rank = int_of("rank");
@@ -393,7 +417,7 @@ ImportedTrace read_trace(TraceInput& in, const std::string& path, RunObserver* o
     if (!top.saw_events) fail("no \"traceEvents\" list: not a chrome trace", top.head.bytes_read);
     out.trace_name = std::move(top.head.trace_name);
     out.extra = std::move(top.head.extra);
-    out.device_properties = std::move(top.head.device_properties);
+    out.devices = std::move(top.head.devices);
     out.header = std::move(top.head.header);
     out.rank = top.head.rank;
     out.world_size = top.head.world_size;
@@ -423,7 +447,7 @@ int64_t json_bytes_of(const std::string& path) {
 }
 
 // Refuses, before reading, a trace whose import would not fit: the importer peaks at about 0.6x the
-// JSON (README, Performance) plus its own 64 MiB; past what this process may still take, the OOM killer
+// JSON (docs/performance.md) plus its own 64 MiB; past what this process may still take, the OOM killer
 // would end the program instead of a message.
 void refuse_if_it_cannot_fit(const std::string& path) {
     const int64_t json = json_bytes_of(path);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "io/trace_files.h"
+#include "model/device_properties.h"
 #include "model/run_observer.h"
 #include "model/trace.h"
 
@@ -33,7 +34,7 @@ struct ImportedTrace {
     Trace trace;
     std::string trace_name;           // "traceName", when present
     nlohmann::json extra;             // top-level "attention_workbench" object (spec, environment), when present
-    nlohmann::json device_properties; // "deviceProperties" (GPU name, memory, compute capability), when present
+    std::vector<DeviceProperties> devices;  // "deviceProperties": the GPUs it ran on (name, memory, compute capability)
     nlohmann::json header = nlohmann::json::object();  // the versions and options Kineto records: schemaVersion,
                                       // cupti_version, cuda_runtime_version, cuda_driver_version, record_shapes, ...
     int rank = -1;                    // "distributedInfo": rank, world size, backend

@@ -45,7 +45,7 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         if (out.backend.empty()) out.backend = p.backend;
         meta.world_size = out.world_size;
         meta.backend = out.backend;
-        if (out.device_properties.is_null()) out.device_properties = p.device_properties;
+        if (out.devices.empty()) out.devices = p.devices;
         if (out.header.empty()) out.header = p.header;
         if (out.extra.is_null()) out.extra = p.extra;
     }

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "io/trace_import.h"
+#include "io/trace_run.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
 #include "model/profile_result.h"
@@ -47,17 +47,6 @@ struct Workspace {
     int shown = -1;                      // index into runs of the run on screen, -1 for none
     std::vector<std::string> problems;   // on load: runs that could not be read (the rest still open)
 };
-
-// The run an imported trace describes: for our own traces the spec, options, environment, steps and
-// device peak written with it; for other traces the events only (spec left at its defaults).
-ProfileResult profile_result_from_import(ImportedTrace imported);
-// The run our metadata in a trace describes (spec, options, environment, steps, device peak, roof),
-// without its events; spec_known false when there is none. Metadata of another version, or fields of
-// the wrong type, leave the rest at their defaults (the events still show).
-ProfileResult run_of_metadata(const nlohmann::json& metadata);
-// What a trace without our metadata records of where it ran: its GPUs (deviceProperties), CUDA runtime
-// and driver, ranks (distributedInfo) and the Kineto versions and options it was written with.
-Environment environment_of_import(const ImportedTrace& imported);
 
 // Writes NAME.json and NAME.runs/run-K.trace.json.gz; throws std::runtime_error naming the file that
 // could not be written. Progress: one step per run; cancel between runs (throws Cancelled).

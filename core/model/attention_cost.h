@@ -1,4 +1,4 @@
-// The cost model of one attention call (issue 17), shared by the calls found in traces
+// The cost model of one attention call, shared by the calls found in traces
 // (analysis/attention.h) and by our own benchmark runs (a RunSpec): FLOPs from the visible
 // (query, key) pairs, and bytes moved under three models:
 //

@@ -29,6 +29,8 @@ std::vector<StepRecord> recorded_steps(const ProfileResult& r) {
     return out;
 }
 
+int recorded_step_count(const ProfileResult& r) { return std::max(int(recorded_steps(r).size()), 1); }
+
 std::vector<size_t> step_span_events(const Trace& trace) {
     const auto& events = trace.events();
     auto in_step = [&](const TraceEvent& e) {  // an ancestor is a step (a step's own children named so)

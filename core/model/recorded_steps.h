@@ -12,6 +12,8 @@
 namespace awb {
 
 std::vector<StepRecord> recorded_steps(const ProfileResult& result);
+// How many there are, at least 1: what "per step" figures divide by (one per rank and step).
+int recorded_step_count(const ProfileResult& result);
 
 // The trace's CPU ProfilerStep#k spans: positions in trace.events(), in trace order.
 std::vector<size_t> step_span_events(const Trace& trace);

@@ -44,7 +44,7 @@ enum class PointStatus { Ok, Refused, Failed, Cancelled };
 std::string to_string(PointStatus s);  // "ok", "refused", "failed", "cancelled"
 bool parse_point_status(const std::string& s, PointStatus& out);
 
-// Which part of a sweep a run or a file holds (issue 19; model/sweep_shard.h splits the points).
+// Which part of a sweep a run or a file holds (model/sweep_shard.h splits the points).
 struct SweepShard {
     int index = 0;          // from 0
     int count = 1;          // 1: the whole sweep

@@ -1,4 +1,4 @@
-// Joins the shard files of one sweep (issue 19) into the sweep as if run whole: points in the plan's
+// Joins the shard files of one sweep into the sweep as if run whole: points in the plan's
 // order, each keeping the environment of the shard that ran it. A merge is refused, with every
 // problem named (file, shard, point), when the files are of different sweeps, when a point is in two
 // files or missing (unless allowed), or when shards ran on different environments (torch, CUDA,

@@ -1,4 +1,4 @@
-// Sharded sweeps (issue 19): which of a sweep's points one process runs. The split is deterministic
+// Sharded sweeps: which of a sweep's points one process runs. The split is deterministic
 // (every shard computes the same one from the plan alone, on any machine) and balanced by each
 // point's expected wall time, not by count: the longest points are dealt first, each to the shard
 // with the least expected time so far (LPT). A shard runs its points in the sweep's own order.

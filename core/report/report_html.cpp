@@ -439,8 +439,8 @@ std::string html_report(const ReportInput& in) {
                       esc(in.generated_by) + " on " + utc_now("%Y-%m-%d %H:%M UTC") + "</div>\n";
     out += environment_section(in);
     out += spec_section(in);
-    out += checklist_section(in.checklist);
-    out += findings_section(in.findings);
+    out += checklist_section(in.explanation.checklist);
+    out += findings_section(in.explanation.findings);
     if (in.profile) out += profile_section(*in.profile, in.top_operators);
     if (in.profile) out += attention_section(in.profile->attention, in.profile->roofs, in.profile->attention_gpu_busy_ns);
     if (in.bench) out += bench_section(*in.bench);

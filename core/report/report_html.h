@@ -7,8 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/advisor.h"
-#include "analysis/checklist.h"
+#include "analysis/explanation.h"
 #include "io/json_io.h"
 #include "io/results_json.h"
 
@@ -20,8 +19,7 @@ struct ReportInput {
     const BenchResult* bench = nullptr;
     const SweepResult* sweep = nullptr;
     const CheckReport* check = nullptr;
-    std::vector<ChecklistItem> checklist;
-    std::vector<Finding> findings;
+    Explanation explanation;  // the checklist and the findings
     size_t top_operators = 20;
     std::string generated_by = "attnwb";  // "attnwb" or "attention-workbench"
 };

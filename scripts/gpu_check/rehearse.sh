@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rehearses the GPU check here as the GPU machine will see it (issue 13's "proven here"): in a private
+# Rehearses the GPU check here as the GPU machine will see it (proven here before it runs there): in a private
 # mount namespace, /dev/null is bound over every file of the Debian packages .gpu-deps carries, so the
 # configure and build can only succeed with the carried copies (and the programs only run if their
 # RPATH finds the carried libsimdjson); ccache is off, as there. Needs root (unshare -m).

@@ -1,4 +1,4 @@
-"""The agreement rules of the GPU check (issue 13): attnwb against PyTorch's own profiler and timer.
+"""The agreement rules of the GPU check: attnwb against PyTorch's own profiler and timer.
 
 Pure JSON in, verdicts out (no torch), so that tests/gpu_check/test_rules.py can try them here.
 Each rule returns a Verdict: status "pass", "fail" or "n/a", one line saying why, and the figures.
@@ -22,7 +22,7 @@ Each rule returns a Verdict: status "pass", "fail" or "n/a", one line saying why
     calls, every time column within 1 us per call plus 0.1% (the trace rounds to the nanosecond, the
     table sums the same events), kernels the same names, calls and total times.
 (c) attnwb bench vs torch.utils.benchmark: ratio of medians within 5%; forward TFLOP/s at least the goal.
-(f) attnwb inspect --attention of PyTorch's trace of each variant (issue 17): the calls found have the
+(f) attnwb inspect --attention of PyTorch's trace of each variant: the calls found have the
     spec's shapes (B, Hq, Hkv, N, N, D), a forward per recorded step (and a backward in train mode;
     the chunked variant's blocks are not one call), forward FLOPs 4 B H N^2 D, on the GPU device time
     from kernels that is at most the trace's kernel time; TFLOP/s and % of the datasheet roof reported.

@@ -1,4 +1,4 @@
-"""The GPU check (issue 13): build attnwb on the lent H200 and measure it against PyTorch there.
+"""The GPU check: build attnwb on the lent H200 and measure it against PyTorch there.
 
 scripts/gpu-check.sh is the entry point; see its header for how to run it (here and on the device).
 Steps, each with its own time limit; the whole check stops starting new steps when its budget is
@@ -548,7 +548,7 @@ def dry_run(args):
 
 
 def main():
-    ap = argparse.ArgumentParser(description="GPU check for the lent H200 (issue 13)")
+    ap = argparse.ArgumentParser(description="GPU check for the lent H200")
     ap.add_argument("--prepare", action="store_true", help="download the carried build deps into .gpu-deps (here, needs apt)")
     ap.add_argument("--dry-run", action="store_true", help="list the steps with their expected times and check the carried deps")
     ap.add_argument("--python", default="python3", help="the python whose torch to build against and compare with")

@@ -1,4 +1,4 @@
-"""What the GPU check runs (issue 13): the specs of steps (b)-(d), on the H200 and, scaled down, on the
+"""What the GPU check runs: the specs of steps (b)-(d), on the H200 and, scaled down, on the
 CPU for a rehearsal of the pipeline on a machine without a GPU (--cpu-rehearsal)."""
 import rules
 

@@ -104,7 +104,7 @@ interrupted_sweep INT "Ctrl-C stops a sweep after the current point and writes i
 interrupted_sweep TERM "SIGTERM stops a sweep and writes what finished" \
     "assert 'terminated (SIGTERM)' in open('$tmp/int.err').read()"
 
-# Sharded sweeps (issue 19): three shards chosen by torchrun's variables, merged, equal the sweep run
+# Sharded sweeps: three shards chosen by torchrun's variables, merged, equal the sweep run
 # whole (same points, same order); a missing shard, a duplicate and mixed environments are refused.
 shard_sweep=(sweep "${sweep_small[@]}" "${quick[@]}" --seq 32,48,64 --variants manual,sdpa,chunked --block-size 16)
 check "an unsharded sweep (--shard 0/1)" 0 '=== sweep: 9 points' -- "${shard_sweep[@]}" --shard 0/1 --json "$tmp/whole.json"
@@ -338,7 +338,7 @@ else
     check "kineto trace needs Kineto" 2 'built without Kineto' -- profile "${small[@]}" --kineto-trace "$tmp/k.json"
 fi
 
-# Two programs (issue 15): attnwb reads traces and results without LibTorch and hands the rest to
+# Two programs: attnwb reads traces and results without LibTorch and hands the rest to
 # attnwb-engine next to it; the options every subcommand shares are registered once.
 if readelf -d "$attnwb" | grep -qiE 'NEEDED.*(libtorch|libc10)'; then
     echo "FAIL attnwb links LibTorch"; failed=$((failed + 1))
@@ -411,7 +411,7 @@ check "an unreadable capture is named" 2 "none\.json.*\(not used as a capture\)"
 check "a replay without graph launches says so" 2 "kineto_gpu_2x\.json' holds no graph launch" \
     -- inspect "$gr/../kineto_gpu_2x.json" --capture "$gr/cuda/capture_traces" --quiet
 
-# A user's module as a variant (issue 34), on the fixtures of this build's torch (tests/fixtures/modules).
+# A user's module as a variant, on the fixtures of this build's torch (tests/fixtures/modules).
 torch_major=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['environment']['torch_version'][0])" "$tmp/r.json")
 mods="$(dirname "$0")/../fixtures/modules/torch$torch_major"
 check "a module profiles under its stem, its identity printed" 0 'module manual_like: .*manual_like\.pt \(torchscript, [0-9.]+ KiB, sha256 [0-9a-f]{12}, exported by torch' \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# attention-workbench's command line (issue 33): --help and --version answer on stdout and exit 0
+# attention-workbench's command line: --help and --version answer on stdout and exit 0
 # before any window, without a display; an unknown option is named on stderr (exit 2), not opened as
 # a file. Usage: test_workbench_cli.sh path/to/attention-workbench
 set -u

@@ -1,4 +1,4 @@
-// Soak benchmark (issue 18): in one process, through the engine API, 500 profiled runs, 200 trace
+// Soak benchmark: in one process, through the engine API, 500 profiled runs, 200 trace
 // imports and 100 sweep points, with the process tuned as attnwb and the GUI tune it. Prints resident
 // memory, open file descriptors and threads as each phase goes, and whether the goals hold: after the
 // first rounds (the first 10% of each phase: caches, thread pools and the roof probe settle), resident

@@ -94,13 +94,13 @@ TEST(Advisor, DispatchBoundFiresWhenKernelsAreShortAgainstTheCpuStep) {
     gpu.trace = import_chrome_trace(std::string(AWB_FIXTURE_DIR) + "/traces/kineto_gpu_2x.json").trace;
     const auto found = advise({&gpu});
     ASSERT_TRUE(fired(found, "dispatch-bound")) << format_findings(found);
-    // The step's 600 us less its cudaStreamSynchronize of 9.5 us: waiting is not dispatch (issue 33).
+    // The step's 600 us less its cudaStreamSynchronize of 9.5 us: waiting is not dispatch.
     EXPECT_NE(finding(found, "dispatch-bound").title.find("590.5 us of CPU time per step against 169.9 us of kernels"),
               std::string::npos)
         << finding(found, "dispatch-bound").title;
     EXPECT_NE(finding(found, "dispatch-bound").title.find("(9.50 us per step of waiting left out)"), std::string::npos)
         << finding(found, "dispatch-bound").title;
-    // 5 kernels over the trace's 8 runtime calls (copies, sets and a sync are no launches): issue 14.
+    // 5 kernels over the trace's 8 runtime calls (copies, sets and a sync are no launches).
     EXPECT_NE(finding(found, "dispatch-bound").evidence[0].find("5 kernel launches per step"), std::string::npos)
         << finding(found, "dispatch-bound").evidence[0];
     // A step whose kernel fills it is not dispatch-bound; a CPU run has no device to starve.
@@ -115,7 +115,7 @@ TEST(Advisor, DispatchBoundFiresWhenKernelsAreShortAgainstTheCpuStep) {
     EXPECT_FALSE(fired(advise({step_with("aten::mm", 1, 1000).get()}), "dispatch-bound"));
 }
 
-// Issue 33: a step that waits on the device (cudaStreamSynchronize) or on the DataLoader is not
+// A step that waits on the device (cudaStreamSynchronize) or on the DataLoader is not
 // dispatch-bound however long the wait; the wait is left out of the CPU time and named in the finding.
 TEST(Advisor, DispatchBoundLeavesWaitsOut) {
     auto step = [](std::vector<TraceEvent> waits) {

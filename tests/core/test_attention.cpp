@@ -1,4 +1,4 @@
-// Attention calls found in traces (issue 17, first part): in PyTorch 2.11's own traces of sdpa's CPU
+// Attention calls found in traces: in PyTorch 2.11's own traces of sdpa's CPU
 // flash path (forward and backward), of the manual pattern and of grouped-query attention written out
 // with a padding mask; on a hand-made GPU trace the device time is the sum of the call's kernels and
 // causal halves the pairs; FLOPs agree with the variants' count for the same spec.
@@ -181,7 +181,7 @@ TEST(Attention, ProfileReportsKeepTheCallsAndTheHtmlReportShowsThem) {
     ProfileResult run;
     run.trace = import_chrome_trace(fixture("torch2/sdpa_train_stack.pt.trace.json.gz")).trace;
     run.spec_known = false;
-    const ProfileReport report = make_report(run, false);
+    const ProfileReport report = make_report(run, analyze_run(run));
     ASSERT_EQ(report.attention.size(), 4u);
     const ProfileReport back = report_from_json(nlohmann::json::parse(to_json(report).dump()));
     ASSERT_EQ(back.attention.size(), 4u);

@@ -1,4 +1,4 @@
-// How sure a number is (issue 17): bootstrap intervals of a benchmark comparison, of the fitted time
+// How sure a number is: bootstrap intervals of a benchmark comparison, of the fitted time
 // exponents and of crossovers, and the length at which a memory curve reaches the device's memory.
 #include <gtest/gtest.h>
 

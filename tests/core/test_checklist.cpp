@@ -114,10 +114,10 @@ TEST(Checklist, WarmUpAndCollectionFollowTheProfilerOptions) {
     EXPECT_EQ(state(m, "collected"), ItemState::Fail);
     EXPECT_NE(reason(m, "collected").find("input shapes"), std::string::npos) << reason(m, "collected");
     // From a report file (no events), the options decide.
-    ProfileReport report = make_report(run, false);
+    ProfileReport report = make_report(run, analyze_run(run));
     const ProfileResult from_file = run_of_report(report);
     EXPECT_EQ(state({&from_file}, "collected"), ItemState::Fail);
-    const ProfileResult good = run_of_report(make_report(small_run(), false));
+    const ProfileResult good = run_of_report(make_report(small_run(), analyze_run(small_run())));
     EXPECT_EQ(state({&good}, "collected"), ItemState::Pass) << reason({&good}, "collected");
     EXPECT_EQ(state({&good}, "warm-up"), ItemState::Pass);
 }
@@ -196,7 +196,7 @@ TEST(Checklist, EnvironmentGapsAndAForeignTrace) {
 }
 
 TEST(ReportHtml, HoldsEverySectionEscapedWithChartsAndNoExternalFiles) {
-    const ProfileReport report = make_report(small_run(), false);
+    const ProfileReport report = make_report(small_run(), analyze_run(small_run()));
     const SweepResult sweep = sweep_of(small_run().spec, {32, 64, 128});
     const CheckReport check = check_of("chunked", Dtype::Float32, false);
     ReportInput in;
@@ -204,8 +204,8 @@ TEST(ReportHtml, HoldsEverySectionEscapedWithChartsAndNoExternalFiles) {
     in.sweep = &sweep;
     in.check = &check;
     in.title = "A <b>title</b> & more";
-    in.checklist = measurement_checklist({&small_run(), nullptr, &sweep, &check});
-    in.findings = {{"precision", "chunked is out of tolerance", {"output: error 1.00e-03"}, "Do not compare its timings", 1.0}};
+    in.explanation.checklist = measurement_checklist({&small_run(), nullptr, &sweep, &check});
+    in.explanation.findings = {{"precision", "chunked is out of tolerance", {"output: error 1.00e-03"}, "Do not compare its timings", 1.0}};
     const std::string html = html_report(in);
     EXPECT_NE(html.find("<title>A &lt;b&gt;title&lt;/b&gt; &amp; more</title>"), std::string::npos);
     for (const char* section : {"<h2>Environment</h2>", "<h2>Spec</h2>", "<h2>Measurement checklist</h2>", "<h2>Findings</h2>",
@@ -220,7 +220,7 @@ TEST(ReportHtml, HoldsEverySectionEscapedWithChartsAndNoExternalFiles) {
     EXPECT_THROW(write_html_report(in, "/nonexistent-dir/report.html"), std::runtime_error);
 }
 
-// Issue 14: the report of a foreign GPU trace says what the trace holds (GPUs, CUDA, ranks, versions,
+// The report of a foreign GPU trace says what the trace holds (GPUs, CUDA, ranks, versions,
 // its recorded steps, every device's peak) and elides kernel names in the middle.
 TEST(ReportHtml, ImportedGpuTraceSaysWhatTheTraceHolds) {
     const ProfileResult foreign = profile_result_from_import(import_chrome_trace(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json"));
@@ -230,7 +230,7 @@ TEST(ReportHtml, ImportedGpuTraceSaysWhatTheTraceHolds) {
     EXPECT_EQ(foreign.environment.driver_version, "12.2");
     EXPECT_EQ(foreign.environment.host, "rank 0 of 2 (nccl)");
     EXPECT_EQ(foreign.environment.recorded_by, "Kineto trace (schema 1, CUPTI 18, NCCL 2.20.5); record_shapes");
-    const ProfileReport report = make_report(foreign, false);
+    const ProfileReport report = make_report(foreign, analyze_run(foreign));
     ASSERT_EQ(report.steps.size(), 1u);
     EXPECT_EQ(report.steps[0].step, 3);
     EXPECT_GT(report.peak_memory_bytes, 0) << "the device's replayed peak, not 0 from CPU events alone";

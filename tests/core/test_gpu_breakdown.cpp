@@ -143,7 +143,7 @@ TEST(GpuBreakdown, AKernelWithoutItsLaunchBelongsToTheStepItStartsIn) {
     EXPECT_EQ(rows[2].busy_ns, 20 * us);
 }
 
-// Each step is measured over the events that can overlap it (issue 16: not every event of the trace):
+// Each step is measured over the events that can overlap it (not every event of the trace):
 // a kernel launched two steps earlier that still runs covers the later step's gap all the same.
 TEST(GpuBreakdown, AKernelStartedStepsEarlierStillCoversALaterStep) {
     std::vector<TraceEvent> events{

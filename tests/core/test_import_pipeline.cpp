@@ -1,4 +1,4 @@
-// The pieces that make the importer fast and small (issue 16), each checked on its own and through
+// The pieces that make the importer fast and small, each checked on its own and through
 // the importer: the two-thread hand-off, interned event names, grouping by thread, the run-merging
 // sort of Trace::build, and a trace of many batches whose warnings, errors and cancel must come out
 // exactly as from one reader.

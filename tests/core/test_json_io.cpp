@@ -94,7 +94,7 @@ TEST(JsonIo, ReportRoundTripAndSchemaCheck) {
     EXPECT_THROW(report_from_json(broken), std::runtime_error);
 }
 
-// Issue 14: a file that is not JSON is named and said in words, never as nlohmann's exception text.
+// A file that is not JSON is named and said in words, never as nlohmann's exception text.
 TEST(JsonIo, UnreadableFilesAreSaidInWords) {
     const auto dir = std::filesystem::temp_directory_path() / "awb_json_words";
     std::filesystem::create_directories(dir);

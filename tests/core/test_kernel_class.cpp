@@ -130,10 +130,10 @@ TEST(KernelClass, RealTraceKernelsByClass) {
     EXPECT_TRUE(std::is_sorted(classes.begin(), classes.end(), [](const KernelRow& a, const KernelRow& b) { return a.total_ns > b.total_ns; }));
 }
 
-// Issue 33, from the kernel lists of the public traces (../shared/public-traces): FBGEMM's embeddings
+// From the kernel lists of the public traces (../shared/public-traces): FBGEMM's embeddings
 // are not GEMMs; convolutions are a class (cuDNN's fprop/dgrad/wgrad and implicit-GEMM kernels, MIOpen's,
 // CK's); cuDNN's batch norm is normalization; CK's FMHA is FlashAttention's algorithm.
-TEST(KernelClass, PublicTraceNamesIssue33) {
+TEST(KernelClass, PublicTraceNames) {
     EXPECT_EQ(kernel("void split_embedding_codegen_forward_unweighted_kernel<float, float, float, long, 2ul>(at::GenericPackedTensorAccessor<float, "
                      "1ul, at::RestrictPtrTraits, long>, fbgemm_gpu::FixedDivisor)"),
               KernelClass::Embedding);

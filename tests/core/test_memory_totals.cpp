@@ -1,4 +1,4 @@
-// Memory totals (issue 33): Kineto's "Total Allocated" / "Total Reserved" are the absolute levels of the
+// Memory totals: Kineto's "Total Allocated" / "Total Reserved" are the absolute levels of the
 // allocator (memory allocated before recording included); the running sum is relative to the start.
 #include <gtest/gtest.h>
 
@@ -84,7 +84,7 @@ TEST(MemoryTotals, ReportQuotesTheAllocatedPeakAndRoundTrips) {
     ImportedTrace t = import_chrome_trace(kFixture);
     ProfileResult run;
     run.trace = std::move(t.trace);
-    const ProfileReport r = make_report(run, false, nullptr);
+    const ProfileReport r = make_report(run, analyze_run(run));
     EXPECT_EQ(r.peak_memory_bytes, 151815365632);
     EXPECT_NE(r.peak_memory_source.find("Total Allocated"), std::string::npos) << r.peak_memory_source;
     EXPECT_NE(r.peak_memory_source.find("reserved"), std::string::npos) << r.peak_memory_source;

@@ -148,7 +148,7 @@ TEST(OpTable, KernelsLinkedByCorrelationGiveDeviceTime) {
 
 // The footer as PyTorch 2.x's _build_table makes it: device rows only, without user annotations. A
 // sum over every row counted each kernel twice (its own row and its launcher's self CUDA) and the
-// annotation's span on top (issue 14: 3.290 s where the kernels summed 566.76 ms).
+// annotation's span on top (3.290 s where the kernels summed 566.76 ms).
 TEST(OpTable, SelfDeviceTotalCountsEachKernelOnce) {
     TraceEvent launch = op("aten::mm", 0, 10);
     launch.correlation_id = 42;
@@ -167,7 +167,7 @@ TEST(OpTable, SelfDeviceTotalCountsEachKernelOnce) {
     EXPECT_EQ(totals(legacy).self_device_ns, 3'000);
 }
 
-// A device-side user annotation is a span over work, not work (issue 33: vLLM's capture_8192_PIECEWISE had
+// A device-side user annotation is a span over work, not work (vLLM's capture_8192_PIECEWISE had
 // 55 ms of self CUDA time, 6541% of the table, over 0.8 ms of kernels). PyTorch links it to its CPU
 // record_function and adds its span to that op's device time; here neither row gets device time from it.
 TEST(OpTable, UserAnnotationsGiveNoDeviceTime) {

@@ -1,4 +1,4 @@
-// Which of two runs is faster, by how much, beyond the noise or not (issue 33): steps of imported
+// Which of two runs is faster, by how much, beyond the noise or not: steps of imported
 // traces are their ProfilerStep#k spans; step time, device time and peak memory per step compared as
 // B / A with a bootstrap interval; fewer than 3 steps a side cannot be told from noise.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Issue 33: SDPA's math path runs the attention pattern inside its op; autograd runs the pattern's
+// SDPA's math path runs the attention pattern inside its op; autograd runs the pattern's
 // backward nodes outside it. The backward is SDPA's math too, not "manual": it carries its forward's
 // backend and library (a real 1.13 trace: tests/fixtures/traces/sdpa_math/README.md).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Sharded sweeps (issue 19): the split (deterministic, complete, balanced by cost), the shard chosen
+// Sharded sweeps: the split (deterministic, complete, balanced by cost), the shard chosen
 // by --shard or by torchrun's / Slurm's environment, output paths per shard, and the merge of shard
 // files (missing, duplicated, foreign and mixed-environment shards named), through the JSON files.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// libFuzzer targets for the readers of our own files (issue 18), one per reader, built from this source
+// libFuzzer targets for the readers of our own files, one per reader, built from this source
 // with AWB_FUZZ_READER set to report, bench, sweep, check, workspace, diff or merge (the shards of a
-// sweep, issue 19) (tests/fuzz/CMakeLists.txt).
+// sweep) (tests/fuzz/CMakeLists.txt).
 // A file is read as the CLI and the GUI read it (open_results_file, load_workspace), then used as they
 // use it: advisor, checklist, text tables, the HTML report, the sweep's fits, the benchmark diff.
 // Findings: a crash or sanitizer report; an exception other than std::runtime_error from a reader, or
@@ -52,12 +52,11 @@ void use(const awb::ResultsFile& f) {
         const awb::Measurements m{f.run ? &*f.run : nullptr, f.bench ? &*f.bench : nullptr, f.sweep ? &*f.sweep : nullptr,
                                   f.check ? &*f.check : nullptr};
         awb::ReportInput in;
-        in.findings = awb::advise(m);
-        in.checklist = awb::measurement_checklist(m);
-        sink(awb::format_checklist(in.checklist).size());
-        sink(awb::checklist_json(in.checklist).dump().size());
+        in.explanation = awb::explain(m);
+        sink(awb::format_checklist(in.explanation.checklist).size());
+        sink(awb::checklist_json(in.explanation.checklist).dump().size());
         std::optional<awb::ProfileReport> traced;
-        if (f.kind == awb::ResultsKind::Trace) traced = awb::make_report(*f.run, false);
+        if (f.kind == awb::ResultsKind::Trace) traced = awb::make_report(*f.run, awb::analyze_run(*f.run));
         in.profile = f.report ? &*f.report : traced ? &*traced : nullptr;
         in.bench = m.bench;
         in.sweep = m.sweep;

@@ -1,4 +1,4 @@
-// libFuzzer target for the chrome-trace importer (issue 5). Each input is a file (fuzz_input.h):
+// libFuzzer target for the chrome-trace importer. Each input is a file (fuzz_input.h):
 // plain JSON and gzip both go through zlib's gzopen. A bad trace must end in awb::TraceImportError;
 // any other exception, a crash, a sanitizer report, a hang or a broken Trace invariant is a finding.
 // Built by tests/fuzz/CMakeLists.txt (clang, -fsanitize=fuzzer,address,undefined), run by scripts/fuzz.sh.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Writes the module fixtures of issue 34 (users' attention modules as files) with scripts/export_attention.py:
+# Writes the module fixtures (users' attention modules as files) with scripts/export_attention.py:
 #   tests/fixtures/modules/torch1/  Debian's torch 1.13 (/usr/bin/python3): TorchScript .pt only
 #   tests/fixtures/modules/torch2/  the torch 2.11 venv (scripts/setup-torch2.sh): .pt and AOTInductor .pt2
 # See tests/fixtures/modules/README.md for what each file is. The .pt2 are compiled with --portable

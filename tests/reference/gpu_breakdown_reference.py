@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An independent GPU time breakdown (plain json, no attnwb code) of each fixture trace, compared with
 `attnwb inspect --breakdown --json`: the whole-trace row of every (rank, device) must agree to the
-nanosecond (README "GPU time breakdown" has the definitions; both sides implement them separately).
+nanosecond (docs/inspect.md "GPU time breakdown" has the definitions; both sides implement them separately).
 
     python3 tests/reference/gpu_breakdown_reference.py ATTNWB TRACE_OR_FOLDER...
 """

@@ -1,4 +1,4 @@
-"""PyTorch's own view of the workloads scripts/gpu_check.py runs with attnwb (issue 13).
+"""PyTorch's own view of the workloads scripts/gpu_check.py runs with attnwb.
 
 Runs with the python whose torch is the LibTorch attnwb was built against (on the lent H200 that is its
 python3, torch 2.11.0+cu130; here the pinned wheel's venv). The workloads are step for step what

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""cli.grown_trace (issue 35): real traces grown 3x by scripts/bench_import.py's grow_trace (the
+"""cli.grown_trace: real traces grown 3x by scripts/bench_import.py's grow_trace (the
 benchmark's --grow) must read as three copies of themselves.
 
 - Analysis: `attnwb inspect --rows 0 --breakdown --json` of the grown trace shows 3x the source's

@@ -4,7 +4,7 @@
 // user would feel as a frozen window) and the process's peak RSS. With --cancel-after S it presses
 // Cancel S seconds into the open and prints how long the cancel took to land.
 // Usage: QT_QPA_PLATFORM=offscreen awb_open_bench TRACE [--cancel-after S] [--size WxH] [--grab PNG] [--raise DOCK]
-// Prints figures; asserts nothing (run by hand for the README and the closing notes).
+// Prints figures; asserts nothing (run by hand for docs/performance.md and the closing notes).
 #include <sys/resource.h>
 
 #include <QApplication>

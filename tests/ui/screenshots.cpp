@@ -1,4 +1,4 @@
-// Screenshots of the main views with real data, for the README: profiles the article's workload
+// Screenshots of the main views with real data, for the README and docs/: profiles the article's workload
 // (manual attention, (2, 8, 512, 64), train), shows it in the main window, zooms the timeline to one
 // recorded step, selects aten::softmax in the operator table, runs a short sweep for the charts, and
 // grabs the window and the views.
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     const SweepResult sweep = run_sweep(plan);
     window.session()->addSweep(sweep, QStringLiteral("sweep"));
     QApplication::processEvents();
-    // The window's chart is as small as its dock; the README shows it at a readable size.
+    // The window's chart is as small as its dock; docs/gui.md shows it at a readable size.
     ui::SweepChart big;
     big.resize(900, 560);
     big.addSweep(sweep);
@@ -235,7 +235,7 @@ int main(int argc, char** argv) {
         engines = engines && window.grab().save(out + QStringLiteral("/attention-engines-1000x700.png"));
         window.resize(1600, 1000);
     }
-    // Issue 33: the allocator's totals on a memory track (SGLang's decode on MI300X: 141 GiB allocated,
+    // The allocator's totals on a memory track (SGLang's decode on MI300X: 141 GiB allocated,
     // reserved above it), kernel names demangled and elided by what differs (HTA's A100 run with cuDNN's
     // CUTLASS convolutions), and a comparison with its verdict (HTA's A100 and V100 steps), each at
     // 1600x1000; the comparison at 1000x700 too.

@@ -1,4 +1,4 @@
-// Window soak benchmark (issue 18): 50 rounds (offscreen) of what a session does with the workbench:
+// Window soak benchmark: 50 rounds (offscreen) of what a session does with the workbench:
 // open a window, run a profile and press Stop while it records, run another to the end, open a trace,
 // compare the three runs, export the run on screen (chrome trace, profile report, HTML report) and
 // close the window. Prints resident memory, file descriptors and threads per round and whether, after

@@ -354,7 +354,7 @@ private slots:
         QPainter p(&image);
         QVERIFY(w.paintTo(p, image.rect()) > 0);
         w.setHighlightedName(QStringLiteral("aten::softmax"));
-        // Zooming far out stops at the whole trace: no empty time, no negative times on the ruler (issue 14).
+        // Zooming far out stops at the whole trace: no empty time, no negative times on the ruler.
         w.fit();
         const TimeMapping fitted = w.view();
         w.setView(w.view().zoomed(0.001, 300));
@@ -581,7 +581,7 @@ private slots:
         QCOMPARE(b2.end_ns - b2.start_ns, a2.end_ns - a2.start_ns);
         QCOMPARE(a2.start_ns - manual->trace.begin_ns(), b2.start_ns - sdpa->trace.begin_ns());
     }
-    // Issue 14: a 1,500-character kernel name neither widens the name column past its cap nor hides
+    // A 1,500-character kernel name neither widens the name column past its cap nor hides
     // the numbers; it elides in the middle and the tooltip has it whole. An empty table keeps a usable width.
     void nameColumnStaysReadableWithLongNames() {
         OperatorPanel panel;
@@ -646,7 +646,7 @@ private slots:
         QCOMPARE(window.timeline()->view().end_ns > window.timeline()->view().start_ns, true);
         QCOMPARE(window.comparison()->model()->rowCount() > 0, true);
     }
-    // Issue 14: opening a GPU trace with 1,500-character kernel names leaves the window its size (it
+    // Opening a GPU trace with 1,500-character kernel names leaves the window its size (it
     // grew to 1400x3075 and past the screen), and toggling the Operators dock back on does too.
     void windowKeepsItsSizeWhenAGpuTraceWithLongNamesOpens() {
         QTemporaryDir dir;
@@ -690,7 +690,7 @@ private slots:
         QVERIFY2(window.size().width() <= size.width() && window.size().height() <= size.height(),
                  qPrintable(QStringLiteral("window grew to %1x%2 with Operators shown again").arg(window.width()).arg(window.height())));
     }
-    // Issue 14: after runs the bottom docks left the timeline ~90 px and their splitter did not move (the
+    // After runs the bottom docks left the timeline ~90 px and their splitter did not move (the
     // Compare dock's two timelines made the dock area's minimum over 1,000 px); the Compare table showed
     // one row. Now the timeline keeps most of the window, the docks resize, the table shows many rows.
     void docksResizeAndTheTimelineKeepsItsRoom() {

@@ -1,4 +1,4 @@
-// Issue 33, the comparison and the charts: two imported traces compared on their ProfilerStep spans with
+// The comparison and the charts: two imported traces compared on their ProfilerStep spans with
 // a verdict (faster or slower, by how much, beyond the noise or not) on the real main window; B the
 // newest run, A the one before; sides labelled; a layout with rows and lanes at 1600x1000 and 1000x700;
 // the roofline's legend outside the points, labels on few points; chart exports at a chosen size.

@@ -1,4 +1,4 @@
-// Issue 33, kernel names in the GUI: the real main window opens kernels cut from HTA's A100 trace
+// Kernel names in the GUI: the real main window opens kernels cut from HTA's A100 trace
 // (tests/fixtures/traces/kernel_names/README.md) and its kernel table shows Itanium names demangled,
 // the CUTLASS GEMMs that middle elision made alike told apart by their tiles, the raw name in the
 // tooltip, the filter and the timeline's highlight; the classes name convolutions and batch norm.

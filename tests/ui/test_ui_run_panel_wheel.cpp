@@ -1,4 +1,4 @@
-// Issue 33: the mouse wheel over the Run panel scrolls the panel; the combo boxes and spin boxes it
+// The mouse wheel over the Run panel scrolls the panel; the combo boxes and spin boxes it
 // passes over change only when they have the focus (the Mask had become "window" unnoticed). On the
 // real main window at 1000x700, with wheel events as Qt delivers them (to the widget under the pointer).
 #include <QApplication>

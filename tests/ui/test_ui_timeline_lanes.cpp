@@ -1,4 +1,4 @@
-// Issue 33, the timeline on a real trace (SGLang decode on MI300X, tests/fixtures/traces/memory_totals):
+// The timeline on a real trace (SGLang decode on MI300X, tests/fixtures/traces/memory_totals):
 // memory tracks on the allocator's totals with a relative view, a y-axis and a hover readout; lanes that
 // collapse, hide, move and pin the GPU on top; Python frames folded; a string pid named by its string;
 // an operator selected in the table scrolled into view.
