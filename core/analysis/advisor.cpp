@@ -384,12 +384,13 @@ void dispatch_bound(const ProfileResult& run, const std::vector<OperatorRow>& ro
     std::vector<std::pair<int64_t, int64_t>> steps;
     for (const auto& e : run.trace.events()) {
         if (e.device != DeviceKind::CPU && is_device_work(e)) device_ns += e.duration_ns();
-        if (e.device == DeviceKind::CPU && profiler_step_number(e.name) >= 0) {
-            step_ns += e.duration_ns();
-            steps.push_back({e.start_ns, e.end_ns});
-        }
         // A launch is a kernel started: the runtime's other calls (copies, sets, syncs, queries) are not.
         launches += e.device != DeviceKind::CPU && e.kind == EventKind::Kernel ? 1 : 0;
+    }
+    for (size_t i : step_span_events(run.trace)) {
+        const TraceEvent& e = run.trace.events()[i];
+        step_ns += e.duration_ns();
+        steps.push_back({e.start_ns, e.end_ns});
     }
     if (device_ns <= 0) return;  // a CPU run: no device to starve
     if (steps.empty()) {

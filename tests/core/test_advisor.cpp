@@ -6,6 +6,8 @@
 #include "analysis/run_analysis.h"
 #include "engine/profiler_session.h"
 #include "io/trace_import.h"
+#include "io/trace_run.h"
+#include "model/recorded_steps.h"
 #include "test_support.h"
 
 using namespace awb;
@@ -113,6 +115,31 @@ TEST(Advisor, DispatchBoundFiresWhenKernelsAreShortAgainstTheCpuStep) {
     busy.trace = Trace::build(std::move(events), {}, TraceMeta{});
     EXPECT_FALSE(fired(advise({&busy}), "dispatch-bound"));
     EXPECT_FALSE(fired(advise({step_with("aten::mm", 1, 1000).get()}), "dispatch-bound"));
+}
+
+// PyTorch 2.x writes each ProfilerStep#k twice, on the CPU and as the GPU's gpu_user_annotation: a step
+// is counted once (the advisor's per-step figures were halved when it counted every ProfilerStep#k).
+TEST(Advisor, PerStepFiguresCountEachStepOnce) {
+    const auto heavy = step_with("aten::copy_", 4, 50'000);
+    std::vector<TraceEvent> events = heavy->trace.events();
+    TraceEvent gpu_step = op("ProfilerStep#1", 5, 900'000);
+    gpu_step.device = DeviceKind::CUDA;
+    gpu_step.device_index = 0;
+    gpu_step.kind = EventKind::UserAnnotation;
+    gpu_step.thread = 7;
+    events.push_back(gpu_step);
+    heavy->trace = Trace::build(std::move(events), {}, TraceMeta{});
+    const auto copies = advise({heavy.get()});
+    ASSERT_TRUE(fired(copies, "layout-copies")) << format_findings(copies);
+    EXPECT_NE(finding(copies, "layout-copies").evidence[0].find("aten::copy_: 4 calls per step"), std::string::npos)
+        << finding(copies, "layout-copies").evidence[0];
+    // A real H200 trace of the manual variant: 60 kernels over 3 recorded steps, 20 launches per step.
+    ProfileResult h200 = profile_result_from_import(import_chrome_trace(std::string(AWB_FIXTURE_DIR) + "/gpu/h200-2026-12-04/manual.pytorch.trace.json.gz"));
+    EXPECT_EQ(recorded_step_count(h200), 3);
+    const auto found = advise({&h200});
+    ASSERT_TRUE(fired(found, "dispatch-bound")) << format_findings(found);
+    EXPECT_NE(finding(found, "dispatch-bound").evidence[0].find("20 kernel launches per step"), std::string::npos)
+        << finding(found, "dispatch-bound").evidence[0];
 }
 
 // A step that waits on the device (cudaStreamSynchronize) or on the DataLoader is not
