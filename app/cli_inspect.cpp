@@ -265,6 +265,73 @@ nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, con
             {"attention", attention_json}};
 }
 
+// What was given: a folder is one distributed run (one trace per rank; it may hold capture_traces/),
+// --distributed merges the files given, else each file is one trace. A folder without traces is said
+// and rc set; the rest are still read.
+struct Inputs {
+    std::vector<std::vector<std::string>> files;
+    std::map<size_t, std::string> folders;  // the inputs given as a folder
+};
+
+Inputs group_inputs(const InspectCommand& c, int& rc) {
+    Inputs in;
+    for (const auto& path : c.paths) {
+        if (std::filesystem::is_directory(path)) {
+            try {
+                in.files.push_back(trace_files_of(path));
+                in.folders[in.files.size() - 1] = path;
+            } catch (const TraceImportError& e) {
+                std::cerr << "attnwb inspect: " << e.what() << "\n";
+                rc = kExitBadInput;
+            }
+        } else if (c.distributed && !in.files.empty()) {
+            in.files.back().push_back(path);
+        } else {
+            in.files.push_back({path});
+        }
+    }
+    return in;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Reads input i and adds what inspect says of it to out. False when the read was cancelled.
+bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey sort, StderrProgress& progress, nlohmann::json& out, int& rc) {
+    const std::vector<std::string>& files = in.files[i];
+    const std::string path = files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
+    ImportedTrace t;
+    std::optional<GraphReplayReport> replay;  // a graph replay read with its captures
+    try {
+        const auto started = std::chrono::steady_clock::now();
+        t = read_inspect_input(files, in.folders.count(i) ? in.folders.at(i) : "", c.captures, &progress, replay);
+        progress.end_line();
+        if (replay && !print_graph_replay(*replay)) rc = kExitBadInput;  // a capture that does not serve
+        if (c.timing) {
+            const double s = seconds_since(started);
+            std::fprintf(stderr, "attnwb inspect: %s: read %.1f MB of JSON in %.3f s (%.0f MB/s), peak RSS %.0f MiB after reading\n",
+                         path.c_str(), double(t.bytes_read) / 1e6, s, double(t.bytes_read) / 1e6 / s, double(peak_rss_bytes()) / 1048576.0);
+        }
+    } catch (const TraceImportError& e) {
+        progress.end_line();
+        std::cerr << "attnwb inspect: " << e.what() << "\n";
+        rc = kExitBadInput;  // the other files are still read
+        return true;
+    } catch (const Cancelled&) {
+        progress.end_line();
+        return false;
+    }
+    const auto tables_started = std::chrono::steady_clock::now();
+    const ProfileResult run = take_run(t);
+    out["traces"].push_back(inspect_one(t, run, path, c, sort));
+    if (replay) out["traces"].back()["graph_replay"] = graph_replay_json(*replay);
+    if (c.timing)
+        std::fprintf(stderr, "attnwb inspect: tables analysed and printed in %.3f s, peak RSS %.0f MiB after them\n",
+                     seconds_since(tables_started), double(peak_rss_bytes()) / 1048576.0);
+    return true;
+}
+
 int run(const InspectCommand& c) {
     if (c.rules) {
         std::cout << format_attention_rules();
@@ -284,62 +351,12 @@ int run(const InspectCommand& c) {
     StderrProgress progress(c.quiet, /*keep_finished=*/true);
     nlohmann::json out{{"schema", "attention-workbench/inspect"}, {"schema_version", 1}, {"traces", nlohmann::json::array()}};
     int rc = kExitOk;
-    // A folder is one distributed run (one trace per rank); --distributed merges the files given.
-    std::vector<std::vector<std::string>> inputs;
-    std::map<size_t, std::string> folders;  // the inputs given as a folder (one may hold capture_traces/)
-    for (const auto& path : c.paths) {
-        if (std::filesystem::is_directory(path)) {
-            try {
-                inputs.push_back(trace_files_of(path));
-                folders[inputs.size() - 1] = path;
-            } catch (const TraceImportError& e) {
-                std::cerr << "attnwb inspect: " << e.what() << "\n";
-                rc = kExitBadInput;
-            }
-        } else if (c.distributed && !inputs.empty()) {
-            inputs.back().push_back(path);
-        } else {
-            inputs.push_back({path});
-        }
-    }
-    for (size_t i = 0; i < inputs.size(); ++i) {
-        const std::vector<std::string>& files = inputs[i];
-        if (progress.interrupted()) break;
-        const std::string path = files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
-        ImportedTrace t;
-        std::optional<GraphReplayReport> replay;  // a graph replay read with its captures
-        try {
-            const auto started = std::chrono::steady_clock::now();
-            t = read_inspect_input(files, folders.count(i) ? folders[i] : "", c.captures, &progress, replay);
-            progress.end_line();
-            if (replay && !print_graph_replay(*replay)) rc = kExitBadInput;  // a capture that does not serve
-            if (c.timing) {
-                const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-                std::fprintf(stderr, "attnwb inspect: %s: read %.1f MB of JSON in %.3f s (%.0f MB/s), peak RSS %.0f MiB after reading\n",
-                             path.c_str(), double(t.bytes_read) / 1e6, s, double(t.bytes_read) / 1e6 / s, double(peak_rss_bytes()) / 1048576.0);
-            }
-        } catch (const TraceImportError& e) {
-            progress.end_line();
-            std::cerr << "attnwb inspect: " << e.what() << "\n";
-            rc = kExitBadInput;  // the other files are still read
-            continue;
-        } catch (const Cancelled&) {
-            progress.end_line();
-            break;
-        }
-        const auto tables_started = std::chrono::steady_clock::now();
-        const ProfileResult run = take_run(t);
-        out["traces"].push_back(inspect_one(t, run, path, c, sort));
-        if (replay) out["traces"].back()["graph_replay"] = graph_replay_json(*replay);
-        if (c.timing) {
-            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - tables_started).count();
-            std::fprintf(stderr, "attnwb inspect: tables analysed and printed in %.3f s, peak RSS %.0f MiB after them\n", s,
-                         double(peak_rss_bytes()) / 1048576.0);
-        }
-    }
+    const Inputs in = group_inputs(c, rc);
+    for (size_t i = 0; i < in.files.size() && !progress.interrupted(); ++i)
+        if (!inspect_input(in, i, c, sort, progress, out, rc)) break;
     if (progress.interrupted()) {
         out["interrupted"] = true;
-        std::cerr << "attnwb inspect: interrupted: " << out["traces"].size() << " of " << inputs.size()
+        std::cerr << "attnwb inspect: interrupted: " << out["traces"].size() << " of " << in.files.size()
                   << " trace(s) read" << (c.json_path.empty() ? "" : ", and written") << "\n";
         rc = kExitInterrupted;
     }

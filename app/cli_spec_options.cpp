@@ -136,23 +136,27 @@ std::vector<std::string> variant_list(const std::vector<std::string>& names, std
     return out;
 }
 
-RunSpec to_spec(const CLI::App& app, const SpecOptions& o, std::vector<SpecProblem>& problems) {
+namespace {
+
+// The spec of a --spec FILE (a spec, or a results file holding one); problems name the file.
+RunSpec spec_of_file(const std::string& path, std::vector<SpecProblem>& problems) {
     RunSpec s;
-    const bool from_file = !o.spec_file.empty();
-    if (from_file) {
-        try {
-            auto j = read_json_file(o.spec_file);
-            if (j.contains("spec") && j["spec"].is_object()) j = j["spec"];
-            s = j.get<RunSpec>();
-        } catch (const InvalidInput& e) {
-            for (const auto& p : e.problems()) problems.push_back({p.field, p.message + " (in " + o.spec_file + ")"});
-        } catch (const nlohmann::json::exception& e) {
-            problems.push_back({"spec", "'" + o.spec_file + "' is not a spec: " + e.what()});
-        } catch (const std::runtime_error& e) {  // cannot open, not JSON: named and said in words
-            problems.push_back({"spec", e.what()});
-        }
+    try {
+        auto j = read_json_file(path);
+        if (j.contains("spec") && j["spec"].is_object()) j = j["spec"];
+        s = j.get<RunSpec>();
+    } catch (const InvalidInput& e) {
+        for (const auto& p : e.problems()) problems.push_back({p.field, p.message + " (in " + path + ")"});
+    } catch (const nlohmann::json::exception& e) {
+        problems.push_back({"spec", "'" + path + "' is not a spec: " + e.what()});
+    } catch (const std::runtime_error& e) {  // cannot open, not JSON: named and said in words
+        problems.push_back({"spec", e.what()});
     }
-    // Without a file every option applies (with its default); with one, only those typed.
+    return s;
+}
+
+// The shape options: --variant (a built-in or a module file), batch, heads, kv heads, lengths, head dim.
+void apply_shape(const CLI::App& app, const SpecOptions& o, bool from_file, RunSpec& s) {
     auto use = [&](const char* name) { return !from_file || given(app, name); };
     if (use("--variant")) {
         s.variant = o.variant;
@@ -173,6 +177,11 @@ RunSpec to_spec(const CLI::App& app, const SpecOptions& o, std::vector<SpecProbl
     if (given(app, "--seq-q")) s.seq_q = o.seq_q;
     if (given(app, "--seq-k")) s.seq_k = o.seq_k;
     if (use("--head-dim")) s.head_dim = o.head_dim;
+}
+
+// The named choices (device, dtype, mode, mask, layout, SDPA backend) and the numbers that tune a run.
+void apply_choices(const CLI::App& app, const SpecOptions& o, bool from_file, RunSpec& s, std::vector<SpecProblem>& problems) {
+    auto use = [&](const char* name) { return !from_file || given(app, name); };
     if (use("--device")) set_enum(o.device, "device", "cpu, cuda, cuda:N", parse_device, s.device, problems);
     if (given(app, "--dtype"))
         set_enum(o.dtype, "dtype", "float32, float64, float16, bfloat16", parse_dtype, s.dtype, problems);
@@ -189,6 +198,16 @@ RunSpec to_spec(const CLI::App& app, const SpecOptions& o, std::vector<SpecProbl
     if (use("--seed")) s.seed = o.seed;
     if (use("--threads")) s.threads = o.threads;
     if (use("--block-size")) s.block_size = o.block_size;
+}
+
+}  // namespace
+
+RunSpec to_spec(const CLI::App& app, const SpecOptions& o, std::vector<SpecProblem>& problems) {
+    // Without a file every option applies (with its default); with one, only those typed.
+    const bool from_file = !o.spec_file.empty();
+    RunSpec s = from_file ? spec_of_file(o.spec_file, problems) : RunSpec{};
+    apply_shape(app, o, from_file, s);
+    apply_choices(app, o, from_file, s, problems);
     return s;
 }
 

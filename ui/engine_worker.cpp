@@ -27,13 +27,11 @@ private:
 
 }  // namespace
 
-// Every job: a fresh cancel flag, an observer that forwards progress, one signal for each way it ends.
-template <typename Job>
-void EngineWorker::runJob(const QString& title, const QString& invalid_prefix, Job&& job) {
+void EngineWorker::run(const QString& title, const QString& invalid_prefix, const EngineJob& job) {
     cancel_ = false;
     CancelFlagObserver observer(this, cancel_);
     try {
-        job(observer);
+        emit delivered(job(observer));
     } catch (const Cancelled&) {
         emit cancelled();
     } catch (const InvalidInput& e) {
@@ -44,64 +42,12 @@ void EngineWorker::runJob(const QString& title, const QString& invalid_prefix, J
 }
 
 EngineWorker::EngineWorker() {
-    qRegisterMetaType<awb::RunSpec>();
-    qRegisterMetaType<awb::ProfileOptions>();
     qRegisterMetaType<std::shared_ptr<const awb::ProfileResult>>();
-    qRegisterMetaType<awb::SweepPlan>();
     qRegisterMetaType<awb::SweepPoint>();
     qRegisterMetaType<std::shared_ptr<const awb::SweepResult>>();
     qRegisterMetaType<std::shared_ptr<const awb::Workspace>>();
     qRegisterMetaType<std::shared_ptr<const awb::CheckReport>>();
     qRegisterMetaType<std::shared_ptr<const awb::ResultsFile>>();
-}
-
-void EngineWorker::runCheck(const awb::RunSpec& spec) {
-    runJob(tr("Check failed"), tr("Invalid input:\n"), [&](SweepObserver& observer) {
-        emit checkFinished(std::make_shared<const CheckReport>(check_variants(spec, {spec.variant}, 0, &observer)));
-    });
-}
-
-void EngineWorker::runSweep(const awb::SweepPlan& plan) {
-    runJob(tr("Sweep failed"), tr("Invalid sweep:\n"), [&](SweepObserver& observer) {
-        emit sweepFinished(std::make_shared<const SweepResult>(run_sweep(plan, &observer)));
-    });
-}
-
-void EngineWorker::runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options) {
-    runJob(tr("Run failed"), tr("Invalid input:\n"), [&](SweepObserver& observer) {
-        ProfileResult result = profile_run(spec, options, &observer);
-        result.roof = run_roof(spec, result.environment.device_name);  // for the Attention tab's roofline
-        emit profileFinished(std::make_shared<const ProfileResult>(std::move(result)));
-    });
-}
-
-void EngineWorker::runOpen(const QString& path) {
-    const std::string file = path.toStdString();
-    runJob(looks_like_chrome_trace(file) ? tr("Cannot open trace") : tr("Cannot open file"), QString(), [&](SweepObserver& observer) {
-        emit resultsOpened(std::make_shared<const ResultsFile>(open_results_file(file, &observer)), path);
-    });
-}
-
-void EngineWorker::runOpenSelection(const QStringList& paths) {
-    std::vector<std::string> files;
-    for (const QString& p : paths) files.push_back(p.toStdString());
-    runJob(tr("Cannot open traces"), QString(), [&](SweepObserver& observer) {
-        auto file = std::make_shared<const ResultsFile>(open_replay_selection(files, &observer));
-        emit resultsOpened(file, QString::fromStdString(file->path));
-    });
-}
-
-void EngineWorker::runSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path) {
-    runJob(tr("Cannot save workspace"), QString(), [&](SweepObserver& observer) {
-        save_workspace(*workspace, path.toStdString(), &observer);
-        emit workspaceSaved(path);
-    });
-}
-
-void EngineWorker::runLoadWorkspace(const QString& path) {
-    runJob(tr("Cannot open workspace"), QString(), [&](SweepObserver& observer) {
-        emit workspaceLoaded(std::make_shared<const Workspace>(load_workspace(path.toStdString(), &observer)), path);
-    });
 }
 
 std::recursive_mutex& crossing_lock() {
@@ -128,32 +74,24 @@ void Engine::forward(void (EngineWorker::*from)(Args...), void (Engine::*to)(Arg
     }, Qt::DirectConnection);
 }
 
-template <typename... Params, typename... Args>
-void Engine::post(void (Engine::*queue)(Params...), Args&&... args) {
+void Engine::submit(const QString& title, const QString& invalid_prefix, EngineJob job) {
     std::lock_guard held(crossing_lock());
-    (this->*queue)(std::forward<Args>(args)...);  // a queued signal to the worker
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, title, invalid_prefix, job = std::move(job)] { worker->run(title, invalid_prefix, job); },
+        Qt::QueuedConnection);
 }
 
 Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
     forward(&EngineWorker::progress, &Engine::progress);
     forward(&EngineWorker::sweepPoint, &Engine::sweepPoint);
-    forward(&EngineWorker::sweepFinished, &Engine::sweepFinished);
-    forward(&EngineWorker::profileFinished, &Engine::profileFinished);
-    forward(&EngineWorker::checkFinished, &Engine::checkFinished);
-    forward(&EngineWorker::resultsOpened, &Engine::resultsOpened);
-    forward(&EngineWorker::workspaceSaved, &Engine::workspaceSaved);
-    forward(&EngineWorker::workspaceLoaded, &Engine::workspaceLoaded);
+    connect(worker_, &EngineWorker::delivered, this, [this](const EngineDelivery& deliver) {
+        std::lock_guard held(crossing_lock());  // as forward(): the result is posted under the lock
+        QMetaObject::invokeMethod(this, [this, deliver] { deliver(*this); }, Qt::QueuedConnection);
+    }, Qt::DirectConnection);
     forward(&EngineWorker::failed, &Engine::failed);
     forward(&EngineWorker::cancelled, &Engine::cancelled);
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(this, &Engine::queueProfile, worker_, &EngineWorker::runProfile, Qt::QueuedConnection);
-    connect(this, &Engine::queueSweep, worker_, &EngineWorker::runSweep, Qt::QueuedConnection);
-    connect(this, &Engine::queueOpen, worker_, &EngineWorker::runOpen, Qt::QueuedConnection);
-    connect(this, &Engine::queueOpenSelection, worker_, &EngineWorker::runOpenSelection, Qt::QueuedConnection);
-    connect(this, &Engine::queueSaveWorkspace, worker_, &EngineWorker::runSaveWorkspace, Qt::QueuedConnection);
-    connect(this, &Engine::queueLoadWorkspace, worker_, &EngineWorker::runLoadWorkspace, Qt::QueuedConnection);
-    connect(this, &Engine::queueCheck, worker_, &EngineWorker::runCheck, Qt::QueuedConnection);
     thread_.setObjectName(QStringLiteral("engine"));
     thread_.start();
 }
@@ -165,14 +103,59 @@ Engine::~Engine() {
     std::lock_guard taken(crossing_lock());  // relayed calls not yet run are deleted with this object
 }
 
-void Engine::profile(const RunSpec& spec, const ProfileOptions& options) { post(&Engine::queueProfile, spec, options); }
-void Engine::sweep(const SweepPlan& plan) { post(&Engine::queueSweep, plan); }
-void Engine::open(const QString& path) { post(&Engine::queueOpen, path); }
-void Engine::openSelection(const QStringList& paths) { post(&Engine::queueOpenSelection, paths); }
-void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) {
-    post(&Engine::queueSaveWorkspace, std::move(workspace), path);
+void Engine::profile(const RunSpec& spec, const ProfileOptions& options) {
+    submit(tr("Run failed"), tr("Invalid input:\n"), [spec, options](SweepObserver& observer) -> EngineDelivery {
+        ProfileResult result = profile_run(spec, options, &observer);
+        result.roof = run_roof(spec, result.environment.device_name);  // for the Attention tab's roofline
+        auto done = std::make_shared<const ProfileResult>(std::move(result));
+        return [done](Engine& e) { emit e.profileFinished(done); };
+    });
 }
-void Engine::loadWorkspace(const QString& path) { post(&Engine::queueLoadWorkspace, path); }
-void Engine::check(const RunSpec& spec) { post(&Engine::queueCheck, spec); }
+
+void Engine::sweep(const SweepPlan& plan) {
+    submit(tr("Sweep failed"), tr("Invalid sweep:\n"), [plan](SweepObserver& observer) -> EngineDelivery {
+        auto done = std::make_shared<const SweepResult>(run_sweep(plan, &observer));
+        return [done](Engine& e) { emit e.sweepFinished(done); };
+    });
+}
+
+void Engine::check(const RunSpec& spec) {
+    submit(tr("Check failed"), tr("Invalid input:\n"), [spec](SweepObserver& observer) -> EngineDelivery {
+        auto done = std::make_shared<const CheckReport>(check_variants(spec, {spec.variant}, 0, &observer));
+        return [done](Engine& e) { emit e.checkFinished(done); };
+    });
+}
+
+void Engine::open(const QString& path) {
+    const std::string file = path.toStdString();
+    submit(looks_like_chrome_trace(file) ? tr("Cannot open trace") : tr("Cannot open file"), QString(),
+           [file, path](SweepObserver& observer) -> EngineDelivery {
+               auto done = std::make_shared<const ResultsFile>(open_results_file(file, &observer));
+               return [done, path](Engine& e) { emit e.resultsOpened(done, path); };
+           });
+}
+
+void Engine::openSelection(const QStringList& paths) {
+    std::vector<std::string> files;
+    for (const QString& p : paths) files.push_back(p.toStdString());
+    submit(tr("Cannot open traces"), QString(), [files](SweepObserver& observer) -> EngineDelivery {
+        auto done = std::make_shared<const ResultsFile>(open_replay_selection(files, &observer));
+        return [done](Engine& e) { emit e.resultsOpened(done, QString::fromStdString(done->path)); };
+    });
+}
+
+void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) {
+    submit(tr("Cannot save workspace"), QString(), [workspace, path](SweepObserver& observer) -> EngineDelivery {
+        save_workspace(*workspace, path.toStdString(), &observer);
+        return [path](Engine& e) { emit e.workspaceSaved(path); };
+    });
+}
+
+void Engine::loadWorkspace(const QString& path) {
+    submit(tr("Cannot open workspace"), QString(), [path](SweepObserver& observer) -> EngineDelivery {
+        auto done = std::make_shared<const Workspace>(load_workspace(path.toStdString(), &observer));
+        return [done, path](Engine& e) { emit e.workspaceLoaded(done, path); };
+    });
+}
 
 }  // namespace awb::ui

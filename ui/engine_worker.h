@@ -1,6 +1,6 @@
 // The engine thread: one QObject living on its own QThread owns every LibTorch call of the GUI
-// (one owner of LibTorch state). Jobs are queued to it by signals; it reports progress, results and
-// failures by signals; cancel is an atomic flag the core polls between steps.
+// (one owner of LibTorch state). Jobs are posted to it one way (Engine::submit); it reports progress,
+// results and failures by signals; cancel is an atomic flag the core polls between steps.
 #pragma once
 
 #include <QObject>
@@ -9,6 +9,7 @@
 #include <QThread>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -18,10 +19,7 @@
 #include "io/workspace.h"
 #include "model/sweep.h"
 
-Q_DECLARE_METATYPE(awb::RunSpec)
-Q_DECLARE_METATYPE(awb::ProfileOptions)
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::ProfileResult>)
-Q_DECLARE_METATYPE(awb::SweepPlan)
 Q_DECLARE_METATYPE(awb::SweepPoint)
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::SweepResult>)
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::Workspace>)
@@ -30,33 +28,25 @@ Q_DECLARE_METATYPE(std::shared_ptr<const awb::ResultsFile>)
 
 namespace awb::ui {
 
+class Engine;
+// A job for the engine thread: it runs there with an observer (progress, points, cancel) and returns
+// what to do with its result on the GUI thread (emit the Engine signal that carries it).
+using EngineDelivery = std::function<void(Engine&)>;
+using EngineJob = std::function<EngineDelivery(SweepObserver&)>;
+
 class EngineWorker : public QObject {
     Q_OBJECT
 public:
     EngineWorker();
     void requestCancel() { cancel_ = true; }
-
-public slots:
-    void runProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
-    void runSweep(const awb::SweepPlan& plan);
-    // Any file the workbench opens (open_results_file): a trace, a profile report, a benchmark, a
-    // sweep, a check; a workspace is recognised here and then read by runLoadWorkspace.
-    void runOpen(const QString& path);
-    // Several traces opened together: a graph replay and its capture traces (open_replay_selection).
-    void runOpenSelection(const QStringList& paths);
-    void runSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
-    void runLoadWorkspace(const QString& path);
-    void runCheck(const awb::RunSpec& spec);  // spec's variant against the float64 reference
+    // Runs a job (on the engine thread): a fresh cancel flag, then delivered, cancelled or failed(title, ...)
+    // (InvalidInput's message after invalid_prefix).
+    void run(const QString& title, const QString& invalid_prefix, const EngineJob& job);
 
 signals:
-    void checkFinished(std::shared_ptr<const awb::CheckReport> report);
     void sweepPoint(const awb::SweepPoint& point, int index, int total);  // as each point finishes
-    void sweepFinished(std::shared_ptr<const awb::SweepResult> result);  // also after a cancel: what finished
     void progress(int done, int total, const QString& what);
-    void profileFinished(std::shared_ptr<const awb::ProfileResult> result);
-    void resultsOpened(std::shared_ptr<const awb::ResultsFile> file, const QString& path);
-    void workspaceSaved(const QString& path);
-    void workspaceLoaded(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
+    void delivered(const awb::ui::EngineDelivery& deliver);  // a job's result, for the GUI thread
     // Invalid input, an unreadable file or a LibTorch failure: what failed ("Cannot open trace") and
     // one message naming the file or field and the problem.
     void failed(const QString& title, const QString& message);
@@ -66,14 +56,13 @@ protected:
     bool event(QEvent* e) override;
 
 private:
-    template <typename Job>
-    void runJob(const QString& title, const QString& invalid_prefix, Job&& job);
     std::atomic<bool> cancel_{false};
 };
 
-// Owns the worker and its thread; call from the GUI thread. Its signals are the worker's, delivered on
-// the GUI thread: connect views to these (the worker's own signals are emitted on the engine thread, for
-// direct connections that must act between two steps, like a Stop after step k).
+// Owns the worker and its thread; call from the GUI thread. Each job is posted the same way (submit);
+// its result comes back as one of the signals below, delivered on the GUI thread: connect views to these
+// (the worker's own signals are emitted on the engine thread, for direct connections that must act
+// between two steps, like a Stop after step k).
 //
 // Every crossing between the two threads also passes through one lock (crossing_lock()): the sender
 // holds it while it posts (a queued call copies its arguments then), the receiver takes it in event()
@@ -86,20 +75,22 @@ public:
     explicit Engine(QObject* parent = nullptr);
     ~Engine() override;
     EngineWorker* worker() const { return worker_; }
-    void profile(const RunSpec& spec, const ProfileOptions& options);
-    void sweep(const SweepPlan& plan);
-    void open(const QString& path);  // resultsOpened, or failed("Cannot open ...")
-    void openSelection(const QStringList& paths);  // a graph replay with its captures: the same signals
-    void saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);
-    void loadWorkspace(const QString& path);
-    void check(const RunSpec& spec);
+    void profile(const RunSpec& spec, const ProfileOptions& options);  // profileFinished
+    void sweep(const SweepPlan& plan);                                 // sweepPoint..., sweepFinished
+    // Any file the workbench opens (open_results_file): a trace, a profile report, a benchmark, a sweep,
+    // a check; a workspace is recognised here and then read by loadWorkspace. resultsOpened, or failed.
+    void open(const QString& path);
+    // Several traces opened together: a graph replay and its capture traces (open_replay_selection).
+    void openSelection(const QStringList& paths);
+    void saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);  // workspaceSaved
+    void loadWorkspace(const QString& path);                                              // workspaceLoaded
+    void check(const RunSpec& spec);  // spec's variant against the float64 reference: checkFinished
     void cancel() { worker_->requestCancel(); }
 
 signals:
-    // The worker's signals, on the GUI thread (see EngineWorker for each).
     void checkFinished(std::shared_ptr<const awb::CheckReport> report);
     void sweepPoint(const awb::SweepPoint& point, int index, int total);
-    void sweepFinished(std::shared_ptr<const awb::SweepResult> result);
+    void sweepFinished(std::shared_ptr<const awb::SweepResult> result);  // also after a cancel: what finished
     void progress(int done, int total, const QString& what);
     void profileFinished(std::shared_ptr<const awb::ProfileResult> result);
     void resultsOpened(std::shared_ptr<const awb::ResultsFile> file, const QString& path);
@@ -108,25 +99,15 @@ signals:
     void failed(const QString& title, const QString& message);
     void cancelled();
 
-    // To the worker (queued).
-    void queueProfile(const awb::RunSpec& spec, const awb::ProfileOptions& options);
-    void queueSweep(const awb::SweepPlan& plan);
-    void queueOpen(const QString& path);
-    void queueOpenSelection(const QStringList& paths);
-    void queueSaveWorkspace(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
-    void queueLoadWorkspace(const QString& path);
-    void queueCheck(const awb::RunSpec& spec);
-
 protected:
     bool event(QEvent* e) override;
 
 private:
+    // Posts job to the engine thread, holding the lock; the one way work reaches it.
+    void submit(const QString& title, const QString& invalid_prefix, EngineJob job);
     // Connects the worker's signal `from` to emitting `to` on the GUI thread, posted under the lock.
     template <typename... Args>
     void forward(void (EngineWorker::*from)(Args...), void (Engine::*to)(Args...));
-    // Emits a queue* signal to the worker, holding the lock.
-    template <typename... Params, typename... Args>
-    void post(void (Engine::*queue)(Params...), Args&&... args);
     QThread thread_;
     EngineWorker* worker_;
 };

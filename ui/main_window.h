@@ -90,7 +90,10 @@ private:
     void beginJob(const QString& status);  // a job went to the engine thread: progress on, Run off
     void endJob();
     void finishRun(const QString& message);  // endJob() and a status line
-    void buildMenus(const QList<QDockWidget*>& docks);  // main_window_menus.cpp
+    // main_window_menus.cpp: the menus (File with its Export submenu, View) and the main toolbar.
+    void buildMenus(const QList<QDockWidget*>& docks);
+    void buildExportMenu(QMenu* exports);
+    void buildToolBar();
     void connectSession();  // the panels follow the session
     void connectEngine();   // what the engine thread reports goes to the session and the status line
     void displayShown();    // timeline, tables, findings, title: all from the shown run's analysis

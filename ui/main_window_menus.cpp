@@ -60,7 +60,15 @@ void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
         if (!path.isEmpty()) saveWorkspace(path);
     })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addAction(tr("Clear sweep charts"), session_, &Session::clearSweeps);
-    auto* exports = file->addMenu(tr("&Export"));
+    buildExportMenu(file->addMenu(tr("&Export")));
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+    auto* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : docks) view->addAction(dock->toggleViewAction());
+    buildToolBar();
+}
+
+void MainWindow::buildExportMenu(QMenu* exports) {
     auto export_action = [this, exports](const QString& text, const QString& suggested, const QString& filter, auto write) {
         exports->addAction(text, this, [this, suggested, filter, write, text] {
             QString title = text;
@@ -91,11 +99,9 @@ void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
         if (!ok && e) *e = tr("Cannot write %1").arg(p);
         return ok;
     });
-    file->addSeparator();
-    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
-    auto* view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : docks) view->addAction(dock->toggleViewAction());
+}
 
+void MainWindow::buildToolBar() {
     auto* tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("main-toolbar"));
     auto* run = tools->addAction(tr("Run"), this, [this] {

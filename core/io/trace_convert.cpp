@@ -170,6 +170,14 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
         return;
     }
     const Category& category = count_category(!r.cat.empty() ? r.cat : ph.empty() ? std::string_view("(none)") : ph);
+    if (ph.empty() || ph == "X")  // no phase: the legacy array's entries are complete events
+        convert_complete(r, category, offset);
+    else
+        convert_marker(r, offset);
+}
+
+void EventConverter::convert_marker(const RawEvent& r, int64_t offset) {
+    const std::string_view ph = r.ph;
     if (ph == "M") {
         ++out_.metadata_events;
         if (r.name == "thread_name") {
@@ -177,31 +185,42 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
         } else if (r.name == "process_name") {
             meta_.process_names[r.pid] = std::string(r.arg_name);
         }
-        return;
-    }
-    if (ph == "C") {
+    } else if (ph == "C") {
         ++out_.counter_events;
-        return;
-    }
-    if (ph == "s" || ph == "f" || ph == "t") {
+    } else if (ph == "s" || ph == "f" || ph == "t") {
         ++out_.flow_events;
         // The legacy profiler's flow from an op to its CUDA span (both at the flow's tid and ts).
         if (r.cat == "cpu_to_cuda" && r.flow_id >= 0 && r.has_ts) legacy_flows_.push_back({r.flow_id, ph == "s", r.tid, r.ts});
-        return;
-    }
-    if (ph == "i" || ph == "I") {
-        if (r.name != "[memory]") {
-            ++out_.instant_events;
-            return;
-        }
-        if (!r.has_ts || r.bad_bytes) {
-            skip(r.bad_bytes ? "[memory] \"Bytes\" is out of range" : "[memory] instant without \"ts\"", offset);
-            return;
-        }
+    } else if (r.name != "[memory]") {  // "i" / "I"
+        ++out_.instant_events;
+    } else if (!r.has_ts || r.bad_bytes) {
+        skip(r.bad_bytes ? "[memory] \"Bytes\" is out of range" : "[memory] instant without \"ts\"", offset);
+    } else {
         memory_.push_back(memory_event(r));
-        return;
     }
-    // "X" (or no phase: the legacy array's entries are complete events)
+}
+
+void EventConverter::place_on_host(RawEvent& r, TraceEvent& t) {
+    t.thread = r.tid;
+    if (r.tid != last_tid_) note_process(r);
+    // A tid that is a name ("PyTorch Profiler" of Kineto's span) names its lane.
+    if (!r.tid_text.empty() && id_of_string(r.tid_text) != 0 && r.tid_text.find_first_of("0123456789") == std::string_view::npos)
+        thread_names_.push_back({r.pid, r.tid, std::string(r.tid_text), false});
+    if (t.kind == EventKind::Runtime) {
+        // As in Kineto's own records: a runtime call's id is CUPTI's correlation (its kernels carry
+        // the same), and it links to the op whose External id it carries.
+        t.correlation_id = r.correlation;
+        t.linked_correlation_id = r.external_id;
+        if (!r.kernel.empty()) {  // ROCm names the kernel a launch starts: kept with its configuration
+            r.launch.kernel = r.kernel;
+            t.launch = shared_launch(r.launch);
+        }
+    } else {
+        t.correlation_id = r.external_id;
+    }
+}
+
+void EventConverter::convert_complete(RawEvent& r, const Category& category, int64_t offset) {
     if (!r.has_ts) {
         skip("no \"ts\"", offset);
         return;
@@ -220,23 +239,7 @@ void EventConverter::convert(RawEvent& r, int64_t offset) {
         t.linked_correlation_id = r.external_id;
         if (r.has_launch) t.launch = shared_launch(r.launch);
     } else {
-        t.thread = r.tid;
-        if (r.tid != last_tid_) note_process(r);
-        // A tid that is a name ("PyTorch Profiler" of Kineto's span) names its lane.
-        if (!r.tid_text.empty() && id_of_string(r.tid_text) != 0 && r.tid_text.find_first_of("0123456789") == std::string_view::npos)
-            thread_names_.push_back({r.pid, r.tid, std::string(r.tid_text), false});
-        if (t.kind == EventKind::Runtime) {
-            // As in Kineto's own records: a runtime call's id is CUPTI's correlation (its kernels carry
-            // the same), and it links to the op whose External id it carries.
-            t.correlation_id = r.correlation;
-            t.linked_correlation_id = r.external_id;
-            if (!r.kernel.empty()) {  // ROCm names the kernel a launch starts: kept with its configuration
-                r.launch.kernel = r.kernel;
-                t.launch = shared_launch(r.launch);
-            }
-        } else {
-            t.correlation_id = r.external_id;
-        }
+        place_on_host(r, t);
     }
     if (t.kind == EventKind::UserAnnotation) t.scope = 5;  // at::RecordScope::USER_SCOPE
     if (r.scope >= 0) t.scope = int(r.scope);              // ours: "Record scope"

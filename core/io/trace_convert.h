@@ -55,6 +55,9 @@ private:
         bool on_device;
     };
     const Category& count_category(std::string_view cat);
+    void convert_marker(const RawEvent& r, int64_t offset);  // "M", "C", flows, instants ([memory] kept)
+    void convert_complete(RawEvent& r, const Category& category, int64_t offset);  // "X": one TraceEvent
+    void place_on_host(RawEvent& r, TraceEvent& t);  // a CPU event's thread, process, lane name and ids
 
     ImportedTrace& out_;
     TraceMeta& meta_;

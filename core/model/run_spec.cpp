@@ -1,6 +1,7 @@
 #include "model/run_spec.h"
 
 #include <algorithm>
+#include <functional>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -178,12 +179,12 @@ std::vector<SpecProblem> variant_problems(const RunSpec& s, const DeviceCaps& ca
 
 }  // namespace
 
-std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
-    std::vector<SpecProblem> out;
-    auto add = [&](std::string field, std::string msg) { out.push_back({std::move(field), std::move(msg)}); };
+namespace {
 
-    for (auto& p : variant_problems(s, caps)) out.push_back(std::move(p));
+using AddProblem = std::function<void(std::string, std::string)>;
 
+// The sizes positive and heads a multiple of kv_heads; false when a size is not positive.
+bool check_sizes(const RunSpec& s, const AddProblem& add) {
     const std::pair<const char*, int64_t> sizes[] = {{"batch", s.batch},     {"heads", s.heads},
                                                      {"kv_heads", s.kv_heads}, {"seq_q", s.seq_q},
                                                      {"seq_k", s.seq_k},     {"head_dim", s.head_dim}};
@@ -197,9 +198,12 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
     if (s.heads > 0 && s.kv_heads > 0 && s.heads % s.kv_heads != 0)
         add("kv_heads", std::to_string(s.kv_heads) + " does not divide heads = " + std::to_string(s.heads) +
                             " (grouped-query attention needs heads to be a multiple of kv_heads)");
+    return sizes_ok;
+}
 
+// The device exists in this LibTorch and on this machine, and the dtype runs on it.
+void check_device_and_dtype(const RunSpec& s, const DeviceCaps& caps, const std::string& torch, const AddProblem& add) {
     const bool cuda = s.device.kind == DeviceKind::CUDA;
-    const std::string torch = caps.torch_version.empty() ? "this LibTorch" : "LibTorch " + caps.torch_version;
     if (cuda && !caps.cuda_built) {
         add("device", "'" + to_string(s.device) + "' requested but " + torch +
                           " was built without CUDA; use cpu, or the CUDA build (scripts/build.sh --torch2)");
@@ -215,7 +219,10 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
                      "use float32, float64 or bfloat16, or a cuda device");
     if (cuda && caps.cuda_available && s.dtype == Dtype::BFloat16 && !caps.cuda_bf16)
         add("dtype", "bfloat16 is not supported by this GPU; use float16 or float32");
+}
 
+// Key lengths only with mask padding (one per batch entry, each in 1..seq_k), a window only with mask window.
+void check_mask(const RunSpec& s, const AddProblem& add) {
     if (s.mask == MaskKind::Padding) {
         if (int64_t(s.key_lengths.size()) != s.batch) {
             add("key_lengths", "padding needs one key length per batch entry: got " +
@@ -231,34 +238,43 @@ std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
     } else if (!s.key_lengths.empty()) {
         add("key_lengths", "given but mask is '" + to_string(s.mask) + "'; key lengths only apply to mask padding");
     }
-
     if (s.mask == MaskKind::Window && s.window < 1)
         add("window", std::to_string(s.window) + ": mask window needs the window's length in keys, >= 1 (--window W)");
     if (s.mask != MaskKind::Window && s.window != 0)
         add("window", "given (" + std::to_string(s.window) + ") but mask is '" + to_string(s.mask) + "'; a window only applies to mask window");
+}
 
-    if (s.block_size < 1) add("block_size", std::to_string(s.block_size) + " must be a positive integer");
-
-    if (s.threads < 0) add("threads", std::to_string(s.threads) + " must be >= 0 (0 = LibTorch's default)");
-
-    if (s.sdpa_backend != SdpaBackend::Auto) {
-        const std::string name = to_string(s.sdpa_backend);
-        if (s.variant != "sdpa") {
-            add("sdpa_backend", "'" + name + "' only applies to variant sdpa (variant is '" + s.variant + "')");
-        } else if (!caps.sdpa_backend_selectable) {
-            add("sdpa_backend", "'" + name + "' cannot be chosen: " + torch +
-                                    " has no backend selection (it came with LibTorch 2.0); use auto");
-        } else {
-            const auto& usable = cuda ? caps.cuda_sdpa_backends : caps.cpu_sdpa_backends;
-            if (std::find(usable.begin(), usable.end(), name) == usable.end()) {
-                std::string avail = "auto";
-                for (const auto& b : usable) avail += ", " + b;
-                add("sdpa_backend", "'" + name + "' is not available on " + to_string(s.device) + " with " + torch +
-                                        " (available: " + avail + ")");
-            }
+// An SDPA backend other than auto: only for variant sdpa, with a LibTorch that selects backends, one it has.
+void check_sdpa_backend(const RunSpec& s, const DeviceCaps& caps, const std::string& torch, const AddProblem& add) {
+    if (s.sdpa_backend == SdpaBackend::Auto) return;
+    const std::string name = to_string(s.sdpa_backend);
+    if (s.variant != "sdpa") {
+        add("sdpa_backend", "'" + name + "' only applies to variant sdpa (variant is '" + s.variant + "')");
+    } else if (!caps.sdpa_backend_selectable) {
+        add("sdpa_backend", "'" + name + "' cannot be chosen: " + torch + " has no backend selection (it came with LibTorch 2.0); use auto");
+    } else {
+        const auto& usable = s.device.kind == DeviceKind::CUDA ? caps.cuda_sdpa_backends : caps.cpu_sdpa_backends;
+        if (std::find(usable.begin(), usable.end(), name) == usable.end()) {
+            std::string avail = "auto";
+            for (const auto& b : usable) avail += ", " + b;
+            add("sdpa_backend", "'" + name + "' is not available on " + to_string(s.device) + " with " + torch + " (available: " + avail + ")");
         }
     }
+}
 
+}  // namespace
+
+std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
+    std::vector<SpecProblem> out;
+    const AddProblem add = [&](std::string field, std::string msg) { out.push_back({std::move(field), std::move(msg)}); };
+    for (auto& p : variant_problems(s, caps)) out.push_back(std::move(p));
+    const bool sizes_ok = check_sizes(s, add);
+    const std::string torch = caps.torch_version.empty() ? "this LibTorch" : "LibTorch " + caps.torch_version;
+    check_device_and_dtype(s, caps, torch, add);
+    check_mask(s, add);
+    if (s.block_size < 1) add("block_size", std::to_string(s.block_size) + " must be a positive integer");
+    if (s.threads < 0) add("threads", std::to_string(s.threads) + " must be >= 0 (0 = LibTorch's default)");
+    check_sdpa_backend(s, caps, torch, add);
     if (sizes_ok) {
         const int64_t need = estimate_peak_bytes(s, !sdpa_holds_scores(s, caps));
         const int64_t have = device_available_bytes(s, caps);

@@ -80,17 +80,15 @@ const Environment& where_ran(const SweepResult& sweep, const SweepPoint& point) 
     return point.ran_on ? *point.ran_on : sweep.environment;
 }
 
-MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOptions& options) {
-    MergeOutcome out;
-    if (files.empty()) {
-        out.problems.push_back("no shard files to merge");
-        return out;
-    }
+namespace {
+
+// Files named twice, or shards of another sweep or of another split than the first file's.
+void check_same_sweep(const std::vector<ShardFile>& files, MergeOutcome& out) {
     const ShardFile& first = files.front();
     std::set<std::string> names;
     for (const auto& f : files)
         if (!names.insert(f.name).second) out.problems.push_back(quoted(f.name) + " is given twice");
-    if (!out.problems.empty()) return out;
+    if (!out.problems.empty()) return;
     for (const auto& f : files) {
         if (const auto field = differing_field(first.sweep.plan, f.sweep.plan); !field.empty())
             out.problems.push_back(quoted(f.name) + " is a shard of another sweep than " + quoted(first.name) +
@@ -100,12 +98,14 @@ MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOption
                                    quoted(first.name) + " is shard " + shard_text(first.sweep.shard) +
                                    " (the sweep was split two ways)");
     }
-    if (!out.problems.empty()) return out;
+}
 
-    const std::vector<RunSpec> specs = expand(first.sweep.plan);
-    // Which file holds each point; a point twice, or one that is not the plan's, is named.
-    std::vector<int> holder(specs.size(), -1);
-    std::vector<std::pair<int, const SweepPoint*>> points;  // (file, point)
+// The files' points placed on the plan: holder[i] is the file holding point i (-1: none); a point twice,
+// or one that is not the plan's, is named. Returns (file, point) of each placed point.
+std::vector<std::pair<int, const SweepPoint*>> place_points(const std::vector<ShardFile>& files, const std::vector<RunSpec>& specs,
+                                                            std::vector<int>& holder, MergeOutcome& out) {
+    holder.assign(specs.size(), -1);
+    std::vector<std::pair<int, const SweepPoint*>> points;
     for (size_t fi = 0; fi < files.size(); ++fi) {
         for (const auto& p : files[fi].sweep.points) {
             const bool in_plan = p.index >= 0 && size_t(p.index) < specs.size();
@@ -126,12 +126,18 @@ MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOption
             points.emplace_back(int(fi), &p);
         }
     }
+    return points;
+}
 
-    // Missing points: whole shards first (no file for that shard), then points of shards that stopped early.
-    const int count = first.sweep.shard.count;
+// Missing points: whole shards first (no file for that shard), then points of shards that stopped early;
+// problems, or notes when allowed.
+void say_missing(const std::vector<ShardFile>& files, const std::vector<RunSpec>& specs, const std::vector<int>& holder,
+                 const MergeOptions& options, MergeOutcome& out) {
+    const SweepResult& first = files.front().sweep;
+    const int count = first.shard.count;
     std::set<int> present_shards;
     for (const auto& f : files) present_shards.insert(f.sweep.shard.index);
-    const auto split = count > 1 ? split_points(first.sweep.plan, count) : std::vector<std::vector<int>>{};
+    const auto split = count > 1 ? split_points(first.plan, count) : std::vector<std::vector<int>>{};
     std::vector<std::string> missing_lines;
     std::set<int> explained;
     for (int s = 0; s < count && count > 1; ++s) {
@@ -151,14 +157,14 @@ MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOption
         }
     if (!other.empty())
         missing_lines.push_back(std::to_string(other.size()) + (other.size() == 1 ? " point is" : " points are") +
-                                " in no file (a shard stopped early?): " +
-                                list_points(other, specs));
-    if (!missing_lines.empty()) {
-        for (auto& line : missing_lines) (options.allow_missing ? out.notes : out.problems).push_back(line);
-        if (!options.allow_missing) out.problems.back() += " (--allow-missing merges what there is)";
-    }
+                                " in no file (a shard stopped early?): " + list_points(other, specs));
+    if (missing_lines.empty()) return;
+    for (auto& line : missing_lines) (options.allow_missing ? out.notes : out.problems).push_back(line);
+    if (!options.allow_missing) out.problems.back() += " (--allow-missing merges what there is)";
+}
 
-    // Environments: torch, device, CUDA and driver must agree unless allowed.
+// Environments: torch, device, CUDA and driver must agree unless allowed. True when they differ.
+bool check_environments(const std::vector<ShardFile>& files, const MergeOptions& options, MergeOutcome& out) {
     std::map<std::string, std::vector<std::string>> by_env;
     std::vector<std::string> order;
     for (const auto& f : files) {
@@ -166,19 +172,37 @@ MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOption
         if (!by_env.count(key)) order.push_back(key);
         by_env[key].push_back(quoted(f.name));
     }
-    if (order.size() > 1) {
-        std::string line = "the shards ran on different environments:";
-        for (const auto& key : order) {
-            line += " " + key + " (";
-            for (size_t i = 0; i < by_env[key].size(); ++i) line += (i ? ", " : "") + by_env[key][i];
-            line += ");";
-        }
-        line.pop_back();
-        if (options.allow_mixed)
-            out.notes.push_back(line + "; merged as allowed, each point keeps where it ran");
-        else
-            out.problems.push_back(line + " (--allow-mixed merges them, each point keeping where it ran)");
+    if (order.size() <= 1) return false;
+    std::string line = "the shards ran on different environments:";
+    for (const auto& key : order) {
+        line += " " + key + " (";
+        for (size_t i = 0; i < by_env[key].size(); ++i) line += (i ? ", " : "") + by_env[key][i];
+        line += ");";
     }
+    line.pop_back();
+    if (options.allow_mixed)
+        out.notes.push_back(line + "; merged as allowed, each point keeps where it ran");
+    else
+        out.problems.push_back(line + " (--allow-mixed merges them, each point keeping where it ran)");
+    return true;
+}
+
+}  // namespace
+
+MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOptions& options) {
+    MergeOutcome out;
+    if (files.empty()) {
+        out.problems.push_back("no shard files to merge");
+        return out;
+    }
+    check_same_sweep(files, out);
+    if (!out.problems.empty()) return out;
+    const ShardFile& first = files.front();
+    const std::vector<RunSpec> specs = expand(first.sweep.plan);
+    std::vector<int> holder;
+    auto points = place_points(files, specs, holder, out);
+    say_missing(files, specs, holder, options, out);
+    const bool mixed = check_environments(files, options, out);
     if (!out.problems.empty()) return out;
 
     std::vector<const ShardFile*> by_shard;
@@ -190,7 +214,7 @@ MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOption
     m.environment = joined_environment(by_shard);
     m.planned_points = int(specs.size());
     m.shard = SweepShard{};
-    m.mixed_environments = order.size() > 1;
+    m.mixed_environments = mixed;
     m.stopped_early = !out.missing.empty();
     for (const ShardFile* f : by_shard) m.merged_from.push_back(f->name);
     std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.second->index < b.second->index; });

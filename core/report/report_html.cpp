@@ -184,10 +184,9 @@ std::string memory_chart(const ProfileReport& r) {
     return {};
 }
 
-std::string profile_section(const ProfileReport& r, size_t top) {
-    std::string out = "<h2>Profile</h2>\n";
-    const bool device = std::any_of(r.operators.begin(), r.operators.end(), [](const auto& o) { return o.self_device_ns > 0; });
-    const bool memory = r.options.profile_memory;
+// The profile's facts in one paragraph: steps (run and recorded, or the trace's), the median recorded
+// step, the peak memory and each device's own peak.
+std::string profile_facts(const ProfileReport& r) {
     std::vector<int64_t> recorded;
     for (const auto& s : r.steps)
         if (s.action == ScheduleAction::Record || s.action == ScheduleAction::RecordAndSave) recorded.push_back(s.wall_ns);
@@ -207,25 +206,25 @@ std::string profile_section(const ProfileReport& r, size_t top) {
         for (const auto& s : r.memory_series) peaks.push_back(memory_series_label(s) + " " + memory_peak_text(s));
         facts += "; peak per device: " + join(peaks, "; ");
     }
-    out += "<p>" + esc(facts) + ".</p>\n";
+    return "<p>" + esc(facts) + ".</p>\n";
+}
 
-    if (!r.steps.empty()) {
-        ChartSeries all = series_of("every step", true, true), rec = series_of("recorded (profiler on)", true, false);
-        for (const auto& s : r.steps) {
-            all.points.push_back({double(s.step), double(s.wall_ns) / 1e6});
-            if (s.action == ScheduleAction::Record || s.action == ScheduleAction::RecordAndSave)
-                rec.points.push_back({double(s.step), double(s.wall_ns) / 1e6});
-        }
-        Chart c{"Wall time per step", axis("step", false, n_text), axis("wall time (ms)", false, ms_text), 720, 260};
-        out += svg_chart(c, {all, rec});
+std::string step_chart(const ProfileReport& r) {
+    if (r.steps.empty()) return {};
+    ChartSeries all = series_of("every step", true, true), rec = series_of("recorded (profiler on)", true, false);
+    for (const auto& s : r.steps) {
+        all.points.push_back({double(s.step), double(s.wall_ns) / 1e6});
+        if (s.action == ScheduleAction::Record || s.action == ScheduleAction::RecordAndSave)
+            rec.points.push_back({double(s.step), double(s.wall_ns) / 1e6});
     }
+    Chart c{"Wall time per step", axis("step", false, n_text), axis("wall time (ms)", false, ms_text), 720, 260};
+    return svg_chart(c, {all, rec});
+}
 
-    std::vector<OperatorRow> rows = r.operators;
-    const SortKey key = device ? SortKey::SelfDevice : SortKey::SelfCpu;
-    sort_rows(rows, key);
-    const OpTableTotals total = totals(r.operators);
+// The twelve heaviest operators by self device time (self CPU time on a CPU run), as bars.
+std::string operator_bars(const std::vector<OperatorRow>& sorted, const OpTableTotals& total, bool device) {
     std::vector<ChartBar> bars;
-    for (const auto& o : rows) {
+    for (const auto& o : sorted) {
         if (bars.size() >= 12) break;
         if (o.name == "ProfilerStep*") continue;
         const int64_t v = device ? o.self_device_ns : o.self_cpu_ns;
@@ -234,11 +233,15 @@ std::string profile_section(const ProfileReport& r, size_t top) {
         bars.push_back({elide_middle(o.name + (o.input_shapes.empty() ? "" : " " + o.input_shapes), 64), double(v),
                         format_duration_ns(v) + " (" + format_share(all > 0 ? double(v) / double(all) : 0) + ")"});
     }
-    if (!bars.empty())
-        out += svg_bar_chart(std::string("Self ") + (device ? "device" : "CPU") + " time by operator (all recorded steps)", bars);
+    if (bars.empty()) return {};
+    return svg_bar_chart(std::string("Self ") + (device ? "device" : "CPU") + " time by operator (all recorded steps)", bars);
+}
 
-    out += "<h3>Top operators by self " + std::string(device ? "device" : "CPU") + " time</h3>\n<table>\n<tr>" + th("operator") +
-           (r.grouped_by_shape ? th("input shapes") : "") + th("calls") + th("self CPU") + th("self CPU %") + th("CPU total");
+// The top operators as a table: the columns key_averages().table() shows for this run.
+std::string operator_table(const ProfileReport& r, const std::vector<OperatorRow>& rows, const OpTableTotals& total, bool device, size_t top) {
+    const bool memory = r.options.profile_memory;
+    std::string out = "<h3>Top operators by self " + std::string(device ? "device" : "CPU") + " time</h3>\n<table>\n<tr>" + th("operator") +
+                      (r.grouped_by_shape ? th("input shapes") : "") + th("calls") + th("self CPU") + th("self CPU %") + th("CPU total");
     if (device) out += th("self device") + th("self device %") + th("device total");
     if (memory) out += th("CPU memory") + th("self CPU memory");
     if (memory && device) out += th("device memory");
@@ -258,9 +261,16 @@ std::string profile_section(const ProfileReport& r, size_t top) {
     }
     out += "</table>\n";
     if (rows.size() > top) out += printf_string("<p class=\"sub\">%zu of %zu rows shown; percentages are of all rows.</p>\n", top, rows.size());
-
-    out += memory_chart(r);
     return out;
+}
+
+std::string profile_section(const ProfileReport& r, size_t top) {
+    const bool device = std::any_of(r.operators.begin(), r.operators.end(), [](const auto& o) { return o.self_device_ns > 0; });
+    std::vector<OperatorRow> rows = r.operators;
+    sort_rows(rows, device ? SortKey::SelfDevice : SortKey::SelfCpu);
+    const OpTableTotals total = totals(r.operators);
+    return "<h2>Profile</h2>\n" + profile_facts(r) + step_chart(r) + operator_bars(rows, total, device) +
+           operator_table(r, rows, total, device, top) + memory_chart(r);
 }
 
 // A log-log roofline: each roof (bandwidth slope, then its peak) and the points, a colour per series.

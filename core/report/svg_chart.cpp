@@ -1,6 +1,7 @@
 #include "report/svg_chart.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <limits>
 
@@ -97,9 +98,13 @@ std::string html_escape(const std::string& text) {
     return out;
 }
 
-std::string svg_chart(const Chart& chart, const std::vector<ChartSeries>& series) {
+namespace {
+
+using TickText = std::function<std::string(double)>;
+
+// The plot's scales: the data's ranges (error bars included) mapped onto the area inside the margins.
+std::pair<Scale, Scale> chart_scales(const Chart& chart, const std::vector<ChartSeries>& series) {
     const double left = 78, right = 20, top = 34, bottom = 52;
-    const int total_height = chart.height + 16 * int(series.size()) + 4;
     std::vector<double> xs, ys;
     for (const auto& s : series)
         for (const auto& p : s.points) {
@@ -114,14 +119,12 @@ std::string svg_chart(const Chart& chart, const std::vector<ChartSeries>& series
     sx.pixel_hi = chart.width - right;
     sy.pixel_lo = chart.height - bottom;
     sy.pixel_hi = top;
-    const auto xt = chart.x.text ? chart.x.text : default_text;
-    const auto yt = chart.y.text ? chart.y.text : default_text;
+    return {sx, sy};
+}
 
-    std::string out = printf_string("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                                    "font-family=\"sans-serif\" font-size=\"11\">\n",
-                                    chart.width, total_height, chart.width, total_height);
-    out += printf_string("<text x=\"%.0f\" y=\"18\" font-size=\"13\" font-weight=\"bold\">", left) + html_escape(chart.title) + "</text>\n";
-    // Grid and tick labels.
+// The grid with its tick labels, the frame and the two axis labels.
+std::string chart_axes(const Chart& chart, const Scale& sx, const Scale& sy, const TickText& xt, const TickText& yt) {
+    std::string out;
     for (double v : chart.x.ticks.empty() ? ticks(sx) : chart.x.ticks) {
         const double px = sx.map(v);
         out += printf_string("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>", px, sy.pixel_hi, px, sy.pixel_lo);
@@ -138,32 +141,51 @@ std::string svg_chart(const Chart& chart, const std::vector<ChartSeries>& series
            html_escape(chart.x.label + (chart.x.log ? " (log scale)" : "")) + "</text>\n";
     out += printf_string("<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">", (sy.pixel_lo + sy.pixel_hi) / 2) +
            html_escape(chart.y.label + (chart.y.log ? " (log scale)" : "")) + "</text>\n";
+    return out;
+}
 
+// One series: its line (or steps), error bars and markers with a tooltip each, and its legend entry (row i).
+std::string chart_series(const Chart& chart, const ChartSeries& s, size_t i, const char* colour, const Scale& sx, const Scale& sy,
+                         const TickText& xt, const TickText& yt) {
+    std::string out, path;
+    for (const auto& p : s.points) {
+        if (!usable(p.x, chart.x.log) || !usable(p.y, chart.y.log)) continue;
+        if (s.steps && !path.empty()) path += printf_string("H%.1f ", sx.map(p.x));
+        path += printf_string("%s%.1f,%.1f ", path.empty() ? "M" : "L", sx.map(p.x), sy.map(p.y));
+    }
+    if (s.lines && !path.empty()) out += "<path d=\"" + path + printf_string("\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"/>\n", colour);
+    for (const auto& p : s.points) {
+        if (!usable(p.x, chart.x.log) || !usable(p.y, chart.y.log)) continue;
+        const double px = sx.map(p.x);
+        if (p.y_low < p.y_high && usable(p.y_low, chart.y.log))
+            out += printf_string("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", px, sy.map(p.y_low), px,
+                                 sy.map(p.y_high), colour);
+        if (s.markers)
+            out += printf_string("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\" fill=\"%s\"><title>", px, sy.map(p.y), colour) +
+                   html_escape(s.name + ": " + xt(p.x) + ", " + yt(p.y)) + "</title></circle>";
+    }
+    out += "\n";
+    const double ly = chart.height + 10 + 16.0 * double(i);
+    out += printf_string("<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>", sx.pixel_lo, ly - 4, colour);
+    out += printf_string("<text x=\"%.1f\" y=\"%.1f\">", sx.pixel_lo + 20, ly) + html_escape(s.name) + "</text>\n";
+    return out;
+}
+
+}  // namespace
+
+std::string svg_chart(const Chart& chart, const std::vector<ChartSeries>& series) {
+    const int total_height = chart.height + 16 * int(series.size()) + 4;
+    const auto [sx, sy] = chart_scales(chart, series);
+    const TickText xt = chart.x.text ? TickText(chart.x.text) : TickText(default_text);
+    const TickText yt = chart.y.text ? TickText(chart.y.text) : TickText(default_text);
+    std::string out = printf_string("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                                    "font-family=\"sans-serif\" font-size=\"11\">\n",
+                                    chart.width, total_height, chart.width, total_height);
+    out += printf_string("<text x=\"%.0f\" y=\"18\" font-size=\"13\" font-weight=\"bold\">", sx.pixel_lo) + html_escape(chart.title) + "</text>\n";
+    out += chart_axes(chart, sx, sy, xt, yt);
     for (size_t i = 0, palette = 0; i < series.size(); ++i) {
-        const ChartSeries& s = series[i];
-        const char* colour = s.colour.empty() ? kColours[palette++ % std::size(kColours)] : s.colour.c_str();
-        std::string path;
-        for (const auto& p : s.points) {
-            if (!usable(p.x, chart.x.log) || !usable(p.y, chart.y.log)) continue;
-            if (s.steps && !path.empty()) path += printf_string("H%.1f ", sx.map(p.x));
-            path += printf_string("%s%.1f,%.1f ", path.empty() ? "M" : "L", sx.map(p.x), sy.map(p.y));
-        }
-        if (s.lines && !path.empty())
-            out += "<path d=\"" + path + printf_string("\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"/>\n", colour);
-        for (const auto& p : s.points) {
-            if (!usable(p.x, chart.x.log) || !usable(p.y, chart.y.log)) continue;
-            const double px = sx.map(p.x);
-            if (p.y_low < p.y_high && usable(p.y_low, chart.y.log))
-                out += printf_string("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", px, sy.map(p.y_low), px,
-                                     sy.map(p.y_high), colour);
-            if (s.markers)
-                out += printf_string("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\" fill=\"%s\"><title>", px, sy.map(p.y), colour) +
-                       html_escape(s.name + ": " + xt(p.x) + ", " + yt(p.y)) + "</title></circle>";
-        }
-        out += "\n";
-        const double ly = chart.height + 10 + 16.0 * double(i);
-        out += printf_string("<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>", sx.pixel_lo, ly - 4, colour);
-        out += printf_string("<text x=\"%.1f\" y=\"%.1f\">", sx.pixel_lo + 20, ly) + html_escape(s.name) + "</text>\n";
+        const char* colour = series[i].colour.empty() ? kColours[palette++ % std::size(kColours)] : series[i].colour.c_str();
+        out += chart_series(chart, series[i], i, colour, sx, sy, xt, yt);
     }
     out += "</svg>\n";
     return out;
