@@ -131,6 +131,14 @@ void print_ranks_and_devices(const ImportedTrace& t, const Trace& trace) {
     for (const DeviceProperties& d : t.devices) std::cout << "device " << d.id << ": " << device_text(d) << "\n";
 }
 
+// What the trace's events show that a healthy recording cannot (analysis/trace_quality.h), when anything.
+void print_quality(const TraceQuality& q) {
+    const std::vector<std::string> lines = quality_lines(q);
+    if (lines.empty()) return;
+    std::cout << "trace quality:\n";
+    for (const std::string& line : lines) std::cout << "  " << line << "\n";
+}
+
 // The device time by kernel class (kernel_class.h: from the name and the launching op), printed and as JSON.
 nlohmann::json print_kernel_classes(const std::vector<KernelRow>& ks) {
     nlohmann::json out = nlohmann::json::array();
@@ -191,8 +199,9 @@ nlohmann::json summary_json(const ImportedTrace& t, const Trace& trace, const Ev
               {"counter_events", t.counter_events},
               {"metadata_events", t.metadata_events},
               {"instant_events", t.instant_events},
-              {"skipped_events", t.skipped_events},
-              {"warnings", t.warnings},
+              {"skipped_events", t.notes.skipped_events},
+              {"warnings", t.notes.warnings},
+              {"quality", analysis.quality},
               {"cpu_threads", cpu_threads.size()},
               {"device_streams", streams.size()},
               {"devices", t.devices},
@@ -232,10 +241,11 @@ nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, con
     if (const std::string note = graph_capture_note(analysis.capture); !note.empty()) std::cout << note << "\n";
     std::cout << "also: " << t.flow_events << " flow, " << t.counter_events << " counter, " << t.metadata_events << " metadata, "
               << t.instant_events << " instant events\n";
-    if (t.skipped_events > 0) {
-        std::cerr << "attnwb inspect: " << path << ": " << t.skipped_events << " event(s) skipped:\n";
-        for (const auto& w : t.warnings) std::cerr << "  " << w << "\n";
+    if (t.notes.skipped_events > 0) {
+        std::cerr << "attnwb inspect: " << path << ": " << t.notes.skipped_events << " event(s) skipped:\n";
+        for (const auto& w : t.notes.warnings) std::cerr << "  " << w << "\n";
     }
+    print_quality(analysis.quality);
     std::vector<OperatorRow> rows = analysis.operators;
     sort_rows(rows, sort);
     TableTextOptions table;

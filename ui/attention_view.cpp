@@ -209,6 +209,15 @@ AttentionView::AttentionView(QWidget* parent)
     setCalls({}, {}, 0);
 }
 
+void AttentionView::showRun(const NamedRun& run, bool large) {
+    if (!run.result || !run.analysis) {
+        setCalls({}, {}, 0);
+        return;
+    }
+    const RunAnalysis& a = *run.analysis;
+    setCalls(a.attention, a.roofs, run.result->trace.begin_ns(), a.gpu, large);
+}
+
 void AttentionView::setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns, const std::vector<GpuBreakdown>& gpu,
                              bool chart_later) {
     model_->setBegin(begin_ns);

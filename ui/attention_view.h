@@ -12,6 +12,7 @@
 #include "analysis/gpu_breakdown.h"
 #include "roofline_chart.h"
 #include "row_table_model.h"
+#include "run_view.h"
 
 class QLabel;
 class QTableView;
@@ -43,10 +44,11 @@ private:
     std::vector<RoofFit> fits_;  // per row
 };
 
-class AttentionView : public QWidget {
+class AttentionView : public QWidget, public RunView {
     Q_OBJECT
 public:
     explicit AttentionView(QWidget* parent = nullptr);
+    void showRun(const NamedRun& run, bool large) override;  // setCalls from the analysis (chart later when large)
     // The run's calls and roofs (from its RunAnalysis); begin_ns: the trace's start, for the Start column;
     // gpu: the run's GPU time breakdown, for the attention's share of the GPUs' busy time.
     // chart_later: the roofline drawn in a later event-loop turn (a large trace's window stays live).

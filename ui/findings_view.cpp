@@ -14,11 +14,20 @@ FindingsView::FindingsView(QWidget* parent) : QTextBrowser(parent) {
                           "fragmentation, dispatch overhead), with the measurement checklist."));
 }
 
-void FindingsView::setExplanation(const Explanation& x, const QString& subject) {
+void FindingsView::setExplanation(const Explanation& x, const QString& subject, const std::vector<std::string>& quality) {
     shown_ = x;
+    quality_ = quality;
     const std::vector<Finding>& findings = x.findings;
     const std::vector<ChecklistItem>& checklist = x.checklist;
     QString html = QStringLiteral("<p><b>%1</b></p>").arg(subject.toHtmlEscaped());
+    if (!quality.empty()) {
+        html += tr("<p><b><font color=\"#b26a00\">Trace quality</font></b>: what the trace's events show that a healthy "
+                   "recording cannot; the numbers that rest on them are less sure<ul>");
+        for (const std::string& line : quality)  // an indented line details the one before it
+            html += line.rfind("  ", 0) == 0 ? QStringLiteral("<ul><li>%1</li></ul>").arg(esc(line.substr(2)))
+                                             : QStringLiteral("<li>%1</li>").arg(esc(line));
+        html += QStringLiteral("</ul></p>");
+    }
     if (findings.empty() && !checklist.empty()) html += tr("<p>None of the advisor's rules fired.</p>");
     for (const Finding& f : findings) {
         html += QStringLiteral("<p><b>[%1]</b> %2<ul>").arg(esc(f.rule), esc(f.title));

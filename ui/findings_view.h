@@ -15,12 +15,15 @@ class FindingsView : public QTextBrowser {
     Q_OBJECT
 public:
     explicit FindingsView(QWidget* parent = nullptr);
-    void setExplanation(const Explanation& x, const QString& subject);
+    // quality: the trace's quality_lines (analysis/trace_quality.h), shown first when there are any.
+    void setExplanation(const Explanation& x, const QString& subject, const std::vector<std::string>& quality = {});
     const std::vector<Finding>& findings() const { return shown_.findings; }
     const std::vector<ChecklistItem>& checklist() const { return shown_.checklist; }
+    const std::vector<std::string>& quality() const { return quality_; }
 
 private:
     Explanation shown_;
+    std::vector<std::string> quality_;
 };
 
 }  // namespace awb::ui

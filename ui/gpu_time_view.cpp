@@ -123,6 +123,10 @@ GpuTimeView::GpuTimeView(QWidget* parent)
     setRows({});
 }
 
+void GpuTimeView::showRun(const NamedRun& run, bool) {
+    setRows(run.result && run.analysis ? run.analysis->gpu : std::vector<GpuBreakdown>{});
+}
+
 void GpuTimeView::setRows(std::vector<GpuBreakdown> rows) {
     // Bars: each device's steps, or its whole trace when it has none.
     bars_.clear();

@@ -11,6 +11,7 @@
 #include "analysis/gpu_breakdown.h"
 #include "plot_export.h"
 #include "row_table_model.h"
+#include "run_view.h"
 
 class QCustomPlot;
 class QLabel;
@@ -36,10 +37,11 @@ struct GpuBarParts {
 };
 GpuBarParts bar_parts(const GpuBreakdown& b);
 
-class GpuTimeView : public QWidget {
+class GpuTimeView : public QWidget, public RunView {
     Q_OBJECT
 public:
     explicit GpuTimeView(QWidget* parent = nullptr);
+    void showRun(const NamedRun& run, bool large) override;  // setRows(the analysis's GPU breakdown)
     void setRows(std::vector<GpuBreakdown> rows);  // empty: a CPU run or a trace without device events
     GpuTimeModel* model() const { return model_; }
     QCustomPlot* plot() const { return plot_; }

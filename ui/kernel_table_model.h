@@ -1,5 +1,5 @@
 // The kernel table (kernels, copies and sets of a trace with device events, grouped by name and
-// launch configuration) as a Qt model, and the panel that shows it sorted and filtered.
+// launch configuration) as a Qt model; kernel_panel.h shows it sorted and filtered.
 #pragma once
 
 #include <QWidget>
@@ -54,41 +54,6 @@ private:
     bool background_ = false;
     bool shortening_ = false;  // a background shortening is queued for the end of this event-loop turn
     int generation_ = 0;       // of the names and width: a result computed for older ones is dropped
-};
-
-class KernelPanel : public QWidget {
-    Q_OBJECT
-public:
-    explicit KernelPanel(QWidget* parent = nullptr);
-    KernelTableModel* model() const { return model_; }
-    OperatorFilterProxy* proxy() const { return proxy_; }
-    // A run's kernel table (from its RunAnalysis); a large trace's names are shortened in the background.
-    void setRows(std::vector<KernelRow> rows, bool large_trace = false);
-    // One row per kernel class and device (GEMM, attention, softmax, ...) instead of per kernel.
-    void setGroupByClass(bool on);
-
-signals:
-    void kernelSelected(const QString& name);  // to highlight its events in the timeline
-
-protected:
-    void showEvent(QShowEvent* e) override;  // rows set while hidden (another tab) are fitted when first shown
-    // ...and again as the panel is resized, while the name column keeps the width the fit gave it (a
-    // width the user dragged is kept): a dock that got its width after the first fit shows long names.
-    void resizeEvent(QResizeEvent* e) override;
-
-private:
-    KernelTableModel* model_;
-    OperatorFilterProxy* proxy_;
-    QTableView* view_;
-    QLineEdit* filter_;
-    QLabel* summary_;
-    QCheckBox* by_class_;
-    std::vector<KernelRow> rows_;  // per kernel, as set
-    bool fitted_shown_ = false;    // the columns were fitted while the panel was visible
-    int fitted_name_width_ = -1;   // the name column's width as the last fit left it
-    void fitColumns();
-    void fitNames();       // the names shortened to the name column's width
-    void copySelected();   // the selected rows' raw names to the clipboard, one a line
 };
 
 }  // namespace awb::ui

@@ -33,7 +33,7 @@
 #include "io/chrome_trace.h"
 #include "io/json_io.h"
 #include "io/results_json.h"
-#include "kernel_table_model.h"
+#include "kernel_panel.h"
 #include "operator_panel.h"
 #include "report/report_html.h"
 #include "run_modules.h"
@@ -346,37 +346,25 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const Q
 void MainWindow::displayShown() {
     const NamedRun& run = session_->shown();
     const std::shared_ptr<const ProfileResult>& result = run.result;
+    const std::vector<RunView*> views{timeline_, operators_, kernels_, attention_, gpu_time_};  // the timeline first
     if (!result) {  // nothing on screen (a workspace without runs, a profile report without events)
-        timeline_->setData(nullptr);
-        operators_->setRows({}, false);
-        kernels_->setRows({});
-        attention_->setCalls({}, {}, 0);
-        gpu_time_->setRows({});
+        for (RunView* v : views) v->showRun(run, false);
         explainShown();
         return;
     }
-    timeline_->setRun(result, run.analysis);
-    // The panels: for a large trace one per event-loop turn (each takes tens of ms there), so the
-    // window answers in between; dropped once another run is on screen.
+    // The views: for a large trace one per event-loop turn (each takes tens of ms there), so the window
+    // answers in between; dropped once another run is on screen.
     const bool large = result->trace.events().size() >= kBackgroundEvents;
     auto still_shown = [this, result] { return session_->shown().result == result; };
-    auto analysis = run.analysis;
-    run_steps(this, large,
-              {[=, this] {
-                   if (!still_shown()) return;
-                   const bool device_events = std::any_of(result->trace.events().begin(), result->trace.events().end(),
-                                                          [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
-                   operators_->setTrace(std::shared_ptr<const Trace>(result, &result->trace), analysis->operators, device_events);
-               },
-               [=, this] { if (still_shown()) kernels_->setRows(analysis->kernels, large); },
-               [=, this] {
-                   if (still_shown()) attention_->setCalls(analysis->attention, analysis->roofs, result->trace.begin_ns(), analysis->gpu, large);
-               },
-               [=, this] { if (still_shown()) gpu_time_->setRows(analysis->gpu); },
-               [=, this] { if (still_shown()) explainShown(); }});
+    views.front()->showRun(run, large);  // the timeline at once: its draw lists are built in the background
+    std::vector<std::function<void()>> steps;
+    for (size_t i = 1; i < views.size(); ++i)
+        steps.push_back([=, v = views[i]] { if (still_shown()) v->showRun(run, large); });
+    steps.push_back([=, this] { if (still_shown()) explainShown(); });
+    run_steps(this, large, std::move(steps));
     if (!result->spec_known) {  // an imported trace: no spec of ours to name it by; the status line says how it was opened
         setWindowTitle(tr("Attention Workbench - %1").arg(run.label));
-        noteGraphCapture();
+        noteTraceFacts();
         return;
     }
     setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
@@ -389,12 +377,18 @@ void MainWindow::displayShown() {
                          .arg(format_duration_ns(median_recorded_step_ns(*result))));
 }
 
-// A capture trace's status line says that its kernels did not run (once: the run may be shown again).
-void MainWindow::noteGraphCapture() {
+// An imported trace's status line says, once (the run may be shown again), that a capture trace's
+// kernels did not run, and how many kinds of trouble its events show (the Findings tab lists them).
+void MainWindow::noteTraceFacts() {
     const NamedRun& run = session_->shown();
     if (!run.result || run.result->spec_known || !run.analysis) return;
-    const QString capture = QString::fromStdString(graph_capture_note(run.analysis->capture));
-    if (!capture.isEmpty() && !status_->text().contains(capture)) status_->setText(status_->text() + QStringLiteral("; ") + capture);
+    QStringList notes;
+    notes << QString::fromStdString(graph_capture_note(run.analysis->capture));
+    const std::vector<std::string> quality = quality_lines(run.analysis->quality);
+    const auto problems = std::count_if(quality.begin(), quality.end(), [](const std::string& l) { return l.rfind("  ", 0) != 0; });
+    if (problems > 0) notes << tr("trace quality: %n problem(s), see Findings", nullptr, int(problems));
+    for (const QString& note : notes)
+        if (!note.isEmpty() && !status_->text().contains(note)) status_->setText(status_->text() + QStringLiteral("; ") + note);
 }
 
 void MainWindow::explainShown() {
@@ -422,8 +416,8 @@ void MainWindow::explainShown() {
             const Measurements m{result.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
             return explain(m);
         },
-        [this, result, subject](const Explanation& x) {
-            if (session_->shown().result == result) findings_->setExplanation(x, subject);
+        [this, result, analysis, subject](const Explanation& x) {
+            if (session_->shown().result == result) findings_->setExplanation(x, subject, analysis ? quality_lines(analysis->quality) : std::vector<std::string>{});
         });
 }
 
@@ -550,7 +544,7 @@ void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QStri
                                  .arg(run->trace.memory().size()) +
                              (file->graph_replay ? graphReplayText(*file->graph_replay) : QString()));
             status_->setToolTip(file->graph_replay ? graphReplayLines(*file->graph_replay) : QString());
-            noteGraphCapture();  // when its analysis is already here (a small trace); else when it arrives
+            noteTraceFacts();  // when its analysis is already here (a small trace); else when it arrives
             return;
         }
         case ResultsKind::Workspace:

@@ -83,7 +83,7 @@ protected:
 
 private:
     // A capture trace on screen: the status line says its graphs' launches did not run (once).
-    void noteGraphCapture();
+    void noteTraceFacts();
     void startRun(const RunSpec& spec, const ProfileOptions& options);
     void startSweep(const SweepPlan& plan);
     void showOpened(std::shared_ptr<const ResultsFile> file, const QString& path);

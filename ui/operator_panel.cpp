@@ -80,6 +80,16 @@ void OperatorPanel::showColumns(bool device_columns) {
     fit_columns(view_, OperatorTableModel::Name);  // columns shown only now were never fitted (cut headers)
 }
 
+void OperatorPanel::showRun(const NamedRun& run, bool) {
+    if (!run.result || !run.analysis) {
+        setRows({}, false);
+        return;
+    }
+    const auto& events = run.result->trace.events();
+    const bool device_events = std::any_of(events.begin(), events.end(), [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
+    setTrace(std::shared_ptr<const Trace>(run.result, &run.result->trace), run.analysis->operators, device_events);
+}
+
 void OperatorPanel::setTrace(std::shared_ptr<const Trace> trace, std::vector<OperatorRow> rows, bool device_columns) {
     trace_ = std::move(trace);
     ungrouped_ = std::move(rows);

@@ -8,6 +8,7 @@
 
 #include "analysis/op_table.h"
 #include "model/trace.h"
+#include "run_view.h"
 
 class QCheckBox;
 class QLineEdit;
@@ -19,10 +20,11 @@ namespace awb::ui {
 class OperatorTableModel;
 class OperatorFilterProxy;
 
-class OperatorPanel : public QWidget {
+class OperatorPanel : public QWidget, public RunView {
     Q_OBJECT
 public:
     explicit OperatorPanel(QWidget* parent = nullptr);
+    void showRun(const NamedRun& run, bool large) override;  // setTrace with the analysis's operators
     // A run's operator table (from its RunAnalysis: not grouped) with the trace it came from, which
     // "Group by input shape" regroups.
     void setTrace(std::shared_ptr<const Trace> trace, std::vector<OperatorRow> rows, bool device_columns);

@@ -84,6 +84,13 @@ QFuture<std::shared_ptr<const TimelineData>> shared_build(const std::shared_ptr<
 
 }  // namespace
 
+void TimelineWidget::showRun(const NamedRun& run, bool) {
+    if (run.result && run.analysis)
+        setRun(run.result, run.analysis);
+    else
+        setData(nullptr);
+}
+
 void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run, std::shared_ptr<const RunAnalysis> analysis) {
     auto trace = std::shared_ptr<const Trace>(run, &run->trace);
     const bool large = trace->events().size() >= kBackgroundEvents;

@@ -20,14 +20,16 @@ class QMenu;
 #include "analysis/run_analysis.h"
 #include "analysis/trace_links.h"
 #include "model/profile_result.h"
+#include "run_view.h"
 #include "timeline_data.h"
 
 namespace awb::ui {
 
-class TimelineWidget : public QWidget {
+class TimelineWidget : public QWidget, public RunView {
     Q_OBJECT
 public:
     explicit TimelineWidget(QWidget* parent = nullptr);
+    void showRun(const NamedRun& run, bool large) override;  // setRun, or empty without a result
 
     // trace may be null (synthetic data: no details on hover); memory: one track per series (CPU, each
     // device, each rank), each labelled with what it is and its peak; may be empty.

@@ -20,6 +20,7 @@ RunAnalysis analyze_run(const Trace& trace, const RunSpec* spec) {
     a.gpu = gpu_breakdown(trace, classes);
     a.gpu_idle = gpu_idle_gaps(trace);
     a.capture = graph_capture_summary(trace);
+    a.quality = trace_quality(trace);
     std::tie(a.operators, a.attention) = second.get();
     set_step_gpu_time(a.attention, a.gpu);
     return a;
@@ -27,6 +28,7 @@ RunAnalysis analyze_run(const Trace& trace, const RunSpec* spec) {
 
 RunAnalysis analyze_run(const ProfileResult& run) {
     RunAnalysis a = analyze_run(run.trace, run.spec_known ? &run.spec : nullptr);
+    a.quality.import = run.import;
     a.roofs = call_roofs(run.roof, run.environment.device_name, a.attention);
     return a;
 }

@@ -15,6 +15,7 @@
 #include "analysis/kernel_table.h"
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
+#include "analysis/trace_quality.h"
 #include "model/profile_result.h"
 
 namespace awb {
@@ -28,6 +29,7 @@ struct RunAnalysis {
     std::vector<AttentionInstance> attention;  // attention_instances(trace): every attention call
     std::vector<Roof> roofs;                   // call_roofs(...): what the calls are measured against (a run's only)
     GraphCaptureSummary capture;               // graph_capture_summary(trace): a capture trace's graphs (none: graphs 0)
+    TraceQuality quality;                      // trace_quality(trace, the run's import notes)
     bool operator==(const RunAnalysis&) const = default;
 };
 

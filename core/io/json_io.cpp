@@ -209,6 +209,19 @@ void to_json(json& j, const DeviceProperties& d) {
     if (d.num_sms >= 0) j["numSms"] = d.num_sms;
 }
 
+void to_json(json& j, const TraceQuality& q) {
+    j = {{"clean", q.clean()},
+         {"skipped_events", q.import.skipped_events},
+         {"warnings", q.import.warnings},
+         {"negative_durations", q.import.negative_durations},
+         {"device_work", q.device_work},
+         {"overlapping_device", q.overlapping_device},
+         {"cpu_ops", q.cpu_ops},
+         {"spilling_cpu", q.spilling_cpu},
+         {"launched", q.launched},
+         {"launched_before", q.launched_before}};
+}
+
 void to_json(json& j, const Roof& r) {
     j = json{{"device", r.device}, {"dtype", r.dtype}, {"peak_tflops", r.peak_tflops}, {"memory_tb_s", r.memory_tb_s},
              {"ridge_flop_per_byte", r.ridge()}, {"measured", r.measured}, {"source", r.source}};

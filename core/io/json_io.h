@@ -38,6 +38,8 @@ void to_json(nlohmann::json& j, const Interval& i);
 void to_json(nlohmann::json& j, const Roof& r);
 // Kineto's keys: id, name, totalGlobalMem, computeMajor, computeMinor, numSms (those not given left out).
 void to_json(nlohmann::json& j, const DeviceProperties& d);
+// The import's notes and the counts of analysis/trace_quality.h, with "clean".
+void to_json(nlohmann::json& j, const TraceQuality& q);
 void from_json(const nlohmann::json& j, Roof& r);
 void to_json(nlohmann::json& j, const OperatorRow& r);
 void from_json(const nlohmann::json& j, OperatorRow& r);

@@ -48,7 +48,7 @@ bool on_device(std::string_view cat) {
 void EventConverter::finish(int64_t base_ns) {
     if (events_.empty() && memory_.empty())
         throw ReadError{"holds no trace events (no complete \"X\" events or [memory] instants" +
-                        (out_.skipped_events ? ": " + out_.warnings.front() + ")" : std::string(")"))};
+                        (out_.notes.skipped_events ? ": " + out_.notes.warnings.front() + ")" : std::string(")"))};
     // One pass over the events (a big trace's are hundreds of MB): Kineto writes baseTimeNanoseconds
     // after the events, and timestamps relative to it; a rank from distributedInfo; the device streams.
     // A thread name under a device's pid and a stream id its events use names a stream (Kineto puts
@@ -91,9 +91,9 @@ std::shared_ptr<const DeviceLaunch> EventConverter::shared_launch(const DeviceLa
 }
 
 void EventConverter::skip(const std::string& why, int64_t offset) {
-    ++out_.skipped_events;
-    if (out_.warnings.size() < kMaxWarnings)
-        out_.warnings.push_back("event at byte offset " + std::to_string(offset) + " skipped: " + why);
+    ++out_.notes.skipped_events;
+    if (out_.notes.warnings.size() < kMaxWarnings)
+        out_.notes.warnings.push_back("event at byte offset " + std::to_string(offset) + " skipped: " + why);
 }
 
 const EventConverter::Category& EventConverter::count_category(std::string_view cat) {
@@ -231,6 +231,7 @@ void EventConverter::convert_complete(RawEvent& r, const Category& category, int
     t.kind = r.cat.empty() ? (legacy_device ? EventKind::Kernel : EventKind::CpuOp) : category.kind;
     t.start_ns = r.ts;
     t.end_ns = r.ts + std::max<int64_t>(0, r.dur);
+    if (r.dur < 0) ++out_.notes.negative_durations;
     if ((!r.cat.empty() && category.on_device) || legacy_device) {
         t.device = DeviceKind::CUDA;
         t.device_index = int(r.device >= 0 ? r.device : int64_t(r.pid));

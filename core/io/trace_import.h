@@ -19,6 +19,7 @@
 
 #include "io/trace_files.h"
 #include "model/device_properties.h"
+#include "model/import_notes.h"
 #include "model/run_observer.h"
 #include "model/trace.h"
 
@@ -45,8 +46,7 @@ struct ImportedTrace {
     int64_t counter_events = 0;       // "C"
     int64_t metadata_events = 0;      // "M"
     int64_t instant_events = 0;       // "i"/"I" other than [memory]
-    int64_t skipped_events = 0;       // events with a field of the wrong type, left out
-    std::vector<std::string> warnings;  // the first few reasons events were skipped, with byte offsets
+    ImportNotes notes;                // events skipped (with the first reasons and their byte offsets), negative durations
     int64_t bytes_read = 0;           // uncompressed JSON bytes
 };
 

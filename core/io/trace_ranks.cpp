@@ -38,8 +38,9 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         out.counter_events += p.counter_events;
         out.metadata_events += p.metadata_events;
         out.instant_events += p.instant_events;
-        out.skipped_events += p.skipped_events;
-        for (auto& w : p.warnings) out.warnings.push_back(paths[i] + ": " + w);
+        out.notes.skipped_events += p.notes.skipped_events;
+        out.notes.negative_durations += p.notes.negative_durations;
+        for (auto& w : p.notes.warnings) out.notes.warnings.push_back(paths[i] + ": " + w);
         out.bytes_read += p.bytes_read;
         out.world_size = std::max(out.world_size, p.world_size);
         if (out.backend.empty()) out.backend = p.backend;

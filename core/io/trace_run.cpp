@@ -86,6 +86,7 @@ ProfileResult run_of_metadata(const json& meta) {
 
 ProfileResult take_run(ImportedTrace& imported) {
     ProfileResult result = run_of_metadata(imported.extra);
+    result.import = imported.notes;
     // A foreign trace (no environment of ours): what the trace itself records (GPUs, CUDA, ranks).
     // A trace we saved keeps the environment it had, even an empty one (what the original file recorded).
     const bool ours = imported.extra.is_object() && imported.extra.contains("environment");

@@ -8,6 +8,7 @@
 
 #include "model/device_roofs.h"
 #include "model/environment.h"
+#include "model/import_notes.h"
 #include "model/profile_options.h"
 #include "model/run_spec.h"
 #include "model/trace.h"
@@ -33,6 +34,7 @@ struct ProfileResult {
                                      // after profile_run; not known() for foreign traces
     std::vector<std::string> kineto_trace_files;     // Kineto's own chrome traces written (see profile_run)
     std::vector<std::string> kineto_trace_problems;  // ... and those Kineto failed to write, with the reason
+    ImportNotes import;  // what reading its trace file left out or found odd; empty for a run of ours
 };
 
 // The path of cycle k (0-based) of a Kineto trace written to path: path itself for k = 0, else

@@ -34,6 +34,16 @@ std::string format_bytes(int64_t bytes) {
 
 std::string format_share(double share) { return printf_string("%.1f%%", share * 100); }
 
+std::string format_count(int64_t n) {
+    const std::string digits = std::to_string(n < 0 ? -(n + 1) + uint64_t(1) : uint64_t(n));
+    std::string out = n < 0 ? "-" : "";
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 std::string format_flops(double flops) {
     static const std::pair<double, const char*> units[] = {{1e15, "PFLOP"}, {1e12, "TFLOP"}, {1e9, "GFLOP"}, {1e6, "MFLOP"}, {1e3, "kFLOP"}};
     for (const auto& [scale, unit] : units)

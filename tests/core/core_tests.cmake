@@ -16,6 +16,7 @@ set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_memory_totals.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_module_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_op_table.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_trace_quality.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_panel_modules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_run_verdict.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_scaling.cpp

@@ -183,13 +183,13 @@ TEST(ImportPipeline, ManyBatchesGiveEveryEventAndWarnAtTheRightOffsets) {
     const ImportedTrace t = import_chrome_trace(path);
     EXPECT_EQ(t.trace.events().size(), 30000u);
     EXPECT_EQ(t.trace.memory().size(), 1u);
-    EXPECT_EQ(t.skipped_events, 2);
-    ASSERT_EQ(t.warnings.size(), 2u);
+    EXPECT_EQ(t.notes.skipped_events, 2);
+    ASSERT_EQ(t.notes.warnings.size(), 2u);
     const size_t bad_at = text.find(bad) + 2, number_at = text.find("  17,\n", bad_at) + 2;
-    EXPECT_NE(t.warnings[0].find("byte offset " + std::to_string(bad_at) + " "), std::string::npos) << t.warnings[0];
-    EXPECT_NE(t.warnings[0].find("\"name\""), std::string::npos) << t.warnings[0];
-    EXPECT_NE(t.warnings[1].find("byte offset " + std::to_string(number_at) + " "), std::string::npos) << t.warnings[1];
-    EXPECT_NE(t.warnings[1].find("not an object"), std::string::npos) << t.warnings[1];
+    EXPECT_NE(t.notes.warnings[0].find("byte offset " + std::to_string(bad_at) + " "), std::string::npos) << t.notes.warnings[0];
+    EXPECT_NE(t.notes.warnings[0].find("\"name\""), std::string::npos) << t.notes.warnings[0];
+    EXPECT_NE(t.notes.warnings[1].find("byte offset " + std::to_string(number_at) + " "), std::string::npos) << t.notes.warnings[1];
+    EXPECT_NE(t.notes.warnings[1].find("not an object"), std::string::npos) << t.notes.warnings[1];
     EXPECT_EQ(t.bytes_read, int64_t(text.size()));
     // The two threads' runs come out merged, nested and with their names interned.
     int64_t last = INT64_MIN;

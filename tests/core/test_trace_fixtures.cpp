@@ -85,7 +85,7 @@ TEST_P(Torch2TraceFixture, MatchesTorchKeyAverages) {
     const auto expected = nlohmann::json::parse(in);
     EXPECT_EQ(expected.at("torch_version").get<std::string>().rfind("2.11.", 0), 0u);
     const ImportedTrace t = import_chrome_trace(fixture("torch2/" + file));
-    EXPECT_EQ(t.skipped_events, 0);
+    EXPECT_EQ(t.notes.skipped_events, 0);
     for (bool by_shape : {false, true}) {
         SCOPED_TRACE(by_shape ? "by shape" : "by name");
         const auto rows = key_averages(t.trace, {by_shape});
@@ -169,7 +169,7 @@ TEST(TraceFixtures, Kineto2xOperatorsKernelsMemoryAndMetadata) {
         EXPECT_EQ(t.metadata_events, 15);
         EXPECT_EQ(t.categories.at("kernel"), 5);
         EXPECT_EQ(t.categories.at("cpu_op"), 18);
-        EXPECT_EQ(t.skipped_events, 0);
+        EXPECT_EQ(t.notes.skipped_events, 0);
         EXPECT_FALSE(t.trace.meta().thread_names.empty());
         EXPECT_FALSE(t.trace.meta().stream_names.empty());
     }
@@ -270,15 +270,15 @@ TEST(TraceFixtures, BadInputGivesOneClearMessage) {
         EXPECT_NE(msg.find(file), std::string::npos) << "the message names the file: " << msg;
     }
     const ImportedTrace fields = import_chrome_trace(fixture("bad/wrong_type_fields.json"));
-    EXPECT_EQ(fields.skipped_events, 3);
-    ASSERT_EQ(fields.warnings.size(), 3u);
-    EXPECT_NE(fields.warnings[0].find("\"ts\" is not a number"), std::string::npos) << fields.warnings[0];
-    EXPECT_NE(fields.warnings[0].find("byte offset 146"), std::string::npos) << fields.warnings[0];
+    EXPECT_EQ(fields.notes.skipped_events, 3);
+    ASSERT_EQ(fields.notes.warnings.size(), 3u);
+    EXPECT_NE(fields.notes.warnings[0].find("\"ts\" is not a number"), std::string::npos) << fields.notes.warnings[0];
+    EXPECT_NE(fields.notes.warnings[0].find("byte offset 146"), std::string::npos) << fields.notes.warnings[0];
     expect_row(key_averages(fields.trace), "aten::mm", 2, 20, 20, 0, 0);
 
     for (const char* file : {"huge_numbers.json", "huge_numbers_finite.json"}) {
         const ImportedTrace huge = import_chrome_trace(fixture(std::string("bad/") + file));
-        EXPECT_EQ(huge.skipped_events, 4) << file;
+        EXPECT_EQ(huge.notes.skipped_events, 4) << file;
         for (const auto& e : huge.trace.events()) {
             EXPECT_GE(e.end_ns, e.start_ns) << file;
             EXPECT_LT(std::llabs(e.start_ns), int64_t(2e18)) << file;
@@ -288,8 +288,8 @@ TEST(TraceFixtures, BadInputGivesOneClearMessage) {
         const ImportedTrace deep = import_chrome_trace(fixture(std::string("bad/") + file));
         ASSERT_EQ(deep.trace.events().size(), 1u) << file;
         EXPECT_EQ(deep.trace.events()[0].name, "after");
-        ASSERT_EQ(deep.warnings.size(), 1u);
-        EXPECT_NE(deep.warnings[0].find("nested deeper than 1024 levels"), std::string::npos) << deep.warnings[0];
+        ASSERT_EQ(deep.notes.warnings.size(), 1u);
+        EXPECT_NE(deep.notes.warnings[0].find("nested deeper than 1024 levels"), std::string::npos) << deep.notes.warnings[0];
     }
 }
 

@@ -258,8 +258,8 @@ TEST(TraceStages, ConversionMakesEventsMemoryAndNames) {
     EXPECT_EQ(t.meta().thread_names.at(2), "python");
     EXPECT_EQ(out.categories.at("misc"), 1) << "other phases are counted, not shown";
     EXPECT_EQ(out.metadata_events, 1);
-    EXPECT_EQ(out.skipped_events, 1);
-    EXPECT_NE(out.warnings.at(0).find("event at byte offset 100 skipped: \"ts\""), std::string::npos) << out.warnings.at(0);
+    EXPECT_EQ(out.notes.skipped_events, 1);
+    EXPECT_NE(out.notes.warnings.at(0).find("event at byte offset 100 skipped: \"ts\""), std::string::npos) << out.notes.warnings.at(0);
 
     ImportedTrace none;
     TraceMeta none_meta;
@@ -279,14 +279,14 @@ TEST(TraceStages, RankMergeGivesEachFileItsRank) {
         meta.ranks = {rank};
         p.trace = Trace::build({e}, {}, meta);
         p.world_size = 2;
-        p.warnings = {"w"};
+        p.notes.warnings = {"w"};
         return p;
     };
     const ImportedTrace merged = merge_ranks({part(1, "b"), part(0, "a")}, {"r1.json", "r0.json"});
     EXPECT_EQ(merged.trace.meta().ranks, (std::vector<int32_t>{0, 1}));
     for (const auto& e : merged.trace.events()) EXPECT_EQ(e.rank, e.name == "a" ? 0 : 1);
     EXPECT_EQ(merged.world_size, 2);
-    EXPECT_EQ(merged.warnings, (std::vector<std::string>{"r1.json: w", "r0.json: w"}));
+    EXPECT_EQ(merged.notes.warnings, (std::vector<std::string>{"r1.json: w", "r0.json: w"}));
     // Two files claiming one rank: their positions are the ranks.
     const ImportedTrace same = merge_ranks({part(0, "a"), part(0, "b")}, {"x.json", "y.json"});
     for (const auto& e : same.trace.events()) EXPECT_EQ(e.rank, e.name == "a" ? 0 : 1);

@@ -24,7 +24,7 @@
 #include "engine_worker.h"
 #include "findings_view.h"
 #include "io/trace_import.h"
-#include "kernel_table_model.h"
+#include "kernel_panel.h"
 #include "attention_view.h"
 #include "gpu_time_view.h"
 #include "main_window.h"

@@ -44,7 +44,7 @@
 #include "io/trace_import.h"
 #include "model/sweep_merge.h"
 #include "model/sweep_shard.h"
-#include "kernel_table_model.h"
+#include "kernel_panel.h"
 #include "main_window.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"

@@ -13,7 +13,7 @@
 #include <QTableView>
 #include <QTest>
 
-#include "kernel_table_model.h"
+#include "kernel_panel.h"
 #include "main_window.h"
 #include "timeline_data.h"
 #include "operator_table_model.h"

@@ -1,0 +1,20 @@
+// What reading a trace file left out or found odd, kept with the run it became (model/profile_result.h)
+// so that every view of the run can say it: the events skipped (a field of the wrong type) with the
+// first reasons and their byte offsets, and the durations that were negative (drawn as 0). Empty for a
+// run of our own. Pure C++.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace awb {
+
+struct ImportNotes {
+    int64_t skipped_events = 0;         // events left out
+    std::vector<std::string> warnings;  // the first few reasons, "event at byte offset N skipped: ..."
+    int64_t negative_durations = 0;     // complete events with "dur" < 0: a clock that went back
+    bool operator==(const ImportNotes&) const = default;
+};
+
+}  // namespace awb
