@@ -28,14 +28,16 @@ void write_report(const std::string& path, ReportInput input, const Explanation&
     write_output(path, html_report(input));
 }
 
-int write_sweep_outputs(const char* command, const SweepResult& r, const Explanation& x, const SweepOutputs& to) {
+int write_sweep_outputs(const char* command, const SweepResult& r, const SweepAnalysis& analysis, const Explanation& x,
+                        const SweepOutputs& to) {
     return write_outputs(command, [&] {
-        nlohmann::json j = sweep_file_json(r);
+        nlohmann::json j = sweep_file_json(r, analysis);
         add_explanation(j, x);
         write_output(to.json, j.dump(1) + "\n");
         write_output(to.csv, sweep_csv(r));
         ReportInput in;
         in.sweep = &r;
+        in.sweep_analysis = &analysis;
         write_report(to.report, in, x);
     });
 }

@@ -29,6 +29,7 @@ void write_report(const std::string& path, ReportInput input, const Explanation&
 struct SweepOutputs {
     std::string json, csv, report;
 };
-int write_sweep_outputs(const char* command, const SweepResult& r, const Explanation& x, const SweepOutputs& to);
+int write_sweep_outputs(const char* command, const SweepResult& r, const SweepAnalysis& analysis, const Explanation& x,
+                        const SweepOutputs& to);
 
 }  // namespace awb::cli

@@ -15,6 +15,7 @@
 #include "analysis/attention_rules.h"
 #include "analysis/gpu_breakdown.h"
 #include "analysis/kernel_table.h"
+#include "analysis/kernel_table_text.h"
 #include "analysis/memory_replay.h"
 #include "analysis/op_table_text.h"
 #include "analysis/results_text.h"
@@ -66,58 +67,6 @@ int64_t peak_rss_bytes() {
     return 0;
 }
 
-nlohmann::json launch_json(const KernelRow& k) {
-    const DeviceLaunch& l = k.launch;
-    nlohmann::json j{{"name", k.name}, {"kind", to_string(k.kind)}, {"class", class_key(k.cls)}, {"device", k.device_index}, {"calls", k.calls},
-                     {"total_us", double(k.total_ns) / 1e3}, {"avg_us", k.avg_ns() / 1e3}, {"min_us", double(k.min_ns) / 1e3},
-                     {"max_us", double(k.max_ns) / 1e3}};
-    auto maybe = [&j](const char* key, auto value, bool present) { j[key] = present ? nlohmann::json(value) : nlohmann::json(nullptr); };
-    maybe("grid", l.grid, l.grid[0] > 0);
-    maybe("block", l.block, l.block[0] > 0);
-    maybe("registers_per_thread", l.registers_per_thread, l.registers_per_thread >= 0);
-    maybe("shared_memory_bytes", l.shared_memory_bytes, l.shared_memory_bytes >= 0);
-    maybe("blocks_per_sm", l.blocks_per_sm, l.blocks_per_sm >= 0);
-    maybe("warps_per_sm", l.warps_per_sm, l.warps_per_sm >= 0);
-    maybe("est_achieved_occupancy_pct", k.mean_occupancy_pct, k.mean_occupancy_pct >= 0);
-    maybe("bytes", l.bytes, l.bytes > 0);
-    return j;
-}
-
-// The name column: demangled, shortened to 56 characters by what tells the shown kernels apart
-// (model/kernel_name.h), padded by characters (the "…" is one character, three bytes). The JSON keeps
-// the raw names.
-std::vector<std::string> kernel_name_column(const std::vector<KernelRow>& ks, size_t shown) {
-    constexpr size_t kWidth = 56;
-    std::vector<std::string> names;
-    for (size_t i = 0; i < shown; ++i) names.push_back(demangled_kernel_name(ks[i].name));
-    std::vector<std::string> out = elide_kernel_names(names, kWidth);
-    for (std::string& n : out) n += std::string(kWidth - std::min(kWidth, display_length(n)), ' ');
-    return out;
-}
-
-void print_kernels(const std::vector<KernelRow>& ks, size_t limit) {
-    if (ks.empty()) return;
-    auto num = [](double v, bool present, int decimals) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-        return present ? std::string(buf) : std::string("-");
-    };
-    const size_t shown = limit == 0 ? ks.size() : std::min(limit, ks.size());
-    const std::vector<std::string> names = kernel_name_column(ks, shown);
-    std::printf("%-56s %-18s %6s %12s %12s %14s %14s %5s %8s %6s\n", "Kernel / copy (demangled)", "Class", "Calls", "Total (us)", "Avg (us)",
-                "Grid", "Block", "Regs", "Smem (B)", "Occ %");
-    for (size_t i = 0; i < shown; ++i) {
-        const KernelRow& k = ks[i];
-        const DeviceLaunch& l = k.launch;
-        std::printf("%s %-18.18s %6lld %12.3f %12.3f %14s %14s %5s %8s %6s\n", names[i].c_str(), to_string(k.cls).c_str(),
-                    (long long)k.calls, double(k.total_ns) / 1e3,
-                    k.avg_ns() / 1e3, format_dim3(l.grid).c_str(), format_dim3(l.block).c_str(),
-                    num(l.registers_per_thread, l.registers_per_thread >= 0, 0).c_str(),
-                    num(double(l.shared_memory_bytes), l.shared_memory_bytes >= 0, 0).c_str(),
-                    num(k.mean_occupancy_pct, k.mean_occupancy_pct >= 0, 1).c_str());
-    }
-}
-
 // "ranks 0 1 of 2 (nccl): ..." or "rank 0 of 8 (nccl)", then one line per device the trace describes.
 void print_ranks_and_devices(const ImportedTrace& t, const Trace& trace) {
     const std::string backend = t.backend.empty() ? "" : " (" + t.backend + ")";
@@ -137,24 +86,6 @@ void print_quality(const TraceQuality& q) {
     if (lines.empty()) return;
     std::cout << "trace quality:\n";
     for (const std::string& line : lines) std::cout << "  " << line << "\n";
-}
-
-// The device time by kernel class (kernel_class.h: from the name and the launching op), printed and as JSON.
-nlohmann::json print_kernel_classes(const std::vector<KernelRow>& ks) {
-    nlohmann::json out = nlohmann::json::array();
-    if (ks.empty()) return out;
-    const std::vector<KernelRow> classes = kernels_by_class(ks);
-    int64_t all = 0;
-    for (const auto& k : classes) all += k.total_ns;
-    std::printf("%-30s %6s %8s %12s %8s\n", "Kernel class", "Device", "Calls", "Total (us)", "Share");
-    for (const auto& k : classes) {
-        const double share = all > 0 ? double(k.total_ns) / double(all) : 0.0;
-        std::printf("%-30s %6d %8lld %12.3f %7.1f%%\n", k.name.c_str(), k.device_index, (long long)k.calls, double(k.total_ns) / 1e3,
-                    100.0 * share);
-        out.push_back({{"class", class_key(k.cls)}, {"name", k.name}, {"device", k.device_index}, {"calls", k.calls},
-                       {"total_us", double(k.total_ns) / 1e3}, {"share", share}});
-    }
-    return out;
 }
 
 // The attention calls against their roofs (the analysis's: the roof our own run measured, else the
@@ -254,10 +185,9 @@ nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, con
     table.memory_columns = !trace.memory().empty();
     std::cout << format_table(rows, table);
     const std::vector<KernelRow>& ks = analysis.kernels;
-    print_kernels(ks, c.rows);
-    nlohmann::json kernels_json = nlohmann::json::array();
-    for (const auto& k : ks) kernels_json.push_back(launch_json(k));
-    const nlohmann::json classes_json = print_kernel_classes(ks);
+    std::cout << format_kernel_table(ks, c.rows) << format_kernel_classes(ks);
+    const nlohmann::json kernels_json = ks;
+    const nlohmann::json classes_json = kernel_classes_json(ks);
     nlohmann::json breakdown_json = nullptr;
     if (c.breakdown) {
         const std::vector<GpuBreakdown>& breakdown = analysis.gpu;  // part of the run's analysis, computed above

@@ -52,9 +52,10 @@ int run(const MergeCommand& c) {
               << " file" << (files.size() == 1 ? "" : "s") << ", ran on " << r.environment.host << " ===\n"
               << sweep_header();
     for (const auto& p : r.points) std::cout << format_sweep_point(p);
-    std::cout << format_analysis(analyze(r));
+    const SweepAnalysis analysis = analyze_sweep(r);  // once: printed, and in the file and the report
+    std::cout << format_analysis(analysis);
     const Explanation explained = explain_and_print({nullptr, nullptr, &r});
-    return write_sweep_outputs("merge", r, explained, {c.json_path, c.csv_path, c.report_path});
+    return write_sweep_outputs("merge", r, analysis, explained, {c.json_path, c.csv_path, c.report_path});
 }
 
 }  // namespace

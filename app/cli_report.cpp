@@ -86,6 +86,8 @@ int run(const ReportCommand& c) {
     report.profile = in.profile ? &*in.profile : nullptr;
     report.bench = m.bench;
     report.sweep = m.sweep;
+    const std::optional<SweepAnalysis> sweep_analysis = m.sweep ? std::optional(analyze_sweep(*m.sweep)) : std::nullopt;
+    report.sweep_analysis = sweep_analysis ? &*sweep_analysis : nullptr;
     report.check = m.check;
     report.top_operators = c.rows;
     return write_outputs("report", [&] { write_report(c.out_path, report, x); });

@@ -94,10 +94,11 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     SweepResult result;
     const int rc = call_engine("sweep", printer, [&] { result = run_sweep(plan, &printer, *shard); });
     if (rc != kExitOk) return rc;
-    std::cout << format_analysis(analyze(result));
+    const SweepAnalysis analysis = analyze_sweep(result);  // once: printed, and in the file and the report
+    std::cout << format_analysis(analysis);
     std::cout << sweep_count_text(result) << "\n";
     const Explanation explained = explain_and_print({nullptr, nullptr, &result});
-    const int written = write_sweep_outputs("sweep", result, explained,
+    const int written = write_sweep_outputs("sweep", result, analysis, explained,
                                             {shard_output_path(c.json_path, *shard), shard_output_path(c.csv_path, *shard),
                                              shard_output_path(c.report_path, *shard)});
     if (written != kExitOk) return written;

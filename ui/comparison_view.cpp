@@ -180,7 +180,7 @@ void ComparisonView::setRuns(std::vector<NamedRun> runs) {
     const int a = pick_a_->currentIndex(), b = pick_b_->currentIndex();
     runs_ = std::move(runs);
     for (auto& r : runs_)
-        if (!r.analysis) r.analysis = analyze(r.result).analysis;
+        if (!r.analysis) r.analysis = analyzed(r.result).analysis;
     for (QComboBox* box : {pick_a_, pick_b_}) {
         const QSignalBlocker block(box);
         box->clear();

@@ -131,7 +131,12 @@ void Engine::open(const QString& path) {
     submit(looks_like_chrome_trace(file) ? tr("Cannot open trace") : tr("Cannot open file"), QString(),
            [file, path](SweepObserver& observer) -> EngineDelivery {
                auto done = std::make_shared<const ResultsFile>(open_results_file(file, &observer));
-               return [done, path](Engine& e) { emit e.resultsOpened(done, path); };
+               return [done, path](Engine& e) {
+                   if (done->kind == ResultsKind::Workspace)
+                       emit e.workspaceLoaded(done->workspace, path);
+                   else
+                       emit e.resultsOpened(done, path);
+               };
            });
 }
 
@@ -148,13 +153,6 @@ void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QSt
     submit(tr("Cannot save workspace"), QString(), [workspace, path](SweepObserver& observer) -> EngineDelivery {
         save_workspace(*workspace, path.toStdString(), &observer);
         return [path](Engine& e) { emit e.workspaceSaved(path); };
-    });
-}
-
-void Engine::loadWorkspace(const QString& path) {
-    submit(tr("Cannot open workspace"), QString(), [path](SweepObserver& observer) -> EngineDelivery {
-        auto done = std::make_shared<const Workspace>(load_workspace(path.toStdString(), &observer));
-        return [done, path](Engine& e) { emit e.workspaceLoaded(done, path); };
     });
 }
 

@@ -78,12 +78,11 @@ public:
     void profile(const RunSpec& spec, const ProfileOptions& options);  // profileFinished
     void sweep(const SweepPlan& plan);                                 // sweepPoint..., sweepFinished
     // Any file the workbench opens (open_results_file): a trace, a profile report, a benchmark, a sweep,
-    // a check; a workspace is recognised here and then read by loadWorkspace. resultsOpened, or failed.
+    // a check (resultsOpened); a workspace, read in the same pass (workspaceLoaded); or failed.
     void open(const QString& path);
     // Several traces opened together: a graph replay and its capture traces (open_replay_selection).
     void openSelection(const QStringList& paths);
     void saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);  // workspaceSaved
-    void loadWorkspace(const QString& path);                                              // workspaceLoaded
     void check(const RunSpec& spec);  // spec's variant against the float64 reference: checkFinished
     void cancel() { worker_->requestCancel(); }
 

@@ -293,7 +293,8 @@ bool MainWindow::saveSweep(const QString& path, QString* error) const {
         if (error) *error = tr("No sweep has run in this window yet");
         return false;
     }
-    return write_reporting(error, [&] { write_text_file(path.toStdString(), sweep_file_json(live).dump(1) + "\n"); });
+    const std::shared_ptr<const SweepAnalysis> analysis = session_->liveAnalysis();
+    return write_reporting(error, [&] { write_text_file(path.toStdString(), sweep_file_json(live, *analysis).dump(1) + "\n"); });
 }
 
 void MainWindow::finishRun(const QString& message) {
@@ -338,7 +339,7 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const Q
     // GUI thread for a large trace; every view, the advisor, the comparison and the reports share it.
     const bool large = result->trace.events().size() >= kBackgroundEvents;
     if (large) status_->setText(tr("Analysing %1 events of %2...").arg(result->trace.events().size()).arg(name));
-    compute_then(this, large, [result] { return analyze(result); }, [this, name](AnalyzedRun run) {
+    compute_then(this, large, [result] { return analyzed(result); }, [this, name](AnalyzedRun run) {
         session_->addRun({name, std::move(run.run), std::move(run.analysis)});
     });
 }
@@ -429,13 +430,14 @@ bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
         return false;
     }
     auto write = [run = shown.result, analysis = shown.analysis, bench = session_->bench(), sweep, check = session_->check(),
-                  file = path.toStdString()] {
+                  sweep_analysis = session_->analysisOf(sweep.get()), file = path.toStdString()] {
         const Measurements m{run.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
         std::optional<ProfileReport> profile;
         if (run) profile = analysis ? make_report(*run, *analysis) : make_report(*run, analyze_run(*run));
         ReportInput in;
         in.profile = profile ? &*profile : nullptr;
         in.sweep = sweep.get();
+        in.sweep_analysis = sweep_analysis.get();
         in.bench = bench.get();
         in.check = check.get();
         in.explanation = explain(m);
@@ -479,7 +481,7 @@ void MainWindow::restoreWorkspace(std::shared_ptr<const Workspace> workspace, co
         this, events >= kBackgroundEvents,
         [workspace] {
             std::vector<std::shared_ptr<const RunAnalysis>> out;
-            for (const auto& run : workspace->runs) out.push_back(analyze(run.result).analysis);
+            for (const auto& run : workspace->runs) out.push_back(analyzed(run.result).analysis);
             return out;
         },
         [this, workspace, path](std::vector<std::shared_ptr<const RunAnalysis>> analyses) {
@@ -547,9 +549,9 @@ void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QStri
             noteTraceFacts();  // when its analysis is already here (a small trace); else when it arrives
             return;
         }
-        case ResultsKind::Workspace:
-            beginJob(tr("Opening workspace %1...").arg(path));
-            engine_->loadWorkspace(path);
+        case ResultsKind::Workspace:  // the engine says workspaceLoaded for these
+            endJob();
+            restoreWorkspace(file->workspace, path);
             return;
         case ResultsKind::Sweep:
             endJob();

@@ -44,6 +44,17 @@ std::shared_ptr<const SweepResult> Session::sweepFor(const ProfileResult* run) c
     return best;
 }
 
+std::shared_ptr<const SweepAnalysis> Session::analysisOf(const SweepResult* sweep) const {
+    for (const LabelledSweep& s : sweeps_)
+        if (s.sweep.get() == sweep) return s.analysis;
+    return nullptr;
+}
+
+std::shared_ptr<const SweepAnalysis> Session::liveAnalysis() const {
+    if (live_index_ >= 0) return sweeps_[size_t(live_index_)].analysis;
+    return std::make_shared<const SweepAnalysis>(analyze_sweep(live_sweep_));
+}
+
 void Session::addRun(NamedRun run, bool show) {
     runs_.push_back(std::move(run));
     emit runsChanged();
@@ -66,7 +77,7 @@ std::vector<LabelledSweep> Session::shownSweeps() const {
 }
 
 void Session::addSweep(SweepResult sweep, const QString& label) {
-    sweeps_.push_back({label, std::make_shared<const SweepResult>(std::move(sweep)), true, nextTag()});
+    sweeps_.push_back(labelled_sweep(label, std::make_shared<const SweepResult>(std::move(sweep)), true, nextTag()));
     emit sweepsChanged();
 }
 
@@ -100,7 +111,7 @@ void Session::startLiveSweep(const SweepPlan& plan) {
     live_sweep_.plan = plan;
     live_sweep_.planned_points = int(expand(plan).size());
     live_index_ = int(sweeps_.size());
-    sweeps_.push_back({liveLabel(plan), std::make_shared<const SweepResult>(live_sweep_), true, nextTag()});
+    sweeps_.push_back(labelled_sweep(liveLabel(plan), std::make_shared<const SweepResult>(live_sweep_), true, nextTag()));
     emit sweepsChanged();
 }
 
@@ -116,7 +127,8 @@ void Session::finishLiveSweep(SweepResult result) {
 
 void Session::setLive() {
     if (live_index_ < 0) return;  // its entry was removed while it ran: the result stays in liveSweep() (File > Save sweep)
-    sweeps_[size_t(live_index_)].sweep = std::make_shared<const SweepResult>(live_sweep_);
+    LabelledSweep& live = sweeps_[size_t(live_index_)];
+    live = labelled_sweep(live.label, std::make_shared<const SweepResult>(live_sweep_), live.shown, live.tag);
     emit sweepsChanged();
 }
 
@@ -135,7 +147,7 @@ void Session::restore(const Workspace& w, const std::vector<std::shared_ptr<cons
     for (size_t i = 0; i < w.runs.size(); ++i) runs_.push_back({QString::fromStdString(w.runs[i].label), w.runs[i].result, analyses[i]});
     sweeps_.clear();
     for (const auto& s : w.sweeps)
-        sweeps_.push_back({QString::fromStdString(s.label), std::make_shared<const SweepResult>(s.sweep), s.shown, nextTag()});
+        sweeps_.push_back(labelled_sweep(QString::fromStdString(s.label), std::make_shared<const SweepResult>(s.sweep), s.shown, nextTag()));
     live_sweep_ = SweepResult{};
     live_index_ = -1;
     bench_ = w.bench;

@@ -34,6 +34,10 @@ public:
     // The shown sweep with the most points on the run's curve (null when none covers it); with no run,
     // the last shown sweep that has points.
     std::shared_ptr<const SweepResult> sweepFor(const ProfileResult* run) const;
+    // The analysis kept beside a sweep of the session (null for a sweep it does not hold).
+    std::shared_ptr<const SweepAnalysis> analysisOf(const SweepResult* sweep) const;
+    // The live sweep's: its entry's, or computed when the entry was removed while it ran.
+    std::shared_ptr<const SweepAnalysis> liveAnalysis() const;
 
     void addRun(NamedRun run, bool show = true);  // runsChanged, then shownChanged when shown
     void clearShown();                            // shownChanged

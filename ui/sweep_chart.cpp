@@ -150,12 +150,14 @@ void SweepChart::resizeEvent(QResizeEvent* e) {
 
 void SweepChart::setSweeps(std::vector<LabelledSweep> sweeps) {
     sweeps_ = std::move(sweeps);
+    for (LabelledSweep& s : sweeps_)  // one given without its analysis gets it here, once
+        if (!s.analysis) s = labelled_sweep(s.label, s.sweep, s.shown, s.tag);
     rebuildList();
     rebuild();
 }
 
 void SweepChart::addSweep(const SweepResult& sweep, const QString& label) {
-    sweeps_.push_back({label, std::make_shared<const SweepResult>(sweep)});
+    sweeps_.push_back(labelled_sweep(label, std::make_shared<const SweepResult>(sweep)));
     rebuildList();
     rebuild();
 }
@@ -292,7 +294,7 @@ void SweepChart::plotCurves() {
     MemoryLine capacity;
     const std::vector<LabelledSweep> on = shown();
     for (size_t k = 0; k < on.size(); ++k) {
-        const SweepAnalysis analysis = analyze(*on[k].sweep);
+        const SweepAnalysis& analysis = *on[k].analysis;
         for (const auto& series : sweep_series(*on[k].sweep)) {
             const auto points = metric_points(series, metric_key(metric_));
             if (points.empty()) continue;

@@ -33,7 +33,7 @@ RunAnalysis analyze_run(const ProfileResult& run) {
     return a;
 }
 
-AnalyzedRun analyze(std::shared_ptr<const ProfileResult> run) {
+AnalyzedRun analyzed(std::shared_ptr<const ProfileResult> run) {
     auto analysis = std::make_shared<const RunAnalysis>(analyze_run(*run));
     return {std::move(run), std::move(analysis)};
 }

@@ -42,6 +42,6 @@ struct AnalyzedRun {
     std::shared_ptr<const ProfileResult> run;
     std::shared_ptr<const RunAnalysis> analysis;
 };
-AnalyzedRun analyze(std::shared_ptr<const ProfileResult> run);
+AnalyzedRun analyzed(std::shared_ptr<const ProfileResult> run);  // analyze_run(*run), shared
 
 }  // namespace awb

@@ -104,7 +104,7 @@ void add_crossovers(const SweepSeries& si, const SweepSeries& sj, const std::str
 
 }  // namespace
 
-SweepAnalysis analyze(const SweepResult& r, bool intervals) {
+SweepAnalysis analyze_sweep(const SweepResult& r, bool intervals) {
     SweepAnalysis a;
     a.memory_bytes = r.environment.memory_bytes;
     const std::vector<SweepSeries> series = sweep_series(r);

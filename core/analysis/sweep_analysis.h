@@ -42,9 +42,11 @@ struct SweepAnalysis {
 };
 
 // intervals: the bootstrap intervals of the time exponents and crossovers (kBootstrapResamples each).
-SweepAnalysis analyze(const SweepResult& result, bool intervals = true);
+// Computed once per sweep and kept beside it (the CLI's sweep and merge, the GUI's session): its
+// files, report and charts all take it.
+SweepAnalysis analyze_sweep(const SweepResult& result, bool intervals = true);
 
-// The curves of a sweep (ok points only), in first-seen order, samples sorted by N: what analyze()
+// The curves of a sweep (ok points only), in first-seen order, samples sorted by N: what analyze_sweep()
 // fits and what the GUI charts.
 struct SeriesSample {
     double n = 0;

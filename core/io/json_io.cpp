@@ -12,7 +12,6 @@
 #include <stdexcept>
 
 #include "model/printf_string.h"
-#include "model/recorded_steps.h"
 #include "model/run_observer.h"
 #include "model/units.h"
 
@@ -220,6 +219,33 @@ void to_json(json& j, const TraceQuality& q) {
          {"spilling_cpu", q.spilling_cpu},
          {"launched", q.launched},
          {"launched_before", q.launched_before}};
+}
+
+void to_json(json& j, const KernelRow& k) {
+    const DeviceLaunch& l = k.launch;
+    j = json{{"name", k.name}, {"kind", to_string(k.kind)}, {"class", class_key(k.cls)}, {"device", k.device_index}, {"calls", k.calls},
+             {"total_us", double(k.total_ns) / 1e3}, {"avg_us", k.avg_ns() / 1e3}, {"min_us", double(k.min_ns) / 1e3},
+             {"max_us", double(k.max_ns) / 1e3}};
+    auto maybe = [&j](const char* key, auto value, bool present) { j[key] = present ? json(value) : json(nullptr); };
+    maybe("grid", l.grid, l.grid[0] > 0);
+    maybe("block", l.block, l.block[0] > 0);
+    maybe("registers_per_thread", l.registers_per_thread, l.registers_per_thread >= 0);
+    maybe("shared_memory_bytes", l.shared_memory_bytes, l.shared_memory_bytes >= 0);
+    maybe("blocks_per_sm", l.blocks_per_sm, l.blocks_per_sm >= 0);
+    maybe("warps_per_sm", l.warps_per_sm, l.warps_per_sm >= 0);
+    maybe("est_achieved_occupancy_pct", k.mean_occupancy_pct, k.mean_occupancy_pct >= 0);
+    maybe("bytes", l.bytes, l.bytes > 0);
+}
+
+json kernel_classes_json(const std::vector<KernelRow>& rows) {
+    json out = json::array();
+    const std::vector<KernelRow> classes = kernels_by_class(rows);
+    int64_t all = 0;
+    for (const auto& k : classes) all += k.total_ns;
+    for (const auto& k : classes)
+        out.push_back({{"class", class_key(k.cls)}, {"name", k.name}, {"device", k.device_index}, {"calls", k.calls},
+                       {"total_us", double(k.total_ns) / 1e3}, {"share", all > 0 ? double(k.total_ns) / double(all) : 0.0}});
+    return out;
 }
 
 void to_json(json& j, const Roof& r) {

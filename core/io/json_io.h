@@ -10,6 +10,7 @@
 #include "analysis/attention.h"
 #include "analysis/bootstrap.h"
 #include "analysis/gpu_breakdown.h"
+#include "analysis/kernel_table.h"
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
 #include "analysis/profile_report.h"
@@ -36,6 +37,10 @@ void from_json(const nlohmann::json& j, Environment& e);
 // A bootstrap interval: low, high, level, resamples, method; null when not valid.
 void to_json(nlohmann::json& j, const Interval& i);
 void to_json(nlohmann::json& j, const Roof& r);
+// A kernel table row: name, kind, class, device, calls, times in us, launch configuration (null when unknown).
+void to_json(nlohmann::json& j, const KernelRow& k);
+// One entry per kernel class and device (kernels_by_class): calls, total in us, share of all device time.
+nlohmann::json kernel_classes_json(const std::vector<KernelRow>& rows);
 // Kineto's keys: id, name, totalGlobalMem, computeMajor, computeMinor, numSms (those not given left out).
 void to_json(nlohmann::json& j, const DeviceProperties& d);
 // The import's notes and the counts of analysis/trace_quality.h, with "clean".

@@ -72,6 +72,11 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer) {
     }
     const nlohmann::json j = read_json_file(path);
     const std::string kind = results_kind(j);
+    if (kind == "workspace") {  // names its own file and the runs it leaves out
+        out.kind = ResultsKind::Workspace;
+        out.workspace = std::make_shared<const Workspace>(workspace_from_json(j, path, observer));
+        return out;
+    }
     const std::string named = "'" + path + "'";
     try {
         if (kind == "profile-report") {
@@ -89,8 +94,6 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer) {
         } else if (kind == "check") {
             out.kind = ResultsKind::Check;
             out.check = check_from_file_json(j);
-        } else if (kind == "workspace") {
-            out.kind = ResultsKind::Workspace;
         } else if (kind.empty()) {
             throw std::runtime_error("not a file of Attention Workbench (no \"schema\": \"attention-workbench/...\") "
                                      "nor a chrome trace (no \"traceEvents\")");

@@ -5,6 +5,7 @@
 // through it, so a file opens the same way everywhere and fails with the same message.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "analysis/advisor.h"
 #include "io/graph_replay.h"
 #include "io/json_io.h"
+#include "io/workspace.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
 #include "model/profile_result.h"
@@ -38,7 +40,9 @@ struct ResultsFile {
     // Trace: a CUDA/HIP graph replay read with its capture traces (a folder holding capture_traces/, or
     // open_replay_selection): what was attributed, and the files that could not serve.
     std::optional<GraphReplayReport> graph_replay;
-    // Workspace: only recognised here; load_workspace(path) reads it, with progress and partial results.
+    // Workspace: read from the one reading of the file (workspace_from_json), with progress; the runs
+    // that could not be read are named in its problems, the rest open.
+    std::shared_ptr<const Workspace> workspace;
 };
 
 // Reads path and says what it holds. Throws std::runtime_error whose message names the file and the

@@ -204,7 +204,7 @@ BenchResult bench_from_file_json(const json& j) {
     return read_or_throw("bench file", [&] { return j.at("result").get<BenchResult>(); });
 }
 
-json sweep_file_json(const SweepResult& r) {
+json sweep_file_json(const SweepResult& r, const SweepAnalysis& a) {
     json j = file_header(kSweepSchema);
     j["environment"] = r.environment;
     j["plan"] = r.plan;
@@ -214,8 +214,7 @@ json sweep_file_json(const SweepResult& r) {
     if (!r.merged_from.empty()) j["merged_from"] = r.merged_from;
     if (r.mixed_environments) j["mixed_environments"] = true;
     j["points"] = r.points;
-    // Derived, for readers that do not recompute: the loader ignores them and calls analyze().
-    const SweepAnalysis a = analyze(r);
+    // Derived, for readers that do not recompute: the loader ignores them and calls analyze_sweep().
     json fits = json::array(), crossovers = json::array();
     for (const auto& f : a.fits)
         fits.push_back({{"metric", f.metric}, {"series", f.series}, {"fit", f.fit}, {"exponent_interval", f.exponent_interval}});

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/sweep_analysis.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
 #include "model/sweep.h"
@@ -28,7 +29,7 @@ void from_json(const nlohmann::json& j, SweepPoint& p);
 // (a sweep's fits and crossovers). The readers throw std::runtime_error naming the problem.
 nlohmann::json bench_file_json(const BenchResult& r);
 BenchResult bench_from_file_json(const nlohmann::json& j);
-nlohmann::json sweep_file_json(const SweepResult& r);
+nlohmann::json sweep_file_json(const SweepResult& r, const SweepAnalysis& analysis);  // analysis: analyze_sweep(r)
 SweepResult sweep_from_file_json(const nlohmann::json& j);
 nlohmann::json check_file_json(const CheckReport& r);
 CheckReport check_from_file_json(const nlohmann::json& j);

@@ -1,6 +1,7 @@
 #include "io/trace_import.h"
 
 #include <simdjson.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <fstream>
@@ -433,7 +434,11 @@ namespace {
 
 // The JSON bytes a trace file holds: its size, or for gzip the inflated size of its trailer (ISIZE, the
 // size mod 4 GiB; one smaller than the file has wrapped: then 15x the file, a usual ratio for traces).
+// Unknown (-1) for what is not a regular file: a pipe is never opened twice, as a second open and close
+// would let its writer on and lose what it writes while no reader holds it.
 int64_t json_bytes_of(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) return -1;
     const int64_t size = int64_t(in.tellg());

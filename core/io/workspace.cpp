@@ -105,7 +105,7 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
         }
         json sweeps = json::array();
         for (const WorkspaceSweep& s : workspace.sweeps)
-            sweeps.push_back({{"label", s.label}, {"shown", s.shown}, {"sweep", sweep_file_json(s.sweep)}});
+            sweeps.push_back({{"label", s.label}, {"shown", s.shown}, {"sweep", sweep_file_json(s.sweep, analyze_sweep(s.sweep))}});
         json j{{"schema", kWorkspaceSchema},
                {"schema_version", kWorkspaceVersion},
                {"panel_spec", workspace.panel_spec},
@@ -135,7 +135,10 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
 }
 
 Workspace load_workspace(const std::string& path, RunObserver* observer) {
-    const json j = read_json_file(path);  // names the file itself
+    return workspace_from_json(read_json_file(path), path, observer);  // read_json_file names the file itself
+}
+
+Workspace workspace_from_json(const json& j, const std::string& path, RunObserver* observer) {
     Workspace w;
     json runs;
     try {

@@ -56,4 +56,8 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
 // Throws std::runtime_error when the workspace file itself is unreadable.
 Workspace load_workspace(const std::string& path, RunObserver* observer = nullptr);
 
+// The same from the workspace file's JSON already read from path (open_results_file reads a file once
+// to learn its kind, then goes on from that JSON): path places the traces in NAME.runs/ and names the file.
+Workspace workspace_from_json(const nlohmann::json& j, const std::string& path, RunObserver* observer = nullptr);
+
 }  // namespace awb

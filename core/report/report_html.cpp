@@ -380,7 +380,7 @@ std::string sweep_analysis_html(const SweepAnalysis& a) {
     return out;
 }
 
-std::string sweep_section(const SweepResult& r) {
+std::string sweep_section(const SweepResult& r, const SweepAnalysis& analysis) {
     std::string out = "<h2>Sweep (profiler off)</h2>\n";
     out += "<p>" + esc(sweep_count_text(r)) + ".</p>\n";
     const std::vector<SweepSeries> series = sweep_series(r);
@@ -404,7 +404,7 @@ std::string sweep_section(const SweepResult& r) {
         out += svg_chart({"Peak memory per iteration", n_axis, axis("peak memory (MiB)", true, mib_text), 760, 340},
                          memory);
     out += roofline_chart("Roofline of the sweep's points (intensity grows with N)", sweep_roofs(r), roofline_points(r));
-    out += sweep_analysis_html(analyze(r));
+    out += sweep_analysis_html(analysis);
     out += "<h3>Points</h3>\n<table>\n<tr>" + th("variant") + th("dtype") + th("shape") + th("status") + th("median") + th("p10") + th("p90") +
            th("GFLOP/s") + th("% of roof") + th("peak memory") + "</tr>\n";
     for (const auto& p : r.points) {
@@ -454,7 +454,10 @@ std::string html_report(const ReportInput& in) {
     if (in.profile) out += profile_section(*in.profile, in.top_operators);
     if (in.profile) out += attention_section(in.profile->attention, in.profile->roofs, in.profile->attention_gpu_busy_ns);
     if (in.bench) out += bench_section(*in.bench);
-    if (in.sweep) out += sweep_section(*in.sweep);
+    if (in.sweep) {
+        if (!in.sweep_analysis) throw std::invalid_argument("html_report: a sweep without its analysis (analyze_sweep)");
+        out += sweep_section(*in.sweep, *in.sweep_analysis);
+    }
     if (in.check) out += check_section(*in.check);
     return out + "</body>\n</html>\n";
 }

@@ -18,6 +18,7 @@ struct ReportInput {
     const ProfileReport* profile = nullptr;
     const BenchResult* bench = nullptr;
     const SweepResult* sweep = nullptr;
+    const SweepAnalysis* sweep_analysis = nullptr;  // analyze_sweep(*sweep): required with a sweep
     const CheckReport* check = nullptr;
     Explanation explanation;  // the checklist and the findings
     size_t top_operators = 20;

@@ -80,7 +80,7 @@ TEST(Bootstrap, IntervalsOfExponentsAndCrossoversFromTheTimedSamples) {
         r.points.push_back(point("chunked", n, samples(700.0 * double(n), 0.03, 30, seed++), n * 1000));
     }
     r.environment.memory_bytes = int64_t(1) << 30;
-    const SweepAnalysis a = analyze(r);
+    const SweepAnalysis a = analyze_sweep(r);
     int checked = 0;
     for (const SeriesFit& f : a.fits) {
         if (f.metric == "median_time") {
@@ -107,8 +107,8 @@ TEST(Bootstrap, IntervalsOfExponentsAndCrossoversFromTheTimedSamples) {
     EXPECT_GT(time_crossing->resampled_share, 0.95);
     // Without samples to resample (files of older versions): the fits stand, without intervals.
     for (SweepPoint& p : r.points) p.bench.samples_ns.clear();
-    for (const SeriesFit& f : analyze(r).fits) EXPECT_FALSE(f.exponent_interval.valid);
+    for (const SeriesFit& f : analyze_sweep(r).fits) EXPECT_FALSE(f.exponent_interval.valid);
     // No capacity recorded: no prediction.
     r.environment.memory_bytes = -1;
-    for (const SeriesFit& f : analyze(r).fits) EXPECT_EQ(f.fills_memory_at_n, 0);
+    for (const SeriesFit& f : analyze_sweep(r).fits) EXPECT_EQ(f.fills_memory_at_n, 0);
 }

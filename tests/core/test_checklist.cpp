@@ -202,6 +202,8 @@ TEST(ReportHtml, HoldsEverySectionEscapedWithChartsAndNoExternalFiles) {
     ReportInput in;
     in.profile = &report;
     in.sweep = &sweep;
+    const SweepAnalysis sweep_analysis = analyze_sweep(sweep);
+    in.sweep_analysis = &sweep_analysis;
     in.check = &check;
     in.title = "A <b>title</b> & more";
     in.explanation.checklist = measurement_checklist({&small_run(), nullptr, &sweep, &check});

@@ -159,7 +159,7 @@ TEST(Sweep, AnalysisFitsEachSeriesAndFindsCrossovers) {
     refused.status = PointStatus::Refused;
     r.points.push_back(refused);
 
-    const SweepAnalysis a = analyze(r);
+    const SweepAnalysis a = analyze_sweep(r);
     ASSERT_EQ(a.fits.size(), 4u);
     EXPECT_EQ(a.fits[0].metric, "median_time");
     EXPECT_EQ(a.fits[0].series, "manual float32 1x2xNx16 train");
@@ -177,7 +177,7 @@ TEST(Sweep, AnalysisFitsEachSeriesAndFindsCrossovers) {
         p.bench.timing.p10_ns = 0.9 * p.bench.timing.median_ns;
         p.bench.timing.p90_ns = 1.1 * p.bench.timing.median_ns;
     }
-    EXPECT_TRUE(analyze(r).crossovers[0].within_noise);
+    EXPECT_TRUE(analyze_sweep(r).crossovers[0].within_noise);
 }
 
 TEST(SweepFiles, SavedSweepLoadsBackEqual) {
@@ -189,7 +189,7 @@ TEST(SweepFiles, SavedSweepLoadsBackEqual) {
     ASSERT_EQ(r.points.size(), 4u);
     ASSERT_FALSE(r.points[0].operators.empty());
     EXPECT_GT(r.points[0].bench.profiler_overhead, 0);
-    const std::string text = sweep_file_json(r).dump(1);
+    const std::string text = sweep_file_json(r, analyze_sweep(r)).dump(1);
     const SweepResult back = sweep_from_file_json(nlohmann::json::parse(text));
     EXPECT_EQ(back, r);
     EXPECT_EQ(results_kind(nlohmann::json::parse(text)), "sweep");
@@ -220,7 +220,7 @@ TEST(SweepFiles, BadFilesGiveOneClearError) {
               std::string::npos);
     EXPECT_NE(message(R"({"schema": "attention-workbench/sweep", "schema_version": 1, "points": []})").find("malformed"),
               std::string::npos);
-    const std::string bad_spec = sweep_file_json(SweepResult{}).dump();
+    const std::string bad_spec = sweep_file_json(SweepResult{}, SweepAnalysis{}).dump();
     auto j = nlohmann::json::parse(bad_spec);
     j["plan"]["base"]["dtype"] = "int3";
     try {

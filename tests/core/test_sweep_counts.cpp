@@ -54,7 +54,7 @@ TEST(SweepCounts, OneCountOfMeasuredPointsAndTheRest) {
 
 TEST(SweepCounts, FitsOfFewerThanThreePointsAreRefusedEverywhere) {
     const SweepResult r = stopped_sweep();
-    const SweepAnalysis a = analyze(r);
+    const SweepAnalysis a = analyze_sweep(r);
     int refused = 0, fitted = 0;
     for (const SeriesFit& f : a.fits) {
         const bool sdpa = f.series.rfind("sdpa", 0) == 0;
@@ -79,6 +79,8 @@ TEST(SweepCounts, FitsOfFewerThanThreePointsAreRefusedEverywhere) {
     }
     ReportInput in;
     in.sweep = &r;
+    const SweepAnalysis analysis = analyze_sweep(r);
+    in.sweep_analysis = &analysis;
     const std::string html = html_report(in);
     EXPECT_NE(html.find("5 of 12 planned points measured; 1 failed, 6 not run, stopped early"), std::string::npos);
     EXPECT_NE(html.find("no fit: 2 points (a fit needs 3)"), std::string::npos);

@@ -225,7 +225,7 @@ TEST(SweepMerge, ShardsJoinIntoTheWholeSweepThroughTheirFiles) {
     const SweepPlan plan = plan_of({64, 128, 256, 512});
     auto files = all_shards(plan, 3);
     // Through JSON, as `attnwb merge` reads them.
-    for (auto& f : files) f.sweep = sweep_from_file_json(nlohmann::json::parse(sweep_file_json(f.sweep).dump()));
+    for (auto& f : files) f.sweep = sweep_from_file_json(nlohmann::json::parse(sweep_file_json(f.sweep, analyze_sweep(f.sweep)).dump()));
     std::swap(files[0], files[2]);  // any order on the command line
     const MergeOutcome m = merge_shards(files);
     ASSERT_TRUE(m.problems.empty()) << joined(m.problems);
@@ -250,7 +250,7 @@ TEST(SweepMerge, ShardsJoinIntoTheWholeSweepThroughTheirFiles) {
     EXPECT_EQ(where_ran(m.merged, m.merged.points[size_t(shard1.front())]).host, "node1");
 
     // The merged file round-trips, keeping where each point ran.
-    const SweepResult back = sweep_from_file_json(nlohmann::json::parse(sweep_file_json(m.merged).dump()));
+    const SweepResult back = sweep_from_file_json(nlohmann::json::parse(sweep_file_json(m.merged, analyze_sweep(m.merged)).dump()));
     EXPECT_EQ(back, m.merged);
 }
 
@@ -348,7 +348,7 @@ TEST(SweepMerge, MixedEnvironmentsRefusedUnlessAllowedThenEachPointKeepsWhereItR
 TEST(SweepMerge, FilesFromBeforeShardsReadAsWholeSweepsIndexedByPosition) {
     const SweepPlan plan = plan_of({64, 128});
     ShardFile f = shard_file(plan, 0, 1, env_on("host"));
-    nlohmann::json j = sweep_file_json(f.sweep);
+    nlohmann::json j = sweep_file_json(f.sweep, analyze_sweep(f.sweep));
     j.erase("shard");
     for (auto& p : j["points"]) p.erase("index");
     const SweepResult r = sweep_from_file_json(j);
@@ -357,7 +357,7 @@ TEST(SweepMerge, FilesFromBeforeShardsReadAsWholeSweepsIndexedByPosition) {
     const MergeOutcome m = merge_shards({{"old.json", r}});
     EXPECT_TRUE(m.problems.empty()) << joined(m.problems);
 
-    j = sweep_file_json(f.sweep);
+    j = sweep_file_json(f.sweep, analyze_sweep(f.sweep));
     j["shard"]["index"] = 5;
     try {
         sweep_from_file_json(j);

@@ -9,6 +9,7 @@
 #include "engine/profiler_session.h"
 #include "engine/sweep_runner.h"
 #include "io/json_io.h"
+#include "io/results_file.h"
 #include "io/results_json.h"
 #include "io/workspace.h"
 #include "test_support.h"
@@ -222,4 +223,35 @@ TEST(JsonIo, GzPathsAreWrittenCompressed) {
     in.read(reinterpret_cast<char*>(magic), 2);
     EXPECT_EQ(magic[0], 0x1f);
     EXPECT_EQ(magic[1], 0x8b);
+}
+
+// File > Open reads a workspace once: the kind and the workspace from the same reading, its runs'
+// problems kept as load_workspace keeps them.
+TEST(Workspace, OpenedAsAnyFileIsReadInTheSamePass) {
+    Workspace w = two_runs_and_a_sweep();
+    const fs::path dir = fresh_dir("opened");
+    const std::string path = (dir / "ws.json").string();
+    save_workspace(w, path);
+    fs::remove(run_file(dir / "ws.runs", 1));
+    const ResultsFile f = open_results_file(path);
+    EXPECT_EQ(f.kind, ResultsKind::Workspace);
+    ASSERT_TRUE(f.workspace);
+    EXPECT_EQ(f.workspace->runs.size(), 1u);
+    EXPECT_EQ(f.workspace->sweeps.size(), 1u);
+    ASSERT_EQ(f.workspace->problems.size(), 1u);
+    EXPECT_NE(f.workspace->problems[0].find("manual small"), std::string::npos) << f.workspace->problems[0];
+}
+
+TEST(Workspace, DamagedWorkspaceOpenedAsAnyFileNamesItOnce) {
+    const fs::path dir = fresh_dir("opened_bad");
+    const std::string path = (dir / "ws.json").string();
+    std::ofstream(path) << R"({"schema": "attention-workbench/workspace", "schema_version": 1, "panel_spec": 3})";
+    try {
+        open_results_file(path);
+        FAIL() << "a damaged workspace opened";
+    } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.find(path), what.rfind(path)) << what;  // named once
+        EXPECT_NE(what.find("bad spec"), std::string::npos) << what;
+    }
 }

@@ -60,14 +60,16 @@ void use(const awb::ResultsFile& f) {
         in.profile = f.report ? &*f.report : traced ? &*traced : nullptr;
         in.bench = m.bench;
         in.sweep = m.sweep;
+        const std::optional<awb::SweepAnalysis> sweep_analysis = m.sweep ? std::optional(awb::analyze_sweep(*m.sweep, false)) : std::nullopt;
+        in.sweep_analysis = sweep_analysis ? &*sweep_analysis : nullptr;
         in.check = m.check;
         sink(awb::html_report(in).size());
         if (f.report) sink(awb::to_json(*f.report).dump().size());
         if (f.bench) sink(awb::format_bench(*f.bench).size() + awb::bench_file_json(*f.bench).dump().size());
         if (f.sweep) {
-            sink(awb::format_analysis(awb::analyze(*f.sweep)).size() + awb::sweep_csv(*f.sweep).size());
+            sink(awb::format_analysis(*sweep_analysis).size() + awb::sweep_csv(*f.sweep).size());
             for (const auto& p : f.sweep->points) sink(awb::format_sweep_point(p).size());
-            sink(awb::sweep_file_json(*f.sweep).dump().size());
+            sink(awb::sweep_file_json(*f.sweep, *sweep_analysis).dump().size());
         }
         if (f.check) sink(awb::format_check(*f.check).size() + awb::check_file_json(*f.check).dump().size());
     } catch (const std::exception& e) {

@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
         shards.push_back({"sweep-" + std::to_string(k) + "-of-2.json", run_sweep(plan, nullptr, SweepShard{k, 2, "--shard"})});
     const MergeOutcome merged = merge_shards(shards);
     if (!merged.problems.empty()) return 1;
-    chart->setSweeps({{QStringLiteral("merged"), std::make_shared<const SweepResult>(merged.merged)}});
+    chart->setSweeps({labelled_sweep(QStringLiteral("merged"), std::make_shared<const SweepResult>(merged.merged))});
     chart->setMetric(ui::SweepChart::Metric::MedianTime);
     QApplication::processEvents();
     {

@@ -364,7 +364,7 @@ private slots:
         QVERIFY(w.view().end_ns - w.view().start_ns < trace->end_ns() - trace->begin_ns());
     }
     void timelineTooltipsGiveTheRunsTotalsFromItsAnalysis() {
-        const AnalyzedRun run = analyze(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        const AnalyzedRun run = analyzed(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
         TimelineWidget w;
         w.setRun(run.run, run.analysis);
         QVERIFY(w.data());
@@ -451,7 +451,7 @@ private slots:
         MainWindow window;
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("s.json"));
-        write_text_file(path.toStdString(), sweep_file_json(*result).dump());
+        write_text_file(path.toStdString(), sweep_file_json(*result, analyze_sweep(*result)).dump());
         QVERIFY(open_and_wait(window, path));
         QCOMPARE(window.sweepChart()->curveCount(), 2);
     }
@@ -491,7 +491,7 @@ private slots:
         MainWindow window;
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("merged.json"));
-        write_text_file(path.toStdString(), sweep_file_json(m.merged).dump());
+        write_text_file(path.toStdString(), sweep_file_json(m.merged, analyze_sweep(m.merged)).dump());
         QVERIFY(open_and_wait(window, path));
         SweepChart* chart = window.sweepChart();
         QCOMPARE(chart->curveCount(), 2);
@@ -567,7 +567,7 @@ private slots:
         auto sdpa = std::make_shared<const ProfileResult>(profile_run(s, ProfileOptions{}));
         ComparisonView view;
         view.resize(1000, 700);
-        view.setRuns({{QStringLiteral("manual"), manual, analyze(manual).analysis}, {QStringLiteral("sdpa"), sdpa, nullptr}});
+        view.setRuns({{QStringLiteral("manual"), manual, analyzed(manual).analysis}, {QStringLiteral("sdpa"), sdpa, nullptr}});
         QVERIFY(view.model()->rowCount() > 5);
         bool new_sdpa = false;  // the fused op appears only in B (1.13 and 2.x spell it differently)
         for (const auto& r : view.model()->rows())
@@ -747,7 +747,7 @@ private slots:
         sweep.planned_points = 3;
         QTemporaryDir dir;
         const QString sweep_path = dir.filePath(QStringLiteral("s.json"));
-        write_text_file(sweep_path.toStdString(), sweep_file_json(sweep).dump());
+        write_text_file(sweep_path.toStdString(), sweep_file_json(sweep, analyze_sweep(sweep)).dump());
         QVERIFY(open_and_wait(window, sweep_path));
         QCOMPARE(state_of("lengths"), ItemState::Pass);
         QCOMPARE(state_of("profiler-off"), ItemState::Pass);
@@ -795,7 +795,7 @@ private slots:
         ui::Session session;
         QSignalSpy runs(&session, &ui::Session::runsChanged), shown(&session, &ui::Session::shownChanged),
             sweeps(&session, &ui::Session::sweepsChanged), measured(&session, &ui::Session::measurementsChanged);
-        const AnalyzedRun a = analyze(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        const AnalyzedRun a = analyzed(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
         session.addRun({QStringLiteral("a"), a.run, a.analysis});
         QCOMPARE(runs.size(), 1);
         QCOMPARE(shown.size(), 1);

@@ -381,7 +381,7 @@ private slots:
             p.bench.peak_bytes = int64_t(64 * x * x);
             sweep.points.push_back(p);
         }
-        window.sweepChart()->setSweeps({{QStringLiteral("s.json"), std::make_shared<const SweepResult>(sweep), true}});
+        window.sweepChart()->setSweeps({labelled_sweep(QStringLiteral("s.json"), std::make_shared<const SweepResult>(sweep))});
         QCOMPARE(window.sweepChart()->curveCount(), 2);
         QStringList legends{window.sweepChart()->legendText(0), window.sweepChart()->legendText(1)};
         const int g = legends[0].startsWith(QStringLiteral("mine")) ? 0 : 1;

@@ -213,7 +213,7 @@ private slots:
         s.points[2].spec.variant = s.points[3].spec.variant = s.points[2].bench.spec.variant = s.points[3].bench.spec.variant = "sdpa";
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("s.json"));
-        write_text_file(path.toStdString(), sweep_file_json(s).dump());
+        write_text_file(path.toStdString(), sweep_file_json(s, analyze_sweep(s)).dump());
         MainWindow window;
         QVERIFY(open_and_wait(window, path));
         const QString status = window.findChild<QLabel*>(QStringLiteral("status"))->text();
@@ -226,7 +226,7 @@ private slots:
                      qPrintable(window.sweepChart()->legendText(g)));
             QVERIFY(!window.sweepChart()->legendText(g).contains(QStringLiteral("N^")));
         }
-        QVERIFY(QString::fromStdString(format_analysis(analyze(s))).contains(QStringLiteral("no fit: 2 points (a fit needs 3)")));
+        QVERIFY(QString::fromStdString(format_analysis(analyze_sweep(s))).contains(QStringLiteral("no fit: 2 points (a fit needs 3)")));
     }
 
     void sweepChartFitsAtTheDefaultDockSizes() {
