@@ -9,8 +9,8 @@
 #include "cli_spec_options.h"
 #include "engine/bench.h"
 #include "engine/profiler_session.h"
-#include "io/json_io.h"
-#include "io/results_json.h"
+#include "io/run_json.h"
+#include "io/measurement_json.h"
 
 namespace awb::cli {
 

@@ -8,8 +8,8 @@
 #include "cli_options.h"
 #include "cli_spec_options.h"
 #include "engine/correctness.h"
-#include "io/json_io.h"
-#include "io/results_json.h"
+#include "io/run_json.h"
+#include "io/measurement_json.h"
 #include "model/variant_catalog.h"
 
 namespace awb::cli {

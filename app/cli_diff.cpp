@@ -16,7 +16,7 @@
 #include "analysis/run_verdict.h"
 #include "cli_engine_call.h"
 #include "cli_options.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/results_file.h"
 
 namespace awb::cli {
@@ -160,7 +160,9 @@ int run(const DiffCommand& c) {
     Side a, b;
     int bench_rc = -1;  // two benchmarks: their comparison's exit code
     const int read = read_inputs("diff", progress, [&] {
-        const ResultsFile fa = open_results_file(c.a, &progress), fb = open_results_file(c.b, &progress);
+        // Runs and benchmarks are compared; a file of another kind is refused before it is read.
+        const unsigned comparable = kind_bit(ResultsKind::Trace) | kind_bit(ResultsKind::ProfileReport) | kind_bit(ResultsKind::Bench);
+        const ResultsFile fa = open_results_file(c.a, &progress, comparable), fb = open_results_file(c.b, &progress, comparable);
         progress.end_line();
         if (fa.kind == ResultsKind::Bench && fb.kind == ResultsKind::Bench) {
             bench_rc = diff_benches(c, *fa.bench, *fb.bench);

@@ -7,7 +7,7 @@
 
 #include "cli_commands.h"
 #include "cli_progress.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "model/run_observer.h"
 
 namespace awb::cli {

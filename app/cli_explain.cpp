@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli_engine_call.h"
-#include "io/results_json.h"
+#include "io/measurement_json.h"
 
 namespace awb::cli {
 

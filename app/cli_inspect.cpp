@@ -24,7 +24,7 @@
 #include "cli_graph_replay.h"
 #include "cli_options.h"
 #include "io/trace_import.h"
-#include "io/trace_run.h"
+#include "io/results_file.h"
 #include "model/kernel_name.h"
 #include "model/units.h"
 
@@ -148,7 +148,7 @@ nlohmann::json summary_json(const ImportedTrace& t, const Trace& trace, const Ev
               {"json_bytes", t.bytes_read}};
 }
 
-// t: the import's facts (its events taken out into run, trace_run.h).
+// t: the import's facts (its events taken out into run by open_traces).
 nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, const std::string& path, const InspectCommand& c, SortKey sort) {
     const Trace& trace = run.trace;
     const EventCounts counts = count_events(trace);
@@ -241,17 +241,18 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey sort, StderrProgress& progress, nlohmann::json& out, int& rc) {
     const std::vector<std::string>& files = in.files[i];
     const std::string path = files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
-    ImportedTrace t;
-    std::optional<GraphReplayReport> replay;  // a graph replay read with its captures
+    ResultsFile f;
     try {
         const auto started = std::chrono::steady_clock::now();
-        t = read_inspect_input(files, in.folders.count(i) ? in.folders.at(i) : "", c.captures, &progress, replay);
+        const TraceSelection traces{files, in.folders.count(i) ? in.folders.at(i) : "", c.captures};
+        f = open_traces(traces, &progress);
         progress.end_line();
-        if (replay && !print_graph_replay(*replay)) rc = kExitBadInput;  // a capture that does not serve
+        if (f.graph_replay && !print_graph_replay(*f.graph_replay)) rc = kExitBadInput;  // a capture that does not serve
         if (c.timing) {
             const double s = seconds_since(started);
             std::fprintf(stderr, "attnwb inspect: %s: read %.1f MB of JSON in %.3f s (%.0f MB/s), peak RSS %.0f MiB after reading\n",
-                         path.c_str(), double(t.bytes_read) / 1e6, s, double(t.bytes_read) / 1e6 / s, double(peak_rss_bytes()) / 1048576.0);
+                         path.c_str(), double(f.import->bytes_read) / 1e6, s, double(f.import->bytes_read) / 1e6 / s,
+                         double(peak_rss_bytes()) / 1048576.0);
         }
     } catch (const TraceImportError& e) {
         progress.end_line();
@@ -263,9 +264,8 @@ bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey 
         return false;
     }
     const auto tables_started = std::chrono::steady_clock::now();
-    const ProfileResult run = take_run(t);
-    out["traces"].push_back(inspect_one(t, run, path, c, sort));
-    if (replay) out["traces"].back()["graph_replay"] = graph_replay_json(*replay);
+    out["traces"].push_back(inspect_one(*f.import, *f.run, path, c, sort));
+    if (f.graph_replay) out["traces"].back()["graph_replay"] = graph_replay_json(*f.graph_replay);
     if (c.timing)
         std::fprintf(stderr, "attnwb inspect: tables analysed and printed in %.3f s, peak RSS %.0f MiB after them\n",
                      seconds_since(tables_started), double(peak_rss_bytes()) / 1048576.0);

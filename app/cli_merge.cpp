@@ -12,7 +12,7 @@
 #include "cli_explain.h"
 #include "cli_options.h"
 #include "io/results_file.h"
-#include "io/results_json.h"
+#include "io/measurement_json.h"
 #include "model/sweep_merge.h"
 
 namespace awb::cli {
@@ -31,7 +31,7 @@ int run(const MergeCommand& c) {
     std::vector<ShardFile> files;
     const int read = read_inputs("merge", progress, [&] {
         for (const auto& path : c.inputs) {
-            ResultsFile f = open_results_file(path, &progress);
+            ResultsFile f = open_results_file(path, &progress, kind_bit(ResultsKind::Sweep));  // another kind: not read
             if (f.kind != ResultsKind::Sweep)
                 throw std::runtime_error("'" + path + "' is a " + to_string(f.kind) + ", not a sweep");
             files.push_back({path, std::move(*f.sweep)});

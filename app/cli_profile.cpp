@@ -12,7 +12,7 @@
 #include "engine/profiler_session.h"
 #include "engine/roof_probe.h"
 #include "io/chrome_trace.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "model/units.h"
 
 namespace awb::cli {

@@ -11,7 +11,7 @@
 #include "cli_engine_call.h"
 #include "cli_explain.h"
 #include "cli_options.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/results_file.h"
 
 namespace awb::cli {
@@ -43,7 +43,7 @@ void set_once(std::optional<T>& slot, T value, const std::string& kind, const st
 }
 
 void load(const std::string& path, Inputs& in, RunObserver* progress) {
-    ResultsFile f = open_results_file(path, progress);
+    ResultsFile f = open_results_file(path, progress, kAnyResultsKind & ~kind_bit(ResultsKind::Workspace));  // refused unread
     switch (f.kind) {
         case ResultsKind::Trace:
             in.analysis = analyze_run(*f.run);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "model/run_observer.h"
 #include "model/module_file.h"
 #include "model/variant_catalog.h"

@@ -27,7 +27,7 @@ elif [ "${1:-}" = "--tsan" ]; then
 elif [ "${1:-}" = "--asan" ]; then
   shift
   dir=build-asan
-  # -Og -g1: g++'s UBSan at -O1 -g doubled the compile time (json_io's unit 53 s -> 114 s); at -Og with
+  # -Og -g1: g++'s UBSan at -O1 -g doubled the compile time (run_json's unit 53 s -> 114 s); at -Og with
   # line tables only it is 43 s, and reports still name file and line.
   args=(-DAWB_SANITIZE=address,undefined "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-Og -g1")
   targets=(--target awb_ui_tests attnwb attnwb-engine)

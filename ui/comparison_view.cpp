@@ -23,7 +23,7 @@
 #include "run_modules.h"
 #include "scroll_area.h"
 #include "table_columns.h"
-#include "timeline_widget.h"
+#include "timeline_view.h"
 
 namespace awb::ui {
 
@@ -81,7 +81,7 @@ ComparisonView::ComparisonView(QWidget* parent)
       label_a_(new QLabel), label_b_(new QLabel), model_(new ComparisonModel(this)), proxy_(new QSortFilterProxyModel(this)),
       table_(new QTableView), tabs_(new QTabWidget), kernel_model_(new QStandardItemModel(this)),
       kernel_proxy_(new QSortFilterProxyModel(this)), kernel_table_(new QTableView), findings_diff_(new QTextBrowser),
-      timeline_a_(new TimelineWidget), timeline_b_(new TimelineWidget) {
+      timeline_a_(new TimelineView), timeline_b_(new TimelineView) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ComparisonModel::SortRole);
     proxy_->setSortLocaleAware(false);
@@ -106,8 +106,8 @@ ComparisonView::ComparisonView(QWidget* parent)
     connect(pick_b_, &QComboBox::activated, this, [this] { user_picked_ = true; });
     connect(pick_a_, &QComboBox::currentIndexChanged, this, &ComparisonView::update_comparison);
     connect(pick_b_, &QComboBox::currentIndexChanged, this, &ComparisonView::update_comparison);
-    connect(timeline_a_, &TimelineWidget::viewChanged, this, [this] { sync(timeline_a_, timeline_b_); });
-    connect(timeline_b_, &TimelineWidget::viewChanged, this, [this] { sync(timeline_b_, timeline_a_); });
+    connect(timeline_a_, &TimelineView::viewChanged, this, [this] { sync(timeline_a_, timeline_b_); });
+    connect(timeline_b_, &TimelineView::viewChanged, this, [this] { sync(timeline_b_, timeline_a_); });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
         const QString name = proxy_->index(current.row(), ComparisonModel::Name).data().toString();
         timeline_a_->setHighlightedName(name);
@@ -116,7 +116,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     verdict_->setText(tr("Run two specs (or the same spec at two shapes), or open two traces, to compare them here."));
 }
 
-QWidget* ComparisonView::labelled_timeline(QLabel* label, TimelineWidget* timeline) {
+QWidget* ComparisonView::labelled_timeline(QLabel* label, TimelineView* timeline) {
     label->setTextFormat(Qt::RichText);
     label->setAutoFillBackground(true);
     label->setContentsMargins(4, 1, 4, 1);
@@ -299,12 +299,12 @@ void ComparisonView::show_findings_and_verdict(int a, int b) {
         });
 }
 
-void ComparisonView::sync(TimelineWidget* from, TimelineWidget* to) {
+void ComparisonView::sync(TimelineView* from, TimelineView* to) {
     if (syncing_ || runs_.empty()) return;
     const int a = pick_a_->currentIndex(), b = pick_b_->currentIndex();
     if (a < 0 || b < 0) return;
     // Offsets from each trace's own start, so that step k of A sits over step k of B.
-    const auto start_of = [&](TimelineWidget* w) {
+    const auto start_of = [&](TimelineView* w) {
         const auto& run = runs_[size_t(w == timeline_a_ ? a : b)].result;
         return run->trace.begin_ns();
     };

@@ -28,7 +28,7 @@ class QTextBrowser;
 namespace awb::ui {
 
 class ComparisonModel;
-class TimelineWidget;
+class TimelineView;
 
 class ComparisonView : public QWidget {
     Q_OBJECT
@@ -37,8 +37,8 @@ public:
     void setRuns(std::vector<NamedRun> runs);  // keeps the choice when the runs are still there
     void compare(int a, int b);                // indices into the runs
     ComparisonModel* model() const { return model_; }
-    TimelineWidget* timelineA() const { return timeline_a_; }
-    TimelineWidget* timelineB() const { return timeline_b_; }
+    TimelineView* timelineA() const { return timeline_a_; }
+    TimelineView* timelineB() const { return timeline_b_; }
     QStandardItemModel* kernelModel() const { return kernel_model_; }  // kernels joined by name, by |delta|
     QTextBrowser* findingsDiff() const { return findings_diff_; }
     QTableView* table() const { return table_; }
@@ -54,8 +54,8 @@ private:
     void update_comparison();
     void show_findings_and_verdict(int a, int b);
     void build_layout();
-    QWidget* labelled_timeline(QLabel* label, TimelineWidget* timeline);
-    void sync(TimelineWidget* from, TimelineWidget* to);
+    QWidget* labelled_timeline(QLabel* label, TimelineView* timeline);
+    void sync(TimelineView* from, TimelineView* to);
     std::vector<NamedRun> runs_;
     QComboBox *pick_a_, *pick_b_;
     QLabel* summary_;
@@ -69,7 +69,7 @@ private:
     QSortFilterProxyModel* kernel_proxy_;
     QTableView* kernel_table_;
     QTextBrowser* findings_diff_;
-    TimelineWidget *timeline_a_, *timeline_b_;
+    TimelineView *timeline_a_, *timeline_b_;
     int generation_ = 0;  // of the picks: a background comparison made for older ones is dropped
     bool syncing_ = false;
     bool user_picked_ = false;  // the user chose A or B: keep the choice while those runs are there

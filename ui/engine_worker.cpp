@@ -2,7 +2,7 @@
 
 #include "engine/roof_probe.h"
 #include "engine/sweep_runner.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/trace_import.h"
 #include "io/workspace.h"
 

@@ -31,8 +31,8 @@
 #include "format_qt.h"
 #include "gpu_time_view.h"
 #include "io/chrome_trace.h"
-#include "io/json_io.h"
-#include "io/results_json.h"
+#include "io/run_json.h"
+#include "io/measurement_json.h"
 #include "kernel_panel.h"
 #include "operator_panel.h"
 #include "report/report_html.h"
@@ -41,7 +41,7 @@
 #include "scroll_area.h"
 #include "session.h"
 #include "sweep_chart.h"
-#include "timeline_widget.h"
+#include "timeline_view.h"
 
 namespace awb::ui {
 
@@ -81,7 +81,7 @@ QString graphReplayLines(const GraphReplayReport& r) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), session_(new Session(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), kernels_(new KernelPanel), attention_(new AttentionView), gpu_time_(new GpuTimeView), findings_(new FindingsView), timeline_(new TimelineWidget), chart_(new SweepChart), comparison_(new ComparisonView),
+      operators_(new OperatorPanel), kernels_(new KernelPanel), attention_(new AttentionView), gpu_time_(new GpuTimeView), findings_(new FindingsView), timeline_(new TimelineView), chart_(new SweepChart), comparison_(new ComparisonView),
       timeline_scroll_(in_scroll_area(timeline_, false)),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
@@ -128,13 +128,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
     connect(run_panel_, &RunPanel::sweepRequested, this, &MainWindow::startSweep);
-    connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineWidget::showName);  // highlighted and scrolled to
-    connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineWidget::showName);
+    connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineView::showName);  // highlighted and scrolled to
+    connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineView::showName);
     connect(attention_, &AttentionView::callSelected, this, [this](int event, qint64 start_ns, qint64 end_ns) {
         const qint64 pad = std::max<qint64>(1000, (end_ns - start_ns) / 4);  // the call with a quarter of it either side
         timeline_->setView({start_ns - pad, end_ns + pad, 1});
         timeline_->selectEvent(event);
-        if (const int y = timeline_->eventY(event); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineWidget::kRowPx);
+        if (const int y = timeline_->eventY(event); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
     });
     connectSession();
     connectEngine();
@@ -199,7 +199,14 @@ void MainWindow::connectSession() {
         for (size_t i = 0; i < numbered.size(); ++i) numbered[i].label = QStringLiteral("#%1 %2").arg(i + 1).arg(numbered[i].label);
         comparison_->setRuns(std::move(numbered));
     });
+    // The views of the run on screen take it from the session themselves, the timeline first.
+    session_->addView(timeline_);
+    session_->addView(operators_);
+    session_->addView(kernels_);
+    session_->addView(attention_);
+    session_->addView(gpu_time_);
     connect(session_, &Session::shownChanged, this, &MainWindow::displayShown);
+    connect(session_, &Session::viewsShown, this, &MainWindow::explainShown);
     connect(session_, &Session::sweepsChanged, this, [this] {
         chart_->setSweeps(session_->sweeps());
         explainShown();
@@ -347,22 +354,7 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const Q
 void MainWindow::displayShown() {
     const NamedRun& run = session_->shown();
     const std::shared_ptr<const ProfileResult>& result = run.result;
-    const std::vector<RunView*> views{timeline_, operators_, kernels_, attention_, gpu_time_};  // the timeline first
-    if (!result) {  // nothing on screen (a workspace without runs, a profile report without events)
-        for (RunView* v : views) v->showRun(run, false);
-        explainShown();
-        return;
-    }
-    // The views: for a large trace one per event-loop turn (each takes tens of ms there), so the window
-    // answers in between; dropped once another run is on screen.
-    const bool large = result->trace.events().size() >= kBackgroundEvents;
-    auto still_shown = [this, result] { return session_->shown().result == result; };
-    views.front()->showRun(run, large);  // the timeline at once: its draw lists are built in the background
-    std::vector<std::function<void()>> steps;
-    for (size_t i = 1; i < views.size(); ++i)
-        steps.push_back([=, v = views[i]] { if (still_shown()) v->showRun(run, large); });
-    steps.push_back([=, this] { if (still_shown()) explainShown(); });
-    run_steps(this, large, std::move(steps));
+    if (!result) return;  // nothing on screen (a workspace without runs, a profile report without events)
     if (!result->spec_known) {  // an imported trace: no spec of ours to name it by; the status line says how it was opened
         setWindowTitle(tr("Attention Workbench - %1").arg(run.label));
         noteTraceFacts();

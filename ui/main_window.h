@@ -32,7 +32,7 @@ class OperatorPanel;
 class RunPanel;
 class Session;
 class SweepChart;
-class TimelineWidget;
+class TimelineView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -70,7 +70,7 @@ public:
     AttentionView* attention() const { return attention_; }
     GpuTimeView* gpuTime() const { return gpu_time_; }
     FindingsView* findings() const { return findings_; }
-    TimelineWidget* timeline() const { return timeline_; }
+    TimelineView* timeline() const { return timeline_; }
     SweepChart* sweepChart() const { return chart_; }
     ComparisonView* comparison() const { return comparison_; }
     Engine* engine() const { return engine_; }
@@ -96,7 +96,7 @@ private:
     void buildToolBar();
     void connectSession();  // the panels follow the session
     void connectEngine();   // what the engine thread reports goes to the session and the status line
-    void displayShown();    // timeline, tables, findings, title: all from the shown run's analysis
+    void displayShown();    // the title and status line of the shown run (its views follow the session)
     void restoreWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);
     void restoreWorkspace(const Workspace& workspace, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses,
                           const QString& path);
@@ -111,7 +111,7 @@ private:
     AttentionView* attention_;
     GpuTimeView* gpu_time_;
     FindingsView* findings_;
-    TimelineWidget* timeline_;
+    TimelineView* timeline_;
     SweepChart* chart_;
     ComparisonView* comparison_;
     QScrollArea* timeline_scroll_;

@@ -17,7 +17,7 @@
 #include "run_panel.h"
 #include "session.h"
 #include "sweep_chart.h"
-#include "timeline_widget.h"
+#include "timeline_view.h"
 
 namespace awb::ui {
 

@@ -1,5 +1,6 @@
-// A view of the run on screen. The window hands every such view the same NamedRun (the run with its
-// analysis, computed once) when the session's shown run changes; each takes what it shows from it.
+// A view of the run on screen. Added to the Session (Session::addView), every such view gets the same
+// NamedRun (the run with its analysis, computed once) when the shown run changes; each takes what it
+// shows from it.
 // A null result: nothing on screen (a workspace without runs, a report without events).
 #pragma once
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analysis/checklist.h"
+#include "background.h"
 #include "analysis/sweep_analysis.h"
 #include "model/module_file.h"
 
@@ -55,18 +56,35 @@ std::shared_ptr<const SweepAnalysis> Session::liveAnalysis() const {
     return std::make_shared<const SweepAnalysis>(analyze_sweep(live_sweep_));
 }
 
+void Session::changeShown() {
+    emit shownChanged();
+    const NamedRun run = shown();
+    const bool large = run.result && run.result->trace.events().size() >= kBackgroundEvents;
+    auto still_shown = [this, result = run.result] { return shown().result == result; };
+    std::vector<std::function<void()>> steps;
+    for (const View& v : views_)
+        steps.push_back([=] { if (v.alive && still_shown()) v.view->showRun(run, large); });
+    steps.push_back([=, this] { if (still_shown()) emit viewsShown(); });
+    if (!large) {
+        run_steps(this, false, std::move(steps));
+        return;
+    }
+    steps.front()();  // the first view (the timeline) at once: its draw lists are built in the background
+    run_steps(this, true, std::move(steps), 1);
+}
+
 void Session::addRun(NamedRun run, bool show) {
     runs_.push_back(std::move(run));
     emit runsChanged();
     if (show) {
         shown_ = int(runs_.size()) - 1;
-        emit shownChanged();
+        changeShown();
     }
 }
 
 void Session::clearShown() {
     shown_ = -1;
-    emit shownChanged();
+    changeShown();
 }
 
 std::vector<LabelledSweep> Session::shownSweeps() const {
@@ -156,7 +174,7 @@ void Session::restore(const Workspace& w, const std::vector<std::shared_ptr<cons
     emit runsChanged();
     emit sweepsChanged();
     emit measurementsChanged();
-    emit shownChanged();
+    changeShown();
 }
 
 std::shared_ptr<const Workspace> Session::toWorkspace(const RunSpec& panel_spec, std::vector<std::string> panel_modules) const {

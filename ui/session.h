@@ -1,11 +1,13 @@
 // What one workbench window holds: the runs of the session (labelled, each with its analysis), the
 // run on screen, the sweeps on the chart (or the sweep running here), the last benchmark and the last
-// correctness check. The window changes it; the panels observe it through its signals (the
-// comparison follows runsChanged, the timeline and tables shownChanged, the chart sweepsChanged, the
-// findings every change). No widgets, no engine: a workspace is its saved form.
+// correctness check. The window changes it; the panels observe it: the views of the run on screen (the
+// timeline and the tables) are added to it and take each shown run themselves, the comparison follows
+// runsChanged, the chart sweepsChanged, the findings every change. No widgets of its own, no engine: a
+// workspace is its saved form.
 #pragma once
 
 #include <QObject>
+#include <QPointer>
 
 #include <memory>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "io/workspace.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
+#include "run_view.h"
 #include "session_types.h"
 
 namespace awb::ui {
@@ -39,6 +42,13 @@ public:
     // The live sweep's: its entry's, or computed when the entry was removed while it ran.
     std::shared_ptr<const SweepAnalysis> liveAnalysis() const;
 
+    // A view of the run on screen follows the session (as RenderDoc's viewers register with it): each
+    // time the shown run changes it gets it, in the order added (the first at once), one per event-loop
+    // turn for a large trace so the window answers in between, and none once another run is on screen;
+    // viewsShown after the last. A view destroyed before the session is dropped.
+    template <typename View>
+    void addView(View* view) { views_.push_back({QPointer<QObject>(view), view}); }
+
     void addRun(NamedRun run, bool show = true);  // runsChanged, then shownChanged when shown
     void clearShown();                            // shownChanged
     void addSweep(SweepResult sweep, const QString& label);  // sweepsChanged
@@ -63,9 +73,16 @@ signals:
     void shownChanged();
     void sweepsChanged();
     void measurementsChanged();  // the benchmark or the check
+    void viewsShown();           // every added view has the shown run
 
 private:
     void setLive();
+    void changeShown();  // shownChanged, then the views
+    struct View {
+        QPointer<QObject> alive;
+        RunView* view;
+    };
+    std::vector<View> views_;
     QString nextTag() { return QStringLiteral("S%1").arg(next_tag_++); }
     std::vector<NamedRun> runs_;
     int shown_ = -1;  // index into runs_, -1 for none

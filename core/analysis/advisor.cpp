@@ -46,7 +46,7 @@ std::vector<std::string> ops_at(const Trace& trace, const std::vector<const Memo
 }
 
 // What to do about materialised scores depends on what sdpa is on the run's LibTorch (measured in
-// tests/core/test_sdpa_backends.cpp): 1.13's is the math path, 2.x's a fused kernel unless math is forced.
+// tests/engine/test_sdpa_backends.cpp): 1.13's is the math path, 2.x's a fused kernel unless math is forced.
 std::string score_matrix_action(const ProfileResult& run) {
     const bool torch1 = run.environment.torch_version.rfind("1.", 0) == 0;
     const std::string chunked = "the chunked variant (block-wise online softmax) never holds it either";

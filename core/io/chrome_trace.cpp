@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "analysis/results_text.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 
 namespace awb {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "io/json_io.h"
+#include "io/run_json.h"
 
 namespace awb {
 

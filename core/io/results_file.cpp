@@ -4,9 +4,10 @@
 #include <filesystem>
 
 #include "io/graph_replay_import.h"
-#include "io/results_json.h"
+#include "io/measurement_json.h"
 #include "io/spooled_input.h"
 #include "io/trace_import.h"
+#include "io/trace_run.h"
 #include "io/workspace.h"
 
 namespace awb {
@@ -25,15 +26,40 @@ std::string to_string(ResultsKind kind) {
 
 namespace {
 
-ResultsFile replay_file(ReplayImport replay, const std::string& path) {
+ResultsFile traces_file(ImportedTrace imported, std::optional<GraphReplayReport> replay, const std::string& path) {
     ResultsFile out;
     out.path = path;
-    out.run = profile_result_from_import(std::move(replay.imported));
-    out.graph_replay = std::move(replay.report);
+    out.run = take_run(imported);
+    out.import = std::move(imported);
+    out.graph_replay = std::move(replay);
+    return out;
+}
+
+// What a selection attaches: the captures named to its files, else a folder's capture_traces/
+// (nullopt: a plain trace).
+std::optional<ReplayFiles> replay_of(const TraceSelection& s) {
+    if (s.captures.empty()) return s.folder.empty() ? std::nullopt : replay_files_of(s.folder);
+    ReplayFiles out;
+    out.replay = s.files.empty() ? trace_files_of(s.folder) : s.files;
+    for (const std::string& c : s.captures) {
+        const std::vector<std::string> found = capture_files_of(c, &out.problems);
+        if (found.empty()) out.problems.push_back("'" + c + "' holds no capture trace (.json or .json.gz)");
+        out.captures.insert(out.captures.end(), found.begin(), found.end());
+    }
     return out;
 }
 
 }  // namespace
+
+ResultsFile open_traces(const TraceSelection& selection, RunObserver* observer) {
+    const std::string path = selection.folder.empty() ? selection.files.front() : selection.folder;
+    if (std::optional<ReplayFiles> replay = replay_of(selection)) {
+        ReplayImport r = import_replay(*replay, observer);
+        return traces_file(std::move(r.imported), std::move(r.report), path);
+    }
+    const std::vector<std::string> files = selection.files.empty() ? trace_files_of(selection.folder) : selection.files;
+    return traces_file(import_chrome_traces(files, observer), std::nullopt, path);
+}
 
 ResultsFile open_replay_selection(const std::vector<std::string>& paths, RunObserver* observer) {
     ReplayImport replay = import_replay_selection(paths, observer);
@@ -43,14 +69,46 @@ ResultsFile open_replay_selection(const std::vector<std::string>& paths, RunObse
             path = p;  // the replay's (first) file names what is open
             break;
         }
-    return replay_file(std::move(replay), path);
+    return traces_file(std::move(replay.imported), std::move(replay.report), path);
 }
 
-ResultsFile open_results_file(const std::string& path, RunObserver* observer) {
+namespace {
+
+std::optional<ResultsKind> kind_of_schema(const std::string& kind) {
+    if (kind == "workspace") return ResultsKind::Workspace;
+    if (kind == "profile-report") return ResultsKind::ProfileReport;
+    if (kind == "bench") return ResultsKind::Bench;
+    if (kind == "sweep") return ResultsKind::Sweep;
+    if (kind == "check") return ResultsKind::Check;
+    return std::nullopt;
+}
+
+// The file's content, its kind known and taken by the caller.
+void read_results(ResultsFile& out, const nlohmann::json& j, RunObserver* observer) {
+    switch (out.kind) {
+        case ResultsKind::Workspace:  // names its own file and the runs it leaves out
+            out.workspace = std::make_shared<const Workspace>(workspace_from_json(j, out.path, observer));
+            return;
+        case ResultsKind::ProfileReport:
+            out.report = report_from_json(j);
+            out.run = run_of_report(*out.report);
+            if (j.contains("findings"))
+                out.findings = read_or_throw("profile report", [&] { return findings_from_json(j.at("findings")); });
+            return;
+        case ResultsKind::Bench: out.bench = bench_from_file_json(j); return;
+        case ResultsKind::Sweep: out.sweep = sweep_from_file_json(j); return;
+        case ResultsKind::Check: out.check = check_from_file_json(j); return;
+        case ResultsKind::Trace: return;
+    }
+}
+
+}  // namespace
+
+ResultsFile open_results_file(const std::string& path, RunObserver* observer, unsigned accepted) {
     const SpooledInput input(path, observer);  // a pipe gives its bytes once: read from a copy
     if (input.spooled()) {
         try {
-            ResultsFile f = open_results_file(input.path(), observer);
+            ResultsFile f = open_results_file(input.path(), observer, accepted);
             f.path = path;
             return f;
         } catch (const Cancelled&) {
@@ -64,47 +122,37 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer) {
     ResultsFile out;
     out.path = path;
     if (std::filesystem::is_directory(path) || looks_like_chrome_trace(path)) {
+        out.read = (accepted & kind_bit(ResultsKind::Trace)) != 0;
+        if (!out.read) return out;
         // A folder holds the traces of one distributed run (one lane group per rank), or a graph replay
         // beside the capture_traces/ of its graphs.
-        if (auto replay = replay_files_of(path)) return replay_file(import_replay(*replay, observer), path);
-        out.run = profile_result_from_import(import_chrome_traces(trace_files_of(path), observer));
-        return out;
+        TraceSelection traces;
+        if (std::filesystem::is_directory(path)) traces.folder = path;
+        else traces.files = {path};
+        return open_traces(traces, observer);
     }
     const nlohmann::json j = read_json_file(path);
     const std::string kind = results_kind(j);
-    if (kind == "workspace") {  // names its own file and the runs it leaves out
-        out.kind = ResultsKind::Workspace;
-        out.workspace = std::make_shared<const Workspace>(workspace_from_json(j, path, observer));
+    const std::optional<ResultsKind> known = kind_of_schema(kind);
+    if (!known && kind.empty())
+        throw std::runtime_error("'" + path + "': not a file of Attention Workbench (no \"schema\": \"attention-workbench/...\") "
+                                 "nor a chrome trace (no \"traceEvents\")");
+    if (!known)
+        throw std::runtime_error("'" + path + "': an attnwb '" + kind + "' file, which holds no run to open; open profile "
+                                 "reports, traces, benchmarks, sweeps, checks or workspaces");
+    out.kind = *known;
+    out.read = (accepted & kind_bit(out.kind)) != 0;
+    if (!out.read) return out;
+    if (out.kind == ResultsKind::Workspace) {
+        read_results(out, j, observer);  // its messages name the workspace's own file
         return out;
     }
-    const std::string named = "'" + path + "'";
     try {
-        if (kind == "profile-report") {
-            out.kind = ResultsKind::ProfileReport;
-            out.report = report_from_json(j);
-            out.run = run_of_report(*out.report);
-            if (j.contains("findings"))
-                out.findings = read_or_throw("profile report", [&] { return findings_from_json(j.at("findings")); });
-        } else if (kind == "bench") {
-            out.kind = ResultsKind::Bench;
-            out.bench = bench_from_file_json(j);
-        } else if (kind == "sweep") {
-            out.kind = ResultsKind::Sweep;
-            out.sweep = sweep_from_file_json(j);
-        } else if (kind == "check") {
-            out.kind = ResultsKind::Check;
-            out.check = check_from_file_json(j);
-        } else if (kind.empty()) {
-            throw std::runtime_error("not a file of Attention Workbench (no \"schema\": \"attention-workbench/...\") "
-                                     "nor a chrome trace (no \"traceEvents\")");
-        } else {
-            throw std::runtime_error("an attnwb '" + kind + "' file, which holds no run to open; open profile "
-                                     "reports, traces, benchmarks, sweeps, checks or workspaces");
-        }
+        read_results(out, j, observer);
     } catch (const Cancelled&) {
         throw;
     } catch (const std::exception& e) {
-        throw std::runtime_error(named + ": " + e.what());
+        throw std::runtime_error("'" + path + "': " + e.what());
     }
     return out;
 }

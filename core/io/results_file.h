@@ -1,8 +1,9 @@
 // Any file the workbench opens, read by one function that says what it is: a chrome trace (ours,
 // PyTorch's or Kineto's; .json, .json.gz, a folder of ranks, or a folder holding a graph replay and its
 // capture_traces/), a profile report, a benchmark, a
-// sweep, a correctness check or a workspace. attnwb report and diff and the GUI's File > Open all go
-// through it, so a file opens the same way everywhere and fails with the same message.
+// sweep, a correctness check or a workspace. attnwb inspect, report and diff and the GUI's File > Open
+// all go through it (traces through open_traces), so a file opens the same way everywhere and fails with
+// the same message.
 #pragma once
 
 #include <memory>
@@ -12,7 +13,7 @@
 
 #include "analysis/advisor.h"
 #include "io/graph_replay.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/workspace.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
@@ -26,12 +27,21 @@ enum class ResultsKind { Trace, ProfileReport, Bench, Sweep, Check, Workspace };
 // "chrome trace", "profile report", "benchmark", "sweep", "correctness check", "workspace"
 std::string to_string(ResultsKind kind);
 
+// Which kinds a caller takes (a bit per kind): open_results_file names a file of another kind without
+// reading it, so attnwb merge refuses a 300 MB trace or a workspace before importing it.
+constexpr unsigned kind_bit(ResultsKind kind) { return 1u << unsigned(kind); }
+inline constexpr unsigned kAnyResultsKind = ~0u;
+
 struct ResultsFile {
     std::string path;
     ResultsKind kind = ResultsKind::Trace;
+    bool read = true;  // false: a kind the caller does not take, named but not read (nothing below is set)
     // Trace: the imported run with its events. ProfileReport: the run it describes, without events
     // (run_of_report), for the checklist.
     std::optional<ProfileResult> run;
+    // Trace: what the import found besides the events (events by category, skipped events and their
+    // reasons, devices, ranks, bytes read); its trace is empty, the events are in run.
+    std::optional<ImportedTrace> import;
     std::optional<ProfileReport> report;  // ProfileReport: the file as written
     std::vector<Finding> findings;        // ProfileReport: the advisor's findings written with it
     std::optional<BenchResult> bench;
@@ -45,10 +55,24 @@ struct ResultsFile {
     std::shared_ptr<const Workspace> workspace;
 };
 
-// Reads path and says what it holds. Throws std::runtime_error whose message names the file and the
-// problem in words ("'x.png' cannot be read: it is a PNG image"), Cancelled when the observer asks
-// during a trace import.
-ResultsFile open_results_file(const std::string& path, RunObserver* observer = nullptr);
+// Reads path and says what it holds; a kind not in accepted is named, not read. Throws
+// std::runtime_error whose message names the file and the problem in words ("'x.png' cannot be read:
+// it is a PNG image"), Cancelled when the observer asks during a trace import.
+ResultsFile open_results_file(const std::string& path, RunObserver* observer = nullptr, unsigned accepted = kAnyResultsKind);
+
+// The traces of one run: one trace file, the ranks of one distributed run, or a graph replay with its
+// capture traces.
+struct TraceSelection {
+    std::vector<std::string> files;     // one trace, or the ranks of one run; empty: the folder's traces
+    std::string folder;                 // the folder given, if one was (a capture_traces/ in it is read)
+    std::vector<std::string> captures;  // capture traces named (files or folders); attached to files
+};
+
+// The one route from traces to a run: import (with its notes), the run taken from it, and for a replay
+// the attribution of its graphs' kernels (graph_replay; a capture that cannot serve is named in its
+// problems). path is the folder, else the first file. Throws TraceImportError naming the file that
+// cannot be read, Cancelled when the observer asks.
+ResultsFile open_traces(const TraceSelection& selection, RunObserver* observer = nullptr);
 
 // Several traces opened together: a graph replay and its capture traces (io/graph_replay_import.h says
 // which is which). Throws TraceImportError naming the file that cannot be read, or saying why the

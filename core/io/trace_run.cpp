@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "io/chrome_trace.h"
-#include "io/json_fields.h"
-#include "io/json_io.h"
+#include "io/json_read.h"
+#include "io/run_json.h"
 #include "model/environment.h"
 #include "model/printf_string.h"
 #include "model/units.h"

@@ -9,9 +9,9 @@
 #include <set>
 
 #include "io/chrome_trace.h"
-#include "io/json_fields.h"
-#include "io/json_io.h"
-#include "io/results_json.h"
+#include "io/json_read.h"
+#include "io/run_json.h"
+#include "io/measurement_json.h"
 #include "model/printf_string.h"
 
 namespace awb {

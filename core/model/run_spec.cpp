@@ -131,7 +131,7 @@ bool sdpa_holds_scores(const RunSpec& s, const DeviceCaps& caps) {
         case SdpaBackend::Auto: break;
     }
     // Auto on 2.x: the CPU runs its flash kernel for every dtype and mask we have (measured,
-    // tests/core/test_sdpa_backends.cpp); CUDA picks flash, efficient or cuDNN, none of which take float64.
+    // tests/engine/test_sdpa_backends.cpp); CUDA picks flash, efficient or cuDNN, none of which take float64.
     return s.device.kind == DeviceKind::CUDA && s.dtype == Dtype::Float64;
 }
 

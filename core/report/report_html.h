@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "analysis/explanation.h"
-#include "io/json_io.h"
-#include "io/results_json.h"
+#include "io/run_json.h"
+#include "io/measurement_json.h"
 
 namespace awb {
 

@@ -8,7 +8,7 @@ Each rule returns a Verdict: status "pass", "fail" or "n/a", one line saying why
   - operator rows (CPU side, without the CUDA runtime API rows and "[memory]"): the same names on both
     sides and the same calls on every row; at most two rows may differ by one call (PyTorch's
     duplicate-node rule turns a nanosecond tie into a call more or less, see
-    tests/core/test_op_table_reference.cpp);
+    tests/engine/test_op_table_reference.cpp);
   - self CUDA and CUDA total of every operator row that holds at least 2% of the Self CUDA total on
     either side: within 15% of each other (the larger of the two is the base);
   - kernels (device rows: kernels, copies, sets): the same names and calls; the total time of every

@@ -1,5 +1,7 @@
 # The core's GoogleTest sources that need no LibTorch (model, analysis, io, report): the main build's
 # awb_core_tests (tests/CMakeLists.txt) and the sanitized awb_core_tests_asan (tests/fuzz/CMakeLists.txt).
+# Their shared helpers (test_support.h, trace_builders.h) are in tests/support.
+set(AWB_TEST_SUPPORT_DIR ${CMAKE_CURRENT_LIST_DIR}/../support)
 set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_atomic_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_attention.cpp
@@ -9,7 +11,8 @@ set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_gpu_breakdown.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_graph_replay.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_import_pipeline.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/test_json_io.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_run_json.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_results_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_class.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_name.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_memory_replay.cpp

@@ -9,7 +9,7 @@
 
 #include "analysis/attention.h"
 #include "analysis/roofline.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/trace_import.h"
 #include "report/report_html.h"
 #include "model/printf_string.h"

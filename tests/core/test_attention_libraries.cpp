@@ -13,7 +13,7 @@
 #include "analysis/attention_rules.h"
 #include "analysis/kernel_class.h"
 #include "analysis/run_analysis.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/trace_import.h"
 #include "trace_builders.h"
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/gpu_breakdown.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/trace_files.h"
 #include "io/trace_import.h"
 

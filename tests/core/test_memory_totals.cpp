@@ -5,7 +5,7 @@
 #include "analysis/memory_replay.h"
 #include "analysis/run_analysis.h"
 #include "io/chrome_trace.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/trace_import.h"
 
 using namespace awb;

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "model/module_file.h"
 #include "model/run_observer.h"
 #include "test_support.h"

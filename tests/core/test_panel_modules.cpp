@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/workspace.h"
 #include "test_support.h"
 

@@ -7,7 +7,7 @@
 #include <numeric>
 #include <set>
 
-#include "io/results_json.h"
+#include "io/measurement_json.h"
 #include "model/sweep_merge.h"
 #include "model/sweep_shard.h"
 #include "test_support.h"

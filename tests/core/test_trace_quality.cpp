@@ -7,7 +7,7 @@
 
 #include "analysis/run_analysis.h"
 #include "analysis/trace_quality.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/trace_import.h"
 #include "io/trace_run.h"
 #include "test_support.h"

@@ -7,7 +7,7 @@
 
 #include "analysis/run_analysis.h"
 #include "io/graph_replay.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/results_file.h"
 #include "io/trace_files.h"
 #include "io/workspace.h"

@@ -25,7 +25,7 @@
 #include "analysis/sweep_analysis.h"
 #include "fuzz_input.h"
 #include "io/results_file.h"
-#include "io/results_json.h"
+#include "io/measurement_json.h"
 #include "io/workspace.h"
 #include "model/sweep_merge.h"
 #include "report/report_html.h"
@@ -47,6 +47,13 @@ void sink(size_t n) {
 }
 
 // Everything the workbench does with a file it opened.
+awb::ResultsFile results_of(const std::string& path, awb::ResultsKind kind) {
+    awb::ResultsFile f;
+    f.path = path;
+    f.kind = kind;
+    return f;
+}
+
 void use(const awb::ResultsFile& f) {
     try {
         const awb::Measurements m{f.run ? &*f.run : nullptr, f.bench ? &*f.bench : nullptr, f.sweep ? &*f.sweep : nullptr,
@@ -116,11 +123,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), std::streamsize(size));
         try {
             const awb::Workspace w = awb::load_workspace(path);
-            for (const auto& s : w.sweeps) use(awb::ResultsFile{path, awb::ResultsKind::Sweep, {}, {}, {}, {}, s.sweep, {}, {}});
-            if (w.bench) use(awb::ResultsFile{path, awb::ResultsKind::Bench, {}, {}, {}, *w.bench, {}, {}, {}});
-            if (w.check) use(awb::ResultsFile{path, awb::ResultsKind::Check, {}, {}, {}, {}, {}, *w.check, {}});
+            for (const auto& s : w.sweeps) {
+                awb::ResultsFile f = results_of(path, awb::ResultsKind::Sweep);
+                f.sweep = s.sweep;
+                use(f);
+            }
+            if (w.bench) {
+                awb::ResultsFile f = results_of(path, awb::ResultsKind::Bench);
+                f.bench = *w.bench;
+                use(f);
+            }
+            if (w.check) {
+                awb::ResultsFile f = results_of(path, awb::ResultsKind::Check);
+                f.check = *w.check;
+                use(f);
+            }
             for (const auto& r : w.runs) {
-                awb::ResultsFile f{path, awb::ResultsKind::Trace, *r.result, {}, {}, {}, {}, {}, {}};
+                awb::ResultsFile f = results_of(path, awb::ResultsKind::Trace);
+                f.run = *r.result;
                 use(f);
             }
         } catch (const std::exception& e) {
@@ -152,7 +172,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             for (const auto& n : m.notes) sink(n.size());
             if (!m.problems.empty()) return 0;
             for (const auto& p : m.merged.points) sink(awb::where_ran(m.merged, p).host.size());
-            use(awb::ResultsFile{"merged", awb::ResultsKind::Sweep, {}, {}, {}, {}, m.merged, {}, {}});
+            awb::ResultsFile merged = results_of("merged", awb::ResultsKind::Sweep);
+            merged.sweep = m.merged;
+            use(merged);
         } catch (const std::exception& e) {
             finding(std::string("merging sweeps the reader accepted threw ") + typeid(e).name() + ": " + e.what());
         }

@@ -26,7 +26,7 @@
 #include "operator_panel.h"
 #include "operator_table_model.h"
 #include "session.h"
-#include "timeline_widget.h"
+#include "timeline_view.h"
 
 using namespace awb::ui;
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "synthetic_timeline.h"
-#include "timeline_widget.h"
+#include "timeline_view.h"
 
 using namespace awb::ui;
 
@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
         auto data = std::make_shared<const TimelineData>(test::synthetic_timeline(n));
         const double build_s = double(build.nsecsElapsed()) / 1e9;
         const double bytes_per_event = (resident_bytes() - resident_before) / double(data->span_count());
-        TimelineWidget w;
+        TimelineView w;
         w.resize(area.size());
         w.setData(data);
         const int64_t mid = (data->start_ns + data->end_ns) / 2;

@@ -33,7 +33,7 @@
 #include "operator_table_model.h"
 #include "sweep_chart.h"
 #include <qcustomplot.h>
-#include "timeline_widget.h"
+#include "timeline_view.h"
 
 using namespace awb;
 
@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
         const auto imported = std::make_shared<const ImportedTrace>(import_chrome_trace("tests/fixtures/traces/kineto_gpu_2x.json"));
         QWidget page;
         auto* layout = new QVBoxLayout(&page);
-        auto* timeline = new ui::TimelineWidget;
+        auto* timeline = new ui::TimelineView;
         auto* kernels = new ui::KernelPanel;
         layout->addWidget(timeline, 3);
         layout->addWidget(kernels, 2);

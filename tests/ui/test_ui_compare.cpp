@@ -19,7 +19,7 @@
 #include "comparison_view.h"
 #include "plot_export.h"
 #include "roofline_chart.h"
-#include "timeline_widget.h"
+#include "timeline_view.h"
 #include "ui_test_registry.h"
 #include "ui_test_support.h"
 
@@ -95,8 +95,8 @@ private slots:
             const QString where = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
             QVERIFY2(table->viewport()->height() >= 8 * table->rowHeight(0),
                      qPrintable(where + QStringLiteral(": table %1 px for rows of %2 px").arg(table->viewport()->height()).arg(table->rowHeight(0))));
-            const int lane = TimelineWidget::kLaneHeaderPx + TimelineWidget::kRowPx;
-            for (TimelineWidget* t : {view->timelineA(), view->timelineB()}) {
+            const int lane = TimelineView::kLaneHeaderPx + TimelineView::kRowPx;
+            for (TimelineView* t : {view->timelineA(), view->timelineB()}) {
                 const int shown = t->parentWidget()->height();  // the scroll area's viewport
                 QVERIFY2(shown >= 3 * lane, qPrintable(where + QStringLiteral(": timeline %1 px for lanes of %2 px").arg(shown).arg(lane)));
             }

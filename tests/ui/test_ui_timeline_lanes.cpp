@@ -10,7 +10,7 @@
 
 #include "operator_panel.h"
 #include "operator_table_model.h"
-#include "timeline_widget.h"
+#include "timeline_view.h"
 #include "ui_test_registry.h"
 #include "ui_test_support.h"
 
@@ -29,7 +29,7 @@ QAction* action_named(QMenu* menu, const QString& prefix) {
     return nullptr;
 }
 
-void trigger(TimelineWidget* t, int lane, const QString& prefix) {
+void trigger(TimelineView* t, int lane, const QString& prefix) {
     std::unique_ptr<QMenu> menu(t->laneMenu(lane));
     QAction* a = action_named(menu.get(), prefix);
     QVERIFY2(a, qPrintable(prefix));
@@ -52,7 +52,7 @@ private slots:
         window.resize(1600, 1000);
         window.show();
         QVERIFY(open_and_wait(window, kTrace));
-        TimelineWidget* t = window.timeline();
+        TimelineView* t = window.timeline();
         QCOMPARE(int(t->memoryTracks().size()), 1);
         const MemorySeries& s = *t->memoryTracks()[0];
         QCOMPARE(s.device, DeviceKind::CUDA);  // "Device Type": 6 (HIP) is the GPU
@@ -85,7 +85,7 @@ private slots:
         window.resize(1600, 1000);
         window.show();
         QVERIFY(open_and_wait(window, kResnet));
-        TimelineWidget* t = window.timeline();
+        TimelineView* t = window.timeline();
         const TimelineData* d = t->data();
         QVERIFY(d);
         // The string pid "Spans" and tid "PyTorch Profiler" give the lane its title, no hashed number.
@@ -142,7 +142,7 @@ private slots:
         window.resize(1000, 560);
         window.show();
         QVERIFY(open_and_wait(window, kResnet));
-        TimelineWidget* t = window.timeline();
+        TimelineView* t = window.timeline();
         QScrollArea* area = nullptr;
         for (QWidget* w = t->parentWidget(); w && !area; w = w->parentWidget()) area = qobject_cast<QScrollArea*>(w);
         QVERIFY(area);

@@ -14,18 +14,24 @@
 #include "analysis/results_text.h"
 #include "engine/sweep_runner.h"
 #include "io/graph_replay.h"
-#include "io/json_io.h"
-#include "io/results_json.h"
+#include "io/run_json.h"
+#include "io/measurement_json.h"
 #include "model/attention_cost.h"
 #include "model/sweep_merge.h"
 #include "run_panel.h"
 #include "session.h"
 #include "sweep_chart.h"
 #include "timeline_data.h"
-#include "timeline_widget.h"
+#include "timeline_view.h"
 #include "gpu_time_view.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"
+#include "main_window.h"
+#include <QTest>
+#include "findings_view.h"
+#include "kernel_panel.h"
+#include "comparison_model.h"
+#include "comparison_view.h"
 #include "ui_test_registry.h"
 #include "ui_test_support.h"
 
@@ -270,6 +276,44 @@ private slots:
             if (!grabs.isEmpty())
                 window.grab().save(QString::fromLocal8Bit(grabs) + QStringLiteral("/roofline-%1x%2.png").arg(size.width()).arg(size.height()));
         }
+    }
+    void mainWindowSavesAndReopensTheWorkspace() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("session.json"));
+        RunSpec spec = tiny_spec();
+        {
+            MainWindow window;
+            window.showResult(std::make_shared<const ProfileResult>(profile_run(spec, ProfileOptions{})));
+            spec.variant = "sdpa";
+            window.showResult(std::make_shared<const ProfileResult>(profile_run(spec, ProfileOptions{})), QStringLiteral("sdpa run"));
+            SweepPlan plan;
+            plan.base = tiny_spec();
+            plan.seq_lengths = {16, 32};
+            plan.bench.warmup = 0;
+            plan.bench.budget_s = 0;
+            plan.bench.min_repeats = 2;
+            window.session()->addSweep(run_sweep(plan), QStringLiteral("s1"));
+            spec.seq_q = spec.seq_k = 48;
+            window.runPanel()->setSpec(spec);
+            QSignalSpy saved(window.engine(), &Engine::workspaceSaved);
+            window.saveWorkspace(path);
+            QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60'000);
+        }
+        MainWindow window;
+        QSignalSpy loaded(window.engine(), &Engine::workspaceLoaded);
+        QVERIFY(window.openFile(path));
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 60'000);
+        // The spy sees the worker's signal at once; the window restores in its queued slot after it.
+        QTRY_COMPARE_WITH_TIMEOUT(int(window.workspace()->runs.size()), 2, 10'000);
+        const auto w = window.workspace();
+        QCOMPARE(int(w->runs.size()), 2);
+        QCOMPARE(QString::fromStdString(w->runs[1].label), QStringLiteral("sdpa run"));
+        QCOMPARE(w->shown, 1);  // the last run shown when saved is on screen again
+        QCOMPARE(window.operatorPanel()->model()->rows(), key_averages(w->runs[1].result->trace));
+        QCOMPARE(int(w->sweeps.size()), 1);
+        QCOMPARE(window.sweepChart()->curveCount(), 1);
+        QCOMPARE(window.runPanel()->spec(), spec);
+        QCOMPARE(window.comparison()->model()->rowCount() > 0, true);
     }
 };
 

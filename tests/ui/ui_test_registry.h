@@ -1,4 +1,4 @@
-// The Qt test classes register themselves here (AWB_UI_TEST(Class) after the class), one file per area
+// The Qt test classes register themselves here (AWB_UI_TEST(Class) after the class), one file per view
 // of the GUI; ui_tests_main.cpp runs them all in one QApplication, or those named in AWB_UI_TEST_CLASS
 // (comma-separated). Arguments (e.g. a test function's name) go to each class that is run.
 #pragma once

@@ -1,13 +1,13 @@
 // The timeline's memory tracks: the allocator's Total Allocated and Total Reserved where the trace has
 // them (absolute), or the running sum of the [memory] events' bytes (relative to the trace start), on
-// a y-axis with units, with a hover readout (timeline_widget.h).
+// a y-axis with units, with a hover readout (timeline_view.h).
 #include <QPainter>
 
 #include <algorithm>
 #include <cstdlib>
 
 #include "format_qt.h"
-#include "timeline_widget.h"
+#include "timeline_view.h"
 
 namespace awb::ui {
 
@@ -18,22 +18,22 @@ const QColor kReservedColor(40, 100, 200);
 
 }  // namespace
 
-void TimelineWidget::setMemoryRelative(bool relative) {
+void TimelineView::setMemoryRelative(bool relative) {
     memory_relative_ = relative;
     update();
 }
 
-int TimelineWidget::memoryTrackTop(int track) const {
+int TimelineView::memoryTrackTop(int track) const {
     return (data_ ? rows_.bottom : kRulerPx) + track * (kLaneHeaderPx + kMemoryTrackPx);
 }
 
-int TimelineWidget::memoryTrackAt(int y) const {
+int TimelineView::memoryTrackAt(int y) const {
     for (int m = 0; m < int(memory_.size()); ++m)
         if (y >= memoryTrackTop(m) && y < memoryTrackTop(m) + kLaneHeaderPx + kMemoryTrackPx) return m;
     return -1;
 }
 
-std::pair<int64_t, int64_t> TimelineWidget::memoryRange(int track) const {
+std::pair<int64_t, int64_t> TimelineView::memoryRange(int track) const {
     // Absolute: from the lowest allocated level to the highest reserved one (the labels say where the
     // axis starts: a few MiB moving on 140 GiB of weights stay visible); relative: from zero or below.
     const MemorySeries& s = *memory_[size_t(track)];
@@ -44,7 +44,7 @@ std::pair<int64_t, int64_t> TimelineWidget::memoryRange(int track) const {
     return {std::max<int64_t>(0, lo - margin), hi + margin};
 }
 
-void TimelineWidget::paintMemoryTracks(QPainter& p, const QRect& area) {
+void TimelineView::paintMemoryTracks(QPainter& p, const QRect& area) {
     const int x_base = area.left() + kGutterPx;
     for (size_t m = 0; m < memory_.size(); ++m) {
         const MemorySeries& s = *memory_[m];
@@ -76,7 +76,7 @@ void TimelineWidget::paintMemoryTracks(QPainter& p, const QRect& area) {
     }
 }
 
-void TimelineWidget::paintMemoryAxis(QPainter& p, const QRect& track, int64_t lo, int64_t hi) {
+void TimelineView::paintMemoryAxis(QPainter& p, const QRect& track, int64_t lo, int64_t hi) {
     // Labels in the gutter at the top, the middle and the bottom of the scale; light lines across.
     const QColor grid = palette().color(QPalette::Midlight);
     p.setPen(palette().color(QPalette::Text));
@@ -93,7 +93,7 @@ void TimelineWidget::paintMemoryAxis(QPainter& p, const QRect& track, int64_t lo
     }
 }
 
-void TimelineWidget::paintMemoryCurve(QPainter& p, const QRect& track, const std::vector<MemoryPoint>& points, int64_t lo,
+void TimelineView::paintMemoryCurve(QPainter& p, const QRect& track, const std::vector<MemoryPoint>& points, int64_t lo,
                                       int64_t hi, const QPen& pen) {
     if (points.empty()) return;
     TimeMapping view = view_;
@@ -127,7 +127,7 @@ void TimelineWidget::paintMemoryCurve(QPainter& p, const QRect& track, const std
     p.restore();
 }
 
-QString TimelineWidget::memoryReadout(int track, int64_t t) const {
+QString TimelineView::memoryReadout(int track, int64_t t) const {
     if (track < 0 || size_t(track) >= memory_.size()) return {};
     const MemorySeries& s = *memory_[size_t(track)];
     const int64_t origin = data_ ? data_->start_ns : trace_ ? trace_->begin_ns() : 0;
@@ -149,7 +149,7 @@ QString TimelineWidget::memoryReadout(int track, int64_t t) const {
     return text;
 }
 
-QString TimelineWidget::memoryTooltip(int track, int x) const {
+QString TimelineView::memoryTooltip(int track, int x) const {
     TimeMapping view = view_;
     view.width_px = std::max(1, width() - kGutterPx);
     return memoryReadout(track, view.ns_at(x));

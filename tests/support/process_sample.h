@@ -1,4 +1,4 @@
-// What a soak benchmark watches in its own process (tests/core/soak_engine.cpp, tests/ui/soak_window.cpp):
+// What a soak benchmark watches in its own process (tests/engine/soak_engine.cpp, tests/ui/soak_window.cpp):
 // resident memory, open file descriptors and threads, from /proc/self.
 #pragma once
 

@@ -8,9 +8,9 @@
 #include "analysis/op_table.h"
 #include "engine/profiler_session.h"
 #include "engine/sweep_runner.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/results_file.h"
-#include "io/results_json.h"
+#include "io/measurement_json.h"
 #include "io/workspace.h"
 #include "test_support.h"
 

@@ -1,5 +1,7 @@
-// JSON for the core's values (nlohmann): specs, options, environments, operator rows and the
-// profile report the CLI writes and the GUI opens.
+// JSON for a run's values (nlohmann): specs, options, environments, operator and kernel rows, steps,
+// attention calls, roofs, and the profile report the CLI writes and the GUI opens. The helpers that
+// read any of our files without trusting them are in json_read.h; benchmarks, sweeps and checks in
+// measurement_json.h.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -16,6 +18,7 @@
 #include "analysis/profile_report.h"
 #include "analysis/run_analysis.h"
 #include "io/atomic_file.h"
+#include "io/json_read.h"
 #include "model/device_properties.h"
 #include "model/environment.h"
 #include "model/profile_options.h"
@@ -58,32 +61,5 @@ void from_json(const nlohmann::json& j, StepRecord& s);
 
 nlohmann::json to_json(const ProfileReport& r);
 ProfileReport report_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the problem
-
-// Reading our results files. check_schema throws std::runtime_error unless j is an object with this
-// schema and version; read_or_throw runs a reader and turns the spec parser's and nlohmann's exceptions
-// into one std::runtime_error. noun names the file in the messages ("profile report", "sweep file").
-void check_schema(const nlohmann::json& j, const std::string& schema, int version, const std::string& noun);
-// nlohmann's exception in words, with the field it is about (JSON_DIAGNOSTICS):
-// "[json.exception.type_error.302] (/points/3/bench/timing) type must be number, but is string" ->
-// "field points[3].bench.timing: type must be number, but is string"; a missing key ->
-// "field points[3].bench.timing.repeats is missing".
-std::string json_error_in_words(const nlohmann::json::exception& e);
-
-template <typename Read>
-auto read_or_throw(const std::string& noun, Read&& read) {
-    try {
-        return read();
-    } catch (const InvalidInput& e) {
-        throw std::runtime_error(noun + " has a bad spec or options: " + e.what());
-    } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(noun + " is malformed: " + json_error_in_words(e));
-    }
-}
-
-// Parses the JSON file at path; throws std::runtime_error naming the path and the problem.
-nlohmann::json read_json_file(const std::string& path);
-// Why text is not JSON, in words: "it is empty", "it is a PNG image", "it is not valid JSON at line 3,
-// column 5: unexpected end of input ...", for messages that name the file.
-std::string json_problem_in_words(const std::string& text, const nlohmann::json::parse_error& e);
 
 }  // namespace awb

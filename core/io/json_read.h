@@ -1,8 +1,9 @@
-// Reading numbers out of our results files without trusting them: an integer field holding a fraction,
-// a float too large for its type or a number of the wrong sign for a count throws nlohmann's own
-// exceptions, whose text (JSON_DIAGNOSTICS) names the field, like a missing field or a wrong type does:
-// "(/timing/repeats) 1e+300 is not an integer of this field's range". read_or_throw (json_io.h) turns them
-// into the one message a reader gives.
+// Reading our results files without trusting them: the file parsed with its problem in words, the schema
+// checked, and numbers read so that an integer field holding a fraction, a float too large for its type
+// or a number of the wrong sign for a count throws nlohmann's own exceptions, whose text
+// (JSON_DIAGNOSTICS) names the field, like a missing field or a wrong type does: "(/timing/repeats)
+// 1e+300 is not an integer of this field's range". read_or_throw turns them into the one message a
+// reader gives. Every reader of our files (run_json, measurement_json, workspace) uses these.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,8 @@
 #include <limits>
 #include <string>
 #include <vector>
+
+#include "model/run_observer.h"
 
 namespace awb {
 
@@ -109,5 +112,32 @@ inline const nlohmann::json& array_or_empty(const nlohmann::json& j, const char*
     if (!v->is_array()) throw nlohmann::json::type_error::create(302, std::string("type must be array, but is ") + v->type_name(), v);
     return *v;
 }
+
+// Reading our results files. check_schema throws std::runtime_error unless j is an object with this
+// schema and version; read_or_throw runs a reader and turns the spec parser's and nlohmann's exceptions
+// into one std::runtime_error. noun names the file in the messages ("profile report", "sweep file").
+void check_schema(const nlohmann::json& j, const std::string& schema, int version, const std::string& noun);
+// nlohmann's exception in words, with the field it is about (JSON_DIAGNOSTICS):
+// "[json.exception.type_error.302] (/points/3/bench/timing) type must be number, but is string" ->
+// "field points[3].bench.timing: type must be number, but is string"; a missing key ->
+// "field points[3].bench.timing.repeats is missing".
+std::string json_error_in_words(const nlohmann::json::exception& e);
+
+template <typename Read>
+auto read_or_throw(const std::string& noun, Read&& read) {
+    try {
+        return read();
+    } catch (const InvalidInput& e) {
+        throw std::runtime_error(noun + " has a bad spec or options: " + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(noun + " is malformed: " + json_error_in_words(e));
+    }
+}
+
+// Parses the JSON file at path; throws std::runtime_error naming the path and the problem.
+nlohmann::json read_json_file(const std::string& path);
+// Why text is not JSON, in words: "it is empty", "it is a PNG image", "it is not valid JSON at line 3,
+// column 5: unexpected end of input ...", for messages that name the file.
+std::string json_problem_in_words(const std::string& text, const nlohmann::json::parse_error& e);
 
 }  // namespace awb

@@ -25,10 +25,10 @@ class QMenu;
 
 namespace awb::ui {
 
-class TimelineWidget : public QWidget, public RunView {
+class TimelineView : public QWidget, public RunView {
     Q_OBJECT
 public:
-    explicit TimelineWidget(QWidget* parent = nullptr);
+    explicit TimelineView(QWidget* parent = nullptr);
     void showRun(const NamedRun& run, bool large) override;  // setRun, or empty without a result
 
     // trace may be null (synthetic data: no details on hover); memory: one track per series (CPU, each

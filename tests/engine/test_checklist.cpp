@@ -6,7 +6,7 @@
 
 #include "analysis/checklist.h"
 #include "engine/profiler_session.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/workspace.h"
 #include "model/printf_string.h"
 #include "report/report_html.h"

@@ -1,11 +1,11 @@
-#include "io/results_json.h"
+#include "io/measurement_json.h"
 
 #include <cstdio>
 #include <stdexcept>
 
 #include "analysis/sweep_analysis.h"
-#include "io/json_fields.h"
-#include "io/json_io.h"
+#include "io/json_read.h"
+#include "io/run_json.h"
 #include "model/printf_string.h"
 
 namespace awb {

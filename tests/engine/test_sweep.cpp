@@ -5,7 +5,7 @@
 #include "analysis/sweep_analysis.h"
 #include "engine/correctness.h"
 #include "engine/sweep_runner.h"
-#include "io/results_json.h"
+#include "io/measurement_json.h"
 #include "model/sweep_shard.h"
 #include "test_support.h"
 

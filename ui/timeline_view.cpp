@@ -1,4 +1,4 @@
-#include "timeline_widget.h"
+#include "timeline_view.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -30,20 +30,20 @@ QColor color_for(int32_t name) {
 
 }  // namespace
 
-TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setMinimumSize(400, 120);
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
-void TimelineWidget::setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
+void TimelineView::setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
                              std::vector<MemorySeries> memory) {
     owned_memory_ = std::move(memory);
     showPrepared(std::move(data), std::move(trace), nullptr);
 }
 
-void TimelineWidget::showPrepared(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
+void TimelineView::showPrepared(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
                                   std::shared_ptr<const RunAnalysis> analysis) {
     ++requests_;
     preparing_ = 0;
@@ -84,14 +84,14 @@ QFuture<std::shared_ptr<const TimelineData>> shared_build(const std::shared_ptr<
 
 }  // namespace
 
-void TimelineWidget::showRun(const NamedRun& run, bool) {
+void TimelineView::showRun(const NamedRun& run, bool) {
     if (run.result && run.analysis)
         setRun(run.result, run.analysis);
     else
         setData(nullptr);
 }
 
-void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run, std::shared_ptr<const RunAnalysis> analysis) {
+void TimelineView::setRun(std::shared_ptr<const ProfileResult> run, std::shared_ptr<const RunAnalysis> analysis) {
     auto trace = std::shared_ptr<const Trace>(run, &run->trace);
     const bool large = trace->events().size() >= kBackgroundEvents;
     owned_memory_.clear();
@@ -111,15 +111,15 @@ void TimelineWidget::setRun(std::shared_ptr<const ProfileResult> run, std::share
     watcher->setFuture(shared_build(trace));
 }
 
-int TimelineWidget::contentHeight() const {
+int TimelineView::contentHeight() const {
     return (data_ ? rows_.bottom : kRulerPx) + int(memory_.size()) * (kMemoryTrackPx + kLaneHeaderPx);
 }
 
-int TimelineWidget::laneTop(int lane) const {
+int TimelineView::laneTop(int lane) const {
     return lane >= 0 && size_t(lane) < rows_.header_y.size() ? rows_.header_y[size_t(lane)] : -1;
 }
 
-void TimelineWidget::setView(const TimeMapping& view) {
+void TimelineView::setView(const TimeMapping& view) {
     view_ = view;
     if (data_) {  // zooming out stops at the whole trace (with fit()'s margin): no empty time around it
         const int64_t pad = std::max<int64_t>(1, (data_->end_ns - data_->start_ns) / 100);
@@ -134,7 +134,7 @@ void TimelineWidget::setView(const TimeMapping& view) {
     emit viewChanged(view_.start_ns, view_.end_ns);
 }
 
-void TimelineWidget::fit() {
+void TimelineView::fit() {
     TimeMapping m;
     if (data_) {
         const int64_t pad = std::max<int64_t>(1, (data_->end_ns - data_->start_ns) / 100);
@@ -144,12 +144,12 @@ void TimelineWidget::fit() {
     setView(m);
 }
 
-void TimelineWidget::setHighlightedNames(std::set<int32_t> names) {
+void TimelineView::setHighlightedNames(std::set<int32_t> names) {
     highlighted_ = std::move(names);
     update();
 }
 
-void TimelineWidget::setHighlightedName(const QString& name) {
+void TimelineView::setHighlightedName(const QString& name) {
     std::set<int32_t> ids;
     if (data_ && !name.isEmpty()) {
         const std::string n = name.toStdString();
@@ -159,9 +159,9 @@ void TimelineWidget::setHighlightedName(const QString& name) {
     setHighlightedNames(std::move(ids));
 }
 
-void TimelineWidget::resizeEvent(QResizeEvent*) { view_.width_px = std::max(1, width() - kGutterPx); }
+void TimelineView::resizeEvent(QResizeEvent*) { view_.width_px = std::max(1, width() - kGutterPx); }
 
-void TimelineWidget::paintEvent(QPaintEvent* e) {
+void TimelineView::paintEvent(QPaintEvent* e) {
     QPainter p(this);
     paint_clip_ = e->rect();  // only the exposed rows are built and drawn
     paintTo(p, rect());
@@ -178,7 +178,7 @@ void TimelineWidget::paintEvent(QPaintEvent* e) {
     }
 }
 
-size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
+size_t TimelineView::paintTo(QPainter& p, const QRect& area) {
     QElapsedTimer timer;
     timer.start();
     p.fillRect(area, palette().base());
@@ -216,7 +216,7 @@ size_t TimelineWidget::paintTo(QPainter& p, const QRect& area) {
     return items_.size();
 }
 
-void TimelineWidget::paintIdle(QPainter& p, const QRect& area, const TimeMapping& view) {
+void TimelineView::paintIdle(QPainter& p, const QRect& area, const TimeMapping& view) {
     // The GPUs' idle gaps (no kernel, copy or set on any stream of the device): a red tint behind
     // each of its shown stream lanes, only the visible gaps (binary search), at least one pixel wide.
     const int x_base = area.left() + kGutterPx;
@@ -233,7 +233,7 @@ void TimelineWidget::paintIdle(QPainter& p, const QRect& area, const TimeMapping
     }
 }
 
-void TimelineWidget::paintItems(QPainter& p, const QRect& area) {
+void TimelineView::paintItems(QPainter& p, const QRect& area) {
     const QFontMetrics fm(p.font());
     const int x_base = area.left() + kGutterPx;
     for (const auto& it : items_) {
@@ -259,7 +259,7 @@ void TimelineWidget::paintItems(QPainter& p, const QRect& area) {
     }
 }
 
-int TimelineWidget::eventY(int event) const {
+int TimelineView::eventY(int event) const {
     if (!data_ || event < 0 || size_t(event) >= data_->placed.size()) return -1;
     const auto& at = data_->placed[size_t(event)];
     if (at.lane < 0) return -1;
@@ -267,7 +267,7 @@ int TimelineWidget::eventY(int event) const {
     return row >= 0 ? row : laneTop(at.lane);  // a collapsed lane: its header
 }
 
-void TimelineWidget::selectEvent(int event) {
+void TimelineView::selectEvent(int event) {
     if (data_ && event >= 0 && size_t(event) < data_->placed.size()) {  // its lane shown, its row unfolded
         const auto& at = data_->placed[size_t(event)];
         if (at.lane >= 0 && rows_.row_y[size_t(at.lane)][size_t(at.level)] < 0) {
@@ -282,7 +282,7 @@ void TimelineWidget::selectEvent(int event) {
     update();
 }
 
-void TimelineWidget::paintFlows(QPainter& p, const QRect& area, const TimeMapping& view) {
+void TimelineView::paintFlows(QPainter& p, const QRect& area, const TimeMapping& view) {
     if (!data_ || selected_ < 0 || size_t(selected_) >= data_->placed.size()) return;
     const int x_base = area.left() + kGutterPx;
     auto top_of = [&](int32_t event) {  // -1: not on screen (a hidden, collapsed or folded row)
@@ -318,7 +318,7 @@ void TimelineWidget::paintFlows(QPainter& p, const QRect& area, const TimeMappin
     }
 }
 
-void TimelineWidget::paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view) {
+void TimelineView::paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view) {
     p.fillRect(ruler, palette().window());
     // Ticks every 1, 2 or 5 x 10^k ns, about every 100 px; labels are times since the trace start.
     const double target = view.ns_per_px() * 100;
@@ -337,7 +337,7 @@ void TimelineWidget::paintRuler(QPainter& p, const QRect& ruler, const TimeMappi
     }
 }
 
-TimelineWidget::Hit TimelineWidget::rowAt(int y) const {
+TimelineView::Hit TimelineView::rowAt(int y) const {
     Hit h;
     if (!data_) return h;
     for (int l : rows_.order) {
@@ -348,7 +348,7 @@ TimelineWidget::Hit TimelineWidget::rowAt(int y) const {
     return h;
 }
 
-QString TimelineWidget::describe(const TimelineSpan& s) const {
+QString TimelineView::describe(const TimelineSpan& s) const {
     QString text = QStringLiteral("<b>%1</b><br>duration %2")
                        .arg(QString::fromStdString(data_->label(s.name)).toHtmlEscaped(),
                             format_duration_ns(double(s.end_ns - s.start_ns)));
@@ -394,7 +394,7 @@ QString TimelineWidget::describe(const TimelineSpan& s) const {
     return text;
 }
 
-const DeviceIdle* TimelineWidget::idleOf(int lane) const {
+const DeviceIdle* TimelineView::idleOf(int lane) const {
     if (!analysis_ || !data_ || lane < 0 || size_t(lane) >= data_->lanes.size() || !data_->lanes[size_t(lane)].device) return nullptr;
     const TimelineLane& l = data_->lanes[size_t(lane)];
     for (const DeviceIdle& d : analysis_->gpu_idle)
@@ -402,14 +402,14 @@ const DeviceIdle* TimelineWidget::idleOf(int lane) const {
     return nullptr;
 }
 
-std::pair<int64_t, int64_t> TimelineWidget::idleGapAt(int lane, int64_t t) const {
+std::pair<int64_t, int64_t> TimelineView::idleGapAt(int lane, int64_t t) const {
     const DeviceIdle* idle = idleOf(lane);
     if (!idle) return {0, 0};
     const auto it = std::partition_point(idle->gaps.begin(), idle->gaps.end(), [t](const auto& g) { return g.second <= t; });
     return it != idle->gaps.end() && it->first <= t ? *it : std::pair<int64_t, int64_t>{0, 0};
 }
 
-QString TimelineWidget::totalsInRun(const TraceEvent& e) const {
+QString TimelineView::totalsInRun(const TraceEvent& e) const {
     // The event's row of the run's operator table (CPU ops, by PyTorch's table name) or kernel table.
     if (e.device == DeviceKind::CPU) {
         const std::string_view name = table_name_view(e.name);
@@ -438,7 +438,7 @@ QString TimelineWidget::totalsInRun(const TraceEvent& e) const {
              format_duration_ns(row->avg_ns()));
 }
 
-bool TimelineWidget::event(QEvent* e) {
+bool TimelineView::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip && data_) {
         auto* help = static_cast<QHelpEvent*>(e);
         const Hit h = rowAt(help->pos().y());
@@ -465,13 +465,13 @@ bool TimelineWidget::event(QEvent* e) {
     return QWidget::event(e);
 }
 
-void TimelineWidget::wheelEvent(QWheelEvent* e) {
+void TimelineView::wheelEvent(QWheelEvent* e) {
     const double steps = e->angleDelta().y() / 120.0;
     if (steps == 0) return;
     setView(view_.zoomed(std::pow(1.25, steps), e->position().x() - kGutterPx));
 }
 
-void TimelineWidget::mousePressEvent(QMouseEvent* e) {
+void TimelineView::mousePressEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton) return;
     press_pos_ = e->pos();
     press_start_ns_ = view_.start_ns;
@@ -483,7 +483,7 @@ void TimelineWidget::mousePressEvent(QMouseEvent* e) {
     }
 }
 
-void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
+void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     if (dragging_) {
         TimeMapping m = view_;
         const int64_t span = m.end_ns - m.start_ns;
@@ -496,7 +496,7 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
     }
 }
 
-void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
+void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
     if (selecting_) {
         selecting_ = false;
         const double a = std::min(select_x0_, select_x1_), b = std::max(select_x0_, select_x1_);
@@ -525,7 +525,7 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
     }
 }
 
-void TimelineWidget::keyPressEvent(QKeyEvent* e) {
+void TimelineView::keyPressEvent(QKeyEvent* e) {
     const double center = view_.width_px / 2;
     switch (e->key()) {
         case Qt::Key_Plus:

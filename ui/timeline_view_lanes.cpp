@@ -1,5 +1,5 @@
 // The timeline's lanes: which are shown, collapsed, in what order, their headers and context menu, and
-// bringing an event or an operator on screen (timeline_widget.h).
+// bringing an event or an operator on screen (timeline_view.h).
 #include <QContextMenuEvent>
 #include <QMenu>
 #include <QPainter>
@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <numeric>
 
-#include "timeline_widget.h"
+#include "timeline_view.h"
 
 namespace awb::ui {
 
-void TimelineWidget::resetLanes() {
+void TimelineView::resetLanes() {
     const size_t n = data_ ? data_->lanes.size() : 0;
     lane_views_.assign(n, LaneView{});
     order_.resize(n);
@@ -20,7 +20,7 @@ void TimelineWidget::resetLanes() {
     relayout();
 }
 
-void TimelineWidget::relayout() {
+void TimelineView::relayout() {
     if (data_)
         rows_ = layout_rows(*data_, lane_views_, lane_order(*data_, order_, gpu_on_top_), kRulerPx, kLaneHeaderPx, kRowPx,
                             kFrameDepth);
@@ -30,31 +30,31 @@ void TimelineWidget::relayout() {
     update();
 }
 
-void TimelineWidget::setLaneHidden(int lane, bool hidden) {
+void TimelineView::setLaneHidden(int lane, bool hidden) {
     if (lane < 0 || size_t(lane) >= lane_views_.size()) return;
     lane_views_[size_t(lane)].hidden = hidden;
     relayout();
 }
 
-void TimelineWidget::setLaneCollapsed(int lane, bool collapsed) {
+void TimelineView::setLaneCollapsed(int lane, bool collapsed) {
     if (lane < 0 || size_t(lane) >= lane_views_.size()) return;
     lane_views_[size_t(lane)].collapsed = collapsed;
     relayout();
 }
 
-void TimelineWidget::setFramesExpanded(int lane, bool expanded) {
+void TimelineView::setFramesExpanded(int lane, bool expanded) {
     if (lane < 0 || size_t(lane) >= lane_views_.size()) return;
     lane_views_[size_t(lane)].frames_expanded = expanded;
     relayout();
 }
 
-void TimelineWidget::setGroupCollapsed(const std::string& group, bool collapsed) {
+void TimelineView::setGroupCollapsed(const std::string& group, bool collapsed) {
     for (size_t l = 0; l < lane_views_.size(); ++l)
         if (data_->lanes[l].group == group) lane_views_[l].collapsed = collapsed;
     relayout();
 }
 
-void TimelineWidget::moveLane(int lane, int delta) {
+void TimelineView::moveLane(int lane, int delta) {
     // Among the lanes shown, in the order on screen: swap with the neighbour in the user's order.
     const auto& shown = rows_.order;
     const auto at = std::find(shown.begin(), shown.end(), lane);
@@ -68,23 +68,23 @@ void TimelineWidget::moveLane(int lane, int delta) {
     relayout();
 }
 
-void TimelineWidget::showAllLanes() {
+void TimelineView::showAllLanes() {
     for (auto& v : lane_views_) v.hidden = false;
     relayout();
 }
 
-void TimelineWidget::setGpuOnTop(bool on) {
+void TimelineView::setGpuOnTop(bool on) {
     gpu_on_top_ = on;
     relayout();
 }
 
-int TimelineWidget::laneAtHeader(int y) const {
+int TimelineView::laneAtHeader(int y) const {
     for (int l : rows_.order)
         if (y >= rows_.header_y[size_t(l)] && y < rows_.header_y[size_t(l)] + kLaneHeaderPx) return l;
     return -1;
 }
 
-void TimelineWidget::addGroupActions(QMenu* menu, int lane) {
+void TimelineView::addGroupActions(QMenu* menu, int lane) {
     const std::string group = data_->lanes[size_t(lane)].group;
     int members = 0;
     for (const auto& l : data_->lanes) members += l.group == group;
@@ -94,7 +94,7 @@ void TimelineWidget::addGroupActions(QMenu* menu, int lane) {
     menu->addAction(tr("Expand all %1 lanes of %2").arg(members).arg(name), this, [this, group] { setGroupCollapsed(group, false); });
 }
 
-QMenu* TimelineWidget::laneMenu(int lane) {
+QMenu* TimelineView::laneMenu(int lane) {
     auto* menu = new QMenu(this);
     if (!data_ || lane < 0 || size_t(lane) >= lane_views_.size()) return menu;
     const LaneView v = lane_views_[size_t(lane)];
@@ -116,7 +116,7 @@ QMenu* TimelineWidget::laneMenu(int lane) {
     return menu;
 }
 
-void TimelineWidget::contextMenuEvent(QContextMenuEvent* e) {
+void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
     if (const int track = memoryTrackAt(e->pos().y()); track >= 0) {
         QMenu menu(this);
         QAction* relative = menu.addAction(tr("Memory relative to the trace start"), this, [this](bool on) { setMemoryRelative(on); });
@@ -134,7 +134,7 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* e) {
     delete menu;
 }
 
-void TimelineWidget::paintLaneHeaders(QPainter& p, const QRect& area) {
+void TimelineView::paintLaneHeaders(QPainter& p, const QRect& area) {
     // Titles on a band across; a triangle says collapsed or expanded, a note what is folded away.
     p.setPen(palette().color(QPalette::Text));
     const QFontMetrics fm(p.font());
@@ -153,7 +153,7 @@ void TimelineWidget::paintLaneHeaders(QPainter& p, const QRect& area) {
     }
 }
 
-void TimelineWidget::scrollToEvent(int event) {
+void TimelineView::scrollToEvent(int event) {
     const int y = eventY(event);
     if (y < 0) return;
     for (QWidget* w = parentWidget(); w; w = w->parentWidget())
@@ -163,7 +163,7 @@ void TimelineWidget::scrollToEvent(int event) {
         }
 }
 
-int TimelineWidget::showName(const QString& name) {
+int TimelineView::showName(const QString& name) {
     setHighlightedName(name);
     if (!trace_ || highlighted_.empty()) return -1;
     // The first span of the name in the view, else the first of all.

@@ -9,7 +9,7 @@
 #include <optional>
 #include <thread>
 
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/results_file.h"
 #include "test_support.h"
 

@@ -8,7 +8,7 @@
 
 #include "engine/profiler_session.h"
 #include "io/chrome_trace.h"
-#include "io/json_io.h"
+#include "io/run_json.h"
 #include "io/trace_import.h"
 #include "test_support.h"
 

@@ -1,0 +1,96 @@
+// The one route from files to a run (io/results_file.h): open_traces for a trace, the ranks of a run and
+// a graph replay with its captures, the import's facts kept beside the run; open_results_file goes the
+// same way, and names a kind its caller does not take without reading it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "io/results_file.h"
+#include "io/trace_import.h"
+#include "io/workspace.h"
+#include "test_support.h"
+
+namespace awb {
+namespace {
+
+std::string trace_fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/traces/" + name; }
+
+TEST(ResultsFile, OneTraceKeepsTheImportsFactsBesideTheRun) {
+    const ResultsFile f = open_traces({{trace_fixture("kineto_gpu_2x.json")}, "", {}});
+    ASSERT_TRUE(f.run && f.import);
+    EXPECT_EQ(f.path, trace_fixture("kineto_gpu_2x.json"));
+    EXPECT_GT(f.run->trace.events().size(), 0u);
+    EXPECT_EQ(f.import->trace.events().size(), 0u);  // the events moved into the run, not copied
+    EXPECT_EQ(f.import->bytes_read, int64_t(std::filesystem::file_size(trace_fixture("kineto_gpu_2x.json"))));
+    EXPECT_FALSE(f.import->devices.empty());
+    EXPECT_FALSE(f.graph_replay);
+    // open_results_file takes the same route: the same run, the same facts.
+    const ResultsFile g = open_results_file(trace_fixture("kineto_gpu_2x.json"));
+    ASSERT_TRUE(g.run && g.import);
+    EXPECT_EQ(g.run->trace.events().size(), f.run->trace.events().size());
+    EXPECT_EQ(g.import->categories, f.import->categories);
+}
+
+TEST(ResultsFile, AFolderWithCaptureTracesIsAReplayWithItsCaptures) {
+    const std::string folder = trace_fixture("graph_replay/vllm");
+    const ResultsFile f = open_traces({{}, folder, {}});
+    ASSERT_TRUE(f.graph_replay && f.import && f.run);
+    EXPECT_EQ(f.path, folder);
+    EXPECT_GT(f.graph_replay->attributed, 0);
+    EXPECT_EQ(f.graph_replay->capture_files.size(), 1u);
+    const ResultsFile g = open_results_file(folder);
+    ASSERT_TRUE(g.graph_replay);
+    EXPECT_EQ(g.graph_replay->attributed, f.graph_replay->attributed);
+    // The same captures named with the replay's file, as attnwb inspect --capture gives them.
+    const ResultsFile named = open_traces({{folder + "/graph_execution.json.gz"}, "", {folder + "/capture_traces"}});
+    ASSERT_TRUE(named.graph_replay);
+    EXPECT_EQ(named.graph_replay->attributed, f.graph_replay->attributed);
+    // A capture that is not there is a problem of the replay; the replay still opens.
+    const ResultsFile missing = open_traces({{folder + "/graph_execution.json.gz"}, "", {folder + "/nothing_here"}});
+    ASSERT_TRUE(missing.graph_replay && missing.run);
+    EXPECT_FALSE(missing.graph_replay->problems.empty());
+}
+
+TEST(ResultsFile, TheRanksOfOneRunAreOneTrace) {
+    const std::string folder = trace_fixture("multi_rank");
+    const ResultsFile f = open_traces({{}, folder, {}});
+    ASSERT_TRUE(f.run && f.import);
+    EXPECT_GE(f.run->trace.meta().ranks.size(), 2u);
+}
+
+TEST(ResultsFile, AKindTheCallerDoesNotTakeIsNamedNotRead) {
+    // A trace refused unread: no import, no run.
+    const ResultsFile trace = open_results_file(trace_fixture("kineto_gpu_2x.json"), nullptr, kind_bit(ResultsKind::Sweep));
+    EXPECT_EQ(trace.kind, ResultsKind::Trace);
+    EXPECT_FALSE(trace.read);
+    EXPECT_FALSE(trace.run || trace.import);
+    // A workspace whose trace is gone: read, it names the missing trace; refused, it is not read at all.
+    const std::filesystem::path dir = test::fresh_dir("results_file_kinds");
+    const std::string ws = (dir / "ws.json").string();
+    Workspace saved;
+    saved.runs.push_back({"gone", std::make_shared<const ProfileResult>(std::move(*open_results_file(trace_fixture("kineto_gpu_2x.json")).run))});
+    save_workspace(saved, ws);
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+        if (e.path().string().find(".trace.json") != std::string::npos) std::filesystem::remove(e.path());
+    const ResultsFile read = open_results_file(ws);
+    ASSERT_TRUE(read.read && read.workspace);
+    ASSERT_EQ(read.workspace->problems.size(), 1u);
+    EXPECT_NE(read.workspace->problems[0].find("is missing"), std::string::npos) << read.workspace->problems[0];
+    const ResultsFile refused = open_results_file(ws, nullptr, kAnyResultsKind & ~kind_bit(ResultsKind::Workspace));
+    EXPECT_EQ(refused.kind, ResultsKind::Workspace);
+    EXPECT_FALSE(refused.read);
+    EXPECT_FALSE(refused.workspace);
+    // Bad files are still refused with their message, whatever the caller takes.
+    const std::string other = (dir / "other.json").string();
+    std::ofstream(other) << R"({"hello": 1})";
+    try {
+        open_results_file(other, nullptr, kind_bit(ResultsKind::Sweep));
+        ADD_FAILURE() << "a file that is none of ours was opened";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("'" + other + "': not a file of Attention Workbench"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace awb
