@@ -18,7 +18,8 @@ struct DeviceProperties {
     bool operator==(const DeviceProperties&) const = default;
 };
 
-// "NVIDIA H100 80GB HBM3 (79.1 GiB, compute 9.0, 132 SMs)", each fact only when given; "" without a name.
+// "NVIDIA H100 80GB HBM3 (79.1 GiB, compute 9.0, 132 SMs)", each fact only when given; "unnamed GPU
+// (192.0 GiB, compute 9.4, 304 SMs)" without a name; "" when nothing is given.
 std::string device_text(const DeviceProperties& d);
 
 }  // namespace awb

@@ -39,6 +39,8 @@ TEST(ResultsFile, AFolderWithCaptureTracesIsAReplayWithItsCaptures) {
     EXPECT_EQ(f.path, folder);
     EXPECT_GT(f.graph_replay->attributed, 0);
     EXPECT_EQ(f.graph_replay->capture_files.size(), 1u);
+    // Its GPUs are recorded without a name (ROCm, MI300X): what is recorded still names them.
+    EXPECT_EQ(f.run->environment.device_name, "8 x unnamed GPU (192.0 GiB, compute 9.4, 304 SMs)");
     const ResultsFile g = open_results_file(folder);
     ASSERT_TRUE(g.graph_replay);
     EXPECT_EQ(g.graph_replay->attributed, f.graph_replay->attributed);
