@@ -1,5 +1,7 @@
 #include "cli_main.h"
 
+#include "model/version.h"
+
 #include <exception>
 #include <iostream>
 #include <string>
@@ -10,15 +12,18 @@ std::vector<CommandEntry> reader_commands() {
     return {{"inspect", register_inspect}, {"diff", register_diff}, {"report", register_report}, {"merge", register_merge}};
 }
 
+std::string attnwb_version_line() { return "attnwb " AWB_VERSION " (Attention Workbench)"; }
+
 bool is_reader_command(std::string_view name) {
     for (const auto& c : reader_commands())
         if (name == c.name) return true;
     return false;
 }
 
-int run_cli(int argc, char** argv, const std::vector<CommandEntry>& commands) {
+int run_cli(int argc, char** argv, const std::vector<CommandEntry>& commands, const std::string& version) {
     CLI::App app{"attnwb: profile attention in LibTorch (Attention Workbench, headless)"};
     app.require_subcommand(1);
+    if (!version.empty()) app.set_version_flag("--version", version, "Print the version, the LibTorch built with and loaded, and CUDA, then exit");
     app.set_help_all_flag("--help-all", "Show the help of every subcommand");
     std::vector<std::pair<std::string, Command>> registered;
     for (const auto& c : commands) registered.emplace_back(c.name, c.register_command(app));
@@ -27,6 +32,8 @@ int run_cli(int argc, char** argv, const std::vector<CommandEntry>& commands) {
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "attnwb: " << e.what() << "\n(run 'attnwb --help' or 'attnwb SUBCOMMAND --help')\n";

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +24,10 @@ std::vector<CommandEntry> reader_commands();
 bool is_reader_command(std::string_view name);
 
 // Parses argv against commands (in help order) and runs the chosen one; returns the exit code.
-int run_cli(int argc, char** argv, const std::vector<CommandEntry>& commands);
+// version: what --version prints (attnwb-engine's; attnwb hands --version to it).
+int run_cli(int argc, char** argv, const std::vector<CommandEntry>& commands, const std::string& version = "");
+
+// "attnwb 0.1.0 (Attention Workbench)": the first line of --version.
+std::string attnwb_version_line();
 
 }  // namespace awb::cli

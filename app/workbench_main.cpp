@@ -2,16 +2,16 @@
 // window (and without a display); an unknown option is named on stderr (exit 2) instead of being
 // opened as a file.
 #include <QApplication>
+#include <QIcon>
+#include <QTimer>
 
 #include <cstdio>
 #include <cstring>
 
+#include "about_text.h"
 #include "engine/process_tuning.h"
 #include "main_window.h"
-
-#ifndef AWB_VERSION
-#define AWB_VERSION "0.1.0"
-#endif
+#include "model/version.h"
 
 namespace {
 
@@ -27,7 +27,7 @@ void print_usage(std::FILE* out) {
                "\n"
                "Options:\n"
                "  -h, --help     print this help and exit\n"
-               "  -v, --version  print the version and exit\n"
+               "  -v, --version  print the version, the LibTorch built with and loaded, CUDA and Qt, and exit\n"
                "  Qt's own options (-platform offscreen, -style ...) go to Qt.\n"
                "\n"
                "The command-line tool is attnwb (attnwb --help).\n",
@@ -53,7 +53,7 @@ int answer_options(int argc, char** argv) {
             return 1;
         }
         if (std::strcmp(a, "-v") == 0 || std::strcmp(a, "--version") == 0) {
-            std::printf("attention-workbench %s\n", AWB_VERSION);
+            std::printf("%s\n", awb::ui::about_text().c_str());
             return 1;
         }
         if (std::strcmp(a, "--") == 0) break;
@@ -75,11 +75,22 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("AttentionWorkbench"));
     QApplication::setApplicationName(QStringLiteral("attention-workbench"));
     QApplication::setApplicationVersion(QStringLiteral(AWB_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("attention-workbench"));  // the desktop entry, for the shell
+    QIcon icon;
+    for (int size : {16, 32, 48, 64, 128, 256}) icon.addFile(QStringLiteral(":/icons/%1.png").arg(size));
+    QApplication::setWindowIcon(icon);
     awb::ui::MainWindow window;
     window.resize(1400, 900);
     window.show();
     QStringList files = QApplication::arguments().mid(1);
     files.removeAll(QStringLiteral("--"));
     for (const QString& path : files) window.openFile(path);
+    // AWB_QUIT_AFTER_MS: a smoke run (the install test): after that long, print the window's title (it names
+    // the run on screen once a file has opened) and quit.
+    if (const int ms = qEnvironmentVariableIntValue("AWB_QUIT_AFTER_MS"); ms > 0)
+        QTimer::singleShot(ms, &app, [&window] {
+            std::printf("window: %s\n", qPrintable(window.windowTitle()));
+            QApplication::quit();
+        });
     return app.exec();
 }

@@ -10,6 +10,7 @@ packages=(
   clang libclang-rt-14-dev llvm       # the importer's fuzz test: libFuzzer, ASan, UBSan, symbolizer
   python3 python3-venv                # test helpers parse JSON with it; the venv of the torch 2.11 wheel (setup-torch2.sh)
   slurmctld slurmd slurm-client munge # the sharded-sweep test's single-node Slurm (tests/slurm/local_slurm.sh)
+  help2man desktop-file-utils         # the man pages (from --help), the desktop entry's check (tests/install)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 // The window's menus and toolbar, built in one place: File (open, recent, save, workspace, exports,
 // quit), View (one toggle per dock) and the Main toolbar (Run, Check, Cancel, zoom).
 #include <QAction>
+#include <QApplication>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
@@ -8,6 +9,7 @@
 #include <QMessageBox>
 #include <QToolBar>
 
+#include "about_text.h"
 #include "attention_view.h"
 #include "engine_worker.h"
 #include "gpu_time_view.h"
@@ -65,6 +67,13 @@ void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
     auto* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : docks) view->addAction(dock->toggleViewAction());
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Attention Workbench"), this, [this] {
+        QMessageBox::about(this, tr("About Attention Workbench"),
+                           QString::fromStdString(about_text()).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")) +
+                               tr("<p>Profiles attention in LibTorch and reads PyTorch/Kineto traces. Command line: attnwb.</p>"));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     buildToolBar();
 }
 

@@ -23,6 +23,7 @@ check() {  # check NAME EXPECTED_RC GREP_PATTERN_IN_OUTPUT -- ARGS...
 }
 
 check "help documents defaults" 0 '--seq INT=512' -- profile --help
+check "--version names the LibTorch loaded" 0 '^LibTorch: built with [0-9.]+; loaded .*libtorch_cpu' -- --version
 check "profile prints the table" 0 'Self CPU time total' -- profile "${small[@]}" --json "$tmp/r.json" --trace "$tmp/t.json"
 check "group by shape shows shapes" 0 '\[\[2, 64, 16\], \[2, 16, 64\]\]' -- profile "${small[@]}" --group-by-shape --rows 0
 check "sort by calls" 0 'sorted by calls' -- profile "${small[@]}" --sort calls --mode forward --mask causal
@@ -380,7 +381,8 @@ check "no attention in a trace without it" 0 'none found' -- inspect "$fixtures/
 check "vLLM's attention: paged, its KV lengths not in the trace" 0 '^vLLM +unified attention +fwd +paged +8192 +\? +64 +8 ' -- inspect "$fixtures/libraries/vllm_unified_attention.json.gz" --quiet --attention
 check "the attention rules table, no trace needed" 0 '^kernel +contains +kernel_unified_attention +vLLM ' -- inspect --attention-rules
 check "inspect with no trace says so" 2 'give one or more trace files' -- inspect
-check "profile without the engine says so" 1 "'profile' needs the engine, .*/alone/attnwb-engine" -- profile "${small[@]}"
+check "profile without the engine says so" 1 "'profile' needs the engine \\(.*/alone/attnwb-engine or .*/libexec/attention-workbench/attnwb-engine\\)" -- profile "${small[@]}"
+check "--version without the engine still gives the version" 1 '^LibTorch: unknown: the engine \(' -- --version
 attnwb=$attnwb_full
 
 # CUDA/HIP graph replays read with their capture traces: a folder as vLLM writes it (capture_traces/ with

@@ -19,9 +19,10 @@ run() {  # run NAME EXPECTED_RC STREAM PATTERN -- ARGS...
     echo "ok   $name"; passed=$((passed + 1))
 }
 run "--help prints usage" 0 out '^Usage: attention-workbench \[options\] \[files\.\.\.\]' -- --help
-run "-h prints usage" 0 out 'print the version and exit' -- -h
+run "-h prints usage" 0 out 'print the version, ' -- -h
 run "--help among files" 0 out '^Usage:' -- some.json --help
-run "--version" 0 out '^attention-workbench [0-9]+\.[0-9]+\.[0-9]+$' -- --version
+run "--version" 0 out '^attention-workbench [0-9]+\.[0-9]+\.[0-9]+ \(Attention Workbench\)$' -- --version
+run "--version names LibTorch and Qt" 0 out '^Qt: built with [0-9.]+, running [0-9.]+$' -- --version
 run "unknown option is named" 2 err 'unknown option --frobnicate' -- --frobnicate
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
