@@ -2,6 +2,7 @@
 // profiler overhead).
 #include <memory>
 
+#include "io/json_write.h"
 #include "analysis/results_text.h"
 #include "cli_engine_call.h"
 #include "cli_explain.h"
@@ -49,7 +50,7 @@ int run(const CLI::App& sub, const BenchCommand& c) {
     const int written = write_outputs("bench", [&] {
         nlohmann::json j = bench_file_json(result);
         add_explanation(j, explained);
-        write_output(c.json_path, j.dump(1) + "\n");
+        write_output(c.json_path, our_file_text(j));
         ReportInput in;
         in.bench = &result;
         write_report(c.report_path, in, explained);

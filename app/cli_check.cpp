@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "io/json_write.h"
 #include "analysis/results_text.h"
 #include "cli_engine_call.h"
 #include "cli_explain.h"
@@ -52,7 +53,7 @@ int run(const CLI::App& sub, const CheckCommand& c) {
     if (write_outputs("check", [&] {
             nlohmann::json j = check_file_json(report);
             add_explanation(j, explained);
-            write_output(c.json_path, j.dump(1) + "\n");
+            write_output(c.json_path, our_file_text(j));
             ReportInput in;
             in.check = &report;
             write_report(c.report_path, in, explained);

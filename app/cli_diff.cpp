@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "analysis/bench_diff.h"
+#include "io/json_write.h"
 #include "analysis/kernel_table.h"
 #include "analysis/op_diff.h"
 #include "analysis/op_table.h"
@@ -138,7 +139,7 @@ int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& 
     std::cout << format_bench_diff(d, a, b, c.a, c.b);
     return write_outputs("diff", [&] {
         if (c.json_path.empty()) return;
-        write_output(c.json_path, nlohmann::json{{"schema", "attention-workbench/diff"},
+        write_output(c.json_path, our_file_text(nlohmann::json{{"schema", "attention-workbench/diff"},
                                                  {"schema_version", 1},
                                                  {"kind", "bench"},
                                                  {"a", c.a},
@@ -149,9 +150,7 @@ int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& 
                                                  {"ratio_interval", d.ratio.interval},
                                                  {"b_faster_share", d.ratio.b_faster},
                                                  {"verdict", d.verdict},
-                                                 {"differences", d.differences}}
-                                          .dump(1) +
-                                      "\n");
+                                                 {"differences", d.differences}}));
     });
 }
 
@@ -202,15 +201,13 @@ int run(const DiffCommand& c) {
             ks.push_back({{"name", k.name}, {"in_a", k.in_a}, {"in_b", k.in_b}, {"calls_a", k.calls_a}, {"calls_b", k.calls_b},
                           {"total_a_us", double(k.total_a_ns) / 1e3}, {"total_b_us", double(k.total_b_ns) / 1e3},
                           {"delta_us", double(k.delta_ns()) / 1e3}});
-        write_output(c.json_path, nlohmann::json{{"schema", "attention-workbench/diff"},
+        write_output(c.json_path, our_file_text(nlohmann::json{{"schema", "attention-workbench/diff"},
                                                  {"schema_version", 1},
                                                  {"a", c.a},
                                                  {"b", c.b},
                                                  {"verdict", verdict_json(verdict)},
                                                  {"operators", ops},
-                                                 {"kernels", ks}}
-                                          .dump(1) +
-                                      "\n");
+                                                 {"kernels", ks}}));
     });
 }
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli_engine_call.h"
+#include "io/json_write.h"
 #include "io/measurement_json.h"
 
 namespace awb::cli {
@@ -33,7 +34,7 @@ int write_sweep_outputs(const char* command, const SweepResult& r, const SweepAn
     return write_outputs(command, [&] {
         nlohmann::json j = sweep_file_json(r, analysis);
         add_explanation(j, x);
-        write_output(to.json, j.dump(1) + "\n");
+        write_output(to.json, our_file_text(j));
         write_output(to.csv, sweep_csv(r));
         ReportInput in;
         in.sweep = &r;

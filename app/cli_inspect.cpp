@@ -11,6 +11,7 @@
 #include <memory>
 #include <set>
 
+#include "io/json_write.h"
 #include "analysis/attention.h"
 #include "analysis/attention_rules.h"
 #include "analysis/gpu_breakdown.h"
@@ -300,7 +301,7 @@ int run(const InspectCommand& c) {
                   << " trace(s) read" << (c.json_path.empty() ? "" : ", and written") << "\n";
         rc = kExitInterrupted;
     }
-    const int written = write_outputs("inspect", [&] { write_output(c.json_path, out.dump(1) + "\n"); });
+    const int written = write_outputs("inspect", [&] { write_output(c.json_path, our_file_text(out)); });
     return written != kExitOk ? written : rc;
 }
 

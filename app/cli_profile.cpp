@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "io/json_write.h"
 #include "analysis/op_table_text.h"
 #include "analysis/results_text.h"
 #include "cli_engine_call.h"
@@ -88,7 +89,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     const int written = write_outputs("profile", [&] {
         nlohmann::json j = to_json(report);
         add_explanation(j, explained);
-        write_output(c.json_path, j.dump(1) + "\n");
+        write_output(c.json_path, our_file_text(j));
         ReportInput in;
         in.profile = &report;
         write_report(c.report_path, in, explained);

@@ -25,6 +25,7 @@
 #include "attention_view.h"
 #include "background.h"
 #include "comparison_view.h"
+#include "io/json_write.h"
 #include "engine/device_caps.h"
 #include "engine_worker.h"
 #include "findings_view.h"
@@ -301,7 +302,7 @@ bool MainWindow::saveSweep(const QString& path, QString* error) const {
         return false;
     }
     const std::shared_ptr<const SweepAnalysis> analysis = session_->liveAnalysis();
-    return write_reporting(error, [&] { write_text_file(path.toStdString(), sweep_file_json(live, *analysis).dump(1) + "\n"); });
+    return write_reporting(error, [&] { write_text_file(path.toStdString(), our_file_text(sweep_file_json(live, *analysis))); });
 }
 
 void MainWindow::finishRun(const QString& message) {
@@ -329,7 +330,7 @@ bool MainWindow::exportReport(const QString& path, QString* error) const {
     }
     return write_reporting(error, [&] {
         const ProfileReport report = shown.analysis ? make_report(*shown.result, *shown.analysis) : make_report(*shown.result, analyze_run(*shown.result));
-        write_text_file(path.toStdString(), to_json(report).dump(1) + "\n");
+        write_text_file(path.toStdString(), our_file_text(to_json(report)));
     });
 }
 

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "io/chrome_trace.h"
+#include "io/json_write.h"
 #include "io/json_read.h"
 #include "io/run_json.h"
 #include "io/measurement_json.h"
@@ -115,7 +116,7 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
         if (!workspace.panel_modules.empty()) j["panel_modules"] = workspace.panel_modules;
         if (workspace.bench) j["bench"] = bench_file_json(*workspace.bench);
         if (workspace.check) j["check"] = check_file_json(*workspace.check);
-        write_text_file(path, j.dump(1) + "\n");
+        write_text_file(path, our_file_text(j));
     } catch (...) {
         for (const fs::path& p : written) fs::remove(p, ec);
         throw;

@@ -9,14 +9,16 @@
 #include <optional>
 #include <thread>
 
+#include "io/json_write.h"
 #include "io/run_json.h"
 #include "io/results_file.h"
+#include "io/workspace.h"
 #include "test_support.h"
 
 using namespace awb;
 using nlohmann::json;
 
-TEST(JsonIo, SpecRoundTrip) {
+TEST(RunJson, SpecRoundTrip) {
     RunSpec s;
     s.variant = "sdpa";
     s.kv_heads = 2;
@@ -37,7 +39,7 @@ TEST(JsonIo, SpecRoundTrip) {
     EXPECT_EQ(json(s).get<RunSpec>(), s);
 }
 
-TEST(JsonIo, BadSpecFieldsAreAllNamed) {
+TEST(RunJson, BadSpecFieldsAreAllNamed) {
     const json j = {{"batch", "two"}, {"dtype", "int3"}, {"mask", 5}, {"key_lengths", {1, "x"}}};
     try {
         (void)j.get<RunSpec>();
@@ -49,7 +51,7 @@ TEST(JsonIo, BadSpecFieldsAreAllNamed) {
     }
 }
 
-TEST(JsonIo, ReportRoundTripAndSchemaCheck) {
+TEST(RunJson, ReportRoundTripAndSchemaCheck) {
     ProfileReport r;
     r.spec.seq_q = 128;
     r.options.active = 4;
@@ -95,7 +97,7 @@ TEST(JsonIo, ReportRoundTripAndSchemaCheck) {
 }
 
 // A file that is not JSON is named and said in words, never as nlohmann's exception text.
-TEST(JsonIo, UnreadableFilesAreSaidInWords) {
+TEST(RunJson, UnreadableFilesAreSaidInWords) {
     const auto dir = std::filesystem::temp_directory_path() / "awb_json_words";
     std::filesystem::create_directories(dir);
     auto error_of = [&](const std::string& name, const std::string& bytes) {
@@ -209,3 +211,32 @@ TEST(ResultsFiles, PipesOpenLikeFiles) {
     EXPECT_EQ(e4.rfind("cannot read '" + fifo + "': no temporary folder for its copy", 0), 0u) << e4;
     std::filesystem::remove_all(dir);
 }
+
+namespace awb {
+namespace {
+
+// Our files say what they are on their second line (the desktop's MIME magic reads it there), and read
+// back as they were written.
+TEST(RunJson, OurFilesPutTheirSchemaFirst) {
+    nlohmann::json j = to_json(ProfileReport{});
+    j["zz_last"] = {{"a", 1}};
+    const std::string text = our_file_text(j);
+    EXPECT_EQ(text.rfind("{\n \"schema\": \"attention-workbench/profile-report\",\n \"schema_version\": 1,\n", 0), 0u) << text.substr(0, 120);
+    EXPECT_EQ(nlohmann::json::parse(text), j);
+    EXPECT_EQ(text.back(), '\n');
+    // Only a schema; none at all (written as nlohmann writes it).
+    EXPECT_EQ(nlohmann::json::parse(our_file_text({{"schema", "x"}})), nlohmann::json({{"schema", "x"}}));
+    const nlohmann::json plain = {{"b", 2}, {"a", 1}};
+    EXPECT_EQ(our_file_text(plain), plain.dump(1) + "\n");
+    // A workspace as saved.
+    const std::filesystem::path dir = test::fresh_dir("schema_first");
+    save_workspace(Workspace{}, (dir / "ws.json").string());
+    std::ifstream in(dir / "ws.json");
+    std::string first, second;
+    std::getline(in, first);
+    std::getline(in, second);
+    EXPECT_EQ(second, " \"schema\": \"attention-workbench/workspace\",");
+}
+
+}  // namespace
+}  // namespace awb
