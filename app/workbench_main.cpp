@@ -12,6 +12,7 @@
 #include "engine/process_tuning.h"
 #include "main_window.h"
 #include "model/version.h"
+#include "single_instance.h"
 
 namespace {
 
@@ -23,9 +24,11 @@ void print_usage(std::FILE* out) {
                "\n"
                "Arguments:\n"
                "  files          results files (profile, bench, sweep, check), chrome traces (.json, .json.gz)\n"
-               "                 or workspaces to open, each in its own tab\n"
+               "                 or workspaces to open, each in its own tab; while a workbench is running in\n"
+               "                 this session, they open in it and this launch exits\n"
                "\n"
                "Options:\n"
+               "  --new-window   open the files in a window of its own, even while a workbench is running\n"
                "  -h, --help     print this help and exit\n"
                "  -v, --version  print the version, the LibTorch built with and loaded, CUDA and Qt, and exit\n"
                "  Qt's own options (-platform offscreen, -style ...) go to Qt.\n"
@@ -57,7 +60,7 @@ int answer_options(int argc, char** argv) {
             return 1;
         }
         if (std::strcmp(a, "--") == 0) break;
-        if (std::strncmp(a, "--", 2) == 0 && !is_qt_option(a)) {
+        if (std::strncmp(a, "--", 2) == 0 && std::strcmp(a, "--new-window") != 0 && !is_qt_option(a)) {
             std::fprintf(stderr, "attention-workbench: unknown option %s\n\n", a);
             print_usage(stderr);
             return 2;
@@ -79,11 +82,28 @@ int main(int argc, char** argv) {
     QIcon icon;
     for (int size : {16, 32, 48, 64, 128, 256}) icon.addFile(QStringLiteral(":/icons/%1.png").arg(size));
     QApplication::setWindowIcon(icon);
+    QStringList files = QApplication::arguments().mid(1);
+    files.removeAll(QStringLiteral("--"));
+    const bool new_window = files.removeAll(QStringLiteral("--new-window")) > 0;
+    // Files opened the desktop way gather in the running workbench (ui/single_instance.h).
+    if (!new_window && !files.isEmpty() && awb::ui::SingleInstance::handOff(files)) {
+        std::printf("attention-workbench: %lld file%s opened in the running workbench\n", static_cast<long long>(files.size()),
+                    files.size() == 1 ? "" : "s");
+        return 0;
+    }
     awb::ui::MainWindow window;
     window.resize(1400, 900);
     window.show();
-    QStringList files = QApplication::arguments().mid(1);
-    files.removeAll(QStringLiteral("--"));
+    awb::ui::SingleInstance instance;
+    if (!new_window) {
+        if (!instance.listen()) std::fprintf(stderr, "attention-workbench: not serving later launches (%s)\n", qPrintable(instance.error()));
+        QObject::connect(&instance, &awb::ui::SingleInstance::filesReceived, &window, [&window](const QStringList& received) {
+            for (const QString& path : received) window.openFile(path);
+            window.setWindowState((window.windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);
+            window.raise();
+            window.activateWindow();
+        });
+    }
     for (const QString& path : files) window.openFile(path);
     // AWB_QUIT_AFTER_MS: a smoke run (the install test): after that long, print the window's title (it names
     // the run on screen once a file has opened) and quit.

@@ -11,6 +11,8 @@ packages=(
   python3 python3-venv                # test helpers parse JSON with it; the venv of the torch 2.11 wheel (setup-torch2.sh)
   slurmctld slurmd slurm-client munge # the sharded-sweep test's single-node Slurm (tests/slurm/local_slurm.sh)
   help2man desktop-file-utils         # the man pages (from --help), the desktop entry's check (tests/install)
+  appstream shared-mime-info libglib2.0-bin  # the AppStream metadata's check, the file types as the desktop sees them
+  dpkg-dev debootstrap                # the .deb (cpack, dpkg-shlibdeps) and its test in a throwaway Debian root
 )
 missing=()
 for p in "${packages[@]}"; do
