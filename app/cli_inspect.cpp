@@ -12,6 +12,8 @@
 #include <set>
 
 #include "io/json_write.h"
+#include "analysis/snapshot_text.h"
+#include "io/memory_snapshot_read.h"
 #include "analysis/attention.h"
 #include "analysis/attention_rules.h"
 #include "analysis/gpu_breakdown.h"
@@ -238,10 +240,33 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// A memory snapshot (a pickle): its replay, printed and added to out["snapshots"].
+void inspect_snapshot(const std::string& path, const InspectCommand& c, nlohmann::json& out, int& rc) {
+    try {
+        const auto started = std::chrono::steady_clock::now();
+        const MemorySnapshot snapshot = read_memory_snapshot(path);
+        const SnapshotTimeline timeline = analyze_snapshot(snapshot);
+        if (c.timing)
+            std::fprintf(stderr, "attnwb inspect: %s: snapshot read and replayed in %.3f s, peak RSS %.0f MiB\n", path.c_str(),
+                         seconds_since(started), double(peak_rss_bytes()) / 1048576.0);
+        std::cout << "memory snapshot " << path << ": " << format_snapshot(snapshot, timeline, int(c.rows));
+        nlohmann::json j = snapshot_json(snapshot, timeline);
+        j["path"] = path;
+        out["snapshots"].push_back(std::move(j));
+    } catch (const std::exception& e) {  // the pickle, its layout, or the file
+        std::cerr << "attnwb inspect: " << e.what() << "\n";
+        rc = kExitBadInput;
+    }
+}
+
 // Reads input i and adds what inspect says of it to out. False when the read was cancelled.
 bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey sort, StderrProgress& progress, nlohmann::json& out, int& rc) {
     const std::vector<std::string>& files = in.files[i];
     const std::string path = files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
+    if (files.size() == 1 && !in.folders.count(i) && pickle::is_pickle_file(files.front())) {
+        inspect_snapshot(files.front(), c, out, rc);
+        return true;
+    }
     ResultsFile f;
     try {
         const auto started = std::chrono::steady_clock::now();
@@ -312,9 +337,11 @@ Command register_inspect(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "inspect", "Read chrome traces (attnwb's or PyTorch's export_chrome_trace / tensorboard_trace_handler, .json or "
                    ".json.gz, streamed; a folder is one distributed run) and "
-                   "print a summary, the operator table and the kernels. A file that cannot be read gets one message "
+                   "print a summary, the operator table and the kernels; or CUDA memory snapshots (torch.cuda.memory._dump_snapshot "
+                   "pickles, plain or gzip) and print the peak, the blocks alive at it with their stacks, the bytes under each frame "
+                   "and the blocks alive before recording began. A file that cannot be read gets one message "
                    "(exit 2) and the others are still shown.");
-    sub->add_option("traces", c->paths, "Trace files");
+    sub->add_option("traces", c->paths, "Trace files (or memory snapshots)");
     sub->add_flag("--attention-rules", c->rules,
                   "Print the table of attention rules (which ops and kernels are attention, whose, and where their inputs hold Q, K, "
                   "V) and exit; needs no trace");

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Chrome-trace import benchmark (issues 5 and 16): `attnwb inspect` against Python's json.load (and
+"""Chrome-trace import benchmark: `attnwb inspect` against Python's json.load (and
 HolisticTraceAnalysis with --hta), same file, same run.
 
 What it measures

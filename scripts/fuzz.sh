@@ -2,7 +2,7 @@
 # Fuzzes a reader with libFuzzer under AddressSanitizer + UBSan for a fixed time:
 #   scripts/fuzz.sh [SECONDS] [TARGET]      (default 60 s, trace_import)
 #   scripts/fuzz.sh --build-only
-# TARGET: trace_import (the chrome-trace importer) or results_report, results_bench,
+# TARGET: trace_import (the chrome-trace importer), memory_snapshot (the snapshot pickle reader) or results_report, results_bench,
 # results_sweep, results_check, results_workspace, results_diff (the readers of our own files),
 # results_merge (attnwb merge of a sweep's shard files).
 #
@@ -29,8 +29,8 @@ if ! [[ "$secs" =~ ^[0-9]+$ ]] || [ "$secs" -lt 1 ]; then
   exit 2
 fi
 case "$target" in
-  trace_import | results_report | results_bench | results_sweep | results_check | results_workspace | results_diff | results_merge) ;;
-  *) echo "fuzz: unknown target '$target' (trace_import or results_report|bench|sweep|check|workspace|diff|merge)" >&2; exit 2 ;;
+  trace_import | memory_snapshot | results_report | results_bench | results_sweep | results_check | results_workspace | results_diff | results_merge) ;;
+  *) echo "fuzz: unknown target '$target' (trace_import, memory_snapshot or results_report|bench|sweep|check|workspace|diff|merge)" >&2; exit 2 ;;
 esac
 build="${AWB_FUZZ_BUILD_DIR:-$root/build/fuzz}"
 cxx="${AWB_FUZZ_CXX:-clang++}"
@@ -97,6 +97,10 @@ if [ "$target" = trace_import ]; then
   fixtures="$root/tests/fixtures/traces"
   for f in "$fixtures"/*.json "$fixtures"/*.json.gz; do add_seed "$f" "fixture_"; done
   for f in "$fixtures"/bad/*; do add_seed "$f" "fixture_bad_"; done
+elif [ "$target" = memory_snapshot ]; then
+  dict="$src/pickle.dict"
+  fixtures="$root/tests/fixtures/memory_snapshots"
+  for f in "$fixtures"/*.pickle "$fixtures"/*.pickle.gz "$fixtures"/bad/*.pickle; do add_seed "$f" "fixture_"; done
 else
   dict="$src/results.dict"
   for f in "$src/seeds-results/${target#results_}"/*; do add_seed "$f" "seed_"; done

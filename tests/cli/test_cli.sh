@@ -229,6 +229,23 @@ else
     echo "FAIL inspect vs profile report: $(cat "$tmp/py")"; failed=$((failed + 1))
 fi
 
+# inspect of a memory snapshot (a pickle, whatever its name): the peak and its blocks; a wrong field and a
+# cut file are named (exit 2) and the other files still read.
+snapshots="$(cd "$(dirname "$0")/.." && pwd)/fixtures/memory_snapshots"
+cp "$snapshots/manual.p4.pickle.gz" "$tmp/any-name.bin"
+check "inspect reads a memory snapshot" 0 'peak allocated 144.0 KiB, after event 41 \(of 78 events\)' -- inspect "$tmp/any-name.bin" --json "$tmp/snap.json"
+check "inspect names a snapshot's wrong field" 2 'size_a_str.pickle: device_traces\[0\]\[0\].size: a str, not an int' -- \
+    inspect "$snapshots/bad/size_a_str.pickle" "$snapshots/handmade.p2.pickle"
+head -c 300 "$snapshots/manual.p4.pickle" >"$tmp/cut.pickle"
+check "inspect names a cut snapshot and reads the next" 2 'cut.pickle: the pickle ends inside an opcode .*byte offset 299' -- \
+    inspect "$tmp/cut.pickle" "$snapshots/handmade.p2.pickle"
+if python_check "import json; s=json.load(open('$tmp/snap.json'))['snapshots'][0]['devices'][0]; \
+assert s['peak_allocated_bytes'] == 147472 and s['blocks_at_peak'][0]['bytes'] == 32768, s" >"$tmp/py"; then
+    echo "ok   inspect --json of a snapshot"; passed=$((passed + 1))
+else
+    echo "FAIL inspect --json of a snapshot: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
+
 # diff: a run's report against its own trace joins every operator with no delta; two ranks differ by
 # their kernels; a file that is neither report nor trace is named (exit 2).
 fixtures="$(cd "$(dirname "$0")/.." && pwd)/fixtures/traces"

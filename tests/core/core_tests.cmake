@@ -16,9 +16,11 @@ set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_class.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_kernel_name.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_memory_replay.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_memory_snapshot.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_memory_totals.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_module_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_op_table.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_pickle_reader.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_trace_quality.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_panel_modules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_run_verdict.cpp

@@ -1,0 +1,20 @@
+// A memory snapshot and its replay as plain text (attnwb inspect SNAPSHOT) and JSON: per device the
+// peak with the blocks alive at it and their stacks, the bytes under each frame there, the blocks alive
+// before recording began, the final state. Every figure carries its unit.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "analysis/snapshot_timeline.h"
+
+namespace awb {
+
+// rows: blocks and frames listed per table (0: all).
+std::string format_snapshot(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, int rows);
+nlohmann::json snapshot_json(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline);
+
+// "manual (attn.py:34) <- step (train.py:40) <- ...", innermost first; "(no stack recorded)".
+std::string stack_text(const MemorySnapshot& snapshot, StackId stack, size_t max_frames = 4);
+
+}  // namespace awb

@@ -1,0 +1,68 @@
+// A CUDA caching allocator's memory snapshot (torch.cuda.memory._snapshot(), pickled by
+// _dump_snapshot): the segments it holds with their blocks at the moment of the snapshot, and the
+// trace of what it did while history was recorded, per device. Stacks are kept once each and
+// referred to by index (a snapshot repeats the same stack for thousands of blocks).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace awb {
+
+struct SnapshotFrame {
+    std::string filename;
+    int64_t line = 0;
+    std::string name;
+    bool operator==(const SnapshotFrame&) const = default;
+};
+
+using StackId = int32_t;  // index into MemorySnapshot::stacks; kNoStack: none recorded
+inline constexpr StackId kNoStack = -1;
+
+enum class BlockState : uint8_t { ActiveAllocated, ActiveAwaitingFree, Inactive };
+const char* block_state_name(BlockState state);
+
+struct SnapshotBlock {
+    int64_t address = 0;  // given, or the segment's address plus the sizes of the blocks before it
+    int64_t size = 0;
+    int64_t requested_size = 0;
+    BlockState state = BlockState::Inactive;
+    StackId stack = kNoStack;
+    bool active() const { return state != BlockState::Inactive; }
+};
+
+struct SnapshotSegment {
+    int device = 0;
+    int64_t address = 0;
+    int64_t total_size = 0;
+    int64_t stream = 0;
+    std::string segment_type;  // "large", "small", or empty when not recorded
+    std::vector<SnapshotBlock> blocks;
+};
+
+enum class SnapshotAction : uint8_t { Alloc, FreeRequested, FreeCompleted, SegmentAlloc, SegmentFree, SegmentMap, SegmentUnmap, Oom, Snapshot };
+const char* snapshot_action_name(SnapshotAction action);
+
+struct SnapshotEvent {
+    SnapshotAction action = SnapshotAction::Alloc;
+    int64_t addr = 0;
+    int64_t size = 0;
+    int64_t stream = 0;
+    int64_t time_us = -1;      // -1: not recorded
+    int64_t device_free = -1;  // oom only: what CUDA still reported free
+    StackId stack = kNoStack;
+};
+
+struct MemorySnapshot {
+    std::vector<SnapshotSegment> segments;
+    std::vector<std::vector<SnapshotEvent>> device_traces;  // [device][event in order]
+    std::vector<SnapshotFrame> frames;
+    std::vector<std::vector<int32_t>> stacks;  // frame indices, innermost call first (as recorded)
+    std::vector<std::pair<std::string, std::string>> allocator_settings;  // name, value as text
+    std::vector<std::pair<std::string, int64_t>> unknown_actions;       // trace actions not read, and how many
+    int pickle_protocol = 0;
+};
+
+}  // namespace awb

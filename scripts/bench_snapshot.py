@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Memory-snapshot benchmark: `attnwb inspect SNAPSHOT` against Python's pickle.load, same file, same run.
+
+What it measures
+  Wall time and peak RSS of `attnwb inspect FILE --rows 5` (the pickle read, the snapshot's layout
+  checked, every device replayed, the peak's blocks and frames printed) and of
+  `python3 -c 'pickle.load(open(FILE, "rb"))'` (the load alone: memory_viz and _memory_viz's text
+  summaries start from it), each in its own child process (os.wait4: ru_maxrss of that child), --repeat
+  times each (median wall, max RSS), after one untimed read of the file so both start from a warm page
+  cache. MB = 10^6 bytes, MiB = 2^20 bytes. Goals: a 1 GB snapshot in <= 3 s, peak RSS <= the file's size.
+
+The snapshot
+  Generated here in the layout torch.cuda.memory._snapshot() returns after _record_memory_history():
+  segments of a CUDA caching allocator with their blocks, and one device's trace of alloc /
+  free_requested / free_completed / segment_alloc / segment_free events, each with its stack. As torch
+  builds them, frame dicts are shared between stacks and each distinct stack is one list object, so
+  pickle memoizes them (deterministic, --seed). A sidecar FILE.meta.json holds what the generator
+  knows: the peak of allocated bytes, which attnwb's replay must equal (checked).
+
+Usage
+  python3 scripts/bench_snapshot.py                         # 200 MB snapshot, 3 runs each side
+  python3 scripts/bench_snapshot.py --size-mb 1000 --repeat 1
+  python3 scripts/bench_snapshot.py --generate --size-mb 20 --out /tmp/s.pickle   # generator only
+"""
+import argparse
+import json
+import os
+import pickle
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def make_frames(rng, count):
+    files = ["model.py", "attention.py", "layers.py", "train.py", "torch/nn/modules/module.py", "torch/_tensor.py"]
+    names = ["forward", "attention", "_call_impl", "step", "backward", "softmax", "matmul", "linear", "mlp", "norm"]
+    return [{"filename": f"/opt/app/{rng.choice(files)}", "line": rng.randrange(1, 3000), "name": rng.choice(names)}
+            for _ in range(count)]
+
+
+def generate(path, size_mb, seed):
+    """A snapshot of about size_mb MB; returns its meta (event count, peak allocated bytes)."""
+    rng = random.Random(seed)
+    frames = make_frames(rng, 4000)
+    stacks = [[rng.choice(frames) for _ in range(rng.randrange(8, 40))] for _ in range(20000)]
+    # Bytes per trace event in the pickle: the dict (5 keys memoized after the first), ints, a memo
+    # reference to its stack after the stack's first use: about 60; stacks and frames once.
+    target = size_mb * 1_000_000
+    events_wanted = max(1000, (target - 20000 * 30 * 4 - 4000 * 80) // 60)
+    trace, live, allocated, peak = [], {}, 0, 0
+    addr_next = 1 << 32
+    segments_at = []
+    segment_alloc_every = 200
+    while len(trace) < events_wanted:
+        if len(trace) % segment_alloc_every == 0:
+            size = 2 << 20
+            trace.append({"action": "segment_alloc", "addr": addr_next, "size": size, "stream": 0, "frames": rng.choice(stacks)})
+            segments_at.append((addr_next, size))
+            addr_next += size
+        if live and (rng.random() < 0.48 or len(live) > 5000):
+            addr = rng.choice(list(live)) if len(live) < 64 else next(iter(live))
+            size, stack = live.pop(addr)
+            trace.append({"action": "free_requested", "addr": addr, "size": size, "stream": 0, "frames": stack})
+            trace.append({"action": "free_completed", "addr": addr, "size": size, "stream": 0, "frames": stack})
+            allocated -= size
+        else:
+            size = rng.choice([512, 4096, 1 << 16, 1 << 20, 3 << 20, 8 << 20])
+            stack = rng.choice(stacks)
+            addr = addr_next
+            addr_next += size
+            live[addr] = (size, stack)
+            trace.append({"action": "alloc", "addr": addr, "size": size, "stream": 0, "frames": stack})
+            allocated += size
+            peak = max(peak, allocated)
+    # The final state: one segment per live block (enough for the replay: what is active at the end).
+    segments = [{"device": 0, "address": addr, "total_size": size, "stream": 0, "segment_type": "large",
+                 "allocated_size": size, "active_size": size, "requested_size": size,
+                 "blocks": [{"address": addr, "size": size, "requested_size": size, "state": "active_allocated", "frames": stack}]}
+                for addr, (size, stack) in sorted(live.items())]
+    snapshot = {"segments": segments, "device_traces": [trace], "allocator_settings": {"expandable_segments": False}}
+    with open(path, "wb") as f:
+        pickle.dump(snapshot, f, protocol=4)
+    meta = {"events": len(trace), "peak_allocated": peak, "final_allocated": allocated, "bytes": os.path.getsize(path)}
+    Path(str(path) + ".meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    return meta
+
+
+def measure(cmd, repeat):
+    walls, rss, last = [], [], None
+    for _ in range(repeat):
+        # ru_maxrss of the child, through /usr/bin/time's %M (KiB): the child alone, not this script.
+        t0 = time.perf_counter()
+        proc = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
+        walls.append(time.perf_counter() - t0)
+        if proc.returncode != 0:
+            sys.exit(f"bench_snapshot: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+        rss.append(int(proc.stderr.strip().splitlines()[-1]) / 1024)
+        last = proc
+    return statistics.median(walls), max(rss), last
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--size-mb", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default="/tmp/awb-bench/snapshot.pickle")
+    ap.add_argument("--attnwb", default=str(ROOT / "build" / "app" / "attnwb"))
+    ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--generate", action="store_true", help="write the snapshot and its meta only")
+    args = ap.parse_args()
+    path = Path(args.out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta_path = Path(str(path) + ".meta.json")
+    if path.exists() and meta_path.exists() and abs(json.loads(meta_path.read_text())["bytes"] / 1e6 - args.size_mb) < 0.2 * args.size_mb:
+        meta = json.loads(meta_path.read_text())
+    else:
+        t0 = time.perf_counter()
+        meta = generate(path, args.size_mb, args.seed)
+        print(f"generated {path}: {meta['bytes'] / 1e6:.1f} MB, {meta['events']:,} events in {time.perf_counter() - t0:.1f} s")
+    if args.generate:
+        return
+    path.read_bytes()  # warm the page cache
+    mb = meta["bytes"] / 1e6
+    ours, ours_rss, run = measure([args.attnwb, "inspect", str(path), "--rows", "5", "--quiet", "--json", str(path) + ".inspect.json"], args.repeat)
+    got = json.loads(Path(str(path) + ".inspect.json").read_text())["snapshots"][0]["devices"][0]
+    if got["peak_allocated_bytes"] != meta["peak_allocated"]:
+        sys.exit(f"bench_snapshot: attnwb's peak {got['peak_allocated_bytes']} != the generator's {meta['peak_allocated']}")
+    theirs, theirs_rss, _ = measure([args.python, "-c", f"import pickle; pickle.load(open({str(path)!r}, 'rb'))"], args.repeat)
+    print(f"snapshot {mb:.1f} MB, {meta['events']:,} trace events, peak {meta['peak_allocated'] / 2**30:.2f} GiB (attnwb's replay agrees)")
+    print(f"{'':34s} {'wall s':>8s} {'MB/s':>8s} {'peak RSS MiB':>13s} {'RSS / file':>11s}")
+    print(f"{'attnwb inspect (read + replay)':34s} {ours:8.3f} {mb / ours:8.1f} {ours_rss:13.0f} {ours_rss * 2**20 / meta['bytes']:11.2f}")
+    print(f"{'python pickle.load (load only)':34s} {theirs:8.3f} {mb / theirs:8.1f} {theirs_rss:13.0f} {theirs_rss * 2**20 / meta['bytes']:11.2f}")
+    print(f"attnwb / python: {theirs / ours:.2f}x the speed, {ours_rss / theirs_rss:.2f}x the memory")
+
+
+if __name__ == "__main__":
+    main()

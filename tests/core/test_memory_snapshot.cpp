@@ -1,0 +1,143 @@
+// Memory snapshots (io/memory_snapshot_read.h, analysis/snapshot_timeline.h) against
+// tests/reference/make_memory_snapshots.py: the article's manual and SDPA attention recorded by torch
+// 2.11's profiler and turned into snapshots by torch's own _profile_to_snapshot, plus a hand-written one
+// with what a CPU profile does not make. The peak, the blocks alive at it, the bytes under each frame
+// there and the blocks alive before recording began equal a replay of the same events in plain Python
+// (<name>.expected.json), for every pickle protocol and gzip; a wrong layout is one message naming the field.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "analysis/snapshot_timeline.h"
+#include "io/memory_snapshot_read.h"
+
+namespace awb {
+namespace {
+
+std::string snapshot_fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/" + name; }
+
+nlohmann::json blocks_json(const std::vector<LiveBlock>& blocks) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const LiveBlock& b : blocks) a.push_back({b.addr, b.size});
+    return a;
+}
+
+std::string frame_key(const SnapshotFrame& f) { return f.name + " (" + f.filename + ":" + std::to_string(f.line) + ")"; }
+
+TEST(MemorySnapshot, ReplayEqualsPythonsForEveryProtocolAndGzip) {
+    for (const char* name : {"manual", "sdpa", "handmade"}) {
+        std::ifstream in(snapshot_fixture(std::string(name) + ".expected.json"));
+        const nlohmann::json want = nlohmann::json::parse(in);
+        for (const char* form : {".p2.pickle", ".p4.pickle", ".p5.pickle", ".p4.pickle.gz"}) {
+            SCOPED_TRACE(std::string(name) + form);
+            const MemorySnapshot snap = read_memory_snapshot(snapshot_fixture(name + std::string(form)));
+            EXPECT_EQ(snap.pickle_protocol, form[2] - '0');
+            const SnapshotTimeline timeline = analyze_snapshot(snap);
+            ASSERT_EQ(timeline.devices.size(), want["devices"].size());
+            for (size_t d = 0; d < timeline.devices.size(); ++d) {
+                const DeviceMemoryTimeline& got = timeline.devices[d];
+                const nlohmann::json& w = want["devices"][d];
+                EXPECT_EQ(got.device, w["device"]);
+                EXPECT_EQ(got.events, w["events"]);
+                EXPECT_EQ(got.peak_allocated, w["peak_allocated"]);
+                EXPECT_EQ(got.peak_index, w["peak_index"]);
+                EXPECT_EQ(blocks_json(got.at_peak), w["at_peak"]);
+                EXPECT_EQ(blocks_json(got.before_recording), w["before_recording"]);
+                EXPECT_EQ(got.final_allocated, w["final_allocated"]);
+                EXPECT_EQ(got.final_reserved, w["final_reserved"]);
+                std::map<std::string, int64_t> frames;
+                for (const FrameBytes& f : got.frames_at_peak) frames[frame_key(snap.frames[size_t(f.frame)])] = f.bytes;
+                EXPECT_EQ(nlohmann::json(frames), w["frames_at_peak"]);
+                for (size_t i = 1; i < got.frames_at_peak.size(); ++i) EXPECT_GE(got.frames_at_peak[i - 1].bytes, got.frames_at_peak[i].bytes);
+                EXPECT_EQ(got.allocated.size(), size_t(got.events) + 1);
+                EXPECT_EQ(got.allocated.back(), got.final_allocated) << "the replay ends where the snapshot's final state is";
+                EXPECT_EQ(got.unmatched_frees, 0);
+            }
+        }
+    }
+}
+
+TEST(MemorySnapshot, TheManualVariantsPeakHoldsItsScores) {
+    // [1, 2, 64, 64] float32 scores: 32 KiB blocks, in the manual variant's peak and not in SDPA's
+    // larger-than-16-KiB blocks beyond what both share.
+    const SnapshotTimeline manual = analyze_snapshot(read_memory_snapshot(snapshot_fixture("manual.p4.pickle")));
+    const SnapshotTimeline sdpa = analyze_snapshot(read_memory_snapshot(snapshot_fixture("sdpa.p4.pickle")));
+    ASSERT_EQ(manual.devices.size(), 1u);
+    ASSERT_EQ(sdpa.devices.size(), 1u);
+    EXPECT_GT(manual.devices[0].peak_allocated, sdpa.devices[0].peak_allocated);
+    EXPECT_EQ(manual.devices[0].at_peak.front().size, 1 * 2 * 64 * 64 * 4);
+    EXPECT_LT(sdpa.devices[0].at_peak.front().size, 1 * 2 * 64 * 64 * 4);
+    // q, k and v (and what else was alive when the profile began) were there before recording.
+    int qkv = 0;
+    for (const LiveBlock& b : manual.devices[0].before_recording) qkv += b.size == 1 * 2 * 64 * 16 * 4 && b.alloc_event == -1;
+    EXPECT_GE(qkv, 3);
+}
+
+TEST(MemorySnapshot, HandmadeSegmentsBlocksAndSegmentEvents) {
+    const MemorySnapshot snap = read_memory_snapshot(snapshot_fixture("handmade.p4.pickle"));
+    ASSERT_EQ(snap.segments.size(), 2u);
+    const SnapshotSegment& large = snap.segments[0];
+    EXPECT_EQ(large.segment_type, "large");
+    ASSERT_EQ(large.blocks.size(), 3u);
+    EXPECT_EQ(large.blocks[1].state, BlockState::ActiveAwaitingFree);
+    EXPECT_EQ(large.blocks[2].address, (2 << 20) + 4096);
+    EXPECT_EQ(large.blocks[0].requested_size, 1000000);
+    EXPECT_EQ(snap.segments[1].stream, 7);
+    // One stack for the shared frames list, innermost first, frames kept once.
+    ASSERT_NE(large.blocks[0].stack, kNoStack);
+    const auto& stack = snap.stacks[size_t(large.blocks[0].stack)];
+    ASSERT_EQ(stack.size(), 2u);
+    EXPECT_EQ(snap.frames[size_t(stack[0])], (SnapshotFrame{"model.py", 12, "attention"}));
+    EXPECT_EQ(snap.device_traces[0][1].stack, large.blocks[0].stack);
+    EXPECT_EQ(snap.frames.size(), 2u);
+    const auto& trace = snap.device_traces.at(0);
+    ASSERT_EQ(trace.size(), 9u);
+    EXPECT_EQ(trace[6].action, SnapshotAction::Oom);
+    EXPECT_EQ(trace[6].device_free, 123456789);
+    EXPECT_EQ(trace[0].time_us, 10);
+    // Reserved bytes: the final 2 MiB + 512 walked back through segment_alloc, map, unmap and free.
+    const DeviceMemoryTimeline t = analyze_snapshot(snap).devices.at(0);
+    EXPECT_EQ(t.reserved.front(), (1 << 20) + 512);
+    EXPECT_EQ(t.peak_reserved, (5 << 20) + 512);
+    EXPECT_EQ(t.reserved.back(), (2 << 20) + 512);
+    EXPECT_EQ(t.ooms, 1);
+    // The 512-byte block of the small segment was alive before recording began.
+    ASSERT_EQ(t.before_recording.size(), 1u);
+    EXPECT_EQ(t.before_recording[0].addr, int64_t(1) << 30);
+    // Allocator settings as text.
+    std::map<std::string, std::string> settings(snap.allocator_settings.begin(), snap.allocator_settings.end());
+    EXPECT_EQ(settings["ratio"], "0.25");
+    EXPECT_EQ(settings["expandable_segments"], "False");
+    EXPECT_EQ(settings["last_allocator_settings"], "None");
+    EXPECT_EQ(settings["big"], std::to_string((int64_t(1) << 62) + 5));
+    EXPECT_EQ(settings["roundup_power2_divisions"], "{1: 0, 2: 0}");
+}
+
+std::string message_of(const std::string& bad) {
+    try {
+        read_memory_snapshot(snapshot_fixture("bad/" + bad + ".pickle"));
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "(read)";
+}
+
+TEST(MemorySnapshot, AWrongLayoutNamesTheFileAndTheField) {
+    EXPECT_NE(message_of("segments_not_a_list").find("segments_not_a_list.pickle: segments: an int, not a list"), std::string::npos)
+        << message_of("segments_not_a_list");
+    EXPECT_NE(message_of("size_a_str").find("device_traces[0][0].size: a str, not an int"), std::string::npos) << message_of("size_a_str");
+    EXPECT_NE(message_of("not_a_dict").find("the snapshot: a dict (segments, device_traces), not a list"), std::string::npos)
+        << message_of("not_a_dict");
+    EXPECT_NE(message_of("block_state").find("segments[0].blocks[0].state: 'weird'"), std::string::npos) << message_of("block_state");
+    // An action this reader does not know is counted and passed over; the rest is read.
+    const MemorySnapshot snap = read_memory_snapshot(snapshot_fixture("bad/unknown_action.pickle"));
+    ASSERT_EQ(snap.unknown_actions.size(), 1u);
+    EXPECT_EQ(snap.unknown_actions[0], (std::pair<std::string, int64_t>{"user_thing", 1}));
+    ASSERT_EQ(snap.device_traces.at(0).size(), 1u);
+    EXPECT_EQ(snap.device_traces[0][0].addr, 16);
+}
+
+}  // namespace
+}  // namespace awb

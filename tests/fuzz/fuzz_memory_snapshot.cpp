@@ -1,0 +1,60 @@
+// libFuzzer target for the memory-snapshot reader: each input is a file (fuzz_input.h), plain or gzip,
+// read as attnwb inspect reads it (io/memory_snapshot_read.h), replayed (analysis/snapshot_timeline.h)
+// and printed (analysis/snapshot_text.h). A bad file must end in a pickle::PickleError or a
+// SnapshotFormatError naming it; any other exception, a crash, a sanitizer report, a hang, or a replay
+// whose curve does not match its own counts is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "analysis/snapshot_text.h"
+#include "analysis/snapshot_timeline.h"
+#include "fuzz_input.h"
+#include "io/memory_snapshot_read.h"
+
+namespace {
+
+[[noreturn]] void finding(const std::string& what) {
+    std::fprintf(stderr, "fuzz_memory_snapshot: %s\n", what.c_str());
+    std::abort();
+}
+
+void check(const awb::MemorySnapshot& snapshot) {
+    const awb::SnapshotTimeline timeline = awb::analyze_snapshot(snapshot);
+    for (const awb::DeviceMemoryTimeline& t : timeline.devices) {
+        if (t.allocated.size() != size_t(t.events) + 1 || t.reserved.size() != t.allocated.size()) finding("curve length != events + 1");
+        if (t.peak_index < 0 || t.peak_index >= int64_t(t.allocated.size()) || t.allocated[size_t(t.peak_index)] != t.peak_allocated)
+            finding("the peak is not on the curve");
+        for (const awb::FrameBytes& f : t.frames_at_peak)
+            if (f.frame < 0 || size_t(f.frame) >= snapshot.frames.size()) finding("a frame index out of range");
+    }
+    volatile size_t n = awb::format_snapshot(snapshot, timeline, 5).size() + awb::snapshot_json(snapshot, timeline).dump().size();
+    (void)n;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    static const awb::fuzz::MemFile file("snapshot");
+    file.write(data, size);
+    awb::MemorySnapshot snapshot;
+    try {
+        snapshot = awb::read_memory_snapshot(file.path());
+    } catch (const awb::pickle::PickleError& e) {
+        if (std::string(e.what()).find(file.path()) == std::string::npos) finding(std::string("a message without the file: ") + e.what());
+        return 0;
+    } catch (const awb::SnapshotFormatError& e) {
+        if (std::string(e.what()).find(file.path()) == std::string::npos) finding(std::string("a message without the file: ") + e.what());
+        return 0;
+    } catch (const std::exception& e) {
+        finding(std::string("an unexpected exception: ") + e.what());
+    }
+    try {
+        check(snapshot);
+    } catch (const std::exception& e) {
+        finding(std::string("a snapshot that was read could not be replayed: ") + e.what());
+    }
+    return 0;
+}
