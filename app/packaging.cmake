@@ -20,7 +20,6 @@ set(AWB_PACKAGE_MAINTAINER "Attention Workbench maintainers <attention-workbench
     "The packages' maintainer (Debian's Maintainer field)")
 set(CPACK_PACKAGE_CONTACT "${AWB_PACKAGE_MAINTAINER}")
 set(CPACK_STRIP_FILES ON)  # the build's debug info stays in the build folder
-set(CPACK_SOURCE_IGNORE_FILES "/build[^/]*/" "/\\\\.git/")
 
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)

@@ -44,6 +44,8 @@ if [ -x "$bin/attention-workbench" ]; then
     run "installed attention-workbench --version says Qt too" '^Qt: built with [0-9.]+, running [0-9.]+$' -- "$bin/attention-workbench" --version
     desktop=$prefix/share/applications/attention-workbench.desktop
     if [ -f "$desktop" ] && desktop-file-validate "$desktop" >"$tmp/out" 2>"$tmp/err"; then ok "the desktop entry passes desktop-file-validate"; else fail "desktop entry"; fi
+    # A trace named as Kineto's gzipped ones are (the file types and the hand-off below open it).
+    cp "$src/tests/fixtures/traces/kineto_gpu_2x.json.gz" "$tmp/rank0.pt.trace.json.gz"
     icons=0
     for n in 16 32 48 64 128 256; do [ -s "$prefix/share/icons/hicolor/${n}x${n}/apps/attention-workbench.png" ] && icons=$((icons + 1)); done
     [ "$icons" -eq 6 ] && [ -s "$prefix/share/icons/hicolor/scalable/apps/attention-workbench.svg" ] && ok "icons in the hicolor theme (SVG and 6 PNG sizes)" || fail "icons: $icons of 6 PNG sizes"
@@ -52,7 +54,6 @@ if [ -x "$bin/attention-workbench" ]; then
     if command -v update-mime-database >/dev/null && command -v gio >/dev/null; then
         update-mime-database "$prefix/share/mime" >/dev/null 2>&1
         "$bin/attnwb" profile --batch 1 --heads 2 --seq 32 --head-dim 16 --threads 1 --quiet --json "$tmp/r.json" --trace "$tmp/t.json" >/dev/null 2>&1
-        cp "$src/tests/fixtures/traces/kineto_gpu_2x.json.gz" "$tmp/rank0.pt.trace.json.gz"
         types=""
         for f in "$src/tests/fixtures/traces/kineto_gpu_2x.json" "$tmp/t.json" "$tmp/rank0.pt.trace.json.gz" "$tmp/r.json"; do
             types+="$(XDG_DATA_DIRS="$prefix/share:/usr/share" gio info -a standard::content-type "$f" | sed -n 's/.*content-type: //p') "
@@ -79,7 +80,6 @@ if [ -x "$bin/attention-workbench" ]; then
     # Files opened the desktop way gather in the running workbench: a second launch with a file hands it over
     # and exits, the first opens it; --new-window opens its own. (A runtime folder of the test's own.)
     mkdir -m 700 "$tmp/runtime"
-    cp "$src/tests/fixtures/traces/kineto_gpu_2x.json.gz" "$tmp/rank0.pt.trace.json.gz"
     (cd / && exec env QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR="$tmp/runtime" AWB_QUIT_AFTER_MS=15000 "$bin/attention-workbench") >"$tmp/first" 2>&1 &
     first=$!
     for _ in $(seq 300); do [ -S "$tmp/runtime/attention-workbench.socket" ] && break; sleep 0.1; done
