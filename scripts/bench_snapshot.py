@@ -17,12 +17,21 @@ The snapshot
   pickle memoizes them (deterministic, --seed). A sidecar FILE.meta.json holds what the generator
   knows: the peak of allocated bytes, which attnwb's replay must equal (checked).
 
+Cases
+  plain: the pickle as generated; gzip: the same gzipped (level 6, as gzip(1)), read by attnwb as it
+  inflates and by Python through gzip.open. With --reader AWB_CORE_TESTS (the core test binary), the
+  reader alone is measured too: its MemorySnapshot.ReadOnlyBench test reads AWB_SNAPSHOT_BENCH with
+  read_memory_snapshot and nothing else (goal for the reader: peak RSS <= ~0.6x the file).
+
 Usage
   python3 scripts/bench_snapshot.py                         # 200 MB snapshot, 3 runs each side
-  python3 scripts/bench_snapshot.py --size-mb 1000 --repeat 1
+  python3 scripts/bench_snapshot.py --size-mb 1000 --repeat 1 --cases plain
+  python3 scripts/bench_snapshot.py --attnwb build-io/app/attnwb --reader build-io/tests/awb_core_tests
   python3 scripts/bench_snapshot.py --generate --size-mb 20 --out /tmp/s.pickle   # generator only
 """
 import argparse
+import gzip
+import shutil
 import json
 import os
 import pickle
@@ -85,23 +94,56 @@ def generate(path, size_mb, seed):
     snapshot = {"segments": segments, "device_traces": [trace], "allocator_settings": {"expandable_segments": False}}
     with open(path, "wb") as f:
         pickle.dump(snapshot, f, protocol=4)
-    meta = {"events": len(trace), "peak_allocated": peak, "final_allocated": allocated, "bytes": os.path.getsize(path)}
+    meta = {"events": len(trace), "peak_allocated": peak, "final_allocated": allocated, "bytes": os.path.getsize(path),
+            "size_mb": size_mb, "seed": seed}
     Path(str(path) + ".meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     return meta
 
 
-def measure(cmd, repeat):
+def measure(cmd, repeat, env=None):
     walls, rss, last = [], [], None
     for _ in range(repeat):
         # ru_maxrss of the child, through /usr/bin/time's %M (KiB): the child alone, not this script.
         t0 = time.perf_counter()
-        proc = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
+        proc = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True, env=env)
         walls.append(time.perf_counter() - t0)
         if proc.returncode != 0:
-            sys.exit(f"bench_snapshot: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+            sys.exit(f"bench_snapshot: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
         rss.append(int(proc.stderr.strip().splitlines()[-1]) / 1024)
         last = proc
     return statistics.median(walls), max(rss), last
+
+
+def gzipped(path):
+    gz = Path(str(path) + ".gz")
+    if not gz.exists() or gz.stat().st_mtime < path.stat().st_mtime:
+        with open(path, "rb") as src, gzip.open(gz, "wb", compresslevel=6) as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
+    return gz
+
+
+def run_case(name, path, meta, args):
+    """One file: attnwb inspect, the reader alone (--reader) and pickle.load; rows of the table."""
+    path.read_bytes()  # warm the page cache
+    mb, file_bytes = meta["bytes"] / 1e6, path.stat().st_size
+    out = str(path) + ".inspect.json"
+    ours, ours_rss, _ = measure([args.attnwb, "inspect", str(path), "--rows", "5", "--quiet", "--json", out], args.repeat)
+    got = json.loads(Path(out).read_text())["snapshots"][0]["devices"][0]
+    if got["peak_allocated_bytes"] != meta["peak_allocated"]:
+        sys.exit(f"bench_snapshot: attnwb's peak {got['peak_allocated_bytes']} != the generator's {meta['peak_allocated']}")
+    opener = "gzip.open" if path.suffix == ".gz" else "open"
+    theirs, theirs_rss, _ = measure([args.python, "-c", f"import gzip, pickle; pickle.load({opener}({str(path)!r}, 'rb'))"], args.repeat)
+    rows = [("attnwb inspect (read + replay)", ours, ours_rss)]
+    if args.reader:
+        env = dict(os.environ, AWB_SNAPSHOT_BENCH=str(path))
+        reader, reader_rss, _ = measure([args.reader, "--gtest_filter=MemorySnapshot.ReadOnlyBench"], args.repeat, env)
+        rows.append(("read_memory_snapshot alone", reader, reader_rss))
+    rows.append(("python pickle.load (load only)", theirs, theirs_rss))
+    print(f"\n{name}: {path.name}, {file_bytes / 1e6:.1f} MB on disk ({mb:.1f} MB of pickle), {meta['events']:,} trace events, "
+          f"peak {meta['peak_allocated'] / 2**30:.2f} GiB (attnwb's replay agrees)")
+    print(f"{'':34s} {'wall s':>8s} {'MB/s':>8s} {'peak RSS MiB':>13s} {'RSS / file':>11s} {'speed vs py':>12s} {'RSS vs py':>10s}")
+    for label, wall, rss in rows:
+        print(f"{label:34s} {wall:8.3f} {mb / wall:8.1f} {rss:13.0f} {rss * 2**20 / file_bytes:11.2f} {theirs / wall:11.2f}x {rss / theirs_rss:9.2f}x")
 
 
 def main():
@@ -111,32 +153,28 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/awb-bench/snapshot.pickle")
     ap.add_argument("--attnwb", default=str(ROOT / "build" / "app" / "attnwb"))
+    ap.add_argument("--reader", help="the core test binary (awb_core_tests): also measure the reader alone")
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--cases", default="plain,gzip", help="plain, gzip or both (comma-separated)")
     ap.add_argument("--generate", action="store_true", help="write the snapshot and its meta only")
     args = ap.parse_args()
     path = Path(args.out)
     path.parent.mkdir(parents=True, exist_ok=True)
     meta_path = Path(str(path) + ".meta.json")
-    if path.exists() and meta_path.exists() and abs(json.loads(meta_path.read_text())["bytes"] / 1e6 - args.size_mb) < 0.2 * args.size_mb:
-        meta = json.loads(meta_path.read_text())
+    meta = json.loads(meta_path.read_text()) if path.exists() and meta_path.exists() else {}
+    if meta.get("size_mb") == args.size_mb and meta.get("seed") == args.seed and meta.get("bytes") == path.stat().st_size:
+        pass  # generated before with the same arguments
     else:
         t0 = time.perf_counter()
         meta = generate(path, args.size_mb, args.seed)
         print(f"generated {path}: {meta['bytes'] / 1e6:.1f} MB, {meta['events']:,} events in {time.perf_counter() - t0:.1f} s")
     if args.generate:
         return
-    path.read_bytes()  # warm the page cache
-    mb = meta["bytes"] / 1e6
-    ours, ours_rss, run = measure([args.attnwb, "inspect", str(path), "--rows", "5", "--quiet", "--json", str(path) + ".inspect.json"], args.repeat)
-    got = json.loads(Path(str(path) + ".inspect.json").read_text())["snapshots"][0]["devices"][0]
-    if got["peak_allocated_bytes"] != meta["peak_allocated"]:
-        sys.exit(f"bench_snapshot: attnwb's peak {got['peak_allocated_bytes']} != the generator's {meta['peak_allocated']}")
-    theirs, theirs_rss, _ = measure([args.python, "-c", f"import pickle; pickle.load(open({str(path)!r}, 'rb'))"], args.repeat)
-    print(f"snapshot {mb:.1f} MB, {meta['events']:,} trace events, peak {meta['peak_allocated'] / 2**30:.2f} GiB (attnwb's replay agrees)")
-    print(f"{'':34s} {'wall s':>8s} {'MB/s':>8s} {'peak RSS MiB':>13s} {'RSS / file':>11s}")
-    print(f"{'attnwb inspect (read + replay)':34s} {ours:8.3f} {mb / ours:8.1f} {ours_rss:13.0f} {ours_rss * 2**20 / meta['bytes']:11.2f}")
-    print(f"{'python pickle.load (load only)':34s} {theirs:8.3f} {mb / theirs:8.1f} {theirs_rss:13.0f} {theirs_rss * 2**20 / meta['bytes']:11.2f}")
-    print(f"attnwb / python: {theirs / ours:.2f}x the speed, {ours_rss / theirs_rss:.2f}x the memory")
+    cases = args.cases.split(",")
+    if "plain" in cases:
+        run_case("plain", path, meta, args)
+    if "gzip" in cases:
+        run_case("gzip", gzipped(path), meta, args)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,24 @@
 #include "io/memory_snapshot_read.h"
 
 #include <algorithm>
+#include <exception>
+#include <filesystem>
 #include <iterator>
 #include <map>
 #include <string_view>
 #include <unordered_map>
 
+#include "io/pickle_machine.h"
+#include "io/snapshot_events.h"
+
 namespace awb {
 
 namespace {
 
+using pickle::Container;
 using pickle::Kind;
-using pickle::PickleValue;
+using pickle::Ref;
+using pickle::ValueStore;
 
 // The path of the field being read, for the messages ("device_traces[0][17].frames[2]"): a chain of
 // names and indices on the stack, made into text only when a message needs it.
@@ -28,206 +35,330 @@ struct Where {
     Where at(const char* child, int64_t i = -1) const { return {this, child, i}; }
 };
 
-// Builds the MemorySnapshot.
-class SnapshotBuilder {
+// A trace event's fields, found in one pass over its dict (the last of a repeated key, as Python keeps).
+enum EventField : int8_t { kAction, kAddr, kSize, kStream, kTimeUs, kDeviceFree, kFrames, kEventFields };
+constexpr std::string_view kEventFieldNames[kEventFields] = {"action", "addr", "size", "stream", "time_us", "device_free", "frames"};
+
+// What was made of a container, by its index: a vector, not a hash map (a trace looks a frames list up
+// for every event); the generation tells a reused slot.
+class ByObject {
 public:
+    const int32_t* find(Ref r) const {
+        return r.index < slots_.size() && slots_[r.index].first == r.num + 1 ? &slots_[r.index].second : nullptr;
+    }
+    void emplace(Ref r, int32_t v) {
+        if (r.index >= slots_.size()) slots_.resize(size_t(r.index) + 1 + slots_.size() / 2);
+        slots_[r.index] = {r.num + 1, v};
+    }
+
+private:
+    std::vector<std::pair<int64_t, int32_t>> slots_;  // generation + 1 (0: none), value
+};
+
+// Builds the MemorySnapshot from the machine's store: the trace events as they stream (trace_item), the
+// rest from the values left when the pickle is read (read_root).
+class SnapshotBuilder final : public pickle::EventSink {
+public:
+    explicit SnapshotBuilder(bool streaming) : streaming_(streaming) {}
     MemorySnapshot snapshot;
 
-    void read_root(const PickleValue& root) {
+    void trace_item(uint32_t device, int64_t index, Ref item, ValueStore& store) override {
+        store_ = &store;
+        if (device >= traces_.size()) traces_.resize(device + 1);
+        if (stashed_) return;
+        try {
+            read_event(item, Where{nullptr, "device_traces", device}.at("", index), traces_[device]);
+        } catch (const SnapshotFormatError&) {  // reported after the segments, as a full reading orders them
+            stashed_ = std::current_exception();
+        }
+    }
+
+    void read_root(ValueStore& store) {
+        store_ = &store;
+        const Ref root = store.root;
         const Where top{nullptr, "the snapshot"};
-        if (root.kind != Kind::Dict)
-            fail(top, "a dict (segments, device_traces), not " + pickle::a_kind(root.kind));
-        if (const PickleValue* segments = root.find("segments")) {
-            const Where list{nullptr, "segments"};
-            expect(*segments, Kind::List, list);
-            for (size_t i = 0; i < segments->items.size(); ++i) read_segment(*segments->items[i], Where{nullptr, "segments", int64_t(i)});
+        if (root.kind != Kind::Dict) fail(top, "a dict (segments, device_traces), not " + pickle::a_kind(root.kind));
+        if (const Ref* segments = find(root, "segments")) {
+            expect(*segments, Kind::List, Where{nullptr, "segments"});
+            const std::vector<Ref> list = items(*segments);  // a copy: reading may empty frames lists
+            for (size_t i = 0; i < list.size(); ++i) read_segment(list[i], Where{nullptr, "segments", int64_t(i)});
         }
-        if (const PickleValue* traces = root.find("device_traces")) {
-            const Where list{nullptr, "device_traces"};
-            expect(*traces, Kind::List, list);
-            if (traces->items.size() > 4097) fail(list, std::to_string(traces->items.size()) + " devices");
-            for (size_t d = 0; d < traces->items.size(); ++d) {
-                const Where where{nullptr, "device_traces", int64_t(d)};
-                const PickleValue& trace = *traces->items[d];
-                expect(trace, Kind::List, where);
-                auto& events = snapshot.device_traces.emplace_back();
-                events.reserve(trace.items.size());
-                for (size_t i = 0; i < trace.items.size(); ++i) read_event(*trace.items[i], where.at("", int64_t(i)), events);
-            }
+        if (const Ref* traces = find(root, "device_traces")) read_traces(*traces);
+        if (!find(root, "segments") && !find(root, "device_traces")) fail(top, "a dict with neither segments nor device_traces");
+        if (const Ref* settings = find(root, "allocator_settings"); settings && settings->kind == Kind::Dict) {
+            const std::vector<Ref>& kv = items(*settings);
+            for (size_t i = 0; i + 1 < kv.size(); i += 2) snapshot.allocator_settings.emplace_back(text_of(kv[i], 0), text_of(kv[i + 1], 0));
         }
-        if (!root.find("segments") && !root.find("device_traces")) fail(top, "a dict with neither segments nor device_traces");
-        if (const PickleValue* settings = root.find("allocator_settings"); settings && settings->kind == Kind::Dict)
-            for (size_t i = 0; i + 1 < settings->items.size(); i += 2)
-                snapshot.allocator_settings.emplace_back(text_of(*settings->items[i], 0), text_of(*settings->items[i + 1], 0));
         for (const auto& [name, count] : unknown_) snapshot.unknown_actions.emplace_back(name, count);
+        snapshot.pickle_protocol = store.protocol;
     }
 
 private:
     [[noreturn]] static void fail(const Where& where, const std::string& what) { throw SnapshotFormatError(where.str() + ": " + what); }
-    static void expect(const PickleValue& v, Kind kind, const Where& where) {
+    static void expect(Ref v, Kind kind, const Where& where) {
         if (v.kind != kind) fail(where, pickle::a_kind(v.kind) + ", not " + pickle::a_kind(kind));
     }
-    static int64_t integer(const PickleValue& dict, const char* key, const Where& where, int64_t missing) {
-        const PickleValue* v = dict.find(key);
+    // A container's values; a frames list emptied by streaming is read only as a stack.
+    const std::vector<Ref>& items(Ref v) const {
+        const Container& c = store_->container(v);
+        if (c.role == pickle::Role::Stack || c.role == pickle::Role::Trace) throw pickle::StreamFallback{};  // items not held
+        return c.items;
+    }
+    const Ref* find(Ref dict, std::string_view key) const {
+        items(dict);
+        return store_->find(dict, key);
+    }
+    static int64_t integer(const Ref* v, const char* key, const Where& where, int64_t missing) {
         if (!v || v->kind == Kind::None) return missing;
         if (v->kind != Kind::Int) fail(where.at((std::string(".") + key).c_str()), pickle::a_kind(v->kind) + ", not an int");
-        return v->integer;
+        return v->num;
     }
-    static const std::string& string(const PickleValue& dict, const char* key, const Where& where) {
+    int64_t integer(Ref dict, const char* key, const Where& where, int64_t missing) const { return integer(find(dict, key), key, where, missing); }
+    const std::string& string(const Ref* v, const char* key, const Where& where) const {
         static const std::string kEmpty;
-        const PickleValue* v = dict.find(key);
         if (!v || v->kind == Kind::None) return kEmpty;
         if (v->kind != Kind::Str) fail(where.at((std::string(".") + key).c_str()), pickle::a_kind(v->kind) + ", not a str");
-        return v->text;
+        return store_->text(*v);
     }
-    // A setting's value as text (they are numbers, bools, strings, None or small dicts), at most about
-    // 200 characters.
-    static std::string text_of(const PickleValue& v, int depth) {
-        std::string s;
-        append_text(v, depth, s);
-        return s;
-    }
-    static void append_text(const PickleValue& v, int depth, std::string& s) {
-        if (s.size() > 200) return;
-        switch (v.kind) {
-            case Kind::None: s += "None"; return;
-            case Kind::Bool: s += v.boolean ? "True" : "False"; return;
-            case Kind::Int: s += std::to_string(v.integer); return;
-            case Kind::Float: {
-                std::string f = std::to_string(v.real);
-                if (f.find('.') != std::string::npos) {
-                    f.erase(f.find_last_not_of('0') + 1);
-                    if (f.back() == '.') f += '0';
-                }
-                s += f;
-                return;
-            }
-            case Kind::Str: case Kind::Bytes: s += v.text.substr(0, 200); return;
-            case Kind::List: case Kind::Tuple: case Kind::Dict: {
-                if (depth > 4) {
-                    s += "...";
-                    return;
-                }
-                const bool dict = v.kind == Kind::Dict;
-                s += dict ? "{" : "[";
-                for (size_t i = 0; i < v.items.size() && s.size() <= 200; i += dict ? 2 : 1) {
-                    if (i) s += ", ";
-                    append_text(*v.items[i], depth + 1, s);
-                    if (dict && i + 1 < v.items.size()) {
-                        s += ": ";
-                        append_text(*v.items[i + 1], depth + 1, s);
-                    }
-                }
-                s += s.size() > 200 ? "..." : dict ? "}" : "]";
-                return;
-            }
-        }
-    }
+    const std::string& string(Ref dict, const char* key, const Where& where) const { return string(find(dict, key), key, where); }
 
-    // A frames list, kept once: the same list object (shared through the pickle's memo) or the same
-    // frames give the same StackId.
-    StackId stack(const PickleValue& dict, const Where& where) {
-        const PickleValue* frames = dict.find("frames");
-        if (!frames || frames->kind == Kind::None) return kNoStack;
-        if (auto it = by_object_.find(frames); it != by_object_.end()) return it->second;
-        expect(*frames, Kind::List, where.at(".frames"));
-        std::vector<int32_t> ids;
-        ids.reserve(frames->items.size());
-        for (size_t i = 0; i < frames->items.size(); ++i) ids.push_back(frame(*frames->items[i], where.at(".frames", int64_t(i))));
-        auto [it, added] = by_frames_.try_emplace(ids, StackId(snapshot.stacks.size()));
-        if (added) snapshot.stacks.push_back(std::move(ids));
-        by_object_.emplace(frames, it->second);
-        return it->second;
-    }
-    int32_t frame(const PickleValue& v, const Where& where) {
-        if (auto it = frame_by_object_.find(&v); it != frame_by_object_.end()) return it->second;
-        expect(v, Kind::Dict, where);
-        SnapshotFrame f{string(v, "filename", where), integer(v, "line", where, 0), string(v, "name", where)};
-        const std::string key = f.filename + '\n' + std::to_string(f.line) + '\n' + f.name;
-        auto [it, added] = frame_by_text_.try_emplace(key, int32_t(snapshot.frames.size()));
-        if (added) snapshot.frames.push_back(std::move(f));
-        frame_by_object_.emplace(&v, it->second);
-        return it->second;
-    }
+    std::string text_of(Ref v, int depth) const;
+    void append_text(Ref v, int depth, std::string& s) const;
+    StackId stack(const Ref* frames, const Where& where);
+    int32_t frame(Ref v, const Where& where);
+    void read_segment(Ref v, const Where& where);
+    void read_blocks(Ref blocks, const Where& where, SnapshotSegment& seg);
+    void read_traces(Ref traces);
+    void read_event(Ref v, const Where& where, EventColumn& events);
+    void event_fields(Ref v, const Ref* (&fields)[kEventFields]);
+    uint16_t stream_id(int64_t stream, const Where& where);
 
-    void read_segment(const PickleValue& v, const Where& where) {
-        expect(v, Kind::Dict, where);
-        SnapshotSegment& seg = snapshot.segments.emplace_back();
-        const int64_t device = integer(v, "device", where, 0);
-        if (device < 0 || device > 4096) fail(where.at(".device"), std::to_string(device) + " (not a device index)");
-        seg.device = int(device);
-        seg.address = integer(v, "address", where, 0);
-        seg.total_size = integer(v, "total_size", where, 0);
-        seg.stream = integer(v, "stream", where, 0);
-        seg.segment_type = string(v, "segment_type", where);
-        const PickleValue* blocks = v.find("blocks");
-        if (!blocks) return;
-        expect(*blocks, Kind::List, where.at(".blocks"));
-        int64_t next = seg.address;  // blocks without an address follow each other from the segment's
-        for (size_t i = 0; i < blocks->items.size(); ++i) {
-            const Where at = where.at(".blocks", int64_t(i));
-            const PickleValue& b = *blocks->items[i];
-            expect(b, Kind::Dict, at);
-            SnapshotBlock& block = seg.blocks.emplace_back();
-            block.address = integer(b, "address", at, next);
-            block.size = integer(b, "size", at, 0);
-            block.requested_size = integer(b, "requested_size", at, block.size);
-            const std::string& state = string(b, "state", at);
-            if (state == "active_allocated") block.state = BlockState::ActiveAllocated;
-            else if (state == "active_awaiting_free") block.state = BlockState::ActiveAwaitingFree;
-            else if (state == "inactive" || state.empty()) block.state = BlockState::Inactive;
-            else fail(at.at(".state"), "'" + state + "' (known: active_allocated, active_awaiting_free, inactive)");
-            block.stack = stack(b, at);
-            next = block.address + block.size;
-        }
-    }
-
-    void read_event(const PickleValue& v, const Where& where, std::vector<SnapshotEvent>& events) {
-        static constexpr std::pair<std::string_view, SnapshotAction> kActions[] = {
-            {"alloc", SnapshotAction::Alloc}, {"free_requested", SnapshotAction::FreeRequested},
-            {"free_completed", SnapshotAction::FreeCompleted}, {"segment_alloc", SnapshotAction::SegmentAlloc},
-            {"segment_free", SnapshotAction::SegmentFree}, {"segment_map", SnapshotAction::SegmentMap},
-            {"segment_unmap", SnapshotAction::SegmentUnmap}, {"oom", SnapshotAction::Oom}, {"snapshot", SnapshotAction::Snapshot}};
-        expect(v, Kind::Dict, where);
-        const std::string& action = string(v, "action", where);
-        const auto* it = std::find_if(std::begin(kActions), std::end(kActions), [&](const auto& a) { return a.first == action; });
-        if (it == std::end(kActions)) {
-            ++unknown_[action.empty() ? "(none)" : action];
-            return;
-        }
-        SnapshotEvent& e = events.emplace_back();
-        e.action = it->second;
-        e.addr = integer(v, "addr", where, 0);
-        e.size = integer(v, "size", where, 0);
-        e.stream = integer(v, "stream", where, 0);
-        e.time_us = integer(v, "time_us", where, -1);
-        e.device_free = integer(v, "device_free", where, -1);
-        e.stack = stack(v, where);
-    }
-
-    std::unordered_map<const PickleValue*, StackId> by_object_;
+    bool streaming_;
+    ValueStore* store_ = nullptr;
+    std::vector<EventColumn> traces_;  // streamed, by device
+    std::exception_ptr stashed_;       // the first streamed event that was wrong
+    ByObject by_object_;  // the StackId of a frames list
     std::map<std::vector<int32_t>, StackId> by_frames_;
-    std::unordered_map<const PickleValue*, int32_t> frame_by_object_;
+    ByObject frame_by_object_;  // the frame index of a frame dict
     std::unordered_map<std::string, int32_t> frame_by_text_;
+    std::unordered_map<int64_t, uint16_t> stream_ids_;
+    std::vector<int8_t> field_of_string_;  // by string index: its EventField, -1 none, -2 not looked at yet
     std::map<std::string, int64_t> unknown_;
 };
 
-}  // namespace
 
-MemorySnapshot memory_snapshot_from(const pickle::PickleDocument& doc) {
-    SnapshotBuilder builder;
-    builder.read_root(*doc.root);
-    builder.snapshot.pickle_protocol = doc.protocol;
+// A setting's value as text (they are numbers, bools, strings, None or small dicts), at most about
+// 200 characters.
+std::string SnapshotBuilder::text_of(Ref v, int depth) const {
+    std::string s;
+    append_text(v, depth, s);
+    return s;
+}
+
+void SnapshotBuilder::append_text(Ref v, int depth, std::string& s) const {
+    if (s.size() > 200) return;
+    switch (v.kind) {
+        case Kind::None: s += "None"; return;
+        case Kind::Bool: s += v.num ? "True" : "False"; return;
+        case Kind::Int: s += std::to_string(v.num); return;
+        case Kind::Float: {
+            std::string f = std::to_string(v.real());
+            if (f.find('.') != std::string::npos) {
+                f.erase(f.find_last_not_of('0') + 1);
+                if (f.back() == '.') f += '0';
+            }
+            s += f;
+            return;
+        }
+        case Kind::Str: case Kind::Bytes: s += store_->text(v).substr(0, 200); return;
+        case Kind::List: case Kind::Tuple: case Kind::Dict: {
+            if (depth > 4) {
+                s += "...";
+                return;
+            }
+            const bool dict = v.kind == Kind::Dict;
+            const std::vector<Ref> values = items(v);  // a copy: a cycle may grow nothing, but stay safe
+            s += dict ? "{" : "[";
+            for (size_t i = 0; i < values.size() && s.size() <= 200; i += dict ? 2 : 1) {
+                if (i) s += ", ";
+                append_text(values[i], depth + 1, s);
+                if (dict && i + 1 < values.size()) {
+                    s += ": ";
+                    append_text(values[i + 1], depth + 1, s);
+                }
+            }
+            s += s.size() > 200 ? "..." : dict ? "}" : "]";
+            return;
+        }
+    }
+}
+
+// A frames list, kept once: the same list object (shared through the pickle's memo) or the same
+// frames give the same StackId. Streaming empties the list once read (a trace's lists would otherwise
+// stay, 16 bytes a frame); its StackId stays under the object.
+StackId SnapshotBuilder::stack(const Ref* frames, const Where& where) {
+    if (!frames || frames->kind == Kind::None) return kNoStack;
+    if (frames->is_container()) {
+        store_->container(*frames);  // a freed one: StreamFallback
+        if (const int32_t* id = by_object_.find(*frames)) return *id;
+    }
+    expect(*frames, Kind::List, where.at(".frames"));
+    const std::vector<Ref>& list = items(*frames);
+    std::vector<int32_t> ids;
+    ids.reserve(list.size());
+    for (size_t i = 0; i < list.size(); ++i) ids.push_back(frame(list[i], where.at(".frames", int64_t(i))));
+    auto [it, added] = by_frames_.try_emplace(ids, StackId(snapshot.stacks.size()));
+    if (added) snapshot.stacks.push_back(std::move(ids));
+    if (frames->is_container()) by_object_.emplace(*frames, it->second);
+    if (streaming_ && store_->container(*frames).role == pickle::Role::None) store_->empty_as_stack(*frames);
+    return it->second;
+}
+
+int32_t SnapshotBuilder::frame(Ref v, const Where& where) {
+    if (v.is_container()) {
+        store_->container(v);
+        if (const int32_t* id = frame_by_object_.find(v)) return *id;
+    }
+    expect(v, Kind::Dict, where);
+    SnapshotFrame f{string(v, "filename", where), integer(v, "line", where, 0), string(v, "name", where)};
+    const std::string key = f.filename + '\n' + std::to_string(f.line) + '\n' + f.name;
+    auto [it, added] = frame_by_text_.try_emplace(key, int32_t(snapshot.frames.size()));
+    if (added) snapshot.frames.push_back(std::move(f));
+    if (v.is_container()) frame_by_object_.emplace(v, it->second);
+    return it->second;
+}
+
+void SnapshotBuilder::read_segment(Ref v, const Where& where) {
+    expect(v, Kind::Dict, where);
+    SnapshotSegment& seg = snapshot.segments.emplace_back();
+    const int64_t device = integer(v, "device", where, 0);
+    if (device < 0 || device > 4096) fail(where.at(".device"), std::to_string(device) + " (not a device index)");
+    seg.device = int(device);
+    seg.address = integer(v, "address", where, 0);
+    seg.total_size = integer(v, "total_size", where, 0);
+    seg.stream = integer(v, "stream", where, 0);
+    seg.segment_type = string(v, "segment_type", where);
+    if (const Ref* blocks = find(v, "blocks")) read_blocks(*blocks, where, seg);
+}
+
+void SnapshotBuilder::read_blocks(Ref blocks, const Where& where, SnapshotSegment& seg) {
+    expect(blocks, Kind::List, where.at(".blocks"));
+    const std::vector<Ref> list = items(blocks);  // a copy: reading may empty frames lists
+    int64_t next = seg.address;  // blocks without an address follow each other from the segment's
+    for (size_t i = 0; i < list.size(); ++i) {
+        const Where at = where.at(".blocks", int64_t(i));
+        const Ref b = list[i];
+        expect(b, Kind::Dict, at);
+        SnapshotBlock& block = seg.blocks.emplace_back();
+        block.address = integer(b, "address", at, next);
+        block.size = integer(b, "size", at, 0);
+        block.requested_size = integer(b, "requested_size", at, block.size);
+        const std::string& state = string(b, "state", at);
+        if (state == "active_allocated") block.state = BlockState::ActiveAllocated;
+        else if (state == "active_awaiting_free") block.state = BlockState::ActiveAwaitingFree;
+        else if (state == "inactive" || state.empty()) block.state = BlockState::Inactive;
+        else fail(at.at(".state"), "'" + state + "' (known: active_allocated, active_awaiting_free, inactive)");
+        block.stack = stack(find(b, "frames"), at);
+        next = block.address + block.size;
+    }
+}
+
+// device_traces: streamed (its lists hold nothing; the events are in traces_) or read here.
+void SnapshotBuilder::read_traces(Ref traces) {
+    const Where list{nullptr, "device_traces"};
+    expect(traces, Kind::List, list);
+    const std::vector<Ref> devices = items(traces);
+    if (devices.size() > 4097) fail(list, std::to_string(devices.size()) + " devices");
+    if (stashed_) std::rethrow_exception(stashed_);
+    traces_.resize(std::max(traces_.size(), devices.size()));
+    for (size_t d = 0; d < devices.size(); ++d) {
+        const Where where{nullptr, "device_traces", int64_t(d)};
+        expect(devices[d], Kind::List, where);
+        const Container& trace = store_->container(devices[d]);
+        if (trace.role != pickle::Role::Trace)
+            for (size_t i = 0; i < trace.items.size(); ++i) read_event(store_->container(devices[d]).items[i], where.at("", int64_t(i)), traces_[d]);
+        snapshot.device_traces.push_back(traces_[d].take());
+    }
+}
+
+// Which EventField each key of the dict is, by the key's string (looked up once per string).
+void SnapshotBuilder::event_fields(Ref v, const Ref* (&fields)[kEventFields]) {
+    const std::vector<Ref>& kv = items(v);
+    for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+        if (kv[i].kind != Kind::Str) continue;
+        if (kv[i].index >= field_of_string_.size()) field_of_string_.resize(store_->strings.size(), -2);
+        int8_t& field = field_of_string_[kv[i].index];
+        if (field == -2) {
+            const auto* it = std::find(std::begin(kEventFieldNames), std::end(kEventFieldNames), store_->text(kv[i]));
+            field = it == std::end(kEventFieldNames) ? -1 : int8_t(it - std::begin(kEventFieldNames));
+        }
+        if (field >= 0) fields[field] = &kv[i + 1];
+    }
+}
+
+void SnapshotBuilder::read_event(Ref v, const Where& where, EventColumn& events) {
+    static constexpr std::pair<std::string_view, SnapshotAction> kActions[] = {
+        {"alloc", SnapshotAction::Alloc}, {"free_requested", SnapshotAction::FreeRequested},
+        {"free_completed", SnapshotAction::FreeCompleted}, {"segment_alloc", SnapshotAction::SegmentAlloc},
+        {"segment_free", SnapshotAction::SegmentFree}, {"segment_map", SnapshotAction::SegmentMap},
+        {"segment_unmap", SnapshotAction::SegmentUnmap}, {"oom", SnapshotAction::Oom}, {"snapshot", SnapshotAction::Snapshot}};
+    expect(v, Kind::Dict, where);
+    const Ref* f[kEventFields] = {};
+    event_fields(v, f);
+    const std::string& action = string(f[kAction], "action", where);
+    const auto* it = std::find_if(std::begin(kActions), std::end(kActions), [&](const auto& a) { return a.first == action; });
+    if (it == std::end(kActions)) {
+        ++unknown_[action.empty() ? "(none)" : action];
+        return;
+    }
+    SnapshotEvent e;
+    e.action = it->second;
+    e.addr = integer(f[kAddr], "addr", where, 0);
+    e.size = integer(f[kSize], "size", where, 0);
+    e.stream_id = stream_id(integer(f[kStream], "stream", where, 0), where);
+    e.time_us = integer(f[kTimeUs], "time_us", where, -1);
+    const int64_t device_free = integer(f[kDeviceFree], "device_free", where, -1);
+    if (e.action == SnapshotAction::Oom) e.addr = device_free;
+    e.stack = stack(f[kFrames], where);
+    events.push(e);
+}
+
+uint16_t SnapshotBuilder::stream_id(int64_t stream, const Where& where) {
+    if (stream == 0) return 0;
+    auto [it, added] = stream_ids_.try_emplace(stream, uint16_t(snapshot.streams.size()));
+    if (added) {
+        if (snapshot.streams.size() > UINT16_MAX) fail(where.at(".stream"), "more than 65535 distinct streams");
+        snapshot.streams.push_back(stream);
+    }
+    return it->second;
+}
+
+MemorySnapshot read_snapshot_once(const std::string& path, bool streaming) {
+    ValueStore store;
+    SnapshotBuilder builder(streaming);
+    pickle::read_pickle_store(path, store, pickle::PickleLimits{}, streaming ? &builder : nullptr);
+    builder.read_root(store);
     return std::move(builder.snapshot);
 }
 
-MemorySnapshot read_memory_snapshot(const std::string& path) {
-    const pickle::PickleDocument doc = pickle::read_pickle_file(path);
-    try {
-        return memory_snapshot_from(doc);
-    } catch (const SnapshotFormatError& e) {
-        throw SnapshotFormatError(path + ": " + e.what());
+
+}  // namespace
+
+MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how) {
+    // Streamed when the file can be read again (a regular file): should the layout not be what the
+    // streaming guesses (pickle_machine.h), the second reading holds every value.
+    std::error_code ec;
+    const bool streamed = how == SnapshotReading::Streamed && std::filesystem::is_regular_file(path, ec);
+    for (bool streaming : {streamed, false}) {
+        try {
+            return read_snapshot_once(path, streaming);
+        } catch (const pickle::StreamFallback&) {
+            if (!streaming) break;
+        } catch (const SnapshotFormatError& e) {
+            throw SnapshotFormatError(path + ": " + e.what());
+        }
     }
+    throw SnapshotFormatError(path + ": the snapshot's values could not be read (a freed value referred to again)");
 }
 
 }  // namespace awb

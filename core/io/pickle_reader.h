@@ -2,7 +2,7 @@
 // torch.cuda.memory._dump_snapshot writes (dicts, lists, tuples, str, int, float, bool, None, shared
 // through the memo, in frames). Objects of classes (GLOBAL, REDUCE, ...), out-of-band buffers and
 // protocols 0 and 1 are refused by name. Streaming: the file is inflated and decoded as it is read,
-// never held whole. The values live in one arena owned by the PickleDocument, so shared and even
+// never held whole (io/pickle_machine.h runs it). The values live in one arena owned by the PickleDocument, so shared and even
 // cyclic references (which a damaged file can make) cost no ownership cycles; code that walks the
 // values bounds its depth (PickleValue::kMaxWalkDepth).
 #pragma once
@@ -29,7 +29,7 @@ struct PickleValue {
     std::string text;                      // Str (valid UTF-8: what is not becomes U+FFFD), Bytes
     std::vector<const PickleValue*> items;  // List, Tuple: the elements; Dict: key, value, key, value, ...
 
-    // A Dict's value under a str key; nullptr when absent or not a Dict.
+    // A Dict's value under a str key (the last one when repeated, as Python keeps); nullptr when absent or not a Dict.
     const PickleValue* find(std::string_view key) const;
     size_t size() const { return kind == Kind::Dict ? items.size() / 2 : items.size(); }
 };

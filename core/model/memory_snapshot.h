@@ -45,24 +45,30 @@ struct SnapshotSegment {
 enum class SnapshotAction : uint8_t { Alloc, FreeRequested, FreeCompleted, SegmentAlloc, SegmentFree, SegmentMap, SegmentUnmap, Oom, Snapshot };
 const char* snapshot_action_name(SnapshotAction action);
 
+// 32 bytes: a trace holds millions. What is rare or repeats lives outside it: the stream as an index
+// into MemorySnapshot::streams, an oom's device_free in addr (where torch's own TraceEntry keeps it: an
+// oom has no address).
 struct SnapshotEvent {
-    SnapshotAction action = SnapshotAction::Alloc;
-    int64_t addr = 0;
+    int64_t addr = 0;      // the block's or segment's address; oom: device_free()
     int64_t size = 0;
-    int64_t stream = 0;
-    int64_t time_us = -1;      // -1: not recorded
-    int64_t device_free = -1;  // oom only: what CUDA still reported free
+    int64_t time_us = -1;  // -1: not recorded
     StackId stack = kNoStack;
+    SnapshotAction action = SnapshotAction::Alloc;
+    uint16_t stream_id = 0;  // MemorySnapshot::streams[stream_id] is its stream (stream_of)
+    int64_t device_free() const { return action == SnapshotAction::Oom ? addr : -1; }  // oom only: what CUDA still reported free
 };
+static_assert(sizeof(SnapshotEvent) == 32, "a trace holds millions of events");
 
 struct MemorySnapshot {
     std::vector<SnapshotSegment> segments;
     std::vector<std::vector<SnapshotEvent>> device_traces;  // [device][event in order]
     std::vector<SnapshotFrame> frames;
     std::vector<std::vector<int32_t>> stacks;  // frame indices, innermost call first (as recorded)
+    std::vector<int64_t> streams{0};           // the distinct streams of the trace events, by stream_id (0: none recorded)
     std::vector<std::pair<std::string, std::string>> allocator_settings;  // name, value as text
     std::vector<std::pair<std::string, int64_t>> unknown_actions;       // trace actions not read, and how many
     int pickle_protocol = 0;
+    int64_t stream_of(const SnapshotEvent& e) const { return streams[e.stream_id]; }
 };
 
 }  // namespace awb

@@ -6,6 +6,7 @@
 // (<name>.expected.json), for every pickle protocol and gzip; a wrong layout is one message naming the field.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -95,7 +96,7 @@ TEST(MemorySnapshot, HandmadeSegmentsBlocksAndSegmentEvents) {
     const auto& trace = snap.device_traces.at(0);
     ASSERT_EQ(trace.size(), 9u);
     EXPECT_EQ(trace[6].action, SnapshotAction::Oom);
-    EXPECT_EQ(trace[6].device_free, 123456789);
+    EXPECT_EQ(trace[6].device_free(), 123456789);
     EXPECT_EQ(trace[0].time_us, 10);
     // Reserved bytes: the final 2 MiB + 512 walked back through segment_alloc, map, unmap and free.
     const DeviceMemoryTimeline t = analyze_snapshot(snap).devices.at(0);
@@ -137,6 +138,70 @@ TEST(MemorySnapshot, AWrongLayoutNamesTheFileAndTheField) {
     EXPECT_EQ(snap.unknown_actions[0], (std::pair<std::string, int64_t>{"user_thing", 1}));
     ASSERT_EQ(snap.device_traces.at(0).size(), 1u);
     EXPECT_EQ(snap.device_traces[0][0].addr, 16);
+}
+
+// The streamed reading (trace events made as they are read, io/pickle_machine.h) against the whole one.
+std::string events_text(const MemorySnapshot& s) {
+    std::string t;
+    for (const auto& trace : s.device_traces) {
+        t += "|";
+        for (const SnapshotEvent& e : trace) {
+            t += std::string(snapshot_action_name(e.action)) + " " + std::to_string(e.addr) + " " + std::to_string(e.size) + " " +
+                 std::to_string(s.stream_of(e)) + " " + std::to_string(e.time_us) + " [";
+            if (e.stack != kNoStack)
+                for (int32_t f : s.stacks[size_t(e.stack)]) t += frame_key(s.frames[size_t(f)]) + ";";
+            t += "] ";
+        }
+    }
+    return t;
+}
+
+TEST(MemorySnapshot, StreamedEqualsWholeForEveryProtocolAndGzip) {
+    for (const char* name : {"manual", "sdpa", "handmade"})
+        for (const char* form : {".p2.pickle", ".p4.pickle", ".p5.pickle", ".p4.pickle.gz"}) {
+            SCOPED_TRACE(std::string(name) + form);
+            const std::string path = snapshot_fixture(name + std::string(form));
+            const MemorySnapshot streamed = read_memory_snapshot(path);
+            const MemorySnapshot whole = read_memory_snapshot(path, SnapshotReading::Whole);
+            EXPECT_FALSE(streamed.device_traces.at(0).empty());
+            EXPECT_EQ(events_text(streamed), events_text(whole));
+            EXPECT_EQ(streamed.stacks.size(), whole.stacks.size());
+            EXPECT_EQ(streamed.frames.size(), whole.frames.size());
+            EXPECT_EQ(streamed.segments.size(), whole.segments.size());
+            EXPECT_EQ(streamed.allocator_settings, whole.allocator_settings);
+        }
+}
+
+std::string written(const std::string& name, std::string_view bytes) {
+    const std::string path = testing::TempDir() + name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+}
+
+TEST(MemorySnapshot, ALayoutStreamingDoesNotExpectIsReadWhole) {
+    // t = [{'action': 'alloc', 'addr': 16, 'size': 32, 'stream': 5}]; {'device_traces': [t, t]}: the
+    // second trace is the first list again (BINGET), which streaming no longer holds.
+    const std::string twice("\x80\x04\x95O\x00\x00\x00\x00\x00\x00\x00}\x94\x8c\rdevice_traces\x94]\x94(]\x94}\x94(\x8c\x06" "action\x94\x8c\x05"
+                            "alloc\x94\x8c\x04" "addr\x94K\x10\x8c\x04size\x94K \x8c\x06stream\x94K\x05uah\x03" "es.", 90);
+    const MemorySnapshot a = read_memory_snapshot(written("twice.pickle", twice));
+    ASSERT_EQ(a.device_traces.size(), 2u);
+    EXPECT_EQ(events_text(a), "|alloc 16 32 5 -1 [] |alloc 16 32 5 -1 [] ");
+    // e = {'action': 'oom', 'device_free': 7, 'size': 32}; {'device_traces': [[e, e]]}: one event dict twice.
+    const std::string same_event("\x80\x04\x95I\x00\x00\x00\x00\x00\x00\x00}\x94\x8c\rdevice_traces\x94]\x94]\x94(}\x94(\x8c\x06" "action\x94\x8c\x03"
+                                 "oom\x94\x8c\x0b" "device_free\x94K\x07\x8c\x04size\x94K uh\x04" "eas.", 84);
+    const MemorySnapshot b = read_memory_snapshot(written("same_event.pickle", same_event));
+    ASSERT_EQ(b.device_traces.at(0).size(), 2u);
+    EXPECT_EQ(b.device_traces[0][1].device_free(), 7);
+    EXPECT_EQ(b.device_traces[0][1].action, SnapshotAction::Oom);
+    EXPECT_EQ(sizeof(SnapshotEvent), 32u);
+}
+
+// scripts/bench_snapshot.py --reader: the reader alone on AWB_SNAPSHOT_BENCH (skipped without it).
+TEST(MemorySnapshot, ReadOnlyBench) {
+    const char* path = std::getenv("AWB_SNAPSHOT_BENCH");
+    if (!path) GTEST_SKIP() << "AWB_SNAPSHOT_BENCH not set";
+    const MemorySnapshot snap = read_memory_snapshot(path);
+    EXPECT_FALSE(snap.device_traces.empty());
 }
 
 }  // namespace

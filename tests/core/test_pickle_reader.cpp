@@ -142,6 +142,13 @@ TEST(PickleReader, StrIsValidUtf8) {
     EXPECT_EQ(read_pickle_bytes(fine).root->text, "\xc3\xa9\xe2\x82\xac!");
 }
 
+TEST(PickleReader, ARepeatedKeyGivesItsLastValueAsPythonDoes) {
+    // } BINPUT 0, 'a' BINPUT 1, 1, SETITEM, BINGET 1, 2, SETITEM: {'a': 1} then its 'a' set to 2.
+    const PickleDocument doc = read_pickle_bytes(std::string("\x80\x02}q\x00X\x01\x00\x00\x00" "aq\x01K\x01sh\x01K\x02s.", 22));
+    ASSERT_NE(doc.root->find("a"), nullptr);
+    EXPECT_EQ(doc.root->find("a")->integer, 2);
+}
+
 TEST(PickleReader, ASelfContainingListIsReadWithoutLooping) {
     // ] BINPUT 0, BINGET 0, APPEND: a list that holds itself (only a damaged or hostile file does this).
     const PickleDocument doc = read_pickle_bytes(std::string("\x80\x02]q\x00h\x00" "a.", 9));

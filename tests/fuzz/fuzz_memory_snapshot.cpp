@@ -2,7 +2,9 @@
 // read as attnwb inspect reads it (io/memory_snapshot_read.h), replayed (analysis/snapshot_timeline.h)
 // and printed (analysis/snapshot_text.h). A bad file must end in a pickle::PickleError or a
 // SnapshotFormatError naming it; any other exception, a crash, a sanitizer report, a hang, or a replay
-// whose curve does not match its own counts is a finding.
+// whose curve does not match its own counts is a finding. So is a streamed reading that differs from
+// the whole one (SnapshotReading::Whole): the same message, or the same snapshot up to how its stacks
+// and frames are numbered.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -34,12 +36,49 @@ void check(const awb::MemorySnapshot& snapshot) {
     (void)n;
 }
 
+// What a reading says, independent of the order stacks, frames and streams were numbered in.
+std::string outcome(const std::string& path, awb::SnapshotReading how, awb::MemorySnapshot* out) {
+    awb::MemorySnapshot s;
+    try {
+        s = awb::read_memory_snapshot(path, how);
+    } catch (const std::exception& e) {
+        return std::string("error: ") + e.what();
+    }
+    auto stack = [&](awb::StackId id) {
+        std::string t = "[";
+        if (id != awb::kNoStack)
+            for (int32_t f : s.stacks.at(size_t(id))) t += s.frames.at(size_t(f)).filename + ":" + std::to_string(s.frames[size_t(f)].line) + ":" + s.frames[size_t(f)].name + ";";
+        return t + "]";
+    };
+    std::string t = "protocol " + std::to_string(s.pickle_protocol) + "\n";
+    for (const awb::SnapshotSegment& seg : s.segments) {
+        t += "segment " + std::to_string(seg.device) + " " + std::to_string(seg.address) + " " + std::to_string(seg.total_size) + " " +
+             std::to_string(seg.stream) + " " + seg.segment_type + "\n";
+        for (const awb::SnapshotBlock& b : seg.blocks)
+            t += " block " + std::to_string(b.address) + " " + std::to_string(b.size) + " " + std::to_string(b.requested_size) + " " +
+                 awb::block_state_name(b.state) + " " + stack(b.stack) + "\n";
+    }
+    for (const auto& trace : s.device_traces) {
+        t += "trace\n";
+        for (const awb::SnapshotEvent& e : trace)
+            t += std::string(" ") + awb::snapshot_action_name(e.action) + " " + std::to_string(e.addr) + " " + std::to_string(e.size) + " " +
+                 std::to_string(s.stream_of(e)) + " " + std::to_string(e.time_us) + " " + stack(e.stack) + "\n";
+    }
+    for (const auto& [k, v] : s.allocator_settings) t += "setting " + k + "=" + v + "\n";
+    for (const auto& [k, v] : s.unknown_actions) t += "unknown " + k + " " + std::to_string(v) + "\n";
+    if (out) *out = std::move(s);
+    return t;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const awb::fuzz::MemFile file("snapshot");
     file.write(data, size);
     awb::MemorySnapshot snapshot;
+    if (outcome(file.path(), awb::SnapshotReading::Streamed, nullptr) != outcome(file.path(), awb::SnapshotReading::Whole, nullptr))
+        finding("the streamed reading differs from the whole one:\n" + outcome(file.path(), awb::SnapshotReading::Streamed, nullptr) +
+                "\n---\n" + outcome(file.path(), awb::SnapshotReading::Whole, nullptr));
     try {
         snapshot = awb::read_memory_snapshot(file.path());
     } catch (const awb::pickle::PickleError& e) {

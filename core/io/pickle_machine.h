@@ -1,0 +1,124 @@
+// The pickle machine behind io/pickle_reader.h and io/memory_snapshot_read.h (internal to core/io): it
+// runs the opcodes into a compact store (ints, floats, bools and None inline in a 16-byte Ref; str and
+// containers by index), and, given an EventSink, streams a memory snapshot's trace events out as their
+// lists are filled, so that a trace of millions of events is never held as values.
+//
+// Streaming rests on a guess about the layout, made from the stack when a container is pushed: the
+// first dict is the snapshot (Role::Root), the list pushed as its "device_traces" value holds the
+// traces (Role::Traces), and the lists pushed into that one are the traces (Role::Trace), in device
+// order. Each dict added to a Trace list goes to the sink and is freed at once. Whatever Python's
+// pickler writes fits the guess; a file that does not (a trace list shared or placed elsewhere, a freed
+// event referred to again) makes the machine throw StreamFallback, and the caller reads the file again
+// without streaming, so the result never depends on the guess.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/pickle_reader.h"
+
+namespace awb::trace_io {
+class TraceInput;
+}
+
+namespace awb::pickle {
+
+struct Ref {
+    int64_t num = 0;     // Int: the value; Bool: 0 or 1; Float: its bits; List, Tuple, Dict: the container's generation
+    uint32_t index = 0;  // Str, Bytes: into ValueStore::strings; List, Tuple, Dict: into ValueStore::containers
+    Kind kind = Kind::None;
+    bool is_container() const { return kind == Kind::List || kind == Kind::Tuple || kind == Kind::Dict; }
+    double real() const;
+};
+
+// Root, Traces, Trace: see above; Stack: a frames list the sink has read as a stack and emptied (its
+// StackId is kept by the sink under the Ref), which may be referred to again but not read or filled.
+enum class Role : uint8_t { None, Root, Traces, Trace, Stack };
+
+struct Container {
+    std::vector<Ref> items;  // List, Tuple: the elements; Dict: key, value, key, value, ...
+    int64_t generation = 0;  // bumped when the slot is freed: a Ref with another generation is stale
+    int64_t streamed = 0;    // Trace: how many items went to the sink
+    uint32_t memo_slot = UINT32_MAX;
+    uint32_t device = 0;  // Trace: its index in the Traces list
+    Kind kind = Kind::List;
+    Role role = Role::None;
+};
+
+// The streaming guess did not hold: read again without an EventSink.
+struct StreamFallback {};
+
+// Raised inside the machine with the offset of the opcode being run; the callers add the file's name.
+struct MachineError {
+    std::string what;
+    int64_t offset;
+};
+
+struct ValueStore {
+    std::vector<std::string> strings;  // Str (valid UTF-8), Bytes
+    std::vector<Container> containers;
+    std::vector<uint32_t> free_slots;  // containers freed after streaming, for reuse
+    Ref root;
+    int protocol = 0;
+
+    // The container a Ref names; StreamFallback when it was freed since (only streaming frees).
+    const Container& container(Ref r) const {
+        const Container& c = containers[r.index];
+        if (c.generation != r.num) throw StreamFallback{};
+        return c;
+    }
+    const std::string& text(Ref r) const { return strings[r.index]; }
+    // Empties a frames list the sink has read (Role::Stack).
+    void empty_as_stack(Ref r) {
+        Container& c = containers[r.index];
+        std::vector<Ref>().swap(c.items);
+        c.role = Role::Stack;
+    }
+    // A Dict's value under a str key (the last one, as Python keeps); nullptr when absent or not a Dict.
+    const Ref* find(Ref dict, std::string_view key) const;
+};
+
+// Takes a streamed snapshot's trace items: item `index` of device_traces[device], valid during the call.
+class EventSink {
+public:
+    virtual ~EventSink() = default;
+    virtual void trace_item(uint32_t device, int64_t index, Ref item, ValueStore& store) = 0;
+};
+
+// The input: bytes in memory or a TraceInput (a file, plain or gzip, inflated as it is read).
+class ByteSource {
+public:
+    explicit ByteSource(std::string_view bytes);
+    explicit ByteSource(trace_io::TraceInput& in);
+    // The next n bytes, or nullptr at the end of the input.
+    const char* take(size_t n) {
+        if (size_t(end_ - cur_) < n) return take_slow(n);
+        const char* p = cur_;
+        cur_ += n;
+        return p;
+    }
+    int64_t offset() const;
+
+private:
+    const char* take_slow(size_t n);
+    trace_io::TraceInput* in_ = nullptr;
+    const char* begin_;
+    const char* cur_;
+    const char* end_;
+};
+
+// Runs the pickle into STORE (store.root, store.protocol). With a sink, streams as described above.
+// Throws MachineError, StreamFallback (sink only) or what the sink or the source throw.
+void run_pickle(ByteSource& in, ValueStore& store, const PickleLimits& limits, EventSink* sink);
+
+// The pickle in PATH (gzip or plain) into STORE: PickleError naming the file, std::runtime_error when it
+// cannot be opened, StreamFallback (sink only).
+void read_pickle_store(const std::string& path, ValueStore& store, const PickleLimits& limits, EventSink* sink);
+
+// "0x80 then protocol 2..5": the first two bytes of a pickle this reader takes.
+bool is_pickle_head(const unsigned char* head, size_t n);
+
+}  // namespace awb::pickle

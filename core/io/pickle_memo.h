@@ -1,0 +1,57 @@
+// The pickle machine's memo (internal to io/pickle_machine.cpp): slots in pages of 256, a page freed
+// when its last slot is forgotten. A streamed snapshot memoizes every trace event's dict and frees it
+// right after (forget), so the memo of a trace of millions of events stays a few pages instead of 16
+// bytes per event.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "io/pickle_machine.h"
+
+namespace awb::pickle {
+
+class Memo {
+public:
+    // The value in SLOT, nullptr when it was never set or was forgotten.
+    const Ref* get(uint64_t slot) const {
+        const uint64_t p = slot / kPage;
+        if (p >= pages_.size() || !pages_[p]) return nullptr;
+        const Ref& r = pages_[p]->refs[slot % kPage];
+        return unset(r) ? nullptr : &r;
+    }
+    void put(uint64_t slot, Ref v) {
+        const uint64_t p = slot / kPage;
+        if (p >= pages_.size()) pages_.resize(p + 1);
+        if (!pages_[p]) pages_[p] = std::make_unique<Page>();
+        Ref& r = pages_[p]->refs[slot % kPage];
+        pages_[p]->live += unset(r);
+        r = v;
+        if (slot >= size_) size_ = slot + 1;
+    }
+    void forget(uint64_t slot) {
+        const uint64_t p = slot / kPage;
+        if (p >= pages_.size() || !pages_[p]) return;
+        Ref& r = pages_[p]->refs[slot % kPage];
+        if (unset(r)) return;
+        r = kUnset;
+        if (--pages_[p]->live == 0) pages_[p].reset();
+    }
+    uint64_t size() const { return size_; }  // one past the highest slot set: MEMOIZE's next slot
+
+private:
+    static constexpr uint64_t kPage = 256;
+    static constexpr Ref kUnset{INT64_MIN, UINT32_MAX, Kind::None};
+    static bool unset(const Ref& r) { return r.kind == Kind::None && r.index == UINT32_MAX; }
+    struct Page {
+        Page() { refs.fill(kUnset); }
+        std::array<Ref, kPage> refs;
+        uint32_t live = 0;
+    };
+    std::vector<std::unique_ptr<Page>> pages_;
+    uint64_t size_ = 0;
+};
+
+}  // namespace awb::pickle
