@@ -10,8 +10,10 @@
 #include "cli_explain.h"
 #include "cli_options.h"
 #include "cli_spec_options.h"
+#include "engine/memory_history.h"
 #include "engine/profiler_session.h"
 #include "engine/roof_probe.h"
+#include "io/atomic_file.h"
 #include "io/chrome_trace.h"
 #include "io/run_json.h"
 #include "model/units.h"
@@ -30,15 +32,36 @@ struct ProfileCommand {
     std::string trace_path;
     std::string kineto_trace_path;
     std::string report_path;
+    std::string memory_snapshot_path;
     bool quiet = false;
 };
 
-int run(const CLI::App& sub, const ProfileCommand& c) {
+// Every problem of the command line, found before anything runs; spec and sort as parsed.
+std::vector<SpecProblem> input_problems(const CLI::App& sub, const ProfileCommand& c, RunSpec& spec, SortKey& sort) {
     std::vector<SpecProblem> problems;
-    const RunSpec spec = to_spec(sub, c.spec, problems);
-    SortKey sort = spec.device.kind == DeviceKind::CUDA ? SortKey::SelfDevice : SortKey::SelfCpu;
+    spec = to_spec(sub, c.spec, problems);
+    sort = spec.device.kind == DeviceKind::CUDA ? SortKey::SelfDevice : SortKey::SelfCpu;
     if (!c.sort.empty() && !parse_sort_key(c.sort, sort))
         problems.push_back({"sort", "'" + c.sort + "' is not one of " + sort_key_names()});
+    if (!c.memory_snapshot_path.empty()) {
+        for (auto& p : memory_history_problems(spec)) problems.push_back(std::move(p));
+        if (auto p = unwritable_output("memory_snapshot", c.memory_snapshot_path)) problems.push_back(std::move(*p));
+    }
+    return problems;
+}
+
+// --memory-snapshot: the pickle the engine made, atomically (gzipped for a .gz path), and where it went.
+void write_memory_snapshot(const std::string& path, const std::string& pickle) {
+    if (path.empty()) return;
+    write_text_file(path, pickle);
+    std::cerr << "wrote the CUDA memory snapshot " << path << " (" << format_bytes(int64_t(pickle.size()))
+              << " pickled; read it with attnwb inspect " << path << ")\n";
+}
+
+int run(const CLI::App& sub, const ProfileCommand& c) {
+    RunSpec spec;
+    SortKey sort = SortKey::SelfCpu;
+    const std::vector<SpecProblem> problems = input_problems(sub, c, spec, sort);
     if (!problems.empty()) {
         std::cerr << "attnwb profile: invalid input:\n" << format_problems(problems);
         return kExitBadInput;
@@ -48,7 +71,8 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
     ProfileResult result;
     const int rc = call_engine("profile", progress,
                                [&] {
-                                   result = profile_run(spec, c.profiler, &progress, c.kineto_trace_path);
+                                   result = profile_run(spec, c.profiler, &progress, c.kineto_trace_path,
+                                                        c.memory_snapshot_path.empty() ? 0 : kMemoryHistoryEntries);
                                    // The roof for the attention calls (after the run: its matmul and copy would
                                    // change the allocator's state the profiled steps see); not after a stop.
                                    if (!progress.interrupted()) result.roof = run_roof(spec, result.environment.device_name);
@@ -90,6 +114,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
         nlohmann::json j = to_json(report);
         add_explanation(j, explained);
         write_output(c.json_path, our_file_text(j));
+        write_memory_snapshot(c.memory_snapshot_path, result.memory_snapshot);
         ReportInput in;
         in.profile = &report;
         write_report(c.report_path, in, explained);
@@ -122,6 +147,12 @@ Command register_profile(CLI::App& app) {
     sub->add_option("--kineto-trace", c->kineto_trace_path,
                     "Also write Kineto's own chrome trace, as torch.profiler's export_chrome_trace does "
                     "(LibTorch 2.x; one file per cycle: NAME.cycleK.json for K >= 2)")
+        ->group(g);
+    sub->add_option("--memory-snapshot", c->memory_snapshot_path,
+                    "Record the CUDA caching allocator's history over the steps (every allocation and free, "
+                    "with its C++ stack) and write its snapshot, the pickle torch.cuda.memory._dump_snapshot "
+                    "writes (gzipped for a .gz name); read it with attnwb inspect FILE or PyTorch's memory_viz. "
+                    "Needs --device cuda and the 2.x build; the steps' times include the recording's cost")
         ->group(g);
     add_report_option(*sub, c->report_path)->group(g);
     add_quiet_option(*sub, c->quiet)->group(g);

@@ -17,6 +17,7 @@
 #include "engine/device_caps.h"
 #include "engine/engine_guard.h"
 #include "engine/environment_probe.h"
+#include "engine/memory_history.h"
 #include "engine/thread_count_scope.h"
 #include "engine/variants.h"
 #include "model/bench_stats.h"
@@ -242,12 +243,29 @@ void check_kineto_trace_path(const std::string& path) {
         throw InvalidInput({{"kineto_trace", "cannot write '" + path + "': folder '" + dir + "': " + std::strerror(errno)}});
 }
 
+// Before running: this build and this spec can record the CUDA allocator's history.
+void check_memory_history(const RunSpec& spec) {
+    auto problems = memory_history_problems(spec);
+    if (!problems.empty()) throw InvalidInput(std::move(problems));
+}
+
+// The allocator's snapshot once the device has finished the steps' work, then recording off; none when
+// nothing was recorded.
+std::string snapshot_and_stop(std::optional<MemoryHistoryRecording>& history, int cuda_index) {
+    if (!history) return {};
+    cuda::synchronize(cuda_index);
+    std::string pickle = history->snapshot_pickle();
+    history.reset();
+    return pickle;
+}
+
 }  // namespace
 
 bool kineto_available() { return compat::kKineto; }
 
 ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, RunObserver* observer,
-                          const std::string& kineto_trace_path) {
+                          const std::string& kineto_trace_path, std::size_t memory_history_entries) {
+    if (memory_history_entries > 0) check_memory_history(spec);
     validate_or_throw(spec, options);
     if (!kineto_trace_path.empty()) check_kineto_trace_path(kineto_trace_path);
     ProfileResult out;
@@ -268,6 +286,8 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
         }
 
         const int total = total_steps(options);
+        std::optional<MemoryHistoryRecording> history;  // off again when it goes, also on an exception
+        if (memory_history_entries > 0) history.emplace(memory_history_entries);
         ScheduledProfiler profiler(options, cuda, kineto_trace_path);
         profiler.start();
         at::Tensor result;  // lives across steps like the article's `output`
@@ -291,6 +311,7 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
                                           to_string(action) + ")");
         }
         profiler.stop();
+        out.memory_snapshot = snapshot_and_stop(history, cuda_index);
         if (cuda) out.device_peak_bytes = cuda::max_memory_allocated(cuda_index);
         out.kineto_trace_files = std::move(profiler.kineto_files);
         out.kineto_trace_problems = std::move(profiler.kineto_problems);

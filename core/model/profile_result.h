@@ -34,6 +34,9 @@ struct ProfileResult {
                                      // after profile_run; not known() for foreign traces
     std::vector<std::string> kineto_trace_files;     // Kineto's own chrome traces written (see profile_run)
     std::vector<std::string> kineto_trace_problems;  // ... and those Kineto failed to write, with the reason
+    std::string memory_snapshot;  // the CUDA caching allocator's history over the steps, pickled as
+                                  // torch.cuda.memory._dump_snapshot writes it, when profile_run was asked
+                                  // to record it (engine/memory_history.h); empty otherwise
     ImportNotes import;  // what reading its trace file left out or found odd; empty for a run of ours
 };
 

@@ -376,6 +376,37 @@ attnwb="$tmp/alone/attnwb"
 check "inspect needs no engine" 0 'Self CPU time total' -- inspect "$tmp/t.json" --quiet
 # --breakdown: a CPU trace says it has no device work; a GPU trace gets the table and the kernel classes
 check "breakdown of a CPU trace" 0 'no kernels, copies or sets' -- inspect "$tmp/t.json" --quiet --breakdown
+# --memory-snapshot: the CUDA allocator's history needs the 2.x build with CUDA and a CUDA spec; each
+# refusal is one problem naming the option, before anything runs (no table, no file). The recording
+# itself needs a GPU: tests/engine (CudaGpu.MemorySnapshotOfTheArticleWorkload) and scripts/gpu-check.sh.
+check "profile --help offers --memory-snapshot" 0 '--memory-snapshot TEXT +Record the CUDA caching allocator' -- profile --help
+refused_before_running() {  # refused_before_running NAME PATTERN -- ARGS...: exit 2, one line on stderr, nothing run or written
+    local name=$1 pattern=$2
+    shift 3
+    check "$name" 2 "$pattern" -- "$@"
+    if [ -s "$tmp/out" ] || [ -e "$tmp/m.pickle" ] || [ "$(grep -c 'memory_snapshot:' "$tmp/err")" -ne 1 ]; then
+        echo "FAIL $name: ran or wrote something, or said it more than once"; sed 's/^/  | /' "$tmp/out" "$tmp/err" | head -20
+        failed=$((failed + 1))
+    fi
+}
+if "$attnwb" --version | grep -qE '^LibTorch: built with 2\.' && ! "$attnwb" --version | grep -q '^CUDA: none'; then
+    refused_before_running "memory snapshot of a CPU run is refused" \
+        '^memory_snapshot: --memory-snapshot records the CUDA caching allocator: use --device cuda \(the spec runs on cpu\)$' \
+        -- profile "${small[@]}" --memory-snapshot "$tmp/m.pickle"
+    check "memory snapshot to a missing folder" 2 "memory_snapshot: cannot write '/nonexistent-dir/m.pickle'" \
+        -- profile "${small[@]}" --device cuda --memory-snapshot /nonexistent-dir/m.pickle
+    if ! "$attnwb" --version | grep -q 'device here ('; then
+        check "memory snapshot of a CUDA run without a GPU: the device is named" 2 'device:.*no CUDA GPU is visible' \
+            -- profile "${small[@]}" --device cuda --memory-snapshot "$tmp/m.pickle"
+    fi
+else
+    for device in cpu cuda; do
+        refused_before_running "memory snapshot needs the 2.x build ($device)" \
+            '^memory_snapshot: --memory-snapshot needs the 2\.x build \(LibTorch with CUDA\); this engine has LibTorch [0-9.]+ without CUDA' \
+            -- profile "${small[@]}" --device "$device" --memory-snapshot "$tmp/m.pickle"
+    done
+fi
+
 fixtures="$(dirname "$0")/../fixtures/traces"
 check "breakdown of a GPU trace" 0 'exposed comm' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet --breakdown
 check "kernel classes of a GPU trace" 0 '^GEMM +0 +2 ' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet
