@@ -4,7 +4,8 @@
 // chrome traces (ours or PyTorch's, .json / .json.gz). Two benchmarks (attnwb bench --json) are
 // compared by their timed samples instead: B / A with a bootstrap interval (analysis/bench_diff.h).
 // Runs and traces get a verdict first: which is faster per step, by how much and whether beyond the
-// noise, on step time, device time and peak memory per step (analysis/run_verdict.h).
+// noise, on step time, device time and peak memory per step (analysis/run_verdict.h). Two CUDA memory
+// snapshots are compared by the frames that allocated their blocks (analysis/snapshot_diff.h).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "analysis/op_diff.h"
 #include "analysis/op_table.h"
 #include "analysis/run_verdict.h"
+#include "analysis/snapshot_diff.h"
 #include "cli_engine_call.h"
 #include "cli_options.h"
 #include "io/run_json.h"
@@ -154,27 +156,46 @@ int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& 
     });
 }
 
+int diff_snapshots(const DiffCommand& c, const MemorySnapshot& a, const MemorySnapshot& b) {
+    const SnapshotDiff d = diff_snapshots(a, analyze_snapshot(a), b, analyze_snapshot(b));
+    std::cout << format_snapshot_diff(d, c.a, c.b, c.rows);
+    return write_outputs("diff", [&] {
+        if (c.json_path.empty()) return;
+        nlohmann::json j = {{"schema", "attention-workbench/diff"}, {"schema_version", 1}, {"kind", "memory-snapshot"}, {"a", c.a}, {"b", c.b}};
+        j.update(snapshot_diff_json(d));
+        write_output(c.json_path, our_file_text(j));
+    });
+}
+
+// Two of a kind compared by their own measure (benchmarks, memory snapshots): its exit code; -1 for runs
+// and traces, which the operator tables compare. One of a kind against another kind is refused.
+int diff_of_a_kind(const DiffCommand& c, const ResultsFile& fa, const ResultsFile& fb) {
+    for (const ResultsKind kind : {ResultsKind::Bench, ResultsKind::MemorySnapshot}) {
+        if (fa.kind != kind && fb.kind != kind) continue;
+        if (fa.kind == fb.kind) return kind == ResultsKind::Bench ? diff_benches(c, *fa.bench, *fb.bench) : diff_snapshots(c, *fa.snapshot, *fb.snapshot);
+        const bool a_is = fa.kind == kind;
+        throw std::runtime_error("'" + (a_is ? c.a : c.b) + "' is a " + to_string(kind) + " and '" + (a_is ? c.b : c.a) + "' is not: a " +
+                                 to_string(kind) + " is compared with another " + to_string(kind));
+    }
+    return -1;
+}
+
 int run(const DiffCommand& c) {
     StderrProgress progress(c.quiet);
     Side a, b;
-    int bench_rc = -1;  // two benchmarks: their comparison's exit code
+    int own_rc = -1;  // two benchmarks or snapshots: their comparison's exit code
     const int read = read_inputs("diff", progress, [&] {
         // Runs and benchmarks are compared; a file of another kind is refused before it is read.
-        const unsigned comparable = kind_bit(ResultsKind::Trace) | kind_bit(ResultsKind::ProfileReport) | kind_bit(ResultsKind::Bench);
+        const unsigned comparable = kind_bit(ResultsKind::Trace) | kind_bit(ResultsKind::ProfileReport) | kind_bit(ResultsKind::Bench) |
+                                    kind_bit(ResultsKind::MemorySnapshot);
         const ResultsFile fa = open_results_file(c.a, &progress, comparable), fb = open_results_file(c.b, &progress, comparable);
         progress.end_line();
-        if (fa.kind == ResultsKind::Bench && fb.kind == ResultsKind::Bench) {
-            bench_rc = diff_benches(c, *fa.bench, *fb.bench);
-            return;
-        }
-        if (fa.kind == ResultsKind::Bench || fb.kind == ResultsKind::Bench)
-            throw std::runtime_error("'" + (fa.kind == ResultsKind::Bench ? c.a : c.b) + "' is a benchmark and '" +
-                                     (fa.kind == ResultsKind::Bench ? c.b : c.a) + "' is not: a benchmark is compared with another benchmark");
+        if ((own_rc = diff_of_a_kind(c, fa, fb)) >= 0) return;
         a = side_of(fa, c.group_by_shape);
         b = side_of(fb, c.group_by_shape);
     });
     if (read != kExitOk) return read;
-    if (bench_rc >= 0) return bench_rc;
+    if (own_rc >= 0) return own_rc;
     const auto rows = join_operators(a.operators, b.operators);
     std::vector<MeasureVerdict> verdict;
     for (VerdictMeasure m : {VerdictMeasure::StepTime, VerdictMeasure::DeviceTime, VerdictMeasure::PeakMemory})
@@ -222,6 +243,8 @@ Command register_diff(CLI::App& app) {
                 "self CPU and device time and memory, new and vanished operators, largest impact first. A and B are "
                 "profile reports (attnwb profile --json) or chrome traces (.json / .json.gz). Two benchmarks (attnwb bench --json) "
                 "are compared by their timed samples: B / A median time with a 95% bootstrap interval, and whether B is faster. "
+                "Two CUDA memory snapshots (torch.cuda.memory._dump_snapshot pickles) are compared by the frame that allocated "
+                "their blocks: bytes and blocks at each peak, allocations over each trace, what is new in B and what is gone. "
                 "Exit 2 when one cannot be read.");
     sub->add_option("A", c->a, "The baseline")->required();
     sub->add_option("B", c->b, "The run compared with it")->required();

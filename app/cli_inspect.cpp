@@ -12,6 +12,7 @@
 #include <set>
 
 #include "io/json_write.h"
+#include "analysis/snapshot_frames.h"
 #include "analysis/snapshot_text.h"
 #include "io/memory_snapshot_read.h"
 #include "analysis/attention.h"
@@ -47,6 +48,7 @@ struct InspectCommand {
     bool breakdown = false;
     bool attention = false;
     bool rules = false;
+    std::string frame;  // --frame: a memory snapshot's blocks allocated under frames containing this
 };
 
 // The series with the highest quoted peak (the allocator's totals where the trace has them, else relative).
@@ -245,12 +247,14 @@ void inspect_snapshot(const std::string& path, const InspectCommand& c, nlohmann
     try {
         const auto started = std::chrono::steady_clock::now();
         const MemorySnapshot snapshot = read_memory_snapshot(path);
-        const SnapshotTimeline timeline = analyze_snapshot(snapshot);
+        SnapshotOptions options;
+        if (!c.frame.empty()) options.keep = stacks_matching(snapshot, c.frame);
+        const SnapshotTimeline timeline = analyze_snapshot(snapshot, options);
         if (c.timing)
             std::fprintf(stderr, "attnwb inspect: %s: snapshot read and replayed in %.3f s, peak RSS %.0f MiB\n", path.c_str(),
                          seconds_since(started), double(peak_rss_bytes()) / 1048576.0);
-        std::cout << "memory snapshot " << path << ": " << format_snapshot(snapshot, timeline, int(c.rows));
-        nlohmann::json j = snapshot_json(snapshot, timeline);
+        std::cout << "memory snapshot " << path << ": " << format_snapshot(snapshot, timeline, int(c.rows), c.frame);
+        nlohmann::json j = snapshot_json(snapshot, timeline, c.frame);
         j["path"] = path;
         out["snapshots"].push_back(std::move(j));
     } catch (const std::exception& e) {  // the pickle, its layout, or the file
@@ -359,6 +363,10 @@ Command register_inspect(CLI::App& app) {
                   "xformers, aiter, TensorRT-LLM, FlexAttention and Triton ops and kernels; matmul -> softmax -> matmul written "
                   "out; forward and backward): shapes, backend, causal, CPU and device time and its share of the GPUs' busy time, "
                   "FLOPs, bytes, TFLOP/s and GB/s, and why a number is unknown (docs/inspect.md: Attention calls; --attention-rules)");
+    sub->add_option("--frame", c->frame,
+                    "Memory snapshots: count only the blocks with a stack frame containing TEXT (case-insensitive; e.g. "
+                    "--frame attention: what was allocated under it), for the peak, its blocks and the frames")
+        ->type_name("TEXT");
     sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };
 }

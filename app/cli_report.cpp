@@ -1,7 +1,8 @@
 // attnwb report FILE... -o report.html: one HTML report from results written earlier (on a GPU server,
 // say): a profile report or a chrome trace (ours or PyTorch's, or a folder of ranks), a benchmark, a
 // sweep and a correctness check, at most one of each. The checklist is judged on all of them together:
-// a sweep or benchmark of the run's spec counts as its profiler-off re-measurement.
+// a sweep or benchmark of the run's spec counts as its profiler-off re-measurement. A CUDA memory snapshot
+// (a torch.cuda.memory._dump_snapshot pickle) adds its section: memory over its events, the peak's blocks.
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "cli_options.h"
 #include "io/run_json.h"
 #include "io/results_file.h"
+#include "report/report_snapshot.h"
 
 namespace awb::cli {
 
@@ -34,6 +36,8 @@ struct Inputs {
     std::optional<BenchResult> bench;
     std::optional<SweepResult> sweep;
     std::optional<CheckReport> check;
+    std::shared_ptr<const MemorySnapshot> snapshot;
+    std::string snapshot_path;
 };
 
 template <typename T>
@@ -60,6 +64,11 @@ void load(const std::string& path, Inputs& in, RunObserver* progress) {
         case ResultsKind::Check: set_once(in.check, std::move(*f.check), "correctness check", path); break;
         case ResultsKind::Workspace:
             throw std::runtime_error("'" + path + "' is a workspace: open it in the workbench, or report on the files it was saved from");
+        case ResultsKind::MemorySnapshot:
+            if (in.snapshot) throw std::runtime_error("'" + path + "': a second memory snapshot; a report covers one (attnwb diff compares two)");
+            in.snapshot = f.snapshot;
+            in.snapshot_path = path;
+            break;
     }
 }
 
@@ -73,13 +82,15 @@ int run(const ReportCommand& c) {
 
     const Measurements m{in.run ? &*in.run : nullptr, in.bench ? &*in.bench : nullptr, in.sweep ? &*in.sweep : nullptr,
                          in.check ? &*in.check : nullptr, in.analysis ? &*in.analysis : nullptr};
-    Explanation x = explain(m);
+    // A memory snapshot alone is no measurement of a run: no checklist or findings to judge.
+    const bool measured = in.profile || m.bench || m.sweep || m.check;
+    Explanation x = measured ? explain(m) : Explanation{};
     // A report file's own findings stand for the rules that need its events.
     static const std::set<std::string> kRunRules = {"score-matrix", "layout-copies", "fragmentation", "dispatch-bound"};
     for (const auto& f : in.run_findings)
         if (kRunRules.count(f.rule)) x.findings.push_back(f);
     std::stable_sort(x.findings.begin(), x.findings.end(), [](const Finding& a, const Finding& b) { return a.weight > b.weight; });
-    print_explanation(x);
+    if (measured) print_explanation(x);
 
     ReportInput report;
     report.title = c.title;
@@ -90,6 +101,15 @@ int run(const ReportCommand& c) {
     report.sweep_analysis = sweep_analysis ? &*sweep_analysis : nullptr;
     report.check = m.check;
     report.top_operators = c.rows;
+    SnapshotTimeline snapshot_timeline;
+    if (in.snapshot) {
+        SnapshotOptions options;
+        options.max_bands = kReportBands;
+        snapshot_timeline = analyze_snapshot(*in.snapshot, options);
+        report.snapshot = in.snapshot.get();
+        report.snapshot_timeline = &snapshot_timeline;
+        report.snapshot_name = in.snapshot_path;
+    }
     return write_outputs("report", [&] { write_report(c.out_path, report, x); });
 }
 
@@ -99,8 +119,10 @@ Command register_report(CLI::App& app) {
     auto c = std::make_shared<ReportCommand>();
     CLI::App* sub = app.add_subcommand(
         "report", "Write one self-contained HTML report from results files: a profile report (attnwb profile --json) or "
-                  "a chrome trace (ours, PyTorch's, or a folder of ranks), a benchmark, a sweep and a check, at most one "
-                  "of each. The measurement checklist is judged on all of them together.");
+                  "a chrome trace (ours, PyTorch's, or a folder of ranks), a benchmark, a sweep, a check and a CUDA memory "
+                  "snapshot (torch.cuda.memory._dump_snapshot's pickle: memory over its events with the largest blocks "
+                  "stacked and coloured by the frame that allocated them, the peak's blocks and frames), at most one of each. "
+                  "The measurement checklist is judged on all of them together.");
     sub->add_option("inputs", c->inputs, "Results files and traces")->required()->check(CLI::ExistingPath);
     sub->add_option("--out,-o", c->out_path, "The HTML file to write")->required();
     sub->add_option("--title", c->title, "Report title (default: from the contents)");

@@ -4,17 +4,13 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "analysis/snapshot_frames.h"
 #include "model/printf_string.h"
 #include "model/units.h"
 
 namespace awb {
 
 namespace {
-
-std::string frame_text(const SnapshotFrame& f) {
-    if (f.filename.empty() || f.filename == "none") return f.name;  // a profile's frames: "file.py(12): name"
-    return f.name + " (" + f.filename + ":" + std::to_string(f.line) + ")";
-}
 
 template <typename... Args>
 std::string line(const char* format, Args... args) {
@@ -88,19 +84,22 @@ std::string stack_text(const MemorySnapshot& snapshot, StackId stack, size_t max
     return out;
 }
 
-std::string format_snapshot(const MemorySnapshot& s, const SnapshotTimeline& timeline, int rows) {
+std::string format_snapshot(const MemorySnapshot& s, const SnapshotTimeline& timeline, int rows, const std::string& frame_filter) {
     size_t blocks = 0;
     for (const SnapshotSegment& seg : s.segments) blocks += seg.blocks.size();
     std::string out = line("pickle protocol %d; %zu segment(s) with %zu block(s); %zu device trace(s); %zu distinct stacks of %zu frames",
                            s.pickle_protocol, s.segments.size(), blocks, s.device_traces.size(), s.stacks.size(), s.frames.size());
     for (const auto& [action, count] : s.unknown_actions)
         out += line("note: %" PRId64 " trace event(s) with action '%s', which this reader does not know, were passed over", count, action.c_str());
+    if (!frame_filter.empty())
+        out += line("frame filter '%s': only the blocks with a frame containing it are counted (the final state and reserved bytes are all blocks')",
+                    frame_filter.c_str());
     if (timeline.devices.empty()) out += line("no device has a trace or segments");
     for (const DeviceMemoryTimeline& t : timeline.devices) out += device_text(s, t, rows);
     return out;
 }
 
-nlohmann::json snapshot_json(const MemorySnapshot& s, const SnapshotTimeline& timeline) {
+nlohmann::json snapshot_json(const MemorySnapshot& s, const SnapshotTimeline& timeline, const std::string& frame_filter) {
     nlohmann::json devices = nlohmann::json::array();
     for (const DeviceMemoryTimeline& t : timeline.devices) {
         nlohmann::json frames = nlohmann::json::array();
@@ -113,6 +112,7 @@ nlohmann::json snapshot_json(const MemorySnapshot& s, const SnapshotTimeline& ti
                            {"peak_reserved_bytes", t.peak_reserved},
                            {"final_allocated_bytes", t.final_allocated},
                            {"final_reserved_bytes", t.final_reserved},
+                           {"blocks", t.blocks},
                            {"ooms", t.ooms},
                            {"unmatched_frees", t.unmatched_frees},
                            {"blocks_at_peak", blocks_json(s, t.at_peak)},
@@ -122,6 +122,7 @@ nlohmann::json snapshot_json(const MemorySnapshot& s, const SnapshotTimeline& ti
     nlohmann::json unknown = nlohmann::json::object();
     for (const auto& [action, count] : s.unknown_actions) unknown[action] = count;
     return {{"pickle_protocol", s.pickle_protocol}, {"segments", s.segments.size()}, {"stacks", s.stacks.size()},
+            {"frame_filter", frame_filter.empty() ? nlohmann::json() : nlohmann::json(frame_filter)},
             {"unknown_actions", unknown}, {"devices", devices}};
 }
 

@@ -10,9 +10,11 @@
 
 namespace awb {
 
-// rows: blocks and frames listed per table (0: all).
-std::string format_snapshot(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, int rows);
-nlohmann::json snapshot_json(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline);
+// rows: blocks and frames listed per table (0: all). frame_filter: the text the timeline was filtered
+// by (SnapshotOptions::keep from stacks_matching), said in the heading; empty: none.
+std::string format_snapshot(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, int rows,
+                            const std::string& frame_filter = {});
+nlohmann::json snapshot_json(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const std::string& frame_filter = {});
 
 // "manual (attn.py:34) <- step (train.py:40) <- ...", innermost first; "(no stack recorded)".
 std::string stack_text(const MemorySnapshot& snapshot, StackId stack, size_t max_frames = 4);

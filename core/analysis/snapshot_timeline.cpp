@@ -2,20 +2,26 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <unordered_map>
 
 namespace awb {
 
-namespace {
+int64_t BlockBand::bottom_at(int64_t x) const {
+    const auto it = std::upper_bound(bottom.begin(), bottom.end(), x, [](int64_t v, const StepPoint& p) { return v < p.first; });
+    return it == bottom.begin() ? bottom.front().second : std::prev(it)->second;
+}
 
-using LiveMap = std::unordered_map<int64_t, LiveBlock>;  // by address
+namespace {
 
 bool grows_reserved(SnapshotAction a) { return a == SnapshotAction::SegmentAlloc || a == SnapshotAction::SegmentMap; }
 bool shrinks_reserved(SnapshotAction a) { return a == SnapshotAction::SegmentFree || a == SnapshotAction::SegmentUnmap; }
 
-// The blocks alive when recording began: the final state walked back through the trace.
-LiveMap alive_at_start(const std::vector<SnapshotSegment>& segments, int device, const std::vector<SnapshotEvent>& events) {
-    LiveMap live;
+bool larger(const LiveBlock& a, const LiveBlock& b) { return a.size != b.size ? a.size > b.size : a.addr < b.addr; }
+
+// The blocks alive when recording began: the final state walked back through the trace; largest first.
+std::vector<LiveBlock> alive_at_start(const std::vector<SnapshotSegment>& segments, int device, const std::vector<SnapshotEvent>& events) {
+    std::unordered_map<int64_t, LiveBlock> live;  // by address
     for (const SnapshotSegment& seg : segments)
         if (seg.device == device)
             for (const SnapshotBlock& b : seg.blocks)
@@ -24,40 +30,93 @@ LiveMap alive_at_start(const std::vector<SnapshotSegment>& segments, int device,
         if (e->action == SnapshotAction::Alloc) live.erase(e->addr);
         else if (e->action == SnapshotAction::FreeCompleted) live[e->addr] = {e->addr, e->size, e->stack, -1};
     }
-    return live;
-}
-
-int64_t bytes_of(const LiveMap& live) {
-    int64_t sum = 0;
-    for (const auto& [addr, b] : live) sum += b.size;
-    return sum;
-}
-
-std::vector<LiveBlock> largest_first(const LiveMap& live) {
     std::vector<LiveBlock> blocks;
     blocks.reserve(live.size());
     for (const auto& [addr, b] : live) blocks.push_back(b);
-    std::sort(blocks.begin(), blocks.end(), [](const LiveBlock& a, const LiveBlock& b) { return a.size != b.size ? a.size > b.size : a.addr < b.addr; });
+    std::sort(blocks.begin(), blocks.end(), larger);
     return blocks;
 }
 
-// Event i applied to the live blocks; false for a free of an address not alive.
-bool apply(const SnapshotEvent& e, int64_t i, LiveMap& live, int64_t& allocated) {
-    if (e.action == SnapshotAction::Alloc) {
-        auto [it, added] = live.try_emplace(e.addr, LiveBlock{e.addr, e.size, e.stack, i});
-        if (!added) {  // an address allocated twice without a free between: the trace lost the free
-            allocated -= it->second.size;
-            it->second = {e.addr, e.size, e.stack, i};
+// One block's life on the event axis: an alloc of the trace, or a block alive before recording.
+struct Element {
+    LiveBlock block;
+    int64_t begin = 0;
+    int64_t end = 0;
+};
+
+// The device's trace replayed once: the curves, and every counted block's life (the peak's blocks and
+// the bands are read off those, without replaying again).
+class Replay {
+public:
+    Replay(const SnapshotOptions& options, DeviceMemoryTimeline& t) : options_(options), t_(t), x_end_(t.events + 1) {}
+
+    void run(const std::vector<SnapshotEvent>& events, const std::vector<LiveBlock>& start, int64_t reserved) {
+        const bool filtered = options_.keep.has_value();
+        for (const LiveBlock& b : start) begin(b, 0);
+        t_.allocated.reserve(size_t(x_end_));
+        t_.reserved.reserve(size_t(x_end_));
+        if (filtered) t_.allocated_all.reserve(size_t(x_end_));
+        push(reserved, filtered);
+        for (size_t i = 0; i < events.size(); ++i) {
+            const SnapshotEvent& e = events[i];
+            const int64_t x = int64_t(i) + 1;
+            if (e.action == SnapshotAction::Alloc) {
+                if (const auto it = live_.find(e.addr); it != live_.end()) end(it, x);  // the trace lost its free
+                begin({e.addr, e.size, e.stack, int64_t(i)}, x);
+            } else if (e.action == SnapshotAction::FreeCompleted) {
+                const auto it = live_.find(e.addr);
+                if (it == live_.end()) ++t_.unmatched_frees;
+                else end(it, x);
+            }
+            reserved += grows_reserved(e.action) ? e.size : shrinks_reserved(e.action) ? -e.size : 0;
+            if (e.action == SnapshotAction::Oom) ++t_.ooms;
+            push(reserved, filtered);
         }
-        allocated += e.size;
-    } else if (e.action == SnapshotAction::FreeCompleted) {
-        const auto it = live.find(e.addr);
-        if (it == live.end()) return false;
-        allocated -= it->second.size;
-        live.erase(it);
     }
-    return true;
-}
+    std::vector<Element> elements;
+
+private:
+    struct Live {
+        int64_t size;
+        int64_t element;  // -1: a block the filter does not count
+    };
+    using LiveMap = std::unordered_map<int64_t, Live>;  // by address
+
+    bool counts(StackId stack) const {
+        const auto& keep = options_.keep;
+        return !keep || (stack != kNoStack && size_t(stack) < keep->size() && (*keep)[size_t(stack)]);
+    }
+    void begin(const LiveBlock& b, int64_t x) {
+        int64_t element = -1;
+        if (counts(b.stack)) {
+            element = int64_t(elements.size());
+            elements.push_back({b, x, x_end_});
+            allocated_ += b.size;
+        }
+        live_[b.addr] = {b.size, element};
+        all_ += b.size;
+    }
+    void end(LiveMap::iterator it, int64_t x) {
+        if (it->second.element >= 0) {
+            elements[size_t(it->second.element)].end = x;
+            allocated_ -= it->second.size;
+        }
+        all_ -= it->second.size;
+        live_.erase(it);
+    }
+    void push(int64_t reserved, bool filtered) {
+        t_.allocated.push_back(allocated_);
+        t_.reserved.push_back(reserved);
+        if (filtered) t_.allocated_all.push_back(all_);
+    }
+
+    const SnapshotOptions& options_;
+    DeviceMemoryTimeline& t_;
+    const int64_t x_end_;
+    LiveMap live_;
+    int64_t allocated_ = 0;
+    int64_t all_ = 0;
+};
 
 // Bytes under each frame: per distinct stack first (blocks share stacks), then its frames, each once.
 std::vector<FrameBytes> frames_of(const MemorySnapshot& snapshot, const std::vector<LiveBlock>& blocks) {
@@ -88,7 +147,64 @@ std::vector<FrameBytes> frames_of(const MemorySnapshot& snapshot, const std::vec
     return out;
 }
 
-DeviceMemoryTimeline replay_device(const MemorySnapshot& snapshot, int device) {
+std::vector<LiveBlock> alive_at(const std::vector<Element>& elements, int64_t x) {
+    std::vector<LiveBlock> out;
+    for (const Element& e : elements)
+        if (e.begin <= x && x < e.end) out.push_back(e.block);
+    std::sort(out.begin(), out.end(), larger);
+    return out;
+}
+
+// The largest blocks stacked in the order they were allocated; a free moves those above it down.
+void stack_bands(const std::vector<Element>& elements, size_t max_bands, DeviceMemoryTimeline& t) {
+    std::vector<size_t> order(elements.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    const size_t n = std::min(max_bands, order.size());
+    std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(n), order.end(), [&](size_t a, size_t b) {
+        return elements[a].block.size != elements[b].block.size ? elements[a].block.size > elements[b].block.size : a < b;
+    });
+    order.resize(n);
+    std::sort(order.begin(), order.end());  // element order is stacking order
+    struct Change {
+        int64_t x;
+        bool alloc;
+        size_t band;
+    };
+    std::vector<Change> changes;
+    const int64_t x_end = int64_t(t.allocated.size());
+    for (size_t b = 0; b < n; ++b) {
+        const Element& e = elements[order[b]];
+        t.bands.push_back({e.block, e.begin, e.end, {}});
+        changes.push_back({e.begin, true, b});
+        if (e.end < x_end) changes.push_back({e.end, false, b});
+    }
+    std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+        return a.x != b.x ? a.x < b.x : a.alloc != b.alloc ? !a.alloc : a.band < b.band;
+    });
+    std::vector<size_t> current;  // the bands alive, bottom first
+    int64_t total = 0;
+    t.banded.push_back({0, 0});
+    for (const Change& c : changes) {
+        BlockBand& band = t.bands[c.band];
+        if (c.alloc) {
+            band.bottom.push_back({c.x, total});
+            current.push_back(c.band);
+            total += band.block.size;
+        } else {
+            const auto at = std::find(current.rbegin(), current.rend(), c.band).base() - 1;
+            for (auto above = at + 1; above != current.end(); ++above) {
+                BlockBand& up = t.bands[*above];
+                up.bottom.push_back({c.x, up.bottom.back().second - band.block.size});
+            }
+            current.erase(at);
+            total -= band.block.size;
+        }
+        if (t.banded.back().first == c.x) t.banded.back().second = total;
+        else t.banded.push_back({c.x, total});
+    }
+}
+
+DeviceMemoryTimeline replay_device(const MemorySnapshot& snapshot, int device, const SnapshotOptions& options) {
     static const std::vector<SnapshotEvent> kNone;
     const auto& events = size_t(device) < snapshot.device_traces.size() ? snapshot.device_traces[size_t(device)] : kNone;
     DeviceMemoryTimeline t;
@@ -100,49 +216,34 @@ DeviceMemoryTimeline replay_device(const MemorySnapshot& snapshot, int device) {
             for (const SnapshotBlock& b : seg.blocks)
                 if (b.active()) t.final_allocated += b.size;
         }
-    const LiveMap start = alive_at_start(snapshot.segments, device, events);
-    t.before_recording = largest_first(start);
     // Reserved at the start: the final segments' bytes walked back through the segment events.
     int64_t reserved = t.final_reserved;
     for (const SnapshotEvent& e : events) reserved += shrinks_reserved(e.action) ? e.size : grows_reserved(e.action) ? -e.size : 0;
 
-    LiveMap live = start;
-    int64_t allocated = bytes_of(live);
-    t.allocated.reserve(events.size() + 1);
-    t.reserved.reserve(events.size() + 1);
-    t.allocated.push_back(allocated);
-    t.reserved.push_back(reserved);
-    for (size_t i = 0; i < events.size(); ++i) {
-        const SnapshotEvent& e = events[i];
-        if (!apply(e, int64_t(i), live, allocated)) ++t.unmatched_frees;
-        reserved += grows_reserved(e.action) ? e.size : shrinks_reserved(e.action) ? -e.size : 0;
-        if (e.action == SnapshotAction::Oom) ++t.ooms;
-        t.allocated.push_back(allocated);
-        t.reserved.push_back(reserved);
-    }
+    Replay replay(options, t);
+    replay.run(events, alive_at_start(snapshot.segments, device, events), reserved);
+    t.blocks = int64_t(replay.elements.size());
     const auto peak = std::max_element(t.allocated.begin(), t.allocated.end());
     t.peak_allocated = *peak;
     t.peak_index = peak - t.allocated.begin();
     t.peak_reserved = *std::max_element(t.reserved.begin(), t.reserved.end());
-    // The blocks at the peak: the replay again, up to it.
-    live = start;
-    allocated = bytes_of(live);
-    for (int64_t i = 0; i < t.peak_index; ++i) apply(events[size_t(i)], i, live, allocated);
-    t.at_peak = largest_first(live);
+    t.at_peak = alive_at(replay.elements, t.peak_index);
+    t.before_recording = alive_at(replay.elements, 0);  // allocs of the trace begin at 1
     t.frames_at_peak = frames_of(snapshot, t.at_peak);
+    if (options.max_bands > 0) stack_bands(replay.elements, options.max_bands, t);
     return t;
 }
 
 }  // namespace
 
-SnapshotTimeline analyze_snapshot(const MemorySnapshot& snapshot) {
+SnapshotTimeline analyze_snapshot(const MemorySnapshot& snapshot, const SnapshotOptions& options) {
     int devices = int(snapshot.device_traces.size());
     for (const SnapshotSegment& seg : snapshot.segments) devices = std::max(devices, seg.device + 1);
     SnapshotTimeline timeline;
     for (int d = 0; d < devices; ++d) {
         const bool has_trace = size_t(d) < snapshot.device_traces.size() && !snapshot.device_traces[size_t(d)].empty();
         const bool has_segments = std::any_of(snapshot.segments.begin(), snapshot.segments.end(), [d](const SnapshotSegment& s) { return s.device == d; });
-        if (has_trace || has_segments) timeline.devices.push_back(replay_device(snapshot, d));
+        if (has_trace || has_segments) timeline.devices.push_back(replay_device(snapshot, d, options));
     }
     return timeline;
 }

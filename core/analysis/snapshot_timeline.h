@@ -3,9 +3,15 @@
 // there, and the blocks that were alive before recording began. Those are reconstructed, as
 // memory_viz does, from the snapshot's final state walked back through the trace: a block active at
 // the end, or freed in the trace, whose alloc the trace does not hold was there from the start.
+//
+// A frame filter counts only the blocks whose stack passes it (everything allocated under
+// `attention`); the views draw the largest blocks as bands stacked in the order they were allocated
+// (memory_viz's picture: a free lets the blocks above it down), the rest as one area above them.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "model/memory_snapshot.h"
@@ -25,28 +31,54 @@ struct FrameBytes {
     int64_t blocks = 0;
 };
 
+// Positions on the event axis ("x") index DeviceMemoryTimeline::allocated: 0 before the first event,
+// i + 1 after event i.
+using StepPoint = std::pair<int64_t, int64_t>;  // from x on, a value in bytes
+
+// One block drawn: alive over [begin, end) of the event axis, its bottom edge moving down when a
+// block under it is freed.
+struct BlockBand {
+    LiveBlock block;
+    int64_t begin = 0;
+    int64_t end = 0;                // allocated.size() when alive at the end
+    std::vector<StepPoint> bottom;  // bytes under it, from each x on; the first at begin
+    int64_t bottom_at(int64_t x) const;  // x in [begin, end)
+};
+
 struct DeviceMemoryTimeline {
     int device = 0;
     int64_t events = 0;               // the device's trace events
-    std::vector<int64_t> allocated;   // [0]: before the first event, [i + 1]: after event i
+    std::vector<int64_t> allocated;   // [0]: before the first event, [i + 1]: after event i (the blocks counted)
     std::vector<int64_t> reserved;    // the same for the segments' bytes
+    std::vector<int64_t> allocated_all;  // with a frame filter: every block's bytes, as allocated; else empty
     int64_t peak_allocated = 0;
     int64_t peak_index = 0;           // first index of allocated[] at the peak
     int64_t peak_reserved = 0;
     std::vector<LiveBlock> at_peak;            // largest first (then by address)
     std::vector<FrameBytes> frames_at_peak;    // most bytes first
     std::vector<LiveBlock> before_recording;   // largest first
+    int64_t blocks = 0;               // blocks counted: allocs in the trace and those alive before it
     int64_t unmatched_frees = 0;      // free_completed of an address not alive (a trace that wrapped)
     int64_t ooms = 0;
     // The final state's bytes (the segments of this device): allocated = active blocks.
     int64_t final_allocated = 0;
     int64_t final_reserved = 0;
+    // SnapshotOptions::max_bands largest blocks as bands, in the order they were stacked; banded: the
+    // bands' bytes from each x on (allocated[x] minus that is the blocks not drawn).
+    std::vector<BlockBand> bands;
+    std::vector<StepPoint> banded;
 };
 
 struct SnapshotTimeline {
     std::vector<DeviceMemoryTimeline> devices;  // those with a trace or segments, by device index
 };
 
-SnapshotTimeline analyze_snapshot(const MemorySnapshot& snapshot);
+struct SnapshotOptions {
+    // By StackId: the blocks counted (stacks_matching; a block without a stack is not); none: every block.
+    std::optional<std::vector<bool>> keep;
+    size_t max_bands = 0;    // blocks drawn as bands, the largest; 0: none
+};
+
+SnapshotTimeline analyze_snapshot(const MemorySnapshot& snapshot, const SnapshotOptions& options = {});
 
 }  // namespace awb

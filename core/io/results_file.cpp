@@ -5,6 +5,7 @@
 
 #include "io/graph_replay_import.h"
 #include "io/measurement_json.h"
+#include "io/memory_snapshot_read.h"
 #include "io/spooled_input.h"
 #include "io/trace_import.h"
 #include "io/trace_run.h"
@@ -20,6 +21,7 @@ std::string to_string(ResultsKind kind) {
         case ResultsKind::Sweep: return "sweep";
         case ResultsKind::Check: return "correctness check";
         case ResultsKind::Workspace: return "workspace";
+        case ResultsKind::MemorySnapshot: return "memory snapshot";
     }
     return "file";
 }
@@ -98,7 +100,8 @@ void read_results(ResultsFile& out, const nlohmann::json& j, RunObserver* observ
         case ResultsKind::Bench: out.bench = bench_from_file_json(j); return;
         case ResultsKind::Sweep: out.sweep = sweep_from_file_json(j); return;
         case ResultsKind::Check: out.check = check_from_file_json(j); return;
-        case ResultsKind::Trace: return;
+        case ResultsKind::Trace:
+        case ResultsKind::MemorySnapshot: return;
     }
 }
 
@@ -131,6 +134,12 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
         else traces.files = {path};
         return open_traces(traces, observer);
     }
+    if (pickle::is_pickle_file(path)) {  // its messages name the file
+        out.kind = ResultsKind::MemorySnapshot;
+        out.read = (accepted & kind_bit(out.kind)) != 0;
+        if (out.read) out.snapshot = std::make_shared<const MemorySnapshot>(read_memory_snapshot(path));
+        return out;
+    }
     const nlohmann::json j = read_json_file(path);
     const std::string kind = results_kind(j);
     const std::optional<ResultsKind> known = kind_of_schema(kind);
@@ -139,7 +148,7 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
                                  "nor a chrome trace (no \"traceEvents\")");
     if (!known)
         throw std::runtime_error("'" + path + "': an attnwb '" + kind + "' file, which holds no run to open; open profile "
-                                 "reports, traces, benchmarks, sweeps, checks or workspaces");
+                                 "reports, traces, benchmarks, sweeps, checks, workspaces or memory snapshots");
     out.kind = *known;
     out.read = (accepted & kind_bit(out.kind)) != 0;
     if (!out.read) return out;

@@ -1,7 +1,7 @@
 // Any file the workbench opens, read by one function that says what it is: a chrome trace (ours,
 // PyTorch's or Kineto's; .json, .json.gz, a folder of ranks, or a folder holding a graph replay and its
 // capture_traces/), a profile report, a benchmark, a
-// sweep, a correctness check or a workspace. attnwb inspect, report and diff and the GUI's File > Open
+// sweep, a correctness check, a workspace or a CUDA memory snapshot (a pickle). attnwb inspect, report and diff and the GUI's File > Open
 // all go through it (traces through open_traces), so a file opens the same way everywhere and fails with
 // the same message.
 #pragma once
@@ -17,14 +17,16 @@
 #include "io/workspace.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
+#include "model/memory_snapshot.h"
 #include "model/profile_result.h"
 #include "model/run_observer.h"
 #include "model/sweep.h"
 
 namespace awb {
 
-enum class ResultsKind { Trace, ProfileReport, Bench, Sweep, Check, Workspace };
-// "chrome trace", "profile report", "benchmark", "sweep", "correctness check", "workspace"
+enum class ResultsKind { Trace, ProfileReport, Bench, Sweep, Check, Workspace, MemorySnapshot };
+// "chrome trace", "profile report", "benchmark", "sweep", "correctness check", "workspace",
+// "memory snapshot"
 std::string to_string(ResultsKind kind);
 
 // Which kinds a caller takes (a bit per kind): open_results_file names a file of another kind without
@@ -53,6 +55,8 @@ struct ResultsFile {
     // Workspace: read from the one reading of the file (workspace_from_json), with progress; the runs
     // that could not be read are named in its problems, the rest open.
     std::shared_ptr<const Workspace> workspace;
+    // MemorySnapshot: torch.cuda.memory._dump_snapshot's pickle as read (analysis/snapshot_timeline replays it).
+    std::shared_ptr<const MemorySnapshot> snapshot;
 };
 
 // Reads path and says what it holds; a kind not in accepted is named, not read. Throws

@@ -10,6 +10,8 @@
 #include "analysis/sweep_analysis.h"
 #include "model/printf_string.h"
 #include "model/units.h"
+#include "report/html_cells.h"
+#include "report/report_snapshot.h"
 #include "report/svg_chart.h"
 
 namespace awb {
@@ -30,15 +32,15 @@ svg.chart{display:block;margin:8px 0;background:#fff}
 </style>
 )";
 
-std::string esc(const std::string& s) { return html_escape(s); }
-std::string td(const std::string& s) { return "<td>" + esc(s) + "</td>"; }
+using html::esc;
+using html::num;
+using html::td;
+using html::th;
 // A name cell: long names elided in the middle, the whole name on hover.
 std::string name_td(const std::string& s) {
     constexpr size_t kMax = 96;
     return s.size() <= kMax ? td(s) : "<td title=\"" + esc(s) + "\">" + esc(elide_middle(s, kMax)) + "</td>";
 }
-std::string num(const std::string& s) { return "<td class=\"num\">" + esc(s) + "</td>"; }
-std::string th(const std::string& s) { return "<th>" + esc(s) + "</th>"; }
 std::string row(const std::string& key, const std::string& value) { return "<tr>" + th(key) + td(value) + "</tr>\n"; }
 
 std::string ms_text(double ms) { return printf_string(ms >= 100 ? "%.0f ms" : "%.3g ms", ms); }
@@ -70,6 +72,7 @@ std::string default_title(const ReportInput& in) {
     if (in.bench) return "Benchmark of " + in.bench->spec.variant + " " + shape_string(in.bench->spec) + " " + to_string(in.bench->spec.dtype);
     if (in.sweep) return printf_string("Sweep of %zu points", in.sweep->points.size());
     if (in.check) return "Correctness check in " + to_string(in.check->spec.dtype);
+    if (in.snapshot) return "Memory snapshot " + in.snapshot_name;
     return "Attention Workbench report";
 }
 
@@ -450,7 +453,8 @@ std::string html_report(const ReportInput& in) {
     out += environment_section(in);
     out += spec_section(in);
     out += checklist_section(in.explanation.checklist);
-    out += findings_section(in.explanation.findings);
+    // Without a checklist nothing was judged (a memory snapshot alone): no findings to say none of.
+    if (!in.explanation.checklist.empty() || !in.explanation.findings.empty()) out += findings_section(in.explanation.findings);
     if (in.profile) out += profile_section(*in.profile, in.top_operators);
     if (in.profile) out += attention_section(in.profile->attention, in.profile->roofs, in.profile->attention_gpu_busy_ns);
     if (in.bench) out += bench_section(*in.bench);
@@ -459,6 +463,10 @@ std::string html_report(const ReportInput& in) {
         out += sweep_section(*in.sweep, *in.sweep_analysis);
     }
     if (in.check) out += check_section(*in.check);
+    if (in.snapshot) {
+        if (!in.snapshot_timeline) throw std::invalid_argument("html_report: a memory snapshot without its replay (analyze_snapshot)");
+        out += snapshot_section(*in.snapshot, *in.snapshot_timeline, in.snapshot_name, in.top_operators);
+    }
     return out + "</body>\n</html>\n";
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/explanation.h"
+#include "analysis/snapshot_timeline.h"
 #include "io/run_json.h"
 #include "io/measurement_json.h"
 
@@ -20,6 +21,9 @@ struct ReportInput {
     const SweepResult* sweep = nullptr;
     const SweepAnalysis* sweep_analysis = nullptr;  // analyze_sweep(*sweep): required with a sweep
     const CheckReport* check = nullptr;
+    const MemorySnapshot* snapshot = nullptr;             // with its replay (max_bands: kReportBands) and its file's name
+    const SnapshotTimeline* snapshot_timeline = nullptr;
+    std::string snapshot_name;
     Explanation explanation;  // the checklist and the findings
     size_t top_operators = 20;
     std::string generated_by = "attnwb";  // "attnwb" or "attention-workbench"

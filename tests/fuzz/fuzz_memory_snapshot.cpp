@@ -11,16 +11,46 @@
 #include <cstdlib>
 #include <string>
 
+#include "analysis/snapshot_diff.h"
+#include "analysis/snapshot_frames.h"
 #include "analysis/snapshot_text.h"
 #include "analysis/snapshot_timeline.h"
 #include "fuzz_input.h"
 #include "io/memory_snapshot_read.h"
+#include "report/report_snapshot.h"
 
 namespace {
 
 [[noreturn]] void finding(const std::string& what) {
     std::fprintf(stderr, "fuzz_memory_snapshot: %s\n", what.c_str());
     std::abort();
+}
+
+// The views' replay (a frame filter, bands) and what they write: the bands tile from 0 under the
+// curve, a filter never counts more than the whole, a snapshot's diff with itself changes nothing.
+void check_views(const awb::MemorySnapshot& snapshot, const awb::SnapshotTimeline& whole) {
+    awb::SnapshotOptions options;
+    options.max_bands = 40;
+    options.keep = awb::stacks_matching(snapshot, snapshot.frames.empty() ? "a" : snapshot.frames.front().name.substr(0, 3));
+    const awb::SnapshotTimeline t = awb::analyze_snapshot(snapshot, options);
+    if (t.devices.size() != whole.devices.size()) finding("a filter changed the devices");
+    for (size_t d = 0; d < t.devices.size(); ++d) {
+        const awb::DeviceMemoryTimeline& dt = t.devices[d];
+        if (dt.allocated_all != whole.devices[d].allocated) finding("the filtered replay's whole curve is not the whole replay's");
+        for (size_t x = 0; x < dt.allocated.size(); ++x)
+            if (dt.allocated[x] > dt.allocated_all[x]) finding("a filter counted more than every block");
+        for (const awb::BlockBand& b : dt.bands) {
+            if (b.bottom.empty() || b.begin >= b.end || b.bottom.front().first != b.begin) finding("a band without its start");
+            if (b.bottom_at(b.begin) + b.block.size > dt.allocated[size_t(b.begin)]) finding("a band above the allocated curve");
+        }
+    }
+    const awb::SnapshotDiff self = awb::diff_snapshots(snapshot, whole, snapshot, whole);
+    for (const awb::SnapshotDeviceDiff& d : self.devices)
+        for (const awb::SnapshotDiffRow& r : d.rows)
+            if (r.peak_delta() != 0 || r.a.allocs != r.b.allocs) finding("a snapshot differs from itself");
+    volatile size_t n = awb::snapshot_section(snapshot, t, "fuzz", 5).size() + awb::format_snapshot_diff(self, "a", "b", 5).size() +
+                        awb::snapshot_diff_json(self).dump().size();
+    (void)n;
 }
 
 void check(const awb::MemorySnapshot& snapshot) {
@@ -34,6 +64,7 @@ void check(const awb::MemorySnapshot& snapshot) {
     }
     volatile size_t n = awb::format_snapshot(snapshot, timeline, 5).size() + awb::snapshot_json(snapshot, timeline).dump().size();
     (void)n;
+    check_views(snapshot, timeline);
 }
 
 // What a reading says, independent of the order stacks, frames and streams were numbered in.

@@ -1,0 +1,206 @@
+// What the memory-snapshot views show (analysis/snapshot_frames.h, snapshot_timeline.h's filter and
+// bands) against tests/reference/snapshot_views_reference.py, a plain-Python replay of the fixtures'
+// JSON: a frame filter's peak, its blocks and curve, and memory_viz's stacked picture (its
+// process_alloc_data ported to our event axis). Plus the frame that names a block.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "analysis/snapshot_diff.h"
+#include "analysis/snapshot_frames.h"
+#include "analysis/snapshot_timeline.h"
+#include "io/memory_snapshot_read.h"
+
+namespace awb {
+namespace {
+
+std::string snapshot_fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/" + name; }
+
+nlohmann::json pairs(const std::vector<LiveBlock>& blocks) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const LiveBlock& b : blocks) a.push_back({b.addr, b.size});
+    return a;
+}
+
+nlohmann::json steps(const std::vector<StepPoint>& points) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& [x, v] : points) a.push_back({x, v});
+    return a;
+}
+
+nlohmann::json views_of(const std::string& name) {
+    std::ifstream in(snapshot_fixture(name + ".views.json"));
+    return nlohmann::json::parse(in);
+}
+
+TEST(SnapshotViews, FrameFilterEqualsPythonsReplay) {
+    for (const char* name : {"manual", "sdpa", "handmade"}) {
+        const MemorySnapshot snap = read_memory_snapshot(snapshot_fixture(std::string(name) + ".p4.pickle"));
+        const SnapshotTimeline all = analyze_snapshot(snap);
+        const nlohmann::json want = views_of(name);
+        ASSERT_EQ(want["devices"].size(), all.devices.size());
+        for (size_t d = 0; d < all.devices.size(); ++d)
+            for (const auto& [text, w] : want["devices"][d]["filters"].items()) {
+                SCOPED_TRACE(std::string(name) + " filtered by " + text);
+                SnapshotOptions options;
+                options.keep = stacks_matching(snap, text);
+                const DeviceMemoryTimeline got = analyze_snapshot(snap, options).devices[d];
+                EXPECT_EQ(got.peak_allocated, w["peak_allocated"]);
+                EXPECT_EQ(got.peak_index, w["peak_index"]);
+                EXPECT_EQ(got.blocks, w["blocks"]);
+                EXPECT_EQ(pairs(got.at_peak), w["at_peak"]);
+                EXPECT_EQ(pairs(got.before_recording), w["before_recording"]);
+                EXPECT_EQ(nlohmann::json(got.allocated), w["allocated"]);
+                EXPECT_EQ(got.allocated_all, all.devices[d].allocated) << "the whole curve beside the filtered one";
+                EXPECT_EQ(got.reserved, all.devices[d].reserved) << "a filter counts blocks, not segments";
+            }
+    }
+}
+
+TEST(SnapshotViews, FilterThatMatchesSomethingCountsLessThanAll) {
+    const MemorySnapshot snap = read_memory_snapshot(snapshot_fixture("manual.p4.pickle"));
+    SnapshotOptions options;
+    options.keep = stacks_matching(snap, "softmax");
+    const DeviceMemoryTimeline filtered = analyze_snapshot(snap, options).devices[0];
+    const DeviceMemoryTimeline all = analyze_snapshot(snap).devices[0];
+    EXPECT_GT(filtered.peak_allocated, 0);
+    EXPECT_LT(filtered.peak_allocated, all.peak_allocated);
+    for (size_t x = 0; x < all.allocated.size(); ++x) EXPECT_LE(filtered.allocated[x], all.allocated[x]);
+    EXPECT_TRUE(all.allocated_all.empty()) << "no filter: allocated is the whole";
+}
+
+TEST(SnapshotViews, BandsEqualMemoryVizsStacking) {
+    for (const char* name : {"manual", "sdpa", "handmade"}) {
+        SCOPED_TRACE(name);
+        const MemorySnapshot snap = read_memory_snapshot(snapshot_fixture(std::string(name) + ".p5.pickle"));
+        const nlohmann::json want = views_of(name)["devices"][0]["bands"];
+        SnapshotOptions options;
+        options.max_bands = want["max_bands"];
+        const DeviceMemoryTimeline t = analyze_snapshot(snap, options).devices[0];
+        ASSERT_EQ(t.bands.size(), want["bands"].size());
+        for (size_t b = 0; b < t.bands.size(); ++b) {
+            const BlockBand& got = t.bands[b];
+            const nlohmann::json& w = want["bands"][b];
+            EXPECT_EQ(got.block.addr, w["addr"]);
+            EXPECT_EQ(got.block.size, w["size"]);
+            EXPECT_EQ(got.begin, w["begin"]);
+            EXPECT_EQ(got.end, w["end"]);
+            EXPECT_EQ(steps(got.bottom), w["bottom"]);
+        }
+        EXPECT_EQ(steps(t.banded), want["banded"]);
+    }
+}
+
+// Whatever the trace, the bands tile from 0 without gaps or overlaps, under the allocated curve.
+TEST(SnapshotViews, BandsTileUnderTheCurve) {
+    for (const char* name : {"manual", "sdpa", "handmade"}) {
+        SCOPED_TRACE(name);
+        const MemorySnapshot snap = read_memory_snapshot(snapshot_fixture(std::string(name) + ".p4.pickle"));
+        for (const size_t max_bands : {size_t(1), size_t(5), size_t(1000)}) {
+            SnapshotOptions options;
+            options.max_bands = max_bands;
+            const DeviceMemoryTimeline t = analyze_snapshot(snap, options).devices[0];
+            EXPECT_EQ(t.bands.size(), std::min<size_t>(max_bands, size_t(t.blocks)));
+            for (int64_t x = 0; x < int64_t(t.allocated.size()); ++x) {
+                std::vector<std::pair<int64_t, int64_t>> spans;
+                for (const BlockBand& b : t.bands)
+                    if (b.begin <= x && x < b.end) spans.push_back({b.bottom_at(x), b.block.size});
+                std::sort(spans.begin(), spans.end());
+                int64_t top = 0;
+                for (const auto& [bottom, size] : spans) {
+                    EXPECT_EQ(bottom, top) << "at x " << x;
+                    top = bottom + size;
+                }
+                EXPECT_LE(top, t.allocated[size_t(x)]);
+                if (max_bands >= size_t(t.blocks)) {
+                    EXPECT_EQ(top, t.allocated[size_t(x)]) << "every block drawn: they are the curve";
+                }
+            }
+        }
+    }
+}
+
+// A filter on a snapshot without any stack counts nothing (not everything), with the whole beside it.
+TEST(SnapshotViews, FilterOfASnapshotWithoutStacksCountsNothing) {
+    MemorySnapshot s;
+    s.device_traces = {{{.addr = 16, .size = 64, .action = SnapshotAction::Alloc}, {.addr = 16, .size = 64, .action = SnapshotAction::FreeCompleted}}};
+    SnapshotOptions options;
+    options.keep = stacks_matching(s, "attention");
+    ASSERT_TRUE(options.keep->empty());
+    const DeviceMemoryTimeline t = analyze_snapshot(s, options).devices[0];
+    EXPECT_EQ(t.peak_allocated, 0);
+    EXPECT_EQ(t.blocks, 0);
+    EXPECT_EQ(t.allocated_all, (std::vector<int64_t>{0, 64, 0}));
+}
+
+// attnwb diff of two real training steps' snapshots (manual against SDPA attention): each side's peak
+// and every allocating frame's bytes and blocks at it and allocs over the trace, as Python groups them.
+TEST(SnapshotViews, DiffOfManualAndSdpaEqualsPythons) {
+    const MemorySnapshot a = read_memory_snapshot(snapshot_fixture("transformer_manual.pickle.gz"));
+    const MemorySnapshot b = read_memory_snapshot(snapshot_fixture("transformer_sdpa.pickle.gz"));
+    const SnapshotDiff diff = diff_snapshots(a, analyze_snapshot(a), b, analyze_snapshot(b));
+    std::ifstream in(snapshot_fixture("transformer.diff.json"));
+    const nlohmann::json want = nlohmann::json::parse(in);
+    ASSERT_EQ(diff.devices.size(), want["devices"].size());
+    const SnapshotDeviceDiff& d = diff.devices[0];
+    const nlohmann::json& w = want["devices"][0];
+    EXPECT_EQ(d.peak_a, w["peak_a"]);
+    EXPECT_EQ(d.peak_b, w["peak_b"]);
+    ASSERT_EQ(d.rows.size(), w["rows"].size());
+    auto side = [](const SnapshotSideFigures& f) {
+        return nlohmann::json{{"peak_bytes", f.peak_bytes}, {"peak_blocks", f.peak_blocks}, {"allocs", f.allocs}, {"alloc_bytes", f.alloc_bytes}};
+    };
+    for (const SnapshotDiffRow& r : d.rows) {
+        SCOPED_TRACE(r.frame);
+        ASSERT_TRUE(w["rows"].contains(r.frame));
+        EXPECT_EQ(side(r.a), w["rows"][r.frame]["a"]);
+        EXPECT_EQ(side(r.b), w["rows"][r.frame]["b"]);
+    }
+    for (size_t i = 1; i < d.rows.size(); ++i) EXPECT_GE(std::llabs(d.rows[i - 1].peak_delta()), std::llabs(d.rows[i].peak_delta()));
+    // The story: the manual attention's forward holds the [4, 8, 512, 512] scores (32 MiB a layer) at the peak.
+    EXPECT_EQ(d.rows.front().frame, "make_transformer_snapshots.py(33): forward");
+    EXPECT_LT(d.rows.front().peak_delta(), -100 * 1024 * 1024);
+    const std::string text = format_snapshot_diff(diff, "manual", "sdpa", 0);
+    EXPECT_NE(text.find("peak allocated A 338.5 MiB, B 175.5 MiB (-163.0 MiB)"), std::string::npos) << text;
+}
+
+MemorySnapshot with_stack(std::vector<SnapshotFrame> frames) {
+    MemorySnapshot s;
+    s.frames = std::move(frames);
+    s.stacks.push_back({});
+    for (size_t i = 0; i < s.frames.size(); ++i) s.stacks.back().push_back(int32_t(i));
+    return s;
+}
+
+TEST(SnapshotViews, AllocatingFrameIsTheModelsLine) {
+    // A CUDA snapshot with C++ frames first, then torch's Python, then the model's line.
+    const MemorySnapshot cuda = with_stack({{"??", 0, "c10::cuda::CUDACachingAllocator::malloc"},
+                                            {"/usr/lib/python3/site-packages/torch/nn/functional.py", 5500, "scaled_dot_product_attention"},
+                                            {"/home/me/model/attn.py", 34, "forward"},
+                                            {"/home/me/train.py", 90, "step"}});
+    EXPECT_EQ(allocating_frame(cuda, 0), 2);
+    // A profile's frames ("file.py(line): name" with filename "none").
+    const MemorySnapshot profile = with_stack({{"none", 0, "<built-in method softmax of type object at 0x7f>"},
+                                               {"none", 0, "torch/nn/functional.py(2140): softmax"},
+                                               {"none", 0, "make_memory_snapshots.py(37): manual"}});
+    EXPECT_EQ(allocating_frame(profile, 0), 2);
+    // Only torch's Python: its innermost; only C++: the innermost frame.
+    EXPECT_EQ(allocating_frame(with_stack({{"??", 0, "malloc"}, {"torch/_tensor.py", 5, "backward"}, {"torch/autograd/graph.py", 8, "run"}}), 0), 1);
+    EXPECT_EQ(allocating_frame(with_stack({{"??", 0, "malloc"}, {"alloc.cpp", 9, "f"}}), 0), 0);
+    EXPECT_EQ(allocating_frame(cuda, kNoStack), -1);
+    EXPECT_EQ(allocating_frames(cuda), std::vector<int32_t>{2});
+}
+
+TEST(SnapshotViews, StacksMatchingIsCaseInsensitiveOnTheFramesText) {
+    const MemorySnapshot s = with_stack({{"/m/attn.py", 34, "Attention.forward"}, {"none", 0, "train.py(9): step"}});
+    EXPECT_EQ(stacks_matching(s, "attention"), std::vector<bool>{true});
+    EXPECT_EQ(stacks_matching(s, "ATTN.PY:34"), std::vector<bool>{true}) << "the file and line are in the text";
+    EXPECT_EQ(stacks_matching(s, "train.py(9)"), std::vector<bool>{true});
+    EXPECT_EQ(stacks_matching(s, "mlp"), std::vector<bool>{false});
+    EXPECT_EQ(frame_text(s.frames[0]), "Attention.forward (/m/attn.py:34)");
+    EXPECT_EQ(frame_text(s.frames[1]), "train.py(9): step");
+}
+
+}  // namespace
+}  // namespace awb
