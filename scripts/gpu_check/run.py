@@ -9,6 +9,10 @@ spent, and writes what it has. Everything measured goes under --out (at most 8 f
                              and traces, attnwb inspect of each trace
   bench.tar.gz               (c): attnwb bench and torch.utils.benchmark results, the GEMM roof
   sweep.tar.gz               (d): the sweep (JSON, CSV) and every attnwb check report
+  modules.tar.gz             (g): the users' modules, profiled and checked
+  snapshots.tar.gz           (h): the CUDA memory snapshots recorded by PyTorch and by attnwb (fixtures for
+                             tests/fixtures/memory_snapshots/gpu/, a README saying what each is), attnwb
+                             inspect's JSON, the plain-Python replay and memory_viz's summaries of each
 The orchestrator never imports torch: PyTorch's side runs in tests/reference/gpu_reference.py, in its
 own process, so that this process holds no GPU memory while attnwb runs.
 """
@@ -28,9 +32,12 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 import deps  # noqa: E402
 import rules  # noqa: E402
+import snapshots  # noqa: E402
 from workloads import Workloads  # noqa: E402
 
 REFERENCE = os.path.join(REPO, "tests", "reference", "gpu_reference.py")
+SNAPSHOT_TORCH = os.path.join(HERE, "snapshot_torch.py")
+SNAPSHOT_FIXTURES = os.path.join(REPO, "tests", "fixtures", "memory_snapshots")
 
 # name, what it does, expected seconds on the H200 (16 cores), limit in seconds
 STEPS = [
@@ -41,13 +48,16 @@ STEPS = [
     ("profile", "(b) attnwb profile vs torch.profiler: manual, sdpa x {math, efficient, flash, cudnn}, chunked", 35, 300),
     ("inspect", "(e) attnwb inspect of the Kineto and PyTorch traces vs the tables of the same profiles; (f) the attention "
                 "calls in PyTorch's traces (shapes, FLOPs, device time, % of the H200's roof)", 12, 120),
+    ("snapshots", "(h) CUDA memory snapshots of the article's workload (manual, sdpa; fp16 train) recorded by PyTorch "
+                  "(_record_memory_history, _dump_snapshot) and by attnwb profile --memory-snapshot; attnwb inspect of "
+                  "each vs a plain-Python replay of its device_traces and memory_viz's segsum and trace", 30, 150),
     ("bench", "(c) attnwb bench vs torch.utils.benchmark, sdpa flash bf16 (4, 16, 8192, 128) fwd + train, GEMM roof", 30, 240),
     ("modules", "(g) users' modules on the device: the TorchScript fixtures (profile + check, train), a .pt2 AOT-compiled "
                 "here for it by scripts/export_attention.py (profile + check, forward), a CPU .pt2 refused", 75, 240),
     ("sweep", "(d) sweep N = 1K..32K manual/sdpa/chunked bf16 + fp16 with CUDA peak; attnwb check per dtype/backend "
               "(the sweep is stopped like Ctrl-C when the budget runs out: what finished is kept)", 70, 360),
 ]
-GPU_STEPS = {"profile", "bench", "sweep", "inspect", "modules"}
+GPU_STEPS = {"profile", "bench", "sweep", "inspect", "modules", "snapshots"}
 
 
 class Check:
@@ -461,6 +471,107 @@ class Check:
                                                               table_kernels, self.gpu)])
         return True
 
+    # ---- (h) memory snapshots ---------------------------------------------------------------------
+    def snapshot_refusal(self, d):
+        """attnwb profile --memory-snapshot of a CPU spec: one problem naming the option, nothing run or written."""
+        spec = self.load.spec(variant="manual", device="cpu", dtype="float32", batch=1, heads=2, kv_heads=2, seq_q=64, seq_k=64)
+        path = os.path.join(d, "refused.pickle")
+        rc, _ = self.attnwb(["profile", "-q", "--memory-snapshot", path] + self.load.spec_args(spec), "snapshots.refused.log", 60)
+        lines = self.tail("snapshots.refused.log", 8).strip().splitlines()
+        said = next((line for line in lines if line.startswith("memory_snapshot:")), " | ".join(lines[-3:]))
+        ok = rc == 2 and "--memory-snapshot records the CUDA caching allocator: use --device cuda" in said and not os.path.exists(path)
+        return rules.Verdict("--memory-snapshot of a CPU run refused", "pass" if ok else "fail", f"exit {rc}: {said[-300:]}")
+
+    def record_snapshots(self, d, verdicts):
+        """The article's workload, manual and sdpa, recorded by attnwb profile --memory-snapshot and by PyTorch."""
+        opts = self.load.profile_cases()[0]["options"]
+        steps = (opts["wait"] + opts["warmup"] + opts["active"]) * opts["repeat"]
+        files, cases = [], []
+        for variant in ("manual", "sdpa"):
+            spec = self.load.spec(variant=variant)
+            path = os.path.join(d, f"{variant}.attnwb.pickle")
+            rc, secs = self.attnwb(["profile", "-q", "--rows", "5", "--memory-snapshot", path] + self.load.spec_args(spec) +
+                                   self.load.profile_option_args(opts), f"snapshots.{variant}.attnwb.log", 120)
+            said = f"wrote the CUDA memory snapshot {path}" in open(os.path.join(self.work, "logs", f"snapshots.{variant}.attnwb.log"),
+                                                                      errors="replace").read()
+            ok = rc == 0 and os.path.exists(path) and said
+            verdicts.append(rules.Verdict(f"{variant}: attnwb profile --memory-snapshot", "pass" if ok else "fail",
+                                          f"exit {rc} in {secs:.0f} s, {os.path.getsize(path) if os.path.exists(path) else 0} bytes"
+                                          + ("" if said else ", where it went not said") + ("" if ok else ":\n" +
+                                          self.tail(f"snapshots.{variant}.attnwb.log")), seconds=secs))
+            if ok:
+                files.append((f"{variant}.attnwb", path))
+            cases.append({"name": variant, "spec": spec, "steps": steps})
+        with open(os.path.join(d, "cases.json"), "w") as f:
+            json.dump(cases, f, indent=1)
+        rc, secs = self.run([self.args.python, SNAPSHOT_TORCH, "record", d, os.path.join(d, "cases.json")],
+                            "snapshots.pytorch.log", 150)
+        for c in cases:
+            path = os.path.join(d, f"{c['name']}.pytorch.pickle")
+            ok = rc == 0 and os.path.exists(path)
+            verdicts.append(rules.Verdict(f"{c['name']}: PyTorch's _dump_snapshot", "pass" if ok else "fail",
+                                          f"exit {rc} in {secs:.0f} s" + ("" if ok else ":\n" + self.tail("snapshots.pytorch.log"))))
+            if ok:
+                files.append((f"{c['name']}.pytorch", path))
+        return files
+
+    def compare_snapshot(self, name, path, viz=("segsum", "trace")):
+        """attnwb inspect --json of one snapshot against the plain-Python replay and memory_viz's summaries (those in
+        viz must have been made)."""
+        base = path[:-3] if path.endswith(".gz") else path
+        out = base + ".inspect.json"
+        rc, _ = self.attnwb(["inspect", "-q", "--rows", "0", "--json", out, path], f"snapshots.{name}.inspect.log", 60)
+        if rc != 0 or not os.path.exists(out):
+            self.add("snapshots", [rules.Verdict(f"{name}: attnwb inspect", "fail", f"exit {rc}:\n" + self.tail(f"snapshots.{name}.inspect.log"))])
+            return None
+        inspected = json.load(open(out))["snapshots"][0]
+        snapshot = snapshots.load(path)
+        texts = [open(f"{base}.{k}.txt").read() if os.path.exists(f"{base}.{k}.txt") else None for k in ("segsum", "trace")]
+        texts = [t if k in viz else None for k, t in zip(("segsum", "trace"), texts)]
+        if "trace" not in viz:
+            self.add("snapshots", [rules.Verdict(f"{name}: memory_viz trace", "n/a", "its trace needs the segments' "
+                                                 "allocated_size, which a CPU profile's _profile_to_snapshot does not write")])
+        missing = [k for k, t in zip(("segsum", "trace"), texts) if t is None and k in viz]
+        if missing:
+            self.add("snapshots", [rules.Verdict(f"{name}: memory_viz", "fail", f"memory_viz made no {' or '.join(missing)}: " +
+                                                 self.tail("snapshots.viz.log", 4).strip().replace("\n", " | ")[-300:])])
+        with open(base + ".replay.json", "w") as f:
+            json.dump([snapshots.replay(snapshot, dev) for dev in snapshots.devices_of(snapshot)], f, indent=1)
+        self.add("snapshots", snapshots.snapshot_rules(name, inspected, snapshot, *texts))
+        return inspected
+
+    def step_snapshots(self):
+        d = os.path.join(self.work, "snapshots")
+        os.makedirs(d, exist_ok=True)
+        verdicts = [self.snapshot_refusal(d)]
+        if self.gpu:
+            files = self.record_snapshots(d, verdicts)
+        else:
+            verdicts.append(rules.Verdict("recorded snapshots", "skipped", "skipped: no CUDA (attnwb profile --memory-snapshot and "
+                                          "torch.cuda.memory._record_memory_history record a GPU's allocator); the three "
+                                          "readings are compared on the committed CPU fixtures instead"))
+            files = []
+            for variant in ("manual", "sdpa", "handmade"):
+                path = os.path.join(d, f"{variant}.cpu-fixture.pickle")
+                shutil.copy2(os.path.join(SNAPSHOT_FIXTURES, f"{variant}.p4.pickle"), path)
+                files.append((f"{variant}.cpu-fixture", path))
+        self.add("snapshots", verdicts)
+        if not files:
+            return True
+        rc, secs = self.run([self.args.python, SNAPSHOT_TORCH, "viz"] + [p for _, p in files], "snapshots.viz.log", 120)
+        if rc != 0:
+            self.add("snapshots", [rules.Verdict("memory_viz", "fail", f"snapshot_torch.py viz exit {rc}:\n" + self.tail("snapshots.viz.log"))])
+        # memory_viz's trace needs the segments' allocated_size, which the CPU fixtures' _profile_to_snapshot does not write.
+        cpu_made = lambda name: name.endswith(".cpu-fixture") and not name.startswith("handmade")
+        inspected = {name: self.compare_snapshot(name, path, ("segsum",) if cpu_made(name) else ("segsum", "trace"))
+                     for name, path in files}
+        for variant in ("manual", "sdpa"):
+            ours, theirs = inspected.get(f"{variant}.attnwb"), inspected.get(f"{variant}.pytorch")
+            if ours and theirs and ours["devices"] and theirs["devices"]:
+                self.add("snapshots", [snapshots.recordings_rule(variant, ours["devices"][0], theirs["devices"][0])])
+        snapshots.write_fixtures(d, files, self.env)
+        return True
+
     # ---- the run ----------------------------------------------------------------------------------
     def write_summary(self, final=False):
         os.makedirs(self.out, exist_ok=True)
@@ -482,7 +593,8 @@ class Check:
             f.write("\n".join(lines) + "\n")
 
     def pack(self):
-        for name, folder in (("logs", "logs"), ("profile", "profile"), ("bench", "bench"), ("sweep", "sweep"), ("modules", "modules")):
+        for name, folder in (("logs", "logs"), ("profile", "profile"), ("bench", "bench"), ("sweep", "sweep"), ("modules", "modules"),
+                             ("snapshots", "snapshots")):
             src = os.path.join(self.work, folder)
             if os.path.isdir(src):
                 with tarfile.open(os.path.join(self.out, f"{name}.tar.gz"), "w:gz") as tar:
