@@ -35,6 +35,7 @@
 #include "io/run_json.h"
 #include "io/measurement_json.h"
 #include "kernel_panel.h"
+#include "memory_snapshot_view.h"
 #include "operator_panel.h"
 #include "report/report_html.h"
 #include "run_modules.h"
@@ -82,7 +83,7 @@ QString graphReplayLines(const GraphReplayReport& r) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), session_(new Session(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), kernels_(new KernelPanel), attention_(new AttentionView), gpu_time_(new GpuTimeView), findings_(new FindingsView), timeline_(new TimelineView), chart_(new SweepChart), comparison_(new ComparisonView),
+      operators_(new OperatorPanel), kernels_(new KernelPanel), attention_(new AttentionView), gpu_time_(new GpuTimeView), findings_(new FindingsView), timeline_(new TimelineView), chart_(new SweepChart), comparison_(new ComparisonView), snapshot_(new MemorySnapshotView),
       timeline_scroll_(in_scroll_area(timeline_, false)),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
@@ -105,26 +106,30 @@ MainWindow::MainWindow(QWidget* parent)
     auto* findings_dock = dock(tr("Findings and checklist"), "findings", findings_, Qt::BottomDockWidgetArea);
     auto* compare_dock = dock(tr("Compare runs"), "compare", in_scroll_area(comparison_), Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", in_scroll_area(chart_), Qt::BottomDockWidgetArea);
+    snapshot_dock_ = dock(tr("Memory snapshot"), "memory-snapshot", in_scroll_area(snapshot_), Qt::BottomDockWidgetArea);
     tabifyDockWidget(op_dock, findings_dock);
     tabifyDockWidget(findings_dock, kernel_dock);
     tabifyDockWidget(kernel_dock, attention_dock);
     tabifyDockWidget(attention_dock, gpu_dock);
     tabifyDockWidget(gpu_dock, compare_dock);
     tabifyDockWidget(compare_dock, chart_dock);
+    tabifyDockWidget(chart_dock, snapshot_dock_);
     op_dock->raise();
     default_docks_ = {run_dock, op_dock};
-    // The comparison needs height (verdict, a table of rows, two timelines): raised in a short dock, it gets 3/5 of the window.
-    connect(compare_dock, &QDockWidget::visibilityChanged, this, [this, compare_dock](bool visible) {
-        if (visible && !compare_dock->isFloating() && compare_dock->height() < height() / 2)
-            QTimer::singleShot(0, this, [this, compare_dock] { resizeDocks({compare_dock}, {height() * 3 / 5}, Qt::Vertical); });
-    });
+    // The comparison (verdict, a table of rows, two timelines) and the memory snapshot (a chart over its
+    // tables) need height: raised in a short dock, they get 3/5 of the window.
+    for (QDockWidget* tall : {compare_dock, snapshot_dock_})
+        connect(tall, &QDockWidget::visibilityChanged, this, [this, tall](bool visible) {
+            if (visible && !tall->isFloating() && tall->height() < height() / 2)
+                QTimer::singleShot(0, this, [this, tall] { resizeDocks({tall}, {height() * 3 / 5}, Qt::Vertical); });
+        });
 
     progress_->setMaximumWidth(220);
     progress_->setVisible(false);
     statusBar()->addWidget(status_, 1);
     statusBar()->addPermanentWidget(progress_);
 
-    buildMenus({run_dock, op_dock, kernel_dock, attention_dock, gpu_dock, findings_dock, chart_dock, compare_dock});
+    buildMenus({run_dock, op_dock, kernel_dock, attention_dock, gpu_dock, findings_dock, chart_dock, compare_dock, snapshot_dock_});
 
     connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
@@ -557,6 +562,13 @@ void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QStri
             if (file->bench) session_->setBench(std::shared_ptr<const BenchResult>(file, &*file->bench));
             if (file->check) session_->setCheck(std::shared_ptr<const CheckReport>(file, &*file->check));
             status_->setText(tr("Opened %1: the checklist and the HTML report of the run on screen now use it").arg(path));
+            return;
+        case ResultsKind::MemorySnapshot:
+            endJob();
+            snapshot_->setSnapshot(file->snapshot, name);
+            snapshot_dock_->show();
+            snapshot_dock_->raise();
+            status_->setText(tr("Opened memory snapshot %1 (pickle protocol %2): see the Memory snapshot tab").arg(path).arg(file->snapshot->pickle_protocol));
             return;
         case ResultsKind::ProfileReport: {
             endJob();

@@ -27,6 +27,7 @@ class Engine;
 class FindingsView;
 class GpuTimeView;
 class KernelPanel;
+class MemorySnapshotView;
 class AttentionView;
 class OperatorPanel;
 class RunPanel;
@@ -73,6 +74,7 @@ public:
     TimelineView* timeline() const { return timeline_; }
     SweepChart* sweepChart() const { return chart_; }
     ComparisonView* comparison() const { return comparison_; }
+    MemorySnapshotView* memorySnapshot() const { return snapshot_; }
     Engine* engine() const { return engine_; }
 
 protected:
@@ -114,6 +116,8 @@ private:
     TimelineView* timeline_;
     SweepChart* chart_;
     ComparisonView* comparison_;
+    MemorySnapshotView* snapshot_;
+    QDockWidget* snapshot_dock_ = nullptr;
     QScrollArea* timeline_scroll_;
     QProgressBar* progress_;
     QLabel* status_;

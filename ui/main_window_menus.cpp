@@ -41,8 +41,9 @@ auto sized_export(QWidget* parent, QLabel* status, Chart* chart) {
 void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open..."), this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open a report, sweep, workspace or trace (or a graph replay with its capture)"),
-                                                                QString(), tr("Reports, sweeps, workspaces and traces (*.json *.json.gz);;All files (*)"));
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open a report, sweep, workspace, trace (or a graph replay with its capture) or memory snapshot"),
+                                                                QString(), tr("Reports, sweeps, workspaces and traces (*.json *.json.gz);;"
+                                                                              "CUDA memory snapshots (*.pickle *.pickle.gz *.pkl);;All files (*)"));
         if (!paths.isEmpty()) openFiles(paths);
     });
     open->setShortcut(QKeySequence::Open);

@@ -246,6 +246,26 @@ else
     echo "FAIL inspect --json of a snapshot: $(cat "$tmp/py")"; failed=$((failed + 1))
 fi
 
+# A frame filter counts only what was allocated under it (softmax: one 32 KiB block at its peak); two
+# snapshots compare by allocating frame (manual's attention holds the scores at the peak, SDPA's does
+# not); a snapshot against a trace is refused by name; the HTML report draws the snapshot.
+check "inspect --frame filters a snapshot" 0 "frame filter 'softmax'.*" -- inspect "$snapshots/manual.p4.pickle" --frame softmax
+check "inspect --frame: the filtered peak" 0 'peak allocated 32.0 KiB' -- inspect "$snapshots/manual.p4.pickle" --frame SOFTMAX
+check "diff of two snapshots" 0 'peak allocated A 338.5 MiB, B 175.5 MiB \(-163.0 MiB\)' -- \
+    diff "$snapshots/transformer_manual.pickle.gz" "$snapshots/transformer_sdpa.pickle.gz" --json "$tmp/snapdiff.json"
+check "diff names the frame that holds the scores" 0 'both +156.0 MiB +32.3 MiB +-123.8 MiB .*make_transformer_snapshots.py\(33\): forward' -- \
+    diff "$snapshots/transformer_manual.pickle.gz" "$snapshots/transformer_sdpa.pickle.gz"
+check "diff refuses a snapshot against a trace" 2 "is a memory snapshot and .* is not" -- \
+    diff "$snapshots/manual.p4.pickle" "$(cd "$(dirname "$0")/.." && pwd)/fixtures/traces/kineto_gpu_2x.json"
+check "report of a snapshot" 0 'wrote' -- report "$snapshots/transformer_manual.pickle.gz" -o "$tmp/snap.html"
+if grep -q '<h2>Memory snapshot</h2>' "$tmp/snap.html" && [ "$(grep -c '<polygon fill="#' "$tmp/snap.html")" -ge 100 ] &&
+    grep -q 'make_transformer_snapshots.py(33): forward' "$tmp/snap.html" &&
+    python_check "import json; d=json.load(open('$tmp/snapdiff.json')); assert d['kind'] == 'memory-snapshot' and d['devices'][0]['peak_allocated_a_bytes'] == 354963688, d" >"$tmp/py"; then
+    echo "ok   report and diff --json of snapshots"; passed=$((passed + 1))
+else
+    echo "FAIL report and diff --json of snapshots: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
+
 # diff: a run's report against its own trace joins every operator with no delta; two ranks differ by
 # their kernels; a file that is neither report nor trace is named (exit 2).
 fixtures="$(cd "$(dirname "$0")/.." && pwd)/fixtures/traces"
@@ -356,26 +376,6 @@ else
     check "kineto trace needs Kineto" 2 'built without Kineto' -- profile "${small[@]}" --kineto-trace "$tmp/k.json"
 fi
 
-# Two programs: attnwb reads traces and results without LibTorch and hands the rest to
-# attnwb-engine next to it; the options every subcommand shares are registered once.
-if readelf -d "$attnwb" | grep -qiE 'NEEDED.*(libtorch|libc10)'; then
-    echo "FAIL attnwb links LibTorch"; failed=$((failed + 1))
-else
-    echo "ok   attnwb links no LibTorch"; passed=$((passed + 1))
-fi
-for sub in profile bench sweep check inspect diff report; do
-    check "$sub --help lists --quiet" 0 '-q,--quiet' -- "$sub" --help
-done
-for sub in profile bench sweep check; do
-    check "$sub --help lists --report" 0 '--report TEXT' -- "$sub" --help
-done
-mkdir -p "$tmp/alone"
-cp "$attnwb" "$tmp/alone/attnwb"
-attnwb_full=$attnwb
-attnwb="$tmp/alone/attnwb"
-check "inspect needs no engine" 0 'Self CPU time total' -- inspect "$tmp/t.json" --quiet
-# --breakdown: a CPU trace says it has no device work; a GPU trace gets the table and the kernel classes
-check "breakdown of a CPU trace" 0 'no kernels, copies or sets' -- inspect "$tmp/t.json" --quiet --breakdown
 # --memory-snapshot: the CUDA allocator's history needs the 2.x build with CUDA and a CUDA spec; each
 # refusal is one problem naming the option, before anything runs (no table, no file). The recording
 # itself needs a GPU: tests/engine (CudaGpu.MemorySnapshotOfTheArticleWorkload) and scripts/gpu-check.sh.
@@ -407,6 +407,26 @@ else
     done
 fi
 
+# Two programs: attnwb reads traces and results without LibTorch and hands the rest to
+# attnwb-engine next to it; the options every subcommand shares are registered once.
+if readelf -d "$attnwb" | grep -qiE 'NEEDED.*(libtorch|libc10)'; then
+    echo "FAIL attnwb links LibTorch"; failed=$((failed + 1))
+else
+    echo "ok   attnwb links no LibTorch"; passed=$((passed + 1))
+fi
+for sub in profile bench sweep check inspect diff report; do
+    check "$sub --help lists --quiet" 0 '-q,--quiet' -- "$sub" --help
+done
+for sub in profile bench sweep check; do
+    check "$sub --help lists --report" 0 '--report TEXT' -- "$sub" --help
+done
+mkdir -p "$tmp/alone"
+cp "$attnwb" "$tmp/alone/attnwb"
+attnwb_full=$attnwb
+attnwb="$tmp/alone/attnwb"
+check "inspect needs no engine" 0 'Self CPU time total' -- inspect "$tmp/t.json" --quiet
+# --breakdown: a CPU trace says it has no device work; a GPU trace gets the table and the kernel classes
+check "breakdown of a CPU trace" 0 'no kernels, copies or sets' -- inspect "$tmp/t.json" --quiet --breakdown
 fixtures="$(dirname "$0")/../fixtures/traces"
 check "breakdown of a GPU trace" 0 'exposed comm' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet --breakdown
 check "kernel classes of a GPU trace" 0 '^GEMM +0 +2 ' -- inspect "$fixtures/kineto_gpu_2x.json" --quiet

@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
         shards.push_back({"sweep-" + std::to_string(k) + "-of-2.json", run_sweep(plan, nullptr, SweepShard{k, 2, "--shard"})});
     const MergeOutcome merged = merge_shards(shards);
     if (!merged.problems.empty()) return 1;
-    chart->setSweeps({labelled_sweep(QStringLiteral("merged"), std::make_shared<const SweepResult>(merged.merged))});
+    chart->setSweeps({ui::labelled_sweep(QStringLiteral("merged"), std::make_shared<const SweepResult>(merged.merged))});
     chart->setMetric(ui::SweepChart::Metric::MedianTime);
     QApplication::processEvents();
     {
@@ -260,7 +260,18 @@ int main(int argc, char** argv) {
         verdict = verdict && window.grab().save(out + QStringLiteral("/compare-verdict-1000x700.png"));
         window.resize(1600, 1000);
     }
-    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict;
+    // A memory snapshot of a real training step (manual attention: the scores held for the backward), at
+    // 1600x1000 and 1000x700.
+    bool snapshot = open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/transformer_manual.pickle.gz"));
+    if (snapshot) {
+        raise("memory-snapshot");
+        snapshot = window.grab().save(out + QStringLiteral("/memory-snapshot.png"));
+        window.resize(1000, 700);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        snapshot = snapshot && window.grab().save(out + QStringLiteral("/memory-snapshot-1000x700.png"));
+        window.resize(1600, 1000);
+    }
+    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict && snapshot;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }

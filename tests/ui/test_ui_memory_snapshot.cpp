@@ -1,0 +1,113 @@
+// The Memory snapshot tab: File > Open of a torch.cuda.memory._dump_snapshot pickle fills the chart and
+// the tables with what the core's replay says (itself checked against plain Python in
+// tests/core/test_snapshot_views.cpp); hovering a band names its block and the frame that allocated it;
+// a frame filter replays with only the matching blocks; a bad pickle is one message and what was shown stays.
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+
+#include "analysis/snapshot_frames.h"
+#include "analysis/snapshot_timeline.h"
+#include "engine_worker.h"
+#include "format_qt.h"
+#include "io/memory_snapshot_read.h"
+#include "main_window.h"
+#include "memory_bands_chart.h"
+#include "memory_snapshot_view.h"
+#include "ui_test_registry.h"
+#include "ui_test_support.h"
+
+using namespace awb;
+using namespace awb::ui;
+using namespace awb::ui::test;
+
+namespace {
+QString fixture(const char* name) { return QStringLiteral(AWB_FIXTURE_DIR "/memory_snapshots/") + QString::fromLatin1(name); }
+}  // namespace
+
+class MemorySnapshotTests : public QObject {
+    Q_OBJECT
+private slots:
+    void openedSnapshotFillsTheTab() {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        MemorySnapshotView* view = window.memorySnapshot();
+        QSignalSpy replayed(view, &MemorySnapshotView::replayed);
+        QVERIFY(open_and_wait(window, fixture("manual.p4.pickle")));
+        QTRY_VERIFY_WITH_TIMEOUT(!replayed.isEmpty(), 30'000);
+        const MemorySnapshot snap = read_memory_snapshot(fixture("manual.p4.pickle").toStdString());
+        const DeviceMemoryTimeline want = analyze_snapshot(snap).devices[0];
+        const DeviceMemoryTimeline& got = view->shown()->timeline.devices[0];
+        QCOMPARE(got.peak_allocated, want.peak_allocated);
+        QVERIFY(view->summary()->text().contains(QStringLiteral("peak allocated ") + format_bytes(want.peak_allocated)));
+        QVERIFY(view->summary()->text().contains(QStringLiteral("alive before recording began")));
+        QCOMPARE(view->peakTable()->model()->rowCount(), int(want.at_peak.size()));
+        QCOMPARE(view->frameTable()->model()->rowCount(), int(want.frames_at_peak.size()));
+        QCOMPARE(view->peakTable()->model()->index(0, 0).data().toString(), format_bytes(want.at_peak.front().size));  // largest first
+        QCOMPARE(got.bands.size(), size_t(got.blocks));  // a small snapshot: every block is a band
+
+        // Hover the middle of the largest band: its size, and the frame that allocated it.
+        MemoryBandsChart* chart = view->chart();
+        QTRY_VERIFY_WITH_TIMEOUT(chart->width() > 300 && chart->height() > 150, 5'000);
+        size_t largest = 0;
+        for (size_t i = 0; i < got.bands.size(); ++i)
+            if (got.bands[i].block.size > got.bands[largest].block.size) largest = i;
+        const BlockBand& band = got.bands[largest];
+        const double mid_x = double(band.begin) + std::min<double>(1.0, double(band.end - band.begin)) / 2;
+        const QPoint at = chart->position(mid_x, double(band.bottom_at(band.begin)) + double(band.block.size) / 2).toPoint();
+        QVERIFY2(chart->bandAt(at) == int(largest), qPrintable(QStringLiteral("band %1 at %2,%3 (chart %4x%5), begin %6 end %7 bottom %8 size %9: %10")
+                                                               .arg(chart->bandAt(at)).arg(at.x()).arg(at.y()).arg(chart->width()).arg(chart->height())
+                                                               .arg(band.begin).arg(band.end).arg(band.bottom_at(band.begin)).arg(band.block.size).arg(chart->describe(at))));
+        const QString text = chart->describe(at);
+        QVERIFY2(text.contains(QStringLiteral("Block of ") + format_bytes(band.block.size)), qPrintable(text));
+        const int32_t frame = allocating_frame(snap, band.block.stack);
+        QVERIFY(frame >= 0);
+        QVERIFY2(text.contains(QString::fromStdString(frame_text(snap.frames[size_t(frame)]))), qPrintable(text));
+        QVERIFY(!chart->grab().isNull());
+
+        // A frame filter: only what softmax allocated (tests/reference/snapshot_views_reference.py: 32 KiB, one block).
+        replayed.clear();
+        view->setFilter(QStringLiteral("SoftMax"));
+        QTRY_VERIFY_WITH_TIMEOUT(!replayed.isEmpty(), 30'000);
+        QCOMPARE(view->shown()->timeline.devices[0].peak_allocated, int64_t(32768));
+        QCOMPARE(view->peakTable()->model()->rowCount(), 1);
+        QVERIFY(view->summary()->text().contains(QStringLiteral("filter 'SoftMax'")));
+        QCOMPARE(view->shown()->timeline.devices[0].allocated_all, want.allocated);
+
+        // A bad pickle: one message naming the field; the snapshot on screen stays.
+        QTimer closer;
+        close_message_boxes(closer);
+        QSignalSpy failed(window.engine(), &Engine::failed);
+        QVERIFY(window.openFile(fixture("bad/size_a_str.pickle")));
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30'000);
+        QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("size")), qPrintable(failed.at(0).at(1).toString()));
+        QVERIFY(failed.at(0).at(1).toString().contains(QStringLiteral("size_a_str.pickle")));
+        QCOMPARE(view->shown()->timeline.devices[0].peak_allocated, int64_t(32768));
+    }
+
+    void segmentsAndBlocksAliveBeforeRecording() {
+        MainWindow window;
+        MemorySnapshotView* view = window.memorySnapshot();
+        QSignalSpy replayed(view, &MemorySnapshotView::replayed);
+        QVERIFY(open_and_wait(window, fixture("handmade.p4.pickle.gz")));
+        QTRY_VERIFY_WITH_TIMEOUT(!replayed.isEmpty(), 30'000);
+        const MemorySnapshot snap = read_memory_snapshot(fixture("handmade.p4.pickle.gz").toStdString());
+        const DeviceMemoryTimeline want = analyze_snapshot(snap).devices[0];
+        int segments = 0;
+        for (const SnapshotSegment& s : snap.segments) segments += s.device == want.device;
+        QVERIFY(segments > 0);
+        QCOMPARE(view->segmentTable()->model()->rowCount(), segments);
+        QVERIFY(view->tabs()->tabText(3).contains(QString::number(segments)));
+        QVERIFY(!want.before_recording.empty());
+        QVERIFY(view->tabs()->tabText(2).contains(QString::number(want.before_recording.size())));
+        QVERIFY(view->summary()->text().contains(QStringLiteral("out of memory")));
+        QVERIFY(!view->segmentTable()->grab().isNull());  // the map delegate paints
+    }
+};
+
+AWB_UI_TEST(MemorySnapshotTests)
+#include "test_ui_memory_snapshot.moc"

@@ -1,0 +1,67 @@
+// The Memory snapshot tab's chart: memory over the trace's events as memory_viz draws it, the largest
+// blocks as bands stacked in the order they were allocated (a free lets the ones above it down), each
+// coloured by the frame that allocated it, hatched when it was alive before recording began; the
+// smaller blocks as one grey area above them up to the allocated curve; the reserved bytes as a line;
+// with a frame filter, every block's bytes as a dashed line. Hover a band for its block and stack;
+// the wheel zooms the events, a drag pans, a double-click shows them all; a click pins a block.
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+
+#include "snapshot_shown.h"
+
+namespace awb::ui {
+
+class MemoryBandsChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryBandsChart(QWidget* parent = nullptr);
+    void setData(std::shared_ptr<const SnapshotShown> shown, int device_row);  // device_row: index into timeline.devices
+    void resetZoom();
+    // What is under a point of the widget: a band's index (>= 0), kSmallerBlocks, or kNothing.
+    static constexpr int kNothing = -1;
+    static constexpr int kSmallerBlocks = -2;
+    int bandAt(const QPoint& p) const;
+    QString describe(const QPoint& p) const;  // the hover text there
+    QPointF position(double event_x, double bytes) const { return {px(event_x), py(bytes)}; }  // where a point is drawn
+    QSize sizeHint() const override { return {900, 320}; }
+    QSize minimumSizeHint() const override { return {240, 140}; }
+
+signals:
+    void bandClicked(int band);  // -1: nothing
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    bool event(QEvent* e) override;  // tooltips
+
+private:
+    const DeviceMemoryTimeline* device() const;
+    QRectF plotArea() const;
+    double px(double x) const;        // event axis -> widget x
+    double py(double bytes) const;    // bytes -> widget y
+    double eventAt(double wx) const;  // widget x -> event axis
+    double bytesAt(double wy) const;
+    void paintAxes(class QPainter& p) const;
+    void paintCurves(class QPainter& p) const;
+    void paintBands(class QPainter& p) const;
+    void paintPeak(class QPainter& p) const;
+    void paintLegend(class QPainter& p) const;
+
+    std::shared_ptr<const SnapshotShown> shown_;
+    int device_row_ = 0;
+    double x0_ = 0, x1_ = 1;  // the events shown
+    double y_max_ = 1;
+    int pinned_ = kNothing;
+    QPoint drag_from_;
+    double drag_x0_ = 0;
+    bool dragging_ = false;
+};
+
+}  // namespace awb::ui

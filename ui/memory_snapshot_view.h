@@ -1,0 +1,77 @@
+// The Memory snapshot tab: a CUDA caching allocator's snapshot (File > Open of a
+// torch.cuda.memory._dump_snapshot pickle) as memory over its trace's events (MemoryBandsChart), the
+// blocks alive at the peak with their stacks, the bytes under each frame there, the blocks alive
+// before recording began, and the segments with their blocks (fragmentation). A frame filter counts
+// only what was allocated under matching frames; a device selector picks the GPU. The replay runs on
+// the background pool for a large trace.
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+
+#include "model/memory_snapshot.h"
+#include "snapshot_shown.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTabWidget;
+class QTableView;
+class QTimer;
+
+namespace awb::ui {
+
+class LinesLabel;
+class MemoryBandsChart;
+class SnapshotBlockModel;
+class SnapshotFrameModel;
+class SegmentModel;
+
+class MemorySnapshotView : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemorySnapshotView(QWidget* parent = nullptr);
+    void setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot, const QString& name);
+    void setFilter(const QString& text);  // as if typed (the replay follows at once)
+    const SnapshotShown* shown() const { return shown_.get(); }
+    MemoryBandsChart* chart() const { return chart_; }
+    QLabel* summary() const;
+    QTableView* peakTable() const { return peak_view_; }
+    QTableView* frameTable() const { return frame_view_; }
+    QTableView* segmentTable() const { return segment_view_; }
+    QTabWidget* tabs() const { return tabs_; }
+
+signals:
+    void replayed();  // a replay (a snapshot opened, another filter) is on screen
+
+private:
+    void replay();
+    void display(std::shared_ptr<const SnapshotShown> shown);
+    void showDevice(int row);
+    void showPinned(int band);
+    QString summaryText(const DeviceMemoryTimeline& t) const;
+
+    std::shared_ptr<const MemorySnapshot> snapshot_;
+    std::shared_ptr<const SnapshotShown> shown_;
+    QString name_;
+    int generation_ = 0;
+    LinesLabel* summary_;
+    QComboBox* device_;
+    QLineEdit* filter_;
+    QTimer* filter_timer_;
+    MemoryBandsChart* chart_;
+    LinesLabel* details_;
+    QTabWidget* tabs_;
+    SnapshotBlockModel* peak_;
+    SnapshotFrameModel* frames_;
+    SnapshotBlockModel* before_;
+    SegmentModel* segments_;
+    QTableView* peak_view_;
+    QTableView* frame_view_;
+    QTableView* before_view_;
+    QTableView* segment_view_;
+    LinesLabel* segment_summary_;
+};
+
+}  // namespace awb::ui
