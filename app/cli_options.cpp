@@ -1,10 +1,5 @@
 #include "cli_options.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "analysis/op_table.h"
 
 namespace awb::cli {
@@ -27,12 +22,5 @@ CLI::Option* add_sort_option(CLI::App& sub, std::string& key, const std::string&
 }
 
 CLI::Option* add_quiet_option(CLI::App& sub, bool& quiet) { return sub.add_flag("--quiet,-q", quiet, "No progress on stderr"); }
-
-std::optional<SpecProblem> unwritable_output(const std::string& field, const std::string& path) {
-    const auto slash = path.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-    if (::access(dir.c_str(), W_OK) == 0) return std::nullopt;
-    return SpecProblem{field, "cannot write '" + path + "': folder '" + dir + "': " + std::strerror(errno)};
-}
 
 }  // namespace awb::cli

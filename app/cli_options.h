@@ -5,10 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstddef>
-#include <optional>
 #include <string>
-
-#include "model/run_spec.h"
 
 namespace awb::cli {
 
@@ -22,9 +19,5 @@ CLI::Option* add_rows_option(CLI::App& sub, std::size_t& rows, const std::string
 CLI::Option* add_sort_option(CLI::App& sub, std::string& key, const std::string& default_text);
 // --quiet, -q: no progress on stderr.
 CLI::Option* add_quiet_option(CLI::App& sub, bool& quiet);
-
-// A file written when a run ends: a problem on field when its folder takes no files here, found before
-// the run rather than after it (the file itself is written atomically, through a temporary beside it).
-std::optional<SpecProblem> unwritable_output(const std::string& field, const std::string& path);
 
 }  // namespace awb::cli

@@ -3,11 +3,8 @@
 #include <ATen/record_function.h>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <set>
@@ -237,10 +234,7 @@ void check_kineto_trace_path(const std::string& path) {
                                                  " is built without Kineto, which writes that trace (the 2.x "
                                                  "wheel build has it: scripts/build.sh --torch2); our own chrome "
                                                  "trace (--trace) has the same events"}});
-    const auto slash = path.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-    if (::access(dir.c_str(), W_OK) != 0)
-        throw InvalidInput({{"kineto_trace", "cannot write '" + path + "': folder '" + dir + "': " + std::strerror(errno)}});
+    if (auto problem = unwritable_output("kineto_trace", path)) throw InvalidInput({std::move(*problem)});
 }
 
 // Before running: this build and this spec can record the CUDA allocator's history.

@@ -1,8 +1,12 @@
 #include "model/run_spec.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <functional>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 
@@ -331,6 +335,13 @@ std::string shape_string(const RunSpec& s) {
     std::string seq = std::to_string(s.seq_q);
     if (s.seq_k != s.seq_q) seq += "x" + std::to_string(s.seq_k);
     return std::to_string(s.batch) + "x" + heads + "x" + seq + "x" + std::to_string(s.head_dim);
+}
+
+std::optional<SpecProblem> unwritable_output(const std::string& field, const std::string& path) {
+    const auto slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    if (::access(dir.c_str(), W_OK) == 0) return std::nullopt;
+    return SpecProblem{field, "cannot write '" + path + "': folder '" + dir + "': " + std::strerror(errno)};
 }
 
 }  // namespace awb

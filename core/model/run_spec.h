@@ -79,6 +79,9 @@ struct SpecProblem {
 
 std::vector<SpecProblem> validate(const RunSpec& spec, const DeviceCaps& caps);
 std::string format_problems(const std::vector<SpecProblem>& problems);  // one line per problem
+// A file written when a run ends (a Kineto trace, a memory snapshot): a problem on field when its folder
+// takes no files here, found before the run rather than after it.
+std::optional<SpecProblem> unwritable_output(const std::string& field, const std::string& path);
 
 // Rough upper estimate of the bytes one run allocates at its peak (inputs, their gradients, the
 // [B,H,Nq,Nk] intermediates the variant materialises), used to refuse a spec before allocating.
