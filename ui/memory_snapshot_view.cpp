@@ -165,19 +165,17 @@ void MemorySnapshotView::showDevice(int row) {
     details_->setLines(tr("Hover a block for its size and stack; click to pin it here. Wheel: zoom, drag: pan, double-click: all events."));
     if (row < 0 || size_t(row) >= shown_->timeline.devices.size()) {
         summary_->setLines(tr("%1: no device has a trace or segments (an empty snapshot)").arg(name_));
-        peak_->setBlocks(shown_, {}, 0);
-        frames_->setFrames(shown_, {}, 0);
-        before_->setBlocks(shown_, {}, 0);
+        peak_->setShown(shown_, {}, 0);
+        frames_->setShown(shown_, {}, 0);
+        before_->setShown(shown_, {}, 0);
         segments_->setSegments(shown_, -1);
         return;
     }
     const DeviceMemoryTimeline& t = shown_->timeline.devices[size_t(row)];
     summary_->setLines(summaryText(t));
-    peak_->setBlocks(shown_, t.at_peak, t.peak_allocated);
-    frames_->setFrames(shown_, t.frames_at_peak, t.peak_allocated);
-    int64_t before = 0;
-    for (const LiveBlock& b : t.before_recording) before += b.size;
-    before_->setBlocks(shown_, t.before_recording, before);
+    peak_->setShown(shown_, t.at_peak, t.peak_allocated);
+    frames_->setShown(shown_, t.frames_at_peak, t.peak_allocated);
+    before_->setShown(shown_, t.before_recording, bytes_of(t.before_recording));
     segments_->setSegments(shown_, t.device);
     tabs_->setTabText(0, tr("Blocks at the peak (%1)").arg(t.at_peak.size()));
     tabs_->setTabText(2, tr("Alive before recording (%1)").arg(t.before_recording.size()));
@@ -201,8 +199,6 @@ void MemorySnapshotView::showDevice(int row) {
 }
 
 QString MemorySnapshotView::summaryText(const DeviceMemoryTimeline& t) const {
-    int64_t before = 0;
-    for (const LiveBlock& b : t.before_recording) before += b.size;
     QString text = tr("%1, cuda:%2: %3 trace events; peak allocated %4 %5, peak reserved %6\nAt the snapshot %7 allocated of %8 reserved")
                        .arg(name_)
                        .arg(t.device)
@@ -211,7 +207,7 @@ QString MemorySnapshotView::summaryText(const DeviceMemoryTimeline& t) const {
                             t.peak_index == 0 ? tr("before the first event") : tr("after event %1").arg(t.peak_index - 1),
                             format_bytes(t.peak_reserved), format_bytes(t.final_allocated), format_bytes(t.final_reserved));
     if (!t.before_recording.empty())
-        text += tr("; %1 block(s) of %2 alive before recording began (hatched)").arg(t.before_recording.size()).arg(format_bytes(before));
+        text += tr("; %1 block(s) of %2 alive before recording began (hatched)").arg(t.before_recording.size()).arg(format_bytes(bytes_of(t.before_recording)));
     if (!shown_->filter.isEmpty()) text += tr("; filter '%1': %2 of the blocks counted").arg(shown_->filter).arg(t.blocks);
     if (t.ooms) text += tr("; out of memory %1 time(s)").arg(t.ooms);
     if (t.unmatched_frees) text += tr("; %1 free(s) of blocks the trace never allocated (its history wrapped?)").arg(t.unmatched_frees);

@@ -22,7 +22,7 @@ QVariant swatch(const QColor& colour) {
 }  // namespace
 
 SnapshotBlockModel::SnapshotBlockModel(QObject* parent)
-    : RowTableModel({{"Size", "The block's bytes (the caching allocator's rounded size)"},
+    : SnapshotShareModel({{"Size", "The block's bytes (the caching allocator's rounded size)"},
                      {"% of peak", "Its share of the allocated bytes at the peak"},
                      {"Address", "Where the block starts", true},
                      {"Allocated", "The trace event that allocated it; 'before recording' for a block alive when recording began "
@@ -31,17 +31,11 @@ SnapshotBlockModel::SnapshotBlockModel(QObject* parent)
                      {"Stack", "Its stack, innermost first (hover for the whole)", true}},
                     AllocatedBy, parent) {}
 
-void SnapshotBlockModel::setBlocks(std::shared_ptr<const SnapshotShown> shown, std::vector<LiveBlock> blocks, int64_t whole) {
-    shown_ = std::move(shown);
-    whole_ = whole;
-    setRows(std::move(blocks));
-}
-
 QString SnapshotBlockModel::text(int r, int c) const {
     const LiveBlock& b = row(r);
     switch (c) {
         case Size: return format_bytes(b.size);
-        case Share: return format_share(double(b.size), double(whole_));
+        case Share: return shareText(b.size);
         case Address: return hex(b.addr);
         case Allocated: return b.alloc_event < 0 ? tr("before recording") : tr("event %1").arg(b.alloc_event);
         case AllocatedBy: return shown_->frameText(shown_->allocatingFrame(b.stack));
@@ -58,29 +52,23 @@ QVariant SnapshotBlockModel::more(int r, int c, int role) const {
     const LiveBlock& b = row(r);
     if (role == Qt::DecorationRole && c == AllocatedBy) return swatch(shown_->colourOf(b.stack));
     if (role == Qt::ToolTipRole && c == Stack) return shown_->stackText(b.stack, 64);
-    if (role == ShareRole && c == Share) return whole_ > 0 ? double(b.size) / double(whole_) : 0.0;
+    if (role == ShareRole && c == Share) return share(b.size);
     return {};
 }
 
 SnapshotFrameModel::SnapshotFrameModel(QObject* parent)
-    : RowTableModel({{"Bytes", "Bytes at the peak of the blocks with this frame anywhere in their stack (a block counts for every "
+    : SnapshotShareModel({{"Bytes", "Bytes at the peak of the blocks with this frame anywhere in their stack (a block counts for every "
                                "frame of its stack, so the rows add up to more than the peak)"},
                      {"% of peak", "Those bytes over the allocated bytes at the peak"},
                      {"Blocks", "Blocks at the peak under this frame"},
                      {"Frame", "The frame (function, file and line); a swatch where it is the frame that allocated blocks drawn in the chart", true}},
                     Frame, parent) {}
 
-void SnapshotFrameModel::setFrames(std::shared_ptr<const SnapshotShown> shown, std::vector<FrameBytes> frames, int64_t whole) {
-    shown_ = std::move(shown);
-    whole_ = whole;
-    setRows(std::move(frames));
-}
-
 QString SnapshotFrameModel::text(int r, int c) const {
     const FrameBytes& f = row(r);
     switch (c) {
         case Bytes: return format_bytes(f.bytes);
-        case Share: return format_share(double(f.bytes), double(whole_));
+        case Share: return shareText(f.bytes);
         case Blocks: return QString::number(f.blocks);
         default: return shown_->frameText(f.frame);
     }
@@ -97,7 +85,7 @@ QVariant SnapshotFrameModel::more(int r, int c, int role) const {
         const auto it = shown_->colours.find(f.frame);
         if (it != shown_->colours.end()) return swatch(it->second);
     }
-    if (role == ShareRole && c == Share) return whole_ > 0 ? double(f.bytes) / double(whole_) : 0.0;
+    if (role == ShareRole && c == Share) return share(f.bytes);
     return {};
 }
 

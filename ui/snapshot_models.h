@@ -7,44 +7,53 @@
 
 #include <memory>
 
+#include "format_qt.h"
 #include "row_table_model.h"
 #include "snapshot_shown.h"
 
 namespace awb::ui {
 
-class SnapshotBlockModel : public RowTableModel<LiveBlock> {
-    Q_OBJECT
+// The base of the tables whose rows are bytes out of a whole (the peak's, or those alive before
+// recording): the snapshot they name frames and colours from, and each row's share of the whole.
+template <typename Row>
+class SnapshotShareModel : public RowTableModel<Row> {
 public:
-    enum Column { Size, Share, Address, Allocated, AllocatedBy, Stack, ColumnCount };
-    explicit SnapshotBlockModel(QObject* parent = nullptr);
-    // whole: what Share is of (the peak's bytes)
-    void setBlocks(std::shared_ptr<const SnapshotShown> shown, std::vector<LiveBlock> blocks, int64_t whole);
+    void setShown(std::shared_ptr<const SnapshotShown> shown, std::vector<Row> rows, int64_t whole) {
+        shown_ = std::move(shown);
+        whole_ = whole;
+        this->setRows(std::move(rows));
+    }
 
 protected:
-    QString text(int row, int column) const override;
-    double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;
-
-private:
+    using RowTableModel<Row>::RowTableModel;
+    double share(int64_t bytes) const { return whole_ > 0 ? double(bytes) / double(whole_) : 0.0; }  // ShareRole's bar
+    QString shareText(int64_t bytes) const { return format_share(double(bytes), double(whole_)); }
     std::shared_ptr<const SnapshotShown> shown_;
     int64_t whole_ = 0;
 };
 
-class SnapshotFrameModel : public RowTableModel<FrameBytes> {
+class SnapshotBlockModel : public SnapshotShareModel<LiveBlock> {
     Q_OBJECT
 public:
-    enum Column { Bytes, Share, Blocks, Frame, ColumnCount };
-    explicit SnapshotFrameModel(QObject* parent = nullptr);
-    void setFrames(std::shared_ptr<const SnapshotShown> shown, std::vector<FrameBytes> frames, int64_t whole);
+    enum Column { Size, Share, Address, Allocated, AllocatedBy, Stack, ColumnCount };
+    explicit SnapshotBlockModel(QObject* parent = nullptr);
 
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
     QVariant more(int row, int column, int role) const override;
+};
 
-private:
-    std::shared_ptr<const SnapshotShown> shown_;
-    int64_t whole_ = 0;
+class SnapshotFrameModel : public SnapshotShareModel<FrameBytes> {
+    Q_OBJECT
+public:
+    enum Column { Bytes, Share, Blocks, Frame, ColumnCount };
+    explicit SnapshotFrameModel(QObject* parent = nullptr);
+
+protected:
+    QString text(int row, int column) const override;
+    double value(int row, int column) const override;
+    QVariant more(int row, int column, int role) const override;
 };
 
 // A segment's figures, summed once when the device is shown.

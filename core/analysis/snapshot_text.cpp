@@ -35,12 +35,6 @@ std::string blocks_table(const MemorySnapshot& s, const std::vector<LiveBlock>& 
     return out;
 }
 
-int64_t sum_of(const std::vector<LiveBlock>& blocks) {
-    int64_t sum = 0;
-    for (const LiveBlock& b : blocks) sum += b.size;
-    return sum;
-}
-
 std::string device_text(const MemorySnapshot& s, const DeviceMemoryTimeline& t, int rows) {
     std::string out = line("device %d: %s trace events; at the snapshot %s allocated of %s reserved", t.device, format_count(t.events).c_str(),
                            format_bytes(t.final_allocated).c_str(), format_bytes(t.final_reserved).c_str());
@@ -61,7 +55,7 @@ std::string device_text(const MemorySnapshot& s, const DeviceMemoryTimeline& t, 
     }
     if (n < t.frames_at_peak.size()) out += line("    (%zu more; --rows 0 shows all)", t.frames_at_peak.size() - n);
     out += line("  alive before recording began: %zu block(s), %s (reconstructed from the final state and the frees)", t.before_recording.size(),
-                format_bytes(sum_of(t.before_recording)).c_str());
+                format_bytes(bytes_of(t.before_recording)).c_str());
     if (!t.before_recording.empty()) out += blocks_table(s, t.before_recording, rows);
     return out;
 }

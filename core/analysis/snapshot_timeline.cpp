@@ -7,6 +7,12 @@
 
 namespace awb {
 
+int64_t bytes_of(const std::vector<LiveBlock>& blocks) {
+    int64_t sum = 0;
+    for (const LiveBlock& b : blocks) sum += b.size;
+    return sum;
+}
+
 int64_t BlockBand::bottom_at(int64_t x) const {
     const auto it = std::upper_bound(bottom.begin(), bottom.end(), x, [](int64_t v, const StepPoint& p) { return v < p.first; });
     return it == bottom.begin() ? bottom.front().second : std::prev(it)->second;

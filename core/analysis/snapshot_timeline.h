@@ -81,4 +81,7 @@ struct SnapshotOptions {
 
 SnapshotTimeline analyze_snapshot(const MemorySnapshot& snapshot, const SnapshotOptions& options = {});
 
+// The blocks' bytes together (those at the peak, those alive before recording).
+int64_t bytes_of(const std::vector<LiveBlock>& blocks);
+
 }  // namespace awb

@@ -97,14 +97,12 @@ std::string blocks_table(const MemorySnapshot& snap, const std::vector<LiveBlock
 
 std::string device_html(const MemorySnapshot& snap, const DeviceMemoryTimeline& t, const std::map<int32_t, std::string>& colours,
                         const std::vector<int32_t>& allocating, size_t top) {
-    int64_t before = 0;
-    for (const LiveBlock& b : t.before_recording) before += b.size;
     std::string out = "<h3>" + esc("cuda:" + std::to_string(t.device)) + "</h3>\n<p>" +
                       esc(format_count(t.events) + " trace events; peak allocated " + format_bytes(t.peak_allocated) +
                           (t.peak_index == 0 ? " before the first event" : " after event " + std::to_string(t.peak_index - 1)) +
                           ", peak reserved " + format_bytes(t.peak_reserved) + "; at the snapshot " + format_bytes(t.final_allocated) +
                           " allocated of " + format_bytes(t.final_reserved) + " reserved (" + format_bytes(t.final_reserved - t.final_allocated) +
-                          " free inside segments); " + std::to_string(t.before_recording.size()) + " block(s) of " + format_bytes(before) +
+                          " free inside segments); " + std::to_string(t.before_recording.size()) + " block(s) of " + format_bytes(bytes_of(t.before_recording)) +
                           " alive before recording began (paler)" + (t.ooms ? "; out of memory " + std::to_string(t.ooms) + " time(s)" : "")) +
                       "</p>\n<p class=\"sub\">" +
                       esc("The " + std::to_string(t.bands.size()) + " largest blocks stacked in the order they were allocated (a free lets "
