@@ -19,50 +19,16 @@ import os
 import pickle
 import re
 import shutil
+import sys
 
 from rules import Verdict
 
+# The snapshot read as attnwb reads it, shared with the references that check attnwb here.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "reference"))
+from snapshot_replay import alive_before, devices_of, final_state, frame_text  # noqa: E402
+
 GROWS = ("segment_alloc", "segment_map")
 SHRINKS = ("segment_free", "segment_unmap")
-
-
-def frame_text(f):
-    """attnwb's name for a frame (analysis/snapshot_frames: frame_text)."""
-    name, filename = f.get("name", ""), f.get("filename", "")
-    return name if filename in ("", "none") else f"{name} ({filename}:{f.get('line', 0)})"
-
-
-def final_blocks(snapshot, device):
-    """The active blocks of the device's segments at the snapshot {addr: (size, frames)}, and its reserved bytes."""
-    blocks, reserved = {}, 0
-    for seg in snapshot.get("segments", []):
-        if seg.get("device", 0) != device:
-            continue
-        reserved += seg["total_size"]
-        addr = seg["address"]
-        for b in seg.get("blocks", []):
-            addr = b.get("address", addr)
-            if b["state"] != "inactive":
-                blocks[addr] = (b["size"], b.get("frames") or [])
-            addr += b["size"]
-    return blocks, reserved
-
-
-def before_recording(events, final):
-    """Blocks freed in the trace, or active at the end, whose alloc the trace does not hold."""
-    alive, before = set(), {}
-    for e in events:
-        if e["action"] == "alloc":
-            alive.add(e["addr"])
-        elif e["action"] == "free_completed":
-            if e["addr"] in alive:
-                alive.discard(e["addr"])
-            else:
-                before[e["addr"]] = (e["size"], e.get("frames") or [])
-    for addr, block in final.items():
-        if addr not in alive:
-            before.setdefault(addr, block)
-    return before
 
 
 def curves(events, before, final_reserved):
@@ -116,8 +82,8 @@ def ordered(blocks):
 def replay(snapshot, device):
     traces = snapshot.get("device_traces", [])
     events = traces[device] if device < len(traces) else []
-    final, final_reserved = final_blocks(snapshot, device)
-    before = before_recording(events, final)
+    final, _, final_reserved = final_state(snapshot, device)
+    before = alive_before(events, final)
     alloc_curve, reserved_curve, unmatched = curves(events, before, final_reserved)
     peak = max(alloc_curve)
     index = alloc_curve.index(peak)
@@ -139,13 +105,6 @@ def load(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as f:
         return pickle.load(f)
-
-
-def devices_of(snapshot):
-    """The devices attnwb lists: those with trace events or segments."""
-    traces = snapshot.get("device_traces", [])
-    with_segments = {s.get("device", 0) for s in snapshot.get("segments", [])}
-    return sorted({d for d, t in enumerate(traces) if t} | with_segments)
 
 
 # ---- torch.cuda._memory_viz's text ------------------------------------------------------------------

@@ -30,6 +30,8 @@ import torch
 import torch.nn.functional as F
 from torch.cuda._memory_viz import _profile_to_snapshot
 
+from snapshot_replay import alive_before, devices_of, final_state
+
 out = Path(__file__).resolve().parents[1] / "fixtures" / "memory_snapshots"
 out.mkdir(parents=True, exist_ok=True)
 
@@ -110,30 +112,8 @@ def replay(snapshot, device):
     """Forward, event by event: a free of an address the trace never allocated, or a block active at the
     end that the trace never allocated, was alive before recording began."""
     events = snapshot["device_traces"][device] if device < len(snapshot["device_traces"]) else []
-    final, final_allocated, final_reserved = {}, 0, 0
-    for seg in snapshot["segments"]:
-        if seg.get("device", 0) != device:
-            continue
-        final_reserved += seg["total_size"]
-        addr = seg["address"]
-        for b in seg["blocks"]:
-            addr = b.get("address", addr)
-            if b["state"] != "inactive":
-                final[addr] = (b["size"], b.get("frames") or [])
-                final_allocated += b["size"]
-            addr += b["size"]
-    alive, before = {}, {}
-    for e in events:
-        if e["action"] == "alloc":
-            alive[e["addr"]] = (e["size"], e.get("frames") or [])
-        elif e["action"] == "free_completed":
-            if e["addr"] in alive:
-                del alive[e["addr"]]
-            else:
-                before[e["addr"]] = (e["size"], e.get("frames") or [])
-    for addr, block in final.items():
-        if addr not in alive:
-            before[addr] = block
+    final, final_allocated, final_reserved = final_state(snapshot, device)
+    before = alive_before(events, final)
     live = dict(before)
     curve = [sum(s for s, _ in live.values())]
     for e in events:
@@ -161,10 +141,7 @@ def replay(snapshot, device):
 
 
 def expected(snapshot):
-    devices = set(range(len(snapshot["device_traces"]))) | {s.get("device", 0) for s in snapshot["segments"]}
-    return {"devices": [replay(snapshot, d) for d in sorted(devices)
-                        if (d < len(snapshot["device_traces"]) and snapshot["device_traces"][d])
-                        or any(s.get("device", 0) == d for s in snapshot["segments"])]}
+    return {"devices": [replay(snapshot, d) for d in devices_of(snapshot)]}
 
 
 def write(name, snapshot, protocols):

@@ -24,15 +24,12 @@ import pickle
 import re
 from pathlib import Path
 
+from snapshot_replay import alive_before, devices_of, final_state, frame_text
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "memory_snapshots"
 FILTERS = {"manual": ["softmax", "BACKWARD", "no such frame"], "sdpa": ["scaled_dot_product", "backward"],
            "handmade": ["attention", "step"]}
 MAX_BANDS = 8
-
-
-def frame_text(f):
-    name, filename = f.get("name", ""), f.get("filename", "")
-    return name if filename in ("", "none") else f"{name} ({filename}:{f.get('line', 0)})"
 
 
 def matches(frames, text):
@@ -42,28 +39,7 @@ def matches(frames, text):
 def lives(snapshot, device):
     """Every block's life: (addr, size, frames, alloc_event or -1, begin x, end x)."""
     events = snapshot["device_traces"][device] if device < len(snapshot["device_traces"]) else []
-    final = {}
-    for seg in snapshot["segments"]:
-        if seg.get("device", 0) != device:
-            continue
-        addr = seg["address"]
-        for b in seg["blocks"]:
-            addr = b.get("address", addr)
-            if b["state"] != "inactive":
-                final[addr] = (b["size"], b.get("frames") or [])
-            addr += b["size"]
-    alive, before = {}, {}
-    for e in events:
-        if e["action"] == "alloc":
-            alive[e["addr"]] = True
-        elif e["action"] == "free_completed":
-            if e["addr"] in alive:
-                del alive[e["addr"]]
-            else:
-                before[e["addr"]] = (e["size"], e.get("frames") or [])
-    for addr, block in final.items():
-        if addr not in alive:
-            before[addr] = block
+    before = alive_before(events, final_state(snapshot, device)[0])
     end = len(events) + 1
     out, live = [], {}
     for addr, (size, frames) in sorted(before.items(), key=lambda kv: (-kv[1][0], kv[0])):
@@ -117,12 +93,6 @@ def bands(snapshot, device, max_entries):
         else:
             banded.append([x, total])
     return {"max_bands": max_entries, "bands": [data[i] for i in sorted(data)], "banded": banded}
-
-
-def devices_of(snapshot):
-    ds = set(range(len(snapshot["device_traces"]))) | {s.get("device", 0) for s in snapshot["segments"]}
-    return [d for d in sorted(ds) if (d < len(snapshot["device_traces"]) and snapshot["device_traces"][d])
-            or any(s.get("device", 0) == d for s in snapshot["segments"])]
 
 
 def file_of(f):
