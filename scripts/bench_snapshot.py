@@ -12,10 +12,15 @@ What it measures
 The snapshot
   Generated here in the layout torch.cuda.memory._snapshot() returns after _record_memory_history():
   segments of a CUDA caching allocator with their blocks, and one device's trace of alloc /
-  free_requested / free_completed / segment_alloc / segment_free events, each with its stack. As torch
-  builds them, frame dicts are shared between stacks and each distinct stack is one list object, so
-  pickle memoizes them (deterministic, --seed). A sidecar FILE.meta.json holds what the generator
-  knows: the peak of allocated bytes, which attnwb's replay must equal (checked).
+  free_requested / free_completed / segment_alloc / segment_free events with action, addr, size,
+  stream, time_us and frames (deterministic, --seed). A sidecar FILE.meta.json holds what the
+  generator knows: the peak of allocated bytes, which attnwb's replay must equal (checked).
+  --layout torch (the default) shares Python objects the way torch does: py_symbolize (in
+  torch/csrc/profiler/python/combined_traceback.cpp) makes one frames list per captured traceback, so
+  one list per allocation, referred to again by that block's frees, whose frame dicts are shared by
+  every list (pickle memoizes them: a list is a run of memo references, 20 to 60 frames deep).
+  --layout shared-stacks is a harder case per byte: 20,000 stack lists shared by all the events, so
+  an event is about 45 bytes and a reference to a list made long before.
 
 Cases
   plain: the pickle as generated; gzip: the same gzipped (level 6, as gzip(1)), read by attnwb as it
@@ -52,38 +57,53 @@ def make_frames(rng, count):
             for _ in range(count)]
 
 
-def generate(path, size_mb, seed):
+def generate(path, size_mb, seed, layout="torch", events=None):
     """A snapshot of about size_mb MB; returns its meta (event count, peak allocated bytes)."""
     rng = random.Random(seed)
     frames = make_frames(rng, 4000)
-    stacks = [[rng.choice(frames) for _ in range(rng.randrange(8, 40))] for _ in range(20000)]
-    # Bytes per trace event in the pickle: the dict (5 keys memoized after the first), ints, a memo
-    # reference to its stack after the stack's first use: about 60; stacks and frames once.
     target = size_mb * 1_000_000
-    events_wanted = max(1000, (target - 20000 * 30 * 4 - 4000 * 80) // 60)
+    if layout == "shared-stacks":
+        stacks = [[rng.choice(frames) for _ in range(rng.randrange(8, 40))] for _ in range(20000)]
+        new_stack = lambda: rng.choice(stacks)
+        # An event: the dict (keys memoized after the first), ints, a memo reference to its stack: ~60 bytes.
+        events_wanted = max(1000, (target - 20000 * 30 * 4 - 4000 * 80) // 60)
+    else:
+        # Call paths through a model: a few hundred distinct stacks, 20 to 60 frames deep, each
+        # allocation with its own list of the shared frame dicts (BINGET / LONG_BINGET: 2 to 5 bytes each).
+        paths = [[rng.choice(frames) for _ in range(rng.randrange(20, 60))] for _ in range(400)]
+        new_stack = lambda: list(rng.choice(paths))
+        # An alloc: ~70 bytes of dict and ints plus ~40 frames of 2 to 5 bytes; its two frees ~75 each
+        # (time_us is an 8-byte LONG1): ~124 bytes an event.
+        events_wanted = max(1000, target // 124)
+    events_wanted = events or events_wanted
     trace, live, allocated, peak = [], {}, 0, 0
     addr_next = 1 << 32
     segments_at = []
     segment_alloc_every = 200
+    clock = [1_796_000_000_000_000]  # time_us: microseconds since the epoch, as torch's trace entries
+
+    def event(action, addr, size, stack):
+        clock[0] += rng.randrange(1, 40)
+        return {"action": action, "addr": addr, "size": size, "stream": 0, "time_us": clock[0], "frames": stack}
     while len(trace) < events_wanted:
         if len(trace) % segment_alloc_every == 0:
             size = 2 << 20
-            trace.append({"action": "segment_alloc", "addr": addr_next, "size": size, "stream": 0, "frames": rng.choice(stacks)})
+            trace.append(event("segment_alloc", addr_next, size, new_stack()))
             segments_at.append((addr_next, size))
             addr_next += size
         if live and (rng.random() < 0.48 or len(live) > 5000):
             addr = rng.choice(list(live)) if len(live) < 64 else next(iter(live))
             size, stack = live.pop(addr)
-            trace.append({"action": "free_requested", "addr": addr, "size": size, "stream": 0, "frames": stack})
-            trace.append({"action": "free_completed", "addr": addr, "size": size, "stream": 0, "frames": stack})
+            trace.append(event("free_requested", addr, size, stack))
+            trace.append(event("free_completed", addr, size, stack))
             allocated -= size
         else:
             size = rng.choice([512, 4096, 1 << 16, 1 << 20, 3 << 20, 8 << 20])
-            stack = rng.choice(stacks)
+            stack = new_stack()
             addr = addr_next
             addr_next += size
             live[addr] = (size, stack)
-            trace.append({"action": "alloc", "addr": addr, "size": size, "stream": 0, "frames": stack})
+            trace.append(event("alloc", addr, size, stack))
             allocated += size
             peak = max(peak, allocated)
     # The final state: one segment per live block (enough for the replay: what is active at the end).
@@ -95,7 +115,7 @@ def generate(path, size_mb, seed):
     with open(path, "wb") as f:
         pickle.dump(snapshot, f, protocol=4)
     meta = {"events": len(trace), "peak_allocated": peak, "final_allocated": allocated, "bytes": os.path.getsize(path),
-            "size_mb": size_mb, "seed": seed}
+            "size_mb": size_mb, "seed": seed, "layout": layout}
     Path(str(path) + ".meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     return meta
 
@@ -151,22 +171,26 @@ def main():
     ap.add_argument("--size-mb", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--layout", choices=["torch", "shared-stacks"], default="torch",
+                    help="how the events share their frames lists (see the docstring)")
     ap.add_argument("--out", default="/tmp/awb-bench/snapshot.pickle")
     ap.add_argument("--attnwb", default=str(ROOT / "build" / "app" / "attnwb"))
     ap.add_argument("--reader", help="the core test binary (awb_core_tests): also measure the reader alone")
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--cases", default="plain,gzip", help="plain, gzip or both (comma-separated)")
     ap.add_argument("--generate", action="store_true", help="write the snapshot and its meta only")
+    ap.add_argument("--events", type=int, help="with --generate: about this many trace events, whatever --size-mb")
     args = ap.parse_args()
     path = Path(args.out)
     path.parent.mkdir(parents=True, exist_ok=True)
     meta_path = Path(str(path) + ".meta.json")
     meta = json.loads(meta_path.read_text()) if path.exists() and meta_path.exists() else {}
-    if meta.get("size_mb") == args.size_mb and meta.get("seed") == args.seed and meta.get("bytes") == path.stat().st_size:
+    same = meta.get("size_mb") == args.size_mb and meta.get("seed") == args.seed and meta.get("layout", "shared-stacks") == args.layout
+    if same and not args.events and meta.get("bytes") == path.stat().st_size:
         pass  # generated before with the same arguments
     else:
         t0 = time.perf_counter()
-        meta = generate(path, args.size_mb, args.seed)
+        meta = generate(path, args.size_mb, args.seed, args.layout, args.events)
         print(f"generated {path}: {meta['bytes'] / 1e6:.1f} MB, {meta['events']:,} events in {time.perf_counter() - t0:.1f} s")
     if args.generate:
         return

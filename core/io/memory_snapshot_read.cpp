@@ -55,6 +55,15 @@ private:
     std::vector<std::pair<int64_t, int32_t>> slots_;  // generation + 1 (0: none), value
 };
 
+// A stack's frame indices hashed (FNV-1a over the indices): allocations share a few hundred stacks.
+struct FramesHash {
+    size_t operator()(const std::vector<int32_t>& ids) const {
+        uint64_t h = 1469598103934665603ull;
+        for (int32_t id : ids) h = (h ^ uint32_t(id)) * 1099511628211ull;
+        return size_t(h);
+    }
+};
+
 // Builds the MemorySnapshot from the machine's store: the trace events as they stream (trace_item), the
 // rest from the values left when the pickle is read (read_root).
 class SnapshotBuilder final : public pickle::EventSink {
@@ -101,7 +110,7 @@ private:
     // A container's values; a frames list emptied by streaming is read only as a stack.
     const std::vector<Ref>& items(Ref v) const {
         const Container& c = store_->container(v);
-        if (c.role == pickle::Role::Stack || c.role == pickle::Role::Trace) throw pickle::StreamFallback{};  // items not held
+        if (c.role == pickle::Role::Made || c.role == pickle::Role::Trace) throw pickle::StreamFallback{};  // items not held
         return c.items;
     }
     const Ref* find(Ref dict, std::string_view key) const {
@@ -138,7 +147,8 @@ private:
     std::vector<EventColumn> traces_;  // streamed, by device
     std::exception_ptr stashed_;       // the first streamed event that was wrong
     ByObject by_object_;  // the StackId of a frames list
-    std::map<std::vector<int32_t>, StackId> by_frames_;
+    std::unordered_map<std::vector<int32_t>, StackId, FramesHash> by_frames_;
+    std::vector<int32_t> stack_ids_;  // the stack being read
     ByObject frame_by_object_;  // the frame index of a frame dict
     std::unordered_map<std::string, int32_t> frame_by_text_;
     std::unordered_map<int64_t, uint16_t> stream_ids_;
@@ -198,23 +208,28 @@ void SnapshotBuilder::append_text(Ref v, int depth, std::string& s) const {
 // stay, 16 bytes a frame); its StackId stays under the object.
 StackId SnapshotBuilder::stack(const Ref* frames, const Where& where) {
     if (!frames || frames->kind == Kind::None) return kNoStack;
+    if (frames->made && frames->kind == Kind::List) return StackId(frames->num);
     if (frames->is_container()) {
         store_->container(*frames);  // a freed one: StreamFallback
         if (const int32_t* id = by_object_.find(*frames)) return *id;
     }
     expect(*frames, Kind::List, where.at(".frames"));
     const std::vector<Ref>& list = items(*frames);
-    std::vector<int32_t> ids;
-    ids.reserve(list.size());
+    std::vector<int32_t>& ids = stack_ids_;  // reused: most stacks were seen before
+    ids.clear();
     for (size_t i = 0; i < list.size(); ++i) ids.push_back(frame(list[i], where.at(".frames", int64_t(i))));
-    auto [it, added] = by_frames_.try_emplace(ids, StackId(snapshot.stacks.size()));
-    if (added) snapshot.stacks.push_back(std::move(ids));
+    auto it = by_frames_.find(ids);
+    if (it == by_frames_.end()) {
+        it = by_frames_.emplace(ids, StackId(snapshot.stacks.size())).first;
+        snapshot.stacks.push_back(ids);
+    }
     if (frames->is_container()) by_object_.emplace(*frames, it->second);
-    if (streaming_ && store_->container(*frames).role == pickle::Role::None) store_->empty_as_stack(*frames);
+    if (streaming_ && store_->container(*frames).role == pickle::Role::None) store_->made(*frames, it->second);
     return it->second;
 }
 
 int32_t SnapshotBuilder::frame(Ref v, const Where& where) {
+    if (v.made && v.kind == Kind::Dict) return int32_t(v.num);
     if (v.is_container()) {
         store_->container(v);
         if (const int32_t* id = frame_by_object_.find(v)) return *id;
@@ -225,6 +240,7 @@ int32_t SnapshotBuilder::frame(Ref v, const Where& where) {
     auto [it, added] = frame_by_text_.try_emplace(key, int32_t(snapshot.frames.size()));
     if (added) snapshot.frames.push_back(std::move(f));
     if (v.is_container()) frame_by_object_.emplace(v, it->second);
+    if (streaming_ && v.is_container() && store_->container(v).role == pickle::Role::None) store_->made(v, it->second);
     return it->second;
 }
 
@@ -351,7 +367,9 @@ MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how
     const bool streamed = how == SnapshotReading::Streamed && std::filesystem::is_regular_file(path, ec);
     for (bool streaming : {streamed, false}) {
         try {
-            return read_snapshot_once(path, streaming);
+            MemorySnapshot snapshot = read_snapshot_once(path, streaming);
+            snapshot.streamed = streaming;
+            return snapshot;
         } catch (const pickle::StreamFallback&) {
             if (!streaming) break;
         } catch (const SnapshotFormatError& e) {

@@ -74,7 +74,7 @@ void assign_utf8(std::string& out, const char* p, size_t n) {
     }
 }
 
-bool same(Ref a, Ref b) { return a.kind == b.kind && a.index == b.index && a.num == b.num; }
+bool same(Ref a, Ref b) { return a.kind == b.kind && a.index == b.index && a.num == b.num && a.made == b.made; }
 
 }  // namespace
 
@@ -91,6 +91,10 @@ public:
         for (;;) {
             op_offset_ = in_.offset();
             const uint8_t op = uint8_t(*take(1));
+            if (op == 'h') {  // BINGET, most of a snapshot's opcodes (its stacks' frames): before the switches
+                memo_get(uint8_t(*take(1)));
+                continue;
+            }
             if (op == '.') break;  // STOP
             step(op);
         }
@@ -150,6 +154,7 @@ private:
         c.role = role;
         c.streamed = 0;
         c.memo_slot = UINT32_MAX;
+        c.in_traces = has_traces_;
         return Ref{c.generation, i, kind};
     }
     // A streamed event's dict, given back: its slot reused, its memo slot forgotten.
@@ -234,8 +239,19 @@ private:
     Ref shared(Ref v) {
         if (!v.is_container()) return v;
         const Role role = cont(v).role;
-        if (role != Role::None && role != Role::Stack) throw StreamFallback{};
+        if (role != Role::None && role != Role::Made) throw StreamFallback{};
         return v;
+    }
+    // What the sink made of the containers it read (ValueStore::made) goes into their memo slots (an
+    // APPENDS's batch of events is parsed before it streams, so that is where the others refer to it).
+    void take_made() {
+        for (const Ref& m : store_.made_now) {
+            Container& c = store_.containers[m.index];
+            if (c.memo_slot != UINT32_MAX) memo_.put(c.memo_slot, m);
+            c.memo_slot = UINT32_MAX;
+            if (c.in_traces) free_container(Ref{c.generation, m.index, c.kind});
+        }
+        store_.made_now.clear();
     }
     void check_guess() {
         if (!has_traces_) return;
@@ -247,7 +263,7 @@ private:
     void append(Ref list, const Ref* first, const Ref* last) {
         const Role role = cont(list).role;
         if (role == Role::Trace) return stream(list, first, last);
-        if (role == Role::Stack) throw StreamFallback{};
+        if (role == Role::Made) throw StreamFallback{};
         std::vector<Ref>& items = cont(list).items;
         for (const Ref* p = first; role == Role::Traces && p != last; ++p)
             if (!p->is_container() || cont(*p).role != Role::Trace || cont(*p).device != items.size() + size_t(p - first)) throw StreamFallback{};
@@ -260,11 +276,12 @@ private:
             sink_->trace_item(device, cont(list).streamed++, *p, store_);
             if (p->kind == Kind::Dict) free_container(*p);
         }
+        take_made();  // after the batch: its later events may refer to what its first ones made
     }
     void add_pairs(Ref dict, const Ref* first, const Ref* last) {
         if ((last - first) % 2) fail("SETITEMS with an odd number of values (a key without its value)");
         Container& c = cont(dict);
-        if (c.role == Role::Stack) throw StreamFallback{};
+        if (c.role == Role::Made) throw StreamFallback{};
         c.items.insert(c.items.end(), first, last);
     }
     // A container made from the values above a MARK (LIST, TUPLE, DICT, FROZENSET).
@@ -296,7 +313,7 @@ private:
         const Ref* v = memo_.get(slot);
         if (!v && sink_ && slot < memo_.size()) throw StreamFallback{};  // maybe a freed event: ask the full reading
         if (!v) fail("memo slot " + std::to_string(slot) + " was never set");
-        push(shared(*v));  // a freed one: StreamFallback
+        push(v->is_container() ? shared(*v) : *v);  // a freed one: StreamFallback
     }
 
     // --- scalars ---

@@ -30,13 +30,17 @@ struct Ref {
     int64_t num = 0;     // Int: the value; Bool: 0 or 1; Float: its bits; List, Tuple, Dict: the container's generation
     uint32_t index = 0;  // Str, Bytes: into ValueStore::strings; List, Tuple, Dict: into ValueStore::containers
     Kind kind = Kind::None;
-    bool is_container() const { return kind == Kind::List || kind == Kind::Tuple || kind == Kind::Dict; }
+    // A container the sink has read (ValueStore::made), as the memo gives it from then on: num is what
+    // the sink made of it (a StackId, a frame's index), kind the container's. Not a container any more:
+    // reading its items throws StreamFallback.
+    bool made = false;
+    bool is_container() const { return !made && (kind == Kind::List || kind == Kind::Tuple || kind == Kind::Dict); }
     double real() const;
 };
 
-// Root, Traces, Trace: see above; Stack: a frames list the sink has read as a stack and emptied (its
-// StackId is kept by the sink under the Ref), which may be referred to again but not read or filled.
-enum class Role : uint8_t { None, Root, Traces, Trace, Stack };
+// Root, Traces, Trace: see above; Made: a container the sink has read and emptied (a frames list as a
+// stack, a frame dict as a frame), which may be referred to again but not read or filled.
+enum class Role : uint8_t { None, Root, Traces, Trace, Made };
 
 struct Container {
     std::vector<Ref> items;  // List, Tuple: the elements; Dict: key, value, key, value, ...
@@ -46,6 +50,7 @@ struct Container {
     uint32_t device = 0;  // Trace: its index in the Traces list
     Kind kind = Kind::List;
     Role role = Role::None;
+    bool in_traces = false;  // made while the traces streamed: referred to from there, or through the memo
 };
 
 // The streaming guess did not hold: read again without an EventSink.
@@ -64,19 +69,24 @@ struct ValueStore {
     Ref root;
     int protocol = 0;
 
-    // The container a Ref names; StreamFallback when it was freed since (only streaming frees).
+    // The container a Ref names; StreamFallback when it was freed since (only streaming frees) or made.
     const Container& container(Ref r) const {
         const Container& c = containers[r.index];
-        if (c.generation != r.num) throw StreamFallback{};
+        if (r.made || c.generation != r.num) throw StreamFallback{};
         return c;
     }
     const std::string& text(Ref r) const { return strings[r.index]; }
-    // Empties a frames list the sink has read (Role::Stack).
-    void empty_as_stack(Ref r) {
+    // The sink has read container R as VALUE: its items are freed (Role::Made), and the machine, once the
+    // events of the batch have gone to the sink, puts Ref{VALUE, made} in its memo slot, so that a memo reference to it (an event's
+    // frames list, a frame dict, referred to again) costs no lookup; made while the traces streamed, it
+    // is freed too (the memo was its only way back).
+    void made(Ref r, int64_t value) {
         Container& c = containers[r.index];
         std::vector<Ref>().swap(c.items);
-        c.role = Role::Stack;
+        c.role = Role::Made;
+        made_now.push_back({value, r.index, r.kind, true});
     }
+    std::vector<Ref> made_now;  // in this batch of events: the made Refs (the containers' slots in index)
     // A Dict's value under a str key (the last one, as Python keeps); nullptr when absent or not a Dict.
     const Ref* find(Ref dict, std::string_view key) const;
 };

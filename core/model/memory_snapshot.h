@@ -68,6 +68,7 @@ struct MemorySnapshot {
     std::vector<std::pair<std::string, std::string>> allocator_settings;  // name, value as text
     std::vector<std::pair<std::string, int64_t>> unknown_actions;       // trace actions not read, and how many
     int pickle_protocol = 0;
+    bool streamed = false;  // read as it streamed (io/pickle_machine.h); false: every value held first
     int64_t stream_of(const SnapshotEvent& e) const { return streams[e.stream_id]; }
 };
 

@@ -141,16 +141,20 @@ TEST(MemorySnapshot, AWrongLayoutNamesTheFileAndTheField) {
 }
 
 // The streamed reading (trace events made as they are read, io/pickle_machine.h) against the whole one.
+std::string stack_text(const MemorySnapshot& s, StackId stack) {
+    std::string t;
+    if (stack != kNoStack)
+        for (int32_t f : s.stacks[size_t(stack)]) t += frame_key(s.frames[size_t(f)]) + ";";
+    return t;
+}
+
 std::string events_text(const MemorySnapshot& s) {
     std::string t;
     for (const auto& trace : s.device_traces) {
         t += "|";
         for (const SnapshotEvent& e : trace) {
             t += std::string(snapshot_action_name(e.action)) + " " + std::to_string(e.addr) + " " + std::to_string(e.size) + " " +
-                 std::to_string(s.stream_of(e)) + " " + std::to_string(e.time_us) + " [";
-            if (e.stack != kNoStack)
-                for (int32_t f : s.stacks[size_t(e.stack)]) t += frame_key(s.frames[size_t(f)]) + ";";
-            t += "] ";
+                 std::to_string(s.stream_of(e)) + " " + std::to_string(e.time_us) + " [" + stack_text(s, e.stack) + "] ";
         }
     }
     return t;
@@ -170,6 +174,31 @@ TEST(MemorySnapshot, StreamedEqualsWholeForEveryProtocolAndGzip) {
             EXPECT_EQ(streamed.segments.size(), whole.segments.size());
             EXPECT_EQ(streamed.allocator_settings, whole.allocator_settings);
         }
+}
+
+// torch_layout: scripts/bench_snapshot.py --generate --events 2600 --seed 7 (gzipped), the objects
+// shared as torch's py_symbolize shares them: one frames list per allocation, written first in the
+// segments' blocks or the alloc event and referred to again by the block's frees (often in a later
+// APPENDS batch of 1000 events), frame dicts shared by every list.
+TEST(MemorySnapshot, TorchsSharingStreamsAndEqualsTheWholeReading) {
+    const std::string path = snapshot_fixture("torch_layout.p4.pickle.gz");
+    std::ifstream meta_in(snapshot_fixture("torch_layout.meta.json"));
+    const nlohmann::json meta = nlohmann::json::parse(meta_in);
+    const MemorySnapshot streamed = read_memory_snapshot(path);
+    const MemorySnapshot whole = read_memory_snapshot(path, SnapshotReading::Whole);
+    EXPECT_TRUE(streamed.streamed);  // no fallback: what the lists and frames made is found through the memo
+    EXPECT_FALSE(whole.streamed);
+    ASSERT_EQ(streamed.device_traces.at(0).size(), meta["events"].get<size_t>());
+    EXPECT_EQ(events_text(streamed), events_text(whole));  // stacks and frames by their text: numbered as first read
+    EXPECT_EQ(streamed.stacks.size(), whole.stacks.size());
+    EXPECT_EQ(streamed.frames.size(), whole.frames.size());
+    ASSERT_EQ(streamed.segments.size(), whole.segments.size());
+    for (size_t i = 0; i < streamed.segments.size(); ++i)
+        EXPECT_EQ(stack_text(streamed, streamed.segments[i].blocks.at(0).stack), stack_text(whole, whole.segments[i].blocks.at(0).stack));
+    const SnapshotTimeline t = analyze_snapshot(streamed);
+    EXPECT_EQ(t.devices.at(0).peak_allocated, meta["peak_allocated"].get<int64_t>());
+    EXPECT_EQ(t.devices.at(0).final_allocated, meta["final_allocated"].get<int64_t>());
+    EXPECT_GT(streamed.device_traces[0].back().time_us, streamed.device_traces[0].front().time_us);
 }
 
 std::string written(const std::string& name, std::string_view bytes) {
