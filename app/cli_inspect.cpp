@@ -13,6 +13,7 @@
 
 #include "io/json_write.h"
 #include "analysis/snapshot_frames.h"
+#include "analysis/snapshot_ops_text.h"
 #include "analysis/snapshot_text.h"
 #include "io/memory_snapshot_read.h"
 #include "analysis/attention.h"
@@ -49,6 +50,8 @@ struct InspectCommand {
     bool attention = false;
     bool rules = false;
     std::string frame;  // --frame: a memory snapshot's blocks allocated under frames containing this
+    std::string trace;  // --trace: the profile of the snapshots' run, its operators named for their allocations
+    std::string op;     // --op: with --trace, the allocations made while this operator ran
 };
 
 // The series with the highest quoted peak (the allocator's totals where the trace has them, else relative).
@@ -242,6 +245,22 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// --trace: the snapshot's allocations by the operators of the profile of the same run, printed; the
+// JSON, or null when the trace cannot be read (said, exit 2).
+nlohmann::json inspect_snapshot_ops(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const InspectCommand& c, int& rc) {
+    try {
+        const ImportedTrace imported = import_chrome_trace(c.trace);
+        const SnapshotOps ops = attribute_allocations(snapshot, imported.trace);
+        const SnapshotOpsView view{snapshot, imported.trace, timeline, ops, c.trace, c.op, int(c.rows)};
+        std::cout << format_snapshot_ops(view);
+        return snapshot_ops_json(view);
+    } catch (const TraceImportError& e) {
+        std::cerr << "attnwb inspect: --trace: " << e.what() << "\n";
+        rc = kExitBadInput;
+        return nullptr;
+    }
+}
+
 // A memory snapshot (a pickle): its replay, printed and added to out["snapshots"].
 void inspect_snapshot(const std::string& path, const InspectCommand& c, nlohmann::json& out, int& rc) {
     try {
@@ -256,6 +275,7 @@ void inspect_snapshot(const std::string& path, const InspectCommand& c, nlohmann
         std::cout << "memory snapshot " << path << ": " << format_snapshot(snapshot, timeline, int(c.rows), c.frame);
         nlohmann::json j = snapshot_json(snapshot, timeline, c.frame);
         j["path"] = path;
+        if (!c.trace.empty()) j["operators"] = inspect_snapshot_ops(snapshot, timeline, c, rc);
         out["snapshots"].push_back(std::move(j));
     } catch (const std::exception& e) {  // the pickle, its layout, or the file
         std::cerr << "attnwb inspect: " << e.what() << "\n";
@@ -367,6 +387,14 @@ Command register_inspect(CLI::App& app) {
                     "Memory snapshots: count only the blocks with a stack frame containing TEXT (case-insensitive; e.g. "
                     "--frame attention: what was allocated under it), for the peak, its blocks and the frames")
         ->type_name("TEXT");
+    sub->add_option("--trace", c->trace,
+                    "Memory snapshots: the chrome trace of the same run (profiled while the snapshot recorded; both clocks count "
+                    "from the epoch): each allocation is given to the operator running when it was made, and the operators are "
+                    "listed by the bytes they hold at the peak")
+        ->type_name("FILE");
+    sub->add_option("--op", c->op, "Memory snapshots, with --trace: list the allocations made while operators named NAME ran "
+                                   "(by them or an operator under them), e.g. --op aten::bmm")
+        ->type_name("NAME");
     sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };
 }

@@ -257,6 +257,23 @@ check "diff names the frame that holds the scores" 0 'both +156.0 MiB +32.3 MiB 
     diff "$snapshots/transformer_manual.pickle.gz" "$snapshots/transformer_sdpa.pickle.gz"
 check "diff refuses a snapshot against a trace" 2 "is a memory snapshot and .* is not" -- \
     diff "$snapshots/manual.p4.pickle" "$(cd "$(dirname "$0")/.." && pwd)/fixtures/traces/kineto_gpu_2x.json"
+# --trace: the snapshot's allocations by the operators of the same run's profile (the expected rows are
+# tests/fixtures/memory_snapshots/linked/manual.link.json's); a trace of another run is said so.
+linked="$snapshots/linked"
+check "inspect --trace names the operators holding the peak" 0 '512.0 KiB +1 +512.0 KiB +1 +aten::_softmax' -- \
+    inspect "$linked/manual.pickle" --trace "$linked/manual.trace.json.gz" --json "$tmp/snapops.json"
+check "inspect --op lists what ran under it" 0 'allocated while aten::matmul ran .*: 2 block\(s\), 640.0 KiB' -- \
+    inspect "$linked/manual.pickle" --trace "$linked/manual.trace.json.gz" --op aten::matmul
+check "inspect --trace of another run says why nothing is placed" 0 'not the same run' -- \
+    inspect "$linked/manual.pickle" --trace "$(cd "$(dirname "$0")/.." && pwd)/fixtures/traces/torch2/manual_train.json"
+check "inspect --trace of a missing file is one message" 2 'attnwb inspect: --trace: .*no-such.json' -- \
+    inspect "$linked/manual.pickle" --trace "$tmp/no-such.json"
+if python_check "import json; o=json.load(open('$tmp/snapops.json'))['snapshots'][0]['operators']; \
+    r={x['operator']: x for x in o['operators']}; assert o['in_operators'] == 37 and r['aten::bmm']['bytes'] == 1572864, o" >"$tmp/py"; then
+    echo "ok   inspect --trace --json"; passed=$((passed + 1))
+else
+    echo "FAIL inspect --trace --json: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
 check "report of a snapshot" 0 'wrote' -- report "$snapshots/transformer_manual.pickle.gz" -o "$tmp/snap.html"
 if grep -q '<h2>Memory snapshot</h2>' "$tmp/snap.html" && [ "$(grep -c '<polygon fill="#' "$tmp/snap.html")" -ge 100 ] &&
     grep -q 'make_transformer_snapshots.py(33): forward' "$tmp/snap.html" &&

@@ -1,0 +1,100 @@
+#include "analysis/snapshot_ops_text.h"
+
+#include <algorithm>
+#include <cinttypes>
+
+#include "analysis/snapshot_text.h"
+#include "model/printf_string.h"
+#include "model/units.h"
+
+namespace awb {
+
+namespace {
+
+std::string text_line(const std::string& s) { return s + "\n"; }
+
+const SnapshotEvent& event_of(const MemorySnapshot& s, const OpAllocation& a) { return s.device_traces[size_t(a.device)][size_t(a.event)]; }
+
+std::string made_by(const Trace& trace, const OpAllocation& a) {
+    return a.op >= 0 ? trace.events()[size_t(a.op)].name.str() : std::string("(outside every operator)");
+}
+
+std::string heading(const SnapshotOpsView& v) {
+    std::string out = text_line(printf_string("operators of %s: %s of %s allocations made inside them (%s with a time)", v.trace_name.c_str(),
+                                              format_count(v.ops.in_ops).c_str(), format_count(v.ops.allocations).c_str(),
+                                              format_count(v.ops.timed).c_str()));
+    if (const std::string why = attribution_problem(v.ops, v.trace); !why.empty()) out += text_line("  " + why);
+    return out;
+}
+
+std::string rows_text(const SnapshotOpsView& v, const std::vector<OpMemoryRow>& rows) {
+    std::string out = text_line("  by operator (the one running when each block was allocated), most bytes at the peak first");
+    out += text_line(printf_string("    %-12s %-9s %-12s %-9s %s", "At peak", "Blocks", "Allocated", "Allocs", "Operator"));
+    const size_t n = v.rows > 0 ? std::min(rows.size(), size_t(v.rows)) : rows.size();
+    for (size_t i = 0; i < n; ++i) {
+        const OpMemoryRow& r = rows[i];
+        out += text_line(printf_string("    %-12s %-9" PRId64 " %-12s %-9" PRId64 " %s", format_bytes(r.bytes_at_peak).c_str(), r.at_peak,
+                                       format_bytes(r.bytes).c_str(), r.allocations, r.name.c_str()));
+    }
+    if (n < rows.size()) out += text_line(printf_string("    (%zu more; --rows 0 shows all)", rows.size() - n));
+    return out;
+}
+
+std::string under_text(const SnapshotOpsView& v, const std::vector<OpAllocation>& under) {
+    const AllocsAtPeak at_peak = allocs_at_peak(v.timeline);
+    int64_t bytes = 0, peak_bytes = 0;
+    for (const OpAllocation& a : under) {
+        bytes += event_of(v.snapshot, a).size;
+        if (alive_at_peak(at_peak, a)) peak_bytes += event_of(v.snapshot, a).size;
+    }
+    std::string out = text_line(printf_string("  allocated while %s ran (by it or an operator under it): %zu block(s), %s; alive at the peak %s",
+                                              v.op.c_str(), under.size(), format_bytes(bytes).c_str(), format_bytes(peak_bytes).c_str()));
+    if (under.empty()) return out;
+    out += text_line(printf_string("    %-6s %-9s %-12s %-11s %-8s %-28s %s", "Device", "Alloc #", "Time", "Size", "At peak", "Made by", "Stack (innermost first)"));
+    const size_t n = v.rows > 0 ? std::min(under.size(), size_t(v.rows)) : under.size();
+    for (size_t i = 0; i < n; ++i) {
+        const OpAllocation& a = under[i];
+        const SnapshotEvent& e = event_of(v.snapshot, a);
+        out += text_line(printf_string("    %-6d %-9" PRId64 " %-12s %-11s %-8s %-28s %s", a.device, a.event, time_in_trace(e, v.trace).c_str(),
+                                       format_bytes(e.size).c_str(), alive_at_peak(at_peak, a) ? "yes" : "no", made_by(v.trace, a).c_str(),
+                                       stack_text(v.snapshot, e.stack).c_str()));
+    }
+    if (n < under.size()) out += text_line(printf_string("    (%zu more; --rows 0 shows all)", under.size() - n));
+    return out;
+}
+
+}  // namespace
+
+std::string time_in_trace(const SnapshotEvent& e, const Trace& trace) {
+    if (e.time_us < 0) return "-";
+    return format_ms(double(e.time_us * 1000 - trace.begin_ns()));
+}
+
+std::string format_snapshot_ops(const SnapshotOpsView& v) {
+    std::string out = heading(v);
+    if (v.ops.in_ops > 0) out += rows_text(v, op_memory_rows(v.ops, v.snapshot, v.trace, v.timeline));
+    if (!v.op.empty()) out += under_text(v, allocations_under(v.ops, v.trace, v.op));
+    return out;
+}
+
+nlohmann::json snapshot_ops_json(const SnapshotOpsView& v) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const OpMemoryRow& r : op_memory_rows(v.ops, v.snapshot, v.trace, v.timeline))
+        rows.push_back({{"operator", r.name}, {"allocations", r.allocations}, {"bytes", r.bytes}, {"blocks_at_peak", r.at_peak},
+                        {"bytes_at_peak", r.bytes_at_peak}});
+    nlohmann::json j{{"trace", v.trace_name}, {"allocations", v.ops.allocations}, {"timed", v.ops.timed}, {"in_operators", v.ops.in_ops},
+                     {"problem", attribution_problem(v.ops, v.trace)}, {"operators", rows}};
+    if (!v.op.empty()) {
+        const AllocsAtPeak at_peak = allocs_at_peak(v.timeline);
+        nlohmann::json under = nlohmann::json::array();
+        for (const OpAllocation& a : allocations_under(v.ops, v.trace, v.op)) {
+            const SnapshotEvent& e = event_of(v.snapshot, a);
+            under.push_back({{"device", a.device}, {"alloc_event", a.event}, {"time_us", e.time_us}, {"bytes", e.size},
+                             {"at_peak", alive_at_peak(at_peak, a)}, {"made_by", made_by(v.trace, a)}, {"stack", stack_text(v.snapshot, e.stack, 64)}});
+        }
+        j["op"] = {{"name", v.op}, {"allocations", under}};
+    }
+    return j;
+}
+
+}  // namespace awb
