@@ -135,6 +135,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
     connect(run_panel_, &RunPanel::sweepRequested, this, &MainWindow::startSweep);
     connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineView::showName);  // highlighted and scrolled to
+    connect(operators_, &OperatorPanel::operatorSelected, snapshot_, &MemorySnapshotView::showOperator);  // its blocks, when a snapshot is open
     connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineView::showName);
     connect(attention_, &AttentionView::callSelected, this, [this](int event, qint64 start_ns, qint64 end_ns) {
         const qint64 pad = std::max<qint64>(1000, (end_ns - start_ns) / 4);  // the call with a quarter of it either side
@@ -360,6 +361,8 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const Q
 void MainWindow::displayShown() {
     const NamedRun& run = session_->shown();
     const std::shared_ptr<const ProfileResult>& result = run.result;
+    // The memory snapshot's Operators page names the operators of the run on screen.
+    snapshot_->setTrace(result ? std::shared_ptr<const Trace>(result, &result->trace) : nullptr, run.label);
     if (!result) return;  // nothing on screen (a workspace without runs, a profile report without events)
     if (!result->spec_known) {  // an imported trace: no spec of ours to name it by; the status line says how it was opened
         setWindowTitle(tr("Attention Workbench - %1").arg(run.label));

@@ -8,6 +8,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include "format_qt.h"
@@ -102,7 +103,33 @@ void MemoryBandsChart::paintEvent(QPaintEvent*) {
     paintBands(p);
     paintPeak(p);
     p.restore();
+    paintMarks(p);
     paintLegend(p);
+}
+
+void MemoryBandsChart::setMarks(std::vector<int64_t> alloc_events) {
+    std::sort(alloc_events.begin(), alloc_events.end());
+    marks_ = std::move(alloc_events);
+    update();
+}
+
+bool MemoryBandsChart::marked(const BlockBand& band) const {
+    return band.block.alloc_event >= 0 && std::binary_search(marks_.begin(), marks_.end(), band.block.alloc_event);
+}
+
+// A tick along the bottom of the plot at each marked allocation (its small blocks are not bands): where
+// the selected operator allocated, over the events shown; one a pixel.
+void MemoryBandsChart::paintMarks(QPainter& p) const {
+    if (marks_.empty()) return;
+    const QRectF area = plotArea();
+    p.setPen(QPen(QColor(0xd0, 0x30, 0x00), 1.5));
+    int last = INT_MIN;
+    for (auto it = std::lower_bound(marks_.begin(), marks_.end(), int64_t(std::floor(x0_)) - 1); it != marks_.end() && double(*it) <= x1_; ++it) {
+        const double x = px(double(*it) + 1);  // the block is alive from x = event + 1 on
+        if (int(x) == last || x < area.left() || x > area.right()) continue;
+        last = int(x);
+        p.drawLine(QPointF(x, area.bottom() - 7), QPointF(x, area.bottom()));
+    }
 }
 
 void MemoryBandsChart::paintLegend(QPainter& p) const {
@@ -191,9 +218,9 @@ void MemoryBandsChart::paintBands(QPainter& p) const {
             p.setBrush(QBrush(colour.darker(170), Qt::BDiagPattern));
             p.drawPolygon(shape);
         }
-        if (int(i) == pinned_) {
+        if (int(i) == pinned_ || marked(band)) {
             p.setBrush(Qt::NoBrush);
-            p.setPen(QPen(Qt::black, 2));
+            p.setPen(QPen(int(i) == pinned_ ? QColor(Qt::black) : QColor(0xd0, 0x30, 0x00), 2));
             p.drawPolygon(shape);
         }
     }

@@ -3,12 +3,15 @@
 // coloured by the frame that allocated it, hatched when it was alive before recording began; the
 // smaller blocks as one grey area above them up to the allocated curve; the reserved bytes as a line;
 // with a frame filter, every block's bytes as a dashed line. Hover a band for its block and stack;
-// the wheel zooms the events, a drag pans, a double-click shows them all; a click pins a block.
+// the wheel zooms the events, a drag pans, a double-click shows them all; a click pins a block. The
+// allocations of a selected operator (the Operators page) are marked: their bands outlined, a tick
+// under the axis at each.
 #pragma once
 
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 #include "snapshot_shown.h"
 
@@ -20,6 +23,9 @@ public:
     explicit MemoryBandsChart(QWidget* parent = nullptr);
     void setData(std::shared_ptr<const SnapshotShown> shown, int device_row);  // device_row: index into timeline.devices
     void resetZoom();
+    // Alloc events (indices into the shown device's trace) to mark; sorted here. Empty: none.
+    void setMarks(std::vector<int64_t> alloc_events);
+    const std::vector<int64_t>& marks() const { return marks_; }
     // What is under a point of the widget: a band's index (>= 0), kSmallerBlocks, or kNothing.
     static constexpr int kNothing = -1;
     static constexpr int kSmallerBlocks = -2;
@@ -53,12 +59,15 @@ private:
     void paintBands(class QPainter& p) const;
     void paintPeak(class QPainter& p) const;
     void paintLegend(class QPainter& p) const;
+    void paintMarks(class QPainter& p) const;
+    bool marked(const BlockBand& band) const;
 
     std::shared_ptr<const SnapshotShown> shown_;
     int device_row_ = 0;
     double x0_ = 0, x1_ = 1;  // the events shown
     double y_max_ = 1;
     int pinned_ = kNothing;
+    std::vector<int64_t> marks_;
     QPoint drag_from_;
     double drag_x0_ = 0;
     bool dragging_ = false;

@@ -16,43 +16,16 @@
 
 #include "background.h"
 #include "format_qt.h"
+#include "lines_label.h"
 #include "memory_bands_chart.h"
 #include "operator_table_model.h"
 #include "snapshot_models.h"
+#include "snapshot_ops_panel.h"
 #include "table_columns.h"
 
 namespace awb::ui {
 
-// A label of the lines it is given, cut at the dock's width (hover: all of it). Not word-wrapped: a
-// wrapped label asks for height-for-width, and in the dock's scroll area that sizes the whole tab by its
-// parts' preferred heights (a chart of 320 px, tables of 200) and scrolls the tables away.
-class LinesLabel : public QLabel {
-public:
-    LinesLabel() { setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); }
-    void setLines(const QString& text) {
-        setText(text);
-        setToolTip(text);
-    }
-};
-
 namespace {
-
-
-QTableView* sorted_table(QAbstractItemModel* model, int sort_column, Qt::SortOrder order, QObject* owner) {
-    auto* proxy = new QSortFilterProxyModel(owner);
-    proxy->setSourceModel(model);
-    proxy->setSortRole(RowTableModelBase::SortRole);
-    auto* view = new QTableView;
-    view->setModel(proxy);
-    view->setSortingEnabled(true);
-    view->sortByColumn(sort_column, order);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setAlternatingRowColors(true);
-    view->setWordWrap(false);
-    view->verticalHeader()->hide();
-    view->horizontalHeader()->setStretchLastSection(true);
-    return view;
-}
 
 int64_t events_of(const MemorySnapshot& s) {
     int64_t n = 0;
@@ -69,7 +42,8 @@ MemorySnapshotView::MemorySnapshotView(QWidget* parent)
       peak_view_(sorted_table(peak_, SnapshotBlockModel::Size, Qt::DescendingOrder, this)),
       frame_view_(sorted_table(frames_, SnapshotFrameModel::Bytes, Qt::DescendingOrder, this)),
       before_view_(sorted_table(before_, SnapshotBlockModel::Size, Qt::DescendingOrder, this)),
-      segment_view_(sorted_table(segments_, SegmentModel::Address, Qt::AscendingOrder, this)), segment_summary_(new LinesLabel) {
+      segment_view_(sorted_table(segments_, SegmentModel::Address, Qt::AscendingOrder, this)), segment_summary_(new LinesLabel),
+      ops_(new SnapshotOpsPanel) {
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     filter_->setPlaceholderText(tr("Frame filter (e.g. attention, softmax, model.py:42): only blocks allocated under it"));
@@ -97,6 +71,18 @@ MemorySnapshotView::MemorySnapshotView(QWidget* parent)
     tabs_->addTab(frame_view_, tr("Frames at the peak"));
     tabs_->addTab(before_view_, tr("Alive before recording"));
     tabs_->addTab(segments_page, tr("Segments"));
+    tabs_->addTab(ops_, tr("Operators"));
+    tabs_->setTabToolTip(4, tr("Which operator of the same run's profile allocated each block (open its chrome trace too)"));
+    connect(ops_, &SnapshotOpsPanel::updated, this, [this] {
+        const int row = device_->currentIndex();
+        const bool shown = shown_ && row >= 0 && size_t(row) < shown_->timeline.devices.size();
+        chart_->setMarks(shown ? ops_->marks(shown_->timeline.devices[size_t(row)].device) : std::vector<int64_t>{});
+        if (!chart_->marks().empty())
+            details_->setLines(tr("Outlined in red, with a tick under each: the %1 block(s) allocated while %2 ran (the Operators page lists them)")
+                                   .arg(chart_->marks().size())
+                                   .arg(ops_->currentOperator()));
+        tabs_->setTabText(4, ops_->operatorCount() ? tr("Operators (%1)").arg(ops_->operatorCount()) : tr("Operators"));
+    });
 
     auto* top = new QHBoxLayout;
     top->addWidget(filter_, 1);
@@ -129,6 +115,10 @@ void MemorySnapshotView::setSnapshot(std::shared_ptr<const MemorySnapshot> snaps
     replay();
 }
 
+void MemorySnapshotView::setTrace(std::shared_ptr<const Trace> trace, const QString& name) { ops_->setTrace(std::move(trace), name); }
+
+void MemorySnapshotView::showOperator(const QString& name) { ops_->showOperator(name); }
+
 void MemorySnapshotView::setFilter(const QString& text) {
     filter_->setText(text);
     filter_timer_->stop();
@@ -156,6 +146,7 @@ void MemorySnapshotView::display(std::shared_ptr<const SnapshotShown> shown) {
     device_->setVisible(device_->count() > 1);
     device_->setCurrentIndex(keep >= 0 && keep < device_->count() ? keep : 0);
     showDevice(device_->currentIndex());
+    ops_->setShown(shown_);  // the Operators page's peak follows the filter
     emit replayed();
 }
 
@@ -172,6 +163,7 @@ void MemorySnapshotView::showDevice(int row) {
         return;
     }
     const DeviceMemoryTimeline& t = shown_->timeline.devices[size_t(row)];
+    chart_->setMarks(ops_->marks(t.device));
     summary_->setLines(summaryText(t));
     peak_->setShown(shown_, t.at_peak, t.peak_allocated);
     frames_->setShown(shown_, t.frames_at_peak, t.peak_allocated);

@@ -3,7 +3,9 @@
 // blocks alive at the peak with their stacks, the bytes under each frame there, the blocks alive
 // before recording began, and the segments with their blocks (fragmentation). A frame filter counts
 // only what was allocated under matching frames; a device selector picks the GPU. The replay runs on
-// the background pool for a large trace.
+// the background pool for a large trace. With the profile of the same run open too, the Operators page
+// says which operator allocated what (SnapshotOpsPanel), and an operator selected there or in the
+// Operators panel has its blocks marked in the chart.
 #pragma once
 
 #include <QWidget>
@@ -11,6 +13,7 @@
 #include <memory>
 
 #include "model/memory_snapshot.h"
+#include "model/trace.h"
 #include "snapshot_shown.h"
 
 class QComboBox;
@@ -27,6 +30,7 @@ class MemoryBandsChart;
 class SnapshotBlockModel;
 class SnapshotFrameModel;
 class SegmentModel;
+class SnapshotOpsPanel;
 
 class MemorySnapshotView : public QWidget {
     Q_OBJECT
@@ -34,6 +38,10 @@ public:
     explicit MemorySnapshotView(QWidget* parent = nullptr);
     void setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot, const QString& name);
     void setFilter(const QString& text);  // as if typed (the replay follows at once)
+    // The trace of the run on screen (null: none), for the Operators page.
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& name);
+    void showOperator(const QString& name);  // its blocks listed and marked
+    SnapshotOpsPanel* operatorsPage() const { return ops_; }
     const SnapshotShown* shown() const { return shown_.get(); }
     MemoryBandsChart* chart() const { return chart_; }
     QLabel* summary() const;
@@ -72,6 +80,7 @@ private:
     QTableView* before_view_;
     QTableView* segment_view_;
     LinesLabel* segment_summary_;
+    SnapshotOpsPanel* ops_;
 };
 
 }  // namespace awb::ui

@@ -1,9 +1,12 @@
 #include "table_columns.h"
 
 #include <QHeaderView>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 
 #include <algorithm>
+
+#include "row_table_model.h"
 
 namespace awb::ui {
 
@@ -18,6 +21,22 @@ void fit_columns(QTableView* view, int name_column) {
     const int shown = view->isVisible() ? view->viewport()->width() : 0;
     const int cap = shown > 0 ? std::clamp(shown * 2 / 5, kMinNameWidth, kMaxNameWidth) : kMaxNameWidth;
     view->setColumnWidth(name_column, std::clamp(view->columnWidth(name_column), kMinNameWidth, cap));
+}
+
+QTableView* sorted_table(QAbstractItemModel* model, int sort_column, Qt::SortOrder order, QObject* owner) {
+    auto* proxy = new QSortFilterProxyModel(owner);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(RowTableModelBase::SortRole);
+    auto* view = new QTableView;
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(sort_column, order);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setStretchLastSection(true);
+    return view;
 }
 
 }  // namespace awb::ui

@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <QEventLoop>
 #include <QDir>
+#include <QTabWidget>
 #include <QItemSelectionModel>
 #include <QMouseEvent>
 #include <QTableView>
@@ -28,6 +29,7 @@
 #include "attention_view.h"
 #include "gpu_time_view.h"
 #include "main_window.h"
+#include "memory_snapshot_view.h"
 #include "session.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"
@@ -271,7 +273,25 @@ int main(int argc, char** argv) {
         snapshot = snapshot && window.grab().save(out + QStringLiteral("/memory-snapshot-1000x700.png"));
         window.resize(1600, 1000);
     }
-    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict && snapshot;
+    // A profile and the snapshot of the same run (the article's manual attention on a CPU), the snapshot's
+    // Operators page with aten::matmul selected in the Operators panel: its blocks listed and marked.
+    bool linked = open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/linked/manual.trace.json.gz")) &&
+                  open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/linked/manual.pickle"));
+    if (linked) {
+        raise("memory-snapshot");
+        window.memorySnapshot()->tabs()->setCurrentIndex(4);
+        QTableView* operators = window.operatorPanel()->view();
+        const QModelIndexList found = operators->model()->match(operators->model()->index(0, 0), Qt::DisplayRole, QStringLiteral("aten::matmul"), 1,
+                                                                Qt::MatchExactly);
+        if (!found.isEmpty()) operators->selectionModel()->setCurrentIndex(found.front(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        linked = !found.isEmpty() && window.grab().save(out + QStringLiteral("/memory-snapshot-operators.png"));
+        window.resize(1000, 700);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        linked = linked && window.grab().save(out + QStringLiteral("/memory-snapshot-operators-1000x700.png"));
+        window.resize(1600, 1000);
+    }
+    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict && snapshot && linked;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }

@@ -1,7 +1,9 @@
 // The Memory snapshot tab: File > Open of a torch.cuda.memory._dump_snapshot pickle fills the chart and
 // the tables with what the core's replay says (itself checked against plain Python in
 // tests/core/test_snapshot_views.cpp); hovering a band names its block and the frame that allocated it;
-// a frame filter replays with only the matching blocks; a bad pickle is one message and what was shown stays.
+// a frame filter replays with only the matching blocks; a bad pickle is one message and what was shown stays;
+// with the profile of the same run open too, the Operators page names who allocated what, and an operator
+// selected in the Operators panel has its blocks listed and marked in the chart.
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -10,13 +12,17 @@
 #include <QTimer>
 
 #include "analysis/snapshot_frames.h"
+#include "analysis/snapshot_ops.h"
 #include "analysis/snapshot_timeline.h"
 #include "engine_worker.h"
 #include "format_qt.h"
 #include "io/memory_snapshot_read.h"
+#include "io/trace_import.h"
 #include "main_window.h"
 #include "memory_bands_chart.h"
 #include "memory_snapshot_view.h"
+#include "operator_panel.h"
+#include "snapshot_ops_panel.h"
 #include "ui_test_registry.h"
 #include "ui_test_support.h"
 
@@ -106,6 +112,62 @@ private slots:
         QVERIFY(view->tabs()->tabText(2).contains(QString::number(want.before_recording.size())));
         QVERIFY(view->summary()->text().contains(QStringLiteral("out of memory")));
         QVERIFY(!view->segmentTable()->grab().isNull());  // the map delegate paints
+    }
+
+    void aProfileAndItsSnapshotOpenTogether() {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        MemorySnapshotView* view = window.memorySnapshot();
+        SnapshotOpsPanel* page = view->operatorsPage();
+        QVERIFY(page->status()->text().contains(QStringLiteral("Open the chrome trace of the same run")));
+        QSignalSpy rows_ready(window.operatorPanel(), &OperatorPanel::rowsReady);
+        QVERIFY(open_and_wait(window, fixture("linked/manual.trace.json.gz")));
+        QTRY_VERIFY_WITH_TIMEOUT(!rows_ready.isEmpty(), 30'000);
+        QVERIFY(page->status()->text().contains(QStringLiteral("Open the memory snapshot of the run")));
+        QSignalSpy updated(page, &SnapshotOpsPanel::updated);
+        QVERIFY(open_and_wait(window, fixture("linked/manual.pickle")));
+        QTRY_VERIFY_WITH_TIMEOUT(page->operatorCount() > 0, 30'000);
+
+        // The page's rows are the core's (checked against plain Python in tests/core/test_snapshot_ops.cpp).
+        const MemorySnapshot snap = read_memory_snapshot(fixture("linked/manual.pickle").toStdString());
+        const ImportedTrace trace = import_chrome_trace(fixture("linked/manual.trace.json.gz").toStdString());
+        const SnapshotOps ops = attribute_allocations(snap, trace.trace);
+        const std::vector<OpMemoryRow> want = op_memory_rows(ops, snap, trace.trace, analyze_snapshot(snap));
+        QCOMPARE(page->operatorCount(), int(want.size()));
+        QCOMPARE(page->operatorTable()->model()->index(0, OpMemoryModel::AtPeak).data().toString(), format_bytes(want.front().bytes_at_peak));
+        QVERIFY2(page->status()->text().contains(QStringLiteral("%1 of %2 allocations").arg(ops.in_ops).arg(ops.allocations)),
+                 qPrintable(page->status()->text()));
+        QVERIFY(view->tabs()->tabText(4).contains(QString::number(want.size())));
+
+        // Select aten::matmul in the Operators panel: the two blocks its bmm calls allocated (the scores,
+        // 512 KiB, and the output, 128 KiB), listed and marked.
+        QTableView* operators = window.operatorPanel()->view();
+        const QModelIndexList found = operators->model()->match(operators->model()->index(0, 0), Qt::DisplayRole, QStringLiteral("aten::matmul"), 1,
+                                                                Qt::MatchExactly);
+        QVERIFY(!found.isEmpty());
+        operators->selectionModel()->setCurrentIndex(found.front(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QTRY_COMPARE_WITH_TIMEOUT(page->currentOperator(), QStringLiteral("aten::matmul"), 5'000);
+        const std::vector<OpAllocation> under = allocations_under(ops, trace.trace, "aten::matmul");
+        QCOMPARE(under.size(), size_t(2));
+        QCOMPARE(page->blockTable()->model()->rowCount(), 2);
+        std::vector<int64_t> marks;
+        for (const OpAllocation& a : under) marks.push_back(a.event);
+        QCOMPARE(view->chart()->marks(), marks);
+        QStringList sizes;
+        for (int r = 0; r < 2; ++r) sizes << page->blockTable()->model()->index(r, OpBlockModel::Size).data().toString();
+        sizes.sort();
+        QCOMPARE(sizes, (QStringList{format_bytes(128 * 1024), format_bytes(512 * 1024)}));
+        QVERIFY(!view->chart()->grab().isNull());
+
+        // Another operator chosen on the page itself; then a trace of another run says why nothing is placed.
+        page->showOperator(QStringLiteral("aten::_softmax"));
+        QCOMPARE(page->blockTable()->model()->rowCount(), 1);
+        QVERIFY(page->blockTable()->model()->index(0, OpBlockModel::AtPeak).data().toString() == QStringLiteral("yes"));
+        QVERIFY(open_and_wait(window, QStringLiteral(AWB_FIXTURE_DIR "/traces/torch2/manual_train.json")));
+        QTRY_VERIFY_WITH_TIMEOUT(page->status()->text().contains(QStringLiteral("not the same run")), 30'000);
+        QCOMPARE(page->operatorCount(), 0);
+        QVERIFY(view->chart()->marks().empty());
     }
 };
 
