@@ -20,6 +20,7 @@
 #include "memory_bands_chart.h"
 #include "operator_table_model.h"
 #include "snapshot_models.h"
+#include "snapshot_diff_panel.h"
 #include "snapshot_ops_panel.h"
 #include "table_columns.h"
 
@@ -43,7 +44,7 @@ MemorySnapshotView::MemorySnapshotView(QWidget* parent)
       frame_view_(sorted_table(frames_, SnapshotFrameModel::Bytes, Qt::DescendingOrder, this)),
       before_view_(sorted_table(before_, SnapshotBlockModel::Size, Qt::DescendingOrder, this)),
       segment_view_(sorted_table(segments_, SegmentModel::Address, Qt::AscendingOrder, this)), segment_summary_(new LinesLabel),
-      ops_(new SnapshotOpsPanel) {
+      ops_(new SnapshotOpsPanel), diff_(new SnapshotDiffPanel) {
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     filter_->setPlaceholderText(tr("Frame filter (e.g. attention, softmax, model.py:42): only blocks allocated under it"));
@@ -73,6 +74,12 @@ MemorySnapshotView::MemorySnapshotView(QWidget* parent)
     tabs_->addTab(segments_page, tr("Segments"));
     tabs_->addTab(ops_, tr("Operators"));
     tabs_->setTabToolTip(4, tr("Which operator of the same run's profile allocated each block (open its chrome trace too)"));
+    tabs_->addTab(diff_, tr("Compare"));
+    tabs_->setTabToolTip(5, tr("This snapshot (B) against the one opened before it (A), by the frames that allocated their blocks "
+                               "(every block: the frame filter does not apply)"));
+    connect(diff_, &SnapshotDiffPanel::updated, this, [this] {
+        tabs_->setTabText(5, previous_ ? tr("Compare with %1").arg(previous_name_) : tr("Compare"));
+    });
     connect(ops_, &SnapshotOpsPanel::updated, this, [this] {
         const int row = device_->currentIndex();
         const bool shown = shown_ && row >= 0 && size_t(row) < shown_->timeline.devices.size();
@@ -110,8 +117,13 @@ MemorySnapshotView::MemorySnapshotView(QWidget* parent)
 QLabel* MemorySnapshotView::summary() const { return summary_; }
 
 void MemorySnapshotView::setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot, const QString& name) {
+    if (snapshot_ && snapshot_ != snapshot) {
+        previous_ = std::move(snapshot_);
+        previous_name_ = name_;
+    }
     snapshot_ = std::move(snapshot);
     name_ = name;
+    diff_->setSnapshots(previous_, previous_name_, snapshot_, name_);
     replay();
 }
 
@@ -164,6 +176,7 @@ void MemorySnapshotView::showDevice(int row) {
     }
     const DeviceMemoryTimeline& t = shown_->timeline.devices[size_t(row)];
     chart_->setMarks(ops_->marks(t.device));
+    diff_->showDevice(t.device);
     summary_->setLines(summaryText(t));
     peak_->setShown(shown_, t.at_peak, t.peak_allocated);
     frames_->setShown(shown_, t.frames_at_peak, t.peak_allocated);

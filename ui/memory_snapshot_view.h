@@ -5,7 +5,8 @@
 // only what was allocated under matching frames; a device selector picks the GPU. The replay runs on
 // the background pool for a large trace. With the profile of the same run open too, the Operators page
 // says which operator allocated what (SnapshotOpsPanel), and an operator selected there or in the
-// Operators panel has its blocks marked in the chart.
+// Operators panel has its blocks marked in the chart. The Compare page sets it against the snapshot
+// opened before it (SnapshotDiffPanel).
 #pragma once
 
 #include <QWidget>
@@ -30,6 +31,7 @@ class MemoryBandsChart;
 class SnapshotBlockModel;
 class SnapshotFrameModel;
 class SegmentModel;
+class SnapshotDiffPanel;
 class SnapshotOpsPanel;
 
 class MemorySnapshotView : public QWidget {
@@ -42,6 +44,7 @@ public:
     void setTrace(std::shared_ptr<const Trace> trace, const QString& name);
     void showOperator(const QString& name);  // its blocks listed and marked
     SnapshotOpsPanel* operatorsPage() const { return ops_; }
+    SnapshotDiffPanel* comparePage() const { return diff_; }
     const SnapshotShown* shown() const { return shown_.get(); }
     MemoryBandsChart* chart() const { return chart_; }
     QLabel* summary() const;
@@ -81,6 +84,9 @@ private:
     QTableView* segment_view_;
     LinesLabel* segment_summary_;
     SnapshotOpsPanel* ops_;
+    SnapshotDiffPanel* diff_;
+    std::shared_ptr<const MemorySnapshot> previous_;  // the snapshot open before this one: the Compare page's A
+    QString previous_name_;
 };
 
 }  // namespace awb::ui

@@ -39,6 +39,9 @@ struct SnapshotDiff {
     std::vector<SnapshotDeviceDiff> devices;  // the devices either side has
 };
 
+// "both", "gone in B" (only A allocated under the frame), "new in B".
+const char* diff_status(const SnapshotDiffRow& row);
+
 SnapshotDiff diff_snapshots(const MemorySnapshot& a, const SnapshotTimeline& ta, const MemorySnapshot& b, const SnapshotTimeline& tb);
 
 // rows: per device (0: all). Every figure with its unit.

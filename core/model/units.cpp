@@ -1,6 +1,7 @@
 #include "model/units.h"
 
 #include <cmath>
+#include <cstdlib>
 
 #include "model/printf_string.h"
 
@@ -31,6 +32,8 @@ std::string format_bytes(int64_t bytes) {
     if (a < 1024.0 * 1024 * 1024) return fixed(double(bytes) / 1048576.0, 1, "MiB");
     return fixed(double(bytes) / 1073741824.0, 2, "GiB");
 }
+
+std::string format_signed_bytes(int64_t delta) { return (delta > 0 ? "+" : delta < 0 ? "-" : "") + format_bytes(std::llabs(delta)); }
 
 std::string format_share(double share) { return printf_string("%.1f%%", share * 100); }
 

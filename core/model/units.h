@@ -11,6 +11,7 @@ namespace awb {
 // Adaptive (GUI, reports, findings).
 std::string format_duration_ns(double ns);  // "850 ns", "12.3 us", "4.567 ms", "12.35 ms", "1.235 s"
 std::string format_bytes(int64_t bytes);    // "512 B", "1.5 KiB", "50.0 MiB", "1.25 GiB"
+std::string format_signed_bytes(int64_t delta);  // "+1.5 KiB", "-50.0 MiB", "0 B"
 std::string format_share(double share);     // 0.1234 -> "12.3%"
 std::string format_count(int64_t n);        // 1234567 -> "1,234,567"
 std::string format_flops(double flops);     // "524.3 kFLOP", "3.22 GFLOP", "1.21 TFLOP"

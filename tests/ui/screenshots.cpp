@@ -273,6 +273,14 @@ int main(int argc, char** argv) {
         snapshot = snapshot && window.grab().save(out + QStringLiteral("/memory-snapshot-1000x700.png"));
         window.resize(1600, 1000);
     }
+    // SDPA's snapshot of the same training step compared with manual's (opened before it): the Compare page.
+    bool compare = snapshot && open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/transformer_sdpa.pickle.gz"));
+    if (compare) {
+        raise("memory-snapshot");
+        window.memorySnapshot()->tabs()->setCurrentIndex(5);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        compare = window.grab().save(out + QStringLiteral("/memory-snapshot-compare.png"));
+    }
     // A profile and the snapshot of the same run (the article's manual attention on a CPU), the snapshot's
     // Operators page with aten::matmul selected in the Operators panel: its blocks listed and marked.
     bool linked = open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/linked/manual.trace.json.gz")) &&
@@ -291,7 +299,7 @@ int main(int argc, char** argv) {
         linked = linked && window.grab().save(out + QStringLiteral("/memory-snapshot-operators-1000x700.png"));
         window.resize(1600, 1000);
     }
-    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict && snapshot && linked;
+    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict && snapshot && compare && linked;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }

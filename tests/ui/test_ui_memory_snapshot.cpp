@@ -3,8 +3,10 @@
 // tests/core/test_snapshot_views.cpp); hovering a band names its block and the frame that allocated it;
 // a frame filter replays with only the matching blocks; a bad pickle is one message and what was shown stays;
 // with the profile of the same run open too, the Operators page names who allocated what, and an operator
-// selected in the Operators panel has its blocks listed and marked in the chart.
+// selected in the Operators panel has its blocks listed and marked in the chart; a second snapshot is
+// compared with the first (manual attention against SDPA: the frame that held the scores shrinks).
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -22,7 +24,9 @@
 #include "memory_bands_chart.h"
 #include "memory_snapshot_view.h"
 #include "operator_panel.h"
+#include "snapshot_diff_panel.h"
 #include "snapshot_ops_panel.h"
+#include "analysis/snapshot_diff.h"
 #include "ui_test_registry.h"
 #include "ui_test_support.h"
 
@@ -168,6 +172,37 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(page->status()->text().contains(QStringLiteral("not the same run")), 30'000);
         QCOMPARE(page->operatorCount(), 0);
         QVERIFY(view->chart()->marks().empty());
+    }
+
+    void aSecondSnapshotIsComparedWithTheFirst() {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        MemorySnapshotView* view = window.memorySnapshot();
+        SnapshotDiffPanel* page = view->comparePage();
+        QSignalSpy replayed(view, &MemorySnapshotView::replayed);
+        QVERIFY(open_and_wait(window, fixture("transformer_manual.pickle.gz")));
+        QTRY_VERIFY_WITH_TIMEOUT(!replayed.isEmpty(), 30'000);
+        QVERIFY(page->status()->text().contains(QStringLiteral("Open a second snapshot")));
+        QCOMPARE(page->table()->model()->rowCount(), 0);
+        QVERIFY(open_and_wait(window, fixture("transformer_sdpa.pickle.gz")));
+        QTRY_VERIFY_WITH_TIMEOUT(page->diff() && page->table()->model()->rowCount() > 0, 30'000);
+        // The CLI's numbers (tests/cli/test_cli.sh: attnwb diff of the same two files, itself checked
+        // against plain Python in tests/core/test_snapshot_views.cpp).
+        QVERIFY2(page->status()->text().contains(QStringLiteral("peak allocated A 338.5 MiB, B 175.5 MiB (-163.0 MiB)")),
+                 qPrintable(page->status()->text()));
+        QVERIFY(view->tabs()->tabText(5).contains(QStringLiteral("transformer_manual.pickle.gz")));
+        const SnapshotDeviceDiff& d = page->diff()->devices.front();
+        QCOMPARE(page->table()->model()->rowCount(), int(d.rows.size()));
+        // Sorted by the size of the change at the peak: the forward's line, which held the scores.
+        QVERIFY2(page->table()->model()->index(0, SnapshotDiffModel::Frame).data().toString().contains(QStringLiteral("make_transformer_snapshots.py(33): forward")),
+                 qPrintable(page->table()->model()->index(0, SnapshotDiffModel::Frame).data().toString()));
+        QCOMPARE(page->table()->model()->index(0, SnapshotDiffModel::PeakDelta).data().toString(), QStringLiteral("-123.8 MiB"));
+        // Swapped: SDPA is the baseline, the same row grows.
+        page->findChild<QPushButton*>()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(page->status()->text().contains(QStringLiteral("peak allocated A 175.5 MiB, B 338.5 MiB (+163.0 MiB)")), 30'000);
+        QCOMPARE(page->table()->model()->index(0, SnapshotDiffModel::PeakDelta).data().toString(), QStringLiteral("+123.8 MiB"));
+        QVERIFY(!page->grab().isNull());
     }
 };
 
