@@ -25,7 +25,7 @@ QColor SnapshotShown::colourOf(StackId stack) const {
 }
 
 QString SnapshotShown::frameText(int32_t frame) const {
-    return frame < 0 ? QStringLiteral("-") : QString::fromStdString(frame_text(snapshot->frames[size_t(frame)]));
+    return frame < 0 ? QObject::tr("(no stack recorded)") : QString::fromStdString(frame_text(snapshot->frames[size_t(frame)]));
 }
 
 QString SnapshotShown::stackText(StackId stack, size_t max_frames) const {

@@ -25,7 +25,7 @@ struct SnapshotShown {
 
     int32_t allocatingFrame(StackId stack) const { return stack == kNoStack ? -1 : allocating[size_t(stack)]; }
     QColor colourOf(StackId stack) const;     // its allocating frame's colour; slate without a stack
-    QString frameText(int32_t frame) const;   // "-" for -1
+    QString frameText(int32_t frame) const;   // "(no stack recorded)" for -1
     QString stackText(StackId stack, size_t max_frames = 12) const;  // one frame a line, innermost first
 };
 

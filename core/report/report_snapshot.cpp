@@ -89,7 +89,7 @@ std::string blocks_table(const MemorySnapshot& snap, const std::vector<LiveBlock
         const int32_t frame = allocating_frame(snap, b.stack);
         out += "<tr>" + num(format_bytes(b.size)) + num(format_share(whole > 0 ? double(b.size) / double(whole) : 0)) +
                td(b.alloc_event < 0 ? "before recording" : "event " + std::to_string(b.alloc_event)) +
-               td(frame < 0 ? "-" : frame_text(snap.frames[size_t(frame)])) + td(stack_text(snap, b.stack, 6)) + "</tr>\n";
+               td(frame < 0 ? "(no stack recorded)" : frame_text(snap.frames[size_t(frame)])) + td(stack_text(snap, b.stack, 6)) + "</tr>\n";
     }
     if (blocks.size() > top) out += "<tr><td colspan=\"5\">" + esc(std::to_string(blocks.size() - top) + " more blocks") + "</td></tr>\n";
     return out + "</table>\n";
