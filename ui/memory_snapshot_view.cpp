@@ -26,16 +26,6 @@
 
 namespace awb::ui {
 
-namespace {
-
-int64_t events_of(const MemorySnapshot& s) {
-    int64_t n = 0;
-    for (const auto& trace : s.device_traces) n += int64_t(trace.size());
-    return n;
-}
-
-}  // namespace
-
 MemorySnapshotView::MemorySnapshotView(QWidget* parent)
     : QWidget(parent), summary_(new LinesLabel), device_(new QComboBox), filter_(new QLineEdit), filter_timer_(new QTimer(this)),
       chart_(new MemoryBandsChart), details_(new LinesLabel), tabs_(new QTabWidget), peak_(new SnapshotBlockModel(this)),
@@ -140,8 +130,8 @@ void MemorySnapshotView::setFilter(const QString& text) {
 void MemorySnapshotView::replay() {
     if (!snapshot_) return;
     const int generation = ++generation_;
-    const bool large = events_of(*snapshot_) >= int64_t(kBackgroundEvents);
-    if (large) summary_->setLines(tr("Replaying %1 (%2 events)...").arg(name_).arg(events_of(*snapshot_)));
+    const bool large = snapshot_->event_count() >= int64_t(kBackgroundEvents);
+    if (large) summary_->setLines(tr("Replaying %1 (%2 events)...").arg(name_).arg(snapshot_->event_count()));
     compute_then(
         this, large, [snapshot = snapshot_, filter = filter_->text()] { return std::make_shared<const SnapshotShown>(snapshot_shown(snapshot, filter)); },
         [this, generation](std::shared_ptr<const SnapshotShown> shown) {

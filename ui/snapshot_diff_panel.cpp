@@ -15,16 +15,6 @@
 
 namespace awb::ui {
 
-namespace {
-
-int64_t events_of(const MemorySnapshot& s) {
-    int64_t n = 0;
-    for (const auto& trace : s.device_traces) n += int64_t(trace.size());
-    return n;
-}
-
-}  // namespace
-
 SnapshotDiffModel::SnapshotDiffModel(QObject* parent)
     : RowTableModel({{"In", "both: blocks allocated under this frame in A and B; new in B; gone in B (only in A)", true},
                      {"A at peak", "Bytes of A's blocks alive at its peak allocated under this frame"},
@@ -121,7 +111,7 @@ void SnapshotDiffPanel::compare() {
         display();
         return;
     }
-    const bool large = events_of(*a_) + events_of(*b_) >= int64_t(kBackgroundEvents);
+    const bool large = a_->event_count() + b_->event_count() >= int64_t(kBackgroundEvents);
     if (large) status_->setLines(tr("Comparing %1 with %2...").arg(b_name_, a_name_));
     compute_then(
         this, large, [a = a_, b = b_] { return std::make_shared<const SnapshotDiff>(diff_snapshots(*a, analyze_snapshot(*a), *b, analyze_snapshot(*b))); },

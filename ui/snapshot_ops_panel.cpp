@@ -20,11 +20,6 @@ QString made_by(const Trace& trace, const OpAllocation& a) {
     return a.op >= 0 ? QString::fromStdString(trace.events()[size_t(a.op)].name.str()) : QObject::tr("(outside every operator)");
 }
 
-int64_t allocs_of(const MemorySnapshot& s) {
-    int64_t n = 0;
-    for (const auto& trace : s.device_traces) n += int64_t(trace.size());
-    return n;
-}
 
 }  // namespace
 
@@ -166,7 +161,7 @@ void SnapshotOpsPanel::attribute() {
         display();
         return;
     }
-    const bool large = allocs_of(*shown_->snapshot) + int64_t(trace_->events().size()) >= int64_t(kBackgroundEvents);
+    const bool large = shown_->snapshot->event_count() + int64_t(trace_->events().size()) >= int64_t(kBackgroundEvents);
     if (large) status_->setLines(tr("Placing the snapshot's allocations in %1's operators...").arg(trace_name_));
     compute_then(
         this, large, [snapshot = shown_->snapshot, trace = trace_] { return std::make_shared<const SnapshotOps>(attribute_allocations(*snapshot, *trace)); },

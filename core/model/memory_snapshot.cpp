@@ -26,4 +26,10 @@ const char* snapshot_action_name(SnapshotAction action) {
     return "?";
 }
 
+int64_t MemorySnapshot::event_count() const {
+    int64_t n = 0;
+    for (const auto& trace : device_traces) n += int64_t(trace.size());
+    return n;
+}
+
 }  // namespace awb

@@ -70,6 +70,7 @@ struct MemorySnapshot {
     int pickle_protocol = 0;
     bool streamed = false;  // read as it streamed (io/pickle_machine.h); false: every value held first
     int64_t stream_of(const SnapshotEvent& e) const { return streams[e.stream_id]; }
+    int64_t event_count() const;  // the trace events of every device
 };
 
 }  // namespace awb

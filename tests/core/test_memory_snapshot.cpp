@@ -176,10 +176,11 @@ TEST(MemorySnapshot, StreamedEqualsWholeForEveryProtocolAndGzip) {
         }
 }
 
-// torch_layout: scripts/bench_snapshot.py --generate --events 2600 --seed 7 (gzipped), the objects
-// shared as torch's py_symbolize shares them: one frames list per allocation, written first in the
-// segments' blocks or the alloc event and referred to again by the block's frees (often in a later
-// APPENDS batch of 1000 events), frame dicts shared by every list.
+// torch_layout: scripts/bench_snapshot.py --generate --events 1100 --seed 7, gzipped (56 KB: under the
+// fuzzer's 64 KiB, so it seeds it too). The objects are shared as torch's py_symbolize shares them: one
+// frames list per allocation, written first in the segments' blocks or the alloc event and referred to
+// again by the block's frees (some in the second APPENDS batch of 1000 events), frame dicts shared by
+// every list.
 TEST(MemorySnapshot, TorchsSharingStreamsAndEqualsTheWholeReading) {
     const std::string path = snapshot_fixture("torch_layout.p4.pickle.gz");
     std::ifstream meta_in(snapshot_fixture("torch_layout.meta.json"));
