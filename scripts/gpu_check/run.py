@@ -50,7 +50,8 @@ STEPS = [
                 "calls in PyTorch's traces (shapes, FLOPs, device time, % of the H200's roof)", 12, 120),
     ("snapshots", "(h) CUDA memory snapshots of the article's workload (manual, sdpa; fp16 train) recorded by PyTorch "
                   "(_record_memory_history, _dump_snapshot) and by attnwb profile --memory-snapshot; attnwb inspect of "
-                  "each vs a plain-Python replay of its device_traces and memory_viz's segsum and trace", 30, 150),
+                  "each vs a plain-Python replay of its device_traces and memory_viz's segsum and trace; attnwb's "
+                  "allocations placed in its own trace's operators (inspect --trace)", 30, 150),
     ("bench", "(c) attnwb bench vs torch.utils.benchmark, sdpa flash bf16 (4, 16, 8192, 128) fwd + train, GEMM roof", 30, 240),
     ("modules", "(g) users' modules on the device: the TorchScript fixtures (profile + check, train), a .pt2 AOT-compiled "
                 "here for it by scripts/export_attention.py (profile + check, forward), a CPU .pt2 refused", 75, 240),
@@ -490,8 +491,9 @@ class Check:
         for variant in ("manual", "sdpa"):
             spec = self.load.spec(variant=variant)
             path = os.path.join(d, f"{variant}.attnwb.pickle")
-            rc, secs = self.attnwb(["profile", "-q", "--rows", "5", "--memory-snapshot", path] + self.load.spec_args(spec) +
-                                   self.load.profile_option_args(opts), f"snapshots.{variant}.attnwb.log", 120)
+            trace = os.path.join(d, f"{variant}.attnwb.trace.json")  # the same run's profile, for the operators' allocations
+            rc, secs = self.attnwb(["profile", "-q", "--rows", "5", "--memory-snapshot", path, "--trace", trace] +
+                                   self.load.spec_args(spec) + self.load.profile_option_args(opts), f"snapshots.{variant}.attnwb.log", 120)
             said = f"wrote the CUDA memory snapshot {path}" in open(os.path.join(self.work, "logs", f"snapshots.{variant}.attnwb.log"),
                                                                       errors="replace").read()
             ok = rc == 0 and os.path.exists(path) and said
@@ -540,6 +542,22 @@ class Check:
         self.add("snapshots", snapshots.snapshot_rules(name, inspected, snapshot, *texts))
         return inspected
 
+    def snapshot_operators(self, name, path, trace):
+        """attnwb inspect SNAPSHOT --trace TRACE: the snapshot's allocations placed in the operators of the same run's
+        trace (a snapshot's time_us and the trace's times both count from the epoch): most must fall inside one."""
+        out = path + ".operators.json"
+        rc, _ = self.attnwb(["inspect", "-q", "--rows", "5", "--json", out, path, "--trace", trace], f"snapshots.{name}.operators.log", 60)
+        rule = f"{name}: allocations by operator (inspect --trace)"
+        if rc != 0 or not os.path.exists(out):
+            return rules.Verdict(rule, "fail", f"exit {rc}:\n" + self.tail(f"snapshots.{name}.operators.log"))
+        ops = json.load(open(out))["snapshots"][0]["operators"] or {}
+        placed, allocs = ops.get("in_operators", 0), ops.get("allocations", 0)
+        top = ", ".join(f"{o['operator']} {o['bytes_at_peak']} B" for o in ops.get("operators", [])[:3])
+        ok = not ops.get("problem") and allocs > 0 and placed >= allocs / 2
+        return rules.Verdict(rule, "pass" if ok else "fail", f"{placed} of {allocs} allocations inside operators; holding the peak: "
+                             f"{top or 'none'}" + (f"; {ops['problem']}" if ops.get("problem") else ""),
+                             in_operators=placed, allocations=allocs, operators=ops.get("operators", [])[:10])
+
     def step_snapshots(self):
         d = os.path.join(self.work, "snapshots")
         os.makedirs(d, exist_ok=True)
@@ -565,6 +583,16 @@ class Check:
         cpu_made = lambda name: name.endswith(".cpu-fixture") and not name.startswith("handmade")
         inspected = {name: self.compare_snapshot(name, path, ("segsum",) if cpu_made(name) else ("segsum", "trace"))
                      for name, path in files}
+        # Which operator allocated what: our runs' snapshots against their own traces; without a GPU, the committed
+        # pair of a CPU profile and its snapshot.
+        pairs = [(f"{v}.attnwb", os.path.join(d, f"{v}.attnwb.pickle"), os.path.join(d, f"{v}.attnwb.trace.json"))
+                 for v in ("manual", "sdpa") if f"{v}.attnwb" in inspected and os.path.exists(os.path.join(d, f"{v}.attnwb.trace.json"))]
+        if not self.gpu:
+            pair = [os.path.join(d, "linked.cpu-fixture.pickle"), os.path.join(d, "linked.cpu-fixture.trace.json.gz")]
+            for source, copy in zip(("manual.pickle", "manual.trace.json.gz"), pair):
+                shutil.copy2(os.path.join(SNAPSHOT_FIXTURES, "linked", source), copy)
+            pairs = [("linked.cpu-fixture", *pair)]
+        self.add("snapshots", [self.snapshot_operators(*pair) for pair in pairs])
         for variant in ("manual", "sdpa"):
             ours, theirs = inspected.get(f"{variant}.attnwb"), inspected.get(f"{variant}.pytorch")
             if ours and theirs and ours["devices"] and theirs["devices"]:
