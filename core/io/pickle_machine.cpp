@@ -91,10 +91,6 @@ public:
         for (;;) {
             op_offset_ = in_.offset();
             const uint8_t op = uint8_t(*take(1));
-            if (op == 'h') {  // BINGET, most of a snapshot's opcodes (its stacks' frames): before the switches
-                memo_get(uint8_t(*take(1)));
-                continue;
-            }
             if (op == '.') break;  // STOP
             step(op);
         }
@@ -313,7 +309,7 @@ private:
         const Ref* v = memo_.get(slot);
         if (!v && sink_ && slot < memo_.size()) throw StreamFallback{};  // maybe a freed event: ask the full reading
         if (!v) fail("memo slot " + std::to_string(slot) + " was never set");
-        push(v->is_container() ? shared(*v) : *v);  // a freed one: StreamFallback
+        push(shared(*v));  // a freed one: StreamFallback
     }
 
     // --- scalars ---

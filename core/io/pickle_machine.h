@@ -77,9 +77,9 @@ struct ValueStore {
     }
     const std::string& text(Ref r) const { return strings[r.index]; }
     // The sink has read container R as VALUE: its items are freed (Role::Made), and the machine, once the
-    // events of the batch have gone to the sink, puts Ref{VALUE, made} in its memo slot, so that a memo reference to it (an event's
-    // frames list, a frame dict, referred to again) costs no lookup; made while the traces streamed, it
-    // is freed too (the memo was its only way back).
+    // events of the batch have gone to the sink, puts Ref{VALUE, made} in its memo slot, so that a memo
+    // reference to it (an event's frames list, a frame dict, referred to again) costs no lookup; made
+    // while the traces streamed, it is freed too (the memo was its only way back).
     void made(Ref r, int64_t value) {
         Container& c = containers[r.index];
         std::vector<Ref>().swap(c.items);
