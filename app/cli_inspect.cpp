@@ -251,7 +251,7 @@ nlohmann::json inspect_snapshot_ops(const MemorySnapshot& snapshot, const Snapsh
     try {
         const ImportedTrace imported = import_chrome_trace(c.trace);
         const SnapshotOps ops = attribute_allocations(snapshot, imported.trace);
-        const SnapshotOpsView view{snapshot, imported.trace, timeline, ops, c.trace, c.op, int(c.rows)};
+        const SnapshotOpsView view = snapshot_ops_view(snapshot, imported.trace, timeline, ops, c.trace, c.op, int(c.rows));
         std::cout << format_snapshot_ops(view);
         return snapshot_ops_json(view);
     } catch (const TraceImportError& e) {

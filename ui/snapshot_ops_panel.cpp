@@ -14,15 +14,6 @@
 
 namespace awb::ui {
 
-namespace {
-
-QString made_by(const Trace& trace, const OpAllocation& a) {
-    return a.op >= 0 ? QString::fromStdString(trace.events()[size_t(a.op)].name.str()) : QObject::tr("(outside every operator)");
-}
-
-
-}  // namespace
-
 OpMemoryModel::OpMemoryModel(QObject* parent)
     : RowTableModel({{"At peak", "Bytes of the blocks it allocated that were alive at their device's peak: what it holds there"},
                      {"Blocks at peak", "How many of its blocks were alive at the peak"},
@@ -81,7 +72,7 @@ QString OpBlockModel::text(int r, int c) const {
         case Time: return QString::fromStdString(time_in_trace(e, *shown_->trace));
         case Size: return format_bytes(e.size);
         case AtPeak: return alive_at_peak(shown_->at_peak, a) ? tr("yes") : tr("no");
-        case MadeBy: return made_by(*shown_->trace, a);
+        case MadeBy: return QString::fromUtf8(operator_name(*shown_->trace, a.op));
         case AllocatedBy: return shown_->shown->frameText(shown_->shown->allocatingFrame(e.stack));
         default: return shown_->shown->stackText(e.stack, 4).replace(QLatin1Char('\n'), QStringLiteral(" <- "));
     }
@@ -202,7 +193,7 @@ void SnapshotOpsPanel::display() {
                                         .arg(ops_->allocations)
                                         .arg(trace_name_)
                                   : tr("%1: %2").arg(trace_name_, QString::fromStdString(why)));
-    ops_model_->setRows(why.empty() ? op_memory_rows(*ops_, *shown_->snapshot, *trace_, shown_->timeline) : std::vector<OpMemoryRow>{});
+    ops_model_->setRows(why.empty() ? op_memory_rows(*ops_, *shown_->snapshot, *trace_, page_->at_peak) : std::vector<OpMemoryRow>{});
     fit_columns(op_view_, OpMemoryModel::Operator);
     showBlocks();
 }
@@ -219,19 +210,14 @@ void SnapshotOpsPanel::showBlocks() {
         return;
     }
     std::vector<OpAllocation> under = op_.isEmpty() ? std::vector<OpAllocation>{} : allocations_under(*page_->ops, *page_->trace, op_.toStdString());
-    int64_t bytes = 0, peak_bytes = 0;
+    const AllocationBytes bytes = allocation_bytes(*page_->shown->snapshot, page_->at_peak, under);
     marks_.clear();
-    for (const OpAllocation& a : under) {
-        const int64_t size = page_->shown->snapshot->device_traces[size_t(a.device)][size_t(a.event)].size;
-        bytes += size;
-        if (alive_at_peak(page_->at_peak, a)) peak_bytes += size;
-        marks_[a.device].push_back(a.event);
-    }
+    for (const OpAllocation& a : under) marks_[a.device].push_back(a.event);
     op_status_->setLines(op_.isEmpty() ? tr("Select an operator for the blocks allocated while it ran")
                                        : tr("Allocated while %1 ran (by it or an operator under it): %2 block(s), %3; alive at the peak %4")
                                              .arg(op_)
                                              .arg(under.size())
-                                             .arg(format_bytes(bytes), format_bytes(peak_bytes)));
+                                             .arg(format_bytes(bytes.bytes), format_bytes(bytes.at_peak)));
     blocks_model_->setAllocations(page_, std::move(under));
     fit_columns(block_view_, OpBlockModel::MadeBy);
     emit updated();

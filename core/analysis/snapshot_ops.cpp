@@ -103,13 +103,24 @@ bool alive_at_peak(const AllocsAtPeak& at_peak, const OpAllocation& a) {
     return it != at_peak.end() && it->second.count(a.event) > 0;
 }
 
-std::vector<OpMemoryRow> op_memory_rows(const SnapshotOps& ops, const MemorySnapshot& snapshot, const Trace& trace,
-                                        const SnapshotTimeline& timeline) {
-    const AllocsAtPeak at_peak = allocs_at_peak(timeline);
+std::string_view operator_name(const Trace& trace, int32_t op) {
+    return op >= 0 ? trace.events()[size_t(op)].name.view() : std::string_view("(outside every operator)");
+}
+
+AllocationBytes allocation_bytes(const MemorySnapshot& snapshot, const AllocsAtPeak& at_peak, const std::vector<OpAllocation>& allocations) {
+    AllocationBytes out;
+    for (const OpAllocation& a : allocations) {
+        const int64_t size = snapshot.device_traces[size_t(a.device)][size_t(a.event)].size;
+        out.bytes += size;
+        if (alive_at_peak(at_peak, a)) out.at_peak += size;
+    }
+    return out;
+}
+
+std::vector<OpMemoryRow> op_memory_rows(const SnapshotOps& ops, const MemorySnapshot& snapshot, const Trace& trace, const AllocsAtPeak& at_peak) {
     std::unordered_map<std::string_view, OpMemoryRow> rows;
     for (const OpAllocation& a : ops.by_alloc) {
-        const std::string_view name = a.op >= 0 ? trace.events()[size_t(a.op)].name.view() : std::string_view("(outside every operator)");
-        OpMemoryRow& row = rows[name];
+        OpMemoryRow& row = rows[operator_name(trace, a.op)];
         const int64_t size = snapshot.device_traces[size_t(a.device)][size_t(a.event)].size;
         ++row.allocations;
         row.bytes += size;

@@ -44,12 +44,15 @@ SnapshotOps attribute_allocations(const MemorySnapshot& snapshot, const Trace& t
 std::string attribution_problem(const SnapshotOps& ops, const Trace& trace);
 
 struct OpMemoryRow {
-    std::string name;            // the operator's name; "(outside every operator)" for the rest
+    std::string name;            // operator_name: "(outside every operator)" for the rest
     int64_t allocations = 0;     // made by it (not by an operator under it)
     int64_t bytes = 0;
     int64_t at_peak = 0;         // of them, alive at their device's peak
     int64_t bytes_at_peak = 0;
 };
+
+// The name of operator OP of the trace (OpAllocation::op); "(outside every operator)" for -1.
+std::string_view operator_name(const Trace& trace, int32_t op);
 
 // By device: the alloc events (indices into its trace) of the blocks alive at its peak.
 using AllocsAtPeak = std::map<int, std::unordered_set<int64_t>>;
@@ -57,8 +60,14 @@ AllocsAtPeak allocs_at_peak(const SnapshotTimeline& timeline);
 bool alive_at_peak(const AllocsAtPeak& at_peak, const OpAllocation& a);
 
 // One row per operator name that allocated, most bytes at the peak first, then most bytes.
-std::vector<OpMemoryRow> op_memory_rows(const SnapshotOps& ops, const MemorySnapshot& snapshot, const Trace& trace,
-                                        const SnapshotTimeline& timeline);
+std::vector<OpMemoryRow> op_memory_rows(const SnapshotOps& ops, const MemorySnapshot& snapshot, const Trace& trace, const AllocsAtPeak& at_peak);
+
+// The bytes of some allocations, and of those of them alive at the peak.
+struct AllocationBytes {
+    int64_t bytes = 0;
+    int64_t at_peak = 0;
+};
+AllocationBytes allocation_bytes(const MemorySnapshot& snapshot, const AllocsAtPeak& at_peak, const std::vector<OpAllocation>& allocations);
 
 // The allocations made while an operator named NAME ran: by it or by an operator under it.
 std::vector<OpAllocation> allocations_under(const SnapshotOps& ops, const Trace& trace, std::string_view name);

@@ -15,10 +15,6 @@ std::string text_line(const std::string& s) { return s + "\n"; }
 
 const SnapshotEvent& event_of(const MemorySnapshot& s, const OpAllocation& a) { return s.device_traces[size_t(a.device)][size_t(a.event)]; }
 
-std::string made_by(const Trace& trace, const OpAllocation& a) {
-    return a.op >= 0 ? trace.events()[size_t(a.op)].name.str() : std::string("(outside every operator)");
-}
-
 std::string heading(const SnapshotOpsView& v) {
     std::string out = text_line(printf_string("operators of %s: %s of %s allocations made inside them (%s with a time)", v.trace_name.c_str(),
                                               format_count(v.ops.in_ops).c_str(), format_count(v.ops.allocations).c_str(),
@@ -27,7 +23,8 @@ std::string heading(const SnapshotOpsView& v) {
     return out;
 }
 
-std::string rows_text(const SnapshotOpsView& v, const std::vector<OpMemoryRow>& rows) {
+std::string rows_text(const SnapshotOpsView& v) {
+    const std::vector<OpMemoryRow>& rows = v.table;
     std::string out = text_line("  by operator (the one running when each block was allocated), most bytes at the peak first");
     out += text_line(printf_string("    %-12s %-9s %-12s %-9s %s", "At peak", "Blocks", "Allocated", "Allocs", "Operator"));
     const size_t n = v.rows > 0 ? std::min(rows.size(), size_t(v.rows)) : rows.size();
@@ -40,15 +37,11 @@ std::string rows_text(const SnapshotOpsView& v, const std::vector<OpMemoryRow>& 
     return out;
 }
 
-std::string under_text(const SnapshotOpsView& v, const std::vector<OpAllocation>& under) {
-    const AllocsAtPeak at_peak = allocs_at_peak(v.timeline);
-    int64_t bytes = 0, peak_bytes = 0;
-    for (const OpAllocation& a : under) {
-        bytes += event_of(v.snapshot, a).size;
-        if (alive_at_peak(at_peak, a)) peak_bytes += event_of(v.snapshot, a).size;
-    }
+std::string under_text(const SnapshotOpsView& v) {
+    const std::vector<OpAllocation>& under = v.under;
+    const AllocationBytes bytes = allocation_bytes(v.snapshot, v.at_peak, under);
     std::string out = text_line(printf_string("  allocated while %s ran (by it or an operator under it): %zu block(s), %s; alive at the peak %s",
-                                              v.op.c_str(), under.size(), format_bytes(bytes).c_str(), format_bytes(peak_bytes).c_str()));
+                                              v.op.c_str(), under.size(), format_bytes(bytes.bytes).c_str(), format_bytes(bytes.at_peak).c_str()));
     if (under.empty()) return out;
     out += text_line(printf_string("    %-6s %-9s %-12s %-11s %-8s %-28s %s", "Device", "Alloc #", "Time", "Size", "At peak", "Made by", "Stack (innermost first)"));
     const size_t n = v.rows > 0 ? std::min(under.size(), size_t(v.rows)) : under.size();
@@ -56,7 +49,7 @@ std::string under_text(const SnapshotOpsView& v, const std::vector<OpAllocation>
         const OpAllocation& a = under[i];
         const SnapshotEvent& e = event_of(v.snapshot, a);
         out += text_line(printf_string("    %-6d %-9" PRId64 " %-12s %-11s %-8s %-28s %s", a.device, a.event, time_in_trace(e, v.trace).c_str(),
-                                       format_bytes(e.size).c_str(), alive_at_peak(at_peak, a) ? "yes" : "no", made_by(v.trace, a).c_str(),
+                                       format_bytes(e.size).c_str(), alive_at_peak(v.at_peak, a) ? "yes" : "no", std::string(operator_name(v.trace, a.op)).c_str(),
                                        stack_text(v.snapshot, e.stack).c_str()));
     }
     if (n < under.size()) out += text_line(printf_string("    (%zu more; --rows 0 shows all)", under.size() - n));
@@ -70,27 +63,35 @@ std::string time_in_trace(const SnapshotEvent& e, const Trace& trace) {
     return format_ms(double(e.time_us * 1000 - trace.begin_ns()));
 }
 
+SnapshotOpsView snapshot_ops_view(const MemorySnapshot& snapshot, const Trace& trace, const SnapshotTimeline& timeline, const SnapshotOps& ops,
+                                  std::string trace_name, std::string op, int rows) {
+    SnapshotOpsView v{snapshot, trace, ops, std::move(trace_name), std::move(op), rows, allocs_at_peak(timeline), {}, {}};
+    v.table = op_memory_rows(ops, snapshot, trace, v.at_peak);
+    if (!v.op.empty()) v.under = allocations_under(ops, trace, v.op);
+    return v;
+}
+
 std::string format_snapshot_ops(const SnapshotOpsView& v) {
     std::string out = heading(v);
-    if (v.ops.in_ops > 0) out += rows_text(v, op_memory_rows(v.ops, v.snapshot, v.trace, v.timeline));
-    if (!v.op.empty()) out += under_text(v, allocations_under(v.ops, v.trace, v.op));
+    if (v.ops.in_ops > 0) out += rows_text(v);
+    if (!v.op.empty()) out += under_text(v);
     return out;
 }
 
 nlohmann::json snapshot_ops_json(const SnapshotOpsView& v) {
     nlohmann::json rows = nlohmann::json::array();
-    for (const OpMemoryRow& r : op_memory_rows(v.ops, v.snapshot, v.trace, v.timeline))
+    for (const OpMemoryRow& r : v.table)
         rows.push_back({{"operator", r.name}, {"allocations", r.allocations}, {"bytes", r.bytes}, {"blocks_at_peak", r.at_peak},
                         {"bytes_at_peak", r.bytes_at_peak}});
     nlohmann::json j{{"trace", v.trace_name}, {"allocations", v.ops.allocations}, {"timed", v.ops.timed}, {"in_operators", v.ops.in_ops},
                      {"problem", attribution_problem(v.ops, v.trace)}, {"operators", rows}};
     if (!v.op.empty()) {
-        const AllocsAtPeak at_peak = allocs_at_peak(v.timeline);
         nlohmann::json under = nlohmann::json::array();
-        for (const OpAllocation& a : allocations_under(v.ops, v.trace, v.op)) {
+        for (const OpAllocation& a : v.under) {
             const SnapshotEvent& e = event_of(v.snapshot, a);
             under.push_back({{"device", a.device}, {"alloc_event", a.event}, {"time_us", e.time_us}, {"bytes", e.size},
-                             {"at_peak", alive_at_peak(at_peak, a)}, {"made_by", made_by(v.trace, a)}, {"stack", stack_text(v.snapshot, e.stack, 64)}});
+                             {"at_peak", alive_at_peak(v.at_peak, a)}, {"made_by", operator_name(v.trace, a.op)},
+                             {"stack", stack_text(v.snapshot, e.stack, 64)}});
         }
         j["op"] = {{"name", v.op}, {"allocations", under}};
     }

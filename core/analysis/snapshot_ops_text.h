@@ -11,15 +11,21 @@
 
 namespace awb {
 
+// What the text and the JSON say, computed once (snapshot_ops_view).
 struct SnapshotOpsView {
     const MemorySnapshot& snapshot;
     const Trace& trace;
-    const SnapshotTimeline& timeline;
     const SnapshotOps& ops;
-    std::string trace_name;  // the trace's file, for the heading
-    std::string op;          // --op: list the allocations made under it; empty: none
-    int rows = 15;           // rows per table (0: all)
+    std::string trace_name;            // the trace's file, for the heading
+    std::string op;                    // --op: list the allocations made under it; empty: none
+    int rows = 15;                     // rows per table (0: all)
+    AllocsAtPeak at_peak;              // of the timeline
+    std::vector<OpMemoryRow> table;    // op_memory_rows
+    std::vector<OpAllocation> under;   // allocations_under(op); empty without one
 };
+
+SnapshotOpsView snapshot_ops_view(const MemorySnapshot& snapshot, const Trace& trace, const SnapshotTimeline& timeline, const SnapshotOps& ops,
+                                  std::string trace_name, std::string op, int rows);
 
 std::string format_snapshot_ops(const SnapshotOpsView& v);
 nlohmann::json snapshot_ops_json(const SnapshotOpsView& v);

@@ -47,7 +47,7 @@ TEST(SnapshotOps, TheTableSaysWhichOperatorHoldsThePeak) {
     const SnapshotTimeline timeline = analyze_snapshot(l.snapshot);
     const auto& device = timeline.devices.back();
     EXPECT_EQ(device.peak_allocated, l.want["peak_allocated"].get<int64_t>());
-    const std::vector<OpMemoryRow> rows = op_memory_rows(l.ops, l.snapshot, l.imported.trace, timeline);
+    const std::vector<OpMemoryRow> rows = op_memory_rows(l.ops, l.snapshot, l.imported.trace, allocs_at_peak(timeline));
     ASSERT_EQ(rows.size(), l.want["by_op"].size());
     for (const OpMemoryRow& row : rows) {
         SCOPED_TRACE(row.name);
