@@ -247,11 +247,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 // --trace: the snapshot's allocations by the operators of the profile of the same run, printed; the
 // JSON, or null when the trace cannot be read (said, exit 2).
-nlohmann::json inspect_snapshot_ops(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const InspectCommand& c, int& rc) {
+nlohmann::json inspect_snapshot_ops(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const SnapshotOptions& options,
+                                    const InspectCommand& c, int& rc) {
     try {
         const ImportedTrace imported = import_chrome_trace(c.trace);
         const SnapshotOps ops = attribute_allocations(snapshot, imported.trace);
-        const SnapshotOpsView view = snapshot_ops_view(snapshot, imported.trace, timeline, ops, c.trace, c.op, int(c.rows));
+        const SnapshotOpsView view = snapshot_ops_view(snapshot, imported.trace, timeline, options, ops, c.trace, c.op, int(c.rows));
         std::cout << format_snapshot_ops(view);
         return snapshot_ops_json(view);
     } catch (const TraceImportError& e) {
@@ -275,7 +276,7 @@ void inspect_snapshot(const std::string& path, const InspectCommand& c, nlohmann
         std::cout << "memory snapshot " << path << ": " << format_snapshot(snapshot, timeline, int(c.rows), c.frame);
         nlohmann::json j = snapshot_json(snapshot, timeline, c.frame);
         j["path"] = path;
-        if (!c.trace.empty()) j["operators"] = inspect_snapshot_ops(snapshot, timeline, c, rc);
+        if (!c.trace.empty()) j["operators"] = inspect_snapshot_ops(snapshot, timeline, options, c, rc);
         out["snapshots"].push_back(std::move(j));
     } catch (const std::exception& e) {  // the pickle, its layout, or the file
         std::cerr << "attnwb inspect: " << e.what() << "\n";
@@ -387,14 +388,15 @@ Command register_inspect(CLI::App& app) {
                     "Memory snapshots: count only the blocks with a stack frame containing TEXT (case-insensitive; e.g. "
                     "--frame attention: what was allocated under it), for the peak, its blocks and the frames")
         ->type_name("TEXT");
-    sub->add_option("--trace", c->trace,
+    CLI::Option* trace = sub->add_option("--trace", c->trace,
                     "Memory snapshots: the chrome trace of the same run (profiled while the snapshot recorded; both clocks count "
                     "from the epoch): each allocation is given to the operator running when it was made, and the operators are "
-                    "listed by the bytes they hold at the peak")
+                    "listed by the bytes they hold at the peak inside the trace (a snapshot of a whole run also holds its warm-up)")
         ->type_name("FILE");
     sub->add_option("--op", c->op, "Memory snapshots, with --trace: list the allocations made while operators named NAME ran "
                                    "(by them or an operator under them), e.g. --op aten::bmm")
-        ->type_name("NAME");
+        ->type_name("NAME")
+        ->needs(trace);
     sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };
 }

@@ -1,6 +1,7 @@
 #include "snapshot_ops_panel.h"
 
 #include <QItemSelectionModel>
+#include <QStringList>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -184,15 +185,20 @@ void SnapshotOpsPanel::display() {
     page->shown = shown_;
     page->trace = trace_;
     page->ops = ops_;
-    page->at_peak = allocs_at_peak(shown_->timeline);
+    const std::vector<TracePeak> peaks = trace_peaks(*shown_->snapshot, shown_->timeline, shown_->options, *trace_);
+    page->at_peak = allocs_at_peak(peaks);
     page_ = std::move(page);
     const std::string why = attribution_problem(*ops_, *trace_);
-    status_->setLines(why.empty() ? tr("%1 of %2 allocations made inside operators of %3; select one (here or in the Operators panel) for "
+    QStringList lines{why.empty() ? tr("%1 of %2 allocations made inside operators of %3; select one (here or in the Operators panel) for "
                                        "its blocks, marked in the chart")
                                         .arg(ops_->in_ops)
                                         .arg(ops_->allocations)
                                         .arg(trace_name_)
-                                  : tr("%1: %2").arg(trace_name_, QString::fromStdString(why)));
+                                  : tr("%1: %2").arg(trace_name_, QString::fromStdString(why))};
+    for (const TracePeak& p : peaks)
+        if (const std::string text = trace_peak_text(p, shown_->timeline, *shown_->snapshot, *trace_); !text.empty())
+            lines << QString::fromStdString(text);
+    status_->setLines(lines.join(QLatin1Char('\n')));
     ops_model_->setRows(why.empty() ? op_memory_rows(*ops_, *shown_->snapshot, *trace_, page_->at_peak) : std::vector<OpMemoryRow>{});
     fit_columns(op_view_, OpMemoryModel::Operator);
     showBlocks();

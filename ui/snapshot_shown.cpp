@@ -30,10 +30,11 @@ QString SnapshotShown::frameText(int32_t frame) const {
 
 QString SnapshotShown::stackText(StackId stack, size_t max_frames) const {
     if (stack == kNoStack || snapshot->stacks[size_t(stack)].empty()) return QObject::tr("(no stack recorded)");
-    const std::vector<int32_t>& frames = snapshot->stacks[size_t(stack)];
+    const ShownFrames shown = shown_frames(*snapshot, stack, max_frames);
+    if (shown.frames.empty()) return QObject::tr("(only the allocator's own frames)");
     QStringList lines;
-    for (size_t i = 0; i < frames.size() && i < max_frames; ++i) lines << frameText(frames[i]);
-    if (frames.size() > max_frames) lines << QObject::tr("(%1 more frames)").arg(frames.size() - max_frames);
+    for (const int32_t frame : shown.frames) lines << frameText(frame);
+    if (shown.more) lines << QObject::tr("(%1 more frames)").arg(shown.more);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -41,10 +42,9 @@ SnapshotShown snapshot_shown(std::shared_ptr<const MemorySnapshot> snapshot, con
     SnapshotShown s;
     s.snapshot = std::move(snapshot);
     s.filter = filter.trimmed();
-    SnapshotOptions options;
-    options.max_bands = kMaxBands;
-    if (!s.filter.isEmpty()) options.keep = stacks_matching(*s.snapshot, s.filter.toStdString());
-    s.timeline = analyze_snapshot(*s.snapshot, options);
+    s.options.max_bands = kMaxBands;
+    if (!s.filter.isEmpty()) s.options.keep = stacks_matching(*s.snapshot, s.filter.toStdString());
+    s.timeline = analyze_snapshot(*s.snapshot, s.options);
     s.allocating = allocating_frames(*s.snapshot);
     s.colours = colours_of(s);
     return s;

@@ -18,7 +18,8 @@ namespace awb::ui {
 
 struct SnapshotShown {
     std::shared_ptr<const MemorySnapshot> snapshot;
-    SnapshotTimeline timeline;       // analyze_snapshot with the filter and bands
+    SnapshotOptions options;         // the filter's and the bands'
+    SnapshotTimeline timeline;       // analyze_snapshot with them
     QString filter;                  // the frame filter it was made with ("": none)
     std::vector<int32_t> allocating;  // by StackId: allocating_frame
     std::unordered_map<int32_t, QColor> colours;  // by allocating frame: the most drawn bytes get the most distinct colours

@@ -31,6 +31,12 @@ bool is_torch_python(const SnapshotFrame& f) {
            contains(file, "/dist-packages/torch");
 }
 
+// The ATen operator's entry a C++ stack passes through: "at::_ops::bmm::call(at::Tensor const&, ...)".
+bool is_aten_op(const SnapshotFrame& f) {
+    const std::string_view name = f.name;
+    return name.rfind("at::_ops::", 0) == 0 && contains(name, "::call(");
+}
+
 std::string lowered(std::string_view s) {
     std::string out(s);
     std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -44,18 +50,48 @@ std::string frame_text(const SnapshotFrame& f) {
     return f.name + " (" + f.filename + ":" + std::to_string(f.line) + ")";
 }
 
+bool is_machinery_frame(const SnapshotFrame& f) {
+    static constexpr std::string_view kNames[] = {"unwind::unwind", "CapturedTraceback::gather", "gather_with_cpp", "__libc_start_main",
+                                                  "PyEval_", "PyObject_", "PyFunction_", "CUDACachingAllocator::",
+                                                  "c10::impl::wrap_kernel_functor_unboxed_", "c10::Dispatcher::"};
+    static constexpr std::string_view kFiles[] = {"core/boxing", "/Register", "/Redispatch", "pythonrun.c", "Modules/main.c", "Objects/call.c",
+                                                  "Objects/methodobject.c", "pycore_ceval.h", "ceval.c", "cpython/abstract.h"};
+    if (f.name == "??" || f.name == "_start") return true;
+    for (const std::string_view n : kNames)
+        if (contains(f.name, n)) return true;
+    for (const std::string_view n : kFiles)
+        if (contains(f.filename, n)) return true;
+    return false;
+}
+
+ShownFrames shown_frames(const MemorySnapshot& snapshot, StackId stack, size_t max_frames) {
+    ShownFrames out;
+    if (stack == kNoStack || size_t(stack) >= snapshot.stacks.size()) return out;
+    for (const int32_t i : snapshot.stacks[size_t(stack)]) {
+        if (is_machinery_frame(snapshot.frames[size_t(i)])) continue;
+        if (out.frames.size() == max_frames) ++out.more;
+        else out.frames.push_back(i);
+    }
+    return out;
+}
+
 int32_t allocating_frame(const MemorySnapshot& snapshot, StackId stack) {
     if (stack == kNoStack || size_t(stack) >= snapshot.stacks.size()) return -1;
     const std::vector<int32_t>& frames = snapshot.stacks[size_t(stack)];
     if (frames.empty()) return -1;
-    int32_t python = -1;
+    int32_t python = -1, op = -1, shown = -1;
     for (const int32_t i : frames) {
         const SnapshotFrame& f = snapshot.frames[size_t(i)];
-        if (!is_python(f)) continue;
-        if (!is_torch_python(f)) return i;
-        if (python < 0) python = i;
+        if (is_python(f)) {
+            if (!is_torch_python(f)) return i;
+            if (python < 0) python = i;
+        } else if (op < 0 && is_aten_op(f)) {
+            op = i;
+        } else if (shown < 0 && !is_machinery_frame(f)) {
+            shown = i;
+        }
     }
-    return python >= 0 ? python : frames.front();
+    return python >= 0 ? python : op >= 0 ? op : shown >= 0 ? shown : frames.front();
 }
 
 std::vector<int32_t> allocating_frames(const MemorySnapshot& snapshot) {

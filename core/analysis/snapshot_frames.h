@@ -15,9 +15,25 @@ namespace awb {
 // "manual (attn.py:34)"; a profile's frames ("attn.py(34): manual", filename "none") as they are.
 std::string frame_text(const SnapshotFrame& frame);
 
+// A frame of the recording's own machinery, hidden from stacks and from the bytes under each frame:
+// memory_viz's list (torch's unwinder, the interpreter's eval loop and call helpers, the dispatcher's
+// boxing and registration files, libc's entry), the caching allocator's own functions, the
+// dispatcher's wrappers (c10::impl::wrap_kernel_functor_unboxed_, c10::Dispatcher) and frames with no
+// symbol ("??"). A real CUDA snapshot's every stack starts with six of them.
+bool is_machinery_frame(const SnapshotFrame& frame);
+
+// The frames of a stack that its views show, innermost first: up to MAX_FRAMES that are not machinery,
+// and how many more there are. Empty for no stack, or one of machinery only.
+struct ShownFrames {
+    std::vector<int32_t> frames;  // indices into MemorySnapshot::frames
+    size_t more = 0;
+};
+ShownFrames shown_frames(const MemorySnapshot& snapshot, StackId stack, size_t max_frames);
+
 // The frame a block is named by: the innermost frame of its stack that is Python code outside torch
-// (the line of the model that asked for the memory), else the innermost Python frame, else the
-// innermost frame. -1: no stack recorded.
+// (the line of the model that asked for the memory), else the innermost Python frame; a C++-only stack
+// (LibTorch's own recording) by the innermost ATen operator (at::_ops::NAME::call), else its
+// innermost frame that is not machinery, else its innermost. -1: no stack recorded.
 int32_t allocating_frame(const MemorySnapshot& snapshot, StackId stack);
 // allocating_frame of every stack, by StackId (computed once per snapshot, for the views).
 std::vector<int32_t> allocating_frames(const MemorySnapshot& snapshot);

@@ -43,7 +43,7 @@ SnapshotOps attribute_allocations(const MemorySnapshot& snapshot, const Trace& t
             const SnapshotEvent& e = snapshot.device_traces[d][i];
             if (e.action != SnapshotAction::Alloc) continue;
             if (e.time_us >= 0 && e.time_us < INT64_MAX / 1000) timed.emplace_back(e.time_us * 1000, out.by_alloc.size());
-            out.by_alloc.push_back({int(d), int64_t(i), -1});
+            out.by_alloc.push_back({int(d), int64_t(i), kNoTime});
         }
     out.allocations = int64_t(out.by_alloc.size());
     out.timed = int64_t(timed.size());
@@ -59,6 +59,7 @@ SnapshotOps attribute_allocations(const MemorySnapshot& snapshot, const Trace& t
     // have it: tests/reference/make_linked_snapshot.py --agreement) this names the same one for 186 of
     // 190 allocations in five runs of the article's attention; the deepest running at t alone, for 116.
     const std::vector<TraceEvent>& events = trace.events();
+    const auto span = operators_span_us(trace);
     std::map<uint64_t, int32_t> latest;  // CPU thread -> the operator that started last on it before t
     size_t before = 0, next = 0;         // events [before, next) start within the microsecond
     for (const auto& [t_ns, index] : timed) {
@@ -73,10 +74,22 @@ SnapshotOps attribute_allocations(const MemorySnapshot& snapshot, const Trace& t
         for (auto& [thread, op] : latest) consider(op = running_at(events, op, t_ns));
         for (size_t i = before; i < next; ++i)
             if (holds_allocations(events[i])) consider(int32_t(i));
+        if (best < 0) best = !span || t_ns < span->first * 1000 ? kBeforeTrace : t_ns > span->second * 1000 ? kAfterTrace : kBetweenOperators;
         out.by_alloc[index].op = best;
         out.in_ops += best >= 0;
     }
     return out;
+}
+
+std::optional<std::pair<int64_t, int64_t>> operators_span_us(const Trace& trace) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (const TraceEvent& e : trace.events())
+        if (holds_allocations(e)) {
+            lo = std::min(lo, e.start_ns);
+            hi = std::max(hi, e.end_ns);
+        }
+    if (lo > hi) return std::nullopt;
+    return std::make_pair(lo / 1000, hi / 1000);
 }
 
 std::string attribution_problem(const SnapshotOps& ops, const Trace& trace) {
@@ -90,11 +103,37 @@ std::string attribution_problem(const SnapshotOps& ops, const Trace& trace) {
            epoch_text(trace.end_ns() / 1000) + " (not the same run, or a trace without baseTimeNanoseconds)";
 }
 
-AllocsAtPeak allocs_at_peak(const SnapshotTimeline& timeline) {
+std::vector<TracePeak> trace_peaks(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const SnapshotOptions& options,
+                                   const Trace& trace) {
+    const auto span = operators_span_us(trace);
+    std::vector<TracePeak> out;
+    for (const DeviceMemoryTimeline& t : timeline.devices) {
+        TracePeak p{t.device, t.peak_index, t.peak_allocated, true, {}};
+        const size_t d = size_t(t.device);
+        const size_t n = span && d < snapshot.device_traces.size() ? snapshot.device_traces[d].size() : 0;
+        int64_t best = -1;
+        for (size_t i = 0; i < n; ++i) {
+            const int64_t time_us = snapshot.device_traces[d][i].time_us;
+            if (time_us >= span->first && time_us <= span->second && t.allocated[i + 1] > best) {
+                best = t.allocated[i + 1];
+                p.index = int64_t(i) + 1;
+            }
+        }
+        if (best >= 0) {
+            p.allocated = best;
+            p.device_peak = p.index == t.peak_index;
+        }
+        p.blocks = p.device_peak ? t.at_peak : blocks_alive_at(snapshot, t.device, p.index, options);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+AllocsAtPeak allocs_at_peak(const std::vector<TracePeak>& peaks) {
     AllocsAtPeak at_peak;
-    for (const DeviceMemoryTimeline& t : timeline.devices)
-        for (const LiveBlock& b : t.at_peak)
-            if (b.alloc_event >= 0) at_peak[t.device].insert(b.alloc_event);
+    for (const TracePeak& p : peaks)
+        for (const LiveBlock& b : p.blocks)
+            if (b.alloc_event >= 0) at_peak[p.device].insert(b.alloc_event);
     return at_peak;
 }
 
@@ -104,7 +143,13 @@ bool alive_at_peak(const AllocsAtPeak& at_peak, const OpAllocation& a) {
 }
 
 std::string_view operator_name(const Trace& trace, int32_t op) {
-    return op >= 0 ? trace.events()[size_t(op)].name.view() : std::string_view("(outside every operator)");
+    if (op >= 0) return trace.events()[size_t(op)].name.view();
+    switch (op) {
+        case kBeforeTrace: return "(before the trace began)";
+        case kAfterTrace: return "(after the trace ended)";
+        case kBetweenOperators: return "(between operators)";
+        default: return "(no time recorded)";
+    }
 }
 
 AllocationBytes allocation_bytes(const MemorySnapshot& snapshot, const AllocsAtPeak& at_peak, const std::vector<OpAllocation>& allocations) {

@@ -20,6 +20,8 @@ std::string heading(const SnapshotOpsView& v) {
                                               format_count(v.ops.in_ops).c_str(), format_count(v.ops.allocations).c_str(),
                                               format_count(v.ops.timed).c_str()));
     if (const std::string why = attribution_problem(v.ops, v.trace); !why.empty()) out += text_line("  " + why);
+    for (const TracePeak& p : v.peaks)
+        if (const std::string peak = trace_peak_text(p, v.timeline, v.snapshot, v.trace); !peak.empty()) out += text_line("  " + peak);
     return out;
 }
 
@@ -63,9 +65,22 @@ std::string time_in_trace(const SnapshotEvent& e, const Trace& trace) {
     return format_ms(double(e.time_us * 1000 - trace.begin_ns()));
 }
 
-SnapshotOpsView snapshot_ops_view(const MemorySnapshot& snapshot, const Trace& trace, const SnapshotTimeline& timeline, const SnapshotOps& ops,
-                                  std::string trace_name, std::string op, int rows) {
-    SnapshotOpsView v{snapshot, trace, ops, std::move(trace_name), std::move(op), rows, allocs_at_peak(timeline), {}, {}};
+std::string trace_peak_text(const TracePeak& peak, const SnapshotTimeline& timeline, const MemorySnapshot& snapshot, const Trace& trace) {
+    if (peak.device_peak) return "";
+    const auto t = std::find_if(timeline.devices.begin(), timeline.devices.end(), [&](const DeviceMemoryTimeline& d) { return d.device == peak.device; });
+    if (t == timeline.devices.end() || t->peak_index == 0) return "";
+    const int64_t time_us = snapshot.device_traces[size_t(peak.device)][size_t(t->peak_index - 1)].time_us;
+    const auto span = operators_span_us(trace);
+    const char* where = time_us < 0 || !span ? "has no time" : time_us < span->first ? "came before the trace began" : "came after the trace ended";
+    return printf_string("device %d: the table's peak is the one inside the trace, %s after event %" PRId64 "; the device's own, %s after event %" PRId64
+                         ", %s",
+                         peak.device, format_bytes(peak.allocated).c_str(), peak.index - 1, format_bytes(t->peak_allocated).c_str(), t->peak_index - 1, where);
+}
+
+SnapshotOpsView snapshot_ops_view(const MemorySnapshot& snapshot, const Trace& trace, const SnapshotTimeline& timeline,
+                                  const SnapshotOptions& options, const SnapshotOps& ops, std::string trace_name, std::string op, int rows) {
+    SnapshotOpsView v{snapshot, trace, timeline, ops, std::move(trace_name), std::move(op), rows, trace_peaks(snapshot, timeline, options, trace), {}, {}, {}};
+    v.at_peak = allocs_at_peak(v.peaks);
     v.table = op_memory_rows(ops, snapshot, trace, v.at_peak);
     if (!v.op.empty()) v.under = allocations_under(ops, trace, v.op);
     return v;
@@ -85,6 +100,11 @@ nlohmann::json snapshot_ops_json(const SnapshotOpsView& v) {
                         {"bytes_at_peak", r.bytes_at_peak}});
     nlohmann::json j{{"trace", v.trace_name}, {"allocations", v.ops.allocations}, {"timed", v.ops.timed}, {"in_operators", v.ops.in_ops},
                      {"problem", attribution_problem(v.ops, v.trace)}, {"operators", rows}};
+    nlohmann::json peaks = nlohmann::json::array();
+    for (const TracePeak& p : v.peaks)
+        peaks.push_back({{"device", p.device}, {"allocated_bytes", p.allocated}, {"after_events", p.index}, {"device_peak", p.device_peak},
+                         {"blocks", p.blocks.size()}});
+    j["peaks"] = peaks;
     if (!v.op.empty()) {
         nlohmann::json under = nlohmann::json::array();
         for (const OpAllocation& a : v.under) {

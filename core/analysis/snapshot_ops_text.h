@@ -15,17 +15,23 @@ namespace awb {
 struct SnapshotOpsView {
     const MemorySnapshot& snapshot;
     const Trace& trace;
+    const SnapshotTimeline& timeline;
     const SnapshotOps& ops;
     std::string trace_name;            // the trace's file, for the heading
     std::string op;                    // --op: list the allocations made under it; empty: none
     int rows = 15;                     // rows per table (0: all)
-    AllocsAtPeak at_peak;              // of the timeline
+    std::vector<TracePeak> peaks;      // trace_peaks
+    AllocsAtPeak at_peak;              // of the peaks
     std::vector<OpMemoryRow> table;    // op_memory_rows
     std::vector<OpAllocation> under;   // allocations_under(op); empty without one
 };
 
-SnapshotOpsView snapshot_ops_view(const MemorySnapshot& snapshot, const Trace& trace, const SnapshotTimeline& timeline, const SnapshotOps& ops,
-                                  std::string trace_name, std::string op, int rows);
+SnapshotOpsView snapshot_ops_view(const MemorySnapshot& snapshot, const Trace& trace, const SnapshotTimeline& timeline,
+                                  const SnapshotOptions& options, const SnapshotOps& ops, std::string trace_name, std::string op, int rows);
+
+// "peak inside the trace 12.0 MiB after event 140 (the run's peak, 103.0 MiB after event 103, is before
+// the trace began)"; "" when the table's peak is the device's own.
+std::string trace_peak_text(const TracePeak& peak, const SnapshotTimeline& timeline, const MemorySnapshot& snapshot, const Trace& trace);
 
 std::string format_snapshot_ops(const SnapshotOpsView& v);
 nlohmann::json snapshot_ops_json(const SnapshotOpsView& v);

@@ -46,7 +46,7 @@ std::string device_text(const MemorySnapshot& s, const DeviceMemoryTimeline& t, 
     if (t.unmatched_frees)
         out += line("  %" PRId64 " free(s) of addresses not alive: the trace lost their allocs (its history wrapped?)", t.unmatched_frees);
     out += line("  blocks alive at the peak: %zu, largest first", t.at_peak.size()) + blocks_table(s, t.at_peak, rows);
-    out += line("  bytes at the peak under each frame (a block counts for every frame of its stack), most first");
+    out += "  bytes at the peak under each frame (a block counts for every frame of its stack), most first\n";
     out += line("    %-11s %-7s %s", "Bytes", "Blocks", "Frame");
     const size_t n = rows > 0 ? std::min(t.frames_at_peak.size(), size_t(rows)) : t.frames_at_peak.size();
     for (size_t i = 0; i < n; ++i) {
@@ -71,10 +71,11 @@ nlohmann::json blocks_json(const MemorySnapshot& s, const std::vector<LiveBlock>
 
 std::string stack_text(const MemorySnapshot& snapshot, StackId stack, size_t max_frames) {
     if (stack == kNoStack || snapshot.stacks[size_t(stack)].empty()) return "(no stack recorded)";
-    const auto& frames = snapshot.stacks[size_t(stack)];
+    const ShownFrames shown = shown_frames(snapshot, stack, max_frames);
+    if (shown.frames.empty()) return "(only the allocator's own frames)";
     std::string out;
-    for (size_t i = 0; i < frames.size() && i < max_frames; ++i) out += (i ? " <- " : "") + frame_text(snapshot.frames[size_t(frames[i])]);
-    if (frames.size() > max_frames) out += " <- (" + std::to_string(frames.size() - max_frames) + " more)";
+    for (const int32_t i : shown.frames) out += (out.empty() ? "" : " <- ") + frame_text(snapshot.frames[size_t(i)]);
+    if (shown.more) out += " <- (" + std::to_string(shown.more) + " more)";
     return out;
 }
 
@@ -88,7 +89,7 @@ std::string format_snapshot(const MemorySnapshot& s, const SnapshotTimeline& tim
     if (!frame_filter.empty())
         out += line("frame filter '%s': only the blocks with a frame containing it are counted (the final state and reserved bytes are all blocks')",
                     frame_filter.c_str());
-    if (timeline.devices.empty()) out += line("no device has a trace or segments");
+    if (timeline.devices.empty()) out += "no device has a trace or segments\n";
     for (const DeviceMemoryTimeline& t : timeline.devices) out += device_text(s, t, rows);
     return out;
 }

@@ -16,7 +16,8 @@ std::string format_snapshot(const MemorySnapshot& snapshot, const SnapshotTimeli
                             const std::string& frame_filter = {});
 nlohmann::json snapshot_json(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const std::string& frame_filter = {});
 
-// "manual (attn.py:34) <- step (train.py:40) <- ...", innermost first; "(no stack recorded)".
+// "manual (attn.py:34) <- step (train.py:40) <- ...", innermost first, without the machinery
+// (is_machinery_frame); "(no stack recorded)".
 std::string stack_text(const MemorySnapshot& snapshot, StackId stack, size_t max_frames = 4);
 
 }  // namespace awb

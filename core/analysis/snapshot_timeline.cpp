@@ -1,5 +1,8 @@
 #include "analysis/snapshot_timeline.h"
 
+#include "analysis/snapshot_frames.h"
+
+#include <cstdint>
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -56,14 +59,14 @@ class Replay {
 public:
     Replay(const SnapshotOptions& options, DeviceMemoryTimeline& t) : options_(options), t_(t), x_end_(t.events + 1) {}
 
-    void run(const std::vector<SnapshotEvent>& events, const std::vector<LiveBlock>& start, int64_t reserved) {
+    void run(const std::vector<SnapshotEvent>& events, const std::vector<LiveBlock>& start, int64_t reserved, size_t until = SIZE_MAX) {
         const bool filtered = options_.keep.has_value();
         for (const LiveBlock& b : start) begin(b, 0);
         t_.allocated.reserve(size_t(x_end_));
         t_.reserved.reserve(size_t(x_end_));
         if (filtered) t_.allocated_all.reserve(size_t(x_end_));
         push(reserved, filtered);
-        for (size_t i = 0; i < events.size(); ++i) {
+        for (size_t i = 0; i < events.size() && i < until; ++i) {
             const SnapshotEvent& e = events[i];
             const int64_t x = int64_t(i) + 1;
             if (e.action == SnapshotAction::Alloc) {
@@ -124,7 +127,8 @@ private:
     int64_t all_ = 0;
 };
 
-// Bytes under each frame: per distinct stack first (blocks share stacks), then its frames, each once.
+// Bytes under each frame: per distinct stack first (blocks share stacks), then its frames, each once;
+// not the recording's machinery (is_machinery_frame), under which every block is.
 std::vector<FrameBytes> frames_of(const MemorySnapshot& snapshot, const std::vector<LiveBlock>& blocks) {
     std::map<StackId, std::pair<int64_t, int64_t>> by_stack;  // bytes, blocks
     for (const LiveBlock& b : blocks)
@@ -140,6 +144,7 @@ std::vector<FrameBytes> frames_of(const MemorySnapshot& snapshot, const std::vec
         std::sort(seen.begin(), seen.end());
         seen.erase(std::unique(seen.begin(), seen.end()), seen.end());  // a recursive frame counts once
         for (int32_t f : seen) {
+            if (is_machinery_frame(snapshot.frames[size_t(f)])) continue;
             FrameBytes& fb = by_frame[f];
             fb.frame = f;
             fb.bytes += totals.first;
@@ -210,9 +215,13 @@ void stack_bands(const std::vector<Element>& elements, size_t max_bands, DeviceM
     }
 }
 
-DeviceMemoryTimeline replay_device(const MemorySnapshot& snapshot, int device, const SnapshotOptions& options) {
+const std::vector<SnapshotEvent>& events_of(const MemorySnapshot& snapshot, int device) {
     static const std::vector<SnapshotEvent> kNone;
-    const auto& events = size_t(device) < snapshot.device_traces.size() ? snapshot.device_traces[size_t(device)] : kNone;
+    return size_t(device) < snapshot.device_traces.size() ? snapshot.device_traces[size_t(device)] : kNone;
+}
+
+DeviceMemoryTimeline replay_device(const MemorySnapshot& snapshot, int device, const SnapshotOptions& options) {
+    const auto& events = events_of(snapshot, device);
     DeviceMemoryTimeline t;
     t.device = device;
     t.events = int64_t(events.size());
@@ -241,6 +250,15 @@ DeviceMemoryTimeline replay_device(const MemorySnapshot& snapshot, int device, c
 }
 
 }  // namespace
+
+std::vector<LiveBlock> blocks_alive_at(const MemorySnapshot& snapshot, int device, int64_t x, const SnapshotOptions& options) {
+    const auto& events = events_of(snapshot, device);
+    DeviceMemoryTimeline scratch;
+    scratch.events = int64_t(events.size());
+    Replay replay(options, scratch);
+    replay.run(events, alive_at_start(snapshot.segments, device, events), 0, size_t(std::max<int64_t>(x, 0)));
+    return alive_at(replay.elements, x);
+}
 
 SnapshotTimeline analyze_snapshot(const MemorySnapshot& snapshot, const SnapshotOptions& options) {
     int devices = int(snapshot.device_traces.size());

@@ -81,6 +81,10 @@ struct SnapshotOptions {
 
 SnapshotTimeline analyze_snapshot(const MemorySnapshot& snapshot, const SnapshotOptions& options = {});
 
+// The blocks counted alive at position X of a device's event axis (0: before its first event),
+// largest first: its trace replayed up to there.
+std::vector<LiveBlock> blocks_alive_at(const MemorySnapshot& snapshot, int device, int64_t x, const SnapshotOptions& options = {});
+
 // The blocks' bytes together (those at the peak, those alive before recording).
 int64_t bytes_of(const std::vector<LiveBlock>& blocks);
 

@@ -9,6 +9,8 @@ namespace awb {
 
 template <typename... Args>
 std::string printf_string(const char* format, Args... args) {
+    // A format with nothing to format is its own text (and -Wformat-security warns of it).
+    static_assert(sizeof...(Args) > 0, "printf_string without arguments: use the text itself");
     char buf[512];
     const int n = std::snprintf(buf, sizeof buf, format, args...);
     if (n < int(sizeof buf)) return n < 0 ? std::string() : std::string(buf, size_t(n));

@@ -573,6 +573,10 @@ class Check:
                 path = os.path.join(d, f"{variant}.cpu-fixture.pickle")
                 shutil.copy2(os.path.join(SNAPSHOT_FIXTURES, f"{variant}.p4.pickle"), path)
                 files.append((f"{variant}.cpu-fixture", path))
+            for name in ("manual.attnwb", "sdpa.attnwb", "manual.pytorch", "sdpa.pytorch"):  # a GPU run's, committed
+                path = os.path.join(d, f"{name}.gpu-fixture.pickle")
+                shutil.copy2(os.path.join(SNAPSHOT_FIXTURES, "gpu", f"{name}.pickle"), path)
+                files.append((f"{name}.gpu-fixture", path))
         self.add("snapshots", verdicts)
         if not files:
             return True
@@ -591,7 +595,9 @@ class Check:
             pair = [os.path.join(d, "linked.cpu-fixture.pickle"), os.path.join(d, "linked.cpu-fixture.trace.json.gz")]
             for source, copy in zip(("manual.pickle", "manual.trace.json.gz"), pair):
                 shutil.copy2(os.path.join(SNAPSHOT_FIXTURES, "linked", source), copy)
-            pairs = [("linked.cpu-fixture", *pair)]
+            pairs = [("linked.cpu-fixture", *pair)] + [
+                (f"{v}.attnwb.gpu-fixture", os.path.join(d, f"{v}.attnwb.gpu-fixture.pickle"),
+                 os.path.join(SNAPSHOT_FIXTURES, "gpu", f"{v}.attnwb.trace.json.gz")) for v in ("manual", "sdpa")]
         self.add("snapshots", [self.snapshot_operators(*pair) for pair in pairs])
         for variant in ("manual", "sdpa"):
             ours, theirs = inspected.get(f"{variant}.attnwb"), inspected.get(f"{variant}.pytorch")

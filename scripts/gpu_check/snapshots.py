@@ -25,7 +25,7 @@ from rules import Verdict
 
 # The snapshot read as attnwb reads it, shared with the references that check attnwb here.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "reference"))
-from snapshot_replay import alive_before, devices_of, final_state, frame_text  # noqa: E402
+from snapshot_replay import alive_before, devices_of, final_state, frame_text, is_machinery  # noqa: E402
 
 GROWS = ("segment_alloc", "segment_map")
 SHRINKS = ("segment_free", "segment_unmap")
@@ -65,10 +65,11 @@ def live_after(events, before, n):
 
 
 def frames_of(live):
-    """{frame: [bytes, blocks]}: every block counts once for every distinct frame of its stack."""
+    """{frame: [bytes, blocks]}: every block counts once for every distinct frame of its stack (not the
+    recording's machinery)."""
     out = {}
     for size, stack in live.values():
-        for key in {frame_text(f) for f in stack}:
+        for key in {frame_text(f) for f in stack if not is_machinery(f)}:
             slot = out.setdefault(key, [0, 0])
             slot[0] += size
             slot[1] += 1

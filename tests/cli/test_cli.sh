@@ -268,6 +268,17 @@ check "inspect --trace of another run says why nothing is placed" 0 'not the sam
     inspect "$linked/manual.pickle" --trace "$(cd "$(dirname "$0")/.." && pwd)/fixtures/traces/torch2/manual_train.json"
 check "inspect --trace of a missing file is one message" 2 'attnwb inspect: --trace: .*no-such.json' -- \
     inspect "$linked/manual.pickle" --trace "$tmp/no-such.json"
+check "inspect --op without --trace is refused" 2 '--op requires --trace' -- inspect "$linked/manual.pickle" --op aten::bmm
+# A real CUDA run (tests/fixtures/memory_snapshots/gpu/): the snapshot holds the warm-up, the trace only the
+# profiled steps; the table reads the peak inside the trace and says where the run's own peak was.
+gpu_snaps="$snapshots/gpu"
+check "inspect --trace of a real CUDA run reads the peak inside the trace" 0 \
+    "the table's peak is the one inside the trace, 103.0 MiB after event 163; the device's own, 103.0 MiB after event 103, came before the trace began" -- \
+    inspect "$gpu_snaps/manual.attnwb.pickle" --trace "$gpu_snaps/manual.attnwb.trace.json.gz"
+check "inspect --trace of a real CUDA run: the warm-up's blocks are named as such" 0 '67.0 MiB +5 +195.0 MiB +43 +\(before the trace began\)' -- \
+    inspect "$gpu_snaps/manual.attnwb.pickle" --trace "$gpu_snaps/manual.attnwb.trace.json.gz"
+check "inspect of a real CUDA snapshot hides the allocator's frames" 0 '32.0 MiB +0x7f4af2000000 +3 +at::cuda::setWorkspaceForHandle' -- \
+    inspect "$gpu_snaps/manual.attnwb.pickle"
 if python_check "import json; o=json.load(open('$tmp/snapops.json'))['snapshots'][0]['operators']; \
     r={x['operator']: x for x in o['operators']}; assert o['in_operators'] == 37 and r['aten::bmm']['bytes'] == 1572864, o" >"$tmp/py"; then
     echo "ok   inspect --trace --json"; passed=$((passed + 1))

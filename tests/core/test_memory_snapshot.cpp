@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analysis/snapshot_frames.h"
 #include "analysis/snapshot_timeline.h"
 #include "io/memory_snapshot_read.h"
 
@@ -56,6 +57,40 @@ TEST(MemorySnapshot, ReplayEqualsPythonsForEveryProtocolAndGzip) {
                 EXPECT_EQ(got.allocated.back(), got.final_allocated) << "the replay ends where the snapshot's final state is";
                 EXPECT_EQ(got.unmatched_frees, 0);
             }
+        }
+    }
+}
+
+// Real CUDA snapshots, recorded on an H100 by the GPU check (tests/fixtures/memory_snapshots/gpu/): by
+// attnwb profile --memory-snapshot (LibTorch's pickle, protocol 2, C++ stacks) and by PyTorch's
+// _record_memory_history / _dump_snapshot (protocol 4, Python and C++ stacks). Each equals the
+// plain-Python replay of its events (scripts/gpu_check/snapshots.py, NAME.pickle.replay.json), frames
+// included, with the recording's machinery (the unwinder, the caching allocator) left out of both.
+TEST(MemorySnapshot, RealCudaSnapshotsEqualTheirPythonReplay) {
+    for (const char* name : {"manual.attnwb", "sdpa.attnwb", "manual.pytorch", "sdpa.pytorch"}) {
+        SCOPED_TRACE(name);
+        const std::string path = snapshot_fixture(std::string("gpu/") + name + ".pickle");
+        const nlohmann::json want = nlohmann::json::parse(std::ifstream(path + ".replay.json"));
+        const MemorySnapshot snap = read_memory_snapshot(path);
+        const SnapshotTimeline timeline = analyze_snapshot(snap);
+        ASSERT_EQ(timeline.devices.size(), want.size());
+        const DeviceMemoryTimeline& got = timeline.devices[0];
+        const nlohmann::json& w = want[0];
+        EXPECT_EQ(got.events, w["events"]);
+        EXPECT_EQ(got.peak_allocated, w["peak_allocated_bytes"]);
+        EXPECT_EQ(got.peak_index, w["peak_after_events"]);
+        EXPECT_EQ(got.peak_reserved, w["peak_reserved_bytes"]);
+        EXPECT_EQ(got.final_allocated, w["final_allocated_bytes"]);
+        EXPECT_EQ(got.blocks, w["blocks"]);
+        EXPECT_EQ(blocks_json(got.at_peak), w["blocks_at_peak"]);
+        EXPECT_EQ(blocks_json(got.before_recording), w["alive_before_recording"]);
+        std::map<std::string, std::vector<int64_t>> frames;
+        for (const FrameBytes& f : got.frames_at_peak) frames[frame_text(snap.frames[size_t(f.frame)])] = {f.bytes, f.blocks};
+        EXPECT_EQ(nlohmann::json(frames), w["frames_at_peak"]);
+        EXPECT_EQ(got.unmatched_frees, 0);
+        // The cuBLAS workspace (32 MiB on Hopper) is the largest block at the manual variant's peak.
+        if (std::string(name).rfind("manual", 0) == 0) {
+            EXPECT_EQ(got.at_peak.front().size, 32 << 20);
         }
     }
 }

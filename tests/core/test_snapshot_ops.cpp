@@ -47,7 +47,10 @@ TEST(SnapshotOps, TheTableSaysWhichOperatorHoldsThePeak) {
     const SnapshotTimeline timeline = analyze_snapshot(l.snapshot);
     const auto& device = timeline.devices.back();
     EXPECT_EQ(device.peak_allocated, l.want["peak_allocated"].get<int64_t>());
-    const std::vector<OpMemoryRow> rows = op_memory_rows(l.ops, l.snapshot, l.imported.trace, allocs_at_peak(timeline));
+    const std::vector<TracePeak> peaks = trace_peaks(l.snapshot, timeline, {}, l.imported.trace);
+    ASSERT_EQ(peaks.size(), 1u);
+    EXPECT_TRUE(peaks[0].device_peak);  // the profile covers the whole run here
+    const std::vector<OpMemoryRow> rows = op_memory_rows(l.ops, l.snapshot, l.imported.trace, allocs_at_peak(peaks));
     ASSERT_EQ(rows.size(), l.want["by_op"].size());
     for (const OpMemoryRow& row : rows) {
         SCOPED_TRACE(row.name);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replays the GPU check's step (e) and (f) on the traces the lent H200 recorded (tests/fixtures/gpu/h200-*):
+"""Replays the GPU check's step (e) and (f) on the traces the lent H200 and H100 recorded (tests/fixtures/gpu/h200-*, h100-*):
 attnwb inspect of PyTorch's own trace of each case against PyTorch's key_averages of the same profile
 (exact to rounding: rows, calls, CPU and CUDA times, kernels), of attnwb's Kineto trace against the same table
 (the profile rules: calls, per-row device time, Self CUDA total, kernels, launches), and the attention calls
@@ -57,7 +57,7 @@ KNOWN = {("chunked", "CUDA peak"): "max_memory_allocated: attnwb 81.34 MiB, PyTo
 
 def main():
     attnwb = sys.argv[1]
-    folders = sys.argv[2:] or sorted(glob.glob(os.path.join(HERE, "..", "fixtures", "gpu", "h200-*")))
+    folders = sys.argv[2:] or sorted(glob.glob(os.path.join(HERE, "..", "fixtures", "gpu", "h[12]00-*")))
     failed = 0
     for folder in folders:
         verdicts = replay(attnwb, folder)

@@ -21,6 +21,9 @@ Written:
                          attribution against PyTorch's own: key_averages()'s self CPU memory per op
                          (allocated minus freed inside it) beside the same sum from the snapshot.
 
+With --recompute: manual.link.json computed again from the two files written before (no torch needed;
+PyTorch's self CPU memory, measured by that run, is kept from the old manual.link.json).
+
 With --agreement: five more runs, each allocation's op by that rule against the op holding its exact
 time (what PyTorch's profiler attributes memory by); writes nothing.
 """
@@ -32,11 +35,12 @@ import shutil
 import sys
 from pathlib import Path
 
-import torch
-from torch.cuda._memory_viz import _profile_to_snapshot
-from torch.profiler._memory_profiler import Action, TensorKey
-
 from snapshot_views_reference import lives
+
+if "--recompute" not in sys.argv:
+    import torch
+    from torch.cuda._memory_viz import _profile_to_snapshot
+    from torch.profiler._memory_profiler import Action, TensorKey
 
 out = Path(__file__).resolve().parents[1] / "fixtures" / "memory_snapshots" / "linked"
 out.mkdir(parents=True, exist_ok=True)
@@ -94,8 +98,17 @@ def innermost(ops, t_us):
     return min(holding, key=lambda o: (o[1] - o[0], -o[0])) if holding else None
 
 
-def peak_allocs(snapshot, device):
+def unplaced(ops, t_us):
+    """Where an allocation no op made falls against the ops' span, in whole microseconds."""
+    if t_us < min(o[0] for o in ops) // 1000:
+        return "(before the trace began)"
+    return "(after the trace ended)" if t_us > max(o[1] for o in ops) // 1000 else "(between operators)"
+
+
+def peak_allocs(snapshot, device, window):
+    """The allocs alive at the peak among the events timed inside WINDOW (the ops' span, microseconds)."""
     blocks, events = lives(snapshot, device)
+    trace = snapshot["device_traces"][device]
     alloc = [0] * (events + 2)
     for _, size, _, _, begin, end in blocks:
         alloc[begin] += size
@@ -103,7 +116,8 @@ def peak_allocs(snapshot, device):
     running, best, at = 0, -1, 0
     for x in range(events + 1):
         running += alloc[x]
-        if running > best:
+        inside = x > 0 and window[0] <= trace[x - 1].get("time_us", -1) <= window[1]
+        if inside and running > best:
             best, at = running, x
     return {b[3] for b in blocks if b[3] >= 0 and b[4] <= at < b[5]}, best
 
@@ -112,14 +126,14 @@ def expected(snapshot, chrome, prof):
     ops = cpu_ops(chrome)
     device = len(snapshot["device_traces"]) - 1
     trace = snapshot["device_traces"][device]
-    at_peak, peak = peak_allocs(snapshot, device)
+    at_peak, peak = peak_allocs(snapshot, device, (min(o[0] for o in ops) // 1000, max(o[1] for o in ops) // 1000))
     by_op, net, allocs, under = {}, {}, [], {name: [] for name in UNDER}
     for i, e in enumerate(trace):
         if e["action"] not in ("alloc", "free_completed"):
             continue
         op = innermost(ops, e["time_us"])
         name = op[2] if op else None
-        key = name or "(outside every operator)"
+        key = name or unplaced(ops, e["time_us"])
         net[key] = net.get(key, 0) + (e["size"] if e["action"] == "alloc" else -e["size"])
         if e["action"] != "alloc":
             continue
@@ -134,7 +148,8 @@ def expected(snapshot, chrome, prof):
         for parent in UNDER:
             if op and any(o[2] == parent and o[0] <= op[0] and op[1] <= o[1] for o in ops):
                 under[parent].append(i)
-    torch_self = {e.key: e.self_cpu_memory_usage for e in prof.key_averages() if e.self_cpu_memory_usage}
+    torch_self = ({e.key: e.self_cpu_memory_usage for e in prof.key_averages() if e.self_cpu_memory_usage} if prof else
+                  json.loads((out / "manual.link.json").read_text())["torch_self_cpu_memory"])
     return {"device": device, "allocations": len(allocs), "in_ops": sum(1 for _, n in allocs if n), "peak_allocated": peak,
             "innermost": allocs, "by_op": by_op, "under": under,
             "net_by_op": net, "torch_self_cpu_memory": torch_self}
@@ -164,6 +179,12 @@ def agreement(runs):
 def main():
     if "--agreement" in sys.argv:
         return agreement(5)
+    if "--recompute" in sys.argv:
+        snapshot = pickle.loads((out / "manual.pickle").read_bytes())
+        chrome = json.loads(gzip.decompress((out / "manual.trace.json.gz").read_bytes()))
+        want = expected(snapshot, chrome, None)
+        (out / "manual.link.json").write_text(json.dumps(want, indent=1) + "\n")
+        return print(f"wrote {out / 'manual.link.json'} again: {want['allocations']} allocations, {want['in_ops']} inside ops")
     prof = record()
     chrome_path = out / "manual.trace.json"
     prof.export_chrome_trace(str(chrome_path))

@@ -30,7 +30,7 @@ import torch
 import torch.nn.functional as F
 from torch.cuda._memory_viz import _profile_to_snapshot
 
-from snapshot_replay import alive_before, devices_of, final_state
+from snapshot_replay import alive_before, devices_of, final_state, is_machinery
 
 out = Path(__file__).resolve().parents[1] / "fixtures" / "memory_snapshots"
 out.mkdir(parents=True, exist_ok=True)
@@ -132,7 +132,7 @@ def replay(snapshot, device):
             live.pop(e["addr"], None)
     frames = {}
     for size, stack in live.values():
-        for key in {frame_key(f) for f in stack}:
+        for key in {frame_key(f) for f in stack if not is_machinery(f)}:
             frames[key] = frames.get(key, 0) + size
     order = lambda blocks: sorted(([a, s] for a, (s, _) in blocks.items()), key=lambda x: (-x[1], x[0]))
     return {"device": device, "events": len(events), "peak_allocated": peak, "peak_index": peak_index,

@@ -10,6 +10,22 @@ def frame_text(f):
     return name if filename in ("", "none") else f"{name} ({filename}:{f.get('line', 0)})"
 
 
+MACHINERY_NAMES = ("unwind::unwind", "CapturedTraceback::gather", "gather_with_cpp", "__libc_start_main", "PyEval_",
+                   "PyObject_", "PyFunction_", "CUDACachingAllocator::", "c10::impl::wrap_kernel_functor_unboxed_",
+                   "c10::Dispatcher::")
+MACHINERY_FILES = ("core/boxing", "/Register", "/Redispatch", "pythonrun.c", "Modules/main.c", "Objects/call.c",
+                   "Objects/methodobject.c", "pycore_ceval.h", "ceval.c", "cpython/abstract.h")
+
+
+def is_machinery(f):
+    """A frame of the recording's own machinery, which attnwb hides from stacks and from the bytes under
+    each frame (analysis/snapshot_frames: is_machinery_frame): memory_viz's _frame_filter, the caching
+    allocator's functions, the dispatcher's wrappers, frames without a symbol."""
+    name, filename = f.get("name", ""), f.get("filename", "")
+    return (name in ("??", "_start") or any(n in name for n in MACHINERY_NAMES)
+            or any(n in filename for n in MACHINERY_FILES))
+
+
 def devices_of(snapshot):
     """The devices attnwb lists: those with trace events or segments."""
     traces = snapshot.get("device_traces", [])

@@ -24,7 +24,7 @@ import pickle
 import re
 from pathlib import Path
 
-from snapshot_replay import alive_before, devices_of, final_state, frame_text
+from snapshot_replay import alive_before, devices_of, final_state, frame_text, is_machinery
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "memory_snapshots"
 FILTERS = {"manual": ["softmax", "BACKWARD", "no such frame"], "sdpa": ["scaled_dot_product", "backward"],
@@ -107,7 +107,10 @@ def allocated_by(frames):
     python = [f for f in frames or [] if file_of(f).endswith(".py") and len(file_of(f)) > 3]
     torch_python = lambda f: (file_of(f).startswith("torch/") or "/torch/" in file_of(f)
                               or "/site-packages/torch" in file_of(f) or "/dist-packages/torch" in file_of(f))
-    chosen = next((f for f in python if not torch_python(f)), python[0] if python else (frames[0] if frames else None))
+    aten_op = [f for f in frames or [] if f.get("name", "").startswith("at::_ops::") and "::call(" in f.get("name", "")]
+    shown = [f for f in frames or [] if not is_machinery(f)]
+    chosen = next((f for f in python if not torch_python(f)),
+                  python[0] if python else aten_op[0] if aten_op else shown[0] if shown else (frames[0] if frames else None))
     return frame_text(chosen) if chosen else "(no stack recorded)"
 
 

@@ -299,7 +299,29 @@ int main(int argc, char** argv) {
         linked = linked && window.grab().save(out + QStringLiteral("/memory-snapshot-operators-1000x700.png"));
         window.resize(1600, 1000);
     }
-    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict && snapshot && compare && linked;
+    // A real CUDA run (an H100, tests/fixtures/memory_snapshots/gpu/): attnwb profile's snapshot, C++ stacks,
+    // with its trace; the timeline, then the Operators page with aten::bmm selected.
+    bool cuda = open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/gpu/manual.attnwb.trace.json.gz")) &&
+                open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/gpu/manual.attnwb.pickle"));
+    if (cuda) {
+        raise("memory-snapshot");
+        window.memorySnapshot()->tabs()->setCurrentIndex(0);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        cuda = window.grab().save(out + QStringLiteral("/memory-snapshot-cuda.png"));
+        window.memorySnapshot()->tabs()->setCurrentIndex(4);
+        QTableView* operators = window.operatorPanel()->view();
+        const QModelIndexList found = operators->model()->match(operators->model()->index(0, 0), Qt::DisplayRole, QStringLiteral("aten::bmm"), 1,
+                                                                Qt::MatchExactly);
+        if (!found.isEmpty()) operators->selectionModel()->setCurrentIndex(found.front(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        cuda = cuda && !found.isEmpty() && window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators.png"));
+        window.resize(1000, 700);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        cuda = cuda && window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators-1000x700.png"));
+        window.resize(1600, 1000);
+    }
+    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict && snapshot && compare && linked &&
+                     cuda;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }

@@ -137,7 +137,7 @@ private slots:
         const MemorySnapshot snap = read_memory_snapshot(fixture("linked/manual.pickle").toStdString());
         const ImportedTrace trace = import_chrome_trace(fixture("linked/manual.trace.json.gz").toStdString());
         const SnapshotOps ops = attribute_allocations(snap, trace.trace);
-        const std::vector<OpMemoryRow> want = op_memory_rows(ops, snap, trace.trace, allocs_at_peak(analyze_snapshot(snap)));
+        const std::vector<OpMemoryRow> want = op_memory_rows(ops, snap, trace.trace, allocs_at_peak(trace_peaks(snap, analyze_snapshot(snap), {}, trace.trace)));
         QCOMPARE(page->operatorCount(), int(want.size()));
         QCOMPARE(page->operatorTable()->model()->index(0, OpMemoryModel::AtPeak).data().toString(), format_bytes(want.front().bytes_at_peak));
         QVERIFY2(page->status()->text().contains(QStringLiteral("%1 of %2 allocations").arg(ops.in_ops).arg(ops.allocations)),
