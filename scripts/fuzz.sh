@@ -100,7 +100,7 @@ if [ "$target" = trace_import ]; then
 elif [ "$target" = memory_snapshot ]; then
   dict="$src/pickle.dict"
   fixtures="$root/tests/fixtures/memory_snapshots"
-  for f in "$fixtures"/*.pickle "$fixtures"/*.pickle.gz "$fixtures"/bad/*.pickle "$fixtures"/linked/*.pickle; do add_seed "$f" "fixture_"; done
+  for f in "$fixtures"/*.pickle "$fixtures"/*.pickle.gz "$fixtures"/bad/*.pickle "$fixtures"/linked/*.pickle "$fixtures"/gpu/*.pickle; do add_seed "$f" "fixture_"; done
 else
   dict="$src/results.dict"
   for f in "$src/seeds-results/${target#results_}"/*; do add_seed "$f" "seed_"; done

@@ -99,12 +99,28 @@ void MemoryBandsChart::paintEvent(QPaintEvent*) {
     paintAxes(p);
     p.save();
     p.setClipRect(plotArea());
+    paintTraceSpan(p);
     paintCurves(p);
     paintBands(p);
     paintPeak(p);
     p.restore();
     paintMarks(p);
     paintLegend(p);
+}
+
+void MemoryBandsChart::setTraceSpan(std::pair<int64_t, int64_t> x) {
+    trace_span_ = x;
+    update();
+}
+
+// The linked trace's part of the run: a pale column from its first event to its last, named at the top.
+void MemoryBandsChart::paintTraceSpan(QPainter& p) const {
+    if (trace_span_.first < 0) return;
+    const QRectF area = plotArea();
+    const QRectF span(QPointF(px(double(trace_span_.first)), area.top()), QPointF(px(double(trace_span_.second)), area.bottom()));
+    p.fillRect(span, QColor(0x2c, 0xa0, 0x2c, 28));
+    p.setPen(QColor(0x2c, 0x80, 0x2c));
+    p.drawText(span.adjusted(4, 2, 0, 0), Qt::AlignLeft | Qt::AlignTop, tr("the trace"));
 }
 
 void MemoryBandsChart::setMarks(std::vector<int64_t> alloc_events) {

@@ -26,6 +26,10 @@ public:
     // Alloc events (indices into the shown device's trace) to mark; sorted here. Empty: none.
     void setMarks(std::vector<int64_t> alloc_events);
     const std::vector<int64_t>& marks() const { return marks_; }
+    // The positions of the event axis the linked trace covers (TracePeak::first_x, last_x), shaded behind
+    // the blocks; {-1, -1}: none.
+    void setTraceSpan(std::pair<int64_t, int64_t> x);
+    std::pair<int64_t, int64_t> traceSpan() const { return trace_span_; }
     // What is under a point of the widget: a band's index (>= 0), kSmallerBlocks, or kNothing.
     static constexpr int kNothing = -1;
     static constexpr int kSmallerBlocks = -2;
@@ -60,6 +64,7 @@ private:
     void paintPeak(class QPainter& p) const;
     void paintLegend(class QPainter& p) const;
     void paintMarks(class QPainter& p) const;
+    void paintTraceSpan(class QPainter& p) const;
     bool marked(const BlockBand& band) const;
 
     std::shared_ptr<const SnapshotShown> shown_;
@@ -68,6 +73,7 @@ private:
     double y_max_ = 1;
     int pinned_ = kNothing;
     std::vector<int64_t> marks_;
+    std::pair<int64_t, int64_t> trace_span_{-1, -1};
     QPoint drag_from_;
     double drag_x0_ = 0;
     bool dragging_ = false;

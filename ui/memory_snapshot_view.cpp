@@ -74,6 +74,7 @@ MemorySnapshotView::MemorySnapshotView(QWidget* parent)
         const int row = device_->currentIndex();
         const bool shown = shown_ && row >= 0 && size_t(row) < shown_->timeline.devices.size();
         chart_->setMarks(shown ? ops_->marks(shown_->timeline.devices[size_t(row)].device) : std::vector<int64_t>{});
+        chart_->setTraceSpan(shown ? ops_->traceSpan(shown_->timeline.devices[size_t(row)].device) : std::pair<int64_t, int64_t>{-1, -1});
         if (!chart_->marks().empty())
             details_->setLines(tr("Outlined in red, with a tick under each: the %1 block(s) allocated while %2 ran (the Operators page lists them)")
                                    .arg(chart_->marks().size())
@@ -166,6 +167,7 @@ void MemorySnapshotView::showDevice(int row) {
     }
     const DeviceMemoryTimeline& t = shown_->timeline.devices[size_t(row)];
     chart_->setMarks(ops_->marks(t.device));
+    chart_->setTraceSpan(ops_->traceSpan(t.device));
     diff_->showDevice(t.device);
     summary_->setLines(summaryText(t));
     peak_->setShown(shown_, t.at_peak, t.peak_allocated);

@@ -173,6 +173,7 @@ void SnapshotOpsPanel::display() {
         blocks_model_->setAllocations(nullptr, {});
         op_status_->setLines(QString());
         marks_.clear();
+        spans_.clear();
         status_->setLines(!trace_ ? tr("Open the chrome trace of the same run too (File > Open; profiled while the snapshot recorded) to see "
                                        "which operator allocated each block, and select an operator to see its blocks")
                                   : tr("Open the memory snapshot of the run of %1 (File > Open its pickle) to see which of its operators "
@@ -187,6 +188,8 @@ void SnapshotOpsPanel::display() {
     page->ops = ops_;
     const std::vector<TracePeak> peaks = trace_peaks(*shown_->snapshot, shown_->timeline, shown_->options, *trace_);
     page->at_peak = allocs_at_peak(peaks);
+    spans_.clear();
+    for (const TracePeak& p : peaks) spans_[p.device] = {p.first_x, p.last_x};
     page_ = std::move(page);
     const std::string why = attribution_problem(*ops_, *trace_);
     QStringList lines{why.empty() ? tr("%1 of %2 allocations made inside operators of %3; select one (here or in the Operators panel) for "
@@ -227,6 +230,11 @@ void SnapshotOpsPanel::showBlocks() {
     blocks_model_->setAllocations(page_, std::move(under));
     fit_columns(block_view_, OpBlockModel::MadeBy);
     emit updated();
+}
+
+std::pair<int64_t, int64_t> SnapshotOpsPanel::traceSpan(int device) const {
+    const auto it = spans_.find(device);
+    return it == spans_.end() ? std::pair<int64_t, int64_t>{-1, -1} : it->second;
 }
 
 std::vector<int64_t> SnapshotOpsPanel::marks(int device) const {

@@ -76,6 +76,8 @@ public:
 
     // The chosen operator's allocations on DEVICE (alloc events of its trace), to mark in the chart.
     std::vector<int64_t> marks(int device) const;
+    // The positions of DEVICE's event axis the trace covers (TracePeak::first_x, last_x); {-1, -1}: none.
+    std::pair<int64_t, int64_t> traceSpan(int device) const;
 
 signals:
     void updated();  // the page shows what it was last given (the marks too)
@@ -94,6 +96,7 @@ private:
     std::shared_ptr<const SnapshotOpsShown> page_;
     QString op_;
     std::map<int, std::vector<int64_t>> marks_;  // by device
+    std::map<int, std::pair<int64_t, int64_t>> spans_;  // by device: traceSpan
     int generation_ = 0;
     LinesLabel* status_;
     LinesLabel* op_status_;

@@ -114,7 +114,10 @@ std::vector<TracePeak> trace_peaks(const MemorySnapshot& snapshot, const Snapsho
         int64_t best = -1;
         for (size_t i = 0; i < n; ++i) {
             const int64_t time_us = snapshot.device_traces[d][i].time_us;
-            if (time_us >= span->first && time_us <= span->second && t.allocated[i + 1] > best) {
+            if (time_us < span->first || time_us > span->second) continue;
+            if (p.first_x < 0) p.first_x = int64_t(i) + 1;
+            p.last_x = int64_t(i) + 1;
+            if (t.allocated[i + 1] > best) {
                 best = t.allocated[i + 1];
                 p.index = int64_t(i) + 1;
             }

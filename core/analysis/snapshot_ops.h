@@ -75,6 +75,7 @@ struct TracePeak {
     int64_t allocated = 0;
     bool device_peak = true;       // it is the device's own peak
     std::vector<LiveBlock> blocks; // largest first
+    int64_t first_x = -1, last_x = -1;  // the positions after the first and the last event inside the span; -1: none
 };
 // OPTIONS: the timeline's (its frame filter).
 std::vector<TracePeak> trace_peaks(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const SnapshotOptions& options,

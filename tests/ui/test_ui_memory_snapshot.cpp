@@ -174,6 +174,33 @@ private slots:
         QVERIFY(view->chart()->marks().empty());
     }
 
+    // A real CUDA run (tests/fixtures/memory_snapshots/gpu/): the snapshot holds two warm-up steps the
+    // trace does not. The chart shades the trace's part of the run, the page says whose peak it reads,
+    // and the warm-up's allocations have a row of their own.
+    void aRealCudaRunsWarmUpIsOutsideItsTrace() {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        MemorySnapshotView* view = window.memorySnapshot();
+        SnapshotOpsPanel* page = view->operatorsPage();
+        QSignalSpy rows_ready(window.operatorPanel(), &OperatorPanel::rowsReady);
+        QVERIFY(open_and_wait(window, fixture("gpu/manual.attnwb.trace.json.gz")));
+        QTRY_VERIFY_WITH_TIMEOUT(!rows_ready.isEmpty(), 30'000);
+        QVERIFY(open_and_wait(window, fixture("gpu/manual.attnwb.pickle")));
+        QTRY_VERIFY_WITH_TIMEOUT(page->operatorCount() > 0, 30'000);
+        const MemorySnapshot snap = read_memory_snapshot(fixture("gpu/manual.attnwb.pickle").toStdString());
+        const ImportedTrace trace = import_chrome_trace(fixture("gpu/manual.attnwb.trace.json.gz").toStdString());
+        const std::vector<TracePeak> peaks = trace_peaks(snap, analyze_snapshot(snap), {}, trace.trace);
+        QCOMPARE(peaks.size(), size_t(1));
+        QVERIFY(peaks[0].first_x > 100);  // after the warm-up's events
+        QCOMPARE(view->chart()->traceSpan(), std::make_pair(peaks[0].first_x, peaks[0].last_x));
+        QVERIFY2(page->status()->text().contains(QStringLiteral("the table's peak is the one inside the trace")), qPrintable(page->status()->text()));
+        const QModelIndexList before = page->operatorTable()->model()->match(page->operatorTable()->model()->index(0, OpMemoryModel::Operator),
+                                                                             Qt::DisplayRole, QStringLiteral("(before the trace began)"), 1, Qt::MatchExactly);
+        QCOMPARE(before.size(), 1);
+        QVERIFY(!view->chart()->grab().isNull());
+    }
+
     void aSecondSnapshotIsComparedWithTheFirst() {
         MainWindow window;
         window.resize(1600, 1000);
