@@ -40,6 +40,16 @@
 using namespace awb;
 
 // File > Open of path, waiting until the engine thread has read it and the views have settled.
+// Selects the operator NAME in the Operators panel (what the Memory snapshot's Operators page follows).
+bool select_operator(ui::MainWindow& window, const QString& name) {
+    QTableView* operators = window.operatorPanel()->view();
+    const QModelIndexList found = operators->model()->match(operators->model()->index(0, 0), Qt::DisplayRole, name, 1, Qt::MatchExactly);
+    if (found.isEmpty()) return false;
+    operators->selectionModel()->setCurrentIndex(found.front(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    return true;
+}
+
 bool open_and_wait(ui::MainWindow& window, const QString& path) {
     QEventLoop loop;
     QObject::connect(window.engine(), &ui::Engine::resultsOpened, &loop, &QEventLoop::quit, Qt::QueuedConnection);
@@ -288,12 +298,8 @@ int main(int argc, char** argv) {
     if (linked) {
         raise("memory-snapshot");
         window.memorySnapshot()->tabs()->setCurrentIndex(4);
-        QTableView* operators = window.operatorPanel()->view();
-        const QModelIndexList found = operators->model()->match(operators->model()->index(0, 0), Qt::DisplayRole, QStringLiteral("aten::matmul"), 1,
-                                                                Qt::MatchExactly);
-        if (!found.isEmpty()) operators->selectionModel()->setCurrentIndex(found.front(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        linked = !found.isEmpty() && window.grab().save(out + QStringLiteral("/memory-snapshot-operators.png"));
+        const bool found = select_operator(window, QStringLiteral("aten::matmul"));
+        linked = found && window.grab().save(out + QStringLiteral("/memory-snapshot-operators.png"));
         window.resize(1000, 700);
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         linked = linked && window.grab().save(out + QStringLiteral("/memory-snapshot-operators-1000x700.png"));
@@ -309,12 +315,7 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         cuda = window.grab().save(out + QStringLiteral("/memory-snapshot-cuda.png"));
         window.memorySnapshot()->tabs()->setCurrentIndex(4);
-        QTableView* operators = window.operatorPanel()->view();
-        const QModelIndexList found = operators->model()->match(operators->model()->index(0, 0), Qt::DisplayRole, QStringLiteral("aten::bmm"), 1,
-                                                                Qt::MatchExactly);
-        if (!found.isEmpty()) operators->selectionModel()->setCurrentIndex(found.front(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        cuda = cuda && !found.isEmpty() && window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators.png"));
+        cuda = cuda && select_operator(window, QStringLiteral("aten::bmm")) && window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators.png"));
         window.resize(1000, 700);
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         cuda = cuda && window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators-1000x700.png"));
