@@ -140,26 +140,42 @@ void SnapshotOpsPanel::setTrace(std::shared_ptr<const Trace> trace, const QStrin
     attribute();
 }
 
+namespace {
+
+// What the background work gives the page: the allocations' operators and the peaks inside the trace.
+struct Placed {
+    std::shared_ptr<const SnapshotOps> ops;
+    std::vector<TracePeak> peaks;
+};
+
+}  // namespace
+
 // The allocations given to the trace's operators, again only when the snapshot or the trace changed
-// (a new frame filter changes the peak, not who allocated what).
+// (a new frame filter changes the peak, not who allocated what); the peaks inside the trace each time
+// (a replay up to one where the device's own peak is outside it), off the GUI thread when large.
 void SnapshotOpsPanel::attribute() {
     const int generation = ++generation_;
     if (!shown_ || !trace_) {
         ops_.reset();
+        peaks_.clear();
         display();
         return;
     }
-    if (ops_ && ops_snapshot_ == shown_->snapshot.get() && ops_trace_ == trace_.get()) {
-        display();
-        return;
-    }
+    const bool placed = ops_ && ops_snapshot_ == shown_->snapshot.get() && ops_trace_ == trace_.get();
     const bool large = shown_->snapshot->event_count() + int64_t(trace_->events().size()) >= int64_t(kBackgroundEvents);
-    if (large) status_->setLines(tr("Placing the snapshot's allocations in %1's operators...").arg(trace_name_));
+    if (large && !placed) status_->setLines(tr("Placing the snapshot's allocations in %1's operators...").arg(trace_name_));
     compute_then(
-        this, large, [snapshot = shown_->snapshot, trace = trace_] { return std::make_shared<const SnapshotOps>(attribute_allocations(*snapshot, *trace)); },
-        [this, generation, snapshot = shown_->snapshot.get(), trace = trace_.get()](std::shared_ptr<const SnapshotOps> ops) {
+        this, large,
+        [shown = shown_, trace = trace_, ops = placed ? ops_ : nullptr] {
+            auto out = std::make_shared<Placed>();
+            out->ops = ops ? ops : std::make_shared<const SnapshotOps>(attribute_allocations(*shown->snapshot, *trace));
+            out->peaks = trace_peaks(*shown->snapshot, shown->timeline, shown->options, *trace);
+            return std::shared_ptr<const Placed>(std::move(out));
+        },
+        [this, generation, snapshot = shown_->snapshot.get(), trace = trace_.get()](std::shared_ptr<const Placed> out) {
             if (generation != generation_) return;  // newer inputs are coming
-            ops_ = std::move(ops);
+            ops_ = out->ops;
+            peaks_ = out->peaks;
             ops_snapshot_ = snapshot;
             ops_trace_ = trace;
             display();
@@ -173,7 +189,6 @@ void SnapshotOpsPanel::display() {
         blocks_model_->setAllocations(nullptr, {});
         op_status_->setLines(QString());
         marks_.clear();
-        spans_.clear();
         status_->setLines(!trace_ ? tr("Open the chrome trace of the same run too (File > Open; profiled while the snapshot recorded) to see "
                                        "which operator allocated each block, and select an operator to see its blocks")
                                   : tr("Open the memory snapshot of the run of %1 (File > Open its pickle) to see which of its operators "
@@ -186,10 +201,7 @@ void SnapshotOpsPanel::display() {
     page->shown = shown_;
     page->trace = trace_;
     page->ops = ops_;
-    const std::vector<TracePeak> peaks = trace_peaks(*shown_->snapshot, shown_->timeline, shown_->options, *trace_);
-    page->at_peak = allocs_at_peak(peaks);
-    spans_.clear();
-    for (const TracePeak& p : peaks) spans_[p.device] = {p.first_x, p.last_x};
+    page->at_peak = allocs_at_peak(peaks_);
     page_ = std::move(page);
     const std::string why = attribution_problem(*ops_, *trace_);
     QStringList lines{why.empty() ? tr("%1 of %2 allocations made inside operators of %3; select one (here or in the Operators panel) for "
@@ -198,8 +210,8 @@ void SnapshotOpsPanel::display() {
                                         .arg(ops_->allocations)
                                         .arg(trace_name_)
                                   : tr("%1: %2").arg(trace_name_, QString::fromStdString(why))};
-    for (const TracePeak& p : peaks)
-        if (const std::string text = trace_peak_text(p, shown_->timeline, *shown_->snapshot, *trace_); !text.empty())
+    for (const TracePeak& p : peaks_)
+        if (const std::string text = trace_peak_text(p, shown_->timeline, *shown_->snapshot); !text.empty())
             lines << QString::fromStdString(text);
     status_->setLines(lines.join(QLatin1Char('\n')));
     ops_model_->setRows(why.empty() ? op_memory_rows(*ops_, *shown_->snapshot, *trace_, page_->at_peak) : std::vector<OpMemoryRow>{});
@@ -233,8 +245,10 @@ void SnapshotOpsPanel::showBlocks() {
 }
 
 std::pair<int64_t, int64_t> SnapshotOpsPanel::traceSpan(int device) const {
-    const auto it = spans_.find(device);
-    return it == spans_.end() ? std::pair<int64_t, int64_t>{-1, -1} : it->second;
+    if (!page_) return {-1, -1};
+    for (const TracePeak& p : peaks_)
+        if (p.device == device) return {p.first_x, p.last_x};
+    return {-1, -1};
 }
 
 std::vector<int64_t> SnapshotOpsPanel::marks(int device) const {

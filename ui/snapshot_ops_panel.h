@@ -96,7 +96,7 @@ private:
     std::shared_ptr<const SnapshotOpsShown> page_;
     QString op_;
     std::map<int, std::vector<int64_t>> marks_;  // by device
-    std::map<int, std::pair<int64_t, int64_t>> spans_;  // by device: traceSpan
+    std::vector<TracePeak> peaks_;                // trace_peaks of shown_ and trace_, made with ops_
     int generation_ = 0;
     LinesLabel* status_;
     LinesLabel* op_status_;

@@ -21,7 +21,7 @@ std::string heading(const SnapshotOpsView& v) {
                                               format_count(v.ops.timed).c_str()));
     if (const std::string why = attribution_problem(v.ops, v.trace); !why.empty()) out += text_line("  " + why);
     for (const TracePeak& p : v.peaks)
-        if (const std::string peak = trace_peak_text(p, v.timeline, v.snapshot, v.trace); !peak.empty()) out += text_line("  " + peak);
+        if (const std::string peak = trace_peak_text(p, v.timeline, v.snapshot); !peak.empty()) out += text_line("  " + peak);
     return out;
 }
 
@@ -65,13 +65,13 @@ std::string time_in_trace(const SnapshotEvent& e, const Trace& trace) {
     return format_ms(double(e.time_us * 1000 - trace.begin_ns()));
 }
 
-std::string trace_peak_text(const TracePeak& peak, const SnapshotTimeline& timeline, const MemorySnapshot& snapshot, const Trace& trace) {
+std::string trace_peak_text(const TracePeak& peak, const SnapshotTimeline& timeline, const MemorySnapshot& snapshot) {
     if (peak.device_peak) return "";
     const auto t = std::find_if(timeline.devices.begin(), timeline.devices.end(), [&](const DeviceMemoryTimeline& d) { return d.device == peak.device; });
     if (t == timeline.devices.end() || t->peak_index == 0) return "";
-    const int64_t time_us = snapshot.device_traces[size_t(peak.device)][size_t(t->peak_index - 1)].time_us;
-    const auto span = operators_span_us(trace);
-    const char* where = time_us < 0 || !span ? "has no time" : time_us < span->first ? "came before the trace began" : "came after the trace ended";
+    // The device's peak is not inside the trace's events [first_x, last_x] (peak.device_peak is false).
+    const bool timed = snapshot.device_traces[size_t(peak.device)][size_t(t->peak_index - 1)].time_us >= 0;
+    const char* where = !timed ? "has no time" : t->peak_index < peak.first_x ? "came before the trace began" : "came after the trace ended";
     return printf_string("device %d: the table's peak is the one inside the trace, %s after event %" PRId64 "; the device's own, %s after event %" PRId64
                          ", %s",
                          peak.device, format_bytes(peak.allocated).c_str(), peak.index - 1, format_bytes(t->peak_allocated).c_str(), t->peak_index - 1, where);

@@ -29,9 +29,9 @@ struct SnapshotOpsView {
 SnapshotOpsView snapshot_ops_view(const MemorySnapshot& snapshot, const Trace& trace, const SnapshotTimeline& timeline,
                                   const SnapshotOptions& options, const SnapshotOps& ops, std::string trace_name, std::string op, int rows);
 
-// "peak inside the trace 12.0 MiB after event 140 (the run's peak, 103.0 MiB after event 103, is before
-// the trace began)"; "" when the table's peak is the device's own.
-std::string trace_peak_text(const TracePeak& peak, const SnapshotTimeline& timeline, const MemorySnapshot& snapshot, const Trace& trace);
+// "device 0: the table's peak is the one inside the trace, 103.0 MiB after event 163; the device's own,
+// 103.0 MiB after event 103, came before the trace began"; "" when the table's peak is the device's own.
+std::string trace_peak_text(const TracePeak& peak, const SnapshotTimeline& timeline, const MemorySnapshot& snapshot);
 
 std::string format_snapshot_ops(const SnapshotOpsView& v);
 nlohmann::json snapshot_ops_json(const SnapshotOpsView& v);
