@@ -42,8 +42,6 @@ double bytes_step(double range) {
     return nice_step(range / unit, 5) * unit;
 }
 
-QString hex(int64_t addr) { return QStringLiteral("0x") + QString::number(quint64(addr), 16); }
-
 }  // namespace
 
 MemoryBandsChart::MemoryBandsChart(QWidget* parent) : QWidget(parent) {
@@ -284,7 +282,7 @@ QString MemoryBandsChart::describe(const QPoint& pos) const {
                                                  : tr("allocated at event %1").arg(b.block.alloc_event);
     const QString died = b.end >= int64_t(t->allocated.size()) ? tr("alive at the snapshot") : tr("freed at event %1").arg(b.end - 1);
     return where + tr("\n\nBlock of %1 at %2, %3, %4\nAllocated by %5\n\nStack, innermost first:\n%6")
-                       .arg(format_bytes(b.block.size), hex(b.block.addr), born, died,
+                       .arg(format_bytes(b.block.size), format_address(b.block.addr), born, died,
                             shown_->frameText(shown_->allocatingFrame(b.block.stack)), shown_->stackText(b.block.stack));
 }
 

@@ -10,8 +10,6 @@ namespace awb::ui {
 
 namespace {
 
-QString hex(int64_t addr) { return QStringLiteral("0x") + QString::number(quint64(addr), 16); }
-
 // A swatch of a frame's colour, for the cells that name one.
 QVariant swatch(const QColor& colour) {
     QPixmap pixmap(10, 10);
@@ -36,7 +34,7 @@ QString SnapshotBlockModel::text(int r, int c) const {
     switch (c) {
         case Size: return format_bytes(b.size);
         case Share: return shareText(b.size);
-        case Address: return hex(b.addr);
+        case Address: return format_address(b.addr);
         case Allocated: return b.alloc_event < 0 ? tr("before recording") : tr("event %1").arg(b.alloc_event);
         case AllocatedBy: return shown_->frameText(shown_->allocatingFrame(b.stack));
         default: return shown_->stackText(b.stack, 4).replace(QLatin1Char('\n'), QStringLiteral(" <- "));
@@ -123,7 +121,7 @@ void SegmentModel::setSegments(std::shared_ptr<const SnapshotShown> shown, int d
 QString SegmentModel::text(int r, int c) const {
     const SegmentRow& s = row(r);
     switch (c) {
-        case Address: return hex(s.segment->address);
+        case Address: return format_address(s.segment->address);
         case Size: return format_bytes(s.segment->total_size);
         case Allocated: return format_bytes(s.allocated);
         case Free: return format_bytes(s.segment->total_size - s.allocated);

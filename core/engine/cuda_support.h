@@ -8,6 +8,13 @@
 
 namespace awb::cuda {
 
+// Whether this LibTorch was built with CUDA (what available() can say yes to at all).
+#ifdef AWB_WITH_CUDA
+inline constexpr bool kBuilt = true;
+#else
+inline constexpr bool kBuilt = false;
+#endif
+
 bool available();
 int device_count();
 bool supports_bf16(int device);

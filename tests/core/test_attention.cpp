@@ -15,12 +15,12 @@
 #include "model/printf_string.h"
 #include "model/units.h"
 #include "trace_builders.h"
+#include "test_support.h"
 
 using namespace awb;
 
 namespace {
 
-std::string fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/traces/" + name; }
 
 TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id, std::vector<std::vector<int64_t>> shapes = {},
               std::vector<std::string> concrete = {}) {
@@ -35,7 +35,7 @@ using test_traces::gpu_kernel;
 }  // namespace
 
 TEST(Attention, SdpaCpuFlashForwardAndBackwardOfATorch211Trace) {
-    const ImportedTrace t = import_chrome_trace(fixture("torch2/sdpa_train_stack.pt.trace.json.gz"));
+    const ImportedTrace t = import_chrome_trace(test::trace_fixture("torch2/sdpa_train_stack.pt.trace.json.gz"));
     const auto calls = attention_instances(t.trace);
     ASSERT_EQ(calls.size(), 4u);  // two steps, a forward and a backward each
     int backward = 0;
@@ -59,7 +59,7 @@ TEST(Attention, SdpaCpuFlashForwardAndBackwardOfATorch211Trace) {
 }
 
 TEST(Attention, ManualPatternAndItsFlopsEqualTheVariantsCount) {
-    const ImportedTrace t = import_chrome_trace(fixture("torch2/manual_train.json"));
+    const ImportedTrace t = import_chrome_trace(test::trace_fixture("torch2/manual_train.json"));
     auto calls = attention_instances(t.trace);
     ASSERT_EQ(calls.size(), 4u);  // two steps, a forward and a backward each
     // The backward, as autograd ran it: from the P V matmul's backward node to the Q K^T one's.
@@ -93,7 +93,7 @@ TEST(Attention, ManualPatternAndItsFlopsEqualTheVariantsCount) {
 }
 
 TEST(Attention, GroupedQueryAttentionWrittenOutWithAPaddingMask) {
-    const ImportedTrace t = import_chrome_trace(fixture("torch2/gqa_padding_forward.json"));
+    const ImportedTrace t = import_chrome_trace(test::trace_fixture("torch2/gqa_padding_forward.json"));
     const auto calls = attention_instances(t.trace);
     ASSERT_EQ(calls.size(), 2u);
     for (const AttentionInstance& a : calls) {
@@ -172,14 +172,14 @@ TEST(Attention, BottomRightCausalOfXformersMaskTypeTwo) {
 }
 
 TEST(Attention, NoneInATraceWithoutAttention) {
-    const ImportedTrace t = import_chrome_trace(fixture("kineto_2021.json"));
+    const ImportedTrace t = import_chrome_trace(test::trace_fixture("kineto_2021.json"));
     EXPECT_TRUE(attention_instances(t.trace).empty());
     EXPECT_NE(format_attention({}).find("none found"), std::string::npos);
 }
 
 TEST(Attention, ProfileReportsKeepTheCallsAndTheHtmlReportShowsThem) {
     ProfileResult run;
-    run.trace = import_chrome_trace(fixture("torch2/sdpa_train_stack.pt.trace.json.gz")).trace;
+    run.trace = import_chrome_trace(test::trace_fixture("torch2/sdpa_train_stack.pt.trace.json.gz")).trace;
     run.spec_known = false;
     const ProfileReport report = make_report(run, analyze_run(run));
     ASSERT_EQ(report.attention.size(), 4u);
@@ -341,7 +341,7 @@ TEST(Attention, OurOwnRunsSpecGivesTheCausalFlagTheTraceLacks) {
     manual.head_dim = 16;
     manual.mask = MaskKind::Window;
     manual.window = 16;
-    const auto calls = attention_instances(import_chrome_trace(fixture("torch2/manual_train.json")).trace, &manual);
+    const auto calls = attention_instances(import_chrome_trace(test::trace_fixture("torch2/manual_train.json")).trace, &manual);
     ASSERT_FALSE(calls.empty());
     for (const AttentionInstance& a : calls) {
         if (!a.backward) continue;

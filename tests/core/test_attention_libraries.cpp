@@ -16,12 +16,13 @@
 #include "io/run_json.h"
 #include "io/trace_import.h"
 #include "trace_builders.h"
+#include "test_support.h"
 
 using namespace awb;
 
 namespace {
 
-std::string fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/traces/libraries/" + name; }
+std::string library_fixture(const std::string& name) { return test::trace_fixture("libraries/" + name); }
 
 struct Op {
     std::string name;
@@ -59,7 +60,7 @@ std::map<int64_t, int64_t> kernel_ns_by_op(const Trace& trace) {
 }  // namespace
 
 TEST(AttentionLibraries, VllmUnifiedAttentionOfAPublicTrace) {
-    const ImportedTrace t = import_chrome_trace(fixture("vllm_unified_attention.json.gz"));
+    const ImportedTrace t = import_chrome_trace(library_fixture("vllm_unified_attention.json.gz"));
     const RunAnalysis analysis = analyze_run(t.trace);
     const auto& calls = analysis.attention;
     ASSERT_EQ(calls.size(), 3u);
@@ -95,7 +96,7 @@ TEST(AttentionLibraries, VllmUnifiedAttentionOfAPublicTrace) {
 }
 
 TEST(AttentionLibraries, SglangPagedDecodeOfAGraphCaptureTrace) {
-    const ImportedTrace t = import_chrome_trace(fixture("sglang_paged_decode_capture.json.gz"));
+    const ImportedTrace t = import_chrome_trace(library_fixture("sglang_paged_decode_capture.json.gz"));
     const auto calls = attention_instances(t.trace);
     ASSERT_EQ(calls.size(), 3u);
     for (const AttentionInstance& a : calls) {
@@ -119,7 +120,7 @@ TEST(AttentionLibraries, SglangPagedDecodeOfAGraphCaptureTrace) {
 TEST(AttentionLibraries, SageAttentionTritonOpsGiveTheirShapes) {
     // xDiT's Flux under torch.compile: Inductor's op "sage_fwd_1" launches the Triton kernel sage_fwd with
     // Q, K int8 and V fp8 [1, 24, 768, 128] (24 heads, 768 tokens, head dim 128; no mask).
-    const ImportedTrace t = import_chrome_trace(fixture("xdit_sage_capture.json.gz"));
+    const ImportedTrace t = import_chrome_trace(library_fixture("xdit_sage_capture.json.gz"));
     const auto calls = attention_instances(t.trace);
     ASSERT_EQ(calls.size(), 3u);
     for (const AttentionInstance& a : calls) {
@@ -309,7 +310,7 @@ TEST(AttentionLibraries, TheRulesTableNamesEveryLibrary) {
 }
 
 TEST(AttentionLibraries, JsonKeepsNullsAndTheReasons) {
-    const ImportedTrace t = import_chrome_trace(fixture("sglang_paged_decode_capture.json.gz"));
+    const ImportedTrace t = import_chrome_trace(library_fixture("sglang_paged_decode_capture.json.gz"));
     const auto calls = attention_instances(t.trace);
     ASSERT_FALSE(calls.empty());
     const nlohmann::json j = calls[0];

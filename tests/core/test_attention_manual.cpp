@@ -14,12 +14,13 @@
 #include "analysis/attention.h"
 #include "io/trace_import.h"
 #include "trace_builders.h"
+#include "test_support.h"
 
 using namespace awb;
 
 namespace {
 
-std::string fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/traces/manual/" + name; }
+std::string manual_fixture(const std::string& name) { return test::trace_fixture("manual/" + name); }
 
 struct Found {
     Trace trace;
@@ -27,7 +28,7 @@ struct Found {
 };
 
 Found found_in(const std::string& name) {
-    Found f{import_chrome_trace(fixture(name)).trace, {}, {}};
+    Found f{import_chrome_trace(manual_fixture(name)).trace, {}, {}};
     for (const AttentionInstance& a : attention_instances(f.trace)) (a.backward ? f.backward : f.forward).push_back(a);
     return f;
 }
@@ -208,7 +209,7 @@ const Finding* finding(const std::vector<Finding>& found, const std::string& rul
 
 ProfileResult imported(const std::string& name) {
     ProfileResult run;
-    run.trace = import_chrome_trace(fixture(name)).trace;
+    run.trace = import_chrome_trace(manual_fixture(name)).trace;
     run.spec_known = false;
     return run;
 }
@@ -246,7 +247,7 @@ TEST(ManualAttention, AdvisorSaysTheScoresAreMaterialisedInAnImportedTrace) {
 
 namespace {
 
-TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, int64_t id, std::vector<std::vector<int64_t>> shapes = {}) {
+TraceEvent half_op(const std::string& name, int64_t start_us, int64_t end_us, int64_t id, std::vector<std::vector<int64_t>> shapes = {}) {
     const bool inputs = !shapes.empty();
     return test_traces::cpu_op(name, start_us, end_us, id, inputs ? EventInputs{std::move(shapes), {"c10::Half", "c10::Half"}, {}, {}} : EventInputs{});
 }
@@ -260,11 +261,11 @@ TEST(ManualAttention, AdvisorSharesOfTheDeviceTimeBetweenTheMatmuls) {
     // kernels 100 + 460 + 100 us, and 340 us of other work: the softmax is 46% of the device time.
     const int64_t bh = 16, n = 5185, d = 64;
     std::vector<TraceEvent> events{
-        op("aten::bmm", 0, 10, 1, {{bh, n, d}, {bh, d, n}}),
-        op("aten::softmax", 10, 20, 2, {{bh, n, n}, {}, {}}),
-        op("aten::_softmax", 11, 19, 3, {{bh, n, n}, {}, {}}),
-        op("aten::bmm", 20, 30, 4, {{bh, n, n}, {bh, n, d}}),
-        op("aten::linear", 40, 50, 5, {{1, n, 768}, {768, 768}}),
+        half_op("aten::bmm", 0, 10, 1, {{bh, n, d}, {bh, d, n}}),
+        half_op("aten::softmax", 10, 20, 2, {{bh, n, n}, {}, {}}),
+        half_op("aten::_softmax", 11, 19, 3, {{bh, n, n}, {}, {}}),
+        half_op("aten::bmm", 20, 30, 4, {{bh, n, n}, {bh, n, d}}),
+        half_op("aten::linear", 40, 50, 5, {{1, n, 768}, {768, 768}}),
         gpu_kernel("ampere_fp16_s16816gemm", 100, 200, 1),
         gpu_kernel("cunn_SoftMaxForward", 200, 660, 3),
         gpu_kernel("ampere_fp16_s16816gemm", 660, 760, 4),
@@ -287,10 +288,10 @@ TEST(ManualAttention, AnInnerSoftmaxEndingAMicrosecondLateIsStillTheSoftmaxs) {
     // Whole-microsecond clocks (LibTorch's own traces) can end _softmax 1 us after its softmax: it is
     // then the softmax's sibling, not its child, and the walk to P V passes it.
     std::vector<TraceEvent> events{
-        op("aten::matmul", 0, 10, 1, {{1, 2, 64, 16}, {1, 2, 16, 64}}),
-        op("aten::softmax", 12, 20, 2, {{1, 2, 64, 64}, {}, {}}),
-        op("aten::_softmax", 13, 21, 3, {{1, 2, 64, 64}, {}, {}}),
-        op("aten::matmul", 22, 30, 4, {{1, 2, 64, 64}, {1, 2, 64, 16}}),
+        half_op("aten::matmul", 0, 10, 1, {{1, 2, 64, 16}, {1, 2, 16, 64}}),
+        half_op("aten::softmax", 12, 20, 2, {{1, 2, 64, 64}, {}, {}}),
+        half_op("aten::_softmax", 13, 21, 3, {{1, 2, 64, 64}, {}, {}}),
+        half_op("aten::matmul", 22, 30, 4, {{1, 2, 64, 64}, {1, 2, 64, 16}}),
     };
     const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
     ASSERT_EQ(calls.size(), 1u);

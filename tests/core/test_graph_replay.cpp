@@ -19,12 +19,13 @@
 #include "io/graph_replay_import.h"
 #include "io/trace_files.h"
 #include "io/trace_import.h"
+#include "test_support.h"
 
 using namespace awb;
 
 namespace {
 
-std::string fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/traces/graph_replay/" + name; }
+std::string graph_fixture(const std::string& name) { return test::trace_fixture("graph_replay/" + name); }
 
 std::string public_traces() {
     return (std::filesystem::path(AWB_FIXTURE_DIR) / "../../../shared/public-traces/tracelens").lexically_normal().string();
@@ -104,7 +105,7 @@ TEST(GraphReplay, LaunchCallsKeepTheirKernelNameAndEventsDoNotGrow) {
     if constexpr (sizeof(void*) == 8) {
         EXPECT_LE(sizeof(TraceEvent), 136u);
     }
-    const Trace t = import_chrome_trace(fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")).trace;
+    const Trace t = import_chrome_trace(graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")).trace;
     std::map<std::string, int> kernels_of_launches;
     for (const auto& e : t.events())
         if (e.kind == EventKind::Runtime && e.launch && !e.launch->kernel.empty()) ++kernels_of_launches[e.launch->kernel.str()];
@@ -114,7 +115,7 @@ TEST(GraphReplay, LaunchCallsKeepTheirKernelNameAndEventsDoNotGrow) {
                                   "c10::BFloat16*, c10::BFloat16 const*, int, long, long, long, int, int, int)"],
               3);
     // CUDA's launch calls name nothing: no record for them.
-    const Trace cuda = import_chrome_trace(fixture("cuda/capture_traces/capture.json")).trace;
+    const Trace cuda = import_chrome_trace(graph_fixture("cuda/capture_traces/capture.json")).trace;
     for (const auto& e : cuda.events()) {
         if (e.kind == EventKind::Runtime) {
             EXPECT_EQ(e.launch, nullptr) << e.name;
@@ -124,8 +125,8 @@ TEST(GraphReplay, LaunchCallsKeepTheirKernelNameAndEventsDoNotGrow) {
 
 // Hand-made CUDA pair: graphs A, B, A and one of 4 kernels no capture has; counts and order only.
 TEST(GraphReplay, CudaPairIsMatchedByCountAndOrderAndCountsTheMismatch) {
-    const Trace capture = import_chrome_trace(fixture("cuda/capture_traces/capture.json")).trace;
-    const AttachedTrace a = attach_capture(import_chrome_trace(fixture("cuda/replay.json")).trace, capture);
+    const Trace capture = import_chrome_trace(graph_fixture("cuda/capture_traces/capture.json")).trace;
+    const AttachedTrace a = attach_capture(import_chrome_trace(graph_fixture("cuda/replay.json")).trace, capture);
     const GraphReplayReport& r = a.report;
     EXPECT_EQ(r.graph_launches, 4);
     EXPECT_EQ(r.matched, 3);
@@ -173,7 +174,7 @@ TEST(GraphReplay, CudaPairIsMatchedByCountAndOrderAndCountsTheMismatch) {
     ASSERT_NE(relu, nullptr);
     EXPECT_EQ(relu->cpu_total_ns, 50'000);
     EXPECT_EQ(relu->self_device_ns, 20'000);
-    EXPECT_EQ(find_row(key_averages(import_chrome_trace(fixture("cuda/replay.json")).trace), "aten::relu")->self_device_ns, 20'000);
+    EXPECT_EQ(find_row(key_averages(import_chrome_trace(graph_fixture("cuda/replay.json")).trace), "aten::relu")->self_device_ns, 20'000);
 
     // Each replayed op spans its kernels, a parent its children, and shares the capture's inputs.
     const EventInputs* captured_mm_inputs = nullptr;
@@ -191,7 +192,7 @@ TEST(GraphReplay, CudaPairIsMatchedByCountAndOrderAndCountsTheMismatch) {
     }
     EXPECT_EQ(replayed_mm, 2);
     // Nothing is dropped.
-    EXPECT_EQ(a.trace.events().size(), import_chrome_trace(fixture("cuda/replay.json")).trace.events().size() + 12);
+    EXPECT_EQ(a.trace.events().size(), import_chrome_trace(graph_fixture("cuda/replay.json")).trace.events().size() + 12);
     // Exported (File > Export, workspaces) and read back, the replayed ops still have no CPU time.
     const std::string path = testing::TempDir() + "graph_replay_roundtrip.json";
     write_chrome_trace(a.trace, ChromeTraceInfo{}, path);
@@ -206,7 +207,7 @@ TEST(GraphReplay, CudaPairIsMatchedByCountAndOrderAndCountsTheMismatch) {
 
 // A capture that holds no graph capture, and a replay without graph launches: the trace as it is.
 TEST(GraphReplay, WrongFilesGiveTheTraceAsItIsWithOneProblemEach) {
-    const Trace replay = import_chrome_trace(fixture("cuda/replay.json")).trace;
+    const Trace replay = import_chrome_trace(graph_fixture("cuda/replay.json")).trace;
     const AttachedTrace no_capture = attach_capture(replay, replay);
     EXPECT_EQ(no_capture.report.attributed, 0);
     EXPECT_EQ(no_capture.report.graph_launches, 4);
@@ -216,23 +217,23 @@ TEST(GraphReplay, WrongFilesGiveTheTraceAsItIsWithOneProblemEach) {
     EXPECT_EQ(no_capture.report.unattributed,
               std::vector<std::string>{"4 graph launches (12 kernels): no captured graph to match them against"});
     EXPECT_EQ(no_capture.trace.events().size(), replay.events().size());
-    const Trace capture = import_chrome_trace(fixture("cuda/capture_traces/capture.json")).trace;
+    const Trace capture = import_chrome_trace(graph_fixture("cuda/capture_traces/capture.json")).trace;
     const AttachedTrace no_launch = attach_capture(capture, capture);
     EXPECT_EQ(no_launch.report.graph_launches, 0);
     ASSERT_EQ(no_launch.report.problems.size(), 1u);
     EXPECT_NE(no_launch.report.problems[0].find("no graph launch"), std::string::npos);
 
     // Through the files: each unusable capture named once, the replay still read.
-    ReplayFiles files{{fixture("cuda/replay.json")}, {fixture("cuda/replay.json"), fixture("none.json")}, {}};
+    ReplayFiles files{{graph_fixture("cuda/replay.json")}, {graph_fixture("cuda/replay.json"), graph_fixture("none.json")}, {}};
     const ReplayImport imported = import_replay(files);
     ASSERT_EQ(imported.report.problems.size(), 2u);
     EXPECT_NE(imported.report.problems[0].find("cuda/replay.json' holds no graph capture"), std::string::npos);
     EXPECT_NE(imported.report.problems[1].find("none.json"), std::string::npos);
     EXPECT_EQ(imported.report.attributed, 0);
     EXPECT_EQ(imported.imported.trace.events().size(), replay.events().size());
-    EXPECT_THROW(import_replay_selection({fixture("cuda/replay.json"), fixture("xdit/profile_trace_rank_0.json.gz")}), TraceImportError);
+    EXPECT_THROW(import_replay_selection({graph_fixture("cuda/replay.json"), graph_fixture("xdit/profile_trace_rank_0.json.gz")}), TraceImportError);
     // Another run's capture: it holds graphs, none of them the replay's.
-    const ReplayImport other = import_replay({{fixture("cuda/replay.json")}, {fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")}, {}});
+    const ReplayImport other = import_replay({{graph_fixture("cuda/replay.json")}, {graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")}, {}});
     EXPECT_EQ(other.report.matched, 0);
     EXPECT_EQ(other.report.captured_graphs, 3);
     ASSERT_EQ(other.report.problems.size(), 1u);
@@ -245,19 +246,19 @@ TEST(GraphReplay, WrongFilesGiveTheTraceAsItIsWithOneProblemEach) {
 
 // vLLM's folder layout: the replay beside capture_traces/ with execution_details.json.
 TEST(GraphReplay, FoldersAsVllmWritesThem) {
-    const auto files = replay_files_of(fixture("vllm"));
+    const auto files = replay_files_of(graph_fixture("vllm"));
     ASSERT_TRUE(files.has_value());
-    EXPECT_EQ(files->replay, std::vector<std::string>{fixture("vllm") + "/graph_execution.json.gz"});
-    EXPECT_EQ(files->captures, std::vector<std::string>{fixture("vllm") + "/capture_traces/graph_capture_rank_0.json.gz"});
+    EXPECT_EQ(files->replay, std::vector<std::string>{graph_fixture("vllm") + "/graph_execution.json.gz"});
+    EXPECT_EQ(files->captures, std::vector<std::string>{graph_fixture("vllm") + "/capture_traces/graph_capture_rank_0.json.gz"});
     EXPECT_TRUE(files->problems.empty());
-    EXPECT_FALSE(replay_files_of(fixture("vllm/capture_traces")).has_value());
+    EXPECT_FALSE(replay_files_of(graph_fixture("vllm/capture_traces")).has_value());
     // Without execution_details.json the folder's traces are the captures; it is never a trace itself.
-    EXPECT_EQ(replay_files_of(fixture("cuda"))->captures, std::vector<std::string>{fixture("cuda") + "/capture_traces/capture.json"});
-    EXPECT_EQ(trace_files_of(fixture("vllm/capture_traces")),
-              std::vector<std::string>{fixture("vllm") + "/capture_traces/graph_capture_rank_0.json.gz"});
+    EXPECT_EQ(replay_files_of(graph_fixture("cuda"))->captures, std::vector<std::string>{graph_fixture("cuda") + "/capture_traces/capture.json"});
+    EXPECT_EQ(trace_files_of(graph_fixture("vllm/capture_traces")),
+              std::vector<std::string>{graph_fixture("vllm") + "/capture_traces/graph_capture_rank_0.json.gz"});
     // A selection in any order: the file with the captures is the capture.
     const ReplayImport selected = import_replay_selection(
-        {fixture("vllm/capture_traces/graph_capture_rank_0.json.gz"), fixture("vllm/graph_execution.json.gz")});
+        {graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz"), graph_fixture("vllm/graph_execution.json.gz")});
     const ReplayImport folder = import_replay(*files);
     EXPECT_EQ(selected.report.attributed, 34);
     EXPECT_EQ(folder.report, selected.report);
@@ -266,7 +267,7 @@ TEST(GraphReplay, FoldersAsVllmWritesThem) {
 // Cut from vLLM's PIECEWISE replay: 3 graph pieces (4, 15, 15 kernels) matched piece by piece by the
 // kernel names ROCm's launch calls carry; the attention op between the pieces stays as it ran.
 TEST(GraphReplay, VllmPiecesAreAttributedToTheirOps) {
-    const AttachedTrace a = attach_files(fixture("vllm/graph_execution.json.gz"), fixture("vllm/capture_traces/graph_capture_rank_0.json.gz"));
+    const AttachedTrace a = attach_files(graph_fixture("vllm/graph_execution.json.gz"), graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz"));
     EXPECT_EQ(a.report.graph_launches, 3);
     EXPECT_EQ(a.report.matched, 3);
     EXPECT_EQ(a.report.captured_graphs, 3);
@@ -290,7 +291,7 @@ TEST(GraphReplay, VllmPiecesAreAttributedToTheirOps) {
     EXPECT_EQ(by_kernel["triton_poi_fused_0"], Chains{"triton_poi_fused_0"});
     expect_replayed_ops_consistent(a.trace);
     // Before: no op held the graphs' kernels; after: all of them, and the table's other rows are unchanged.
-    const Trace replay = import_chrome_trace(fixture("vllm/graph_execution.json.gz")).trace;
+    const Trace replay = import_chrome_trace(graph_fixture("vllm/graph_execution.json.gz")).trace;
     const auto before = key_averages(replay), after = key_averages(a.trace);
     int64_t graph_ns = 0;
     for (const auto& e : replay.events())
@@ -311,7 +312,7 @@ TEST(GraphReplay, VllmPiecesAreAttributedToTheirOps) {
 // them all and one more); sage_fwd's kernels are linked to the op that launched them at capture, with
 // its recorded input dims.
 TEST(GraphReplay, XditSageAttentionKernelsGetTheirCaptureOp) {
-    const AttachedTrace a = attach_files(fixture("xdit/profile_trace_rank_0.json.gz"), fixture("xdit/capture_traces/capture_trace_rank_0.json.gz"));
+    const AttachedTrace a = attach_files(graph_fixture("xdit/profile_trace_rank_0.json.gz"), graph_fixture("xdit/capture_traces/capture_trace_rank_0.json.gz"));
     EXPECT_EQ(a.report.graph_launches, 2);
     EXPECT_EQ(a.report.matched, 2);
     EXPECT_EQ(a.report.captured_graphs, 1);
@@ -336,7 +337,7 @@ TEST(GraphReplay, XditSageAttentionKernelsGetTheirCaptureOp) {
     expect_replayed_ops_consistent(a.trace);
     // The kernels were linked to the op around the graph launch (its External id): their time moves
     // to the replayed ops, none is lost or counted twice.
-    const Trace replay = import_chrome_trace(fixture("xdit/profile_trace_rank_0.json.gz")).trace;
+    const Trace replay = import_chrome_trace(graph_fixture("xdit/profile_trace_rank_0.json.gz")).trace;
     EXPECT_EQ(linked_device_ns(key_averages(a.trace)), linked_device_ns(key_averages(replay)));
     const std::vector<OperatorRow> rows = key_averages(a.trace);  // kept: sage_row points into it
     const auto sage_row = find_row(rows, "sage_fwd_1");
@@ -381,7 +382,7 @@ TEST(GraphReplay, PublicTraces) {
 // independently by a Python pass over the fixture: 3 regions, 34 launches; 8 device events of 71.112 us
 // ran outside them), and the advisor says so instead of calling the capture's CPU time dispatch.
 TEST(GraphCapture, ACaptureTraceIsRecognisedAndItsLaunchesCounted) {
-    const Trace capture = import_chrome_trace(fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")).trace;
+    const Trace capture = import_chrome_trace(graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")).trace;
     const GraphCaptureSummary s = graph_capture_summary(capture);
     EXPECT_EQ(s.graphs, 3);
     EXPECT_EQ(s.launches, 34);
@@ -399,8 +400,8 @@ TEST(GraphCapture, ACaptureTraceIsRecognisedAndItsLaunchesCounted) {
     EXPECT_EQ(findings.front().rule, "graph-capture");
     EXPECT_TRUE(std::none_of(findings.begin(), findings.end(), [](const Finding& f) { return f.rule == "dispatch-bound"; }));
     // The hand-made CUDA capture: graph A (2 kernels and a copy) and B (2 kernels).
-    EXPECT_EQ(graph_capture_summary(import_chrome_trace(fixture("cuda/capture_traces/capture.json")).trace).launches, 5);
+    EXPECT_EQ(graph_capture_summary(import_chrome_trace(graph_fixture("cuda/capture_traces/capture.json")).trace).launches, 5);
     // A replay is not a capture.
-    EXPECT_EQ(graph_capture_summary(import_chrome_trace(fixture("cuda/replay.json")).trace).graphs, 0);
-    EXPECT_EQ(graph_capture_note(graph_capture_summary(import_chrome_trace(fixture("cuda/replay.json")).trace)), "");
+    EXPECT_EQ(graph_capture_summary(import_chrome_trace(graph_fixture("cuda/replay.json")).trace).graphs, 0);
+    EXPECT_EQ(graph_capture_note(graph_capture_summary(import_chrome_trace(graph_fixture("cuda/replay.json")).trace)), "");
 }

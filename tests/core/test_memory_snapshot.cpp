@@ -14,11 +14,12 @@
 #include "analysis/snapshot_frames.h"
 #include "analysis/snapshot_timeline.h"
 #include "io/memory_snapshot_read.h"
+#include "test_support.h"
 
 namespace awb {
 namespace {
 
-std::string snapshot_fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/" + name; }
+using test::snapshot_fixture;
 
 nlohmann::json blocks_json(const std::vector<LiveBlock>& blocks) {
     nlohmann::json a = nlohmann::json::array();

@@ -9,11 +9,12 @@
 #include <sstream>
 
 #include "io/pickle_reader.h"
+#include "test_support.h"
 
 namespace awb::pickle {
 namespace {
 
-std::string snapshot_fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/" + name; }
+using test::snapshot_fixture;
 
 // As Python's json.dump wrote it (tuples as lists, keys as str).
 nlohmann::json to_json(const PickleValue& v, int depth = 0) {

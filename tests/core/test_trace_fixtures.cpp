@@ -19,7 +19,6 @@ using namespace awb;
 
 namespace {
 
-std::string fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/traces/" + name; }
 
 const OperatorRow* find_row(const std::vector<OperatorRow>& rows, const std::string& name, DeviceKind device = DeviceKind::CPU) {
     for (const auto& r : rows)
@@ -52,8 +51,8 @@ using test::import_error;
 // Written by Debian's PyTorch 1.13 (legacy exporter: a plain array, no cat): every operator row torch's
 // own key_averages() printed for the same profile, exactly, negative self time included.
 TEST(TraceFixtures, RealTorchTraceMatchesTorchKeyAverages) {
-    const ImportedTrace t = import_chrome_trace(fixture("torch_cpu_profile.json"));
-    std::ifstream in(fixture("torch_cpu_profile.expected.json"));
+    const ImportedTrace t = import_chrome_trace(test::trace_fixture("torch_cpu_profile.json"));
+    std::ifstream in(test::trace_fixture("torch_cpu_profile.expected.json"));
     const auto expected = nlohmann::json::parse(in);
     EXPECT_EQ(int64_t(t.trace.events().size()), expected.at("x_events").get<int64_t>());
     const auto rows = key_averages(t.trace);
@@ -80,11 +79,11 @@ class Torch2TraceFixture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Torch2TraceFixture, MatchesTorchKeyAverages) {
     const std::string file = GetParam();
-    std::ifstream in(fixture("torch2/" + file.substr(0, file.find('.')) + ".expected.json"));
+    std::ifstream in(test::trace_fixture("torch2/" + file.substr(0, file.find('.')) + ".expected.json"));
     ASSERT_TRUE(in) << file;
     const auto expected = nlohmann::json::parse(in);
     EXPECT_EQ(expected.at("torch_version").get<std::string>().rfind("2.11.", 0), 0u);
-    const ImportedTrace t = import_chrome_trace(fixture("torch2/" + file));
+    const ImportedTrace t = import_chrome_trace(test::trace_fixture("torch2/" + file));
     EXPECT_EQ(t.notes.skipped_events, 0);
     for (bool by_shape : {false, true}) {
         SCOPED_TRACE(by_shape ? "by shape" : "by name");
@@ -116,7 +115,7 @@ INSTANTIATE_TEST_SUITE_P(Torch211, Torch2TraceFixture,
 TEST(TraceFixtures, Kineto2xOperatorsKernelsMemoryAndMetadata) {
     for (const char* name : {"kineto_gpu_2x.json", "kineto_gpu_2x.json.gz"}) {
         SCOPED_TRACE(name);
-        const ImportedTrace t = import_chrome_trace(fixture(name));
+        const ImportedTrace t = import_chrome_trace(test::trace_fixture(name));
         const auto rows = key_averages(t.trace);
         // Runtime calls link to their op by External id and take no device time; kernels are counted once.
         // The step's and attn_fwd's device time hold no gpu_user_annotation span (PyTorch's table adds the
@@ -176,7 +175,7 @@ TEST(TraceFixtures, Kineto2xOperatorsKernelsMemoryAndMetadata) {
 }
 
 TEST(TraceFixtures, Kineto2021Layout) {
-    const ImportedTrace t = import_chrome_trace(fixture("kineto_2021.json"));
+    const ImportedTrace t = import_chrome_trace(test::trace_fixture("kineto_2021.json"));
     const auto rows = key_averages(t.trace);
     expect_row(rows, "ProfilerStep*", 1, 205, 400, 0, 63);
     expect_row(rows, "aten::bmm", 1, 36, 48, 35, 35);
@@ -191,7 +190,7 @@ TEST(TraceFixtures, Kineto2021Layout) {
 }
 
 TEST(TraceFixtures, RocmKernelsWithoutLaunchDetails) {
-    const ImportedTrace t = import_chrome_trace(fixture("rocm_kernels.json"));
+    const ImportedTrace t = import_chrome_trace(test::trace_fixture("rocm_kernels.json"));
     const auto rows = key_averages(t.trace);
     expect_row(rows, "ProfilerStep*", 1, 155, 300, 0, 68.5);
     expect_row(rows, "aten::bmm", 2, 40, 75, 49.25, 49.25);
@@ -207,7 +206,7 @@ TEST(TraceFixtures, RocmKernelsWithoutLaunchDetails) {
 }
 
 TEST(TraceFixtures, LegacyArrayCpuTable) {
-    const ImportedTrace t = import_chrome_trace(fixture("legacy_array.json"));
+    const ImportedTrace t = import_chrome_trace(test::trace_fixture("legacy_array.json"));
     const auto rows = key_averages(t.trace);
     const OperatorRow* bmm = find_row(rows, "aten::bmm");
     ASSERT_NE(bmm, nullptr);
@@ -229,8 +228,8 @@ TEST(TraceFixtures, LegacyArrayCpuTable) {
 }
 
 TEST(TraceFixtures, EachRankOfADistributedRun) {
-    const ImportedTrace r0 = import_chrome_trace(fixture("multi_rank/rank0.pt.trace.json"));
-    const ImportedTrace r1 = import_chrome_trace(fixture("multi_rank/rank1.pt.trace.json"));
+    const ImportedTrace r0 = import_chrome_trace(test::trace_fixture("multi_rank/rank0.pt.trace.json"));
+    const ImportedTrace r1 = import_chrome_trace(test::trace_fixture("multi_rank/rank1.pt.trace.json"));
     EXPECT_EQ(r0.rank, 0);
     EXPECT_EQ(r1.rank, 1);
     EXPECT_EQ(r0.trace.meta().ranks, std::vector<int32_t>{0});
@@ -265,11 +264,11 @@ TEST(TraceFixtures, BadInputGivesOneClearMessage) {
         {"unterminated_string.json", "the file ends inside an event"},
     };
     for (const auto& [file, expected] : errors) {
-        const std::string msg = import_error(fixture("bad/" + file));
+        const std::string msg = import_error(test::trace_fixture("bad/" + file));
         EXPECT_NE(msg.find(expected), std::string::npos) << file << ": " << msg;
         EXPECT_NE(msg.find(file), std::string::npos) << "the message names the file: " << msg;
     }
-    const ImportedTrace fields = import_chrome_trace(fixture("bad/wrong_type_fields.json"));
+    const ImportedTrace fields = import_chrome_trace(test::trace_fixture("bad/wrong_type_fields.json"));
     EXPECT_EQ(fields.notes.skipped_events, 3);
     ASSERT_EQ(fields.notes.warnings.size(), 3u);
     EXPECT_NE(fields.notes.warnings[0].find("\"ts\" is not a number"), std::string::npos) << fields.notes.warnings[0];
@@ -277,7 +276,7 @@ TEST(TraceFixtures, BadInputGivesOneClearMessage) {
     expect_row(key_averages(fields.trace), "aten::mm", 2, 20, 20, 0, 0);
 
     for (const char* file : {"huge_numbers.json", "huge_numbers_finite.json"}) {
-        const ImportedTrace huge = import_chrome_trace(fixture(std::string("bad/") + file));
+        const ImportedTrace huge = import_chrome_trace(test::trace_fixture(std::string("bad/") + file));
         EXPECT_EQ(huge.notes.skipped_events, 4) << file;
         for (const auto& e : huge.trace.events()) {
             EXPECT_GE(e.end_ns, e.start_ns) << file;
@@ -285,7 +284,7 @@ TEST(TraceFixtures, BadInputGivesOneClearMessage) {
         }
     }
     for (const char* file : {"deeply_nested.json", "deeply_nested.json.gz"}) {  // no stack overflow
-        const ImportedTrace deep = import_chrome_trace(fixture(std::string("bad/") + file));
+        const ImportedTrace deep = import_chrome_trace(test::trace_fixture(std::string("bad/") + file));
         ASSERT_EQ(deep.trace.events().size(), 1u) << file;
         EXPECT_EQ(deep.trace.events()[0].name, "after");
         ASSERT_EQ(deep.notes.warnings.size(), 1u);
@@ -296,7 +295,7 @@ TEST(TraceFixtures, BadInputGivesOneClearMessage) {
 // A folder of ranks opens as one trace: events keep their rank, ids link within a rank only (each
 // process numbers its External ids from 1), and the rows sum over ranks.
 TEST(TraceFixtures, DistributedRunAsOneTrace) {
-    const auto files = trace_files_of(fixture("multi_rank"));
+    const auto files = trace_files_of(test::trace_fixture("multi_rank"));
     ASSERT_EQ(files.size(), 2u);
     const ImportedTrace t = import_chrome_traces(files);
     EXPECT_EQ(t.trace.meta().ranks, (std::vector<int32_t>{0, 1}));
@@ -304,8 +303,8 @@ TEST(TraceFixtures, DistributedRunAsOneTrace) {
     expect_row(rows, "record_param_comms", 2, 80, 100, 215.75, 215.75);
     expect_row(rows, "ProfilerStep*", 2, 220, 400, 0, 240.454);
     expect_row(rows, "cuLaunchKernelEx", 2, 20, 20, 0, 0);
-    EXPECT_THROW(import_chrome_traces({fixture("multi_rank/rank0.pt.trace.json"), fixture("bad/empty.json")}), TraceImportError);
-    EXPECT_EQ(trace_files_of(fixture("kineto_2021.json")), std::vector<std::string>{fixture("kineto_2021.json")});
+    EXPECT_THROW(import_chrome_traces({test::trace_fixture("multi_rank/rank0.pt.trace.json"), test::trace_fixture("bad/empty.json")}), TraceImportError);
+    EXPECT_EQ(trace_files_of(test::trace_fixture("kineto_2021.json")), std::vector<std::string>{test::trace_fixture("kineto_2021.json")});
     try {  // tests/fuzz: sources and a dictionary, no trace
         trace_files_of(std::string(AWB_FIXTURE_DIR) + "/../fuzz");
         ADD_FAILURE() << "no error";
@@ -316,7 +315,7 @@ TEST(TraceFixtures, DistributedRunAsOneTrace) {
 
 // Launch -> kernel links, as Kineto's ac2g flows: from a kernel, a launch or an op (with its children).
 TEST(TraceFixtures, LaunchFlowsLinkOpsLaunchesAndKernels) {
-    const ImportedTrace t = import_chrome_trace(fixture("kineto_gpu_2x.json"));
+    const ImportedTrace t = import_chrome_trace(test::trace_fixture("kineto_gpu_2x.json"));
     const auto& ev = t.trace.events();
     auto index_of = [&](const std::string& name, int nth = 0) {
         for (int32_t i = 0; i < int32_t(ev.size()); ++i)

@@ -15,11 +15,6 @@ using namespace awb;
 
 namespace {
 
-#ifdef AWB_WITH_CUDA
-constexpr bool kCudaBuild = true;
-#else
-constexpr bool kCudaBuild = false;
-#endif
 
 int count_kind(const Trace& t, EventKind kind) {
     return int(std::count_if(t.events().begin(), t.events().end(), [&](const TraceEvent& e) { return e.kind == kind; }));
@@ -35,7 +30,7 @@ RunSpec small_cuda_spec() {
 
 TEST(Cuda, CapsSayWhatTheBuildHas) {
     const DeviceCaps caps = query_device_caps();
-    EXPECT_EQ(caps.cuda_built, kCudaBuild);
+    EXPECT_EQ(caps.cuda_built, cuda::kBuilt);
     EXPECT_FALSE(caps.torch_version.empty());
     EXPECT_EQ(caps.cuda_available, cuda::available());
     EXPECT_EQ(caps.cuda_device_count, caps.cuda_available ? cuda::device_count() : 0);
@@ -51,7 +46,7 @@ TEST(Cuda, CapsSayWhatTheBuildHas) {
 
 TEST(Cuda, RuntimeVersionIsTheToolkitLinked) {
     const std::string v = cuda::runtime_version();
-    if (!kCudaBuild) {
+    if (!cuda::kBuilt) {
         EXPECT_EQ(v, "");
         return;
     }
@@ -86,7 +81,7 @@ TEST(Cuda, CudaSpecWithoutAGpuIsRefusedByField) {
     } catch (const InvalidInput& e) {
         ASSERT_EQ(e.problems().size(), 1u) << e.what();
         EXPECT_EQ(e.problems()[0].field, "device");
-        const std::string expected = kCudaBuild ? "no CUDA GPU is visible" : "was built without CUDA";
+        const std::string expected = cuda::kBuilt ? "no CUDA GPU is visible" : "was built without CUDA";
         EXPECT_NE(e.problems()[0].message.find(expected), std::string::npos) << e.what();
     }
 }

@@ -21,11 +21,6 @@ using namespace awb;
 
 namespace {
 
-#ifdef AWB_WITH_CUDA
-constexpr bool kCudaBuild = true;
-#else
-constexpr bool kCudaBuild = false;
-#endif
 constexpr bool kTorch2 = TORCH_VERSION_MAJOR >= 2;
 
 RunSpec cuda_spec() {
@@ -42,7 +37,7 @@ struct StepCounter : RunObserver {
 
 }  // namespace
 
-TEST(MemoryHistory, OnlyTheTorch2CudaBuildHasIt) { EXPECT_EQ(memory_history_available(), kCudaBuild && kTorch2); }
+TEST(MemoryHistory, OnlyTheTorch2CudaBuildHasIt) { EXPECT_EQ(memory_history_available(), cuda::kBuilt && kTorch2); }
 
 TEST(MemoryHistory, ACpuSpecIsRefusedNamingTheOption) {
     const auto problems = memory_history_problems(test::small_spec());

@@ -26,7 +26,7 @@ SweepPlan small_plan() {
     return p;
 }
 
-class Recorder final : public SweepObserver {
+class SweepRecorder final : public SweepObserver {
 public:
     void on_point(const SweepPoint& p, int index, int total) override {
         seen.push_back(p.spec.variant + "@" + std::to_string(p.spec.seq_k) + ":" + to_string(p.status));
@@ -73,7 +73,7 @@ TEST(Sweep, RefusedAndFailedPointsAreRecordedAndTheSweepContinues) {
     SweepPlan p = small_plan();
     p.seq_lengths = {32, 68719476736, 48};  // the middle length cannot fit in memory
     p.variants = {"manual"};
-    Recorder rec;
+    SweepRecorder rec;
     const SweepResult r = run_sweep(p, &rec);
     ASSERT_EQ(r.points.size(), 3u);
     EXPECT_EQ(r.points[0].status, PointStatus::Ok);
@@ -88,7 +88,7 @@ TEST(Sweep, RefusedAndFailedPointsAreRecordedAndTheSweepContinues) {
 }
 
 TEST(Sweep, StopsBetweenPointsAndKeepsWhatFinished) {
-    Recorder rec;
+    SweepRecorder rec;
     rec.stop_after = 1;
     const SweepResult r = run_sweep(small_plan(), &rec);
     EXPECT_EQ(r.points.size(), 1u);

@@ -29,6 +29,12 @@ inline std::string torch_reference(const std::string& kind) {
     return std::string(AWB_FIXTURE_DIR) + "/" + kind + "/torch-" + AWB_TORCH_MAJOR_MINOR;
 }
 
+// A fixture under tests/fixtures/traces/ (NAME may have folders: "manual/x.json.gz").
+inline std::string trace_fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/traces/" + name; }
+
+// A fixture under tests/fixtures/memory_snapshots/.
+inline std::string snapshot_fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/" + name; }
+
 // A new, empty folder TempDir()/awb_NAME (emptied when it exists).
 inline std::filesystem::path fresh_dir(const std::string& name) {
     const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("awb_" + name);
