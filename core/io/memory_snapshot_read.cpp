@@ -55,12 +55,20 @@ private:
     std::vector<std::pair<int64_t, int32_t>> slots_;  // generation + 1 (0: none), value
 };
 
-// A stack's frame indices hashed (FNV-1a over the indices): allocations share a few hundred stacks.
+// A stack's frame indices hashed (allocations share a few hundred stacks; every allocation's is hashed):
+// two indices a step, in two lanes that do not wait on each other, mixed at the end.
 struct FramesHash {
     size_t operator()(const std::vector<int32_t>& ids) const {
-        uint64_t h = 1469598103934665603ull;
-        for (int32_t id : ids) h = (h ^ uint32_t(id)) * 1099511628211ull;
-        return size_t(h);
+        constexpr uint64_t k = 0x9e3779b97f4a7c15ull;
+        uint64_t a = ids.size(), b = ~a;
+        size_t i = 0;
+        for (; i + 4 <= ids.size(); i += 4) {
+            a = (a ^ (uint64_t(uint32_t(ids[i])) << 32 | uint32_t(ids[i + 1]))) * k;
+            b = (b ^ (uint64_t(uint32_t(ids[i + 2])) << 32 | uint32_t(ids[i + 3]))) * k;
+        }
+        for (; i < ids.size(); ++i) a = (a ^ uint32_t(ids[i])) * k;
+        const uint64_t h = (a ^ (b >> 29) ^ (b << 35)) * k;
+        return size_t(h ^ (h >> 32));
     }
 };
 
@@ -80,6 +88,15 @@ public:
         } catch (const SnapshotFormatError&) {  // reported after the segments, as a full reading orders them
             stashed_ = std::current_exception();
         }
+    }
+
+    bool made_list(Ref list, const Ref* first, const Ref* last, ValueStore& store) override {
+        store_ = &store;
+        if (stashed_) return false;
+        stack_ids_.clear();
+        for (const Ref* p = first; p != last; ++p) stack_ids_.push_back(int32_t(p->num));
+        store.made(list, stack_id());
+        return true;
     }
 
     void read_root(ValueStore& store) {
@@ -134,12 +151,14 @@ private:
     std::string text_of(Ref v, int depth) const;
     void append_text(Ref v, int depth, std::string& s) const;
     StackId stack(const Ref* frames, const Where& where);
+    StackId stack_id();
     int32_t frame(Ref v, const Where& where);
     void read_segment(Ref v, const Where& where);
     void read_blocks(Ref blocks, const Where& where, SnapshotSegment& seg);
     void read_traces(Ref traces);
     void read_event(Ref v, const Where& where, EventColumn& events);
     void event_fields(Ref v, const Ref* (&fields)[kEventFields]);
+    int8_t action_index(const Ref* v, const std::string& action);
     uint16_t stream_id(int64_t stream, const Where& where);
 
     bool streaming_;
@@ -153,6 +172,7 @@ private:
     std::unordered_map<std::string, int32_t> frame_by_text_;
     std::unordered_map<int64_t, uint16_t> stream_ids_;
     std::vector<int8_t> field_of_string_;  // by string index: its EventField, -1 none, -2 not looked at yet
+    std::vector<int8_t> action_of_string_;  // by string index: its place in kActions, -1 none, -2 not looked at yet
     std::map<std::string, int64_t> unknown_;
 };
 
@@ -215,16 +235,21 @@ StackId SnapshotBuilder::stack(const Ref* frames, const Where& where) {
     }
     expect(*frames, Kind::List, where.at(".frames"));
     const std::vector<Ref>& list = items(*frames);
-    std::vector<int32_t>& ids = stack_ids_;  // reused: most stacks were seen before
-    ids.clear();
-    for (size_t i = 0; i < list.size(); ++i) ids.push_back(frame(list[i], where.at(".frames", int64_t(i))));
-    auto it = by_frames_.find(ids);
+    stack_ids_.clear();
+    for (size_t i = 0; i < list.size(); ++i) stack_ids_.push_back(frame(list[i], where.at(".frames", int64_t(i))));
+    const StackId id = stack_id();
+    if (frames->is_container()) by_object_.emplace(*frames, id);
+    if (streaming_ && store_->container(*frames).role == pickle::Role::None) store_->made(*frames, id);
+    return id;
+}
+
+// The StackId of the frames in stack_ids_ (reused: most stacks were seen before).
+StackId SnapshotBuilder::stack_id() {
+    auto it = by_frames_.find(stack_ids_);
     if (it == by_frames_.end()) {
-        it = by_frames_.emplace(ids, StackId(snapshot.stacks.size())).first;
-        snapshot.stacks.push_back(ids);
+        it = by_frames_.emplace(stack_ids_, StackId(snapshot.stacks.size())).first;
+        snapshot.stacks.push_back(stack_ids_);
     }
-    if (frames->is_container()) by_object_.emplace(*frames, it->second);
-    if (streaming_ && store_->container(*frames).role == pickle::Role::None) store_->made(*frames, it->second);
     return it->second;
 }
 
@@ -312,23 +337,37 @@ void SnapshotBuilder::event_fields(Ref v, const Ref* (&fields)[kEventFields]) {
     }
 }
 
+constexpr std::pair<std::string_view, SnapshotAction> kActions[] = {
+    {"alloc", SnapshotAction::Alloc}, {"free_requested", SnapshotAction::FreeRequested},
+    {"free_completed", SnapshotAction::FreeCompleted}, {"segment_alloc", SnapshotAction::SegmentAlloc},
+    {"segment_free", SnapshotAction::SegmentFree}, {"segment_map", SnapshotAction::SegmentMap},
+    {"segment_unmap", SnapshotAction::SegmentUnmap}, {"oom", SnapshotAction::Oom}, {"snapshot", SnapshotAction::Snapshot}};
+
+// ACTION's place in kActions, -1 when unknown: looked up once per str (a few serve millions of events).
+int8_t SnapshotBuilder::action_index(const Ref* v, const std::string& action) {
+    const bool str = v && v->kind == Kind::Str;
+    if (str && v->index < action_of_string_.size() && action_of_string_[v->index] != -2) return action_of_string_[v->index];
+    const auto* it = std::find_if(std::begin(kActions), std::end(kActions), [&](const auto& a) { return a.first == action; });
+    const int8_t known = it == std::end(kActions) ? -1 : int8_t(it - std::begin(kActions));
+    if (str) {
+        if (v->index >= action_of_string_.size()) action_of_string_.resize(store_->strings.size(), -2);
+        action_of_string_[v->index] = known;
+    }
+    return known;
+}
+
 void SnapshotBuilder::read_event(Ref v, const Where& where, EventColumn& events) {
-    static constexpr std::pair<std::string_view, SnapshotAction> kActions[] = {
-        {"alloc", SnapshotAction::Alloc}, {"free_requested", SnapshotAction::FreeRequested},
-        {"free_completed", SnapshotAction::FreeCompleted}, {"segment_alloc", SnapshotAction::SegmentAlloc},
-        {"segment_free", SnapshotAction::SegmentFree}, {"segment_map", SnapshotAction::SegmentMap},
-        {"segment_unmap", SnapshotAction::SegmentUnmap}, {"oom", SnapshotAction::Oom}, {"snapshot", SnapshotAction::Snapshot}};
     expect(v, Kind::Dict, where);
     const Ref* f[kEventFields] = {};
     event_fields(v, f);
     const std::string& action = string(f[kAction], "action", where);
-    const auto* it = std::find_if(std::begin(kActions), std::end(kActions), [&](const auto& a) { return a.first == action; });
-    if (it == std::end(kActions)) {
+    const int8_t known = action_index(f[kAction], action);
+    if (known < 0) {
         ++unknown_[action.empty() ? "(none)" : action];
         return;
     }
     SnapshotEvent e;
-    e.action = it->second;
+    e.action = kActions[known].second;
     e.addr = integer(f[kAddr], "addr", where, 0);
     e.size = integer(f[kSize], "size", where, 0);
     e.stream_id = stream_id(integer(f[kStream], "stream", where, 0), where);

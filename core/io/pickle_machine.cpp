@@ -1,5 +1,6 @@
 #include "io/pickle_machine.h"
 
+#include <bit>
 #include <cstdio>
 #include <cstring>
 
@@ -24,25 +25,31 @@ const Ref* ValueStore::find(Ref dict, std::string_view key) const {
 
 bool is_pickle_head(const unsigned char* head, size_t n) { return n >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5; }
 
-ByteSource::ByteSource(std::string_view bytes) : begin_(bytes.data()), cur_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+ByteSource::ByteSource(std::string_view bytes) : begin_(bytes.data()), cur_(bytes.data()), end_(bytes.data() + bytes.size()) {
+    set_origin();
+}
 
-ByteSource::ByteSource(trace_io::TraceInput& in) : in_(&in), begin_(in.data()), cur_(in.data() + in.pos), end_(in.data() + in.size()) {}
+ByteSource::ByteSource(trace_io::TraceInput& in) : in_(&in), begin_(in.data()), cur_(in.data() + in.pos), end_(in.data() + in.size()) {
+    set_origin();
+}
+
+void ByteSource::set_origin() {
+    const char* data = in_ ? in_->data() : begin_;
+    origin_ = (in_ ? in_->offset(0) : 0) - int64_t(reinterpret_cast<intptr_t>(data));
+}
 
 const char* ByteSource::take_slow(size_t n) {
     if (!in_) return nullptr;
     in_->pos = size_t(cur_ - in_->data());
-    while (in_->size() - in_->pos < n)
-        if (!in_->fill()) {
-            cur_ = in_->data() + in_->pos;
-            end_ = in_->data() + in_->size();
-            return nullptr;
-        }
-    cur_ = in_->data() + in_->pos + n;
+    bool more = true;
+    while (more && in_->size() - in_->pos < n) more = in_->fill();
+    set_origin();
+    cur_ = in_->data() + in_->pos;
     end_ = in_->data() + in_->size();
+    if (!more) return nullptr;
+    cur_ += n;
     return cur_ - n;
 }
-
-int64_t ByteSource::offset() const { return in_ ? in_->offset(size_t(cur_ - in_->data())) : int64_t(cur_ - begin_); }
 
 namespace {
 
@@ -89,10 +96,14 @@ public:
     void run() {
         read_head();
         for (;;) {
-            op_offset_ = in_.offset();
+            op_at_ = in_.cursor();
+            op_origin_ = in_.origin();
             const uint8_t op = uint8_t(*take(1));
-            if (op == '.') break;  // STOP
-            step(op);
+            // The memo references first: most of a snapshot's opcodes are these (its frames lists).
+            if (op == 'j') memo_get(unsigned_le(4));       // LONG_BINGET
+            else if (op == 'h') memo_get(unsigned_le(1));  // BINGET
+            else if (op == '.') break;                     // STOP
+            else step(op);
         }
         if (stack_.empty() || open_mark()) fail("STOP with nothing on the stack");
         store_.root = stack_.back();
@@ -100,10 +111,11 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) { throw MachineError{what, op_offset_}; }
+    [[noreturn]] void fail(const std::string& what) { throw MachineError{what, op_origin_ + int64_t(reinterpret_cast<intptr_t>(op_at_))}; }
 
     void read_head() {
-        op_offset_ = in_.offset();
+        op_at_ = in_.cursor();
+        op_origin_ = in_.origin();
         const char* first = in_.take(1);
         if (!first) fail("the file is empty");
         const unsigned char head[2] = {uint8_t(*first), uint8_t(*first == '\x80' ? *take(1) : 0)};
@@ -122,7 +134,15 @@ private:
         return p;
     }
     uint64_t unsigned_le(size_t n) {
-        const auto* p = reinterpret_cast<const unsigned char*>(take(n));
+        const char* bytes = take(n);
+        if constexpr (std::endian::native == std::endian::little) {  // n is a constant where inlined
+            if (n == 4 || n == 8 || n == 2) {
+                uint64_t v = 0;
+                std::memcpy(&v, bytes, n);
+                return v;
+            }
+        }
+        const auto* p = reinterpret_cast<const unsigned char*>(bytes);
         uint64_t v = 0;
         for (size_t i = n; i-- > 0;) v = (v << 8) | p[i];
         return v;
@@ -256,14 +276,31 @@ private:
     }
 
     // --- filling containers ---
-    void append(Ref list, const Ref* first, const Ref* last) {
+    // The list at stack_[at] takes [first, last).
+    void append(size_t at, const Ref* first, const Ref* last) {
+        const Ref list = stack_[at];
         const Role role = cont(list).role;
         if (role == Role::Trace) return stream(list, first, last);
         if (role == Role::Made) throw StreamFallback{};
+        if (role == Role::None && made_at_once(at, first, last)) return;
         std::vector<Ref>& items = cont(list).items;
         for (const Ref* p = first; role == Role::Traces && p != last; ++p)
             if (!p->is_container() || cont(*p).role != Role::Trace || cont(*p).device != items.size() + size_t(p - first)) throw StreamFallback{};
         items.insert(items.end(), first, last);
+    }
+    // A list filled at once (one APPENDS of fewer than the 1,000 items Python's pickler writes in one)
+    // with dicts the sink has read (frame dicts): a frames list, which the sink may read now, before
+    // its items are copied, while they are at hand (EventSink::made_list). The list's place on the
+    // stack then holds what the sink made of it, as its memo slot does. Should more come into it, or
+    // the list be read as anything else, the reading falls back (StreamFallback).
+    bool made_at_once(size_t at, const Ref* first, const Ref* last) {
+        if (!sink_ || last - first >= 1000 || !cont(stack_[at]).items.empty()) return false;
+        for (const Ref* p = first; p != last; ++p)
+            if (!p->made || p->kind != Kind::Dict) return false;
+        if (!sink_->made_list(stack_[at], first, last, store_)) return false;
+        stack_[at] = store_.made_now.back();
+        take_made();
+        return true;
     }
     void stream(Ref list, const Ref* first, const Ref* last) {
         const uint32_t device = cont(list).device;
@@ -363,7 +400,8 @@ private:
     std::vector<Ref> stack_;
     std::vector<size_t> marks_;
     Memo memo_;
-    int64_t op_offset_ = 0;
+    const char* op_at_ = nullptr;  // the opcode being run: its offset is op_origin_ + op_at_ (ByteSource::origin)
+    int64_t op_origin_ = 0;
     Ref root_, traces_;
     bool root_made_ = false, has_traces_ = false;
     uint32_t traces_made_ = 0;
@@ -403,12 +441,14 @@ bool Machine::container_op(uint8_t op) {
         case 'd': push_from_mark(Kind::Dict); return true;           // DICT
         case 'a': {                                                  // APPEND
             const Ref item = pop();
-            append(checked(top(), Kind::List, "APPEND"), &item, &item + 1);
+            checked(top(), Kind::List, "APPEND");
+            append(stack_.size() - 1, &item, &item + 1);
             return true;
         }
         case 'e': case 0x90: {  // APPENDS, ADDITEMS
             const size_t m = pop_mark();
-            append(container_below(m, Kind::List, op == 'e' ? "APPENDS" : "ADDITEMS"), stack_.data() + m, stack_.data() + stack_.size());
+            container_below(m, Kind::List, op == 'e' ? "APPENDS" : "ADDITEMS");
+            append(m - 1, stack_.data() + m, stack_.data() + stack_.size());
             stack_.resize(m);
             return true;
         }
@@ -441,8 +481,6 @@ bool Machine::stack_op(uint8_t op) {
         case 'q': memo_put(unsigned_le(1)); return true;  // BINPUT
         case 'r': memo_put(unsigned_le(4)); return true;  // LONG_BINPUT
         case 0x94: memo_put(memo_.size()); return true;   // MEMOIZE
-        case 'h': memo_get(unsigned_le(1)); return true;  // BINGET
-        case 'j': memo_get(unsigned_le(4)); return true;  // LONG_BINGET
         case '0':                                         // POP (a MARK on top goes instead)
             if (open_mark()) marks_.pop_back();
             else pop();

@@ -96,6 +96,9 @@ class EventSink {
 public:
     virtual ~EventSink() = default;
     virtual void trace_item(uint32_t device, int64_t index, Ref item, ValueStore& store) = 0;
+    // A list filled at once with [first, last), all of them dicts the sink made (frame dicts): the sink
+    // may read it now (ValueStore::made) and say so, or leave it to be filled (false).
+    virtual bool made_list(Ref list, const Ref* first, const Ref* last, ValueStore& store) = 0;
 };
 
 // The input: bytes in memory or a TraceInput (a file, plain or gzip, inflated as it is read).
@@ -110,14 +113,23 @@ public:
         cur_ += n;
         return p;
     }
-    int64_t offset() const;
+    // The next byte is C (nothing is taken; false at the end of what is buffered).
+    bool next_is(char c) const { return cur_ < end_ && *cur_ == c; }
+    // Where the next byte is, as a pointer and an origin: the stream offset of a byte handed out is
+    // origin + its address, taken as integers, even once the buffer has moved (a pair kept per opcode,
+    // for the messages, costs two stores; the offset is worked out only when one is needed).
+    const char* cursor() const { return cur_; }
+    int64_t origin() const { return origin_; }
+    int64_t offset() const { return origin_ + int64_t(reinterpret_cast<intptr_t>(cur_)); }
 
 private:
     const char* take_slow(size_t n);
+    void set_origin();
     trace_io::TraceInput* in_ = nullptr;
     const char* begin_;
     const char* cur_;
     const char* end_;
+    int64_t origin_ = 0;
 };
 
 // Runs the pickle into STORE (store.root, store.protocol). With a sink, streams as described above.

@@ -262,6 +262,32 @@ TEST(MemorySnapshot, ALayoutStreamingDoesNotExpectIsReadWhole) {
     EXPECT_EQ(sizeof(SnapshotEvent), 32u);
 }
 
+TEST(MemorySnapshot, AFramesListFilledAtOnceIsReadAtOnceAndFallsBackWhenFilledAgain) {
+    // f, g: frame dicts. Two batches of trace events (two APPENDS): the first event's frames [f, g] are
+    // read with it; the second event's list is filled by one APPENDS of those frames (BINGET), so
+    // the machine has it read at once, before its event (io/pickle_machine.cpp, made_at_once).
+    const std::string once("\x80\x04}\x94\x8c\x0d" "device_traces\x94]\x94]\x94(}\x94(\x8c\x06" "action\x94\x8c\x05" "alloc\x94\x8c\x04"
+                           "addr\x94K\x10\x8c\x04size\x94K \x8c\x06" "frames\x94]\x94(}\x94(\x8c\x08" "filename\x94\x8c\x04"
+                           "a.py\x94\x8c\x04line\x94K\x01\x8c\x04name\x94\x8c\x01" "f\x94u}\x94(h\x0c\x8c\x04" "b.py\x94h\x0eK\x02h\x0f\x8c\x01g\x94ueue(}"
+                           "\x94(h\x05h\x06h\x07K0h\x08K h\x09]\x94(h\x0bh\x11" "eueas.", 174);
+    const MemorySnapshot a = read_memory_snapshot(written("frames_once.pickle", once));
+    EXPECT_TRUE(a.streamed);
+    ASSERT_EQ(a.device_traces.at(0).size(), 2u);
+    EXPECT_EQ(a.stacks.size(), 1u);  // the same frames: one stack
+    EXPECT_EQ(a.device_traces[0][1].stack, a.device_traces[0][0].stack);
+    EXPECT_EQ(events_text(a), events_text(read_memory_snapshot(testing::TempDir() + "frames_once.pickle", SnapshotReading::Whole)));
+    // The same list then filled again by a second APPENDS ([f, g], then [f]), which Python's pickler
+    // does not write below 1,000 items: the whole reading, with all three frames.
+    const std::string again("\x80\x04}\x94\x8c\x0d" "device_traces\x94]\x94]\x94(}\x94(\x8c\x06" "action\x94\x8c\x05" "alloc\x94\x8c\x04"
+                            "addr\x94K\x10\x8c\x04size\x94K \x8c\x06" "frames\x94]\x94(}\x94(\x8c\x08" "filename\x94\x8c\x04"
+                            "a.py\x94\x8c\x04line\x94K\x01\x8c\x04name\x94\x8c\x01" "f\x94u}\x94(h\x0c\x8c\x04" "b.py\x94h\x0eK\x02h\x0f\x8c\x01g\x94ueue(}"
+                            "\x94(h\x05h\x06h\x07K0h\x08K h\x09]\x94(h\x0bh\x11" "e(h\x0b" "eueas.", 178);
+    const MemorySnapshot b = read_memory_snapshot(written("frames_again.pickle", again));
+    EXPECT_FALSE(b.streamed);
+    ASSERT_EQ(b.device_traces.at(0).size(), 2u);
+    EXPECT_EQ(stack_text(b, b.device_traces[0][1].stack), "f (a.py:1);g (b.py:2);f (a.py:1);");
+}
+
 // scripts/bench_snapshot.py --reader: the reader alone on AWB_SNAPSHOT_BENCH (skipped without it).
 TEST(MemorySnapshot, ReadOnlyBench) {
     const char* path = std::getenv("AWB_SNAPSHOT_BENCH");
