@@ -11,6 +11,7 @@
 #include <climits>
 #include <cmath>
 
+#include "analysis/snapshot_text.h"
 #include "format_qt.h"
 
 namespace awb::ui {
@@ -73,7 +74,7 @@ void MemoryBandsChart::resetZoom() {
     if (t) {
         for (const auto* curve : {&t->allocated, &t->allocated_all})
             if (!curve->empty()) y_max_ = std::max(y_max_, double(*std::max_element(curve->begin(), curve->end())));
-        if (y_max_ <= 1) y_max_ = std::max(1.0, double(t->peak_reserved));
+        if (y_max_ <= 1 && t->reserved_recorded) y_max_ = std::max(1.0, double(t->peak_reserved));
     }
     y_max_ *= 1.08;
     update();
@@ -146,11 +147,19 @@ void MemoryBandsChart::paintMarks(QPainter& p) const {
     }
 }
 
-void MemoryBandsChart::paintLegend(QPainter& p) const {
+QString MemoryBandsChart::legendText() const {
+    if (!device()) return {};
     const DeviceMemoryTimeline& t = *device();
-    QString text = tr("Blocks coloured by the frame that allocated them (slate: no stack recorded; hatched: alive before recording); grey: smaller blocks; line: reserved");
-    if (double(t.peak_reserved) > y_max_) text += tr(" (up to %1, above the scale)").arg(format_bytes(t.peak_reserved));
+    QString text = tr("Blocks coloured by the frame that allocated them (slate: no stack recorded; hatched: alive before recording); grey: smaller blocks");
+    if (!t.reserved_recorded) text += tr("; reserved: not recorded (a CPU profile's conversion)");
+    else text += tr("; line: reserved");
+    if (t.reserved_recorded && double(t.peak_reserved) > y_max_) text += tr(" (up to %1, above the scale)").arg(format_bytes(t.peak_reserved));
     if (!t.allocated_all.empty()) text += tr("; dashed: every block");
+    return text;
+}
+
+void MemoryBandsChart::paintLegend(QPainter& p) const {
+    const QString text = legendText();
     p.setPen(palette().color(QPalette::Text));
     p.drawText(QRectF(kLeft, 2, width() - kLeft - kRight, kTop - 4), Qt::AlignLeft | Qt::AlignVCenter,
                p.fontMetrics().elidedText(text, Qt::ElideRight, width() - kLeft - kRight));
@@ -201,7 +210,7 @@ void MemoryBandsChart::paintCurves(QPainter& p) const {
     p.drawPolygon(allocated);
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(QColor(0x30, 0x30, 0x30), 1.5));
-    p.drawPolyline(reserved);
+    if (t.reserved_recorded) p.drawPolyline(reserved);
     if (!all.isEmpty()) {
         p.setPen(QPen(QColor(0x60, 0x60, 0x60), 1, Qt::DashLine));
         p.drawPolyline(all);
@@ -269,7 +278,8 @@ QString MemoryBandsChart::describe(const QPoint& pos) const {
     if (!t || !plotArea().contains(pos)) return {};
     const int64_t x = std::clamp(int64_t(std::floor(eventAt(pos.x()))), int64_t(0), int64_t(t->allocated.size()) - 1);
     QString where = x == 0 ? tr("Before the first event") : tr("After event %1").arg(x - 1);
-    where += tr(": allocated %1, reserved %2").arg(format_bytes(t->allocated[size_t(x)]), format_bytes(t->reserved[size_t(x)]));
+    where += tr(": allocated %1, reserved %2")
+                 .arg(format_bytes(t->allocated[size_t(x)]), QString::fromStdString(reserved_text(t->reserved_recorded, t->reserved[size_t(x)])));
     if (!t->allocated_all.empty()) where += tr(" (every block: %1)").arg(format_bytes(t->allocated_all[size_t(x)]));
     const int band = bandAt(pos);
     if (band == kSmallerBlocks)

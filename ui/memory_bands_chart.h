@@ -35,6 +35,7 @@ public:
     static constexpr int kSmallerBlocks = -2;
     int bandAt(const QPoint& p) const;
     QString describe(const QPoint& p) const;  // the hover text there
+    QString legendText() const;               // the line above the plot: what each colour and line is
     QPointF position(double event_x, double bytes) const { return {px(event_x), py(bytes)}; }  // where a point is drawn
     QSize sizeHint() const override { return {900, 320}; }
     QSize minimumSizeHint() const override { return {240, 140}; }

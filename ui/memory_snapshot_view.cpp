@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "analysis/snapshot_text.h"
 #include "background.h"
 #include "format_qt.h"
 #include "lines_label.h"
@@ -178,8 +179,11 @@ void MemorySnapshotView::showDevice(int row) {
     tabs_->setTabText(2, tr("Alive before recording (%1)").arg(t.before_recording.size()));
     tabs_->setTabText(3, tr("Segments (%1)").arg(segments_->rowCount()));
     segment_summary_->setLines(
-        segments_->rowCount() == 0
-            ? tr("The snapshot holds no segments for this device (a snapshot made from a profile has none)")
+        segments_->rowCount() == 0 ? tr("The snapshot holds no segments for this device (a snapshot made from a profile has none)")
+        : !t.reserved_recorded
+            ? tr("Its segment is no allocator's: it spans the addresses the tensors had (a CPU profile's conversion by "
+                 "_profile_to_snapshot), so the snapshot does not say what was reserved; %1 allocated at the snapshot")
+                  .arg(format_bytes(t.final_allocated))
             : tr("At the snapshot: %1 reserved in %2 segments, %3 allocated, %4 free inside segments (%5 of reserved: what "
                  "the allocator holds but no block uses)\ntorch.cuda.empty_cache() returns only whole free segments to the device")
                   .arg(format_bytes(t.final_reserved))
@@ -202,7 +206,8 @@ QString MemorySnapshotView::summaryText(const DeviceMemoryTimeline& t) const {
                        .arg(t.events)
                        .arg(format_bytes(t.peak_allocated),
                             t.peak_index == 0 ? tr("before the first event") : tr("after event %1").arg(t.peak_index - 1),
-                            format_bytes(t.peak_reserved), format_bytes(t.final_allocated), format_bytes(t.final_reserved));
+                            QString::fromStdString(reserved_text(t.reserved_recorded, t.peak_reserved)), format_bytes(t.final_allocated),
+                            QString::fromStdString(reserved_text(t.reserved_recorded, t.final_reserved)));
     if (!t.before_recording.empty())
         text += tr("; %1 block(s) of %2 alive before recording began (hatched)").arg(t.before_recording.size()).arg(format_bytes(bytes_of(t.before_recording)));
     if (!shown_->filter.isEmpty()) text += tr("; filter '%1': %2 of the blocks counted").arg(shown_->filter).arg(t.blocks);

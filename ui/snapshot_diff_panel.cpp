@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "background.h"
+#include "analysis/snapshot_text.h"
 #include "format_qt.h"
 #include "lines_label.h"
 #include "model/units.h"
@@ -140,7 +141,8 @@ void SnapshotDiffPanel::display() {
                           .arg(a_name_, b_name_)
                           .arg(d->device)
                           .arg(format_bytes(d->peak_a), format_bytes(d->peak_b), QString::fromStdString(awb::format_signed_bytes(d->peak_b - d->peak_a)),
-                               format_bytes(d->peak_reserved_a), format_bytes(d->peak_reserved_b))
+                               QString::fromStdString(reserved_text(d->reserved_recorded_a, d->peak_reserved_a)),
+                               QString::fromStdString(reserved_text(d->reserved_recorded_b, d->peak_reserved_b)))
                           .arg(d->events_a)
                           .arg(d->events_b));
     model_->setRows(d->rows);

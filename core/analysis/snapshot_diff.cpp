@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "analysis/snapshot_frames.h"
+#include "analysis/snapshot_text.h"
 #include "model/printf_string.h"
 #include "model/units.h"
 
@@ -62,8 +63,12 @@ SnapshotDiff diff_snapshots(const MemorySnapshot& a, const SnapshotTimeline& ta,
         const DeviceMemoryTimeline* db = device_of(tb, device);
         SnapshotDeviceDiff d;
         d.device = device;
-        if (da) std::tie(d.peak_a, d.peak_reserved_a, d.events_a) = std::tuple(da->peak_allocated, da->peak_reserved, da->events);
-        if (db) std::tie(d.peak_b, d.peak_reserved_b, d.events_b) = std::tuple(db->peak_allocated, db->peak_reserved, db->events);
+        if (da)
+            std::tie(d.peak_a, d.peak_reserved_a, d.reserved_recorded_a, d.events_a) =
+                std::tuple(da->peak_allocated, da->peak_reserved, da->reserved_recorded, da->events);
+        if (db)
+            std::tie(d.peak_b, d.peak_reserved_b, d.reserved_recorded_b, d.events_b) =
+                std::tuple(db->peak_allocated, db->peak_reserved, db->reserved_recorded, db->events);
         std::map<std::string, SnapshotDiffRow> rows;
         add_side(a, da, device, false, rows);
         add_side(b, db, device, true, rows);
@@ -86,8 +91,9 @@ std::string format_snapshot_diff(const SnapshotDiff& diff, const std::string& a_
     for (const SnapshotDeviceDiff& d : diff.devices) {
         out += printf_string("device %d: peak allocated A %s, B %s (%s); peak reserved A %s, B %s (%s); trace events A %" PRId64 ", B %" PRId64 "\n",
                              d.device, format_bytes(d.peak_a).c_str(), format_bytes(d.peak_b).c_str(), format_signed_bytes(d.peak_b - d.peak_a).c_str(),
-                             format_bytes(d.peak_reserved_a).c_str(), format_bytes(d.peak_reserved_b).c_str(),
-                             format_signed_bytes(d.peak_reserved_b - d.peak_reserved_a).c_str(), d.events_a, d.events_b);
+                             reserved_text(d.reserved_recorded_a, d.peak_reserved_a).c_str(), reserved_text(d.reserved_recorded_b, d.peak_reserved_b).c_str(),
+                             d.reserved_recorded_a && d.reserved_recorded_b ? format_signed_bytes(d.peak_reserved_b - d.peak_reserved_a).c_str() : "-",
+                             d.events_a, d.events_b);
         out += "  By the frame that allocated them (the innermost frame of the model's code), largest change at the peak first:\n";
         out += printf_string("  %-10s %11s %11s %12s %8s %8s %9s %9s %12s %12s  %s\n", "In", "Peak A", "Peak B", "Delta", "Blocks A", "Blocks B",
                              "Allocs A", "Allocs B", "Alloc'd A", "Alloc'd B", "Allocated by");
@@ -114,6 +120,7 @@ nlohmann::json snapshot_diff_json(const SnapshotDiff& diff) {
             rows.push_back({{"allocated_by", r.frame}, {"in", diff_status(r)}, {"a", side(r.a)}, {"b", side(r.b)}, {"peak_delta_bytes", r.peak_delta()}});
         devices.push_back({{"device", d.device}, {"peak_allocated_a_bytes", d.peak_a}, {"peak_allocated_b_bytes", d.peak_b},
                            {"peak_reserved_a_bytes", d.peak_reserved_a}, {"peak_reserved_b_bytes", d.peak_reserved_b},
+                           {"reserved_recorded_a", d.reserved_recorded_a}, {"reserved_recorded_b", d.reserved_recorded_b},
                            {"events_a", d.events_a}, {"events_b", d.events_b}, {"rows", rows}});
     }
     return {{"devices", devices}};

@@ -31,6 +31,7 @@ struct SnapshotDeviceDiff {
     int device = 0;
     int64_t peak_a = 0, peak_b = 0;                  // allocated
     int64_t peak_reserved_a = 0, peak_reserved_b = 0;
+    bool reserved_recorded_a = true, reserved_recorded_b = true;  // DeviceMemoryTimeline::reserved_recorded
     int64_t events_a = 0, events_b = 0;
     std::vector<SnapshotDiffRow> rows;  // largest |peak delta| first, then largest |alloc bytes delta|
 };

@@ -10,6 +10,12 @@
 
 namespace awb {
 
+const char* const kReservedNotRecordedWhy =
+    "not recorded: the snapshot has no allocator segments (a CPU profile's conversion by _profile_to_snapshot: its one segment spans "
+    "the addresses its tensors had)";
+
+std::string reserved_text(bool recorded, int64_t bytes) { return recorded ? format_bytes(bytes) : "not recorded"; }
+
 namespace {
 
 template <typename... Args>
@@ -36,12 +42,14 @@ std::string blocks_table(const MemorySnapshot& s, const std::vector<LiveBlock>& 
 }
 
 std::string device_text(const MemorySnapshot& s, const DeviceMemoryTimeline& t, int rows) {
-    std::string out = line("device %d: %s trace events; at the snapshot %s allocated of %s reserved", t.device, format_count(t.events).c_str(),
-                           format_bytes(t.final_allocated).c_str(), format_bytes(t.final_reserved).c_str());
+    std::string out = line("device %d: %s trace events; at the snapshot %s allocated%s", t.device, format_count(t.events).c_str(),
+                           format_bytes(t.final_allocated).c_str(),
+                           t.reserved_recorded ? (" of " + format_bytes(t.final_reserved) + " reserved").c_str() : "");
+    if (!t.reserved_recorded) out += line("  reserved %s", kReservedNotRecordedWhy);
     out += line("  peak allocated %s, %s (of %s events)", format_bytes(t.peak_allocated).c_str(),
                 t.peak_index == 0 ? "before the first event" : ("after event " + std::to_string(t.peak_index - 1)).c_str(),
                 format_count(t.events).c_str());
-    out += line("  peak reserved %s", format_bytes(t.peak_reserved).c_str());
+    if (t.reserved_recorded) out += line("  peak reserved %s", format_bytes(t.peak_reserved).c_str());
     if (t.ooms) out += line("  out of memory %" PRId64 " time(s)", t.ooms);
     if (t.unmatched_frees)
         out += line("  %" PRId64 " free(s) of addresses not alive: the trace lost their allocs (its history wrapped?)", t.unmatched_frees);
@@ -105,6 +113,7 @@ nlohmann::json snapshot_json(const MemorySnapshot& s, const SnapshotTimeline& ti
                            {"peak_allocated_bytes", t.peak_allocated},
                            {"peak_after_events", t.peak_index},
                            {"peak_reserved_bytes", t.peak_reserved},
+                           {"reserved_recorded", t.reserved_recorded},
                            {"final_allocated_bytes", t.final_allocated},
                            {"final_reserved_bytes", t.final_reserved},
                            {"blocks", t.blocks},

@@ -16,6 +16,11 @@ std::string format_snapshot(const MemorySnapshot& snapshot, const SnapshotTimeli
                             const std::string& frame_filter = {});
 nlohmann::json snapshot_json(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const std::string& frame_filter = {});
 
+// Reserved BYTES as text ("1.5 GiB"), or "not recorded" where the snapshot does not say what the
+// allocator reserved (DeviceMemoryTimeline::reserved_recorded false: a CPU profile's conversion).
+std::string reserved_text(bool recorded, int64_t bytes);
+extern const char* const kReservedNotRecordedWhy;  // the reason, for a heading or a tooltip
+
 // "manual (attn.py:34) <- step (train.py:40) <- ...", innermost first, without the machinery
 // (is_machinery_frame); "(no stack recorded)".
 std::string stack_text(const MemorySnapshot& snapshot, StackId stack, size_t max_frames = 4);

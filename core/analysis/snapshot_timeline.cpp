@@ -225,15 +225,22 @@ DeviceMemoryTimeline replay_device(const MemorySnapshot& snapshot, int device, c
     DeviceMemoryTimeline t;
     t.device = device;
     t.events = int64_t(events.size());
+    bool typed_segments = false, segment_events = false;
     for (const SnapshotSegment& seg : snapshot.segments)
         if (seg.device == device) {
             t.final_reserved += seg.total_size;
+            typed_segments = typed_segments || !seg.segment_type.empty();
             for (const SnapshotBlock& b : seg.blocks)
                 if (b.active()) t.final_allocated += b.size;
         }
     // Reserved at the start: the final segments' bytes walked back through the segment events.
     int64_t reserved = t.final_reserved;
-    for (const SnapshotEvent& e : events) reserved += shrinks_reserved(e.action) ? e.size : grows_reserved(e.action) ? -e.size : 0;
+    for (const SnapshotEvent& e : events) {
+        const bool shrinks = shrinks_reserved(e.action), grows = grows_reserved(e.action);
+        reserved += shrinks ? e.size : grows ? -e.size : 0;
+        segment_events = segment_events || shrinks || grows;
+    }
+    t.reserved_recorded = typed_segments || segment_events;
 
     Replay replay(options, t);
     replay.run(events, alive_at_start(snapshot.segments, device, events), reserved);

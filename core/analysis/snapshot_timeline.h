@@ -63,6 +63,11 @@ struct DeviceMemoryTimeline {
     // The final state's bytes (the segments of this device): allocated = active blocks.
     int64_t final_allocated = 0;
     int64_t final_reserved = 0;
+    // Whether the snapshot says what the allocator reserved: a segment with its type, or segment events.
+    // A CPU profile's conversion (torch.cuda._memory_viz._profile_to_snapshot) has neither: its one
+    // segment spans the addresses the tensors had (torch 2.11 writes the highest address as its
+    // total_size), so reserved, peak_reserved and final_reserved are no allocator's and are not shown.
+    bool reserved_recorded = true;
     // SnapshotOptions::max_bands largest blocks as bands, in the order they were stacked; banded: the
     // bands' bytes from each x on (allocated[x] minus that is the blocks not drawn).
     std::vector<BlockBand> bands;

@@ -39,7 +39,7 @@ std::string curves_svg(const DeviceMemoryTimeline& t, const PictureScale& s) {
         const double most = double(*std::max_element(t.allocated.begin() + std::ptrdiff_t(a), t.allocated.begin() + std::ptrdiff_t(b)));
         const double held = double(*std::max_element(t.reserved.begin() + std::ptrdiff_t(a), t.reserved.begin() + std::ptrdiff_t(b)));
         area += pt(s.x(double(a)), s.y(most)) + pt(s.x(double(b)), s.y(most));
-        if (held <= s.bytes) reserved += pt(s.x(double(a)), s.y(held)) + pt(s.x(double(b)), s.y(held));
+        if (t.reserved_recorded && held <= s.bytes) reserved += pt(s.x(double(a)), s.y(held)) + pt(s.x(double(b)), s.y(held));
     }
     area += pt(s.x(double(n)), s.y(0));
     std::string out = "<polygon fill=\"#c8c8c8\" points=\"" + area + "\"><title>smaller blocks (not drawn one by one)</title></polygon>\n";
@@ -100,9 +100,11 @@ std::string device_html(const MemorySnapshot& snap, const DeviceMemoryTimeline& 
     std::string out = "<h3>" + esc("cuda:" + std::to_string(t.device)) + "</h3>\n<p>" +
                       esc(format_count(t.events) + " trace events; peak allocated " + format_bytes(t.peak_allocated) +
                           (t.peak_index == 0 ? " before the first event" : " after event " + std::to_string(t.peak_index - 1)) +
-                          ", peak reserved " + format_bytes(t.peak_reserved) + "; at the snapshot " + format_bytes(t.final_allocated) +
-                          " allocated of " + format_bytes(t.final_reserved) + " reserved (" + format_bytes(t.final_reserved - t.final_allocated) +
-                          " free inside segments); " + std::to_string(t.before_recording.size()) + " block(s) of " + format_bytes(bytes_of(t.before_recording)) +
+                          (t.reserved_recorded ? ", peak reserved " + format_bytes(t.peak_reserved) + "; at the snapshot " +
+                                                     format_bytes(t.final_allocated) + " allocated of " + format_bytes(t.final_reserved) +
+                                                     " reserved (" + format_bytes(t.final_reserved - t.final_allocated) + " free inside segments); "
+                                               : "; at the snapshot " + format_bytes(t.final_allocated) + " allocated; reserved " +
+                                                     kReservedNotRecordedWhy + "; ") + std::to_string(t.before_recording.size()) + " block(s) of " + format_bytes(bytes_of(t.before_recording)) +
                           " alive before recording began (paler)" + (t.ooms ? "; out of memory " + std::to_string(t.ooms) + " time(s)" : "")) +
                       "</p>\n<p class=\"sub\">" +
                       esc("The " + std::to_string(t.bands.size()) + " largest blocks stacked in the order they were allocated (a free lets "

@@ -255,6 +255,10 @@ check "diff of two snapshots" 0 'peak allocated A 338.5 MiB, B 175.5 MiB \(-163.
     diff "$snapshots/transformer_manual.pickle.gz" "$snapshots/transformer_sdpa.pickle.gz" --json "$tmp/snapdiff.json"
 check "diff names the frame that holds the scores" 0 'both +156.0 MiB +32.3 MiB +-123.8 MiB .*make_transformer_snapshots.py\(33\): forward' -- \
     diff "$snapshots/transformer_manual.pickle.gz" "$snapshots/transformer_sdpa.pickle.gz"
+check "diff: a CPU profile's conversion has no reserved" 0 'peak reserved A not recorded, B not recorded \(-\)' -- \
+    diff "$snapshots/transformer_manual.pickle.gz" "$snapshots/transformer_sdpa.pickle.gz"
+check "inspect: a CPU profile's conversion has no reserved" 0 'reserved not recorded: the snapshot has no allocator segments' -- \
+    inspect "$snapshots/manual.p4.pickle"
 check "diff refuses a snapshot against a trace" 2 "is a memory snapshot and .* is not" -- \
     diff "$snapshots/manual.p4.pickle" "$(cd "$(dirname "$0")/.." && pwd)/fixtures/traces/kineto_gpu_2x.json"
 # --trace: the snapshot's allocations by the operators of the same run's profile (the expected rows are

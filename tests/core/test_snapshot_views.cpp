@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/snapshot_diff.h"
+#include "analysis/snapshot_text.h"
 #include "analysis/snapshot_frames.h"
 #include "analysis/snapshot_timeline.h"
 #include "io/memory_snapshot_read.h"
@@ -164,6 +165,31 @@ TEST(SnapshotViews, DiffOfManualAndSdpaEqualsPythons) {
     EXPECT_LT(d.rows.front().peak_delta(), -100 * 1024 * 1024);
     const std::string text = format_snapshot_diff(diff, "manual", "sdpa", 0);
     EXPECT_NE(text.find("peak allocated A 338.5 MiB, B 175.5 MiB (-163.0 MiB)"), std::string::npos) << text;
+    // Converted from CPU profiles, they hold one segment spanning the tensors' addresses (torch 2.11
+    // writes the highest address as its total_size: 130,898 GiB here): no allocator's reserve.
+    EXPECT_FALSE(d.reserved_recorded_a);
+    EXPECT_FALSE(d.reserved_recorded_b);
+    EXPECT_GT(d.peak_reserved_a, int64_t(1) << 40);
+    EXPECT_NE(text.find("peak reserved A not recorded, B not recorded (-)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("130898"), std::string::npos) << text;  // the span once shown as reserved: 130898.58 GiB
+}
+
+TEST(SnapshotViews, ReservedIsShownOnlyWhereTheAllocatorRecordedIt) {
+    for (const char* name : {"gpu/manual.attnwb.pickle", "gpu/sdpa.pytorch.pickle", "handmade.p4.pickle"}) {
+        SCOPED_TRACE(name);
+        const MemorySnapshot s = read_memory_snapshot(snapshot_fixture(name));
+        const SnapshotTimeline t = analyze_snapshot(s);
+        ASSERT_FALSE(t.devices.empty());
+        EXPECT_TRUE(t.devices[0].reserved_recorded);  // typed segments (CUDA's) or segment events
+        EXPECT_NE(format_snapshot(s, t, 3).find(" reserved\n  peak allocated"), std::string::npos) << format_snapshot(s, t, 3);
+    }
+    const MemorySnapshot cpu = read_memory_snapshot(snapshot_fixture("manual.p4.pickle"));
+    const SnapshotTimeline t = analyze_snapshot(cpu);
+    EXPECT_FALSE(t.devices.at(0).reserved_recorded);
+    const std::string text = format_snapshot(cpu, t, 3);
+    EXPECT_NE(text.find("at the snapshot 48.0 KiB allocated\n  reserved not recorded: "), std::string::npos) << text;
+    EXPECT_EQ(text.find("peak reserved"), std::string::npos) << text;
+    EXPECT_EQ(snapshot_json(cpu, t)["devices"][0]["reserved_recorded"], false);
 }
 
 MemorySnapshot with_stack(std::vector<SnapshotFrame> frames) {

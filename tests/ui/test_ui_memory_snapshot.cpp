@@ -218,6 +218,9 @@ private slots:
         // against plain Python in tests/core/test_snapshot_views.cpp).
         QVERIFY2(page->status()->text().contains(QStringLiteral("peak allocated A 338.5 MiB, B 175.5 MiB (-163.0 MiB)")),
                  qPrintable(page->status()->text()));
+        // CPU profiles' conversions: no allocator reserved anything (their segment spans the addresses).
+        QVERIFY2(page->status()->text().contains(QStringLiteral("peak reserved A not recorded, B not recorded")), qPrintable(page->status()->text()));
+        QVERIFY(!view->chart()->legendText().contains(QStringLiteral("line: reserved")));
         QVERIFY(view->tabs()->tabText(5).contains(QStringLiteral("transformer_manual.pickle.gz")));
         const SnapshotDeviceDiff& d = page->diff()->devices.front();
         QCOMPARE(page->table()->model()->rowCount(), int(d.rows.size()));
