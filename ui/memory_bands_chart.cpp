@@ -1,5 +1,6 @@
 #include "memory_bands_chart.h"
 
+#include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -119,7 +120,27 @@ void MemoryBandsChart::paintTraceSpan(QPainter& p) const {
     const QRectF span(QPointF(px(double(trace_span_.first)), area.top()), QPointF(px(double(trace_span_.second)), area.bottom()));
     p.fillRect(span, QColor(0x2c, 0xa0, 0x2c, 28));
     p.setPen(QColor(0x2c, 0x80, 0x2c));
-    p.drawText(span.adjusted(4, 2, 0, 0), Qt::AlignLeft | Qt::AlignTop, tr("the trace"));
+    p.drawText(traceLabelRect(QFontMetricsF(p.font())), Qt::AlignLeft | Qt::AlignTop, tr("the trace"));
+}
+
+// The trace's name at its top left, or just right of the peak's label where that would cover it (a peak
+// at the trace's left edge), or a line lower where there is no room beside it either.
+QRectF MemoryBandsChart::traceLabelRect(const QFontMetricsF& fm) const {
+    const double left = px(double(trace_span_.first)) + 4, right = px(double(trace_span_.second));
+    QRectF label(left, plotArea().top() + 2, fm.horizontalAdvance(tr("the trace")) + 2, fm.height());
+    const QRectF peak = peakLabelRect(fm);
+    if (label.intersects(peak)) {
+        label.moveLeft(peak.right() + 8);
+        if (label.right() > right) label.moveTo(left, peak.bottom() + 2);
+    }
+    return label;
+}
+
+QString MemoryBandsChart::peakLabel() const { return tr("peak %1").arg(format_bytes(device()->peak_allocated)); }
+
+QRectF MemoryBandsChart::peakLabelRect(const QFontMetricsF& fm) const {
+    const double x = px(double(device()->peak_index) + 0.5) + 4, baseline = plotArea().top() + 12;
+    return {x, baseline - fm.ascent(), fm.horizontalAdvance(peakLabel()), fm.height()};
 }
 
 void MemoryBandsChart::setMarks(std::vector<int64_t> alloc_events) {
@@ -254,7 +275,7 @@ void MemoryBandsChart::paintPeak(QPainter& p) const {
     const double x = px(double(t.peak_index) + 0.5);
     p.setPen(QPen(QColor(0xb0, 0x00, 0x20), 1, Qt::DashLine));
     p.drawLine(QPointF(x, plotArea().top()), QPointF(x, plotArea().bottom()));
-    p.drawText(QPointF(x + 4, plotArea().top() + 12), tr("peak %1").arg(format_bytes(t.peak_allocated)));
+    p.drawText(QPointF(x + 4, plotArea().top() + 12), peakLabel());
 }
 
 int MemoryBandsChart::bandAt(const QPoint& pos) const {

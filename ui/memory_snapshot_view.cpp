@@ -200,14 +200,14 @@ void MemorySnapshotView::showDevice(int row) {
 }
 
 QString MemorySnapshotView::summaryText(const DeviceMemoryTimeline& t) const {
-    QString text = tr("%1, cuda:%2: %3 trace events; peak allocated %4 %5, peak reserved %6\nAt the snapshot %7 allocated of %8 reserved")
+    QString text = tr("%1, cuda:%2: %3 trace events; peak allocated %4 %5, peak reserved %6\nAt the snapshot %7 allocated%8")
                        .arg(name_)
                        .arg(t.device)
                        .arg(t.events)
                        .arg(format_bytes(t.peak_allocated),
                             t.peak_index == 0 ? tr("before the first event") : tr("after event %1").arg(t.peak_index - 1),
                             QString::fromStdString(reserved_text(t.reserved_recorded, t.peak_reserved)), format_bytes(t.final_allocated),
-                            QString::fromStdString(reserved_text(t.reserved_recorded, t.final_reserved)));
+                            t.reserved_recorded ? tr(" of %1 reserved").arg(format_bytes(t.final_reserved)) : QString());
     if (!t.before_recording.empty())
         text += tr("; %1 block(s) of %2 alive before recording began (hatched)").arg(t.before_recording.size()).arg(format_bytes(bytes_of(t.before_recording)));
     if (!shown_->filter.isEmpty()) text += tr("; filter '%1': %2 of the blocks counted").arg(shown_->filter).arg(t.blocks);

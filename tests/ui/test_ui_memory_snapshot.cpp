@@ -5,6 +5,7 @@
 // with the profile of the same run open too, the Operators page names who allocated what, and an operator
 // selected in the Operators panel has its blocks listed and marked in the chart; a second snapshot is
 // compared with the first (manual attention against SDPA: the frame that held the scores shrinks).
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -199,6 +200,16 @@ private slots:
                                                                              Qt::DisplayRole, QStringLiteral("(before the trace began)"), 1, Qt::MatchExactly);
         QCOMPARE(before.size(), 1);
         QVERIFY(!view->chart()->grab().isNull());
+        // The peak (event 103) lies just left of the trace's first event: at 1000x700 the trace's name
+        // would have been written over the peak's label; it moves beside it.
+        window.resize(1000, 700);
+        QCoreApplication::processEvents();
+        const QFontMetricsF fm(view->chart()->font());
+        const QRectF trace_label = view->chart()->traceLabelRect(fm), peak_label = view->chart()->peakLabelRect(fm);
+        QVERIFY2(!trace_label.intersects(peak_label), qPrintable(QStringLiteral("trace label %1,%2 %3 wide; peak label %4,%5 %6 wide")
+                                                                      .arg(trace_label.x()).arg(trace_label.y()).arg(trace_label.width())
+                                                                      .arg(peak_label.x()).arg(peak_label.y()).arg(peak_label.width())));
+        QVERIFY(trace_label.left() >= view->chart()->position(double(peaks[0].first_x), 0).x());  // still inside the trace's span
     }
 
     void aSecondSnapshotIsComparedWithTheFirst() {
