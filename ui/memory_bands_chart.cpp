@@ -172,9 +172,12 @@ QString MemoryBandsChart::legendText() const {
     if (!device()) return {};
     const DeviceMemoryTimeline& t = *device();
     QString text = tr("Blocks coloured by the frame that allocated them (slate: no stack recorded; hatched: alive before recording); grey: smaller blocks");
-    if (!t.reserved_recorded) text += tr("; reserved: not recorded (a CPU profile's conversion)");
-    else text += tr("; line: reserved");
-    if (t.reserved_recorded && double(t.peak_reserved) > y_max_) text += tr(" (up to %1, above the scale)").arg(format_bytes(t.peak_reserved));
+    if (!t.reserved_recorded) {
+        text += tr("; reserved: not recorded (a CPU profile's conversion)");
+    } else {
+        text += tr("; line: reserved");
+        if (double(t.peak_reserved) > y_max_) text += tr(" (up to %1, above the scale)").arg(format_bytes(t.peak_reserved));
+    }
     if (!t.allocated_all.empty()) text += tr("; dashed: every block");
     return text;
 }
@@ -275,7 +278,8 @@ void MemoryBandsChart::paintPeak(QPainter& p) const {
     const double x = px(double(t.peak_index) + 0.5);
     p.setPen(QPen(QColor(0xb0, 0x00, 0x20), 1, Qt::DashLine));
     p.drawLine(QPointF(x, plotArea().top()), QPointF(x, plotArea().bottom()));
-    p.drawText(QPointF(x + 4, plotArea().top() + 12), peakLabel());
+    const QFontMetricsF fm(p.font());
+    p.drawText(peakLabelRect(fm), Qt::AlignLeft | Qt::AlignTop | Qt::TextDontClip, peakLabel());
 }
 
 int MemoryBandsChart::bandAt(const QPoint& pos) const {

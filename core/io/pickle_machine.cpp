@@ -111,7 +111,7 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) { throw MachineError{what, op_origin_ + int64_t(reinterpret_cast<intptr_t>(op_at_))}; }
+    [[noreturn]] void fail(const std::string& what) { throw MachineError{what, ByteSource::offset_of(op_origin_, op_at_)}; }
 
     void read_head() {
         op_at_ = in_.cursor();

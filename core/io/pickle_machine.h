@@ -113,14 +113,13 @@ public:
         cur_ += n;
         return p;
     }
-    // The next byte is C (nothing is taken; false at the end of what is buffered).
-    bool next_is(char c) const { return cur_ < end_ && *cur_ == c; }
     // Where the next byte is, as a pointer and an origin: the stream offset of a byte handed out is
     // origin + its address, taken as integers, even once the buffer has moved (a pair kept per opcode,
     // for the messages, costs two stores; the offset is worked out only when one is needed).
     const char* cursor() const { return cur_; }
     int64_t origin() const { return origin_; }
-    int64_t offset() const { return origin_ + int64_t(reinterpret_cast<intptr_t>(cur_)); }
+    int64_t offset() const { return offset_of(origin_, cur_); }
+    static int64_t offset_of(int64_t origin, const char* p) { return origin + int64_t(reinterpret_cast<intptr_t>(p)); }
 
 private:
     const char* take_slow(size_t n);
