@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <unordered_map>
+
+#include <tsl/robin_map.h>
 
 namespace awb {
 
@@ -28,9 +29,23 @@ bool shrinks_reserved(SnapshotAction a) { return a == SnapshotAction::SegmentFre
 
 bool larger(const LiveBlock& a, const LiveBlock& b) { return a.size != b.size ? a.size > b.size : a.addr < b.addr; }
 
+// Addresses hashed with their bits mixed: a caching allocator's are multiples of 512, which the
+// power-of-two table of an open-addressing map would crowd into a few buckets.
+struct AddressHash {
+    size_t operator()(int64_t a) const {
+        uint64_t h = uint64_t(a);
+        h ^= h >> 33;
+        h *= 0xff51afd7ed558ccdull;
+        return size_t(h ^ (h >> 33));
+    }
+};
+// Blocks alive, by address: open addressing (a replay looks one up for every alloc and free).
+template <class V>
+using ByAddress = tsl::robin_map<int64_t, V, AddressHash>;
+
 // The blocks alive when recording began: the final state walked back through the trace; largest first.
 std::vector<LiveBlock> alive_at_start(const std::vector<SnapshotSegment>& segments, int device, const std::vector<SnapshotEvent>& events) {
-    std::unordered_map<int64_t, LiveBlock> live;  // by address
+    ByAddress<LiveBlock> live;
     for (const SnapshotSegment& seg : segments)
         if (seg.device == device)
             for (const SnapshotBlock& b : seg.blocks)
@@ -89,7 +104,7 @@ private:
         int64_t size;
         int64_t element;  // -1: a block the filter does not count
     };
-    using LiveMap = std::unordered_map<int64_t, Live>;  // by address
+    using LiveMap = ByAddress<Live>;
 
     bool counts(StackId stack) const {
         const auto& keep = options_.keep;

@@ -6,6 +6,9 @@
 #include <iterator>
 #include <map>
 #include <string_view>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <unordered_map>
 
 #include "io/pickle_machine.h"
@@ -117,6 +120,7 @@ public:
         }
         for (const auto& [name, count] : unknown_) snapshot.unknown_actions.emplace_back(name, count);
         snapshot.pickle_protocol = store.protocol;
+        snapshot.events_scanned = store.events_scanned;
     }
 
 private:
@@ -157,7 +161,8 @@ private:
     void read_blocks(Ref blocks, const Where& where, SnapshotSegment& seg);
     void read_traces(Ref traces);
     void read_event(Ref v, const Where& where, EventColumn& events);
-    void event_fields(Ref v, const Ref* (&fields)[kEventFields]);
+    void read_event(const Ref* kv, size_t n, const Where& where, EventColumn& events);
+    void event_fields(const Ref* kv, size_t n, const Ref* (&fields)[kEventFields]);
     int8_t action_index(const Ref* v, const std::string& action);
     uint16_t stream_id(int64_t stream, const Where& where);
 
@@ -323,9 +328,8 @@ void SnapshotBuilder::read_traces(Ref traces) {
 }
 
 // Which EventField each key of the dict is, by the key's string (looked up once per string).
-void SnapshotBuilder::event_fields(Ref v, const Ref* (&fields)[kEventFields]) {
-    const std::vector<Ref>& kv = items(v);
-    for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+void SnapshotBuilder::event_fields(const Ref* kv, size_t n, const Ref* (&fields)[kEventFields]) {
+    for (size_t i = 0; i + 1 < n; i += 2) {
         if (kv[i].kind != Kind::Str) continue;
         if (kv[i].index >= field_of_string_.size()) field_of_string_.resize(store_->strings.size(), -2);
         int8_t& field = field_of_string_[kv[i].index];
@@ -358,8 +362,14 @@ int8_t SnapshotBuilder::action_index(const Ref* v, const std::string& action) {
 
 void SnapshotBuilder::read_event(Ref v, const Where& where, EventColumn& events) {
     expect(v, Kind::Dict, where);
+    const std::vector<Ref>& kv = items(v);
+    read_event(kv.data(), kv.size(), where, events);
+}
+
+// An event dict's pairs (key, value, ...).
+void SnapshotBuilder::read_event(const Ref* kv, size_t n, const Where& where, EventColumn& events) {
     const Ref* f[kEventFields] = {};
-    event_fields(v, f);
+    event_fields(kv, n, f);
     const std::string& action = string(f[kAction], "action", where);
     const int8_t known = action_index(f[kAction], action);
     if (known < 0) {
@@ -389,11 +399,21 @@ uint16_t SnapshotBuilder::stream_id(int64_t stream, const Where& where) {
 }
 
 MemorySnapshot read_snapshot_once(const std::string& path, bool streaming) {
-    ValueStore store;
-    SnapshotBuilder builder(streaming);
-    pickle::read_pickle_store(path, store, pickle::PickleLimits{}, streaming ? &builder : nullptr);
-    builder.read_root(store);
-    return std::move(builder.snapshot);
+    MemorySnapshot snapshot;
+    {
+        ValueStore store;
+        SnapshotBuilder builder(streaming);
+        pickle::read_pickle_store(path, store, pickle::PickleLimits{}, streaming ? &builder : nullptr);
+        builder.read_root(store);
+        snapshot = std::move(builder.snapshot);
+    }
+#if defined(__GLIBC__)
+    // The reading's own memory (the events' chunks, the machine's containers: some 180 MB for a 1 GB
+    // file), freed now, given back to the system: glibc keeps freed heap memory below a block still in
+    // use, and the replay would then add its curves on top of it.
+    malloc_trim(0);
+#endif
+    return snapshot;
 }
 
 

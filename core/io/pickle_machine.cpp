@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "io/pickle_event_scan.h"
 #include "io/pickle_memo.h"
 #include "io/trace_input.h"
 
@@ -81,6 +82,22 @@ void assign_utf8(std::string& out, const char* p, size_t n) {
     }
 }
 
+}  // namespace
+
+Ref ValueStore::add_text(Kind kind, const char* p, size_t n) {
+    if (kind == Kind::Str) {
+        assign_utf8(scratch, p, n);
+        if (const auto it = str_index.find(scratch); it != str_index.end()) return Ref{0, it->second, kind};
+    }
+    if (strings.size() >= UINT32_MAX) throw MachineError{"more than 2^32 str and bytes", 0};
+    const uint32_t index = uint32_t(strings.size());
+    if (kind == Kind::Str) str_index.emplace(strings.emplace_back(scratch), index);
+    else strings.emplace_back(p, n);
+    return Ref{0, index, kind};
+}
+
+namespace {
+
 bool same(Ref a, Ref b) { return a.kind == b.kind && a.index == b.index && a.num == b.num && a.made == b.made; }
 
 }  // namespace
@@ -103,7 +120,7 @@ public:
             if (op == 'j') memo_get(unsigned_le(4));       // LONG_BINGET
             else if (op == 'h') memo_get(unsigned_le(1));  // BINGET
             else if (op == '.') break;                     // STOP
-            else step(op);
+            else if (op != '}' || !scanned_event()) step(op);
         }
         if (stack_.empty() || open_mark()) fail("STOP with nothing on the stack");
         store_.root = stack_.back();
@@ -182,12 +199,12 @@ private:
         store_.free_slots.push_back(r.index);
     }
     Ref new_text(Kind kind, size_t n) {
-        if (store_.strings.size() >= UINT32_MAX) fail("more than 2^32 str and bytes");
-        std::string& s = store_.strings.emplace_back();
         const char* p = take(n);
-        if (kind == Kind::Str) assign_utf8(s, p, n);
-        else s.assign(p, n);
-        return Ref{0, uint32_t(store_.strings.size() - 1), kind};
+        try {
+            return store_.add_text(kind, p, n);
+        } catch (const MachineError& e) {
+            fail(e.what);
+        }
     }
 
     // --- the stack ---
@@ -317,6 +334,49 @@ private:
         if (c.role == Role::Made) throw StreamFallback{};
         c.items.insert(c.items.end(), first, last);
     }
+    // EMPTY_DICT as an item of a batch of trace events: the event dict made from a scan of its bytes
+    // (io/pickle_event_scan.h) and pushed, as running its opcodes would make and push it; false: run them.
+    bool scanned_event() {
+        if (!sink_ || !has_traces_ || marks_.empty() || marks_.back() == 0) return false;
+        const Ref list = stack_[marks_.back() - 1];
+        if (!list.is_container() || store_.containers[list.index].generation != list.num || cont(list).role != Role::Trace) return false;
+        ScannedEvent& e = scanned_;
+        if (!scan_event(in_.buffered(), memo_, store_, limits_, runs_, e)) return false;
+        in_.skip(e.bytes);
+        for (size_t i = 0; i < e.list_count; ++i) e.kv[e.lists[i].value] = made_frames(e.lists[i]);
+        for (size_t i = 0; i < e.text_count; ++i) {
+            const ScannedText& t = e.texts[i];
+            e.kv[t.value] = store_.add_text(Kind::Str, t.bytes.data(), t.bytes.size());
+            if (t.slot != kNoSlot) memo_.put(t.slot, e.kv[t.value]);
+        }
+        const Ref dict = new_container(Kind::Dict);
+        cont(dict).items.assign(e.kv, e.kv + 2 * e.pairs);
+        for (const uint64_t slot : e.dict_slots)
+            if (slot != kNoSlot) put_in_memo(slot, dict);
+        push(dict);
+        ++store_.events_scanned;
+        return true;
+    }
+    // A scanned frames list, made: what the sink made of the same run before, else what it makes now
+    // (or, should it decline, the list itself, as APPENDS would leave it); put in its memo slots.
+    Ref made_frames(ScannedList& l) {
+        Ref v{l.made ? *l.made : 0, 0, Kind::List, true};
+        if (!l.made) {
+            const Ref list = new_container(Kind::List);
+            if (l.all_made && sink_->made_list(list, l.items.data(), l.items.data() + l.items.size(), store_)) {
+                v = store_.made_now.back();
+                take_made();
+                runs_.add(l.run, v.num, memo_.epoch());
+            } else {
+                cont(list).items = l.items;
+                v = list;
+            }
+        }
+        for (const uint64_t slot : l.slots)
+            if (slot != kNoSlot) put_in_memo(slot, v);
+        return v;
+    }
+
     // A container made from the values above a MARK (LIST, TUPLE, DICT, FROZENSET).
     void push_from_mark(Kind kind) {
         const size_t m = pop_mark();
@@ -339,6 +399,9 @@ private:
         const Ref v = top();
         if (slot >= uint64_t(limits_.max_memo) || slot > memo_.size() + (uint64_t(1) << 20))
             fail("memo slot " + std::to_string(slot) + " far beyond the " + std::to_string(memo_.size()) + " in use");
+        put_in_memo(slot, v);
+    }
+    void put_in_memo(uint64_t slot, Ref v) {
         memo_.put(slot, v);
         if (v.is_container() && slot < UINT32_MAX) cont(v).memo_slot = uint32_t(slot);
     }
@@ -400,6 +463,8 @@ private:
     std::vector<Ref> stack_;
     std::vector<size_t> marks_;
     Memo memo_;
+    RunCache runs_;         // frames lists made, by their bytes (scanned_event)
+    ScannedEvent scanned_;  // the event being scanned
     const char* op_at_ = nullptr;  // the opcode being run: its offset is op_origin_ + op_at_ (ByteSource::origin)
     int64_t op_origin_ = 0;
     Ref root_, traces_;

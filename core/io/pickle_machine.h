@@ -13,9 +13,11 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "io/pickle_reader.h"
@@ -63,11 +65,12 @@ struct MachineError {
 };
 
 struct ValueStore {
-    std::vector<std::string> strings;  // Str (valid UTF-8), Bytes
+    std::deque<std::string> strings;  // Str (valid UTF-8), Bytes: a deque, so that str_index's views stay
     std::vector<Container> containers;
     std::vector<uint32_t> free_slots;  // containers freed after streaming, for reuse
     Ref root;
     int protocol = 0;
+    int64_t events_scanned = 0;  // trace event dicts made from a scan of their bytes (io/pickle_event_scan.h)
 
     // The container a Ref names; StreamFallback when it was freed since (only streaming frees) or made.
     const Container& container(Ref r) const {
@@ -76,6 +79,11 @@ struct ValueStore {
         return c;
     }
     const std::string& text(Ref r) const { return strings[r.index]; }
+    // A str or bytes value made of the bytes [p, p + n) (a str as valid UTF-8). A str equal to one held
+    // already is that one: str are values, and a snapshot repeats a few (torch 2.11 writes each trace
+    // event's compile_context, "N/A", as a str of its own) millions of times. Throws MachineError
+    // (offset 0: the caller's) past 2^32.
+    Ref add_text(Kind kind, const char* p, size_t n);
     // The sink has read container R as VALUE: its items are freed (Role::Made), and the machine, once the
     // events of the batch have gone to the sink, puts Ref{VALUE, made} in its memo slot, so that a memo
     // reference to it (an event's frames list, a frame dict, referred to again) costs no lookup; made
@@ -86,6 +94,8 @@ struct ValueStore {
         c.role = Role::Made;
         made_now.push_back({value, r.index, r.kind, true});
     }
+    std::unordered_map<std::string_view, uint32_t> str_index;  // the Str held, by their text
+    std::string scratch;                                        // a str being made
     std::vector<Ref> made_now;  // in this batch of events: the made Refs (the containers' slots in index)
     // A Dict's value under a str key (the last one, as Python keeps); nullptr when absent or not a Dict.
     const Ref* find(Ref dict, std::string_view key) const;
@@ -97,7 +107,8 @@ public:
     virtual ~EventSink() = default;
     virtual void trace_item(uint32_t device, int64_t index, Ref item, ValueStore& store) = 0;
     // A list filled at once with [first, last), all of them dicts the sink made (frame dicts): the sink
-    // may read it now (ValueStore::made) and say so, or leave it to be filled (false).
+    // may read it now (ValueStore::made) and say so, or leave it to be filled (false). What it makes
+    // must depend only on the items' made values: the machine reuses it for the same items (RunCache).
     virtual bool made_list(Ref list, const Ref* first, const Ref* last, ValueStore& store) = 0;
 };
 
@@ -117,6 +128,9 @@ public:
     // origin + its address, taken as integers, even once the buffer has moved (a pair kept per opcode,
     // for the messages, costs two stores; the offset is worked out only when one is needed).
     const char* cursor() const { return cur_; }
+    // The bytes read into the buffer and not yet taken (maybe none: take reads more), and taking N of them.
+    std::string_view buffered() const { return {cur_, size_t(end_ - cur_)}; }
+    void skip(size_t n) { cur_ += n; }
     int64_t origin() const { return origin_; }
     int64_t offset() const { return offset_of(origin_, cur_); }
     static int64_t offset_of(int64_t origin, const char* p) { return origin + int64_t(reinterpret_cast<intptr_t>(p)); }

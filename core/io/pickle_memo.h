@@ -28,6 +28,7 @@ public:
         if (!pages_[p]) pages_[p] = std::make_unique<Page>();
         Ref& r = pages_[p]->refs[slot % kPage];
         pages_[p]->live += unset(r);
+        epoch_ += r.made;
         r = v;
         if (slot >= size_) size_ = slot + 1;
     }
@@ -36,10 +37,20 @@ public:
         if (p >= pages_.size() || !pages_[p]) return;
         Ref& r = pages_[p]->refs[slot % kPage];
         if (unset(r)) return;
+        epoch_ += r.made;
         r = kUnset;
         if (--pages_[p]->live == 0) pages_[p].reset();
     }
     uint64_t size() const { return size_; }  // one past the highest slot set: MEMOIZE's next slot
+    // SLOT given a value that is gone at once (a streamed event's dict): unset, but counted in size(),
+    // as put then forget would leave it.
+    void skip(uint64_t slot) {
+        forget(slot);
+        if (slot >= size_) size_ = slot + 1;
+    }
+    // Bumped whenever a value the sink made (Ref::made) is replaced or forgotten: what was made of
+    // memo references before (RunCache) may not hold after.
+    uint64_t epoch() const { return epoch_; }
 
 private:
     static constexpr uint64_t kPage = 256;
@@ -52,6 +63,7 @@ private:
     };
     std::vector<std::unique_ptr<Page>> pages_;
     uint64_t size_ = 0;
+    uint64_t epoch_ = 0;
 };
 
 }  // namespace awb::pickle

@@ -69,6 +69,7 @@ struct MemorySnapshot {
     std::vector<std::pair<std::string, int64_t>> unknown_actions;       // trace actions not read, and how many
     int pickle_protocol = 0;
     bool streamed = false;  // read as it streamed (io/pickle_machine.h); false: every value held first
+    int64_t events_scanned = 0;  // trace events made from a scan of their bytes (io/pickle_event_scan.h), not run opcode by opcode
     int64_t stream_of(const SnapshotEvent& e) const { return streams[e.stream_id]; }
     int64_t event_count() const;  // the trace events of every device
 };

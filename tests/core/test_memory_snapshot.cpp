@@ -288,12 +288,109 @@ TEST(MemorySnapshot, AFramesListFilledAtOnceIsReadAtOnceAndFallsBackWhenFilledAg
     EXPECT_EQ(stack_text(b, b.device_traces[0][1].stack), "f (a.py:1);g (b.py:2);f (a.py:1);");
 }
 
+// Real snapshots and our fixtures: the events the machine made from a scan of their bytes
+// (io/pickle_event_scan.h) equal those the opcode loop makes with every value held (the whole reading).
+// Real CUDA snapshots, from torch's _dump_snapshot (Python's pickler) and from our LibTorch build
+// (LibTorch's, which memoizes a dict after its SETITEMS), are nearly all scanned: only events that
+// bring new frame dicts, or whose frames are not read yet, run opcode by opcode.
+TEST(MemorySnapshot, ScannedEventsEqualTheOpcodeLoops) {
+    for (const char* name : {"gpu/manual.pytorch.pickle", "gpu/sdpa.pytorch.pickle", "gpu/manual.attnwb.pickle", "gpu/sdpa.attnwb.pickle",
+                             "linked/manual.pickle", "torch_layout.p4.pickle.gz", "transformer_manual.pickle.gz", "manual.p2.pickle",
+                             "handmade.p5.pickle"}) {
+        SCOPED_TRACE(name);
+        const MemorySnapshot streamed = read_memory_snapshot(snapshot_fixture(name));
+        const MemorySnapshot whole = read_memory_snapshot(snapshot_fixture(name), SnapshotReading::Whole);
+        EXPECT_TRUE(streamed.streamed);
+        EXPECT_GT(streamed.events_scanned, 0);
+        EXPECT_EQ(whole.events_scanned, 0);  // no streaming, no scan
+        EXPECT_EQ(events_text(streamed), events_text(whole));  // stacks and frames by their text: numbered as first read
+        EXPECT_EQ(streamed.stacks.size(), whole.stacks.size());
+        EXPECT_EQ(streamed.frames.size(), whole.frames.size());
+        if (std::string(name).rfind("gpu/", 0) == 0) EXPECT_GT(streamed.events_scanned, streamed.event_count() * 4 / 5);
+    }
+}
+
+// Opcodes written by hand for the tests below (protocol 4), with the memo slots MEMOIZE gives.
+class PickleWriter {
+public:
+    PickleWriter& op(char c) {
+        s_ += c;
+        return *this;
+    }
+    PickleWriter& memoize(uint32_t* slot = nullptr) {
+        if (slot) *slot = next_;
+        ++next_;
+        return op('\x94');
+    }
+    PickleWriter& str(std::string_view t, uint32_t* slot = nullptr) {
+        op('\x8c').op(char(t.size()));
+        s_ += t;
+        return memoize(slot);
+    }
+    PickleWriter& get(uint32_t slot) { return op('h').op(char(slot)); }  // BINGET (the slots here are under 256)
+    PickleWriter& put(uint32_t slot) { return op('q').op(char(slot)); }  // BINPUT
+    PickleWriter& int1(int v) { return op('K').op(char(v)); }
+    PickleWriter& frame() {  // FRAME: groups what follows; nothing to the values
+        s_ += std::string("\x95\x10\x00\x00\x00\x00\x00\x00\x00", 9);
+        return *this;
+    }
+    std::string bytes() const { return s_ + "."; }
+
+private:
+    std::string s_ = std::string("\x80\x04", 2);
+    uint32_t next_ = 0;
+};
+
+// The frames lists the scan has seen are reused by their bytes (RunCache), but never past a change of
+// what those bytes refer to: a frame dict's memo slot given another dict (BINPUT) makes the same run
+// name other frames.
+TEST(MemorySnapshot, AScannedFramesRunIsReusedOnlyWhileItsMemoSlotsHoldTheSameFrames) {
+    PickleWriter w;
+    uint32_t root, key, traces, trace, action, alloc, addr, size, frames, filename, line, name, a, b, list;
+    w.op('}').memoize(&root).str("device_traces", &key).op(']').memoize(&traces).op(']').memoize(&trace);
+    // Batch 1: an event with its keys and its frame dict f (a.py:1) written out: run opcode by opcode.
+    w.op('(').op('}').memoize().op('(').str("action", &action).str("alloc", &alloc).str("addr", &addr).int1(16).str("size", &size).int1(32);
+    w.str("frames", &frames).op(']').memoize().op('(').op('}').memoize(&a).op('(').str("filename", &filename).str("a.py").str("line", &line).int1(1);
+    w.str("name", &name).str("f").op('u').op('e').op('u').op('e');
+    const auto event = [&](bool framed) {  // keys and frames by memo reference: scanned
+        w.op('}').memoize().op('(').get(action).get(alloc).get(addr);
+        if (framed) w.frame();
+        w.int1(16).get(size).int1(32).get(frames).op(']').memoize(&list).op('(');
+        if (framed) w.frame();
+        w.get(a).op('e').op('u');
+    };
+    // Batch 2: [f] three times (the run seen first, then with FRAMEs in it, then from the cache).
+    w.op('(');
+    event(false);
+    event(true);
+    event(false);
+    // A dict g (b.py:2) put in f's memo slot, and dropped: the run [slot a] now names g.
+    w.op('}').memoize().op('(').get(filename).str("b.py").get(line).int1(2).get(name).str("g").op('u').put(a).op('0');
+    event(false);
+    w.op('e');
+    w.op('(');
+    event(false);  // Batch 3: g made by now
+    w.op('e').op('a').op('s');
+    const std::string path = written("run_cache.pickle", w.bytes());
+    const MemorySnapshot streamed = read_memory_snapshot(path);
+    const MemorySnapshot whole = read_memory_snapshot(path, SnapshotReading::Whole);
+    EXPECT_TRUE(streamed.streamed);
+    EXPECT_EQ(streamed.events_scanned, 6);  // all but the first event, and g's dict
+    ASSERT_EQ(streamed.device_traces.at(0).size(), 6u);
+    std::string stacks;
+    for (const SnapshotEvent& e : streamed.device_traces[0]) stacks += stack_text(streamed, e.stack) + "|";
+    EXPECT_EQ(stacks, "f (a.py:1);|f (a.py:1);|f (a.py:1);|f (a.py:1);|g (b.py:2);|g (b.py:2);|");
+    EXPECT_EQ(events_text(streamed), events_text(whole));
+}
+
 // scripts/bench_snapshot.py --reader: the reader alone on AWB_SNAPSHOT_BENCH (skipped without it).
 TEST(MemorySnapshot, ReadOnlyBench) {
     const char* path = std::getenv("AWB_SNAPSHOT_BENCH");
     if (!path) GTEST_SKIP() << "AWB_SNAPSHOT_BENCH not set";
     const MemorySnapshot snap = read_memory_snapshot(path);
     EXPECT_FALSE(snap.device_traces.empty());
+    std::printf("%lld events (%lld read straight from the bytes), %zu stacks, %s\n", (long long)snap.event_count(), (long long)snap.events_scanned,
+                snap.stacks.size(), snap.streamed ? "streamed" : "read whole (no streaming)");
 }
 
 }  // namespace
