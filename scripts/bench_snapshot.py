@@ -18,7 +18,8 @@ The snapshot
   --layout torch (the default) shares Python objects the way torch does: py_symbolize (in
   torch/csrc/profiler/python/combined_traceback.cpp) makes one frames list per captured traceback, so
   one list per allocation, referred to again by that block's frees, whose frame dicts are shared by
-  every list (pickle memoizes them: a list is a run of memo references, 20 to 60 frames deep).
+  every list (pickle memoizes them: a list is a run of memo references, 20 to 60 frames deep). Each
+  event has torch 2.11's keys, compile_context (a str of its own per event) and user_metadata too.
   --layout shared-stacks is a harder case per byte: 20,000 stack lists shared by all the events, so
   an event is about 45 bytes and a reference to a list made long before.
 
@@ -48,6 +49,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+GENERATOR = 2  # 2: torch 2.11's compile_context and user_metadata in every event (a file of version 1 is made again)
 
 
 def make_frames(rng, count):
@@ -72,9 +74,9 @@ def generate(path, size_mb, seed, layout="torch", events=None):
         # allocation with its own list of the shared frame dicts (BINGET / LONG_BINGET: 2 to 5 bytes each).
         paths = [[rng.choice(frames) for _ in range(rng.randrange(20, 60))] for _ in range(400)]
         new_stack = lambda: list(rng.choice(paths))
-        # An alloc: ~70 bytes of dict and ints plus ~40 frames of 2 to 5 bytes; its two frees ~75 each
-        # (time_us is an 8-byte LONG1): ~124 bytes an event.
-        events_wanted = max(1000, target // 124)
+        # An alloc: ~85 bytes of dict, ints and str plus ~40 frames of 2 to 5 bytes; its two frees ~90
+        # each (time_us is an 8-byte LONG1): ~145 bytes an event.
+        events_wanted = max(1000, target // 145)
     events_wanted = events or events_wanted
     trace, live, allocated, peak = [], {}, 0, 0
     addr_next = 1 << 32
@@ -84,7 +86,13 @@ def generate(path, size_mb, seed, layout="torch", events=None):
 
     def event(action, addr, size, stack):
         clock[0] += rng.randrange(1, 40)
-        return {"action": action, "addr": addr, "size": size, "stream": 0, "time_us": clock[0], "frames": stack}
+        if layout == "shared-stacks":
+            return {"action": action, "addr": addr, "size": size, "stream": 0, "time_us": clock[0], "frames": stack}
+        # torch 2.11's TraceEntry as _snapshot() returns it: compile_context a str object of its own per
+        # event (written out each time, "N/A" when torch.compile is not involved), user_metadata the one
+        # empty str (a memo reference).
+        return {"action": action, "addr": addr, "size": size, "stream": 0, "time_us": clock[0],
+                "compile_context": b"N/A".decode(), "user_metadata": "", "frames": stack}
     while len(trace) < events_wanted:
         if len(trace) % segment_alloc_every == 0:
             size = 2 << 20
@@ -115,7 +123,7 @@ def generate(path, size_mb, seed, layout="torch", events=None):
     with open(path, "wb") as f:
         pickle.dump(snapshot, f, protocol=4)
     meta = {"events": len(trace), "peak_allocated": peak, "final_allocated": allocated, "bytes": os.path.getsize(path),
-            "size_mb": size_mb, "seed": seed, "layout": layout}
+            "size_mb": size_mb, "seed": seed, "layout": layout, "generator": GENERATOR}
     Path(str(path) + ".meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     return meta
 
@@ -185,7 +193,8 @@ def main():
     path.parent.mkdir(parents=True, exist_ok=True)
     meta_path = Path(str(path) + ".meta.json")
     meta = json.loads(meta_path.read_text()) if path.exists() and meta_path.exists() else {}
-    same = meta.get("size_mb") == args.size_mb and meta.get("seed") == args.seed and meta.get("layout", "shared-stacks") == args.layout
+    same = (meta.get("size_mb") == args.size_mb and meta.get("seed") == args.seed and meta.get("layout", "shared-stacks") == args.layout
+            and meta.get("generator") == GENERATOR)
     if same and not args.events and meta.get("bytes") == path.stat().st_size:
         pass  # generated before with the same arguments
     else:

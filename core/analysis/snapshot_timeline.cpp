@@ -1,11 +1,14 @@
 #include "analysis/snapshot_timeline.h"
 
 #include "analysis/snapshot_frames.h"
+#include "model/huge_pages.h"
 
 #include <cstdint>
 #include <algorithm>
 #include <map>
+#include <exception>
 #include <numeric>
+#include <thread>
 
 #include <tsl/robin_map.h>
 
@@ -70,34 +73,33 @@ struct Element {
 
 // The device's trace replayed once: the curves, and every counted block's life (the peak's blocks and
 // the bands are read off those, without replaying again).
+//
+// The blocks alive when recording began (alive_at_start, a walk back from the final state) are found
+// on a second thread while this one replays forward without them: a free of an address not alive
+// is kept aside, and once both are done, each block of the start ends at the first free kept for its
+// address (the others are frees the trace cannot match), and its bytes are added to the curves over
+// [0, that free). Its elements come after the trace's (stacking order: by begin, then index).
 class Replay {
 public:
     Replay(const SnapshotOptions& options, DeviceMemoryTimeline& t) : options_(options), t_(t), x_end_(t.events + 1) {}
 
-    void run(const std::vector<SnapshotEvent>& events, const std::vector<LiveBlock>& start, int64_t reserved, size_t until = SIZE_MAX) {
-        const bool filtered = options_.keep.has_value();
-        for (const LiveBlock& b : start) begin(b, 0);
-        t_.allocated.reserve(size_t(x_end_));
-        t_.reserved.reserve(size_t(x_end_));
-        if (filtered) t_.allocated_all.reserve(size_t(x_end_));
-        push(reserved, filtered);
-        for (size_t i = 0; i < events.size() && i < until; ++i) {
-            const SnapshotEvent& e = events[i];
-            const int64_t x = int64_t(i) + 1;
-            if (e.action == SnapshotAction::Alloc) {
-                if (const auto it = live_.find(e.addr); it != live_.end()) end(it, x);  // the trace lost its free
-                begin({e.addr, e.size, e.stack, int64_t(i)}, x);
-            } else if (e.action == SnapshotAction::FreeCompleted) {
-                const auto it = live_.find(e.addr);
-                if (it == live_.end()) ++t_.unmatched_frees;
-                else end(it, x);
-            }
-            reserved += grows_reserved(e.action) ? e.size : shrinks_reserved(e.action) ? -e.size : 0;
-            if (e.action == SnapshotAction::Oom) ++t_.ooms;
-            push(reserved, filtered);
+    void run(const MemorySnapshot& snapshot, int device, const std::vector<SnapshotEvent>& events, int64_t reserved, size_t until = SIZE_MAX) {
+        std::vector<LiveBlock> start;
+        std::exception_ptr failed;
+        {
+            std::jthread walk_back([&] {
+                try {
+                    start = alive_at_start(snapshot.segments, device, events);
+                } catch (...) {
+                    failed = std::current_exception();
+                }
+            });
+            forward(events, reserved, until);
         }
+        if (failed) std::rethrow_exception(failed);
+        add_start(start);
     }
-    std::vector<Element> elements;
+    std::vector<Element> elements;  // the trace's allocs counted, then the blocks alive at the start (largest first)
 
 private:
     struct Live {
@@ -109,6 +111,34 @@ private:
     bool counts(StackId stack) const {
         const auto& keep = options_.keep;
         return !keep || (stack != kNoStack && size_t(stack) < keep->size() && (*keep)[size_t(stack)]);
+    }
+    void forward(const std::vector<SnapshotEvent>& events, int64_t reserved, size_t until) {
+        const bool filtered = options_.keep.has_value();
+        t_.allocated.reserve(size_t(x_end_));
+        t_.reserved.reserve(size_t(x_end_));
+        if (filtered) t_.allocated_all.reserve(size_t(x_end_));
+        elements.reserve(size_t(std::count_if(events.begin(), events.end(), [](const SnapshotEvent& e) { return e.action == SnapshotAction::Alloc; })));
+        for (const auto* v : {&t_.allocated, &t_.reserved, &t_.allocated_all}) prefer_huge_pages(*v);
+        prefer_huge_pages(elements);
+        push(reserved, filtered);
+        for (size_t i = 0; i < events.size() && i < until; ++i) {
+            const SnapshotEvent& e = events[i];
+            const int64_t x = int64_t(i) + 1;
+            if (e.action == SnapshotAction::Alloc) {
+                if (const auto it = live_.find(e.addr); it != live_.end()) end(it, x);  // the trace lost its free
+                begin({e.addr, e.size, e.stack, int64_t(i)}, x);
+            } else if (e.action == SnapshotAction::FreeCompleted) {
+                if (const auto it = live_.find(e.addr); it != live_.end()) {
+                    end(it, x);
+                } else {  // a block of the start, or a free not matched
+                    unknown_frees_.try_emplace(e.addr, x);
+                    ++unmatched_;
+                }
+            }
+            reserved += grows_reserved(e.action) ? e.size : shrinks_reserved(e.action) ? -e.size : 0;
+            if (e.action == SnapshotAction::Oom) ++t_.ooms;
+            push(reserved, filtered);
+        }
     }
     void begin(const LiveBlock& b, int64_t x) {
         int64_t element = -1;
@@ -133,11 +163,44 @@ private:
         t_.reserved.push_back(reserved);
         if (filtered) t_.allocated_all.push_back(all_);
     }
+    // The blocks of the start (largest first), each to its first free kept aside or to the end: their
+    // bytes added to the curves, the counted ones to the elements.
+    void add_start(const std::vector<LiveBlock>& start) {
+        const size_t curve = t_.allocated.size();  // x_end_, or fewer with `until`
+        std::vector<Element> lives;
+        lives.reserve(start.size());
+        for (const LiveBlock& b : start) {
+            const auto it = unknown_frees_.find(b.addr);
+            lives.push_back({b, 0, it == unknown_frees_.end() ? x_end_ : it->second});
+            unmatched_ -= it != unknown_frees_.end();
+        }
+        t_.unmatched_frees += unmatched_;
+        std::vector<int64_t> counted(curve + 1, 0), all(options_.keep ? curve + 1 : 0, 0);  // changes at each x
+        for (const Element& e : lives) {
+            const size_t end = size_t(std::min<int64_t>(e.end, int64_t(curve)));
+            if (counts(e.block.stack)) {
+                counted[0] += e.block.size;
+                counted[end] -= e.block.size;
+                elements.push_back(e);
+            }
+            if (!all.empty()) {
+                all[0] += e.block.size;
+                all[end] -= e.block.size;
+            }
+        }
+        int64_t c = 0, a = 0;
+        for (size_t x = 0; x < curve; ++x) {
+            t_.allocated[x] += c += counted[x];
+            if (!all.empty()) t_.allocated_all[x] += a += all[x];
+        }
+    }
 
     const SnapshotOptions& options_;
     DeviceMemoryTimeline& t_;
     const int64_t x_end_;
     LiveMap live_;
+    ByAddress<int64_t> unknown_frees_;  // address: the first free of an address not alive
+    int64_t unmatched_ = 0;             // frees of an address not alive (a block of the start's first, or not matched)
     int64_t allocated_ = 0;
     int64_t all_ = 0;
 };
@@ -183,14 +246,17 @@ std::vector<LiveBlock> alive_at(const std::vector<Element>& elements, int64_t x)
 
 // The largest blocks stacked in the order they were allocated; a free moves those above it down.
 void stack_bands(const std::vector<Element>& elements, size_t max_bands, DeviceMemoryTimeline& t) {
+    // Stacking order: the blocks of the start first (begin 0, largest first, as they follow the trace's
+    // in elements), then the allocs of the trace as they came.
+    const auto stacked_before = [&](size_t a, size_t b) { return elements[a].begin != elements[b].begin ? elements[a].begin < elements[b].begin : a < b; };
     std::vector<size_t> order(elements.size());
     std::iota(order.begin(), order.end(), size_t(0));
     const size_t n = std::min(max_bands, order.size());
     std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(n), order.end(), [&](size_t a, size_t b) {
-        return elements[a].block.size != elements[b].block.size ? elements[a].block.size > elements[b].block.size : a < b;
+        return elements[a].block.size != elements[b].block.size ? elements[a].block.size > elements[b].block.size : stacked_before(a, b);
     });
     order.resize(n);
-    std::sort(order.begin(), order.end());  // element order is stacking order
+    std::sort(order.begin(), order.end(), stacked_before);
     struct Change {
         int64_t x;
         bool alloc;
@@ -258,7 +324,7 @@ DeviceMemoryTimeline replay_device(const MemorySnapshot& snapshot, int device, c
     t.reserved_recorded = typed_segments || segment_events;
 
     Replay replay(options, t);
-    replay.run(events, alive_at_start(snapshot.segments, device, events), reserved);
+    replay.run(snapshot, device, events, reserved);
     t.blocks = int64_t(replay.elements.size());
     const auto peak = std::max_element(t.allocated.begin(), t.allocated.end());
     t.peak_allocated = *peak;
@@ -278,7 +344,7 @@ std::vector<LiveBlock> blocks_alive_at(const MemorySnapshot& snapshot, int devic
     DeviceMemoryTimeline scratch;
     scratch.events = int64_t(events.size());
     Replay replay(options, scratch);
-    replay.run(events, alive_at_start(snapshot.segments, device, events), 0, size_t(std::max<int64_t>(x, 0)));
+    replay.run(snapshot, device, events, 0, size_t(std::max<int64_t>(x, 0)));
     return alive_at(replay.elements, x);
 }
 

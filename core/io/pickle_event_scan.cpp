@@ -81,7 +81,9 @@ private:
         slot = o == 'h' ? uint8_t(*b) : little_endian<4>(b);
         return true;
     }
-    bool assigned(uint64_t slot) const { return std::find(assigned_, assigned_ + assigned_count_, slot) != assigned_ + assigned_count_; }
+    bool assigned(uint64_t slot) const {
+        return slot >= lowest_assigned_ && std::find(assigned_, assigned_ + assigned_count_, slot) != assigned_ + assigned_count_;
+    }
 
     // An optional memo put (MEMOIZE, BINPUT, LONG_BINPUT) into SLOT; false where the machine would
     // refuse it (Machine::memo_put) or a slot is put twice (the order of the puts would matter).
@@ -101,6 +103,7 @@ private:
         if (slot >= uint64_t(limits_.max_memo) || slot > next_slot_ + (uint64_t(1) << 20) || assigned(slot) || assigned_count_ == kMaxAssigned)
             return false;
         assigned_[assigned_count_++] = slot;
+        lowest_assigned_ = std::min(lowest_assigned_, slot);
         next_slot_ = std::max(next_slot_, slot + 1);
         return true;
     }
@@ -231,6 +234,7 @@ private:
     uint64_t next_slot_;  // MEMOIZE's slot: Memo::size() as the puts so far would leave it
     uint64_t assigned_[kMaxAssigned];
     size_t assigned_count_ = 0;
+    uint64_t lowest_assigned_ = UINT64_MAX;  // most references are to slots below it: no search
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "io/pickle_machine.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstring>
@@ -86,8 +87,10 @@ void assign_utf8(std::string& out, const char* p, size_t n) {
 
 Ref ValueStore::add_text(Kind kind, const char* p, size_t n) {
     if (kind == Kind::Str) {
-        assign_utf8(scratch, p, n);
-        if (const auto it = str_index.find(scratch); it != str_index.end()) return Ref{0, it->second, kind};
+        const bool ascii = std::all_of(p, p + n, [](char c) { return static_cast<unsigned char>(c) < 0x80; });  // valid UTF-8 as it is
+        const std::string_view text = ascii ? std::string_view(p, n) : (assign_utf8(scratch, p, n), std::string_view(scratch));
+        if (const auto it = str_index.find(text); it != str_index.end()) return Ref{0, it->second, kind};
+        if (ascii) scratch.assign(p, n);
     }
     if (strings.size() >= UINT32_MAX) throw MachineError{"more than 2^32 str and bytes", 0};
     const uint32_t index = uint32_t(strings.size());

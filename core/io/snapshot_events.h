@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "model/huge_pages.h"
 #include "model/memory_snapshot.h"
 
 namespace awb {
@@ -17,6 +18,7 @@ public:
             chunks_.emplace_back();
             // 4096 events (128 KiB: mapped by the allocator, so unmapped when freed), doubling to 128Ki (4 MiB).
             chunks_.back().reserve(size_t(4096) << std::min(chunks_.size() - 1, size_t(5)));
+            prefer_huge_pages(chunks_.back());
         }
         chunks_.back().push_back(e);
         ++size_;
@@ -24,6 +26,7 @@ public:
     std::vector<SnapshotEvent> take() {
         std::vector<SnapshotEvent> all;
         all.reserve(size_);
+        prefer_huge_pages(all);
         for (std::vector<SnapshotEvent>& chunk : chunks_) {
             all.insert(all.end(), chunk.begin(), chunk.end());
             std::vector<SnapshotEvent>().swap(chunk);

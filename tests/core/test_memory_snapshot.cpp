@@ -306,7 +306,9 @@ TEST(MemorySnapshot, ScannedEventsEqualTheOpcodeLoops) {
         EXPECT_EQ(events_text(streamed), events_text(whole));  // stacks and frames by their text: numbered as first read
         EXPECT_EQ(streamed.stacks.size(), whole.stacks.size());
         EXPECT_EQ(streamed.frames.size(), whole.frames.size());
-        if (std::string(name).rfind("gpu/", 0) == 0) EXPECT_GT(streamed.events_scanned, streamed.event_count() * 4 / 5);
+        if (std::string(name).rfind("gpu/", 0) == 0) {
+            EXPECT_GT(streamed.events_scanned, streamed.event_count() * 4 / 5);
+        }
     }
 }
 
@@ -346,7 +348,7 @@ private:
 // name other frames.
 TEST(MemorySnapshot, AScannedFramesRunIsReusedOnlyWhileItsMemoSlotsHoldTheSameFrames) {
     PickleWriter w;
-    uint32_t root, key, traces, trace, action, alloc, addr, size, frames, filename, line, name, a, b, list;
+    uint32_t root, key, traces, trace, action, alloc, addr, size, frames, filename, line, name, a, list;
     w.op('}').memoize(&root).str("device_traces", &key).op(']').memoize(&traces).op(']').memoize(&trace);
     // Batch 1: an event with its keys and its frame dict f (a.py:1) written out: run opcode by opcode.
     w.op('(').op('}').memoize().op('(').str("action", &action).str("alloc", &alloc).str("addr", &addr).int1(16).str("size", &size).int1(32);

@@ -136,6 +136,56 @@ TEST(SnapshotViews, FilterOfASnapshotWithoutStacksCountsNothing) {
     EXPECT_EQ(t.allocated_all, (std::vector<int64_t>{0, 64, 0}));
 }
 
+// Blocks alive before recording (found walking back from the final state, on a thread of their own)
+// joined to the forward replay: each ends at the first free of its address; a second free of it, or a
+// free of an address never alive, is not matched; a block of the final state the trace never names is
+// alive throughout. The curves, with and without a filter, and the blocks alive at each point.
+TEST(SnapshotViews, BlocksAliveBeforeRecordingEndAtTheirFirstFreeAndTheRestIsUnmatched) {
+    MemorySnapshot s;
+    s.stacks = {{}, {}};  // 0: kept by the filter below, 1: not
+    SnapshotSegment seg;
+    seg.address = 4096;
+    seg.total_size = 1000;
+    seg.blocks = {{.address = 4096, .size = 1000, .state = BlockState::ActiveAllocated, .stack = 1}, {.address = 5096, .size = 8, .state = BlockState::Inactive}};
+    s.segments = {seg};
+    const auto ev = [](SnapshotAction a, int64_t addr, int64_t size, StackId stack) { return SnapshotEvent{.addr = addr, .size = size, .stack = stack, .action = a}; };
+    s.device_traces = {{ev(SnapshotAction::FreeCompleted, 16, 64, 0),    // x=1: 16 was alive from the start
+                        ev(SnapshotAction::Alloc, 32, 128, 0),           // x=2
+                        ev(SnapshotAction::FreeCompleted, 16, 64, 0),    // x=3: 16 again: not matched
+                        ev(SnapshotAction::FreeCompleted, 48, 512, 1),   // x=4: 48 was alive from the start (not kept)
+                        ev(SnapshotAction::Alloc, 16, 256, 1),           // x=5
+                        ev(SnapshotAction::FreeCompleted, 32, 128, 0),   // x=6
+                        ev(SnapshotAction::FreeCompleted, 48, 512, 1)}}; // x=7: 48 again: not matched
+    SnapshotOptions bands;
+    bands.max_bands = 10;
+    const DeviceMemoryTimeline t = analyze_snapshot(s, bands).devices.at(0);
+    EXPECT_EQ(t.unmatched_frees, 2);
+    EXPECT_EQ(t.allocated, (std::vector<int64_t>{1576, 1512, 1640, 1640, 1128, 1384, 1256, 1256}));
+    EXPECT_EQ(t.blocks, 5);
+    ASSERT_EQ(t.before_recording.size(), 3u);  // largest first
+    EXPECT_EQ(t.before_recording[0].addr, 4096);
+    EXPECT_EQ(t.before_recording[1].addr, 48);
+    EXPECT_EQ(t.before_recording[2].addr, 16);
+    EXPECT_EQ(t.peak_allocated, 1640);
+    EXPECT_EQ(t.peak_index, 2);
+    ASSERT_EQ(t.at_peak.size(), 3u);  // 4096, 48, 32 (16's first life ended at x=1)
+    EXPECT_EQ(blocks_alive_at(s, 0, 5, {}).size(), 3u);  // 4096, 32, and the alloc at 16
+    EXPECT_EQ(blocks_alive_at(s, 0, 3, {}).size(), 3u);  // 4096, 48, 32
+    // The bands stack the start's blocks first, largest at the bottom, then the allocs as they came.
+    ASSERT_EQ(t.bands.size(), 5u);
+    EXPECT_EQ(t.bands[0].block.addr, 4096);
+    EXPECT_EQ(t.bands[1].block.addr, 48);
+    EXPECT_EQ(t.bands[2].block.addr, 16);
+    EXPECT_EQ(t.bands[3].block.addr, 32);
+    // Only stack 0 kept: 16's first life and 32 counted; every block in allocated_all.
+    SnapshotOptions keep;
+    keep.keep = std::vector<bool>{true, false};
+    const DeviceMemoryTimeline f = analyze_snapshot(s, keep).devices.at(0);
+    EXPECT_EQ(f.allocated, (std::vector<int64_t>{64, 0, 128, 128, 128, 128, 0, 0}));
+    EXPECT_EQ(f.allocated_all, t.allocated);
+    EXPECT_EQ(f.unmatched_frees, 2);
+}
+
 // attnwb diff of two real training steps' snapshots (manual against SDPA attention): each side's peak
 // and every allocating frame's bytes and blocks at it and allocs over the trace, as Python groups them.
 TEST(SnapshotViews, DiffOfManualAndSdpaEqualsPythons) {
