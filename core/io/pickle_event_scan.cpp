@@ -1,8 +1,6 @@
 #include "io/pickle_event_scan.h"
 
 #include <algorithm>
-#include <bit>
-#include <cstring>
 
 #include "io/pickle_memo.h"
 
@@ -21,18 +19,6 @@ void RunCache::add(std::string_view run, int64_t value, uint64_t epoch) {
 namespace {
 
 constexpr uint8_t kFrame = 0x95, kMemoize = 0x94, kLong1 = 0x8a, kTrue = 0x88, kFalse = 0x89, kShortStr = 0x8c;
-
-template <size_t N>
-uint64_t little_endian(const char* bytes) {
-    uint64_t v = 0;
-    if constexpr (std::endian::native == std::endian::little) {
-        std::memcpy(&v, bytes, N);
-    } else {
-        const auto* p = reinterpret_cast<const unsigned char*>(bytes);
-        for (size_t i = N; i-- > 0;) v = (v << 8) | p[i];
-    }
-    return v;
-}
 
 class Scanner {
 public:
@@ -131,13 +117,7 @@ private:
             case kLong1: return long1(v);
             case 'N': v = Ref{}; return true;
             case kTrue: case kFalse: v = Ref{o == kTrue, 0, Kind::Bool}; return true;
-            case 'G': {  // BINFLOAT: big-endian, kept as its bits
-                if (!(b = take(8))) return false;
-                uint64_t bits = 0;
-                for (int i = 0; i < 8; ++i) bits = (bits << 8) | uint8_t(b[i]);
-                v = Ref{int64_t(bits), 0, Kind::Float};
-                return true;
-            }
+            case 'G': if (!(b = take(8))) return false; v = Ref{int64_t(float_bits(b)), 0, Kind::Float}; return true;  // BINFLOAT
             case 'h': case 'j': return ref(o, v);
             case kShortStr: return text((b = take(1)) ? uint8_t(*b) : SIZE_MAX, at);
             case 'X': return text((b = take(4)) ? little_endian<4>(b) : SIZE_MAX, at);  // BINUNICODE
@@ -154,16 +134,11 @@ private:
         t.bytes = std::string_view(b, n);
         return put(t.slot);
     }
-    bool long1(Ref& v) {  // up to 8 bytes, little-endian two's complement (Machine::push_long)
+    bool long1(Ref& v) {
         const char* n = take(1);
-        const size_t len = n ? uint8_t(*n) : 9;
-        const char* b = len <= 8 ? take(len) : nullptr;
-        if (!b) return false;
-        uint64_t u = 0;
-        for (size_t i = 0; i < len; ++i) u |= uint64_t(uint8_t(b[i])) << (8 * i);
-        if (len > 0 && len < 8 && (uint8_t(b[len - 1]) & 0x80)) u |= ~uint64_t(0) << (8 * len);
-        v = Ref{int64_t(u), 0, Kind::Int};
-        return true;
+        const char* b = n ? take(uint8_t(*n)) : nullptr;
+        v = Ref{0, 0, Kind::Int};
+        return b && decode_long(b, uint8_t(*n), v.num);
     }
     // A frames list: EMPTY_LIST, then MARK, memo references, APPENDS, or one memo reference and APPEND.
     bool list(size_t at) {

@@ -85,6 +85,30 @@ void assign_utf8(std::string& out, const char* p, size_t n) {
 
 }  // namespace
 
+bool decode_long(const char* bytes, size_t n, int64_t& out) {
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes);
+    uint64_t v = 0;
+    const bool negative = n > 0 && (p[n - 1] & 0x80);
+    for (size_t i = 0; i < n; ++i) {
+        if (i >= 8) {
+            if (p[i] != (negative ? 0xff : 0x00)) return false;
+            continue;
+        }
+        v |= uint64_t(p[i]) << (8 * i);
+    }
+    if (n > 0 && n < 8 && negative) v |= ~uint64_t(0) << (8 * n);
+    if (n > 8 && (int64_t(v) < 0) != negative) return false;
+    out = int64_t(v);
+    return true;
+}
+
+uint64_t float_bits(const char* bytes) {
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes);
+    uint64_t bits = 0;
+    for (int i = 0; i < 8; ++i) bits = (bits << 8) | p[i];
+    return bits;
+}
+
 Ref ValueStore::add_text(Kind kind, const char* p, size_t n) {
     if (kind == Kind::Str) {
         const bool ascii = std::all_of(p, p + n, [](char c) { return static_cast<unsigned char>(c) < 0x80; });  // valid UTF-8 as it is
@@ -120,8 +144,8 @@ public:
             op_origin_ = in_.origin();
             const uint8_t op = uint8_t(*take(1));
             // The memo references first: most of a snapshot's opcodes are these (its frames lists).
-            if (op == 'j') memo_get(unsigned_le(4));       // LONG_BINGET
-            else if (op == 'h') memo_get(unsigned_le(1));  // BINGET
+            if (op == 'j') memo_get(unsigned_le<4>());       // LONG_BINGET
+            else if (op == 'h') memo_get(unsigned_le<1>());  // BINGET
             else if (op == '.') break;                     // STOP
             else if (op != '}' || !scanned_event()) step(op);
         }
@@ -153,22 +177,14 @@ private:
         if (!p) fail("the pickle ends inside an opcode (a truncated file?)");
         return p;
     }
-    uint64_t unsigned_le(size_t n) {
-        const char* bytes = take(n);
-        if constexpr (std::endian::native == std::endian::little) {  // n is a constant where inlined
-            if (n == 4 || n == 8 || n == 2) {
-                uint64_t v = 0;
-                std::memcpy(&v, bytes, n);
-                return v;
-            }
-        }
-        const auto* p = reinterpret_cast<const unsigned char*>(bytes);
-        uint64_t v = 0;
-        for (size_t i = n; i-- > 0;) v = (v << 8) | p[i];
-        return v;
+    // An N-byte little-endian integer (N a constant: each width its own few instructions, inlined).
+    template <size_t N>
+    uint64_t unsigned_le() {
+        return little_endian<N>(take(N));
     }
-    size_t length(size_t n) {
-        const uint64_t len = unsigned_le(n);
+    template <size_t N>
+    size_t length() {
+        const uint64_t len = unsigned_le<N>();
         if (len > (uint64_t(1) << 40)) fail("a length of " + std::to_string(len) + " bytes");
         return size_t(len);
     }
@@ -417,27 +433,12 @@ private:
 
     // --- scalars ---
     void push_int(int64_t v) { push(Ref{v, 0, Kind::Int}); }
-    void push_long(size_t n) {  // LONG1 / LONG4: little-endian two's complement; wider than 64 bits is refused
-        const auto* p = reinterpret_cast<const unsigned char*>(take(n));
-        uint64_t v = 0;
-        const bool negative = n > 0 && (p[n - 1] & 0x80);
-        for (size_t i = 0; i < n; ++i) {
-            if (i >= 8) {
-                if (p[i] != (negative ? 0xff : 0x00)) fail("an integer wider than 64 bits");
-                continue;
-            }
-            v |= uint64_t(p[i]) << (8 * i);
-        }
-        if (n > 0 && n < 8 && negative) v |= ~uint64_t(0) << (8 * n);
-        if (n > 8 && (int64_t(v) < 0) != negative) fail("an integer wider than 64 bits");
-        push_int(int64_t(v));
+    void push_long(size_t n) {  // LONG1 / LONG4: wider than 64 bits is refused
+        int64_t v = 0;
+        if (!decode_long(take(n), n, v)) fail("an integer wider than 64 bits");
+        push_int(v);
     }
-    void push_float() {  // big-endian IEEE 754, kept as its bits
-        const auto* p = reinterpret_cast<const unsigned char*>(take(8));
-        uint64_t bits = 0;
-        for (int i = 0; i < 8; ++i) bits = (bits << 8) | p[i];
-        push(Ref{int64_t(bits), 0, Kind::Float});
-    }
+    void push_float() { push(Ref{int64_t(float_bits(take(8))), 0, Kind::Float}); }
     std::string global_name() {  // GLOBAL's "module\nname\n" as module.name
         std::string which;
         for (int lines = 0; lines < 2 && which.size() < 200;) {
@@ -480,18 +481,18 @@ bool Machine::scalar(uint8_t op) {
     switch (op) {
         case 'N': push(Ref{}); return true;
         case 0x88: case 0x89: push(Ref{op == 0x88, 0, Kind::Bool}); return true;  // NEWTRUE, NEWFALSE
-        case 'J': push_int(int32_t(uint32_t(unsigned_le(4)))); return true;         // BININT
-        case 'K': push_int(int64_t(unsigned_le(1))); return true;                  // BININT1
-        case 'M': push_int(int64_t(unsigned_le(2))); return true;                  // BININT2
-        case 0x8a: push_long(length(1)); return true;                              // LONG1
-        case 0x8b: push_long(length(4)); return true;                              // LONG4
+        case 'J': push_int(int32_t(uint32_t(unsigned_le<4>()))); return true;         // BININT
+        case 'K': push_int(int64_t(unsigned_le<1>())); return true;                  // BININT1
+        case 'M': push_int(int64_t(unsigned_le<2>())); return true;                  // BININT2
+        case 0x8a: push_long(length<1>()); return true;                              // LONG1
+        case 0x8b: push_long(length<4>()); return true;                              // LONG4
         case 'G': push_float(); return true;                                       // BINFLOAT
-        case 0x8c: push(new_text(Kind::Str, length(1))); return true;              // SHORT_BINUNICODE
-        case 'X': push(new_text(Kind::Str, length(4))); return true;               // BINUNICODE
-        case 0x8d: push(new_text(Kind::Str, length(8))); return true;              // BINUNICODE8
-        case 'C': push(new_text(Kind::Bytes, length(1))); return true;             // SHORT_BINBYTES
-        case 'B': push(new_text(Kind::Bytes, length(4))); return true;             // BINBYTES
-        case 0x8e: case 0x96: push(new_text(Kind::Bytes, length(8))); return true;  // BINBYTES8, BYTEARRAY8
+        case 0x8c: push(new_text(Kind::Str, length<1>())); return true;              // SHORT_BINUNICODE
+        case 'X': push(new_text(Kind::Str, length<4>())); return true;               // BINUNICODE
+        case 0x8d: push(new_text(Kind::Str, length<8>())); return true;              // BINUNICODE8
+        case 'C': push(new_text(Kind::Bytes, length<1>())); return true;             // SHORT_BINBYTES
+        case 'B': push(new_text(Kind::Bytes, length<4>())); return true;             // BINBYTES
+        case 0x8e: case 0x96: push(new_text(Kind::Bytes, length<8>())); return true;  // BINBYTES8, BYTEARRAY8
         default: return false;
     }
 }
@@ -541,13 +542,13 @@ bool Machine::container_op(uint8_t op) {
 // The stack, the marks, the memo and the frames.
 bool Machine::stack_op(uint8_t op) {
     switch (op) {
-        case 0x95: length(8); return true;  // FRAME: the opcodes that follow, grouped; nothing to do
+        case 0x95: length<8>(); return true;  // FRAME: the opcodes that follow, grouped; nothing to do
         case '(':                           // MARK
             if (int64_t(marks_.size()) >= limits_.max_marks) fail("more than " + std::to_string(limits_.max_marks) + " open MARKs");
             marks_.push_back(stack_.size());
             return true;
-        case 'q': memo_put(unsigned_le(1)); return true;  // BINPUT
-        case 'r': memo_put(unsigned_le(4)); return true;  // LONG_BINPUT
+        case 'q': memo_put(unsigned_le<1>()); return true;  // BINPUT
+        case 'r': memo_put(unsigned_le<4>()); return true;  // LONG_BINPUT
         case 0x94: memo_put(memo_.size()); return true;   // MEMOIZE
         case '0':                                         // POP (a MARK on top goes instead)
             if (open_mark()) marks_.pop_back();

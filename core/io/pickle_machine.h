@@ -12,7 +12,9 @@
 // without streaming, so the result never depends on the guess.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <string>
@@ -144,6 +146,23 @@ private:
     const char* end_;
     int64_t origin_ = 0;
 };
+
+// N bytes, little-endian, as an unsigned integer (N a constant: one load on a little-endian machine).
+template <size_t N>
+uint64_t little_endian(const char* bytes) {
+    uint64_t v = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(&v, bytes, N);
+    } else {
+        const auto* p = reinterpret_cast<const unsigned char*>(bytes);
+        for (size_t i = N; i-- > 0;) v = (v << 8) | p[i];
+    }
+    return v;
+}
+// LONG1 / LONG4's N bytes of little-endian two's complement into OUT; false when wider than 64 bits.
+bool decode_long(const char* bytes, size_t n, int64_t& out);
+// BINFLOAT's 8 bytes, big-endian IEEE 754, as the double's bits.
+uint64_t float_bits(const char* bytes);
 
 // Runs the pickle into STORE (store.root, store.protocol). With a sink, streams as described above.
 // Throws MachineError, StreamFallback (sink only) or what the sink or the source throw.
