@@ -27,7 +27,11 @@ Cases
   plain: the pickle as generated; gzip: the same gzipped (level 6, as gzip(1)), read by attnwb as it
   inflates and by Python through gzip.open. With --reader AWB_CORE_TESTS (the core test binary), the
   reader alone is measured too: its MemorySnapshot.ReadOnlyBench test reads AWB_SNAPSHOT_BENCH with
-  read_memory_snapshot and nothing else (goal for the reader: peak RSS <= ~0.6x the file).
+  read_memory_snapshot and nothing else (goal for the reader: peak RSS <= ~0.6x the file). With --gui
+  AWB_UI_TESTS, the window too: MemorySnapshotTests::openBench opens the file (offscreen) and times it
+  to the replayed view painted, and the longest the GUI thread's event loop went without running.
+  attnwb inspect's own --timing (the read and the replay, not the printing and the exit) is shown
+  under its whole process.
 
 Usage
   python3 scripts/bench_snapshot.py                         # 200 MB snapshot, 3 runs each side
@@ -42,6 +46,7 @@ import json
 import os
 import pickle
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -128,8 +133,10 @@ def generate(path, size_mb, seed, layout="torch", events=None):
     return meta
 
 
-def measure(cmd, repeat, env=None):
-    walls, rss, last = [], [], None
+def measure(cmd, repeat, env=None, figure=None):
+    """Median wall, max RSS, the last run; with FIGURE (a regex with one group of seconds, searched in
+    the output), the median of that figure too."""
+    walls, rss, figures, last = [], [], [], None
     for _ in range(repeat):
         # ru_maxrss of the child, through /usr/bin/time's %M (KiB): the child alone, not this script.
         t0 = time.perf_counter()
@@ -138,7 +145,14 @@ def measure(cmd, repeat, env=None):
         if proc.returncode != 0:
             sys.exit(f"bench_snapshot: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
         rss.append(int(proc.stderr.strip().splitlines()[-1]) / 1024)
+        if figure:
+            found = re.search(figure, proc.stdout + proc.stderr)
+            if not found:
+                sys.exit(f"bench_snapshot: {' '.join(cmd)} did not print its figure ({figure}):\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+            figures.append(found)
         last = proc
+    if figure:
+        return statistics.median(walls), max(rss), last, figures
     return statistics.median(walls), max(rss), last
 
 
@@ -155,17 +169,25 @@ def run_case(name, path, meta, args):
     path.read_bytes()  # warm the page cache
     mb, file_bytes = meta["bytes"] / 1e6, path.stat().st_size
     out = str(path) + ".inspect.json"
-    ours, ours_rss, _ = measure([args.attnwb, "inspect", str(path), "--rows", "5", "--quiet", "--json", out], args.repeat)
+    ours, ours_rss, _, timed = measure([args.attnwb, "inspect", str(path), "--rows", "5", "--quiet", "--json", out, "--timing"], args.repeat,
+                                       figure=r"read and replayed in ([0-9.]+) s")
+    opened = statistics.median(float(m.group(1)) for m in timed)
     got = json.loads(Path(out).read_text())["snapshots"][0]["devices"][0]
     if got["peak_allocated_bytes"] != meta["peak_allocated"]:
         sys.exit(f"bench_snapshot: attnwb's peak {got['peak_allocated_bytes']} != the generator's {meta['peak_allocated']}")
     opener = "gzip.open" if path.suffix == ".gz" else "open"
     theirs, theirs_rss, _ = measure([args.python, "-c", f"import gzip, pickle; pickle.load({opener}({str(path)!r}, 'rb'))"], args.repeat)
-    rows = [("attnwb inspect (read + replay)", ours, ours_rss)]
+    rows = [("attnwb inspect (whole process)", ours, ours_rss), ("  of which read + replay (--timing)", opened, ours_rss)]
     if args.reader:
         env = dict(os.environ, AWB_SNAPSHOT_BENCH=str(path))
         reader, reader_rss, _ = measure([args.reader, "--gtest_filter=MemorySnapshot.ReadOnlyBench"], args.repeat, env)
         rows.append(("read_memory_snapshot alone", reader, reader_rss))
+    if args.gui:
+        env = dict(os.environ, AWB_SNAPSHOT_BENCH=str(path), AWB_UI_TEST_CLASS="MemorySnapshotTests", QT_QPA_PLATFORM="offscreen")
+        _, gui_rss, _, shown = measure([args.gui, "openBench"], args.repeat, env,
+                                       figure=r"gui open: ([0-9.]+) s .*?longest stall ([0-9]+) ms")
+        rows.append(("GUI: open to the view painted", statistics.median(float(m.group(1)) for m in shown), gui_rss))
+        print(f"GUI: the event loop's longest stall while opening: {max(int(m.group(2)) for m in shown)} ms (a 5 ms timer's ticks)")
     rows.append(("python pickle.load (load only)", theirs, theirs_rss))
     print(f"\n{name}: {path.name}, {file_bytes / 1e6:.1f} MB on disk ({mb:.1f} MB of pickle), {meta['events']:,} trace events, "
           f"peak {meta['peak_allocated'] / 2**30:.2f} GiB (attnwb's replay agrees)")
@@ -184,6 +206,7 @@ def main():
     ap.add_argument("--out", default="/tmp/awb-bench/snapshot.pickle")
     ap.add_argument("--attnwb", default=str(ROOT / "build" / "app" / "attnwb"))
     ap.add_argument("--reader", help="the core test binary (awb_core_tests): also measure the reader alone")
+    ap.add_argument("--gui", help="the UI test binary (awb_ui_tests): also measure the window opening the file (offscreen)")
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--cases", default="plain,gzip", help="plain, gzip or both (comma-separated)")
     ap.add_argument("--generate", action="store_true", help="write the snapshot and its meta only")
