@@ -263,10 +263,11 @@ nlohmann::json inspect_snapshot_ops(const MemorySnapshot& snapshot, const Snapsh
 }
 
 // A memory snapshot (a pickle): its replay, printed and added to out["snapshots"].
-void inspect_snapshot(const std::string& path, const InspectCommand& c, nlohmann::json& out, int& rc) {
+void inspect_snapshot(const std::string& path, const InspectCommand& c, StderrProgress& progress, nlohmann::json& out, int& rc) {
     try {
         const auto started = std::chrono::steady_clock::now();
-        const MemorySnapshot snapshot = read_memory_snapshot(path);
+        const MemorySnapshot snapshot = read_memory_snapshot(path, SnapshotReading::Streamed, &progress);
+        progress.end_line();
         SnapshotOptions options;
         if (!c.frame.empty()) options.keep = stacks_matching(snapshot, c.frame);
         const SnapshotTimeline timeline = analyze_snapshot(snapshot, options);
@@ -278,7 +279,10 @@ void inspect_snapshot(const std::string& path, const InspectCommand& c, nlohmann
         j["path"] = path;
         if (!c.trace.empty()) j["operators"] = inspect_snapshot_ops(snapshot, timeline, options, c, rc);
         out["snapshots"].push_back(std::move(j));
+    } catch (const Cancelled&) {
+        throw;  // Ctrl-C: inspect_input stops there
     } catch (const std::exception& e) {  // the pickle, its layout, or the file
+        progress.end_line();
         std::cerr << "attnwb inspect: " << e.what() << "\n";
         rc = kExitBadInput;
     }
@@ -289,7 +293,12 @@ bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey 
     const std::vector<std::string>& files = in.files[i];
     const std::string path = files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
     if (files.size() == 1 && !in.folders.count(i) && pickle::is_pickle_file(files.front())) {
-        inspect_snapshot(files.front(), c, out, rc);
+        try {
+            inspect_snapshot(files.front(), c, progress, out, rc);
+        } catch (const Cancelled&) {
+            progress.end_line();
+            return false;
+        }
         return true;
     }
     ResultsFile f;
@@ -347,8 +356,9 @@ int run(const InspectCommand& c) {
         if (!inspect_input(in, i, c, sort, progress, out, rc)) break;
     if (progress.interrupted()) {
         out["interrupted"] = true;
-        std::cerr << "attnwb inspect: interrupted: " << out["traces"].size() << " of " << in.files.size()
-                  << " trace(s) read" << (c.json_path.empty() ? "" : ", and written") << "\n";
+        const size_t read = out["traces"].size() + (out.contains("snapshots") ? out["snapshots"].size() : 0);
+        std::cerr << "attnwb inspect: interrupted: " << read << " of " << in.files.size() << " file(s) read"
+                  << (c.json_path.empty() ? "" : ", and written") << "\n";
         rc = kExitInterrupted;
     }
     const int written = write_outputs("inspect", [&] { write_output(c.json_path, our_file_text(out)); });

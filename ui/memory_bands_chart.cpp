@@ -73,8 +73,8 @@ void MemoryBandsChart::resetZoom() {
     // line then leaves the top and the legend says how high it goes.
     y_max_ = 1;
     if (t) {
-        for (const auto* curve : {&t->allocated, &t->allocated_all})
-            if (!curve->empty()) y_max_ = std::max(y_max_, double(*std::max_element(curve->begin(), curve->end())));
+        if (!t->allocated.empty()) y_max_ = std::max(y_max_, double(t->allocated_max.max(t->allocated, 0, t->allocated.size())));
+        if (!t->allocated_all.empty()) y_max_ = std::max(y_max_, double(t->allocated_all_max.max(t->allocated_all, 0, t->allocated_all.size())));
         if (y_max_ <= 1 && t->reserved_recorded) y_max_ = std::max(1.0, double(t->peak_reserved));
     }
     y_max_ *= 1.08;
@@ -218,13 +218,13 @@ void MemoryBandsChart::paintCurves(QPainter& p) const {
     for (int c = 0; c < int(area.width()); ++c) {
         const int64_t a = std::clamp(int64_t(std::floor(eventAt(area.left() + c))), int64_t(0), n - 1);
         const int64_t b = std::clamp(int64_t(std::ceil(eventAt(area.left() + c + 1))), a + 1, n);
-        const int64_t most = *std::max_element(t.allocated.begin() + a, t.allocated.begin() + b);
+        const int64_t most = t.allocated_max.max(t.allocated, size_t(a), size_t(b));
         const double x0 = area.left() + c, x1 = x0 + 1;
         allocated << QPointF(x0, py(double(most))) << QPointF(x1, py(double(most)));
-        const int64_t held = *std::max_element(t.reserved.begin() + a, t.reserved.begin() + b);
+        const int64_t held = t.reserved_max.max(t.reserved, size_t(a), size_t(b));
         reserved << QPointF(x0, py(double(held))) << QPointF(x1, py(double(held)));
         if (!t.allocated_all.empty()) {
-            const int64_t whole = *std::max_element(t.allocated_all.begin() + a, t.allocated_all.begin() + b);
+            const int64_t whole = t.allocated_all_max.max(t.allocated_all, size_t(a), size_t(b));
             all << QPointF(x0, py(double(whole))) << QPointF(x1, py(double(whole)));
         }
     }
@@ -251,6 +251,9 @@ void MemoryBandsChart::paintBands(QPainter& p) const {
             const double from = std::max(double(band.bottom[k].first), x0_ - 1);
             const double to = std::min(double(k + 1 < band.bottom.size() ? band.bottom[k + 1].first : band.end), x1_ + 1);
             if (to <= from) continue;
+            // A step narrower than half a pixel, not the last: its edge joins the next one's (a band of a
+            // big snapshot moves down at thousands of frees, far more often than there are columns).
+            if (k + 1 < band.bottom.size() && !bottom.isEmpty() && px(to) - bottom.back().x() < 0.5) continue;
             const double b = double(band.bottom[k].second);
             bottom << QPointF(px(from), py(b)) << QPointF(px(to), py(b));
             top << QPointF(px(from), py(b + double(band.block.size))) << QPointF(px(to), py(b + double(band.block.size)));

@@ -330,6 +330,9 @@ DeviceMemoryTimeline replay_device(const MemorySnapshot& snapshot, int device, c
     t.peak_allocated = *peak;
     t.peak_index = peak - t.allocated.begin();
     t.peak_reserved = *std::max_element(t.reserved.begin(), t.reserved.end());
+    t.allocated_max = RangeMax(t.allocated);
+    t.reserved_max = RangeMax(t.reserved);
+    t.allocated_all_max = RangeMax(t.allocated_all);
     t.at_peak = alive_at(replay.elements, t.peak_index);
     t.before_recording = alive_at(replay.elements, 0);  // allocs of the trace begin at 1
     t.frames_at_peak = frames_of(snapshot, t.at_peak);

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/range_max.h"
 #include "model/memory_snapshot.h"
 
 namespace awb {
@@ -51,6 +52,7 @@ struct DeviceMemoryTimeline {
     std::vector<int64_t> allocated;   // [0]: before the first event, [i + 1]: after event i (the blocks counted)
     std::vector<int64_t> reserved;    // the same for the segments' bytes
     std::vector<int64_t> allocated_all;  // with a frame filter: every block's bytes, as allocated; else empty
+    RangeMax allocated_max, reserved_max, allocated_all_max;  // the curves' largest over a range (a chart's column)
     int64_t peak_allocated = 0;
     int64_t peak_index = 0;           // first index of allocated[] at the peak
     int64_t peak_reserved = 0;

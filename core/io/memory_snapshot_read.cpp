@@ -398,12 +398,12 @@ uint16_t SnapshotBuilder::stream_id(int64_t stream, const Where& where) {
     return it->second;
 }
 
-MemorySnapshot read_snapshot_once(const std::string& path, bool streaming) {
+MemorySnapshot read_snapshot_once(const std::string& path, bool streaming, RunObserver* observer) {
     MemorySnapshot snapshot;
     {
         ValueStore store;
         SnapshotBuilder builder(streaming);
-        pickle::read_pickle_store(path, store, pickle::PickleLimits{}, streaming ? &builder : nullptr);
+        pickle::read_pickle_store(path, store, pickle::PickleLimits{}, streaming ? &builder : nullptr, observer);
         builder.read_root(store);
         snapshot = std::move(builder.snapshot);
     }
@@ -419,14 +419,14 @@ MemorySnapshot read_snapshot_once(const std::string& path, bool streaming) {
 
 }  // namespace
 
-MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how) {
+MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how, RunObserver* observer) {
     // Streamed when the file can be read again (a regular file): should the layout not be what the
     // streaming guesses (pickle_machine.h), the second reading holds every value.
     std::error_code ec;
     const bool streamed = how == SnapshotReading::Streamed && std::filesystem::is_regular_file(path, ec);
     for (bool streaming : {streamed, false}) {
         try {
-            MemorySnapshot snapshot = read_snapshot_once(path, streaming);
+            MemorySnapshot snapshot = read_snapshot_once(path, streaming, observer);
             snapshot.streamed = streaming;
             return snapshot;
         } catch (const pickle::StreamFallback&) {

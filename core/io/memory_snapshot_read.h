@@ -12,6 +12,7 @@
 
 #include "io/pickle_reader.h"
 #include "model/memory_snapshot.h"
+#include "model/run_observer.h"
 
 namespace awb {
 
@@ -19,8 +20,9 @@ namespace awb {
 // every value first, then the snapshot (what streaming falls back to; the fuzzer compares the two).
 enum class SnapshotReading { Streamed, Whole };
 
-// Throws pickle::PickleError (the pickle itself) or SnapshotFormatError (its layout), naming the file.
-MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how = SnapshotReading::Streamed);
+// Throws pickle::PickleError (the pickle itself) or SnapshotFormatError (its layout), naming the file;
+// Cancelled when OBSERVER (may be null; told the MiB read as the file goes) asks.
+MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how = SnapshotReading::Streamed, RunObserver* observer = nullptr);
 
 class SnapshotFormatError : public std::runtime_error {
 public:

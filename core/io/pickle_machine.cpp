@@ -8,6 +8,7 @@
 #include "io/pickle_event_scan.h"
 #include "io/pickle_memo.h"
 #include "io/trace_input.h"
+#include "model/run_observer.h"
 
 namespace awb::pickle {
 
@@ -31,8 +32,21 @@ ByteSource::ByteSource(std::string_view bytes) : begin_(bytes.data()), cur_(byte
     set_origin();
 }
 
-ByteSource::ByteSource(trace_io::TraceInput& in) : in_(&in), begin_(in.data()), cur_(in.data() + in.pos), end_(in.data() + in.size()) {
+ByteSource::ByteSource(trace_io::TraceInput& in, RunObserver* observer)
+    : in_(&in), observer_(observer), begin_(in.data()), cur_(in.data() + in.pos), end_(in.data() + in.size()) {
     set_origin();
+}
+
+void ByteSource::report() {
+    if (!observer_) return;
+    const int64_t size = in_->file_size(), position = in_->file_position();
+    const int done = int(position >> 20), total = int(size >> 20);
+    const int64_t percent = size > 0 ? position * 100 / size : 0;
+    if (total >= 16 && percent != reported_percent_) {  // small files read in a blink: no progress lines
+        reported_percent_ = percent;
+        observer_->on_progress(done, std::max(total, done), "read " + std::to_string(done) + " of " + std::to_string(total) + " MiB");
+    }
+    throw_if_cancelled(observer_);
 }
 
 void ByteSource::set_origin() {
@@ -45,6 +59,7 @@ const char* ByteSource::take_slow(size_t n) {
     in_->pos = size_t(cur_ - in_->data());
     bool more = true;
     while (more && in_->size() - in_->pos < n) more = in_->fill();
+    report();
     set_origin();
     cur_ = in_->data() + in_->pos;
     end_ = in_->data() + in_->size();

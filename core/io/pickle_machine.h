@@ -24,6 +24,9 @@
 
 #include "io/pickle_reader.h"
 
+namespace awb {
+class RunObserver;
+}
 namespace awb::trace_io {
 class TraceInput;
 }
@@ -118,7 +121,9 @@ public:
 class ByteSource {
 public:
     explicit ByteSource(std::string_view bytes);
-    explicit ByteSource(trace_io::TraceInput& in);
+    // OBSERVER (may be null): told how much of the file is read, once per percent of a file of 16 MiB
+    // or more, as the buffer is filled; asked there whether to stop (Cancelled).
+    explicit ByteSource(trace_io::TraceInput& in, RunObserver* observer = nullptr);
     // The next n bytes, or nullptr at the end of the input.
     const char* take(size_t n) {
         if (size_t(end_ - cur_) < n) return take_slow(n);
@@ -140,7 +145,10 @@ public:
 private:
     const char* take_slow(size_t n);
     void set_origin();
+    void report();
     trace_io::TraceInput* in_ = nullptr;
+    RunObserver* observer_ = nullptr;
+    int64_t reported_percent_ = -1;
     const char* begin_;
     const char* cur_;
     const char* end_;
@@ -169,8 +177,9 @@ uint64_t float_bits(const char* bytes);
 void run_pickle(ByteSource& in, ValueStore& store, const PickleLimits& limits, EventSink* sink);
 
 // The pickle in PATH (gzip or plain) into STORE: PickleError naming the file, std::runtime_error when it
-// cannot be opened, StreamFallback (sink only).
-void read_pickle_store(const std::string& path, ValueStore& store, const PickleLimits& limits, EventSink* sink);
+// cannot be opened, StreamFallback (sink only), Cancelled (the observer asked).
+void read_pickle_store(const std::string& path, ValueStore& store, const PickleLimits& limits, EventSink* sink,
+                       RunObserver* observer = nullptr);
 
 // "0x80 then protocol 2..5": the first two bytes of a pickle this reader takes.
 bool is_pickle_head(const unsigned char* head, size_t n);

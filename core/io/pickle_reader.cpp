@@ -112,10 +112,10 @@ bool is_pickle_file(const std::string& path) {
     return n == 2 && is_pickle_head(head, 2);
 }
 
-void read_pickle_store(const std::string& path, ValueStore& store, const PickleLimits& limits, EventSink* sink) {
+void read_pickle_store(const std::string& path, ValueStore& store, const PickleLimits& limits, EventSink* sink, RunObserver* observer) {
     trace_io::TraceInput in(path);
     if (!in.ok()) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno ? errno : ENOENT));
-    ByteSource source(in);
+    ByteSource source(in, observer);
     try {
         run_pickle(source, store, limits, sink);
     } catch (const MachineError& e) {

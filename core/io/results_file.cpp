@@ -137,7 +137,7 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
     if (pickle::is_pickle_file(path)) {  // its messages name the file
         out.kind = ResultsKind::MemorySnapshot;
         out.read = (accepted & kind_bit(out.kind)) != 0;
-        if (out.read) out.snapshot = std::make_shared<const MemorySnapshot>(read_memory_snapshot(path));
+        if (out.read) out.snapshot = std::make_shared<const MemorySnapshot>(read_memory_snapshot(path, SnapshotReading::Streamed, observer));
         return out;
     }
     const nlohmann::json j = read_json_file(path);

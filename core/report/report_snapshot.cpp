@@ -36,8 +36,8 @@ std::string curves_svg(const DeviceMemoryTimeline& t, const PictureScale& s) {
     std::string area = pt(s.x(0), s.y(0)), reserved;
     for (size_t c = 0; c < columns; ++c) {
         const size_t a = c * n / columns, b = std::max(a + 1, (c + 1) * n / columns);
-        const double most = double(*std::max_element(t.allocated.begin() + std::ptrdiff_t(a), t.allocated.begin() + std::ptrdiff_t(b)));
-        const double held = double(*std::max_element(t.reserved.begin() + std::ptrdiff_t(a), t.reserved.begin() + std::ptrdiff_t(b)));
+        const double most = double(t.allocated_max.max(t.allocated, a, b));
+        const double held = double(t.reserved_max.max(t.reserved, a, b));
         area += pt(s.x(double(a)), s.y(most)) + pt(s.x(double(b)), s.y(most));
         if (t.reserved_recorded && held <= s.bytes) reserved += pt(s.x(double(a)), s.y(held)) + pt(s.x(double(b)), s.y(held));
     }

@@ -371,7 +371,7 @@ fed_run() {  # fed_run NAME SIGNALS EXPECTED_RC PYTHON_CHECK -- ARGS... ($tmp/fi
 fed_run "Ctrl-C once in inspect finishes the trace being read, reads no other, writes both" 1 130 \
     "import json; i=json.load(open('$tmp/fi.json')); assert i['interrupted'] and len(i['traces'])==2, len(i['traces']); \
 assert i['traces'][1]['summary']['events']==200000, i['traces'][1]['summary']; \
-assert '2 of 3 trace(s) read, and written' in open('$tmp/fr.err').read()" \
+assert '2 of 3 file(s) read, and written' in open('$tmp/fr.err').read()" \
     -- inspect "$tmp/t.json" "$tmp/fifo" "$tmp/t.json" --quiet --json "$tmp/fi.json"
 fed_run "Ctrl-C twice in inspect drops the trace being read, writes the one before" 2 130 \
     "import json; i=json.load(open('$tmp/fi2.json')); assert i['interrupted'] and len(i['traces'])==1, len(i['traces'])" \

@@ -385,6 +385,42 @@ TEST(MemorySnapshot, AScannedFramesRunIsReusedOnlyWhileItsMemoSlotsHoldTheSameFr
     EXPECT_EQ(events_text(streamed), events_text(whole));
 }
 
+// A big snapshot's reading tells how far it is, in MiB of the file, and stops when asked (Cancelled).
+TEST(MemorySnapshot, AReadingReportsItsProgressAndStopsWhenAsked) {
+    PickleWriter w;
+    uint32_t action, alloc, addr, size;
+    w.op('}').memoize().str("device_traces").op(']').memoize().op(']').memoize();
+    w.op('(').op('}').memoize().op('(').str("action", &action).str("alloc", &alloc).str("addr", &addr).int1(16).str("size", &size).int1(32);
+    w.op('u').op('e');
+    for (int batch = 0; batch < 1200; ++batch) {  // 1,200 batches of 1,000 events of 15 bytes: 18 MB, over 16 MiB
+        w.op('(');
+        for (int i = 0; i < 1000; ++i) w.op('}').op('(').get(action).get(alloc).get(addr).int1(16).get(size).int1(32).op('u');
+        w.op('e');
+    }
+    w.op('a').op('s');
+    const std::string path = written("progress.pickle", w.bytes());
+    struct Recorder : RunObserver {
+        std::vector<std::pair<int, int>> seen;
+        int cancel_after = -1;
+        void on_progress(int done, int total, const std::string& what) override {
+            seen.emplace_back(done, total);
+            EXPECT_NE(what.find(" MiB"), std::string::npos) << what;
+        }
+        bool cancel_requested() const override { return cancel_after >= 0 && int(seen.size()) > cancel_after; }
+    };
+    Recorder all;
+    const MemorySnapshot s = read_memory_snapshot(path, SnapshotReading::Streamed, &all);
+    EXPECT_EQ(s.event_count(), 1200001);
+    ASSERT_GE(all.seen.size(), 2u);
+    EXPECT_EQ(all.seen.back().first, all.seen.back().second);  // to the end of the file
+    EXPECT_GE(all.seen.back().second, 16);
+    for (size_t i = 1; i < all.seen.size(); ++i) EXPECT_GE(all.seen[i].first, all.seen[i - 1].first);
+    Recorder stop;
+    stop.cancel_after = 1;
+    EXPECT_THROW(read_memory_snapshot(path, SnapshotReading::Streamed, &stop), Cancelled);
+    EXPECT_LT(stop.seen.size(), all.seen.size());
+}
+
 // scripts/bench_snapshot.py --reader: the reader alone on AWB_SNAPSHOT_BENCH (skipped without it).
 TEST(MemorySnapshot, ReadOnlyBench) {
     const char* path = std::getenv("AWB_SNAPSHOT_BENCH");

@@ -4,6 +4,9 @@
 // process_alloc_data ported to our event axis). Plus the frame that names a block.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -134,6 +137,30 @@ TEST(SnapshotViews, FilterOfASnapshotWithoutStacksCountsNothing) {
     EXPECT_EQ(t.peak_allocated, 0);
     EXPECT_EQ(t.blocks, 0);
     EXPECT_EQ(t.allocated_all, (std::vector<int64_t>{0, 64, 0}));
+}
+
+// RangeMax (the chart's and the report's column maxima) against a walk over the range, on curves about
+// its block size and longer, over every short range near the start and ranges at random.
+TEST(SnapshotViews, RangeMaxEqualsAWalkOverTheRange) {
+    std::mt19937_64 rng(7);
+    for (size_t n : {1, 2, 63, 64, 65, 127, 128, 129, 200, 1000, 4096, 100003}) {
+        std::vector<int64_t> curve(n);
+        for (int64_t& v : curve) v = int64_t(rng() % 2000) - 1000;
+        const RangeMax m(curve);
+        const auto check = [&](size_t a, size_t b) {
+            ASSERT_EQ(m.max(curve, a, b), *std::max_element(curve.begin() + std::ptrdiff_t(a), curve.begin() + std::ptrdiff_t(b)))
+                << n << " values, [" << a << ", " << b << ")";
+        };
+        for (size_t a = 0; a < std::min<size_t>(n, 140); ++a)
+            for (size_t b = a + 1; b <= n && b < a + 400; b += b < a + 140 ? 1 : 37) check(a, b);
+        for (int i = 0; i < 2000; ++i) {
+            const size_t a = size_t(rng() % n);
+            check(a, a + 1 + size_t(rng() % (n - a)));
+        }
+        check(0, n);
+    }
+    const std::vector<int64_t> few{3, 9, 4};
+    EXPECT_EQ(RangeMax().max(few, 0, 3), 9);  // none built: the range walked
 }
 
 // Blocks alive before recording (found walking back from the final state, on a thread of their own)

@@ -1,9 +1,10 @@
 // GUI open benchmark: opens a trace in the workbench window (offscreen) and prints when each part is
 // ready — the import on the engine thread, the run on screen (its analysis), the operator table, the
-// timeline — with the GUI thread's longest stall meanwhile (the worst lateness of a 10 ms timer: what a
+// timeline; or, for a memory snapshot, its reading and its replay on screen — with the GUI thread's
+// longest stall meanwhile (the worst lateness of a 10 ms timer: what a
 // user would feel as a frozen window) and the process's peak RSS. With --cancel-after S it presses
 // Cancel S seconds into the open and prints how long the cancel took to land.
-// Usage: QT_QPA_PLATFORM=offscreen awb_open_bench TRACE [--cancel-after S] [--size WxH] [--grab PNG] [--raise DOCK]
+// Usage: QT_QPA_PLATFORM=offscreen awb_open_bench TRACE|SNAPSHOT [--cancel-after S] [--size WxH] [--grab PNG] [--raise DOCK]
 // Prints figures; asserts nothing (run by hand for docs/performance.md and the closing notes).
 #include <sys/resource.h>
 
@@ -23,6 +24,7 @@
 #include "engine/process_tuning.h"
 #include "engine_worker.h"
 #include "main_window.h"
+#include "memory_snapshot_view.h"
 #include "operator_panel.h"
 #include "operator_table_model.h"
 #include "session.h"
@@ -97,7 +99,7 @@ int main(int argc, char** argv) {
     awb::tune_allocator_for_steady_state();  // as attention-workbench's main does
     TimedApplication app(argc, argv);
     if (argc < 2) {
-        std::fprintf(stderr, "usage: awb_open_bench TRACE [--cancel-after SECONDS] [--size WxH] [--grab PNG] [--raise DOCK]\n");
+        std::fprintf(stderr, "usage: awb_open_bench TRACE|SNAPSHOT [--cancel-after SECONDS] [--size WxH] [--grab PNG] [--raise DOCK]\n");
         return 2;
     }
     const QString path = QString::fromLocal8Bit(argv[1]);
@@ -118,7 +120,7 @@ int main(int argc, char** argv) {
 
     QElapsedTimer clock;
     double stall_ms = 0, last_tick_ms = 0;
-    double imported_s = -1, shown_s = -1, operators_s = -1, timeline_s = -1, cancel_s = -1, cancelled_s = -1;
+    double imported_s = -1, shown_s = -1, operators_s = -1, timeline_s = -1, cancel_s = -1, cancelled_s = -1, replayed_s = -1;
     bool done = false, failed = false;
     auto now_s = [&clock] { return double(clock.nsecsElapsed()) / 1e9; };
     auto finish = [&] {
@@ -136,7 +138,7 @@ int main(int argc, char** argv) {
         if (shown_s >= 0 && timeline_s < 0 && window.timeline()->data()) timeline_s = now_s();
         // A small trace's table is filled while the import's own signal is delivered, before rowsReady is seen here.
         if (shown_s >= 0 && operators_s < 0 && window.operatorPanel()->model()->rowCount() > 0) operators_s = now_s();
-        if (shown_s >= 0 && operators_s >= 0 && timeline_s >= 0 && !done) finish();
+        if (((shown_s >= 0 && operators_s >= 0 && timeline_s >= 0) || replayed_s >= 0) && !done) finish();
     });
 
     Engine* engine = window.engine();  // its signals come on the GUI thread
@@ -149,6 +151,10 @@ int main(int argc, char** argv) {
     QObject::connect(engine, &Engine::cancelled, &app, [&] {
         cancelled_s = now_s();
         finish();
+    });
+    // A memory snapshot: read on the engine thread, replayed on the background pool, then on screen.
+    QObject::connect(window.memorySnapshot(), &MemorySnapshotView::replayed, &app, [&] {
+        if (replayed_s < 0) replayed_s = now_s();
     });
     QObject::connect(window.session(), &Session::shownChanged, &app, [&] {
         if (shown_s < 0 && window.session()->shown().result) shown_s = now_s();
@@ -190,11 +196,15 @@ int main(int argc, char** argv) {
         if (s >= 0) std::snprintf(text, sizeof text, "%.2f s", s);
         return std::string(text);
     };
-    std::printf("trace %s\n", qPrintable(path));
+    std::printf("file %s\n", qPrintable(path));
     std::printf("imported (engine thread)  %s\n", at(imported_s).c_str());
-    std::printf("run on screen (analysed)  %s\n", at(shown_s).c_str());
-    std::printf("operator table filled     %s\n", at(operators_s).c_str());
-    std::printf("timeline drawn            %s\n", at(timeline_s).c_str());
+    if (replayed_s >= 0) {
+        std::printf("snapshot replayed, shown  %s\n", at(replayed_s).c_str());
+    } else {
+        std::printf("run on screen (analysed)  %s\n", at(shown_s).c_str());
+        std::printf("operator table filled     %s\n", at(operators_s).c_str());
+        std::printf("timeline drawn            %s\n", at(timeline_s).c_str());
+    }
     if (cancel_s >= 0)
         std::printf("cancel pressed at %s, landed at %s (%.0f ms)\n", at(cancel_s).c_str(), at(cancelled_s).c_str(),
                     cancelled_s >= 0 ? (cancelled_s - cancel_s) * 1000 : -1.0);

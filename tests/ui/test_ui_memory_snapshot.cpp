@@ -5,12 +5,9 @@
 // with the profile of the same run open too, the Operators page names who allocated what, and an operator
 // selected in the Operators panel has its blocks listed and marked in the chart; a second snapshot is
 // compared with the first (manual attention against SDPA: the frame that held the scores shrinks).
-#include <cstdio>
-
 #include <QFontMetricsF>
 #include <QLabel>
 #include <QPushButton>
-#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -101,39 +98,6 @@ private slots:
         QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("size")), qPrintable(failed.at(0).at(1).toString()));
         QVERIFY(failed.at(0).at(1).toString().contains(QStringLiteral("size_a_str.pickle")));
         QCOMPARE(view->shown()->timeline.devices[0].peak_allocated, int64_t(32768));
-    }
-
-    // scripts/bench_snapshot.py --gui: the window opening AWB_SNAPSHOT_BENCH (skipped without it), from
-    // openFile to the replayed view painted, and the longest the GUI thread's event loop went without
-    // running (a 5 ms timer's ticks): the reading and the replay run on the engine's thread.
-    void openBench() {
-        const QByteArray path = qgetenv("AWB_SNAPSHOT_BENCH");
-        if (path.isEmpty()) QSKIP("AWB_SNAPSHOT_BENCH not set");
-        MainWindow window;
-        window.resize(1600, 1000);
-        window.show();
-        MemorySnapshotView* view = window.memorySnapshot();
-        QSignalSpy replayed(view, &MemorySnapshotView::replayed);
-        QElapsedTimer clock, since_tick;
-        qint64 longest_stall = 0, ticks = 0, read_ms = -1;
-        QObject::connect(window.engine(), &Engine::resultsOpened, [&] { read_ms = clock.elapsed(); });
-        QTimer ticker;
-        ticker.setInterval(5);
-        QObject::connect(&ticker, &QTimer::timeout, [&] {
-            longest_stall = std::max(longest_stall, since_tick.restart());
-            ++ticks;
-        });
-        clock.start();
-        since_tick.start();
-        ticker.start();
-        QVERIFY(window.openFile(QString::fromLocal8Bit(path)));
-        QTRY_VERIFY_WITH_TIMEOUT(!replayed.isEmpty(), 120'000);
-        QVERIFY(!view->chart()->grab().isNull());
-        const qint64 open_ms = clock.elapsed();
-        ticker.stop();
-        std::printf("gui open: %.3f s to the replayed view painted (read in %.3f s); the event loop's longest stall %lld ms (%lld ticks of 5 ms)\n",
-                    double(open_ms) / 1000.0, double(read_ms) / 1000.0, static_cast<long long>(longest_stall), static_cast<long long>(ticks));
-        QVERIFY(view->shown()->timeline.devices.at(0).peak_allocated > 0);
     }
 
     void segmentsAndBlocksAliveBeforeRecording() {
