@@ -175,23 +175,22 @@ private:
             unmatched_ -= it != unknown_frees_.end();
         }
         t_.unmatched_frees += unmatched_;
-        std::vector<int64_t> counted(curve + 1, 0), all(options_.keep ? curve + 1 : 0, 0);  // changes at each x
-        for (const Element& e : lives) {
-            const size_t end = size_t(std::min<int64_t>(e.end, int64_t(curve)));
-            if (counts(e.block.stack)) {
-                counted[0] += e.block.size;
-                counted[end] -= e.block.size;
-                elements.push_back(e);
+        for (const Element& e : lives)
+            if (counts(e.block.stack)) elements.push_back(e);
+        // Their bytes over [0, end): walked back from the last x, adding each block where its life ends.
+        std::vector<const Element*> by_end;
+        for (const Element& e : lives) by_end.push_back(&e);
+        std::sort(by_end.begin(), by_end.end(), [](const Element* a, const Element* b) { return a->end > b->end; });
+        const bool filtered = options_.keep.has_value();
+        int64_t counted = 0, all = 0;
+        size_t next = 0;
+        for (size_t x = curve; x-- > 0;) {
+            for (; next < by_end.size() && by_end[next]->end > int64_t(x); ++next) {
+                all += by_end[next]->block.size;
+                counted += counts(by_end[next]->block.stack) ? by_end[next]->block.size : 0;
             }
-            if (!all.empty()) {
-                all[0] += e.block.size;
-                all[end] -= e.block.size;
-            }
-        }
-        int64_t c = 0, a = 0;
-        for (size_t x = 0; x < curve; ++x) {
-            t_.allocated[x] += c += counted[x];
-            if (!all.empty()) t_.allocated_all[x] += a += all[x];
+            t_.allocated[x] += counted;
+            if (filtered) t_.allocated_all[x] += all;
         }
     }
 

@@ -1,8 +1,9 @@
 #include "model/huge_pages.h"
 
 #include <cstdint>
+#include <cstdlib>
 
-#if defined(__linux__)
+#if defined(__unix__)
 #include <sys/mman.h>
 #endif
 
@@ -17,6 +18,27 @@ void prefer_huge_pages(const void* data, size_t bytes) {
 #else
     (void)data;
     (void)bytes;
+#endif
+}
+
+void* system_pages(size_t bytes) {
+#if defined(__unix__)
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return p;
+#else
+    if (void* p = std::malloc(bytes)) return p;
+    throw std::bad_alloc();
+#endif
+}
+
+void free_system_pages(void* p, size_t bytes) {
+    if (!p) return;
+#if defined(__unix__)
+    munmap(p, bytes);
+#else
+    (void)bytes;
+    std::free(p);
 #endif
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
 
 namespace awb {
 
@@ -16,5 +17,24 @@ template <class Vector>
 void prefer_huge_pages(const Vector& v) {
     prefer_huge_pages(v.data(), v.capacity() * sizeof(typename Vector::value_type));
 }
+
+// Memory straight from the system (mmap), given back to it when freed (munmap) whatever malloc's own
+// settings: the GUI keeps what it frees for reuse (engine/process_tuning.h), so a reading's transient
+// buffers (a snapshot's chunks of events, 220 MB for a 1 GB file) would otherwise stay resident beside
+// what they were copied into. For buffers of 128 KiB and more; a failure is std::bad_alloc.
+void* system_pages(size_t bytes);
+void free_system_pages(void* p, size_t bytes);
+
+template <class T>
+struct SystemPages {
+    using value_type = T;
+    SystemPages() = default;
+    template <class U>
+    SystemPages(const SystemPages<U>&) {}
+    T* allocate(size_t n) { return static_cast<T*>(system_pages(n * sizeof(T))); }
+    void deallocate(T* p, size_t n) { free_system_pages(p, n * sizeof(T)); }
+    template <class U>
+    bool operator==(const SystemPages<U>&) const { return true; }
+};
 
 }  // namespace awb
