@@ -146,7 +146,7 @@ void MemorySnapshotView::display(std::shared_ptr<const SnapshotShown> shown) {
     shown_ = std::move(shown);
     const QSignalBlocker quiet(device_);
     device_->clear();
-    for (const DeviceMemoryTimeline& t : shown_->timeline.devices) device_->addItem(tr("cuda:%1").arg(t.device));
+    for (const DeviceMemoryTimeline& t : shown_->timeline.devices) device_->addItem(QString::fromStdString(shown_->snapshot->device_name(t.device)));
     device_->setVisible(device_->count() > 1);
     device_->setCurrentIndex(keep >= 0 && keep < device_->count() ? keep : 0);
     showDevice(device_->currentIndex());
@@ -200,9 +200,9 @@ void MemorySnapshotView::showDevice(int row) {
 }
 
 QString MemorySnapshotView::summaryText(const DeviceMemoryTimeline& t) const {
-    QString text = tr("%1, cuda:%2: %3 trace events; peak allocated %4 %5, peak reserved %6\nAt the snapshot %7 allocated%8")
+    QString text = tr("%1, %2: %3 trace events; peak allocated %4 %5, peak reserved %6\nAt the snapshot %7 allocated%8")
                        .arg(name_)
-                       .arg(t.device)
+                       .arg(QString::fromStdString(shown_->snapshot->device_name(t.device)))
                        .arg(t.events)
                        .arg(format_bytes(t.peak_allocated),
                             t.peak_index == 0 ? tr("before the first event") : tr("after event %1").arg(t.peak_index - 1),

@@ -137,9 +137,9 @@ void SnapshotDiffPanel::display() {
         emit updated();
         return;
     }
-    status_->setLines(tr("A: %1, B: %2 (cuda:%3): peak allocated A %4, B %5 (%6); peak reserved A %7, B %8; trace events A %9, B %10")
+    status_->setLines(tr("A: %1, B: %2 (%3): peak allocated A %4, B %5 (%6); peak reserved A %7, B %8; trace events A %9, B %10")
                           .arg(a_name_, b_name_)
-                          .arg(d->device)
+                          .arg(QString::fromStdString(a_->device_name(d->device)))
                           .arg(format_bytes(d->peak_a), format_bytes(d->peak_b), QString::fromStdString(awb::format_signed_bytes(d->peak_b - d->peak_a)),
                                QString::fromStdString(reserved_text(d->reserved_recorded_a, d->peak_reserved_a)),
                                QString::fromStdString(reserved_text(d->reserved_recorded_b, d->peak_reserved_b)))

@@ -69,7 +69,7 @@ QString OpBlockModel::text(int r, int c) const {
     const OpAllocation& a = row(r);
     const SnapshotEvent& e = event(r);
     switch (c) {
-        case Allocated: return tr("cuda:%1: event %2").arg(a.device).arg(a.event);
+        case Allocated: return tr("%1: event %2").arg(QString::fromStdString(shown_->shown->snapshot->device_name(a.device))).arg(a.event);
         case Time: return QString::fromStdString(time_in_trace(e, *shown_->trace));
         case Size: return format_bytes(e.size);
         case AtPeak: return alive_at_peak(shown_->at_peak, a) ? tr("yes") : tr("no");

@@ -72,9 +72,9 @@ std::string trace_peak_text(const TracePeak& peak, const SnapshotTimeline& timel
     // The device's peak is not inside the trace's events [first_x, last_x] (peak.device_peak is false).
     const bool timed = snapshot.device_traces[size_t(peak.device)][size_t(t->peak_index - 1)].time_us >= 0;
     const char* where = !timed ? "has no time" : t->peak_index < peak.first_x ? "came before the trace began" : "came after the trace ended";
-    return printf_string("device %d: the table's peak is the one inside the trace, %s after event %" PRId64 "; the device's own, %s after event %" PRId64
+    return printf_string("%s: the table's peak is the one inside the trace, %s after event %" PRId64 "; the device's own, %s after event %" PRId64
                          ", %s",
-                         peak.device, format_bytes(peak.allocated).c_str(), peak.index - 1, format_bytes(t->peak_allocated).c_str(), t->peak_index - 1, where);
+                         snapshot.device_name(peak.device).c_str(), format_bytes(peak.allocated).c_str(), peak.index - 1, format_bytes(t->peak_allocated).c_str(), t->peak_index - 1, where);
 }
 
 SnapshotOpsView snapshot_ops_view(const MemorySnapshot& snapshot, const Trace& trace, const SnapshotTimeline& timeline,

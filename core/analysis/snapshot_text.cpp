@@ -42,7 +42,7 @@ std::string blocks_table(const MemorySnapshot& s, const std::vector<LiveBlock>& 
 }
 
 std::string device_text(const MemorySnapshot& s, const DeviceMemoryTimeline& t, int rows) {
-    std::string out = line("device %d: %s trace events; at the snapshot %s allocated%s", t.device, format_count(t.events).c_str(),
+    std::string out = line("%s: %s trace events; at the snapshot %s allocated%s", s.device_name(t.device).c_str(), format_count(t.events).c_str(),
                            format_bytes(t.final_allocated).c_str(),
                            t.reserved_recorded ? (" of " + format_bytes(t.final_reserved) + " reserved").c_str() : "");
     if (!t.reserved_recorded) out += line("  reserved %s", kReservedNotRecordedWhy);

@@ -39,8 +39,8 @@ struct Where {
 };
 
 // A trace event's fields, found in one pass over its dict (the last of a repeated key, as Python keeps).
-enum EventField : int8_t { kAction, kAddr, kSize, kStream, kTimeUs, kDeviceFree, kFrames, kEventFields };
-constexpr std::string_view kEventFieldNames[kEventFields] = {"action", "addr", "size", "stream", "time_us", "device_free", "frames"};
+enum EventField : int8_t { kAction, kAddr, kSize, kStream, kTimeUs, kDeviceFree, kFrames, kCategory, kEventFields };
+constexpr std::string_view kEventFieldNames[kEventFields] = {"action", "addr", "size", "stream", "time_us", "device_free", "frames", "category"};
 
 // What was made of a container, by its index: a vector, not a hash map (a trace looks a frames list up
 // for every event); the generation tells a reused slot.
@@ -119,6 +119,9 @@ public:
             for (size_t i = 0; i + 1 < kv.size(); i += 2) snapshot.allocator_settings.emplace_back(text_of(kv[i], 0), text_of(kv[i + 1], 0));
         }
         for (const auto& [name, count] : unknown_) snapshot.unknown_actions.emplace_back(name, count);
+        // _profile_to_snapshot's signature: "category" on its allocs, one untyped segment per device.
+        snapshot.from_profile = categorised_ && snapshot.segments.size() == snapshot.device_traces.size() &&
+                                std::all_of(snapshot.segments.begin(), snapshot.segments.end(), [](const SnapshotSegment& s) { return s.segment_type.empty(); });
         snapshot.pickle_protocol = store.protocol;
         snapshot.events_scanned = store.events_scanned;
     }
@@ -179,6 +182,7 @@ private:
     std::vector<int8_t> field_of_string_;  // by string index: its EventField, -1 none, -2 not looked at yet
     std::vector<int8_t> action_of_string_;  // by string index: its place in kActions, -1 none, -2 not looked at yet
     std::map<std::string, int64_t> unknown_;
+    bool categorised_ = false;  // an event with a "category" (io: MemorySnapshot::from_profile)
 };
 
 
@@ -385,6 +389,7 @@ void SnapshotBuilder::read_event(const Ref* kv, size_t n, const Where& where, Ev
     const int64_t device_free = integer(f[kDeviceFree], "device_free", where, -1);
     if (e.action == SnapshotAction::Oom) e.addr = device_free;
     e.stack = stack(f[kFrames], where);
+    categorised_ = categorised_ || f[kCategory];
     events.push(e);
 }
 

@@ -26,6 +26,10 @@ const char* snapshot_action_name(SnapshotAction action) {
     return "?";
 }
 
+std::string MemorySnapshot::device_name(int device) const {
+    return from_profile && device == int(device_traces.size()) - 1 ? "cpu" : "cuda:" + std::to_string(device);
+}
+
 int64_t MemorySnapshot::event_count() const {
     int64_t n = 0;
     for (const auto& trace : device_traces) n += int64_t(trace.size());

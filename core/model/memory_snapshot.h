@@ -70,8 +70,13 @@ struct MemorySnapshot {
     int pickle_protocol = 0;
     bool streamed = false;  // read as it streamed (io/pickle_machine.h); false: every value held first
     int64_t events_scanned = 0;  // trace events made from a scan of their bytes (io/pickle_event_scan.h), not run opcode by opcode
+    // Made from a CPU profile by torch.cuda._memory_viz._profile_to_snapshot (its alloc events carry a
+    // "category", its segments are one per device and untyped): its last device is the host's memory
+    // (torch gives the CPU the index torch.cuda.device_count()), the others are CUDA devices.
+    bool from_profile = false;
     int64_t stream_of(const SnapshotEvent& e) const { return streams[e.stream_id]; }
     int64_t event_count() const;  // the trace events of every device
+    std::string device_name(int device) const;  // "cuda:1", or "cpu" for a profile's host memory
 };
 
 }  // namespace awb

@@ -97,7 +97,7 @@ std::string blocks_table(const MemorySnapshot& snap, const std::vector<LiveBlock
 
 std::string device_html(const MemorySnapshot& snap, const DeviceMemoryTimeline& t, const std::map<int32_t, std::string>& colours,
                         const std::vector<int32_t>& allocating, size_t top) {
-    std::string out = "<h3>" + esc("cuda:" + std::to_string(t.device)) + "</h3>\n<p>" +
+    std::string out = "<h3>" + esc(snap.device_name(t.device)) + "</h3>\n<p>" +
                       esc(format_count(t.events) + " trace events; peak allocated " + format_bytes(t.peak_allocated) +
                           (t.peak_index == 0 ? " before the first event" : " after event " + std::to_string(t.peak_index - 1)) +
                           (t.reserved_recorded ? ", peak reserved " + format_bytes(t.peak_reserved) + "; at the snapshot " +

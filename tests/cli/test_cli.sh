@@ -250,6 +250,8 @@ fi
 # snapshots compare by allocating frame (manual's attention holds the scores at the peak, SDPA's does
 # not); a snapshot against a trace is refused by name; the HTML report draws the snapshot.
 check "inspect --frame filters a snapshot" 0 "frame filter 'softmax'.*" -- inspect "$snapshots/manual.p4.pickle" --frame softmax
+check "inspect names a CPU profile's snapshot's memory cpu" 0 '^cpu: 78 trace events' -- inspect "$snapshots/manual.p4.pickle"
+check "inspect names a CUDA snapshot's device" 0 '^cuda:0: 305 trace events' -- inspect "$snapshots/gpu/manual.pytorch.pickle"
 check "inspect --frame: the filtered peak" 0 'peak allocated 32.0 KiB' -- inspect "$snapshots/manual.p4.pickle" --frame SOFTMAX
 check "diff of two snapshots" 0 'peak allocated A 338.5 MiB, B 175.5 MiB \(-163.0 MiB\)' -- \
     diff "$snapshots/transformer_manual.pickle.gz" "$snapshots/transformer_sdpa.pickle.gz" --json "$tmp/snapdiff.json"

@@ -312,6 +312,21 @@ TEST(MemorySnapshot, ScannedEventsEqualTheOpcodeLoops) {
     }
 }
 
+// A snapshot made from a CPU profile (torch's _profile_to_snapshot: "category" on its allocs, one
+// untyped segment per device) names its last device the host's memory; the allocator's own, CUDA.
+TEST(MemorySnapshot, AProfilesHostMemoryIsNamedCpu) {
+    for (const char* name : {"manual.p4.pickle", "sdpa.p2.pickle", "transformer_manual.pickle.gz"}) {
+        const MemorySnapshot s = read_memory_snapshot(snapshot_fixture(name));
+        EXPECT_TRUE(s.from_profile) << name;
+        EXPECT_EQ(s.device_name(int(s.device_traces.size()) - 1), "cpu") << name;
+    }
+    for (const char* name : {"gpu/manual.pytorch.pickle", "gpu/sdpa.attnwb.pickle", "handmade.p4.pickle"}) {
+        const MemorySnapshot s = read_memory_snapshot(snapshot_fixture(name));
+        EXPECT_FALSE(s.from_profile) << name;
+        EXPECT_EQ(s.device_name(0), "cuda:0") << name;
+    }
+}
+
 // Opcodes written by hand for the tests below (protocol 4), with the memo slots MEMOIZE gives.
 class PickleWriter {
 public:
