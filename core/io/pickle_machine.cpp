@@ -8,7 +8,6 @@
 #include "io/pickle_event_scan.h"
 #include "io/pickle_memo.h"
 #include "io/trace_input.h"
-#include "model/run_observer.h"
 
 namespace awb::pickle {
 
@@ -37,17 +36,6 @@ ByteSource::ByteSource(trace_io::TraceInput& in, RunObserver* observer)
     set_origin();
 }
 
-void ByteSource::report() {
-    if (!observer_) return;
-    const int64_t size = in_->file_size(), position = in_->file_position();
-    const int done = int(position >> 20), total = int(size >> 20);
-    const int64_t percent = size > 0 ? position * 100 / size : 0;
-    if (total >= 16 && percent != reported_percent_) {  // small files read in a blink: no progress lines
-        reported_percent_ = percent;
-        observer_->on_progress(done, std::max(total, done), "read " + std::to_string(done) + " of " + std::to_string(total) + " MiB");
-    }
-    throw_if_cancelled(observer_);
-}
 
 void ByteSource::set_origin() {
     const char* data = in_ ? in_->data() : begin_;
@@ -59,7 +47,7 @@ const char* ByteSource::take_slow(size_t n) {
     in_->pos = size_t(cur_ - in_->data());
     bool more = true;
     while (more && in_->size() - in_->pos < n) more = in_->fill();
-    report();
+    progress_.report(observer_, in_->file_position(), in_->file_size());
     set_origin();
     cur_ = in_->data() + in_->pos;
     end_ = in_->data() + in_->size();
@@ -232,8 +220,8 @@ private:
         if (c.memo_slot != UINT32_MAX) memo_.forget(c.memo_slot);
         store_.free_slots.push_back(r.index);
     }
-    Ref new_text(Kind kind, size_t n) {
-        const char* p = take(n);
+    Ref new_text(Kind kind, size_t n) { return text_of(kind, take(n), n); }
+    Ref text_of(Kind kind, const char* p, size_t n) {  // ValueStore::add_text, its refusal at this opcode
         try {
             return store_.add_text(kind, p, n);
         } catch (const MachineError& e) {
@@ -380,7 +368,7 @@ private:
         for (size_t i = 0; i < e.list_count; ++i) e.kv[e.lists[i].value] = made_frames(e.lists[i]);
         for (size_t i = 0; i < e.text_count; ++i) {
             const ScannedText& t = e.texts[i];
-            e.kv[t.value] = store_.add_text(Kind::Str, t.bytes.data(), t.bytes.size());
+            e.kv[t.value] = text_of(Kind::Str, t.bytes.data(), t.bytes.size());
             if (t.slot != kNoSlot) memo_.put(t.slot, e.kv[t.value]);
         }
         const Ref dict = new_container(Kind::Dict);

@@ -23,13 +23,8 @@
 #include <vector>
 
 #include "io/pickle_reader.h"
+#include "io/trace_input.h"
 
-namespace awb {
-class RunObserver;
-}
-namespace awb::trace_io {
-class TraceInput;
-}
 
 namespace awb::pickle {
 
@@ -145,10 +140,9 @@ public:
 private:
     const char* take_slow(size_t n);
     void set_origin();
-    void report();
     trace_io::TraceInput* in_ = nullptr;
     RunObserver* observer_ = nullptr;
-    int64_t reported_percent_ = -1;
+    trace_io::FileProgress progress_;
     const char* begin_;
     const char* cur_;
     const char* end_;

@@ -51,12 +51,6 @@ public:
         }
     }
     uint64_t size() const { return size_; }  // one past the highest slot set: MEMOIZE's next slot
-    // SLOT given a value that is gone at once (a streamed event's dict): unset, but counted in size(),
-    // as put then forget would leave it.
-    void skip(uint64_t slot) {
-        forget(slot);
-        if (slot >= size_) size_ = slot + 1;
-    }
     // Bumped whenever a value the sink made (Ref::made) is replaced or forgotten: what was made of
     // memo references before (RunCache) may not hold after.
     uint64_t epoch() const { return epoch_; }

@@ -295,7 +295,7 @@ private:
 
     RunObserver* observer_;
     const int64_t file_size_;
-    int64_t reported_percent_ = -1;
+    trace_io::FileProgress progress_;
     EventConverter events_;
 };
 
@@ -308,19 +308,9 @@ void Converter::run(Handoff<Batch>& in) {
     }
 }
 
-// Progress once per percent of the file (a report per 512 KiB batch is hundreds a second, each a
-// repaint of the GUI's status bar that took a third of a core from the import on 2 cores).
-void Converter::poll(const Batch& batch) {
-    if (!observer_) return;
-    const int done = int(batch.file_position >> 20);
-    const int total = int(file_size_ >> 20);
-    const int64_t percent = file_size_ > 0 ? batch.file_position * 100 / file_size_ : 0;
-    if (total >= 16 && percent != reported_percent_) {  // small files read in a blink: no progress lines
-        reported_percent_ = percent;
-        observer_->on_progress(done, std::max(total, done), "read " + std::to_string(done) + " of " + std::to_string(total) + " MiB");
-    }
-    throw_if_cancelled(observer_);
-}
+// Progress once per percent of the file (a report per 512 KiB batch took a third of a core from the
+// import on 2 cores, in the GUI's status bar's repaints).
+void Converter::poll(const Batch& batch) { progress_.report(observer_, batch.file_position, file_size_); }
 
 void Converter::convert(const Batch& batch) {
     if (!batch.text.empty() && !batch.parsed) {

@@ -1,5 +1,7 @@
 #include "io/trace_input.h"
 
+#include "model/run_observer.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -51,6 +53,17 @@ bool TraceInput::fill() {
         return false;
     }
     return true;
+}
+
+void FileProgress::report(RunObserver* observer, int64_t position, int64_t file_size) {
+    if (!observer) return;
+    const int done = int(position >> 20), total = int(file_size >> 20);
+    const int64_t percent = file_size > 0 ? position * 100 / file_size : 0;
+    if (total >= 16 && percent != reported_percent_) {  // small files read in a blink: no progress lines
+        reported_percent_ = percent;
+        observer->on_progress(done, std::max(total, done), "read " + std::to_string(done) + " of " + std::to_string(total) + " MiB");
+    }
+    throw_if_cancelled(observer);
 }
 
 }  // namespace awb::trace_io

@@ -9,7 +9,22 @@
 #include <cstdint>
 #include <string>
 
+namespace awb {
+class RunObserver;
+}
+
 namespace awb::trace_io {
+
+// A file's reading told to an observer (may be null): "read X of Y MiB" once per percent of a file of
+// 16 MiB or more (a report per buffer would be hundreds a second, each a repaint of the GUI's status
+// bar), then the cancel poll (Cancelled).
+class FileProgress {
+public:
+    void report(RunObserver* observer, int64_t position, int64_t file_size);
+
+private:
+    int64_t reported_percent_ = -1;
+};
 
 inline constexpr size_t kChunk = size_t(2) << 20;  // bytes inflated per read, at most
 
