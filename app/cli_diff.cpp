@@ -156,8 +156,8 @@ int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& 
     });
 }
 
-int diff_snapshots(const DiffCommand& c, const MemorySnapshot& a, const MemorySnapshot& b) {
-    const SnapshotDiff d = diff_snapshots(a, analyze_snapshot(a), b, analyze_snapshot(b));
+int diff_snapshots(const DiffCommand& c, const ResultsFile& a, const ResultsFile& b) {
+    const SnapshotDiff d = diff_snapshots(*a.snapshot, *a.snapshot_timeline, *b.snapshot, *b.snapshot_timeline);
     std::cout << format_snapshot_diff(d, c.a, c.b, c.rows);
     return write_outputs("diff", [&] {
         if (c.json_path.empty()) return;
@@ -172,7 +172,7 @@ int diff_snapshots(const DiffCommand& c, const MemorySnapshot& a, const MemorySn
 int diff_of_a_kind(const DiffCommand& c, const ResultsFile& fa, const ResultsFile& fb) {
     for (const ResultsKind kind : {ResultsKind::Bench, ResultsKind::MemorySnapshot}) {
         if (fa.kind != kind && fb.kind != kind) continue;
-        if (fa.kind == fb.kind) return kind == ResultsKind::Bench ? diff_benches(c, *fa.bench, *fb.bench) : diff_snapshots(c, *fa.snapshot, *fb.snapshot);
+        if (fa.kind == fb.kind) return kind == ResultsKind::Bench ? diff_benches(c, *fa.bench, *fb.bench) : diff_snapshots(c, fa, fb);
         const bool a_is = fa.kind == kind;
         throw std::runtime_error("'" + (a_is ? c.a : c.b) + "' is a " + to_string(kind) + " and '" + (a_is ? c.b : c.a) + "' is not: a " +
                                  to_string(kind) + " is compared with another " + to_string(kind));
@@ -188,7 +188,8 @@ int run(const DiffCommand& c) {
         // Runs and benchmarks are compared; a file of another kind is refused before it is read.
         const unsigned comparable = kind_bit(ResultsKind::Trace) | kind_bit(ResultsKind::ProfileReport) | kind_bit(ResultsKind::Bench) |
                                     kind_bit(ResultsKind::MemorySnapshot);
-        const ResultsFile fa = open_results_file(c.a, &progress, comparable), fb = open_results_file(c.b, &progress, comparable);
+        const SnapshotOptions replayed;  // a snapshot's replay, beside its reading
+        const ResultsFile fa = open_results_file(c.a, &progress, comparable, &replayed), fb = open_results_file(c.b, &progress, comparable, &replayed);
         progress.end_line();
         if ((own_rc = diff_of_a_kind(c, fa, fb)) >= 0) return;
         a = side_of(fa, c.group_by_shape);

@@ -266,14 +266,16 @@ nlohmann::json inspect_snapshot_ops(const MemorySnapshot& snapshot, const Snapsh
 void inspect_snapshot(const std::string& path, const InspectCommand& c, StderrProgress& progress, nlohmann::json& out, int& rc) {
     try {
         const auto started = std::chrono::steady_clock::now();
-        const MemorySnapshot snapshot = read_memory_snapshot(path, SnapshotReading::Streamed, &progress);
+        StreamedReplay replay;  // beside the reading (a frame filter, which needs the stacks first, replays after)
+        const MemorySnapshot snapshot = read_memory_snapshot(path, SnapshotReading::Streamed, &progress, c.frame.empty() ? &replay : nullptr);
         progress.end_line();
         SnapshotOptions options;
         if (!c.frame.empty()) options.keep = stacks_matching(snapshot, c.frame);
-        const SnapshotTimeline timeline = analyze_snapshot(snapshot, options);
+        const SnapshotTimeline timeline = replay.finish(snapshot, options);
         if (c.timing)
-            std::fprintf(stderr, "attnwb inspect: %s: snapshot read and replayed in %.3f s, peak RSS %.0f MiB\n", path.c_str(),
-                         seconds_since(started), double(peak_rss_bytes()) / 1048576.0);
+            std::fprintf(stderr, "attnwb inspect: %s: snapshot read and replayed in %.3f s (%lld of %lld events replayed beside the reading), peak RSS %.0f MiB\n",
+                         path.c_str(), seconds_since(started), (long long)replay.replayed_beside(), (long long)snapshot.event_count(),
+                         double(peak_rss_bytes()) / 1048576.0);
         std::cout << "memory snapshot " << path << ": " << format_snapshot(snapshot, timeline, int(c.rows), c.frame);
         nlohmann::json j = snapshot_json(snapshot, timeline, c.frame);
         j["path"] = path;

@@ -37,6 +37,7 @@ struct Inputs {
     std::optional<SweepResult> sweep;
     std::optional<CheckReport> check;
     std::shared_ptr<const MemorySnapshot> snapshot;
+    std::shared_ptr<const SnapshotTimeline> snapshot_timeline;  // replayed beside its reading, with the report's bands
     std::string snapshot_path;
 };
 
@@ -47,7 +48,9 @@ void set_once(std::optional<T>& slot, T value, const std::string& kind, const st
 }
 
 void load(const std::string& path, Inputs& in, RunObserver* progress) {
-    ResultsFile f = open_results_file(path, progress, kAnyResultsKind & ~kind_bit(ResultsKind::Workspace));  // refused unread
+    SnapshotOptions bands;
+    bands.max_bands = kReportBands;
+    ResultsFile f = open_results_file(path, progress, kAnyResultsKind & ~kind_bit(ResultsKind::Workspace), &bands);  // refused unread
     switch (f.kind) {
         case ResultsKind::Trace:
             in.analysis = analyze_run(*f.run);
@@ -67,6 +70,7 @@ void load(const std::string& path, Inputs& in, RunObserver* progress) {
         case ResultsKind::MemorySnapshot:
             if (in.snapshot) throw std::runtime_error("'" + path + "': a second memory snapshot; a report covers one (attnwb diff compares two)");
             in.snapshot = f.snapshot;
+            in.snapshot_timeline = f.snapshot_timeline;
             in.snapshot_path = path;
             break;
     }
@@ -101,13 +105,9 @@ int run(const ReportCommand& c) {
     report.sweep_analysis = sweep_analysis ? &*sweep_analysis : nullptr;
     report.check = m.check;
     report.top_operators = c.rows;
-    SnapshotTimeline snapshot_timeline;
     if (in.snapshot) {
-        SnapshotOptions options;
-        options.max_bands = kReportBands;
-        snapshot_timeline = analyze_snapshot(*in.snapshot, options);
         report.snapshot = in.snapshot.get();
-        report.snapshot_timeline = &snapshot_timeline;
+        report.snapshot_timeline = in.snapshot_timeline.get();
         report.snapshot_name = in.snapshot_path;
     }
     return write_outputs("report", [&] { write_report(c.out_path, report, x); });

@@ -5,6 +5,7 @@
 #include "io/run_json.h"
 #include "io/trace_import.h"
 #include "io/workspace.h"
+#include "snapshot_shown.h"
 
 namespace awb::ui {
 
@@ -130,7 +131,9 @@ void Engine::open(const QString& path) {
     const std::string file = path.toStdString();
     submit(looks_like_chrome_trace(file) ? tr("Cannot open trace") : tr("Cannot open file"), QString(),
            [file, path](SweepObserver& observer) -> EngineDelivery {
-               auto done = std::make_shared<const ResultsFile>(open_results_file(file, &observer));
+               SnapshotOptions snapshot_replay;  // a memory snapshot replayed beside its reading, as its view draws it
+               snapshot_replay.max_bands = kMaxBands;
+               auto done = std::make_shared<const ResultsFile>(open_results_file(file, &observer, kAnyResultsKind, &snapshot_replay));
                return [done, path](Engine& e) {
                    if (done->kind == ResultsKind::Workspace)
                        emit e.workspaceLoaded(done->workspace, path);

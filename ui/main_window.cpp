@@ -568,7 +568,7 @@ void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QStri
             return;
         case ResultsKind::MemorySnapshot:
             endJob();
-            snapshot_->setSnapshot(file->snapshot, name);
+            snapshot_->setSnapshot(file->snapshot, name, file->snapshot_timeline);
             snapshot_dock_->show();
             snapshot_dock_->raise();
             status_->setText(tr("Opened memory snapshot %1 (pickle protocol %2): see the Memory snapshot tab").arg(path).arg(file->snapshot->pickle_protocol));

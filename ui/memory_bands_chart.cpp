@@ -60,8 +60,8 @@ void MemoryBandsChart::setData(std::shared_ptr<const SnapshotShown> shown, int d
 }
 
 const DeviceMemoryTimeline* MemoryBandsChart::device() const {
-    if (!shown_ || device_row_ < 0 || size_t(device_row_) >= shown_->timeline.devices.size()) return nullptr;
-    return &shown_->timeline.devices[size_t(device_row_)];
+    if (!shown_ || device_row_ < 0 || size_t(device_row_) >= shown_->timeline().devices.size()) return nullptr;
+    return &shown_->timeline().devices[size_t(device_row_)];
 }
 
 void MemoryBandsChart::resetZoom() {

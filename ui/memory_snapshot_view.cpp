@@ -73,9 +73,9 @@ MemorySnapshotView::MemorySnapshotView(QWidget* parent)
     });
     connect(ops_, &SnapshotOpsPanel::updated, this, [this] {
         const int row = device_->currentIndex();
-        const bool shown = shown_ && row >= 0 && size_t(row) < shown_->timeline.devices.size();
-        chart_->setMarks(shown ? ops_->marks(shown_->timeline.devices[size_t(row)].device) : std::vector<int64_t>{});
-        chart_->setTraceSpan(shown ? ops_->traceSpan(shown_->timeline.devices[size_t(row)].device) : std::pair<int64_t, int64_t>{-1, -1});
+        const bool shown = shown_ && row >= 0 && size_t(row) < shown_->timeline().devices.size();
+        chart_->setMarks(shown ? ops_->marks(shown_->timeline().devices[size_t(row)].device) : std::vector<int64_t>{});
+        chart_->setTraceSpan(shown ? ops_->traceSpan(shown_->timeline().devices[size_t(row)].device) : std::pair<int64_t, int64_t>{-1, -1});
         if (!chart_->marks().empty())
             details_->setLines(tr("Outlined in red, with a tick under each: the %1 block(s) allocated while %2 ran (the Operators page lists them)")
                                    .arg(chart_->marks().size())
@@ -108,12 +108,13 @@ MemorySnapshotView::MemorySnapshotView(QWidget* parent)
 
 QLabel* MemorySnapshotView::summary() const { return summary_; }
 
-void MemorySnapshotView::setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot, const QString& name) {
+void MemorySnapshotView::setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot, const QString& name, std::shared_ptr<const SnapshotTimeline> replayed) {
     if (snapshot_ && snapshot_ != snapshot) {
         previous_ = std::move(snapshot_);
         previous_name_ = name_;
     }
     snapshot_ = std::move(snapshot);
+    replayed_ = std::move(replayed);
     name_ = name;
     diff_->setSnapshots(previous_, previous_name_, snapshot_, name_);
     replay();
@@ -135,7 +136,10 @@ void MemorySnapshotView::replay() {
     const bool large = snapshot_->event_count() >= int64_t(kBackgroundEvents);
     if (large) summary_->setLines(tr("Replaying %1 (%2 events)...").arg(name_).arg(snapshot_->event_count()));
     compute_then(
-        this, large, [snapshot = snapshot_, filter = filter_->text()] { return std::make_shared<const SnapshotShown>(snapshot_shown(snapshot, filter)); },
+        this, large,
+        [snapshot = snapshot_, filter = filter_->text(), replayed = replayed_] {
+            return std::make_shared<const SnapshotShown>(snapshot_shown(snapshot, filter, replayed));
+        },
         [this, generation](std::shared_ptr<const SnapshotShown> shown) {
             if (generation == generation_) display(std::move(shown));  // else a newer filter's replay is coming
         });
@@ -146,7 +150,7 @@ void MemorySnapshotView::display(std::shared_ptr<const SnapshotShown> shown) {
     shown_ = std::move(shown);
     const QSignalBlocker quiet(device_);
     device_->clear();
-    for (const DeviceMemoryTimeline& t : shown_->timeline.devices) device_->addItem(QString::fromStdString(shown_->snapshot->device_name(t.device)));
+    for (const DeviceMemoryTimeline& t : shown_->timeline().devices) device_->addItem(QString::fromStdString(shown_->snapshot->device_name(t.device)));
     device_->setVisible(device_->count() > 1);
     device_->setCurrentIndex(keep >= 0 && keep < device_->count() ? keep : 0);
     showDevice(device_->currentIndex());
@@ -158,7 +162,7 @@ void MemorySnapshotView::showDevice(int row) {
     if (!shown_) return;
     chart_->setData(shown_, row);
     details_->setLines(tr("Hover a block for its size and stack; click to pin it here. Wheel: zoom, drag: pan, double-click: all events."));
-    if (row < 0 || size_t(row) >= shown_->timeline.devices.size()) {
+    if (row < 0 || size_t(row) >= shown_->timeline().devices.size()) {
         summary_->setLines(tr("%1: no device has a trace or segments (an empty snapshot)").arg(name_));
         peak_->setShown(shown_, {}, 0);
         frames_->setShown(shown_, {}, 0);
@@ -166,7 +170,7 @@ void MemorySnapshotView::showDevice(int row) {
         segments_->setSegments(shown_, -1);
         return;
     }
-    const DeviceMemoryTimeline& t = shown_->timeline.devices[size_t(row)];
+    const DeviceMemoryTimeline& t = shown_->timeline().devices[size_t(row)];
     chart_->setMarks(ops_->marks(t.device));
     chart_->setTraceSpan(ops_->traceSpan(t.device));
     diff_->showDevice(t.device);
@@ -219,7 +223,7 @@ QString MemorySnapshotView::summaryText(const DeviceMemoryTimeline& t) const {
 }
 
 void MemorySnapshotView::showPinned(int band) {
-    const DeviceMemoryTimeline* t = shown_ && device_->currentIndex() >= 0 ? &shown_->timeline.devices[size_t(device_->currentIndex())] : nullptr;
+    const DeviceMemoryTimeline* t = shown_ && device_->currentIndex() >= 0 ? &shown_->timeline().devices[size_t(device_->currentIndex())] : nullptr;
     if (!t || band < 0) {
         details_->setLines(tr("Hover a block for its size and stack; click to pin it here. Wheel: zoom, drag: pan, double-click: all events."));
         return;

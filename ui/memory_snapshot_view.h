@@ -38,7 +38,9 @@ class MemorySnapshotView : public QWidget {
     Q_OBJECT
 public:
     explicit MemorySnapshotView(QWidget* parent = nullptr);
-    void setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot, const QString& name);
+    // REPLAYED (may be null): its replay without a filter, made beside its reading (ResultsFile::snapshot_timeline):
+    // shown at once, and again when the filter is cleared.
+    void setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot, const QString& name, std::shared_ptr<const SnapshotTimeline> replayed = nullptr);
     void setFilter(const QString& text);  // as if typed (the replay follows at once)
     // The trace of the run on screen (null: none), for the Operators page.
     void setTrace(std::shared_ptr<const Trace> trace, const QString& name);
@@ -64,6 +66,7 @@ private:
     QString summaryText(const DeviceMemoryTimeline& t) const;
 
     std::shared_ptr<const MemorySnapshot> snapshot_;
+    std::shared_ptr<const SnapshotTimeline> replayed_;  // snapshot_'s without a filter, when given
     std::shared_ptr<const SnapshotShown> shown_;
     QString name_;
     int generation_ = 0;

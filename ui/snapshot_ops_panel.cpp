@@ -169,7 +169,7 @@ void SnapshotOpsPanel::attribute() {
         [shown = shown_, trace = trace_, ops = placed ? ops_ : nullptr] {
             auto out = std::make_shared<Placed>();
             out->ops = ops ? ops : std::make_shared<const SnapshotOps>(attribute_allocations(*shown->snapshot, *trace));
-            out->peaks = trace_peaks(*shown->snapshot, shown->timeline, shown->options, *trace);
+            out->peaks = trace_peaks(*shown->snapshot, shown->timeline(), shown->options, *trace);
             return std::shared_ptr<const Placed>(std::move(out));
         },
         [this, generation, snapshot = shown_->snapshot.get(), trace = trace_.get()](std::shared_ptr<const Placed> out) {
@@ -211,7 +211,7 @@ void SnapshotOpsPanel::display() {
                                         .arg(trace_name_)
                                   : tr("%1: %2").arg(trace_name_, QString::fromStdString(why))};
     for (const TracePeak& p : peaks_)
-        if (const std::string text = trace_peak_text(p, shown_->timeline, *shown_->snapshot); !text.empty())
+        if (const std::string text = trace_peak_text(p, shown_->timeline(), *shown_->snapshot); !text.empty())
             lines << QString::fromStdString(text);
     status_->setLines(lines.join(QLatin1Char('\n')));
     ops_model_->setRows(why.empty() ? op_memory_rows(*ops_, *shown_->snapshot, *trace_, page_->at_peak) : std::vector<OpMemoryRow>{});

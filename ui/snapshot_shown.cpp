@@ -13,7 +13,7 @@ namespace {
 // Colours by allocating frame, the frames with the most bytes drawn (then at the peak) first.
 std::unordered_map<int32_t, QColor> colours_of(const SnapshotShown& s) {
     std::unordered_map<int32_t, QColor> out;
-    for (const auto& [frame, colour] : allocating_frame_colours(s.timeline, s.allocating)) out[frame] = QColor(QLatin1String(colour.c_str()));
+    for (const auto& [frame, colour] : allocating_frame_colours(s.timeline(), s.allocating)) out[frame] = QColor(QLatin1String(colour.c_str()));
     return out;
 }
 
@@ -38,13 +38,13 @@ QString SnapshotShown::stackText(StackId stack, size_t max_frames) const {
     return lines.join(QLatin1Char('\n'));
 }
 
-SnapshotShown snapshot_shown(std::shared_ptr<const MemorySnapshot> snapshot, const QString& filter) {
+SnapshotShown snapshot_shown(std::shared_ptr<const MemorySnapshot> snapshot, const QString& filter, std::shared_ptr<const SnapshotTimeline> replayed) {
     SnapshotShown s;
     s.snapshot = std::move(snapshot);
     s.filter = filter.trimmed();
     s.options.max_bands = kMaxBands;
     if (!s.filter.isEmpty()) s.options.keep = stacks_matching(*s.snapshot, s.filter.toStdString());
-    s.timeline = analyze_snapshot(*s.snapshot, s.options);
+    s.replayed = replayed && s.filter.isEmpty() ? std::move(replayed) : std::make_shared<const SnapshotTimeline>(analyze_snapshot(*s.snapshot, s.options));
     s.allocating = allocating_frames(*s.snapshot);
     s.colours = colours_of(s);
     return s;

@@ -10,11 +10,15 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <memory>
 #include <optional>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "analysis/range_max.h"
+#include "model/handoff.h"
 #include "model/memory_snapshot.h"
 
 namespace awb {
@@ -87,6 +91,38 @@ struct SnapshotOptions {
 };
 
 SnapshotTimeline analyze_snapshot(const MemorySnapshot& snapshot, const SnapshotOptions& options = {});
+
+// A snapshot replayed while it is read: the reader hands it each device's trace events as they come
+// (read_memory_snapshot's sink), a thread replays them forward beside the reading, and finish() adds
+// what needs the whole snapshot (the blocks alive before recording, the bytes reserved at the start,
+// the peak, the bands). finish() equals analyze_snapshot on the same snapshot, which it runs instead
+// for a frame filter (other blocks counted) or a device whose events it was not handed.
+class StreamedReplay final : public SnapshotEventSink {
+public:
+    StreamedReplay();
+    ~StreamedReplay() override;
+    void take(int device, const SnapshotEvent* first, size_t n) override;
+    void wait() noexcept override;
+    void restart() override;
+    // Once the reading is done. Rethrows what stopped the replay (out of memory).
+    SnapshotTimeline finish(const MemorySnapshot& snapshot, const SnapshotOptions& options = {});
+    // Of the last finish(): the events replayed beside the reading (the others were replayed after it).
+    int64_t replayed_beside() const { return replayed_beside_; }
+
+private:
+    struct Device;
+    struct Batch {
+        int device = 0;
+        const SnapshotEvent* first = nullptr;
+        size_t n = 0;
+    };
+    void consume();
+    std::vector<std::unique_ptr<Device>> devices_;  // by device index; null: no events yet
+    std::unique_ptr<Handoff<Batch>> handoff_;        // while the thread runs
+    std::thread thread_;
+    std::exception_ptr failed_;
+    int64_t replayed_beside_ = 0;
+};
 
 // The blocks counted alive at position X of a device's event axis (0: before its first event),
 // largest first: its trace replayed up to there.

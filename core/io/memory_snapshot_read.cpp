@@ -79,12 +79,12 @@ struct FramesHash {
 // rest from the values left when the pickle is read (read_root).
 class SnapshotBuilder final : public pickle::EventSink {
 public:
-    explicit SnapshotBuilder(bool streaming) : streaming_(streaming) {}
+    SnapshotBuilder(bool streaming, SnapshotEventSink* sink) : streaming_(streaming), sink_(sink) {}
     MemorySnapshot snapshot;
 
     void trace_item(uint32_t device, int64_t index, Ref item, ValueStore& store) override {
         store_ = &store;
-        if (device >= traces_.size()) traces_.resize(device + 1);
+        columns(device + 1);
         if (stashed_) return;
         try {
             read_event(item, Where{nullptr, "device_traces", device}.at("", index), traces_[device]);
@@ -168,8 +168,12 @@ private:
     void event_fields(const Ref* kv, size_t n, const Ref* (&fields)[kEventFields]);
     int8_t action_index(const Ref* v, const std::string& action);
     uint16_t stream_id(int64_t stream, const Where& where);
+    void columns(size_t devices) {
+        while (traces_.size() < devices) traces_.emplace_back(sink_, int(traces_.size()));
+    }
 
     bool streaming_;
+    SnapshotEventSink* sink_;  // handed the events as they are read (may be null)
     ValueStore* store_ = nullptr;
     std::vector<EventColumn> traces_;  // streamed, by device
     std::exception_ptr stashed_;       // the first streamed event that was wrong
@@ -320,7 +324,7 @@ void SnapshotBuilder::read_traces(Ref traces) {
     const std::vector<Ref> devices = items(traces);
     if (devices.size() > 4097) fail(list, std::to_string(devices.size()) + " devices");
     if (stashed_) std::rethrow_exception(stashed_);
-    traces_.resize(std::max(traces_.size(), devices.size()));
+    columns(devices.size());
     for (size_t d = 0; d < devices.size(); ++d) {
         const Where where{nullptr, "device_traces", int64_t(d)};
         expect(devices[d], Kind::List, where);
@@ -403,11 +407,11 @@ uint16_t SnapshotBuilder::stream_id(int64_t stream, const Where& where) {
     return it->second;
 }
 
-MemorySnapshot read_snapshot_once(const std::string& path, bool streaming, RunObserver* observer) {
+MemorySnapshot read_snapshot_once(const std::string& path, bool streaming, RunObserver* observer, SnapshotEventSink* sink) {
     MemorySnapshot snapshot;
     {
         ValueStore store;
-        SnapshotBuilder builder(streaming);
+        SnapshotBuilder builder(streaming, sink);
         pickle::read_pickle_store(path, store, pickle::PickleLimits{}, streaming ? &builder : nullptr, observer);
         builder.read_root(store);
         snapshot = std::move(builder.snapshot);
@@ -424,18 +428,19 @@ MemorySnapshot read_snapshot_once(const std::string& path, bool streaming, RunOb
 
 }  // namespace
 
-MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how, RunObserver* observer) {
+MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how, RunObserver* observer, SnapshotEventSink* sink) {
     // Streamed when the file can be read again (a regular file): should the layout not be what the
     // streaming guesses (pickle_machine.h), the second reading holds every value.
     std::error_code ec;
     const bool streamed = how == SnapshotReading::Streamed && std::filesystem::is_regular_file(path, ec);
     for (bool streaming : {streamed, false}) {
         try {
-            MemorySnapshot snapshot = read_snapshot_once(path, streaming, observer);
+            MemorySnapshot snapshot = read_snapshot_once(path, streaming, observer, sink);
             snapshot.streamed = streaming;
             return snapshot;
         } catch (const pickle::StreamFallback&) {
             if (!streaming) break;
+            if (sink) sink->restart();
         } catch (const SnapshotFormatError& e) {
             throw SnapshotFormatError(path + ": " + e.what());
         }

@@ -107,11 +107,11 @@ void read_results(ResultsFile& out, const nlohmann::json& j, RunObserver* observ
 
 }  // namespace
 
-ResultsFile open_results_file(const std::string& path, RunObserver* observer, unsigned accepted) {
+ResultsFile open_results_file(const std::string& path, RunObserver* observer, unsigned accepted, const SnapshotOptions* snapshot_replay) {
     const SpooledInput input(path, observer);  // a pipe gives its bytes once: read from a copy
     if (input.spooled()) {
         try {
-            ResultsFile f = open_results_file(input.path(), observer, accepted);
+            ResultsFile f = open_results_file(input.path(), observer, accepted, snapshot_replay);
             f.path = path;
             return f;
         } catch (const Cancelled&) {
@@ -137,7 +137,10 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
     if (pickle::is_pickle_file(path)) {  // its messages name the file
         out.kind = ResultsKind::MemorySnapshot;
         out.read = (accepted & kind_bit(out.kind)) != 0;
-        if (out.read) out.snapshot = std::make_shared<const MemorySnapshot>(read_memory_snapshot(path, SnapshotReading::Streamed, observer));
+        if (!out.read) return out;
+        StreamedReplay replay;
+        out.snapshot = std::make_shared<const MemorySnapshot>(read_memory_snapshot(path, SnapshotReading::Streamed, observer, snapshot_replay ? &replay : nullptr));
+        if (snapshot_replay) out.snapshot_timeline = std::make_shared<const SnapshotTimeline>(replay.finish(*out.snapshot, *snapshot_replay));
         return out;
     }
     const nlohmann::json j = read_json_file(path);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/advisor.h"
+#include "analysis/snapshot_timeline.h"
 #include "io/graph_replay.h"
 #include "io/run_json.h"
 #include "io/workspace.h"
@@ -55,14 +56,19 @@ struct ResultsFile {
     // Workspace: read from the one reading of the file (workspace_from_json), with progress; the runs
     // that could not be read are named in its problems, the rest open.
     std::shared_ptr<const Workspace> workspace;
-    // MemorySnapshot: torch.cuda.memory._dump_snapshot's pickle as read (analysis/snapshot_timeline replays it).
+    // MemorySnapshot: torch.cuda.memory._dump_snapshot's pickle as read (analysis/snapshot_timeline replays it),
+    // and when asked (open_results_file's snapshot_replay) its replay, made beside the reading.
     std::shared_ptr<const MemorySnapshot> snapshot;
+    std::shared_ptr<const SnapshotTimeline> snapshot_timeline;
 };
 
 // Reads path and says what it holds; a kind not in accepted is named, not read. Throws
 // std::runtime_error whose message names the file and the problem in words ("'x.png' cannot be read:
 // it is a PNG image"), Cancelled when the observer asks during a trace import.
-ResultsFile open_results_file(const std::string& path, RunObserver* observer = nullptr, unsigned accepted = kAnyResultsKind);
+// SNAPSHOT_REPLAY (may be null; no frame filter): a memory snapshot is also replayed with these options,
+// beside its reading (a StreamedReplay), into snapshot_timeline.
+ResultsFile open_results_file(const std::string& path, RunObserver* observer = nullptr, unsigned accepted = kAnyResultsKind,
+                              const SnapshotOptions* snapshot_replay = nullptr);
 
 // The traces of one run: one trace file, the ranks of one distributed run, or a graph replay with its
 // capture traces.

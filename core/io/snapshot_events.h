@@ -1,45 +1,42 @@
 // A trace's events as they are read (internal to io/memory_snapshot_read.cpp): in chunks, then moved
-// into one vector of exactly their number, a chunk at a time. A vector grown by doubling would hold up
-// to twice the events, and three times while it moves; this holds the events plus one chunk (4 MiB):
-// the chunks' memory is the system's (SystemPages), given back as each is moved, whatever malloc keeps.
+// into one vector of exactly their number (model/chunked_column.h). With a sink (a replay beside the
+// reading), each chunk is handed to it once full, the last one when the events are taken; the sink is
+// waited for before they move, or before they are freed when the reading fails.
 #pragma once
 
-#include <algorithm>
 #include <vector>
 
-#include "model/huge_pages.h"
+#include "model/chunked_column.h"
 #include "model/memory_snapshot.h"
 
 namespace awb {
 
 class EventColumn {
 public:
+    explicit EventColumn(SnapshotEventSink* sink = nullptr, int device = 0) : sink_(sink), device_(device) {}
+    EventColumn(EventColumn&&) = default;
+    ~EventColumn() {
+        if (sink_) sink_->wait();
+    }
     void push(const SnapshotEvent& e) {
-        if (chunks_.empty() || chunks_.back().size() == chunks_.back().capacity()) {
-            chunks_.emplace_back();
-            // 4096 events (128 KiB), doubling to 128Ki (4 MiB).
-            chunks_.back().reserve(size_t(4096) << std::min(chunks_.size() - 1, size_t(5)));
-            prefer_huge_pages(chunks_.back());
-        }
-        chunks_.back().push_back(e);
-        ++size_;
+        events_.push_back(e);
+        if (sink_ && events_.size() % events_.kChunk == 0) hand(events_.size() - events_.kChunk);
     }
     std::vector<SnapshotEvent> take() {
-        std::vector<SnapshotEvent> all;
-        all.reserve(size_);
-        prefer_huge_pages(all);
-        for (auto& chunk : chunks_) {
-            all.insert(all.end(), chunk.begin(), chunk.end());
-            decltype(chunks_)::value_type().swap(chunk);
+        if (sink_) {
+            if (const size_t rest = events_.size() % events_.kChunk) hand(events_.size() - rest);
+            sink_->wait();
         }
-        chunks_.clear();
-        size_ = 0;
-        return all;
+        return events_.take();
     }
 
 private:
-    std::vector<std::vector<SnapshotEvent, SystemPages<SnapshotEvent>>> chunks_;
-    size_t size_ = 0;
+    // The events from FIRST (a chunk's first) to the end of its chunk or of the column.
+    void hand(size_t first) { sink_->take(device_, events_.chunk(first / events_.kChunk), std::min(events_.size() - first, events_.kChunk)); }
+
+    ChunkedColumn<SnapshotEvent> events_;
+    SnapshotEventSink* sink_;
+    int device_;
 };
 
 }  // namespace awb

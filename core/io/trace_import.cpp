@@ -10,7 +10,7 @@
 #include <string_view>
 #include <thread>
 
-#include "io/handoff.h"
+#include "model/handoff.h"
 #include "io/json_scan.h"
 #include "io/trace_convert.h"
 #include "io/trace_fields.h"

@@ -79,4 +79,19 @@ struct MemorySnapshot {
     std::string device_name(int device) const;  // "cuda:1", or "cpu" for a profile's host memory
 };
 
+// What a reader hands a snapshot's trace events to while it reads them (io/memory_snapshot_read.h), so
+// that their replay (analysis/snapshot_timeline.h: StreamedReplay) runs beside the reading.
+class SnapshotEventSink {
+public:
+    virtual ~SnapshotEventSink() = default;
+    // DEVICE's next N events, as they will be in MemorySnapshot::device_traces[device]. They stay valid
+    // until wait() returns.
+    virtual void take(int device, const SnapshotEvent* first, size_t n) = 0;
+    // Returns once every event handed over is done with: the reader moves or frees them after.
+    virtual void wait() noexcept = 0;
+    // The reading starts over (a streamed reading falling back to a whole one): every event handed so
+    // far is forgotten.
+    virtual void restart() = 0;
+};
+
 }  // namespace awb

@@ -18,6 +18,7 @@ set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_memory_replay.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_memory_snapshot.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_snapshot_views.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_streamed_replay.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_snapshot_ops.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_memory_totals.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_module_file.cpp

@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "io/handoff.h"
+#include "model/handoff.h"
 #include "io/trace_import.h"
 #include "model/event_name.h"
 #include "model/stable_group.h"

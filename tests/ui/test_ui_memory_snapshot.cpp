@@ -52,7 +52,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!replayed.isEmpty(), 30'000);
         const MemorySnapshot snap = read_memory_snapshot(fixture("manual.p4.pickle").toStdString());
         const DeviceMemoryTimeline want = analyze_snapshot(snap).devices[0];
-        const DeviceMemoryTimeline& got = view->shown()->timeline.devices[0];
+        const DeviceMemoryTimeline& got = view->shown()->timeline().devices[0];
         QCOMPARE(got.peak_allocated, want.peak_allocated);
         QVERIFY(view->summary()->text().contains(QStringLiteral("peak allocated ") + format_bytes(want.peak_allocated)));
         QVERIFY(view->summary()->text().contains(QStringLiteral("alive before recording began")));
@@ -84,10 +84,10 @@ private slots:
         replayed.clear();
         view->setFilter(QStringLiteral("SoftMax"));
         QTRY_VERIFY_WITH_TIMEOUT(!replayed.isEmpty(), 30'000);
-        QCOMPARE(view->shown()->timeline.devices[0].peak_allocated, int64_t(32768));
+        QCOMPARE(view->shown()->timeline().devices[0].peak_allocated, int64_t(32768));
         QCOMPARE(view->peakTable()->model()->rowCount(), 1);
         QVERIFY(view->summary()->text().contains(QStringLiteral("filter 'SoftMax'")));
-        QCOMPARE(view->shown()->timeline.devices[0].allocated_all, want.allocated);
+        QCOMPARE(view->shown()->timeline().devices[0].allocated_all, want.allocated);
 
         // A bad pickle: one message naming the field; the snapshot on screen stays.
         QTimer closer;
@@ -97,7 +97,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30'000);
         QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("size")), qPrintable(failed.at(0).at(1).toString()));
         QVERIFY(failed.at(0).at(1).toString().contains(QStringLiteral("size_a_str.pickle")));
-        QCOMPARE(view->shown()->timeline.devices[0].peak_allocated, int64_t(32768));
+        QCOMPARE(view->shown()->timeline().devices[0].peak_allocated, int64_t(32768));
     }
 
     void segmentsAndBlocksAliveBeforeRecording() {
