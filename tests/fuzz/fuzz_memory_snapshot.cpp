@@ -4,7 +4,8 @@
 // SnapshotFormatError naming it; any other exception, a crash, a sanitizer report, a hang, or a replay
 // whose curve does not match its own counts is a finding. So is a streamed reading that differs from
 // the whole one (SnapshotReading::Whole): the same message, or the same snapshot up to how its stacks
-// and frames are numbered.
+// and frames are numbered. And a replay made beside the reading (StreamedReplay, as attnwb inspect and
+// the GUI read) that differs from the one made after it.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -53,8 +54,27 @@ void check_views(const awb::MemorySnapshot& snapshot, const awb::SnapshotTimelin
     (void)n;
 }
 
-void check(const awb::MemorySnapshot& snapshot) {
+bool same_blocks(const std::vector<awb::LiveBlock>& a, const std::vector<awb::LiveBlock>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (a[i].addr != b[i].addr || a[i].size != b[i].size || a[i].stack != b[i].stack || a[i].alloc_event != b[i].alloc_event) return false;
+    return true;
+}
+
+void check_beside(const awb::SnapshotTimeline& beside, const awb::SnapshotTimeline& after) {
+    if (beside.devices.size() != after.devices.size()) finding("the replay beside the reading has other devices");
+    for (size_t d = 0; d < after.devices.size(); ++d) {
+        const awb::DeviceMemoryTimeline &b = beside.devices[d], &a = after.devices[d];
+        if (b.allocated != a.allocated || b.reserved != a.reserved || b.peak_index != a.peak_index || b.unmatched_frees != a.unmatched_frees ||
+            b.reserved_recorded != a.reserved_recorded || b.blocks != a.blocks || b.ooms != a.ooms || !same_blocks(b.at_peak, a.at_peak) ||
+            !same_blocks(b.before_recording, a.before_recording))
+            finding("the replay beside the reading differs from the one after it");
+    }
+}
+
+void check(const awb::MemorySnapshot& snapshot, awb::StreamedReplay& replay) {
     const awb::SnapshotTimeline timeline = awb::analyze_snapshot(snapshot);
+    check_beside(replay.finish(snapshot), timeline);
     for (const awb::DeviceMemoryTimeline& t : timeline.devices) {
         if (t.allocated.size() != size_t(t.events) + 1 || t.reserved.size() != t.allocated.size()) finding("curve length != events + 1");
         if (t.peak_index < 0 || t.peak_index >= int64_t(t.allocated.size()) || t.allocated[size_t(t.peak_index)] != t.peak_allocated)
@@ -107,11 +127,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const awb::fuzz::MemFile file("snapshot");
     file.write(data, size);
     awb::MemorySnapshot snapshot;
+    awb::StreamedReplay replay;
     if (outcome(file.path(), awb::SnapshotReading::Streamed, nullptr) != outcome(file.path(), awb::SnapshotReading::Whole, nullptr))
         finding("the streamed reading differs from the whole one:\n" + outcome(file.path(), awb::SnapshotReading::Streamed, nullptr) +
                 "\n---\n" + outcome(file.path(), awb::SnapshotReading::Whole, nullptr));
     try {
-        snapshot = awb::read_memory_snapshot(file.path());
+        snapshot = awb::read_memory_snapshot(file.path(), awb::SnapshotReading::Streamed, nullptr, &replay);
     } catch (const awb::pickle::PickleError& e) {
         if (std::string(e.what()).find(file.path()) == std::string::npos) finding(std::string("a message without the file: ") + e.what());
         return 0;
@@ -122,7 +143,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         finding(std::string("an unexpected exception: ") + e.what());
     }
     try {
-        check(snapshot);
+        check(snapshot, replay);
     } catch (const std::exception& e) {
         finding(std::string("a snapshot that was read could not be replayed: ") + e.what());
     }
