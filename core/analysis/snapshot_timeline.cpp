@@ -300,13 +300,9 @@ std::array<std::vector<LiveBlock>, N> alive_at(const Elements& elements, const s
     return out;
 }
 
-// The largest blocks stacked in the order they were allocated; a free moves those above it down.
-void stack_bands(const Elements& elements, size_t max_bands, DeviceMemoryTimeline& t) {
-    // Stacking order: the blocks of the start first (begin 0, largest first, as they follow the trace's
-    // in elements), then the allocs of the trace as they came.
-    const auto stacked_before = [&](size_t a, size_t b) { return elements[a].begin != elements[b].begin ? elements[a].begin < elements[b].begin : a < b; };
-    // The MAX_BANDS largest (ties: stacked first), kept in a heap whose top is the least of them: most
-    // blocks are turned away by one comparison with it.
+// The indices of the N largest elements (ties: the one stacked first), in no order: kept in a heap
+// whose top is the least of them, so most blocks are turned away by one comparison with it.
+std::vector<size_t> largest(const Elements& elements, size_t n) {
     struct Candidate {
         int64_t size, begin;
         size_t index;
@@ -315,10 +311,10 @@ void stack_bands(const Elements& elements, size_t max_bands, DeviceMemoryTimelin
         }
     };
     std::vector<Candidate> heap;
-    heap.reserve(std::min(max_bands, elements.size()));
-    for (size_t i = 0; i < elements.size() && max_bands > 0; ++i) {
+    heap.reserve(std::min(n, elements.size()));
+    for (size_t i = 0; i < elements.size() && n > 0; ++i) {
         const Candidate c{elements[i].size, elements[i].begin, i};
-        if (heap.size() < max_bands) {
+        if (heap.size() < n) {
             heap.push_back(c);
             std::push_heap(heap.begin(), heap.end());
         } else if (c < heap.front()) {
@@ -327,8 +323,18 @@ void stack_bands(const Elements& elements, size_t max_bands, DeviceMemoryTimelin
             std::push_heap(heap.begin(), heap.end());
         }
     }
-    std::vector<size_t> order;
-    for (const Candidate& c : heap) order.push_back(c.index);
+    std::vector<size_t> out;
+    out.reserve(heap.size());
+    for (const Candidate& c : heap) out.push_back(c.index);
+    return out;
+}
+
+// The largest blocks stacked in the order they were allocated; a free moves those above it down.
+void stack_bands(const Elements& elements, size_t max_bands, DeviceMemoryTimeline& t) {
+    // Stacking order: the blocks of the start first (begin 0, largest first, as they follow the trace's
+    // in elements), then the allocs of the trace as they came.
+    const auto stacked_before = [&](size_t a, size_t b) { return elements[a].begin != elements[b].begin ? elements[a].begin < elements[b].begin : a < b; };
+    std::vector<size_t> order = largest(elements, max_bands);
     const size_t n = order.size();
     std::sort(order.begin(), order.end(), stacked_before);
     struct Change {
