@@ -5,7 +5,8 @@
 #                                               build-torch2/ (scripts/setup-torch2.sh installs it)
 #   scripts/build.sh --tsan [CMAKE ARGS...]     the Debian flavour under ThreadSanitizer into build-tsan/:
 #                                               only the Qt tests (the engine thread and the background
-#                                               work), which scripts/test.sh runs there
+#                                               work) and the snapshot replay's thread tests, which
+#                                               scripts/test.sh runs there
 #   scripts/build.sh --asan [CMAKE ARGS...]     the same under AddressSanitizer + UBSan (-Og, line tables)
 #                                               into build-asan/: the Qt tests and the CLI (attnwb,
 #                                               attnwb-engine)
@@ -23,7 +24,7 @@ elif [ "${1:-}" = "--tsan" ]; then
   shift
   dir=build-tsan
   args=(-DAWB_SANITIZE=thread)
-  targets=(--target awb_ui_tests)
+  targets=(--target awb_ui_tests awb_snapshot_thread_tests)
 elif [ "${1:-}" = "--asan" ]; then
   shift
   dir=build-asan

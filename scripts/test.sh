@@ -5,8 +5,8 @@
 #   2. the PyTorch wheel's LibTorch 2.11 (CUDA + Kineto, run on the CPU here) in build-torch2/: the
 #      same suites against fixtures made with torch 2.11 (the fuzz test, which uses no LibTorch, once);
 #   3. the Debian flavour under ThreadSanitizer in build-tsan/: the Qt tests (the engine thread, its
-#      crossings with the GUI thread, Stop, the background analyses, the importer's reader thread); a
-#      report fails them. (The numbers are checked by the plain builds: a sanitizer's allocator and
+#      crossings with the GUI thread, Stop, the background analyses, the importer's reader thread) and
+#      the memory snapshot's replay threads (tsan.*); a report fails them. (The numbers are checked by the plain builds: a sanitizer's allocator and
 #      pace change what the profiler attributes.)
 #   4. the same under AddressSanitizer (with leak checks) + UndefinedBehaviorSanitizer in build-asan/:
 #      the Qt tests and the CLI test; a report exits 86 (ASan) or 87 (UBSan), which no check expects.
@@ -23,7 +23,7 @@ passed=0 failed=0 skipped=0
 for flavour in "" --torch2 --tsan --asan; do
   case "$flavour" in
     --torch2) dir=build-torch2 select=() ;;
-    --tsan) dir=build-tsan select=(-R '^ui\.qt_tests$') ;;
+    --tsan) dir=build-tsan select=(-R '^(ui\.qt_tests|tsan\..*)$') ;;
     --asan) dir=build-asan select=(-R '^(ui\.qt_tests|cli\.exit_codes)$') ;;
     *) dir=build select=() ;;
   esac
