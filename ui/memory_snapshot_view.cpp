@@ -111,12 +111,13 @@ QLabel* MemorySnapshotView::summary() const { return summary_; }
 void MemorySnapshotView::setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot, const QString& name, std::shared_ptr<const SnapshotTimeline> replayed) {
     if (snapshot_ && snapshot_ != snapshot) {
         previous_ = std::move(snapshot_);
+        previous_replayed_ = std::move(replayed_);
         previous_name_ = name_;
     }
     snapshot_ = std::move(snapshot);
     replayed_ = std::move(replayed);
     name_ = name;
-    diff_->setSnapshots(previous_, previous_name_, snapshot_, name_);
+    diff_->setSnapshots(previous_, previous_name_, snapshot_, name_, previous_replayed_, replayed_);
     replay();
 }
 

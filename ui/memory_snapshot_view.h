@@ -89,6 +89,7 @@ private:
     SnapshotOpsPanel* ops_;
     SnapshotDiffPanel* diff_;
     std::shared_ptr<const MemorySnapshot> previous_;  // the snapshot open before this one: the Compare page's A
+    std::shared_ptr<const SnapshotTimeline> previous_replayed_;  // its replay without a filter, when given
     QString previous_name_;
 };
 

@@ -78,7 +78,7 @@ SnapshotDiffPanel::SnapshotDiffPanel(QWidget* parent)
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     swap_->setToolTip(tr("Compare the other way round: B becomes the baseline"));
     swap_->setEnabled(false);
-    connect(swap_, &QPushButton::clicked, this, [this] { setSnapshots(b_, b_name_, a_, a_name_); });
+    connect(swap_, &QPushButton::clicked, this, [this] { setSnapshots(b_, b_name_, a_, a_name_, b_replayed_, a_replayed_); });
     auto* top = new QHBoxLayout;
     top->addWidget(status_, 1);
     top->addWidget(swap_);
@@ -92,9 +92,12 @@ SnapshotDiffPanel::SnapshotDiffPanel(QWidget* parent)
 QLabel* SnapshotDiffPanel::status() const { return status_; }
 
 void SnapshotDiffPanel::setSnapshots(std::shared_ptr<const MemorySnapshot> a, const QString& a_name, std::shared_ptr<const MemorySnapshot> b,
-                                     const QString& b_name) {
+                                     const QString& b_name, std::shared_ptr<const SnapshotTimeline> a_replayed,
+                                     std::shared_ptr<const SnapshotTimeline> b_replayed) {
     a_ = std::move(a);
     b_ = std::move(b);
+    a_replayed_ = std::move(a_replayed);
+    b_replayed_ = std::move(b_replayed);
     a_name_ = a_name;
     b_name_ = b_name;
     compare();
@@ -115,7 +118,13 @@ void SnapshotDiffPanel::compare() {
     const bool large = a_->event_count() + b_->event_count() >= int64_t(kBackgroundEvents);
     if (large) status_->setLines(tr("Comparing %1 with %2...").arg(b_name_, a_name_));
     compute_then(
-        this, large, [a = a_, b = b_] { return std::make_shared<const SnapshotDiff>(diff_snapshots(*a, analyze_snapshot(*a), *b, analyze_snapshot(*b))); },
+        this, large,
+        [a = a_, b = b_, a_replayed = a_replayed_, b_replayed = b_replayed_] {
+            const auto replayed = [](const MemorySnapshot& s, const std::shared_ptr<const SnapshotTimeline>& given) {
+                return given ? given : std::make_shared<const SnapshotTimeline>(analyze_snapshot(s));
+            };
+            return std::make_shared<const SnapshotDiff>(diff_snapshots(*a, *replayed(*a, a_replayed), *b, *replayed(*b, b_replayed)));
+        },
         [this, generation](std::shared_ptr<const SnapshotDiff> diff) {
             if (generation != generation_) return;
             diff_ = std::move(diff);

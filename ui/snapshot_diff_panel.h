@@ -38,9 +38,11 @@ class SnapshotDiffPanel : public QWidget {
 public:
     explicit SnapshotDiffPanel(QWidget* parent = nullptr);
     // A: the snapshot opened before (null: none yet), B: the one on screen. Compared off the GUI thread
-    // when large.
+    // when large; each replayed there unless its replay without a filter is given (A_REPLAYED, B_REPLAYED:
+    // made beside its reading).
     void setSnapshots(std::shared_ptr<const MemorySnapshot> a, const QString& a_name, std::shared_ptr<const MemorySnapshot> b,
-                      const QString& b_name);
+                      const QString& b_name, std::shared_ptr<const SnapshotTimeline> a_replayed = nullptr,
+                      std::shared_ptr<const SnapshotTimeline> b_replayed = nullptr);
     void showDevice(int device);  // the device whose rows are listed
     QTableView* table() const { return view_; }
     QLabel* status() const;
@@ -54,6 +56,7 @@ private:
     void display();
 
     std::shared_ptr<const MemorySnapshot> a_, b_;
+    std::shared_ptr<const SnapshotTimeline> a_replayed_, b_replayed_;  // null: replayed by compare()
     QString a_name_, b_name_;
     std::shared_ptr<const SnapshotDiff> diff_;
     int device_ = 0;
