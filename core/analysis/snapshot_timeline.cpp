@@ -9,7 +9,6 @@
 #include <array>
 #include <map>
 #include <exception>
-#include <numeric>
 #include <thread>
 
 #include <tsl/robin_map.h>
