@@ -18,6 +18,8 @@
 #include "io/memory_snapshot_read.h"
 #include "analysis/attention.h"
 #include "analysis/attention_rules.h"
+#include "analysis/collectives.h"
+#include "analysis/comm_overlap.h"
 #include "analysis/gpu_breakdown.h"
 #include "analysis/kernel_table.h"
 #include "analysis/kernel_table_text.h"
@@ -28,6 +30,7 @@
 #include "cli_engine_call.h"
 #include "cli_graph_replay.h"
 #include "cli_options.h"
+#include "io/collectives_json.h"
 #include "io/trace_import.h"
 #include "io/results_file.h"
 #include "model/kernel_name.h"
@@ -46,7 +49,9 @@ struct InspectCommand {
     bool quiet = false;
     bool timing = false;
     bool distributed = false;
+    bool separate_runs = false;
     bool breakdown = false;
+    bool collectives = false;
     bool attention = false;
     bool rules = false;
     std::string frame;  // --frame: a memory snapshot's blocks allocated under frames containing this
@@ -86,6 +91,7 @@ void print_ranks_and_devices(const ImportedTrace& t, const Trace& trace) {
         std::cout << "rank " << t.rank << " of " << t.world_size << backend << "\n";
     }
     for (const DeviceProperties& d : t.devices) std::cout << "device " << d.id << ": " << device_text(d) << "\n";
+    for (const std::string& note : t.notes.run) std::cout << "note: " << note << "\n";
 }
 
 // What the trace's events show that a healthy recording cannot (analysis/trace_quality.h), when anything.
@@ -204,7 +210,13 @@ nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, con
         breakdown_json = breakdown;
     }
     const nlohmann::json attention_json = c.attention ? print_attention(analysis) : nlohmann::json(nullptr);
+    nlohmann::json collectives = nullptr;
+    if (c.collectives) {
+        std::cout << format_collectives(analysis.collectives, c.rows) << format_overlap(analysis.overlap);
+        collectives = collectives_json(analysis.collectives, analysis.overlap);
+    }
     return {{"path", path},
+            {"collectives", collectives},
             {"summary", summary_json(t, trace, counts, analysis)},
             {"operators", rows},
             {"kernels", kernels_json},
@@ -290,6 +302,15 @@ void inspect_snapshot(const std::string& path, const InspectCommand& c, StderrPr
     }
 }
 
+// " (ranks 0-3 of 4)" for one run of several opened separately.
+std::string run_label(const ResultsFile& f) {
+    const ImportedTrace& t = *f.import;
+    const auto& ranks = f.run->trace.meta().ranks;
+    if (ranks.empty()) return "";
+    return " (rank" + std::string(ranks.size() > 1 ? "s " : " ") + std::to_string(ranks.front()) +
+           (ranks.size() > 1 ? "-" + std::to_string(ranks.back()) : "") + (t.world_size > 0 ? " of " + std::to_string(t.world_size) : "") + ")";
+}
+
 // Reads input i and adds what inspect says of it to out. False when the read was cancelled.
 bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey sort, StderrProgress& progress, nlohmann::json& out, int& rc) {
     const std::vector<std::string>& files = in.files[i];
@@ -303,11 +324,19 @@ bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey 
         }
         return true;
     }
-    ResultsFile f;
+    std::vector<ResultsFile> runs;
     try {
         const auto started = std::chrono::steady_clock::now();
         const TraceSelection traces{files, in.folders.count(i) ? in.folders.at(i) : "", c.captures};
-        f = open_traces(traces, &progress);
+        try {
+            runs.push_back(open_traces(traces, &progress));
+        } catch (const MixedRunsError& e) {
+            if (!c.separate_runs) throw TraceImportError(std::string(e.what()) + " (--separate-runs)");
+            progress.end_line();
+            std::cerr << "attnwb inspect: " << path << ": " << e.runs().size() << " runs, shown one by one (--separate-runs)\n";
+            runs = open_trace_runs(traces, &progress);
+        }
+        const ResultsFile& f = runs.front();
         progress.end_line();
         if (f.graph_replay && !print_graph_replay(*f.graph_replay)) rc = kExitBadInput;  // a capture that does not serve
         if (c.timing) {
@@ -326,8 +355,10 @@ bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey 
         return false;
     }
     const auto tables_started = std::chrono::steady_clock::now();
-    out["traces"].push_back(inspect_one(*f.import, *f.run, path, c, sort));
-    if (f.graph_replay) out["traces"].back()["graph_replay"] = graph_replay_json(*f.graph_replay);
+    for (const ResultsFile& f : runs) {
+        out["traces"].push_back(inspect_one(*f.import, *f.run, runs.size() == 1 ? path : f.path + run_label(f), c, sort));
+        if (f.graph_replay) out["traces"].back()["graph_replay"] = graph_replay_json(*f.graph_replay);
+    }
     if (c.timing)
         std::fprintf(stderr, "attnwb inspect: tables analysed and printed in %.3f s, peak RSS %.0f MiB after them\n",
                      seconds_since(tables_started), double(peak_rss_bytes()) / 1048576.0);
@@ -387,7 +418,15 @@ Command register_inspect(CLI::App& app) {
     add_json_option(*sub, c->json_path, "summary, operators and kernels", "inspect");
     add_quiet_option(*sub, c->quiet);
     add_capture_option(*sub, c->captures);
-    sub->add_flag("--distributed", c->distributed, "The files are the ranks of one run: show them as one trace (a folder is read so too)");
+    sub->add_flag("--distributed", c->distributed, "The files are the ranks of one run: show them as one trace (a folder is read so too); they are checked to be one run (--separate-runs)");
+    sub->add_flag("--separate-runs", c->separate_runs,
+                  "Files (or a folder) that are not the ranks of one run (another world size, backend, process groups, a rank "
+                  "twice, another clock) are refused by name; with this flag each run they make is shown by itself");
+    sub->add_flag("--collectives", c->collectives,
+                  "Every collective call on every rank (c10d ops, record_param_comms, nccl:* / gloo:* annotations and their "
+                  "kernels): bytes, transfer time, bus bandwidth, process group, step; matched across ranks by group and order "
+                  "with the arrival skew, each rank's wait and the straggler; and the communication hidden under computation "
+                  "or exposed, per rank and step (docs/inspect.md: Collectives)");
     sub->add_flag("--breakdown", c->breakdown,
                   "Where each GPU's time goes, per rank and ProfilerStep: computation, communication (NCCL/RCCL), memcpy, "
                   "memset, idle, exposed communication and memcpy (intervals merged across streams; docs/inspect.md: GPU time breakdown)");

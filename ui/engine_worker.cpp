@@ -127,13 +127,32 @@ void Engine::check(const RunSpec& spec) {
     });
 }
 
+namespace {
+
+// Files that are several runs: said on the GUI thread with the files of each, to open them one by one.
+EngineDelivery mixed_runs(const MixedRunsError& mixed) {
+    QList<QStringList> runs;
+    for (const auto& run : mixed.runs()) {
+        runs.append(QStringList());
+        for (const std::string& f : run) runs.back() << QString::fromStdString(f);
+    }
+    return [message = QString::fromStdString(mixed.what()), runs](Engine& e) { emit e.mixedRuns(message, runs); };
+}
+
+}  // namespace
+
 void Engine::open(const QString& path) {
     const std::string file = path.toStdString();
     submit(looks_like_chrome_trace(file) ? tr("Cannot open trace") : tr("Cannot open file"), QString(),
            [file, path](SweepObserver& observer) -> EngineDelivery {
                SnapshotOptions snapshot_replay;  // a memory snapshot replayed beside its reading, as its view draws it
                snapshot_replay.max_bands = kMaxBands;
-               auto done = std::make_shared<const ResultsFile>(open_results_file(file, &observer, kAnyResultsKind, &snapshot_replay));
+               std::shared_ptr<const ResultsFile> done;
+               try {
+                   done = std::make_shared<const ResultsFile>(open_results_file(file, &observer, kAnyResultsKind, &snapshot_replay));
+               } catch (const MixedRunsError& mixed) {  // a folder of several runs
+                   return mixed_runs(mixed);
+               }
                return [done, path](Engine& e) {
                    if (done->kind == ResultsKind::Workspace)
                        emit e.workspaceLoaded(done->workspace, path);
@@ -147,8 +166,12 @@ void Engine::openSelection(const QStringList& paths) {
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
     submit(tr("Cannot open traces"), QString(), [files](SweepObserver& observer) -> EngineDelivery {
-        auto done = std::make_shared<const ResultsFile>(open_replay_selection(files, &observer));
-        return [done](Engine& e) { emit e.resultsOpened(done, QString::fromStdString(done->path)); };
+        try {
+            auto done = std::make_shared<const ResultsFile>(open_trace_selection(files, &observer));
+            return [done](Engine& e) { emit e.resultsOpened(done, QString::fromStdString(done->path)); };
+        } catch (const MixedRunsError& mixed) {
+            return mixed_runs(mixed);
+        }
     });
 }
 

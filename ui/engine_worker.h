@@ -80,7 +80,7 @@ public:
     // Any file the workbench opens (open_results_file): a trace, a profile report, a benchmark, a sweep,
     // a check (resultsOpened); a workspace, read in the same pass (workspaceLoaded); or failed.
     void open(const QString& path);
-    // Several traces opened together: a graph replay and its capture traces (open_replay_selection).
+    // Several traces opened together: the ranks of one run, or a graph replay and its capture traces (open_trace_selection).
     void openSelection(const QStringList& paths);
     void saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);  // workspaceSaved
     void check(const RunSpec& spec);  // spec's variant against the float64 reference: checkFinished
@@ -96,6 +96,9 @@ signals:
     void workspaceSaved(const QString& path);
     void workspaceLoaded(std::shared_ptr<const awb::Workspace> workspace, const QString& path);
     void failed(const QString& title, const QString& message);
+    // Files opened together that are the ranks of several runs (MixedRunsError): what they are and why,
+    // and the files of each run, to open them one by one if the user says so.
+    void mixedRuns(const QString& message, const QList<QStringList>& runs);
     void cancelled();
 
 protected:

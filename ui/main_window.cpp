@@ -24,6 +24,7 @@
 #include "analysis/results_text.h"
 #include "attention_view.h"
 #include "background.h"
+#include "collectives_view.h"
 #include "comparison_view.h"
 #include "io/json_write.h"
 #include "engine/device_caps.h"
@@ -83,7 +84,7 @@ QString graphReplayLines(const GraphReplayReport& r) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), session_(new Session(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), kernels_(new KernelPanel), attention_(new AttentionView), gpu_time_(new GpuTimeView), findings_(new FindingsView), timeline_(new TimelineView), chart_(new SweepChart), comparison_(new ComparisonView), snapshot_(new MemorySnapshotView),
+      operators_(new OperatorPanel), kernels_(new KernelPanel), attention_(new AttentionView), gpu_time_(new GpuTimeView), collectives_(new CollectivesView), findings_(new FindingsView), timeline_(new TimelineView), chart_(new SweepChart), comparison_(new ComparisonView), snapshot_(new MemorySnapshotView),
       timeline_scroll_(in_scroll_area(timeline_, false)),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
@@ -103,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* kernel_dock = dock(tr("Kernels"), "kernels", kernels_, Qt::BottomDockWidgetArea);
     auto* attention_dock = dock(tr("Attention"), "attention", attention_, Qt::BottomDockWidgetArea);
     auto* gpu_dock = dock(tr("GPU time"), "gpu-time", in_scroll_area(gpu_time_), Qt::BottomDockWidgetArea);
+    auto* collectives_dock = dock(tr("Collectives"), "collectives", collectives_, Qt::BottomDockWidgetArea);
     auto* findings_dock = dock(tr("Findings and checklist"), "findings", findings_, Qt::BottomDockWidgetArea);
     auto* compare_dock = dock(tr("Compare runs"), "compare", in_scroll_area(comparison_), Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", in_scroll_area(chart_), Qt::BottomDockWidgetArea);
@@ -111,7 +113,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(findings_dock, kernel_dock);
     tabifyDockWidget(kernel_dock, attention_dock);
     tabifyDockWidget(attention_dock, gpu_dock);
-    tabifyDockWidget(gpu_dock, compare_dock);
+    tabifyDockWidget(gpu_dock, collectives_dock);
+    tabifyDockWidget(collectives_dock, compare_dock);
     tabifyDockWidget(compare_dock, chart_dock);
     tabifyDockWidget(chart_dock, snapshot_dock_);
     op_dock->raise();
@@ -129,7 +132,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(status_, 1);
     statusBar()->addPermanentWidget(progress_);
 
-    buildMenus({run_dock, op_dock, kernel_dock, attention_dock, gpu_dock, findings_dock, chart_dock, compare_dock, snapshot_dock_});
+    buildMenus({run_dock, op_dock, kernel_dock, attention_dock, gpu_dock, collectives_dock, findings_dock, chart_dock, compare_dock, snapshot_dock_});
 
     connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
@@ -143,6 +146,12 @@ MainWindow::MainWindow(QWidget* parent)
         timeline_->selectEvent(event);
         if (const int y = timeline_->eventY(event); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
     });
+    connect(collectives_, &CollectivesView::collectiveSelected, this,
+            [this](const std::vector<int>& events, qint64 first_ns, qint64 last_ns, const QString& label) {
+                timeline_->setMarkedEvents(events, first_ns, last_ns, label);
+                if (!events.empty())
+                    if (const int y = timeline_->eventY(events.front()); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
+            });
     connectSession();
     connectEngine();
 
@@ -212,6 +221,7 @@ void MainWindow::connectSession() {
     session_->addView(kernels_);
     session_->addView(attention_);
     session_->addView(gpu_time_);
+    session_->addView(collectives_);
     connect(session_, &Session::shownChanged, this, &MainWindow::displayShown);
     connect(session_, &Session::viewsShown, this, &MainWindow::explainShown);
     connect(session_, &Session::sweepsChanged, this, [this] {
@@ -254,6 +264,7 @@ void MainWindow::connectEngine() {
         QMessageBox::warning(this, title, message);
     });
     connect(engine_, &Engine::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
+    connect(engine_, &Engine::mixedRuns, this, &MainWindow::offerSeparateRuns);
     connect(engine_, &Engine::resultsOpened, this, &MainWindow::showOpened);
     connect(engine_, &Engine::workspaceSaved, this, [this](const QString& path) {
         finishRun(tr("Saved workspace %1 (%2, %3)").arg(path, counted(session_->runs().size(), tr("run"), tr("runs")),
@@ -526,9 +537,18 @@ bool MainWindow::openFiles(const QStringList& paths) {
             QMessageBox::warning(this, tr("Cannot open file"), tr("%1:\nno such file or folder").arg(path));
             return false;
         }
-    beginJob(tr("Opening %1 traces (a graph replay with its capture)...").arg(paths.size()));
+    beginJob(tr("Opening %1 traces (the ranks of a run, or a graph replay with its capture)...").arg(paths.size()));
     engine_->openSelection(paths);
     return true;
+}
+
+void MainWindow::offerSeparateRuns(const QString& message, const QList<QStringList>& runs) {
+    finishRun(tr("Not one run: %1 runs among the files; what was shown is kept").arg(runs.size()));
+    const auto answer = QMessageBox::question(this, tr("Not the ranks of one run"),
+                                              message + tr("\n\nOpen them as %1 separate runs?").arg(runs.size()),
+                                              QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Open) return;
+    for (const QStringList& run : runs) openFiles(run);  // each one run (or one file): opened as such
 }
 
 void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QString& path) {

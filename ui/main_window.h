@@ -25,6 +25,7 @@ namespace awb::ui {
 class ComparisonView;
 class Engine;
 class FindingsView;
+class CollectivesView;
 class GpuTimeView;
 class KernelPanel;
 class MemorySnapshotView;
@@ -70,6 +71,7 @@ public:
     KernelPanel* kernelPanel() const { return kernels_; }
     AttentionView* attention() const { return attention_; }
     GpuTimeView* gpuTime() const { return gpu_time_; }
+    CollectivesView* collectives() const { return collectives_; }
     FindingsView* findings() const { return findings_; }
     TimelineView* timeline() const { return timeline_; }
     SweepChart* sweepChart() const { return chart_; }
@@ -94,6 +96,8 @@ private:
     void finishRun(const QString& message);  // endJob() and a status line
     // main_window_menus.cpp: the menus (File with its Export submenu, View) and the main toolbar.
     void buildMenus(const QList<QDockWidget*>& docks);
+    // Files chosen together that are several runs: the reason, and each run opened by itself if the user says so.
+    void offerSeparateRuns(const QString& message, const QList<QStringList>& runs);
     void buildExportMenu(QMenu* exports);
     void buildToolBar();
     void connectSession();  // the panels follow the session
@@ -112,6 +116,7 @@ private:
     KernelPanel* kernels_;
     AttentionView* attention_;
     GpuTimeView* gpu_time_;
+    CollectivesView* collectives_;
     FindingsView* findings_;
     TimelineView* timeline_;
     SweepChart* chart_;

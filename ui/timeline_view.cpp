@@ -63,6 +63,7 @@ void TimelineView::showPrepared(std::shared_ptr<const TimelineData> data, std::s
     highlighted_.clear();
     selected_ = -1;
     flows_.clear();
+    marked_.clear();
     resetLanes();
     fit();
 }
@@ -201,6 +202,7 @@ size_t TimelineView::paintTo(QPainter& p, const QRect& area) {
     paintIdle(p, area, view);
     paintItems(p, area);
     paintFlows(p, area, view);
+    paintMarks(p, area, view);
     if (selecting_) {
         const double a = std::min(select_x0_, select_x1_), b = std::max(select_x0_, select_x1_);
         p.fillRect(QRectF(x_base + a, area.top(), b - a, area.height()), QColor(40, 120, 255, 50));

@@ -60,6 +60,11 @@ public:
     int showName(const QString& name);
     // Scroll the scroll area around the widget (if any) to an event's row; unhides, expands its lane.
     void scrollToEvent(int event);
+    // Marks events across lanes (a collective on every rank: its ops and their work) with a thick
+    // outline, and the band [band_start, band_end) (its arrival skew) shaded over the whole height with
+    // label at its top; an empty list clears. Their lanes are revealed and the view is fitted around them.
+    void setMarkedEvents(std::vector<int> events, qint64 band_start_ns, qint64 band_end_ns, const QString& label);
+    const std::vector<int>& markedEvents() const { return marked_; }
 
     // Lanes: hidden, collapsed (header only), Python frames expanded, order, GPU lanes on top.
     const RowLayout& rows() const { return rows_; }
@@ -142,6 +147,7 @@ private:
     QString memoryTooltip(int track, int x) const;
     void paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view);
     void paintFlows(QPainter& p, const QRect& area, const TimeMapping& view);
+    void paintMarks(QPainter& p, const QRect& area, const TimeMapping& view);  // setMarkedEvents
 
     std::shared_ptr<const TimelineData> data_;
     std::shared_ptr<const Trace> trace_;
@@ -154,6 +160,9 @@ private:
     TimeMapping view_;
     std::set<int32_t> highlighted_;
     int selected_ = -1;
+    std::vector<int> marked_;                 // setMarkedEvents
+    int64_t band_start_ns_ = 0, band_end_ns_ = 0;
+    QString band_label_;
     uint64_t requests_ = 0;  // setRun / setData calls: a background result of an older one is dropped
     size_t preparing_ = 0;   // events of the trace being prepared in the background, 0 when none
     std::vector<FlowLink> flows_;

@@ -9,6 +9,7 @@
 #include <set>
 #include <tuple>
 
+#include "analysis/collective_findings.h"
 #include "analysis/memory_replay.h"
 #include "model/recorded_steps.h"
 #include "analysis/op_table.h"
@@ -540,6 +541,7 @@ std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) 
         layout_copies(*in.run, rows, t, out);
         fragmentation(*in.run, rows, t, out);
         if (!graph_capture(analysis, out)) dispatch_bound(*in.run, rows, t, out);
+        collective_findings(in.run->trace, analysis, out);
     }
     if (in.bench) {
         cold_start(*in.bench, t, out);

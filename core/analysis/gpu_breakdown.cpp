@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "analysis/intervals.h"
 #include "model/printf_string.h"
 #include "model/recorded_steps.h"
 #include "model/units.h"
@@ -16,46 +17,6 @@
 namespace awb {
 
 namespace {
-
-using TimeSpan = std::pair<int64_t, int64_t>;
-using Union = std::vector<TimeSpan>;  // sorted, disjoint, non-empty intervals
-
-// The union of the intervals clipped to [lo, hi].
-Union merged(const std::vector<TimeSpan>& intervals, int64_t lo, int64_t hi) {
-    Union out;
-    for (auto [s, e] : intervals) {
-        s = std::max(s, lo);
-        e = std::min(e, hi);
-        if (e > s) out.emplace_back(s, e);
-    }
-    std::sort(out.begin(), out.end());
-    size_t n = 0;
-    for (const TimeSpan& iv : out) {
-        if (n > 0 && iv.first <= out[n - 1].second) out[n - 1].second = std::max(out[n - 1].second, iv.second);
-        else out[n++] = iv;
-    }
-    out.resize(n);
-    return out;
-}
-
-int64_t length(const Union& u) {
-    int64_t total = 0;
-    for (const auto& [s, e] : u) total += e - s;
-    return total;
-}
-
-// |a \ b|.
-int64_t length_outside(const Union& a, const Union& b) {
-    int64_t total = 0;
-    size_t j = 0;
-    for (const auto& [s, e] : a) {
-        while (j < b.size() && b[j].second <= s) ++j;
-        int64_t covered = 0;
-        for (size_t k = j; k < b.size() && b[k].first < e; ++k) covered += std::min(e, b[k].second) - std::max(s, b[k].first);
-        total += (e - s) - covered;
-    }
-    return total;
-}
 
 enum class Work { Computation, Communication, Memcpy, Memset };
 
@@ -178,7 +139,7 @@ std::vector<DeviceIdle> gpu_idle_gaps(const Trace& trace) {
     for (const auto& [key, intervals] : work) {
         DeviceIdle idle;
         std::tie(idle.rank, idle.device_index) = key;
-        const Union busy = merged(intervals, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+        const Union busy = merged(intervals);
         for (size_t i = 1; i < busy.size(); ++i) idle.gaps.emplace_back(busy[i - 1].second, busy[i].first);
         out.push_back(std::move(idle));
     }

@@ -119,6 +119,19 @@ KernelClass by_attention_rule(std::string_view name) {
 
 }  // namespace
 
+bool is_communication_kernel(std::string_view raw_name) {
+    const std::string name = lower(raw_name);
+    // NCCL (ncclKernel_*, ncclDevKernel_* of 2.19+), RCCL, MSCCL(++), NVSHMEM; the engines' custom
+    // all-reduce: vLLM's and SGLang's cross_device_reduce_*, quickreduce, TensorRT-LLM's and FlashInfer's
+    // one/two-shot and Lamport all-reduce, torch's symmetric memory (multimem_*, one_shot_all_reduce);
+    // DeepEP's dispatch and combine.
+    static const std::string_view comm[] = {"nccl", "rccl", "msccl", "nvshmem", "cross_device_reduce", "quickreduce", "quick_reduce",
+                                            "allreduce", "all_reduce", "allgather", "all_gather", "reduce_scatter", "reducescatter",
+                                            "alltoall", "all_to_all", "multimem", "symm_mem", "symmetric_memory", "deep_ep", "custom_ar",
+                                            "lamport", "sendrecv"};
+    return has_any(name, comm);
+}
+
 bool is_convolution_op(std::string_view op) {
     if (op.find("convolution") != std::string_view::npos) return true;  // aten::convolution, aten::cudnn_convolution, ...
     return op.rfind("aten::conv", 0) == 0 && op.rfind("aten::convert", 0) != 0;  // aten::conv2d, aten::conv_transpose2d
@@ -178,7 +191,7 @@ KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::stri
     if (kind == EventKind::Memset) return KernelClass::Memset;
     if (has(name, "__amd_rocclr_copy")) return KernelClass::Memcpy;  // ROCm's copy kernels
     if (has(name, "__amd_rocclr_fill")) return KernelClass::Memset;
-    if (has(name, "nccl") || has(name, "rccl")) return KernelClass::Communication;
+    if (is_communication_kernel(name)) return KernelClass::Communication;
     if (kind == EventKind::Kernel)
         if (const KernelClass c = by_attention_rule(raw_name); c != KernelClass::Other) return c;
     if (const KernelClass c = attention_by_name(name); c != KernelClass::Other) return c;

@@ -3,7 +3,12 @@
 // reduction, normalization, embedding, communication (NCCL/RCCL), memcpy, memset, other. The rules
 // (checked in this order):
 //   - memcpy / memset by event kind, and ROCm's copy and fill kernels (__amd_rocclr_copyBuffer, ...);
-//   - communication: "nccl" or "rccl" in the name;
+//   - communication (is_communication_kernel): NCCL (ncclKernel_*, ncclDevKernel_*), RCCL, MSCCL, NVSHMEM,
+//     the engines' custom all-reduce (vLLM's and SGLang's cross_device_reduce, quickreduce, TensorRT-LLM's
+//     and FlashInfer's one/two-shot and Lamport kernels, torch's symmetric memory multimem_* and
+//     one_shot_all_reduce), DeepEP's dispatch/combine: any name holding nccl, rccl, msccl, nvshmem,
+//     cross_device_reduce, quickreduce, allreduce / all_reduce, allgather / all_gather, reduce_scatter,
+//     alltoall / all_to_all, multimem, symm_mem, symmetric_memory, deep_ep, custom_ar, lamport or sendrecv;
 //   - attention by the attention rules' kernel names (attention_rules.h): flash-attn's and CK's / aiter's
 //     FMHA -> flash, xformers' -> memory-efficient, cuDNN's -> cuDNN, every other library's (vLLM, SGLang,
 //     FlashInfer, TensorRT-LLM, Triton) -> attention (other);
@@ -64,6 +69,7 @@ bool is_computation(KernelClass c);    // neither communication, memcpy nor mems
 KernelClass classify_kernel(std::string_view name, EventKind kind, std::string_view launching_op = {}, bool under_math_attention = false,
                             bool under_library_attention = false, bool under_convolution = false);
 bool is_convolution_op(std::string_view op);  // aten::convolution, aten::cudnn_convolution, aten::conv2d, ...
+bool is_communication_kernel(std::string_view name);  // a collective's or P2P transfer's kernel, by name (above)
 
 // Every event's class (indexed like trace.events(); Other for CPU events): device events are linked
 // to the op that launched them through their External id, on their rank.

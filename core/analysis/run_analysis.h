@@ -1,6 +1,7 @@
 // Everything derived from one run's trace, computed once and shared by every consumer: the operator
 // table (key_averages, not grouped by shape), the kernel table, the memory replay, the GPU time
-// breakdown, the GPUs' idle gaps and the attention calls. The GUI computes it off the GUI thread when
+// breakdown, the GPUs' idle gaps, the attention calls, the collectives across ranks and the communication's
+// overlap with computation. The GUI computes it off the GUI thread when
 // a run arrives and hands the same value to the operator, kernel, GPU time and attention tables, the
 // timeline (memory tracks, idle marks, tooltips), the advisor, the checklist, the comparison and the
 // reports.
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "analysis/attention.h"
+#include "analysis/collectives.h"
+#include "analysis/comm_overlap.h"
 #include "analysis/gpu_breakdown.h"
 #include "analysis/graph_capture.h"
 #include "analysis/kernel_table.h"
@@ -30,6 +33,8 @@ struct RunAnalysis {
     std::vector<Roof> roofs;                   // call_roofs(...): what the calls are measured against (a run's only)
     GraphCaptureSummary capture;               // graph_capture_summary(trace): a capture trace's graphs (none: graphs 0)
     TraceQuality quality;                      // trace_quality(trace, the run's import notes)
+    CollectiveReport collectives;              // collective_report(trace): calls, matched across ranks, the straggler
+    OverlapReport overlap;                     // comm_overlap(trace): communication hidden or exposed, per rank and step
     bool operator==(const RunAnalysis&) const = default;
 };
 

@@ -48,6 +48,28 @@ void put_launch(json& args, const DeviceLaunch& l) {
     if (!l.kernel.empty()) args["kernel"] = l.kernel;
 }
 
+// A collective's record as record_param_comms writes it (lists as text: "[0, 1]").
+void put_comm(json& args, const CommArgs& c) {
+    auto list = [](const auto& values) {
+        std::string out;
+        for (const auto& v : values) out += (out.empty() ? "" : ", ") + std::to_string(v);
+        return "[" + out + "]";
+    };
+    if (!c.collective.empty()) args["Collective name"] = c.collective;
+    if (!c.dtype.empty()) args["dtype"] = c.dtype;
+    if (c.in_nelems >= 0) args["In msg nelems"] = c.in_nelems;
+    if (c.out_nelems >= 0) args["Out msg nelems"] = c.out_nelems;
+    if (c.group_size >= 0) args["Group size"] = c.group_size;
+    if (!c.group_name.empty()) args["Process Group Name"] = c.group_name;
+    if (!c.group_desc.empty()) args["Process Group Description"] = c.group_desc;
+    if (!c.group_ranks.empty()) args["Process Group Ranks"] = list(c.group_ranks);
+    if (!c.in_splits.empty()) args["In split size"] = list(c.in_splits);
+    if (!c.out_splits.empty()) args["Out split size"] = list(c.out_splits);
+    if (c.seq >= 0) args["Seq"] = c.seq;
+    if (c.rank >= 0) args["Rank"] = c.rank;
+    if (c.peer >= 0) args[c.collective == "recv" ? "Src Rank" : "Dst Rank"] = c.peer;
+}
+
 void put_inputs(json& args, const TraceEvent& e) {
     if (!e.shapes().empty() || !e.dtypes().empty()) {
         args["Input Dims"] = e.shapes();
@@ -59,6 +81,7 @@ void put_inputs(json& args, const TraceEvent& e) {
         for (const auto& f : e.stack()) stack += (stack.empty() ? "" : ";") + f;
         args["Call stack"] = stack;
     }
+    if (const CommArgs* c = e.comm()) put_comm(args, *c);
 }
 
 json cpu_args(const TraceEvent& e) {
@@ -87,6 +110,7 @@ json device_args(const TraceEvent& e) {
     if (e.linked_correlation_id != 0) args["External id"] = e.linked_correlation_id;
     if (e.launch) put_launch(args, *e.launch);
     if (e.sequence_nr >= 0) args["Sequence number"] = e.sequence_nr;
+    if (const CommArgs* c = e.comm()) put_comm(args, *c);  // Kineto copies a collective's record onto its kernels
     return args;
 }
 
@@ -226,6 +250,10 @@ json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
     if (info.rank != kAllRanks && info.rank >= 0) {
         out["distributedInfo"] = {{"rank", info.rank}, {"world_size", trace.meta().world_size}};
         if (!trace.meta().backend.empty()) out["distributedInfo"]["backend"] = trace.meta().backend;
+        json groups = json::array();
+        for (const ProcessGroup& g : trace.meta().process_groups)
+            groups.push_back({{"pg_name", g.name}, {"pg_desc", g.desc}, {"backend_config", g.backend}, {"pg_size", g.size}, {"ranks", g.ranks}});
+        if (!groups.empty()) out["distributedInfo"]["pg_config"] = groups;
     }
     if (info.metadata.is_object())
         for (const auto& [key, value] : info.metadata.items()) out[key] = value;

@@ -134,23 +134,29 @@ ReplayImport import_replay(const ReplayFiles& files, RunObserver* observer) {
     return out;
 }
 
-ReplayImport import_replay_selection(const std::vector<std::string>& paths, RunObserver* observer) {
-    std::vector<std::pair<std::string, ImportedTrace>> captures, replays;
+std::optional<ReplayImport> import_replay_selection(const std::vector<std::string>& paths, RunObserver* observer, ImportedTrace* ranks) {
+    std::vector<std::pair<std::string, ImportedTrace>> captures;
+    std::vector<ImportedTrace> replays;
+    std::vector<std::string> replay_paths;
     for (const std::string& path : paths) {
         ImportedTrace t = import_chrome_trace(path, observer);
-        (graph_capture_count(t.trace) > 0 ? captures : replays).emplace_back(path, std::move(t));
+        if (graph_capture_count(t.trace) > 0) {
+            captures.emplace_back(path, std::move(t));
+        } else {
+            replays.push_back(std::move(t));
+            replay_paths.push_back(path);
+        }
     }
     const std::string n = std::to_string(paths.size());
-    if (captures.empty())
-        throw TraceImportError("none of the " + n + " files holds a graph capture (cudaStreamBeginCapture / hipStreamBeginCapture .. "
-                               "EndCapture): open a replay trace together with its capture trace, or one trace at a time");
+    if (captures.empty()) {  // no graph capture among them: the ranks of one run (or one trace)
+        *ranks = merge_rank_traces(std::move(replays), replay_paths);
+        return std::nullopt;
+    }
     if (replays.empty())
         throw TraceImportError("each of the " + n + " files holds a graph capture: select the replay trace (the one with "
                                "cudaGraphLaunch / hipGraphLaunch calls) with its capture");
     ReplayImport out;
-    std::vector<std::string> replay_paths;
-    for (const auto& [path, t] : replays) replay_paths.push_back(path);
-    out.imported = replays.size() == 1 ? std::move(replays.front().second) : import_chrome_traces(replay_paths, observer);
+    out.imported = merge_rank_traces(std::move(replays), replay_paths);
     attach_into(out, replay_name(replay_paths), captures);
     return out;
 }

@@ -37,7 +37,9 @@ struct ReplayImport {
 ReplayImport import_replay(const ReplayFiles& files, RunObserver* observer = nullptr);
 
 // A selection of files: those holding graph captures are the captures, the others the replay (one
-// trace, or the ranks of one run). Throws TraceImportError when no file, or every file, holds captures.
-ReplayImport import_replay_selection(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
+// trace, or the ranks of one run). When no file holds a capture, they are the ranks of one run (or one
+// trace), read into *ranks, and nullopt is returned. Each file is read once. Throws TraceImportError
+// when every file holds captures, MixedRunsError when the others are not one run.
+std::optional<ReplayImport> import_replay_selection(const std::vector<std::string>& paths, RunObserver* observer, ImportedTrace* ranks);
 
 }  // namespace awb

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "analysis/clock_alignment.h"
 #include "io/graph_replay_import.h"
 #include "io/measurement_json.h"
 #include "io/memory_snapshot_read.h"
@@ -29,6 +30,10 @@ std::string to_string(ResultsKind kind) {
 namespace {
 
 ResultsFile traces_file(ImportedTrace imported, std::optional<GraphReplayReport> replay, const std::string& path) {
+    if (imported.trace.meta().ranks.size() > 1) {  // ranks on hosts whose clocks differ: aligned on their collectives
+        const ClockAlignment aligned = align_rank_clocks(imported.trace);
+        if (!aligned.note.empty()) imported.notes.run.push_back(aligned.note);
+    }
     ResultsFile out;
     out.path = path;
     out.run = take_run(imported);
@@ -63,15 +68,27 @@ ResultsFile open_traces(const TraceSelection& selection, RunObserver* observer) 
     return traces_file(import_chrome_traces(files, observer), std::nullopt, path);
 }
 
-ResultsFile open_replay_selection(const std::vector<std::string>& paths, RunObserver* observer) {
-    ReplayImport replay = import_replay_selection(paths, observer);
+std::vector<ResultsFile> open_trace_runs(const TraceSelection& selection, RunObserver* observer) {
+    const std::vector<std::string> files = selection.files.empty() ? trace_files_of(selection.folder) : selection.files;
+    std::vector<ResultsFile> out;
+    for (ImportedTrace& run : import_chrome_trace_runs(files, observer)) {
+        const std::string path = run.trace.meta().source;
+        out.push_back(traces_file(std::move(run), std::nullopt, path));
+    }
+    return out;
+}
+
+ResultsFile open_trace_selection(const std::vector<std::string>& paths, RunObserver* observer) {
+    ImportedTrace ranks;
+    std::optional<ReplayImport> replay = import_replay_selection(paths, observer, &ranks);
+    if (!replay) return traces_file(std::move(ranks), std::nullopt, paths.front());
     std::string path = paths.front();
     for (const std::string& p : paths)
-        if (std::find(replay.report.capture_files.begin(), replay.report.capture_files.end(), p) == replay.report.capture_files.end()) {
+        if (std::find(replay->report.capture_files.begin(), replay->report.capture_files.end(), p) == replay->report.capture_files.end()) {
             path = p;  // the replay's (first) file names what is open
             break;
         }
-    return traces_file(std::move(replay.imported), std::move(replay.report), path);
+    return traces_file(std::move(replay->imported), std::move(replay->report), path);
 }
 
 namespace {

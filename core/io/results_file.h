@@ -51,7 +51,7 @@ struct ResultsFile {
     std::optional<SweepResult> sweep;
     std::optional<CheckReport> check;
     // Trace: a CUDA/HIP graph replay read with its capture traces (a folder holding capture_traces/, or
-    // open_replay_selection): what was attributed, and the files that could not serve.
+    // open_trace_selection): what was attributed, and the files that could not serve.
     std::optional<GraphReplayReport> graph_replay;
     // Workspace: read from the one reading of the file (workspace_from_json), with progress; the runs
     // that could not be read are named in its problems, the rest open.
@@ -84,9 +84,14 @@ struct TraceSelection {
 // cannot be read, Cancelled when the observer asks.
 ResultsFile open_traces(const TraceSelection& selection, RunObserver* observer = nullptr);
 
-// Several traces opened together: a graph replay and its capture traces (io/graph_replay_import.h says
-// which is which). Throws TraceImportError naming the file that cannot be read, or saying why the
-// selection is no replay with its capture.
-ResultsFile open_replay_selection(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
+// The traces of a selection opened as the runs they make (MixedRunsError's runs, each by itself): one
+// ResultsFile per run, in the order of their first files; each file is read once. No graph replays.
+std::vector<ResultsFile> open_trace_runs(const TraceSelection& selection, RunObserver* observer = nullptr);
+
+// Several traces opened together: the ranks of one run, or a graph replay and its capture traces
+// (io/graph_replay_import.h says which is which). Throws TraceImportError naming the file that cannot
+// be read or saying why the selection is no replay with its capture, MixedRunsError when the files are
+// the ranks of several runs.
+ResultsFile open_trace_selection(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
 
 }  // namespace awb

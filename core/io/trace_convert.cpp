@@ -79,6 +79,7 @@ void EventConverter::finish(int64_t base_ns) {
     }
     meta_.world_size = out_.world_size;
     meta_.backend = out_.backend;
+    meta_.process_groups = out_.process_groups;
     if (out_.rank >= 0) meta_.ranks = {out_.rank};
     for (const Category& c : category_counts_) out_.categories[c.name] += c.count;
     out_.trace = Trace::build(std::move(events_), std::move(memory_), std::move(meta_));
@@ -248,8 +249,10 @@ void EventConverter::convert_complete(RawEvent& r, const Category& category, int
     t.sequence_nr = r.sequence_nr;
     t.replayed = r.replayed && t.device == DeviceKind::CPU;
     t.fwd_thread = uint64_t(r.fwd_thread);
-    if (!r.shapes.empty() || !r.dtypes.empty() || !r.concrete.empty() || !r.stack.empty())
-        t.inputs = inputs_.intern({std::move(r.shapes), std::move(r.dtypes), std::move(r.stack), std::move(r.concrete)});
+    if (!r.comm.empty() && r.comm.group_ranks.empty() && r.global_rank_start >= 0 && r.global_rank_stride > 0 && r.comm.group_size > 0)
+        for (int32_t i = 0; i < r.comm.group_size; ++i) r.comm.group_ranks.push_back(int32_t(r.global_rank_start + i * r.global_rank_stride));
+    if (!r.shapes.empty() || !r.dtypes.empty() || !r.concrete.empty() || !r.stack.empty() || !r.comm.empty())
+        t.inputs = inputs_.intern({std::move(r.shapes), std::move(r.dtypes), std::move(r.stack), std::move(r.concrete), std::move(r.comm)});
     events_.push_back(std::move(t));
 }
 

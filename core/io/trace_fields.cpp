@@ -1,6 +1,7 @@
 #include "io/trace_fields.h"
 
 #include <array>
+#include <climits>
 #include <cmath>
 #include <functional>
 #include <initializer_list>
@@ -105,6 +106,38 @@ void read_dims(const element& v, std::vector<std::vector<int64_t>>& out) {
             }
         out.push_back(std::move(s));
     }
+}
+
+// A list torch writes as text ("[0, 1]") or, in other writers, as a JSON array of integers.
+void read_int_list(const element& v, std::vector<int64_t>& out) {
+    std::string_view text;
+    if (read_string(v, text)) {
+        parse_int_list(text, out);
+        return;
+    }
+    simdjson::dom::array a;
+    if (v.get_array().get(a)) return;
+    for (element x : a) {
+        int64_t n = 0;
+        if (read_int(x, n)) out.push_back(n);
+    }
+}
+
+void read_rank_list(const element& v, std::vector<int32_t>& out) {
+    std::vector<int64_t> ranks;
+    read_int_list(v, ranks);
+    out.assign(ranks.begin(), ranks.end());
+}
+
+void read_int32(const element& v, int32_t& out) {
+    int64_t n = 0;
+    if (read_int(v, n) && n >= INT32_MIN && n <= INT32_MAX) out = int32_t(n);
+}
+
+void read_text(const element& v, std::string& out) {
+    std::string_view s;
+    if (read_string(v, s)) out = s;
+    else if (int64_t n = 0; read_int(v, n)) out = std::to_string(n);  // a group named by a number
 }
 
 void read_types(const element& v, std::vector<std::string>& out) {
@@ -221,6 +254,23 @@ const KeyTable<ArgReader>& arg_readers() {
                  r.is_async = v.type() == element_type::BOOL && !v.get_bool().get(b) && b;
              }},
             {"Call stack", [](const element& v, RawEvent& r) { read_stack(v, r.stack); }},
+            // A collective's record: record_param_comms, and the NCCL kernels Kineto copies it onto.
+            {"Collective name", [](const element& v, RawEvent& r) { read_text(v, r.comm.collective); }},
+            {"dtype", [](const element& v, RawEvent& r) { read_text(v, r.comm.dtype); }},
+            {"In msg nelems", [](const element& v, RawEvent& r) { read_int(v, r.comm.in_nelems); }},
+            {"Out msg nelems", [](const element& v, RawEvent& r) { read_int(v, r.comm.out_nelems); }},
+            {"Group size", [](const element& v, RawEvent& r) { read_int32(v, r.comm.group_size); }},
+            {"Process Group Name", [](const element& v, RawEvent& r) { read_text(v, r.comm.group_name); }},
+            {"Process Group Description", [](const element& v, RawEvent& r) { read_text(v, r.comm.group_desc); }},
+            {"Process Group Ranks", [](const element& v, RawEvent& r) { read_rank_list(v, r.comm.group_ranks); }},
+            {"In split size", [](const element& v, RawEvent& r) { read_int_list(v, r.comm.in_splits); }},
+            {"Out split size", [](const element& v, RawEvent& r) { read_int_list(v, r.comm.out_splits); }},
+            {"Seq", [](const element& v, RawEvent& r) { read_int(v, r.comm.seq); }},
+            {"Rank", [](const element& v, RawEvent& r) { read_int32(v, r.comm.rank); }},
+            {"Src Rank", [](const element& v, RawEvent& r) { read_int32(v, r.comm.peer); }},
+            {"Dst Rank", [](const element& v, RawEvent& r) { read_int32(v, r.comm.peer); }},
+            {"Global rank start", [](const element& v, RawEvent& r) { read_int(v, r.global_rank_start); }},
+            {"Global rank stride", [](const element& v, RawEvent& r) { read_int(v, r.global_rank_stride); }},
         };
         // Other spellings of the same fields (older Kineto, ROCm, 2021 traces).
         t.add("external id", t.find("External id"));

@@ -39,6 +39,8 @@ struct RawEvent {
     std::vector<std::string> concrete;  // "Concrete Inputs"
     std::vector<std::string> stack;     // "Call stack" (ours, and the legacy profiler's): frames split at ';'
     int64_t scope = -1;                 // "Record scope" (ours): at::RecordScope
+    CommArgs comm;                      // a collective's record ("Collective name", "In msg nelems", ...)
+    int64_t global_rank_start = -1, global_rank_stride = -1;  // older traces' group, without "Process Group Ranks"
     bool is_async = false;              // "Async" (ours)
 };
 

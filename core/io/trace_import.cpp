@@ -175,6 +175,37 @@ std::vector<DeviceProperties> devices_of(const json& v) {
     return out;
 }
 
+// distributedInfo's "pg_config": [{"pg_name", "pg_desc", "backend_config", "pg_size", "ranks"}]; entries
+// that are not objects are left out, fields of the wrong type left at "not given".
+std::vector<ProcessGroup> process_groups_of(const json& info) {
+    std::vector<ProcessGroup> out;
+    const auto it = info.find("pg_config");
+    if (it == info.end() || !it->is_array()) return out;
+    for (const json& g : *it) {
+        if (!g.is_object()) continue;
+        ProcessGroup pg;
+        auto text = [&g](const char* key) {
+            const auto f = g.find(key);
+            return f == g.end() ? std::string() : f->is_string() ? f->get<std::string>() : f->is_number_integer() ? std::to_string(f->get<int64_t>()) : std::string();
+        };
+        pg.name = text("pg_name");
+        pg.desc = text("pg_desc");
+        pg.backend = text("backend_config");
+        if (const auto size = g.find("pg_size"); size != g.end() && size->is_number_integer()) pg.size = size->get<int32_t>();
+        if (const auto ranks = g.find("ranks"); ranks != g.end()) {
+            if (ranks->is_array()) {
+                for (const json& r : *ranks)
+                    if (r.is_number_integer()) pg.ranks.push_back(r.get<int32_t>());
+            } else if (ranks->is_string()) {
+                std::vector<int64_t> parsed;
+                if (parse_int_list(ranks->get<std::string>(), parsed)) pg.ranks.assign(parsed.begin(), parsed.end());
+            }
+        }
+        out.push_back(std::move(pg));
+    }
+    return out;
+}
+
 void Scanner::top_level_value(std::string_view key, size_t start, size_t end) {
     static const std::set<std::string_view> kHeader = {"schemaVersion", "cupti_version", "cuda_runtime_version",
                                                        "cuda_driver_version", "hip_runtime_version", "record_shapes",
@@ -196,6 +227,7 @@ void Scanner::top_level_value(std::string_view key, size_t start, size_t end) {
         // Timestamps and durations are at most 2e18 ns (checked as read), so a base within 2e18 cannot overflow.
         const double base = v.get<double>();
         if (!(std::fabs(base) <= 2e18)) fail("\"baseTimeNanoseconds\" is out of range", in_.offset(start));
+        top_.head.has_base_time = true;
         top_.base_ns = v.is_number_float() ? int64_t(std::llround(base)) : v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
     } else if (key == "traceName" && v.is_string()) {
         out.trace_name = v.get<std::string>();
@@ -207,6 +239,7 @@ void Scanner::top_level_value(std::string_view key, size_t start, size_t end) {
         out.world_size = int_of("world_size");
         if (v.contains("backend") && v["backend"].is_string()) out.backend = v["backend"].get<std::string>();
         if (v.contains("nccl_version") && v["nccl_version"].is_string()) out.header["nccl_version"] = v["nccl_version"];
+        out.process_groups = process_groups_of(v);
     } else if (key == "attention_workbench") {
         out.extra = std::move(v);
     }
@@ -413,6 +446,8 @@ ImportedTrace read_trace(TraceInput& in, const std::string& path, RunObserver* o
     out.rank = top.head.rank;
     out.world_size = top.head.world_size;
     out.backend = std::move(top.head.backend);
+    out.process_groups = std::move(top.head.process_groups);
+    out.has_base_time = top.head.has_base_time;
     out.bytes_read = top.head.bytes_read;
     converter.events().finish(top.base_ns);
     return out;
@@ -470,12 +505,53 @@ ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer
     }
 }
 
-ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObserver* observer) {
-    if (paths.size() == 1) return import_chrome_trace(paths.front(), observer);
+namespace {
+
+std::vector<ImportedTrace> import_each(const std::vector<std::string>& paths, RunObserver* observer) {
     if (paths.empty()) throw TraceImportError("no trace files to open");
     std::vector<ImportedTrace> parts;
     for (const auto& path : paths) parts.push_back(import_chrome_trace(path, observer));
-    return merge_ranks(std::move(parts), paths);
+    return parts;
+}
+
+// The parts of run r, moved out of parts, and their paths.
+ImportedTrace take_run(std::vector<ImportedTrace>& parts, const std::vector<std::string>& paths, const trace_io::RankRun& r) {
+    if (r.files.size() == 1) return std::move(parts[r.files.front()]);
+    std::vector<ImportedTrace> mine;
+    std::vector<std::string> mine_paths;
+    for (size_t i : r.files) {
+        mine.push_back(std::move(parts[i]));
+        mine_paths.push_back(paths[i]);
+    }
+    return trace_io::merge_ranks(std::move(mine), mine_paths);
+}
+
+}  // namespace
+
+ImportedTrace merge_rank_traces(std::vector<ImportedTrace> parts, const std::vector<std::string>& paths) {
+    if (parts.size() == 1) return std::move(parts.front());
+    const std::vector<trace_io::RankRun> runs = trace_io::group_rank_files(parts, paths);
+    if (runs.size() > 1) {
+        std::vector<std::vector<std::string>> files;
+        for (const auto& r : runs) {
+            files.emplace_back();
+            for (size_t i : r.files) files.back().push_back(paths[i]);
+        }
+        throw MixedRunsError(trace_io::mixed_runs_message(runs, paths), std::move(files));
+    }
+    return take_run(parts, paths, runs.front());
+}
+
+ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObserver* observer) {
+    if (paths.size() == 1) return import_chrome_trace(paths.front(), observer);
+    return merge_rank_traces(import_each(paths, observer), paths);
+}
+
+std::vector<ImportedTrace> import_chrome_trace_runs(const std::vector<std::string>& paths, RunObserver* observer) {
+    std::vector<ImportedTrace> parts = import_each(paths, observer);
+    std::vector<ImportedTrace> out;
+    for (const trace_io::RankRun& r : trace_io::group_rank_files(parts, paths)) out.push_back(take_run(parts, paths, r));
+    return out;
 }
 
 }  // namespace awb

@@ -31,6 +31,18 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Traces given as one run that are several (io/trace_ranks.h): what() names each run, its files and
+// why they are apart; runs() has the files of each, to open them separately.
+class MixedRunsError : public TraceImportError {
+public:
+    MixedRunsError(const std::string& what, std::vector<std::vector<std::string>> runs)
+        : TraceImportError(what), runs_(std::move(runs)) {}
+    const std::vector<std::vector<std::string>>& runs() const { return runs_; }
+
+private:
+    std::vector<std::vector<std::string>> runs_;
+};
+
 struct ImportedTrace {
     Trace trace;
     std::string trace_name;           // "traceName", when present
@@ -38,9 +50,11 @@ struct ImportedTrace {
     std::vector<DeviceProperties> devices;  // "deviceProperties": the GPUs it ran on (name, memory, compute capability)
     nlohmann::json header = nlohmann::json::object();  // the versions and options Kineto records: schemaVersion,
                                       // cupti_version, cuda_runtime_version, cuda_driver_version, record_shapes, ...
-    int rank = -1;                    // "distributedInfo": rank, world size, backend
+    int rank = -1;                    // "distributedInfo": rank, world size, backend, process groups (pg_config)
     int world_size = -1;
     std::string backend;
+    std::vector<ProcessGroup> process_groups;
+    bool has_base_time = false;       // "baseTimeNanoseconds" given: the events' clock is the epoch's
     std::map<std::string, int64_t> categories;  // events by "cat" (phase letter for events without one)
     int64_t flow_events = 0;          // "s"/"f"/"t" (ac2g, fwdbwd, async)
     int64_t counter_events = 0;       // "C"
@@ -55,9 +69,17 @@ struct ImportedTrace {
 ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer = nullptr);
 
 // The files of one distributed run (several paths, or the *.json / *.json.gz of a folder): one trace
-// whose events carry their file's rank (distributedInfo.rank, or the file's position when a file has
-// none or two files claim the same rank), so ranks get their own lanes, nesting and id links.
-// Throws TraceImportError naming the first file that cannot be read.
+// whose events carry their file's rank (distributedInfo.rank; by position only when no file says its
+// rank), so ranks get their own lanes, nesting and id links. The files are checked to be one run
+// (io/trace_ranks.h). Throws TraceImportError naming the first file that cannot be read, MixedRunsError
+// when the files are several runs.
 ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
+
+// The same files opened as the runs they make (one trace per run: a file, or the ranks of one run),
+// in the order of their first files; one run gives one trace.
+std::vector<ImportedTrace> import_chrome_trace_runs(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
+
+// Traces already read from paths (parts[i] from paths[i]) as the one run they are; MixedRunsError when not.
+ImportedTrace merge_rank_traces(std::vector<ImportedTrace> parts, const std::vector<std::string>& paths);
 
 }  // namespace awb

@@ -42,6 +42,11 @@ std::shared_ptr<const EventInputs> InputsInterner::intern(EventInputs inputs) {
     for (const auto& d : inputs.dtypes) mix(std::hash<std::string>{}(d));
     for (const auto& f : inputs.stack) mix(std::hash<std::string>{}(f));
     for (const auto& c : inputs.concrete) mix(std::hash<std::string>{}(c));
+    const CommArgs& comm = inputs.comm;
+    mix(std::hash<std::string>{}(comm.collective));
+    mix(size_t(comm.in_nelems));
+    mix(size_t(comm.out_nelems));
+    mix(size_t(comm.seq));
     auto& bucket = by_hash_[h];
     for (const auto& existing : bucket)
         if (*existing == inputs) return existing;

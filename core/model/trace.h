@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/comm_args.h"
 #include "model/event_name.h"
 #include "model/run_spec.h"
 
@@ -43,7 +44,9 @@ struct EventInputs {
     std::vector<std::string> stack;
     // torch 2.x's "Concrete Inputs": each scalar argument as text ("True", "0.", "-1"), "" for tensors.
     std::vector<std::string> concrete;
-    bool empty() const { return shapes.empty() && dtypes.empty() && stack.empty() && concrete.empty(); }
+    // A collective call's record (record_param_comms, or the NCCL kernel Kineto copies it onto).
+    CommArgs comm;
+    bool empty() const { return shapes.empty() && dtypes.empty() && stack.empty() && concrete.empty() && comm.empty(); }
     bool operator==(const EventInputs&) const = default;
 };
 const EventInputs& no_inputs();
@@ -85,6 +88,7 @@ struct TraceEvent {
     const std::vector<std::string>& dtypes() const { return (inputs ? *inputs : no_inputs()).dtypes; }
     const std::vector<std::string>& stack() const { return (inputs ? *inputs : no_inputs()).stack; }
     const std::vector<std::string>& concrete() const { return (inputs ? *inputs : no_inputs()).concrete; }
+    const CommArgs* comm() const { return inputs && !inputs->comm.empty() ? &inputs->comm : nullptr; }
 };
 
 struct MemoryEvent {
@@ -109,8 +113,11 @@ struct TraceMeta {
     std::map<uint64_t, std::string> process_names;  // a pid that is a string ("Spans") names itself
     std::map<uint64_t, uint64_t> thread_process;     // CPU thread -> the pid its events came under
     std::vector<int32_t> ranks;         // distributed ranks present, ascending; empty for one process
-    int world_size = -1;                // what the trace's distributedInfo says: ranks in the run, backend
-    std::string backend;
+    int world_size = -1;                // what the trace's distributedInfo says: ranks in the run, backend,
+    std::string backend;                // process groups (pg_config, where it lists them)
+    std::vector<ProcessGroup> process_groups;
+    // Per rank, what was added to its times to align its clock on the others' (analysis/clock_alignment.h).
+    std::map<int32_t, int64_t> clock_offsets_ns;
     // torch 1.x legacy traces: each op's device time is one CUDA span holding its children's (see
     // trace_import.cpp); the operator table counts it as torch 1.x did and shows no device rows.
     bool legacy_device_spans = false;

@@ -8,7 +8,9 @@ set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_attention_libraries.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_attention_manual.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bootstrap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_collectives.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_gpu_breakdown.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_rank_runs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_graph_replay.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_import_pipeline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_run_json.cpp

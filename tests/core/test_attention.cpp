@@ -26,7 +26,7 @@ TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, int64_t
               std::vector<std::string> concrete = {}) {
     const bool inputs = !shapes.empty() || !concrete.empty();
     return test_traces::cpu_op(name, start_us, end_us, external_id,
-                           inputs ? EventInputs{std::move(shapes), {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"}, {}, std::move(concrete)}
+                           inputs ? EventInputs{std::move(shapes), {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"}, {}, std::move(concrete), {}}
                                   : EventInputs{});
 }
 

@@ -35,7 +35,7 @@ struct Op {
 TraceEvent op(const Op& o) {
     std::vector<std::string> dtypes = o.dtypes;
     if (dtypes.empty()) dtypes.assign(o.shapes.size(), "c10::BFloat16");
-    return test_traces::cpu_op(o.name, o.start_us, o.end_us, o.id, {o.shapes, dtypes, {}, o.concrete});
+    return test_traces::cpu_op(o.name, o.start_us, o.end_us, o.id, {o.shapes, dtypes, {}, o.concrete, {}});
 }
 
 using test_traces::gpu_kernel;

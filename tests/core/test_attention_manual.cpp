@@ -249,7 +249,7 @@ namespace {
 
 TraceEvent half_op(const std::string& name, int64_t start_us, int64_t end_us, int64_t id, std::vector<std::vector<int64_t>> shapes = {}) {
     const bool inputs = !shapes.empty();
-    return test_traces::cpu_op(name, start_us, end_us, id, inputs ? EventInputs{std::move(shapes), {"c10::Half", "c10::Half"}, {}, {}} : EventInputs{});
+    return test_traces::cpu_op(name, start_us, end_us, id, inputs ? EventInputs{std::move(shapes), {"c10::Half", "c10::Half"}, {}, {}, {}} : EventInputs{});
 }
 
 using test_traces::gpu_kernel;

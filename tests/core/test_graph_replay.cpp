@@ -231,7 +231,10 @@ TEST(GraphReplay, WrongFilesGiveTheTraceAsItIsWithOneProblemEach) {
     EXPECT_NE(imported.report.problems[1].find("none.json"), std::string::npos);
     EXPECT_EQ(imported.report.attributed, 0);
     EXPECT_EQ(imported.imported.trace.events().size(), replay.events().size());
-    EXPECT_THROW(import_replay_selection({graph_fixture("cuda/replay.json"), graph_fixture("xdit/profile_trace_rank_0.json.gz")}), TraceImportError);
+    // Two traces without captures are the ranks of one run: these two are not (one says rank 0, one no rank).
+    ImportedTrace ranks;
+    EXPECT_THROW(import_replay_selection({graph_fixture("cuda/replay.json"), graph_fixture("xdit/profile_trace_rank_0.json.gz")}, nullptr, &ranks),
+                 MixedRunsError);
     // Another run's capture: it holds graphs, none of them the replay's.
     const ReplayImport other = import_replay({{graph_fixture("cuda/replay.json")}, {graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")}, {}});
     EXPECT_EQ(other.report.matched, 0);
@@ -257,8 +260,11 @@ TEST(GraphReplay, FoldersAsVllmWritesThem) {
     EXPECT_EQ(trace_files_of(graph_fixture("vllm/capture_traces")),
               std::vector<std::string>{graph_fixture("vllm") + "/capture_traces/graph_capture_rank_0.json.gz"});
     // A selection in any order: the file with the captures is the capture.
-    const ReplayImport selected = import_replay_selection(
-        {graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz"), graph_fixture("vllm/graph_execution.json.gz")});
+    ImportedTrace ranks;
+    const std::optional<ReplayImport> chosen = import_replay_selection(
+        {graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz"), graph_fixture("vllm/graph_execution.json.gz")}, nullptr, &ranks);
+    ASSERT_TRUE(chosen.has_value());
+    const ReplayImport& selected = *chosen;
     const ReplayImport folder = import_replay(*files);
     EXPECT_EQ(selected.report.attributed, 34);
     EXPECT_EQ(folder.report, selected.report);

@@ -17,7 +17,7 @@ TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, uint64_
     e.start_ns = start_us * 1000;
     e.end_ns = end_us * 1000;
     e.thread = thread;
-    e.inputs = std::make_shared<const EventInputs>(EventInputs{std::move(shapes), {}, {}, {}});
+    e.inputs = std::make_shared<const EventInputs>(EventInputs{std::move(shapes), {}, {}, {}, {}});
     return e;
 }
 

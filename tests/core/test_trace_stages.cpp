@@ -287,9 +287,8 @@ TEST(TraceStages, RankMergeGivesEachFileItsRank) {
     for (const auto& e : merged.trace.events()) EXPECT_EQ(e.rank, e.name == "a" ? 0 : 1);
     EXPECT_EQ(merged.world_size, 2);
     EXPECT_EQ(merged.notes.warnings, (std::vector<std::string>{"r1.json: w", "r0.json: w"}));
-    // Two files claiming one rank: their positions are the ranks.
-    const ImportedTrace same = merge_ranks({part(0, "a"), part(0, "b")}, {"x.json", "y.json"});
-    for (const auto& e : same.trace.events()) EXPECT_EQ(e.rank, e.name == "a" ? 0 : 1);
+    // Two files claiming one rank are two runs, never renumbered.
+    EXPECT_THROW(merge_rank_traces({part(0, "a"), part(0, "b")}, {"x.json", "y.json"}), MixedRunsError);
 }
 
 TEST(TraceStages, DiscoveryFindsTheTracesOfAFolder) {

@@ -17,6 +17,12 @@ DEVICE_CATS = {"kernel": "kernel", "Kernel": "kernel", "gpu_memcpy": "memcpy", "
                "gpu_memset": "memset", "Memset": "memset"}
 
 
+# Communication kernels by name: NCCL, RCCL, MSCCL, NVSHMEM, the engines' custom all-reduce, symmetric memory, DeepEP.
+COMMUNICATION = ("nccl", "rccl", "msccl", "nvshmem", "cross_device_reduce", "quickreduce", "quick_reduce", "allreduce",
+                 "all_reduce", "allgather", "all_gather", "reduce_scatter", "reducescatter", "alltoall", "all_to_all",
+                 "multimem", "symm_mem", "symmetric_memory", "deep_ep", "custom_ar", "lamport", "sendrecv")
+
+
 def load(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as f:
@@ -58,10 +64,10 @@ def breakdown(files):
             # ns on the importer's rule: round(ts * 1000), duration likewise
             start = int(round(decimal.Decimal(e["ts"]) * 1000))
             end = start + int(round(decimal.Decimal(e.get("dur", 0)) * 1000))
-            if kind == "kernel":  # kernel classes (core/analysis/kernel_class.h): ROCm's copy/fill kernels, NCCL/RCCL
+            if kind == "kernel":  # kernel classes (core/analysis/kernel_class.h): ROCm's copy/fill kernels, communication
                 name = e.get("name", "").lower()
                 kind = ("memcpy" if "__amd_rocclr_copy" in name else "memset" if "__amd_rocclr_fill" in name
-                        else "communication" if ("nccl" in name or "rccl" in name) else "computation")
+                        else "communication" if any(c in name for c in COMMUNICATION) else "computation")
             device = int(e.get("args", {}).get("device", 0))
             per_device.setdefault(device, []).append((kind, start, end))
         for device, items in per_device.items():

@@ -1,0 +1,213 @@
+#include "analysis/comm_overlap.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <set>
+#include <unordered_map>
+
+#include "analysis/collectives_detail.h"
+#include "analysis/intervals.h"
+#include "model/printf_string.h"
+#include "model/units.h"
+
+namespace awb {
+
+namespace {
+
+using Span = TimeSpan;
+
+// What one rank communicates and computes, each with the step its work belongs to.
+struct RankWork {
+    bool on_device = false;
+    std::vector<std::pair<Span, int>> comm;              // (span, step)
+    std::vector<std::tuple<Span, int, std::string>> by_call;  // a call's work: (span, step, collective)
+    std::vector<Span> comp;
+};
+
+// ProfilerStep#k of each CPU event's rank that holds time t (its launch's start), -1 when none.
+class StepFinder {
+public:
+    explicit StepFinder(const Trace& trace) {
+        for (const TraceEvent& e : trace.events())
+            if (e.device == DeviceKind::CPU && profiler_step_number(e.name) >= 0) spans_[e.rank].push_back({e.start_ns, e.end_ns, profiler_step_number(e.name)});
+        for (auto& [rank, s] : spans_) std::sort(s.begin(), s.end());
+    }
+    int at(int32_t rank, int64_t t) const {
+        const auto it = spans_.find(rank);
+        int step = -1;
+        if (it != spans_.end())
+            for (const auto& [s, e, k] : it->second)
+                if (s <= t && t < e) step = k;
+        return step;
+    }
+
+private:
+    std::map<int32_t, std::vector<std::tuple<int64_t, int64_t, int>>> spans_;
+};
+
+std::map<int32_t, RankWork> rank_work(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& report) {
+    const auto& events = trace.events();
+    const StepFinder steps(trace);
+    std::unordered_map<int64_t, int64_t> launch_start;  // link_key(rank, correlation) -> the launch's start
+    for (const TraceEvent& e : events)
+        if (e.kind == EventKind::Runtime && e.device == DeviceKind::CPU && e.correlation_id > 0)
+            launch_start.emplace(link_key(e.rank, e.correlation_id), e.start_ns);
+    auto step_of = [&](const TraceEvent& k) {
+        const auto it = launch_start.find(link_key(k.rank, k.correlation_id));
+        return steps.at(k.rank, k.correlation_id > 0 && it != launch_start.end() ? it->second : k.start_ns);
+    };
+    std::map<int32_t, RankWork> ranks;
+    std::unordered_map<int32_t, std::string> call_of_kernel;
+    for (const CollectiveCall& c : report.calls)
+        if (c.on_device)
+            for (int32_t k : c.work) call_of_kernel[k] = c.name;
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEvent& e = events[i];
+        if (!is_device_work(e)) continue;
+        RankWork& w = ranks[e.rank];
+        if (classes[i] == KernelClass::Communication) {
+            w.on_device = true;
+            const int step = step_of(e);
+            w.comm.push_back({{e.start_ns, e.end_ns}, step});
+            const auto it = call_of_kernel.find(int32_t(i));
+            w.by_call.emplace_back(Span{e.start_ns, e.end_ns}, step, it == call_of_kernel.end() ? std::string("communication") : it->second);
+        } else if (is_computation(classes[i])) {
+            w.comp.push_back({e.start_ns, e.end_ns});
+        }
+    }
+    // CPU ranks (gloo): the calls' work against the ops outside every collective.
+    std::set<int32_t> cpu_ranks;
+    for (const CollectiveCall& c : report.calls)
+        if (!c.on_device && !ranks[c.rank].on_device) cpu_ranks.insert(c.rank);
+    if (cpu_ranks.empty()) return ranks;
+    for (const CollectiveCall& c : report.calls) {
+        if (!cpu_ranks.count(c.rank)) continue;
+        RankWork& w = ranks[c.rank];
+        w.comm.push_back({{c.start_ns, c.end_ns}, c.step});
+        w.by_call.emplace_back(Span{c.start_ns, c.end_ns}, c.step, c.name);
+    }
+    std::vector<char> in_call(events.size(), 0);
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEvent& e = events[i];
+        if (!nests_on_cpu(e)) continue;
+        const std::string_view n = e.name.view();
+        // gloo's send/recv annotations stay open on the calling thread until wait(): what runs under them
+        // meanwhile is the computation that hides the transfer, not part of it.
+        in_call[i] = (e.parent >= 0 && in_call[size_t(e.parent)]) || collectives_detail::is_collective_op(n) || n == "record_param_comms" ||
+                     (collectives_detail::is_collective_annotation(n) && !collectives_detail::is_gloo_annotation(n));
+        if (!in_call[i] && e.kind == EventKind::CpuOp && cpu_ranks.count(e.rank)) ranks[e.rank].comp.push_back({e.start_ns, e.end_ns});
+    }
+    return ranks;
+}
+
+CommOverlap overlap_of(int32_t rank, int step, const RankWork& w, const std::vector<Span>& comp) {
+    CommOverlap o;
+    o.rank = rank;
+    o.step = step;
+    o.on_device = w.on_device;
+    std::vector<Span> comm;
+    for (const auto& [s, k] : w.comm)
+        if (step < 0 || k == step) comm.push_back(s);
+    const std::vector<Span> u = merged(std::move(comm));
+    o.comm_ns = length(u);
+    o.hidden_ns = length_inside(u, comp);
+    std::map<std::string, std::vector<Span>> calls;
+    for (const auto& [s, k, name] : w.by_call)
+        if (step < 0 || k == step) calls[name].push_back(s);
+    for (auto& [name, spans] : calls) {
+        const std::vector<Span> c = merged(std::move(spans));
+        o.exposed_by_collective[name] = length(c) - length_inside(c, comp);
+    }
+    return o;
+}
+
+// HTA 0.5.0's figure for one GPU rank (see the header).
+HtaOverlap hta_overlap(const Trace& trace, const std::vector<KernelClass>& classes, int32_t rank) {
+    const auto& events = trace.events();
+    int64_t last_step_start = INT64_MIN;
+    int last_step = -1;
+    std::set<std::string_view> step_names;
+    bool fractional = false;
+    const int64_t origin = trace.meta().origin_ns;
+    std::unordered_map<int64_t, int64_t> launch_start;
+    for (const TraceEvent& e : events) {
+        if (e.rank != rank) continue;
+        if ((e.start_ns - origin) % 1000 != 0) fractional = true;
+        if (e.device != DeviceKind::CPU) continue;
+        if (e.name.view().find("ProfilerStep") != std::string_view::npos) {
+            step_names.insert(e.name.view());
+            if (e.start_ns > last_step_start) {
+                last_step_start = e.start_ns;
+                last_step = profiler_step_number(e.name);
+            }
+        }
+        if (e.correlation_id > 0 && e.kind == EventKind::Runtime) launch_start.emplace(e.correlation_id, e.start_ns);
+    }
+    const bool filter = step_names.size() >= 2;
+    HtaOverlap h;
+    h.rank = rank;
+    h.steps = filter ? "launched before ProfilerStep#" + std::to_string(last_step) + " (the last) began" : "all";
+    auto us = [&](int64_t t, bool up) {  // whole microseconds of the file's clock, as HTA rounds them
+        if (!fractional) return t;
+        const double rel = double(t - origin) / 1000.0;
+        return origin + int64_t(up ? std::ceil(rel) : std::floor(rel)) * 1000;
+    };
+    std::vector<Span> comm, comp;
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEvent& e = events[i];
+        if (e.rank != rank || e.device == DeviceKind::CPU || e.kind == EventKind::UserAnnotation || e.correlation_id <= 0) continue;
+        if (filter) {
+            const auto it = launch_start.find(e.correlation_id);
+            if (it == launch_start.end() || it->second >= last_step_start) continue;
+        }
+        const Span s{us(e.start_ns, true), us(e.end_ns, false)};
+        const std::string_view n = e.name.view();
+        if (is_device_work(e) && classes[i] == KernelClass::Communication) comm.push_back(s);
+        else if (n.find("Memcpy") == std::string_view::npos && n.find("Memset") == std::string_view::npos && n.find("Sync") == std::string_view::npos)
+            comp.push_back(s);
+    }
+    const std::vector<Span> uc = merged(std::move(comm)), up = merged(std::move(comp));
+    h.comm_ns = length(uc);
+    h.hidden_ns = length_inside(uc, up);
+    h.pct = h.comm_ns > 0 ? std::nearbyint(100.0 * (double(h.hidden_ns) / double(h.comm_ns)) * 100.0) / 100.0 : 0.0;
+    return h;
+}
+
+}  // namespace
+
+OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives) {
+    OverlapReport out;
+    for (auto& [rank, w] : rank_work(trace, classes, collectives)) {
+        if (w.comm.empty()) continue;
+        const std::vector<Span> comp = merged(w.comp);
+        out.rows.push_back(overlap_of(rank, -1, w, comp));
+        std::set<int> steps;
+        for (const auto& [s, k] : w.comm)
+            if (k >= 0) steps.insert(k);
+        for (int k : steps) out.rows.push_back(overlap_of(rank, k, w, comp));
+        if (w.on_device) out.hta.push_back(hta_overlap(trace, classes, rank));
+    }
+    return out;
+}
+
+std::string format_overlap(const OverlapReport& report) {
+    if (report.rows.empty()) return "Communication overlap: no communication in the trace\n";
+    std::string out = "Communication hidden under computation (intervals merged across streams)\n";
+    out += printf_string("%-5s %-6s %-7s %14s %14s %8s %14s  %s\n", "rank", "step", "on", "communication", "hidden", "hidden", "exposed",
+                         "exposed by collective");
+    for (const CommOverlap& o : report.rows) {
+        std::string by;
+        for (const auto& [name, ns] : o.exposed_by_collective) by += (by.empty() ? "" : ", ") + name + " " + format_duration_ns(double(ns));
+        out += printf_string("%-5d %-6s %-7s %14s %14s %8s %14s  %s\n", o.rank, o.step < 0 ? "all" : ("#" + std::to_string(o.step)).c_str(),
+                             o.on_device ? "device" : "CPU", format_duration_ns(double(o.comm_ns)).c_str(),
+                             format_duration_ns(double(o.hidden_ns)).c_str(), format_share(o.hidden_share()).c_str(),
+                             format_duration_ns(double(o.exposed_ns())).c_str(), by.c_str());
+    }
+    for (const HtaOverlap& h : report.hta)
+        out += printf_string("rank %d as HolisticTraceAnalysis 0.5.0 counts it (kernels %s, whole us): %.2f%% of %s hidden\n", h.rank,
+                             h.steps.c_str(), h.pct, format_duration_ns(double(h.comm_ns)).c_str());
+    return out;
+}
+
+}  // namespace awb
