@@ -177,6 +177,11 @@ void TimelineView::paintEvent(QPaintEvent* e) {
         p.drawText(QRect(4, top, kGutterPx - 8, kRulerPx), Qt::AlignVCenter | Qt::AlignLeft,
                    tr("view %1").arg(format_duration_ns(double(view.end_ns - view.start_ns))));
     }
+    if (data_) {
+        TimeMapping view = view_;
+        view.width_px = std::max(1, width() - kGutterPx);
+        paintMarkLabel(p, std::max(0, top), view);
+    }
 }
 
 size_t TimelineView::paintTo(QPainter& p, const QRect& area) {

@@ -148,6 +148,7 @@ private:
     void paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view);
     void paintFlows(QPainter& p, const QRect& area, const TimeMapping& view);
     void paintMarks(QPainter& p, const QRect& area, const TimeMapping& view);  // setMarkedEvents
+    void paintMarkLabel(QPainter& p, int top, const TimeMapping& view);     // ... its label, over the lanes' headers
 
     std::shared_ptr<const TimelineData> data_;
     std::shared_ptr<const Trace> trace_;

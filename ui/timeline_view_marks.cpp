@@ -54,11 +54,6 @@ void TimelineView::paintMarks(QPainter& p, const QRect& area, const TimeMapping&
         p.drawLine(QPointF(x0, area.top()), QPointF(x0, area.bottom()));
         p.drawLine(QPointF(x1, area.top()), QPointF(x1, area.bottom()));
     }
-    if (!band_label_.isEmpty()) {
-        const QRectF label(x_of(band_start_ns_) + 4, area.top() + kRulerPx + 2, 600, p.fontMetrics().height());
-        p.setPen(QColor(160, 70, 0));
-        p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter, band_label_);
-    }
     p.setPen(QPen(QColor(230, 110, 0), 3));
     p.setBrush(Qt::NoBrush);
     for (int e : marked_) {
@@ -68,6 +63,23 @@ void TimelineView::paintMarks(QPainter& p, const QRect& area, const TimeMapping&
         const TraceEvent& ev = trace_->events()[size_t(e)];
         p.drawRect(QRectF(x_of(ev.start_ns), area.top() + row, std::max(3.0, view.x_of(ev.end_ns) - view.x_of(ev.start_ns)), kRowPx - 2));
     }
+}
+
+}  // namespace awb::ui
+
+namespace awb::ui {
+
+void TimelineView::paintMarkLabel(QPainter& p, int top, const TimeMapping& view) {
+    if (marked_.empty() || band_label_.isEmpty()) return;
+    // Over the lane headers, just under the ruler, from the band's start (kept on screen).
+    const QFontMetrics fm(p.font());
+    const int w = fm.horizontalAdvance(band_label_) + 10, h = fm.height() + 4;
+    const double x = std::clamp(kGutterPx + view.x_of(band_start_ns_) + 2, double(kGutterPx), double(std::max(kGutterPx, width() - w)));
+    const QRectF box(x, top + kRulerPx + 1, w, h);
+    p.fillRect(box, QColor(255, 236, 205));
+    p.setPen(QColor(160, 70, 0));
+    p.drawRect(box);
+    p.drawText(box, Qt::AlignCenter, band_label_);
 }
 
 }  // namespace awb::ui

@@ -18,6 +18,7 @@
 
 #include <cstdio>
 
+#include "collectives_view.h"
 #include "comparison_view.h"
 #include "engine/process_tuning.h"
 #include "engine/sweep_runner.h"
@@ -321,8 +322,22 @@ int main(int argc, char** argv) {
         cuda = cuda && window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators-1000x700.png"));
         window.resize(1600, 1000);
     }
+    // A real 4-rank gloo run (torch 2.11) whose rank 2 arrives late: the Collectives tab with the collective
+    // of the largest skew selected, marked on every rank's lane; at 1600x1000 and 1000x700.
+    bool collectives = open_and_wait(window, QStringLiteral("tests/fixtures/traces/gloo/straggler"));
+    if (collectives) {
+        raise("collectives");
+        QTableView* table = window.collectives()->collectivesTable();
+        table->selectionModel()->setCurrentIndex(table->model()->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        collectives = !window.timeline()->markedEvents().empty() && window.grab().save(out + QStringLiteral("/collectives.png"));
+        window.resize(1000, 700);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        collectives = collectives && window.grab().save(out + QStringLiteral("/collectives-1000x700.png"));
+        window.resize(1600, 1000);
+    }
     const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict && snapshot && compare && linked &&
-                     cuda;
+                     cuda && collectives;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }
