@@ -146,12 +146,6 @@ MainWindow::MainWindow(QWidget* parent)
         timeline_->selectEvent(event);
         if (const int y = timeline_->eventY(event); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
     });
-    connect(collectives_, &CollectivesView::collectiveSelected, this,
-            [this](const std::vector<int>& events, qint64 first_ns, qint64 last_ns, const QString& label) {
-                timeline_->setMarkedEvents(events, first_ns, last_ns, label);
-                if (!events.empty())
-                    if (const int y = timeline_->eventY(events.front()); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
-            });
     connectSession();
     connectEngine();
 
@@ -222,6 +216,12 @@ void MainWindow::connectSession() {
     session_->addView(attention_);
     session_->addView(gpu_time_);
     session_->addView(collectives_);
+    connect(collectives_, &CollectivesView::collectiveSelected, this,
+            [this](const std::vector<int>& events, qint64 first_ns, qint64 last_ns, const QString& label) {
+                timeline_->setMarkedEvents(events, first_ns, last_ns, label);
+                if (!events.empty())
+                    if (const int y = timeline_->eventY(events.front()); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
+            });
     connect(session_, &Session::shownChanged, this, &MainWindow::displayShown);
     connect(session_, &Session::viewsShown, this, &MainWindow::explainShown);
     connect(session_, &Session::sweepsChanged, this, [this] {

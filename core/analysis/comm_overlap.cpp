@@ -46,6 +46,8 @@ private:
     std::map<int32_t, std::vector<std::tuple<int64_t, int64_t, int>>> spans_;
 };
 
+void add_cpu_ranks(const Trace& trace, const CollectiveReport& report, std::map<int32_t, RankWork>& ranks);
+
 std::map<int32_t, RankWork> rank_work(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& report) {
     const auto& events = trace.events();
     const StepFinder steps(trace);
@@ -76,11 +78,17 @@ std::map<int32_t, RankWork> rank_work(const Trace& trace, const std::vector<Kern
             w.comp.push_back({e.start_ns, e.end_ns});
         }
     }
-    // CPU ranks (gloo): the calls' work against the ops outside every collective.
+    add_cpu_ranks(trace, report, ranks);
+    return ranks;
+}
+
+// CPU ranks (gloo): the calls' work against the ops outside every collective.
+void add_cpu_ranks(const Trace& trace, const CollectiveReport& report, std::map<int32_t, RankWork>& ranks) {
+    const auto& events = trace.events();
     std::set<int32_t> cpu_ranks;
     for (const CollectiveCall& c : report.calls)
         if (!c.on_device && !ranks[c.rank].on_device) cpu_ranks.insert(c.rank);
-    if (cpu_ranks.empty()) return ranks;
+    if (cpu_ranks.empty()) return;
     for (const CollectiveCall& c : report.calls) {
         if (!cpu_ranks.count(c.rank)) continue;
         RankWork& w = ranks[c.rank];
@@ -98,7 +106,6 @@ std::map<int32_t, RankWork> rank_work(const Trace& trace, const std::vector<Kern
                      (collectives_detail::is_collective_annotation(n) && !collectives_detail::is_gloo_annotation(n));
         if (!in_call[i] && e.kind == EventKind::CpuOp && cpu_ranks.count(e.rank)) ranks[e.rank].comp.push_back({e.start_ns, e.end_ns});
     }
-    return ranks;
 }
 
 CommOverlap overlap_of(int32_t rank, int step, const RankWork& w, const std::vector<Span>& comp) {

@@ -186,6 +186,29 @@ private:
 // The keys of "args" and how each is read. A launch field also marks the event as carrying a launch
 // configuration (grid, block, registers, ...: kernels, copies and sets).
 using ArgReader = void (*)(const element&, RawEvent&);
+// A collective's record: record_param_comms, and the NCCL kernels Kineto copies it onto.
+void add_comm_readers(KeyTable<ArgReader>& t) {
+    const std::pair<std::string_view, ArgReader> readers[] = {
+        {"Collective name", [](const element& v, RawEvent& r) { read_text(v, r.comm.collective); }},
+        {"dtype", [](const element& v, RawEvent& r) { read_text(v, r.comm.dtype); }},
+        {"In msg nelems", [](const element& v, RawEvent& r) { read_int(v, r.comm.in_nelems); }},
+        {"Out msg nelems", [](const element& v, RawEvent& r) { read_int(v, r.comm.out_nelems); }},
+        {"Group size", [](const element& v, RawEvent& r) { read_int32(v, r.comm.group_size); }},
+        {"Process Group Name", [](const element& v, RawEvent& r) { read_text(v, r.comm.group_name); }},
+        {"Process Group Description", [](const element& v, RawEvent& r) { read_text(v, r.comm.group_desc); }},
+        {"Process Group Ranks", [](const element& v, RawEvent& r) { read_rank_list(v, r.comm.group_ranks); }},
+        {"In split size", [](const element& v, RawEvent& r) { read_int_list(v, r.comm.in_splits); }},
+        {"Out split size", [](const element& v, RawEvent& r) { read_int_list(v, r.comm.out_splits); }},
+        {"Seq", [](const element& v, RawEvent& r) { read_int(v, r.comm.seq); }},
+        {"Rank", [](const element& v, RawEvent& r) { read_int32(v, r.comm.rank); }},
+        {"Src Rank", [](const element& v, RawEvent& r) { read_int32(v, r.comm.peer); }},
+        {"Dst Rank", [](const element& v, RawEvent& r) { read_int32(v, r.comm.peer); }},
+        {"Global rank start", [](const element& v, RawEvent& r) { read_int(v, r.global_rank_start); }},
+        {"Global rank stride", [](const element& v, RawEvent& r) { read_int(v, r.global_rank_stride); }},
+    };
+    for (const auto& [key, reader] : readers) t.add(key, reader);
+}
+
 const KeyTable<ArgReader>& arg_readers() {
     static const KeyTable<ArgReader> table = [] {
         KeyTable<ArgReader> t = {
@@ -254,24 +277,8 @@ const KeyTable<ArgReader>& arg_readers() {
                  r.is_async = v.type() == element_type::BOOL && !v.get_bool().get(b) && b;
              }},
             {"Call stack", [](const element& v, RawEvent& r) { read_stack(v, r.stack); }},
-            // A collective's record: record_param_comms, and the NCCL kernels Kineto copies it onto.
-            {"Collective name", [](const element& v, RawEvent& r) { read_text(v, r.comm.collective); }},
-            {"dtype", [](const element& v, RawEvent& r) { read_text(v, r.comm.dtype); }},
-            {"In msg nelems", [](const element& v, RawEvent& r) { read_int(v, r.comm.in_nelems); }},
-            {"Out msg nelems", [](const element& v, RawEvent& r) { read_int(v, r.comm.out_nelems); }},
-            {"Group size", [](const element& v, RawEvent& r) { read_int32(v, r.comm.group_size); }},
-            {"Process Group Name", [](const element& v, RawEvent& r) { read_text(v, r.comm.group_name); }},
-            {"Process Group Description", [](const element& v, RawEvent& r) { read_text(v, r.comm.group_desc); }},
-            {"Process Group Ranks", [](const element& v, RawEvent& r) { read_rank_list(v, r.comm.group_ranks); }},
-            {"In split size", [](const element& v, RawEvent& r) { read_int_list(v, r.comm.in_splits); }},
-            {"Out split size", [](const element& v, RawEvent& r) { read_int_list(v, r.comm.out_splits); }},
-            {"Seq", [](const element& v, RawEvent& r) { read_int(v, r.comm.seq); }},
-            {"Rank", [](const element& v, RawEvent& r) { read_int32(v, r.comm.rank); }},
-            {"Src Rank", [](const element& v, RawEvent& r) { read_int32(v, r.comm.peer); }},
-            {"Dst Rank", [](const element& v, RawEvent& r) { read_int32(v, r.comm.peer); }},
-            {"Global rank start", [](const element& v, RawEvent& r) { read_int(v, r.global_rank_start); }},
-            {"Global rank stride", [](const element& v, RawEvent& r) { read_int(v, r.global_rank_stride); }},
         };
+        add_comm_readers(t);
         // Other spellings of the same fields (older Kineto, ROCm, 2021 traces).
         t.add("external id", t.find("External id"));
         t.add("Input dims", t.find("Input Dims"));

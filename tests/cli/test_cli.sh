@@ -229,6 +229,17 @@ else
     echo "FAIL inspect vs profile report: $(cat "$tmp/py")"; failed=$((failed + 1))
 fi
 
+# A run of several ranks: its collectives matched and its straggler named; files of two runs refused by
+# name with the reason, or shown one by one with --separate-runs.
+gloo=$(dirname "$0")/../fixtures/traces/gloo
+check "inspect --collectives names the straggler" 0 '^straggler: rank 2: the others waited' -- inspect "$gloo/straggler" --collectives --quiet
+check "inspect refuses the ranks of two runs by name" 2 'not one run with the first: world size 2, not 4' -- \
+    inspect --distributed "$gloo"/straggler/rank*.json "$gloo"/two_ranks_ws2/rank*.json --quiet
+check "inspect --separate-runs shows each run" 0 '=== .*two_ranks_ws2/rank0.json \(ranks 0-1 of 2\)' -- \
+    inspect --distributed --separate-runs "$gloo"/straggler/rank*.json "$gloo"/two_ranks_ws2/rank*.json --quiet --rows 1
+check "inspect of a subset of a run's ranks notes what is missing" 0 "^note: 2 of the run's 4 ranks are in the files; missing \[2, 3\]" -- \
+    inspect --distributed "$gloo"/straggler/rank0.json "$gloo"/straggler/rank1.json --quiet --rows 1
+
 # inspect of a memory snapshot (a pickle, whatever its name): the peak and its blocks; a wrong field and a
 # cut file are named (exit 2) and the other files still read.
 snapshots="$(cd "$(dirname "$0")/.." && pwd)/fixtures/memory_snapshots"

@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 
+from gpu_breakdown_reference import union  # merged intervals, touching ones joined
+
 PREFIX = "c10d::"
 NAMES = {"allreduce": "all_reduce", "allgather": "all_gather", "allgather_base": "all_gather",
          "allgather_into_tensor_coalesced": "all_gather", "reduce_scatter_base": "reduce_scatter",
@@ -112,18 +114,6 @@ def calls_of(info, events, world):
             c["group"] = groups[workers.index(c["work_tid"]) // per]["pg_name"]
     cpu = [e for e in events if e["cat"] == "cpu_op"]
     return calls, cpu
-
-
-def union(spans):
-    out = []
-    for s, e in sorted(spans):
-        if e <= s:
-            continue
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return out
 
 
 def inside(a, b):
