@@ -90,7 +90,8 @@ int run(const ReportCommand& c) {
     const bool measured = in.profile || m.bench || m.sweep || m.check;
     Explanation x = measured ? explain(m) : Explanation{};
     // A report file's own findings stand for the rules that need its events.
-    static const std::set<std::string> kRunRules = {"score-matrix", "layout-copies", "fragmentation", "dispatch-bound"};
+    static const std::set<std::string> kRunRules = {"score-matrix", "layout-copies", "fragmentation", "dispatch-bound",
+                                                    "straggler", "exposed-communication", "latency-bound"};
     for (const auto& f : in.run_findings)
         if (kRunRules.count(f.rule)) x.findings.push_back(f);
     std::stable_sort(x.findings.begin(), x.findings.end(), [](const Finding& a, const Finding& b) { return a.weight > b.weight; });
@@ -105,6 +106,10 @@ int run(const ReportCommand& c) {
     report.sweep_analysis = sweep_analysis ? &*sweep_analysis : nullptr;
     report.check = m.check;
     report.top_operators = c.rows;
+    if (in.analysis) {  // a trace's: its collectives across ranks
+        report.collectives = &in.analysis->collectives;
+        report.overlap = &in.analysis->overlap;
+    }
     if (in.snapshot) {
         report.snapshot = in.snapshot.get();
         report.snapshot_timeline = in.snapshot_timeline.get();

@@ -445,9 +445,14 @@ bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
                   sweep_analysis = session_->analysisOf(sweep.get()), file = path.toStdString()] {
         const Measurements m{run.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
         std::optional<ProfileReport> profile;
-        if (run) profile = analysis ? make_report(*run, *analysis) : make_report(*run, analyze_run(*run));
+        std::optional<RunAnalysis> computed;
+        if (run && !analysis) computed = analyze_run(*run);
+        const RunAnalysis* a = analysis ? analysis.get() : computed ? &*computed : nullptr;
+        if (run) profile = make_report(*run, *a);
         ReportInput in;
         in.profile = profile ? &*profile : nullptr;
+        in.collectives = a ? &a->collectives : nullptr;
+        in.overlap = a ? &a->overlap : nullptr;
         in.sweep = sweep.get();
         in.sweep_analysis = sweep_analysis.get();
         in.bench = bench.get();

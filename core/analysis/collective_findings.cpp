@@ -36,14 +36,16 @@ int64_t median_step(const std::map<int32_t, int64_t>& steps) {
 void straggler(const CollectiveReport& r, int64_t step_ns, const CollectiveThresholds& t, std::vector<Finding>& out) {
     if (r.straggler < 0 || step_ns <= 0) return;
     const auto s = std::find_if(r.ranks.begin(), r.ranks.end(), [&](const RankStraggle& x) { return x.rank == r.straggler; });
-    const double per_step = double(s->caused_wait_ns) / std::max(r.steps, 1);
+    // The wait it costs each other rank per step: what that rank could have computed instead.
+    const size_t others = std::max<size_t>(r.ranks.size(), 2) - 1;
+    const double per_step = double(s->caused_wait_ns) / std::max(r.steps, 1) / double(others);
     const double share = per_step / double(step_ns);
     if (share < t.straggler_share) return;
     Finding f;
     f.rule = "straggler";
     f.weight = share;
-    f.title = printf_string("Rank %d is the straggler: the other ranks waited %s per step for it (%s of a %s step)", r.straggler,
-                            format_duration_ns(per_step).c_str(), format_share(share).c_str(), format_duration_ns(double(step_ns)).c_str());
+    f.title = printf_string("Rank %d is the straggler: each of the other %zu ranks waited %s per step for it (%s of a %s step)", r.straggler,
+                            others, format_duration_ns(per_step).c_str(), format_share(share).c_str(), format_duration_ns(double(step_ns)).c_str());
     f.evidence.push_back(printf_string("it arrived last at %lld of %zu collectives; the others waited %s there in all", (long long)s->last_arrivals,
                                        r.matched.size(), format_duration_ns(double(s->caused_wait_ns)).c_str()));
     std::vector<const MatchedCollective*> worst;

@@ -1,5 +1,5 @@
 // The advisor's rules for runs of several ranks (advisor.h), from the run's collectives and overlap:
-//   - straggler: one rank's late arrivals cost the others at least 2% of a step in waiting;
+//   - straggler: one rank's late arrivals cost each other rank at least 2% of a step in waiting (on average);
 //   - exposed-communication: on some rank at least 10% of a step is communication nothing runs beside;
 //   - latency-bound: at least 20 collectives of under 1 MiB a step on a rank, taking at least 5% of it.
 // Each names its evidence with units and one action; weights are shares of a step. Pure C++.
@@ -13,7 +13,7 @@
 namespace awb {
 
 struct CollectiveThresholds {
-    double straggler_share = 0.02;      // the others' wait per step over the step
+    double straggler_share = 0.02;      // each other rank's wait for it per step over the step
     double exposed_share = 0.10;        // exposed communication per step over the step
     int64_t small_bytes = 1 << 20;      // a collective under this many bytes is latency-bound...
     double small_per_step = 20;         // ...when at least this many run per step...

@@ -11,6 +11,7 @@
 #include "model/printf_string.h"
 #include "model/units.h"
 #include "report/html_cells.h"
+#include "report/report_collectives.h"
 #include "report/report_snapshot.h"
 #include "report/svg_chart.h"
 
@@ -457,6 +458,7 @@ std::string html_report(const ReportInput& in) {
     if (!in.explanation.checklist.empty() || !in.explanation.findings.empty()) out += findings_section(in.explanation.findings);
     if (in.profile) out += profile_section(*in.profile, in.top_operators);
     if (in.profile) out += attention_section(in.profile->attention, in.profile->roofs, in.profile->attention_gpu_busy_ns);
+    if (in.collectives && in.overlap) out += collectives_section(*in.collectives, *in.overlap, 30);
     if (in.bench) out += bench_section(*in.bench);
     if (in.sweep) {
         if (!in.sweep_analysis) throw std::invalid_argument("html_report: a sweep without its analysis (analyze_sweep)");

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/collectives.h"
+#include "analysis/comm_overlap.h"
 #include "analysis/explanation.h"
 #include "analysis/snapshot_timeline.h"
 #include "io/run_json.h"
@@ -24,6 +26,8 @@ struct ReportInput {
     const MemorySnapshot* snapshot = nullptr;             // with its replay (max_bands: kReportBands) and its file's name
     const SnapshotTimeline* snapshot_timeline = nullptr;
     std::string snapshot_name;
+    const CollectiveReport* collectives = nullptr;  // a run of several ranks: its collectives and overlap (both or neither)
+    const OverlapReport* overlap = nullptr;
     Explanation explanation;  // the checklist and the findings
     size_t top_operators = 20;
     std::string generated_by = "attnwb";  // "attnwb" or "attention-workbench"
