@@ -5,12 +5,14 @@
 // compared by their timed samples instead: B / A with a bootstrap interval (analysis/bench_diff.h).
 // Runs and traces get a verdict first: which is faster per step, by how much and whether beyond the
 // noise, on step time, device time and peak memory per step (analysis/run_verdict.h). Two CUDA memory
-// snapshots are compared by the frames that allocated their blocks (analysis/snapshot_diff.h).
+// snapshots are compared by the frames that allocated their blocks (analysis/snapshot_diff.h). Runs of
+// several ranks also by their collectives (analysis/collective_diff.h).
 #include <cstdio>
 #include <iostream>
 #include <memory>
 
 #include "analysis/bench_diff.h"
+#include "analysis/collective_diff.h"
 #include "io/json_write.h"
 #include "analysis/kernel_table.h"
 #include "analysis/op_diff.h"
@@ -38,6 +40,8 @@ struct Side {
     std::vector<StepSample> steps;  // per recorded step: wall, device time, peak memory
     std::vector<OperatorRow> operators;
     std::vector<KernelRow> kernels;
+    CollectiveReport collectives;  // a trace's: its collectives across ranks and their overlap
+    OverlapReport overlap;
     std::string what;  // "profile report" or "chrome trace"
 };
 
@@ -50,6 +54,8 @@ Side side_of(const ResultsFile& f, bool group_by_shape) {
         s.operators = group_by_shape ? key_averages(f.run->trace, OpTableOptions{true}) : analysis.operators;
         s.kernels = analysis.kernels;
         s.steps = step_samples(*f.run, analysis);
+        s.collectives = analysis.collectives;
+        s.overlap = analysis.overlap;
         return s;
     }
     if (f.kind != ResultsKind::ProfileReport)
@@ -205,6 +211,8 @@ int run(const DiffCommand& c) {
     print_operators(rows, c.rows);
     const auto kernels = join_kernels(a.kernels, b.kernels);
     print_kernels(kernels, c.rows);
+    const CollectiveDiff collectives = diff_collectives(a.collectives, a.overlap, b.collectives, b.overlap);
+    std::cout << format_collective_diff(collectives, c.rows);
     return write_outputs("diff", [&] {
         if (c.json_path.empty()) return;
         nlohmann::json ops = nlohmann::json::array();
@@ -229,7 +237,8 @@ int run(const DiffCommand& c) {
                                                  {"b", c.b},
                                                  {"verdict", verdict_json(verdict)},
                                                  {"operators", ops},
-                                                 {"kernels", ks}}));
+                                                 {"kernels", ks},
+                                                 {"collectives", collectives.empty() ? nlohmann::json(nullptr) : collective_diff_json(collectives)}}));
     });
 }
 

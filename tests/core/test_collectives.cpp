@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/collective_diff.h"
 #include "analysis/collectives.h"
 #include "analysis/comm_overlap.h"
 #include "analysis/kernel_class.h"
@@ -228,6 +229,32 @@ TEST(Collectives, AnNcclCallIsItsKernelWithItsRecordsSize) {
     }
     EXPECT_EQ(whole, 2);
     ASSERT_EQ(a.overlap.hta.size(), 2u);
+}
+
+// attnwb diff's side by side: per kind of collective, the two runs' sums; the straggler of each.
+TEST(Collectives, TwoRunsCollectivesSideBySide) {
+    const RunAnalysis a = analyze_run(*open_results_file(test::trace_fixture("gloo/straggler")).run);
+    const RunAnalysis b = analyze_run(*open_results_file(test::trace_fixture("gloo/collectives")).run);
+    const CollectiveDiff d = diff_collectives(a.collectives, a.overlap, b.collectives, b.overlap);
+    EXPECT_EQ(d.straggler_a, 2);
+    EXPECT_EQ(d.straggler_b, b.collectives.straggler);
+    const auto row = [&](const std::string& name, const std::string& group) {
+        return *std::find_if(d.rows.begin(), d.rows.end(), [&](const CollectiveDiffRow& r) { return r.name == name && r.group == group; });
+    };
+    const CollectiveDiffRow all_reduce = row("all_reduce", "0");
+    EXPECT_EQ(all_reduce.a.count, 3);
+    EXPECT_EQ(all_reduce.b.count, 3);
+    EXPECT_EQ(all_reduce.a.bytes, 3 * 65536 * 4);
+    int64_t wait = 0;
+    for (const MatchedCollective& m : a.collectives.matched)
+        if (m.name == "all_reduce")
+            for (const RankArrival& r : m.ranks) wait += r.wait_ns;
+    EXPECT_EQ(all_reduce.a.wait_ns, wait);
+    EXPECT_EQ(row("broadcast", "0").a.count, 0);  // only in B
+    EXPECT_EQ(row("broadcast", "0").b.count, 3);
+    ASSERT_EQ(d.ranks.size(), 4u);
+    for (const RankCommDiff& r : d.ranks) EXPECT_TRUE(r.in_a && r.in_b);
+    EXPECT_NE(format_collective_diff(d, 10).find("straggler: A rank 2"), std::string::npos);
 }
 
 }  // namespace collectives_test
