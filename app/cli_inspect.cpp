@@ -24,6 +24,7 @@
 #include "analysis/kernel_table.h"
 #include "analysis/kernel_table_text.h"
 #include "analysis/memory_replay.h"
+#include "analysis/rank_comparison.h"
 #include "analysis/op_table_text.h"
 #include "analysis/results_text.h"
 #include "analysis/run_analysis.h"
@@ -52,6 +53,8 @@ struct InspectCommand {
     bool separate_runs = false;
     bool breakdown = false;
     bool collectives = false;
+    bool ranks = false;
+    int step = -1;  // --step: the ProfilerStep the ranks are compared in
     bool attention = false;
     bool rules = false;
     std::string frame;  // --frame: a memory snapshot's blocks allocated under frames containing this
@@ -215,8 +218,15 @@ nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, con
         std::cout << format_collectives(analysis.collectives, c.rows) << format_overlap(analysis.overlap);
         collectives = collectives_json(analysis.collectives, analysis.overlap);
     }
+    nlohmann::json ranks = nullptr;
+    if (c.ranks) {
+        const RankComparison compared = compare_ranks(trace, analysis, c.step);
+        std::cout << format_rank_comparison(compared, c.rows);
+        ranks = rank_comparison_json(compared);
+    }
     return {{"path", path},
             {"collectives", collectives},
+            {"ranks", ranks},
             {"summary", summary_json(t, trace, counts, analysis)},
             {"operators", rows},
             {"kernels", kernels_json},
@@ -427,6 +437,11 @@ Command register_inspect(CLI::App& app) {
                   "kernels): bytes, transfer time, bus bandwidth, process group, step; matched across ranks by group and order "
                   "with the arrival skew, each rank's wait and the straggler; and the communication hidden under computation "
                   "or exposed, per rank and step (docs/inspect.md: Collectives)");
+    sub->add_flag("--ranks", c->ranks,
+                  "The ranks compared in one ProfilerStep (--step, default: the step where they differ most): each rank's step, "
+                  "GPU computation, communication, exposed communication, idle, its waits at collectives and the waits it caused; "
+                  "then the slowest rank against the fastest, operator by operator over the step");
+    sub->add_option("--step", c->step, "With --ranks: the ProfilerStep#K to compare the ranks in")->type_name("K");
     sub->add_flag("--breakdown", c->breakdown,
                   "Where each GPU's time goes, per rank and ProfilerStep: computation, communication (NCCL/RCCL), memcpy, "
                   "memset, idle, exposed communication and memcpy (intervals merged across streams; docs/inspect.md: GPU time breakdown)");

@@ -25,6 +25,7 @@
 #include "attention_view.h"
 #include "background.h"
 #include "collectives_view.h"
+#include "ranks_view.h"
 #include "comparison_view.h"
 #include "io/json_write.h"
 #include "engine/device_caps.h"
@@ -84,7 +85,7 @@ QString graphReplayLines(const GraphReplayReport& r) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), engine_(new Engine(this)), session_(new Session(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), kernels_(new KernelPanel), attention_(new AttentionView), gpu_time_(new GpuTimeView), collectives_(new CollectivesView), findings_(new FindingsView), timeline_(new TimelineView), chart_(new SweepChart), comparison_(new ComparisonView), snapshot_(new MemorySnapshotView),
+      operators_(new OperatorPanel), kernels_(new KernelPanel), attention_(new AttentionView), gpu_time_(new GpuTimeView), collectives_(new CollectivesView), ranks_(new RanksView), findings_(new FindingsView), timeline_(new TimelineView), chart_(new SweepChart), comparison_(new ComparisonView), snapshot_(new MemorySnapshotView),
       timeline_scroll_(in_scroll_area(timeline_, false)),
       progress_(new QProgressBar), status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
@@ -105,6 +106,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* attention_dock = dock(tr("Attention"), "attention", attention_, Qt::BottomDockWidgetArea);
     auto* gpu_dock = dock(tr("GPU time"), "gpu-time", in_scroll_area(gpu_time_), Qt::BottomDockWidgetArea);
     auto* collectives_dock = dock(tr("Collectives"), "collectives", collectives_, Qt::BottomDockWidgetArea);
+    auto* ranks_dock = dock(tr("Ranks"), "ranks", ranks_, Qt::BottomDockWidgetArea);
     auto* findings_dock = dock(tr("Findings and checklist"), "findings", findings_, Qt::BottomDockWidgetArea);
     auto* compare_dock = dock(tr("Compare runs"), "compare", in_scroll_area(comparison_), Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", in_scroll_area(chart_), Qt::BottomDockWidgetArea);
@@ -114,7 +116,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(kernel_dock, attention_dock);
     tabifyDockWidget(attention_dock, gpu_dock);
     tabifyDockWidget(gpu_dock, collectives_dock);
-    tabifyDockWidget(collectives_dock, compare_dock);
+    tabifyDockWidget(collectives_dock, ranks_dock);
+    tabifyDockWidget(ranks_dock, compare_dock);
     tabifyDockWidget(compare_dock, chart_dock);
     tabifyDockWidget(chart_dock, snapshot_dock_);
     op_dock->raise();
@@ -132,7 +135,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(status_, 1);
     statusBar()->addPermanentWidget(progress_);
 
-    buildMenus({run_dock, op_dock, kernel_dock, attention_dock, gpu_dock, collectives_dock, findings_dock, chart_dock, compare_dock, snapshot_dock_});
+    buildMenus({run_dock, op_dock, kernel_dock, attention_dock, gpu_dock, collectives_dock, ranks_dock, findings_dock, chart_dock, compare_dock, snapshot_dock_});
 
     connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
@@ -216,6 +219,9 @@ void MainWindow::connectSession() {
     session_->addView(attention_);
     session_->addView(gpu_time_);
     session_->addView(collectives_);
+    session_->addView(ranks_);
+    // A rank opened as a run of its own: analysed and shown as any run; Compare runs compares it with the others.
+    connect(ranks_, &RanksView::rankRunRequested, this, [this](std::shared_ptr<const ProfileResult> run, const QString& label) { showResult(std::move(run), label); });
     connect(collectives_, &CollectivesView::collectiveSelected, this,
             [this](const std::vector<int>& events, qint64 first_ns, qint64 last_ns, const QString& label) {
                 timeline_->setMarkedEvents(events, first_ns, last_ns, label);

@@ -26,6 +26,7 @@ class ComparisonView;
 class Engine;
 class FindingsView;
 class CollectivesView;
+class RanksView;
 class GpuTimeView;
 class KernelPanel;
 class MemorySnapshotView;
@@ -72,6 +73,7 @@ public:
     AttentionView* attention() const { return attention_; }
     GpuTimeView* gpuTime() const { return gpu_time_; }
     CollectivesView* collectives() const { return collectives_; }
+    RanksView* ranks() const { return ranks_; }
     FindingsView* findings() const { return findings_; }
     TimelineView* timeline() const { return timeline_; }
     SweepChart* sweepChart() const { return chart_; }
@@ -117,6 +119,7 @@ private:
     AttentionView* attention_;
     GpuTimeView* gpu_time_;
     CollectivesView* collectives_;
+    RanksView* ranks_;
     FindingsView* findings_;
     TimelineView* timeline_;
     SweepChart* chart_;

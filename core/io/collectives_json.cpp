@@ -85,4 +85,16 @@ json collectives_json(const CollectiveReport& r, const OverlapReport& overlap) {
             {"overlap", rows}, {"overlap_hta", hta}, {"notes", r.notes}, {"clock_disagreements", r.clock_disagreements}};
 }
 
+json rank_comparison_json(const RankComparison& c) {
+    json ranks = json::array(), ops = json::array();
+    for (const RankStep& r : c.ranks)
+        ranks.push_back({{"rank", r.rank}, {"step_ns", r.step_ns}, {"computation_ns", r.computation_ns}, {"communication_ns", r.communication_ns},
+                         {"exposed_ns", r.exposed_ns}, {"idle_ns", r.idle_ns}, {"wait_ns", r.wait_ns}, {"caused_wait_ns", r.caused_wait_ns}});
+    for (const OperatorDiffRow& o : c.operators)
+        ops.push_back({{"name", o.name}, {"self_cpu_a_ns", o.a.self_cpu_ns}, {"self_cpu_b_ns", o.b.self_cpu_ns},
+                       {"self_cpu_delta_ns", o.self_cpu_delta_ns()}, {"self_device_delta_ns", o.self_device_delta_ns()}});
+    auto rank = [](int32_t r) { return r < 0 ? json(nullptr) : json(r); };
+    return {{"step", c.step}, {"steps", c.steps}, {"ranks", ranks}, {"slowest", rank(c.slowest)}, {"fastest", rank(c.fastest)}, {"operators", ops}};
+}
+
 }  // namespace awb

@@ -54,6 +54,19 @@ std::shared_ptr<const EventInputs> InputsInterner::intern(EventInputs inputs) {
     return bucket.back();
 }
 
+Trace Trace::of_rank(int32_t rank, int64_t lo, int64_t hi) const {
+    const bool window = lo < hi;
+    std::vector<TraceEvent> events;
+    std::vector<MemoryEvent> memory;
+    for (const TraceEvent& e : events_)
+        if (e.rank == rank && (!window || (e.start_ns >= lo && e.start_ns < hi))) events.push_back(e);  // nested anew by build
+    for (const MemoryEvent& m : memory_)
+        if (m.rank == rank && (!window || (m.ts_ns >= lo && m.ts_ns < hi))) memory.push_back(m);
+    TraceMeta meta = meta_;
+    meta.ranks = {rank};
+    return build(std::move(events), std::move(memory), std::move(meta));
+}
+
 std::vector<uint64_t> Trace::threads() const {
     std::vector<uint64_t> out;
     for (const auto& e : events_)

@@ -237,6 +237,7 @@ check "inspect refuses the ranks of two runs by name" 2 'not one run with the fi
     inspect --distributed "$gloo"/straggler/rank*.json "$gloo"/two_ranks_ws2/rank*.json --quiet
 check "inspect --separate-runs shows each run" 0 '=== .*two_ranks_ws2/rank0.json \(ranks 0-1 of 2\)' -- \
     inspect --distributed --separate-runs "$gloo"/straggler/rank*.json "$gloo"/two_ranks_ws2/rank*.json --quiet --rows 1
+check "inspect --ranks names the slowest rank" 0 '^slowest rank 2 \(its step less its waits\)' -- inspect "$gloo/straggler" --ranks --step 3 --quiet
 check "diff puts two runs' collectives side by side" 0 '^straggler: A rank 2, B rank' -- diff "$gloo/straggler" "$gloo/collectives" --quiet
 check "inspect of a subset of a run's ranks notes what is missing" 0 "^note: 2 of the run's 4 ranks are in the files; missing \[2, 3\]" -- \
     inspect --distributed "$gloo"/straggler/rank0.json "$gloo"/straggler/rank1.json --quiet --rows 1

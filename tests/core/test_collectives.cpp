@@ -12,6 +12,7 @@
 #include "analysis/collectives.h"
 #include "analysis/comm_overlap.h"
 #include "analysis/kernel_class.h"
+#include "analysis/rank_comparison.h"
 #include "analysis/run_analysis.h"
 #include "io/results_file.h"
 #include "io/trace_files.h"
@@ -255,6 +256,42 @@ TEST(Collectives, TwoRunsCollectivesSideBySide) {
     ASSERT_EQ(d.ranks.size(), 4u);
     for (const RankCommDiff& r : d.ranks) EXPECT_TRUE(r.in_a && r.in_b);
     EXPECT_NE(format_collective_diff(d, 10).find("straggler: A rank 2"), std::string::npos);
+}
+
+// The ranks compared in one step: rank 2 sleeps 20 ms (in Python, outside every op) before each
+// all_reduce, so its own work is the longest; the others' waits at that step's collectives are theirs.
+TEST(Collectives, TheSlowestRankAndWhereItSpendsMore) {
+    const ResultsFile f = open_results_file(test::trace_fixture("gloo/straggler"));
+    const RunAnalysis a = analyze_run(*f.run);
+    for (int step : {2, 3, 4}) {
+        const RankComparison c = compare_ranks(f.run->trace, a, step);
+        EXPECT_EQ(c.step, step);
+        EXPECT_EQ(c.steps, (std::vector<int>{2, 3, 4}));
+        ASSERT_EQ(c.ranks.size(), 4u);
+        EXPECT_EQ(c.slowest, 2) << "step " << step;
+        int64_t waits = 0, listed = 0;
+        for (const MatchedCollective& m : a.collectives.matched)
+            if (m.step == step)
+                for (const RankArrival& r : m.ranks) waits += r.wait_ns;
+        for (const RankStep& r : c.ranks) listed += r.wait_ns;
+        EXPECT_EQ(listed, waits);
+        // Its own work (its step less its waits) is the sleep longer than the fastest rank's. (The sleep is in
+        // no op, as the others' waits are not: both are their ProfilerStep's own time, so the operators that
+        // differ are the collectives' spans, not the sleep.)
+        auto own = [&](int32_t rank) {
+            const RankStep& r = *std::find_if(c.ranks.begin(), c.ranks.end(), [&](const RankStep& x) { return x.rank == rank; });
+            return r.step_ns - r.wait_ns;
+        };
+        EXPECT_GT(own(c.slowest) - own(c.fastest), 15'000'000) << "step " << step;
+        ASSERT_FALSE(c.operators.empty());
+        const auto gloo = std::find_if(c.operators.begin(), c.operators.end(), [](const OperatorDiffRow& r) { return r.name == "gloo:all_reduce"; });
+        ASSERT_NE(gloo, c.operators.end());
+        EXPECT_LT(gloo->self_cpu_delta_ns(), 0);  // the others' all_reduce spans hold their wait for rank 2
+    }
+    // Without a step named: where the ranks' steps differ most; a one-rank trace compares nothing.
+    EXPECT_GE(compare_ranks(f.run->trace, a).step, 2);
+    const ResultsFile one = open_results_file(test::trace_fixture("kineto_gpu_2x.json"));
+    EXPECT_EQ(compare_ranks(one.run->trace, analyze_run(*one.run)).step, -1);
 }
 
 }  // namespace collectives_test

@@ -19,6 +19,7 @@
 #include <cstdio>
 
 #include "collectives_view.h"
+#include "ranks_view.h"
 #include "comparison_view.h"
 #include "engine/process_tuning.h"
 #include "engine/sweep_runner.h"
@@ -335,6 +336,9 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         collectives = collectives && window.grab().save(out + QStringLiteral("/collectives-1000x700.png"));
         window.resize(1600, 1000);
+        raise("ranks");
+        for (int i = 0; i < 20 && window.ranks()->ranks()->rowCount() == 0; ++i) QApplication::processEvents();
+        collectives = collectives && window.ranks()->ranks()->rowCount() == 4 && window.grab().save(out + QStringLiteral("/ranks.png"));
     }
     const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict && snapshot && compare && linked &&
                      cuda && collectives;

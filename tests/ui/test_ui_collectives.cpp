@@ -19,6 +19,9 @@
 
 #include "analysis/collectives.h"
 #include "collectives_view.h"
+#include "ranks_view.h"
+#include <QComboBox>
+#include <QPushButton>
 #include "engine_worker.h"
 #include "io/results_file.h"
 #include "main_window.h"
@@ -77,6 +80,35 @@ private slots:
         // The filter keeps the all_gathers.
         view->findChild<QLineEdit*>()->setText(QStringLiteral("all_gather"));
         QCOMPARE(shown->rowCount(), 3);
+    }
+
+    void theRanksTabComparesAStepAndOpensARankAsARun() {
+        MainWindow window;
+        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QVERIFY(window.openFile(QStringLiteral(AWB_FIXTURE_DIR "/traces/gloo/straggler")));
+        QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
+        RanksView* ranks = window.ranks();
+        QTRY_COMPARE_WITH_TIMEOUT(ranks->ranks()->rowCount(), 4, 10'000);
+        QAbstractItemModelTester t1(ranks->ranks(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(ranks->operators(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(ranks->comparison().slowest, 2);
+        QCOMPARE(ranks->stepBox()->count(), 3);
+        for (int r = 0; r < 4; ++r)
+            QCOMPARE(ranks->ranks()->index(r, RankStepModel::Rank).data(Qt::FontRole).value<QFont>().bold(), ranks->ranks()->rows()[size_t(r)].rank == 2);
+        QVERIFY(ranks->operators()->rowCount() > 0);
+        // Another step chosen: compared there.
+        const int other = ranks->stepBox()->currentIndex() == 0 ? 1 : 0;
+        ranks->stepBox()->setCurrentIndex(other);
+        emit ranks->stepBox()->activated(other);
+        QTRY_COMPARE_WITH_TIMEOUT(ranks->comparison().step, ranks->stepBox()->itemData(other).toInt(), 10'000);
+        // Rank 2 opened as a run of its own: its events alone, shown.
+        auto* box = ranks->findChildren<QComboBox*>().at(1);
+        box->setCurrentIndex(box->findData(2));
+        ranks->findChild<QPushButton*>()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->runs().size(), size_t(2), 10'000);
+        QCOMPARE(window.session()->shown().result->trace.meta().ranks, std::vector<int32_t>{2});
+        QVERIFY(window.session()->shown().label.endsWith(QStringLiteral("(rank 2)")));
+        for (const TraceEvent& e : window.session()->shown().result->trace.events()) QCOMPARE(e.rank, 2);
     }
 
     void aRunWithoutCollectivesSaysWhereTheyComeFrom() {
