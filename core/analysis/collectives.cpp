@@ -186,17 +186,21 @@ FoundCalls find_calls(const Trace& trace) {
     const auto& events = trace.events();
     FoundCalls found;
     found.call_of.assign(events.size(), -1);
+    CommNames names;
     // Calls and what lies under them: one pass in trace order (a parent comes before its children).
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
         if (!nests_on_cpu(e)) continue;
         const int32_t above = e.parent >= 0 ? found.call_of[size_t(e.parent)] : -1;
+        const uint8_t kind = names.of(e.name);
+        if (above < 0 && kind == 0) continue;  // most events: nothing of a collective's
         const std::string_view name = e.name.view();
+        const bool gloo = kind & CommNames::kGloo, annotation = kind & CommNames::kAnnotation;
         if (above < 0) {
-            const bool root = is_collective_op(name) || (name == "record_param_comms" && e.comm() && !collective_name(e.comm()->collective).empty()) ||
-                              (is_collective_annotation(name) && !is_gloo_annotation(name));
+            const bool root = (kind & CommNames::kOp) || ((kind & CommNames::kRecord) && e.comm() && !collective_name(e.comm()->collective).empty()) ||
+                              (annotation && !gloo);
             if (!root) {
-                if (is_gloo_annotation(name)) found.gloo.push_back(int32_t(i));
+                if (gloo) found.gloo.push_back(int32_t(i));
                 continue;
             }
             CollectiveCall c;
@@ -215,8 +219,8 @@ FoundCalls find_calls(const Trace& trace) {
         }
         CollectiveCall& c = found.calls[size_t(found.call_of[i])];
         if (const CommArgs* args = e.comm()) take_args(c, *args);
-        if (is_collective_annotation(name)) {
-            if (is_gloo_annotation(name)) {
+        if (annotation) {
+            if (gloo) {
                 found.gloo.push_back(int32_t(i));  // gloo's work: linked below like the worker threads'
                 found.call_of[i] = -1;
             } else if (found.annotation[size_t(found.call_of[i])] < 0) {

@@ -3,17 +3,38 @@
 #pragma once
 
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "analysis/collectives.h"
+#include "model/event_name.h"
 
 namespace awb::collectives_detail {
 
 bool is_collective_op(std::string_view name);          // c10d::allreduce_, _c10d_functional::all_gather_into_tensor, ...
 bool is_collective_annotation(std::string_view name);  // nccl:all_reduce, gloo:broadcast, ...
 bool is_gloo_annotation(std::string_view name);
+// What a name is to the collectives, asked once per distinct (interned) name: a trace repeats a few
+// thousand names over millions of events.
+class CommNames {
+public:
+    enum : uint8_t { kOp = 1, kAnnotation = 2, kGloo = 4, kRecord = 8 };
+    uint8_t of(const EventName& name) {
+        const auto [it, added] = kinds_.try_emplace(name.data(), 0);
+        if (added) {
+            const std::string_view n = name.view();
+            it->second = uint8_t((is_collective_op(n) ? kOp : 0) | (is_collective_annotation(n) ? kAnnotation : 0) |
+                                 (is_gloo_annotation(n) ? kGloo : 0) | (n == "record_param_comms" ? kRecord : 0));
+        }
+        return it->second;
+    }
+
+private:
+    std::unordered_map<const char*, uint8_t> kinds_;
+};
+
 // An NCCL kernel's collective (collective_name) and algorithm with its protocol ("RING LL"), when its name says them.
 void from_kernel_name(std::string_view name, std::string& collective, std::string& algorithm);
 

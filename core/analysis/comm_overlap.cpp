@@ -96,15 +96,17 @@ void add_cpu_ranks(const Trace& trace, const CollectiveReport& report, std::map<
         w.by_call.emplace_back(Span{c.start_ns, c.end_ns}, c.step, c.name);
     }
     std::vector<char> in_call(events.size(), 0);
+    collectives_detail::CommNames names;
+    using N = collectives_detail::CommNames;
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
-        if (!nests_on_cpu(e)) continue;
-        const std::string_view n = e.name.view();
+        if (!nests_on_cpu(e) || !cpu_ranks.count(e.rank)) continue;
+        const uint8_t kind = names.of(e.name);
         // gloo's send/recv annotations stay open on the calling thread until wait(): what runs under them
         // meanwhile is the computation that hides the transfer, not part of it.
-        in_call[i] = (e.parent >= 0 && in_call[size_t(e.parent)]) || collectives_detail::is_collective_op(n) || n == "record_param_comms" ||
-                     (collectives_detail::is_collective_annotation(n) && !collectives_detail::is_gloo_annotation(n));
-        if (!in_call[i] && e.kind == EventKind::CpuOp && cpu_ranks.count(e.rank)) ranks[e.rank].comp.push_back({e.start_ns, e.end_ns});
+        in_call[i] = (e.parent >= 0 && in_call[size_t(e.parent)]) || (kind & (N::kOp | N::kRecord)) ||
+                     ((kind & N::kAnnotation) && !(kind & N::kGloo));
+        if (!in_call[i] && e.kind == EventKind::CpuOp) ranks[e.rank].comp.push_back({e.start_ns, e.end_ns});
     }
 }
 
@@ -129,62 +131,80 @@ CommOverlap overlap_of(int32_t rank, int step, const RankWork& w, const std::vec
     return o;
 }
 
-// HTA 0.5.0's figure for one GPU rank (see the header).
-HtaOverlap hta_overlap(const Trace& trace, const std::vector<KernelClass>& classes, int32_t rank) {
-    const auto& events = trace.events();
+// What HTA 0.5.0 reads of one rank: its ProfilerSteps, whether its times are fractional, its launches.
+struct HtaRank {
     int64_t last_step_start = INT64_MIN;
     int last_step = -1;
     std::set<std::string_view> step_names;
     bool fractional = false;
+    std::unordered_map<int64_t, int64_t> launch_start;  // correlation -> the launch's start
+    std::vector<std::pair<size_t, bool>> device;         // candidate device events: (index, communication)
+};
+
+// HTA 0.5.0's figure for each GPU rank (see the header): one pass over the events for all ranks.
+std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<KernelClass>& classes, const std::set<int32_t>& gpu_ranks) {
+    const auto& events = trace.events();
     const int64_t origin = trace.meta().origin_ns;
-    std::unordered_map<int64_t, int64_t> launch_start;
-    for (const TraceEvent& e : events) {
-        if (e.rank != rank) continue;
-        if ((e.start_ns - origin) % 1000 != 0) fractional = true;
-        if (e.device != DeviceKind::CPU) continue;
-        if (e.name.view().find("ProfilerStep") != std::string_view::npos) {
-            step_names.insert(e.name.view());
-            if (e.start_ns > last_step_start) {
-                last_step_start = e.start_ns;
-                last_step = profiler_step_number(e.name);
-            }
-        }
-        if (e.correlation_id > 0 && e.kind == EventKind::Runtime) launch_start.emplace(e.correlation_id, e.start_ns);
-    }
-    const bool filter = step_names.size() >= 2;
-    HtaOverlap h;
-    h.rank = rank;
-    h.steps = filter ? "launched before ProfilerStep#" + std::to_string(last_step) + " (the last) began" : "all";
-    auto us = [&](int64_t t, bool up) {  // whole microseconds of the file's clock, as HTA rounds them
-        if (!fractional) return t;
-        const double rel = double(t - origin) / 1000.0;
-        return origin + int64_t(up ? std::ceil(rel) : std::floor(rel)) * 1000;
-    };
-    std::vector<Span> comm, comp;
+    std::map<int32_t, HtaRank> ranks;
+    for (int32_t r : gpu_ranks) ranks[r];
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
-        if (e.rank != rank || e.device == DeviceKind::CPU || e.kind == EventKind::UserAnnotation || e.correlation_id <= 0) continue;
-        if (filter) {
-            const auto it = launch_start.find(e.correlation_id);
-            if (it == launch_start.end() || it->second >= last_step_start) continue;
+        const auto it = ranks.find(e.rank);
+        if (it == ranks.end()) continue;
+        HtaRank& h = it->second;
+        if ((e.start_ns - origin) % 1000 != 0) h.fractional = true;
+        if (e.device != DeviceKind::CPU) {
+            if (e.kind != EventKind::UserAnnotation && e.correlation_id > 0)
+                h.device.emplace_back(i, is_device_work(e) && classes[i] == KernelClass::Communication);
+            continue;
         }
-        const Span s{us(e.start_ns, true), us(e.end_ns, false)};
-        const std::string_view n = e.name.view();
-        if (is_device_work(e) && classes[i] == KernelClass::Communication) comm.push_back(s);
-        else if (n.find("Memcpy") == std::string_view::npos && n.find("Memset") == std::string_view::npos && n.find("Sync") == std::string_view::npos)
-            comp.push_back(s);
+        if (e.name.view().find("ProfilerStep") != std::string_view::npos) {
+            h.step_names.insert(e.name.view());
+            if (e.start_ns > h.last_step_start) {
+                h.last_step_start = e.start_ns;
+                h.last_step = profiler_step_number(e.name);
+            }
+        }
+        if (e.correlation_id > 0 && e.kind == EventKind::Runtime) h.launch_start.emplace(e.correlation_id, e.start_ns);
     }
-    const std::vector<Span> uc = merged(std::move(comm)), up = merged(std::move(comp));
-    h.comm_ns = length(uc);
-    h.hidden_ns = length_inside(uc, up);
-    h.pct = h.comm_ns > 0 ? std::nearbyint(100.0 * (double(h.hidden_ns) / double(h.comm_ns)) * 100.0) / 100.0 : 0.0;
-    return h;
+    std::vector<HtaOverlap> out;
+    for (const auto& [rank, h] : ranks) {
+        const bool filter = h.step_names.size() >= 2;
+        auto us = [&](int64_t t, bool up) {  // whole microseconds of the file's clock, as HTA rounds them
+            if (!h.fractional) return t;
+            const double rel = double(t - origin) / 1000.0;
+            return origin + int64_t(up ? std::ceil(rel) : std::floor(rel)) * 1000;
+        };
+        std::vector<Span> comm, comp;
+        for (const auto& [i, is_comm] : h.device) {
+            const TraceEvent& e = events[i];
+            if (filter) {
+                const auto it = h.launch_start.find(e.correlation_id);
+                if (it == h.launch_start.end() || it->second >= h.last_step_start) continue;
+            }
+            const Span s{us(e.start_ns, true), us(e.end_ns, false)};
+            const std::string_view n = e.name.view();
+            if (is_comm) comm.push_back(s);
+            else if (n.find("Memcpy") == std::string_view::npos && n.find("Memset") == std::string_view::npos && n.find("Sync") == std::string_view::npos)
+                comp.push_back(s);
+        }
+        HtaOverlap o;
+        o.rank = rank;
+        o.steps = filter ? "launched before ProfilerStep#" + std::to_string(h.last_step) + " (the last) began" : "all";
+        const std::vector<Span> uc = merged(std::move(comm)), up = merged(std::move(comp));
+        o.comm_ns = length(uc);
+        o.hidden_ns = length_inside(uc, up);
+        o.pct = o.comm_ns > 0 ? std::nearbyint(100.0 * (double(o.hidden_ns) / double(o.comm_ns)) * 100.0) / 100.0 : 0.0;
+        out.push_back(std::move(o));
+    }
+    return out;
 }
 
 }  // namespace
 
 OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives) {
     OverlapReport out;
+    std::set<int32_t> gpu_ranks;
     for (auto& [rank, w] : rank_work(trace, classes, collectives)) {
         if (w.comm.empty()) continue;
         const std::vector<Span> comp = merged(w.comp);
@@ -193,8 +213,9 @@ OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& c
         for (const auto& [s, k] : w.comm)
             if (k >= 0) steps.insert(k);
         for (int k : steps) out.rows.push_back(overlap_of(rank, k, w, comp));
-        if (w.on_device) out.hta.push_back(hta_overlap(trace, classes, rank));
+        if (w.on_device) gpu_ranks.insert(rank);
     }
+    if (!gpu_ranks.empty()) out.hta = hta_overlaps(trace, classes, gpu_ranks);
     return out;
 }
 

@@ -9,6 +9,9 @@
 #include <set>
 #include <string_view>
 #include <thread>
+#include <atomic>
+#include <exception>
+#include <mutex>
 
 #include "model/handoff.h"
 #include "io/json_scan.h"
@@ -507,10 +510,51 @@ ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer
 
 namespace {
 
+// The readers of several files at once report through one observer, one at a time, each file's
+// progress said with its place ("file 3 of 8: ..."); cancel is asked of the caller's.
+class FileObserver : public RunObserver {
+public:
+    FileObserver(RunObserver* inner, std::mutex& lock, size_t file, size_t files) : inner_(inner), lock_(lock), file_(file), files_(files) {}
+    void on_progress(int done, int total, const std::string& what) override {
+        if (!inner_) return;
+        std::lock_guard held(lock_);
+        inner_->on_progress(done, total, "file " + std::to_string(file_ + 1) + " of " + std::to_string(files_) + ": " + what);
+    }
+    bool cancel_requested() const override { return inner_ && inner_->cancel_requested(); }
+
+private:
+    RunObserver* inner_;
+    std::mutex& lock_;
+    size_t file_, files_;
+};
+
+// The files read two at a time (each reader is itself two threads, the scan and the conversion, and a
+// real trace's conversion leaves the scan's core partly idle). The first error (or Cancelled) is
+// thrown once both readers have stopped.
 std::vector<ImportedTrace> import_each(const std::vector<std::string>& paths, RunObserver* observer) {
     if (paths.empty()) throw TraceImportError("no trace files to open");
-    std::vector<ImportedTrace> parts;
-    for (const auto& path : paths) parts.push_back(import_chrome_trace(path, observer));
+    std::vector<ImportedTrace> parts(paths.size());
+    std::mutex report_lock;
+    std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    std::mutex error_lock;
+    auto reader = [&] {
+        for (size_t i; !failed && (i = next++) < paths.size();) {
+            try {
+                FileObserver reporting(observer, report_lock, i, paths.size());
+                parts[i] = import_chrome_trace(paths[i], &reporting);
+            } catch (...) {
+                std::lock_guard held(error_lock);
+                if (!error) error = std::current_exception();
+                failed = true;
+            }
+        }
+    };
+    std::thread second(reader);
+    reader();
+    second.join();
+    if (error) std::rethrow_exception(error);
     return parts;
 }
 

@@ -191,6 +191,14 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
     out.notes.run = run_notes(parts, paths, ranked);
     std::vector<TraceEvent> events;
     std::vector<MemoryEvent> memory;
+    size_t total = 0, total_memory = 0;
+    for (const ImportedTrace& p : parts) {
+        total += p.trace.events().size();
+        total_memory += p.trace.memory().size();
+    }
+    // Room for all (pages not yet written are not resident); each part's events moved in, its own freed.
+    events.reserve(total);
+    memory.reserve(total_memory);
     TraceMeta meta;
     meta.origin_ns = INT64_MAX;
     for (size_t i = 0; i < parts.size(); ++i) {
@@ -198,22 +206,25 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         const int32_t rank = ranked ? p.rank : int32_t(i);
         meta.ranks.push_back(rank);
         meta.origin_ns = std::min(meta.origin_ns, p.trace.meta().origin_ns);
-        for (TraceEvent e : p.trace.events()) {
+        TraceMeta part_meta = p.trace.meta();
+        auto [part_events, part_memory] = std::move(p.trace).take();
+        for (TraceEvent& e : part_events) {
             e.rank = rank;
             events.push_back(std::move(e));
         }
-        for (MemoryEvent m : p.trace.memory()) {
+        for (MemoryEvent& m : part_memory) {
             m.rank = rank;
             memory.push_back(m);
         }
-        for (const auto& [tid, name] : p.trace.meta().thread_names) meta.thread_names.emplace(tid, name);
-        for (const auto& [tid, name] : p.trace.meta().stream_names) meta.stream_names.emplace(tid, name);
-        for (const auto& [pid, name] : p.trace.meta().process_names) meta.process_names.emplace(pid, name);
-        for (const auto& [tid, pid] : p.trace.meta().thread_process) meta.thread_process.emplace(tid, pid);
+        std::vector<TraceEvent>().swap(part_events);
+        for (const auto& [tid, name] : part_meta.thread_names) meta.thread_names.emplace(tid, name);
+        for (const auto& [tid, name] : part_meta.stream_names) meta.stream_names.emplace(tid, name);
+        for (const auto& [pid, name] : part_meta.process_names) meta.process_names.emplace(pid, name);
+        for (const auto& [tid, pid] : part_meta.thread_process) meta.thread_process.emplace(tid, pid);
         for (const ProcessGroup& g : p.process_groups)
             if (std::none_of(meta.process_groups.begin(), meta.process_groups.end(), [&g](const ProcessGroup& x) { return x.name == g.name; }))
                 meta.process_groups.push_back(g);
-        meta.legacy_device_spans = meta.legacy_device_spans || p.trace.meta().legacy_device_spans;
+        meta.legacy_device_spans = meta.legacy_device_spans || part_meta.legacy_device_spans;
         for (const auto& [cat, n] : p.categories) out.categories[cat] += n;
         out.flow_events += p.flow_events;
         out.counter_events += p.counter_events;

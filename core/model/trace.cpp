@@ -54,6 +54,13 @@ std::shared_ptr<const EventInputs> InputsInterner::intern(EventInputs inputs) {
     return bucket.back();
 }
 
+std::pair<std::vector<TraceEvent>, std::vector<MemoryEvent>> Trace::take() && {
+    std::pair<std::vector<TraceEvent>, std::vector<MemoryEvent>> out{std::move(events_), std::move(memory_)};
+    events_.clear();
+    memory_.clear();
+    return out;
+}
+
 Trace Trace::of_rank(int32_t rank, int64_t lo, int64_t hi) const {
     const bool window = lo < hi;
     std::vector<TraceEvent> events;

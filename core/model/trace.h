@@ -136,6 +136,8 @@ public:
     int64_t begin_ns() const { return begin_ns_; }
     int64_t end_ns() const { return end_ns_; }
     std::vector<uint64_t> threads() const;  // CPU threads with events, ascending
+    // The events and memory moved out, the trace left empty: to merge traces without holding two copies.
+    std::pair<std::vector<TraceEvent>, std::vector<MemoryEvent>> take() &&;
     // One rank's events and memory (of a run of several ranks) as a trace of its own, its meta's ranks
     // {rank}; with lo < hi only the events starting in [lo, hi) and the memory events in it.
     Trace of_rank(int32_t rank, int64_t lo = 0, int64_t hi = 0) const;
