@@ -215,7 +215,8 @@ nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, con
     const nlohmann::json attention_json = c.attention ? print_attention(analysis) : nlohmann::json(nullptr);
     nlohmann::json collectives = nullptr;
     if (c.collectives) {
-        std::cout << format_collectives(analysis.collectives, c.rows) << format_overlap(analysis.overlap);
+        std::cout << format_collectives(analysis.collectives, c.rows) << format_overlap(analysis.overlap)
+                  << format_attention_comm(analysis.overlap.attention, c.rows);
         collectives = collectives_json(analysis.collectives, analysis.overlap);
     }
     nlohmann::json ranks = nullptr;

@@ -90,6 +90,15 @@ void CollectivesView::showRun(const NamedRun& run, bool) {
     for (const HtaOverlap& h : overlap.hta)
         text += tr(" Rank %1 as HolisticTraceAnalysis counts it: %2% of its communication hidden (kernels %3).")
                     .arg(h.rank).arg(h.pct, 0, 'f', 2).arg(QString::fromStdString(h.steps));
+    if (!overlap.attention.empty()) {
+        int64_t comm = 0, hidden = 0;
+        for (const AttentionComm& a : overlap.attention) {
+            comm += a.comm_ns;
+            hidden += a.hidden_ns;
+        }
+        text += tr(" %1 attention call(s) communicate (ring / context-parallel attention): %2 of their %3 of communication hidden.")
+                    .arg(overlap.attention.size()).arg(format_duration_ns(double(hidden)), format_duration_ns(double(comm)));
+    }
     summary_->setText(text);
     QStringList notes;
     for (const std::string& n : report_.notes) notes << QString::fromStdString(n);

@@ -1,6 +1,8 @@
 #include "analysis/comm_overlap.h"
 
 #include <algorithm>
+#include <cctype>
+#include <tuple>
 #include <climits>
 #include <cmath>
 #include <set>
@@ -202,12 +204,66 @@ std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<Kerne
 
 }  // namespace
 
-OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives) {
+namespace {
+
+// The attention calls' windows: the analysis's calls, and the outermost CPU ranges named like attention.
+std::vector<AttentionComm> attention_windows(const Trace& trace, const std::vector<AttentionInstance>& attention) {
+    std::vector<AttentionComm> out;
+    for (const AttentionInstance& a : attention)
+        if (!a.kernel_only && a.event >= 0) out.push_back({a.rank, trace.events()[size_t(a.event)].name.str(), a.event, a.start_ns, a.end_ns});
+    const auto& events = trace.events();
+    std::vector<char> inside(events.size(), 0);
+    for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEvent& e = events[i];
+        if (!nests_on_cpu(e)) continue;
+        const bool above = e.parent >= 0 && inside[size_t(e.parent)];
+        std::string name(e.name.view());
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        const bool attention_range = e.kind == EventKind::UserAnnotation && (name.find("attention") != std::string::npos || name.find("attn") != std::string::npos);
+        inside[i] = above || attention_range;
+        if (attention_range && !above) out.push_back({e.rank, e.name.str(), int32_t(i), e.start_ns, e.end_ns});
+    }
+    std::sort(out.begin(), out.end(), [](const AttentionComm& a, const AttentionComm& b) { return std::tie(a.start_ns, a.rank) < std::tie(b.start_ns, b.rank); });
+    return out;
+}
+
+// Each window's collectives (its rank's calls issued in it) against its rank's computation.
+void add_attention_comm(const Trace& trace, const CollectiveReport& collectives, const std::vector<AttentionInstance>& attention,
+                        const std::map<int32_t, std::vector<Span>>& comp, OverlapReport& out) {
+    std::map<int32_t, std::vector<const CollectiveCall*>> by_rank;  // in op start order
+    for (const CollectiveCall& c : collectives.calls)
+        if (c.op >= 0) by_rank[c.rank].push_back(&c);
+    for (auto& [rank, calls] : by_rank)
+        std::sort(calls.begin(), calls.end(), [](auto* a, auto* b) { return a->op_start_ns < b->op_start_ns; });
+    for (AttentionComm w : attention_windows(trace, attention)) {
+        const auto it = by_rank.find(w.rank);
+        if (it == by_rank.end()) continue;
+        const auto first = std::lower_bound(it->second.begin(), it->second.end(), w.start_ns, [](auto* c, int64_t t) { return c->op_start_ns < t; });
+        std::vector<Span> work;
+        for (auto c = first; c != it->second.end() && (*c)->op_start_ns < w.end_ns; ++c) {
+            ++w.collectives;
+            w.bytes += std::max<int64_t>((*c)->bytes, 0);
+            work.push_back({(*c)->start_ns, (*c)->end_ns});
+        }
+        if (w.collectives == 0) continue;
+        const Union u = merged(work);
+        w.comm_ns = length(u);
+        const auto c = comp.find(w.rank);
+        w.hidden_ns = c == comp.end() ? 0 : length_inside(u, c->second);
+        out.attention.push_back(std::move(w));
+    }
+}
+
+}  // namespace
+
+OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives,
+                           const std::vector<AttentionInstance>& attention) {
     OverlapReport out;
     std::set<int32_t> gpu_ranks;
+    std::map<int32_t, std::vector<Span>> comps;
     for (auto& [rank, w] : rank_work(trace, classes, collectives)) {
         if (w.comm.empty()) continue;
-        const std::vector<Span> comp = merged(w.comp);
+        const std::vector<Span>& comp = comps[rank] = merged(w.comp);
         out.rows.push_back(overlap_of(rank, -1, w, comp));
         std::set<int> steps;
         for (const auto& [s, k] : w.comm)
@@ -216,6 +272,29 @@ OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& c
         if (w.on_device) gpu_ranks.insert(rank);
     }
     if (!gpu_ranks.empty()) out.hta = hta_overlaps(trace, classes, gpu_ranks);
+    add_attention_comm(trace, collectives, attention, comps, out);
+    return out;
+}
+
+std::string format_attention_comm(const std::vector<AttentionComm>& calls, size_t rows) {
+    if (calls.empty()) return "";
+    int64_t comm = 0, hidden = 0;
+    for (const AttentionComm& a : calls) {
+        comm += a.comm_ns;
+        hidden += a.hidden_ns;
+    }
+    std::string out = printf_string("Attention calls that communicate (%zu; their collectives' work against the rank's computation): %s of %s hidden (%s)\n",
+                                    calls.size(), format_duration_ns(double(hidden)).c_str(), format_duration_ns(double(comm)).c_str(),
+                                    format_share(comm > 0 ? double(hidden) / double(comm) : 0).c_str());
+    out += printf_string("%-5s %-28s %12s %11s %10s %12s %12s %12s\n", "rank", "call", "duration", "collectives", "bytes", "communication",
+                         "hidden", "exposed");
+    for (size_t i = 0; i < calls.size() && i < rows; ++i) {
+        const AttentionComm& a = calls[i];
+        out += printf_string("%-5d %-28.28s %12s %11lld %10s %12s %12s %12s\n", a.rank, a.name.c_str(), format_duration_ns(double(a.end_ns - a.start_ns)).c_str(),
+                             (long long)a.collectives, format_bytes(a.bytes).c_str(), format_duration_ns(double(a.comm_ns)).c_str(),
+                             format_duration_ns(double(a.hidden_ns)).c_str(), format_duration_ns(double(a.exposed_ns())).c_str());
+    }
+    if (calls.size() > rows) out += printf_string("... %zu more (--rows)\n", calls.size() - rows);
     return out;
 }
 

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/attention.h"
 #include "analysis/collectives.h"
 #include "analysis/kernel_class.h"
 #include "model/trace.h"
@@ -49,13 +50,37 @@ struct HtaOverlap {
     bool operator==(const HtaOverlap&) const = default;
 };
 
+// An attention call and the communication it issues: context-parallel / ring attention passes K and V
+// around the ranks by send/recv or all_gather inside each call. The calls are the run's attention calls
+// (analysis/attention.h) and the record_function ranges named like attention ("ring_attention",
+// "attn"), outermost per thread; their communication, the collectives their rank issued in the call's
+// span, measured as the overlap is (against the rank's computation).
+struct AttentionComm {
+    int32_t rank = -1;
+    std::string name;         // the call's op or range
+    int32_t event = -1;       // index into the trace's events
+    int64_t start_ns = 0, end_ns = 0;
+    int64_t collectives = 0;  // calls issued in it
+    int64_t bytes = 0;        // their bytes (those known)
+    int64_t comm_ns = 0;      // the union of their work
+    int64_t hidden_ns = 0;    // ... under computation
+    int64_t exposed_ns() const { return comm_ns - hidden_ns; }
+    bool operator==(const AttentionComm&) const = default;
+};
+
 struct OverlapReport {
     std::vector<CommOverlap> rows;  // per rank: the whole trace, then its steps in order
     std::vector<HtaOverlap> hta;    // per GPU rank with communication
+    std::vector<AttentionComm> attention;  // attention calls that communicate, in trace order
     bool operator==(const OverlapReport&) const = default;
 };
 
-OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives);
+// attention: the run's attention calls (analysis/attention.h), for the calls' communication; may be empty.
+OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives,
+                           const std::vector<AttentionInstance>& attention = {});
+
+// The attention calls' communication as text (nothing when none communicates).
+std::string format_attention_comm(const std::vector<AttentionComm>& calls, size_t rows);
 
 // The rows as a text table for attnwb inspect --collectives.
 std::string format_overlap(const OverlapReport& report);

@@ -22,8 +22,8 @@ RunAnalysis analyze_run(const Trace& trace, const RunSpec* spec) {
     a.capture = graph_capture_summary(trace);
     a.quality = trace_quality(trace);
     a.collectives = collective_report(trace, classes);
-    a.overlap = comm_overlap(trace, classes, a.collectives);
     std::tie(a.operators, a.attention) = second.get();
+    a.overlap = comm_overlap(trace, classes, a.collectives, a.attention);
     set_step_gpu_time(a.attention, a.gpu);
     return a;
 }

@@ -81,7 +81,12 @@ json collectives_json(const CollectiveReport& r, const OverlapReport& overlap) {
                         {"exposed_by_collective_ns", o.exposed_by_collective}});
     for (const HtaOverlap& h : overlap.hta)
         hta.push_back({{"rank", h.rank}, {"steps", h.steps}, {"comm_ns", h.comm_ns}, {"hidden_ns", h.hidden_ns}, {"comp_comm_overlap_pctg", h.pct}});
-    return {{"calls", calls}, {"per_rank", per_rank}, {"straggler", straggler}, {"ranks", ranks}, {"steps", r.steps},
+    json attention = json::array();
+    for (const AttentionComm& a : overlap.attention)
+        attention.push_back({{"rank", a.rank}, {"name", a.name}, {"start_ns", a.start_ns}, {"duration_ns", a.end_ns - a.start_ns},
+                             {"collectives", a.collectives}, {"bytes", a.bytes}, {"comm_ns", a.comm_ns}, {"hidden_ns", a.hidden_ns},
+                             {"exposed_ns", a.exposed_ns()}});
+    return {{"calls", calls}, {"per_rank", per_rank}, {"attention", attention}, {"straggler", straggler}, {"ranks", ranks}, {"steps", r.steps},
             {"overlap", rows}, {"overlap_hta", hta}, {"notes", r.notes}, {"clock_disagreements", r.clock_disagreements}};
 }
 

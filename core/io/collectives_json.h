@@ -1,7 +1,8 @@
 // JSON for the collectives across ranks and the communication's overlap (analysis/collectives.h,
 // analysis/comm_overlap.h), as attnwb inspect --collectives --json writes them beside gpu_breakdown:
 // calls[] (matched across ranks, each with ranks[] of start, duration and wait), per_rank[] (every
-// call on every rank), straggler, ranks[], overlap[] (step -1: the whole trace), overlap_hta[], notes;
+// call on every rank), attention[] (attention calls and the communication they issue), straggler, ranks[],
+// overlap[] (step -1: the whole trace), overlap_hta[], notes;
 // and the ranks compared in one step (analysis/rank_comparison.h).
 // Times in ns on the trace's clock (like the file's ts), bandwidths in GB/s (1e9 bytes per second).
 #pragma once

@@ -197,6 +197,23 @@ TEST(Collectives, ARingAttentionsTransfersAreHiddenInPart) {
         }
     }
     EXPECT_TRUE(a.overlap.hta.empty());  // no GPU: HTA's figure does not apply
+    // Each ring_attention range (4 ranks x 3 steps) issues its rank's 6 sends and 6 recvs of K or V (64 KiB each);
+    // all of a rank's collectives are in them, so the calls' communication and hidden time add up to the rank's.
+    ASSERT_EQ(a.overlap.attention.size(), 12u);
+    std::map<int32_t, std::pair<int64_t, int64_t>> by_rank;
+    for (const AttentionComm& call : a.overlap.attention) {
+        EXPECT_EQ(call.name, "ring_attention");
+        EXPECT_EQ(call.collectives, 12);
+        EXPECT_EQ(call.bytes, 12 * 65536);
+        EXPECT_LE(call.hidden_ns, call.comm_ns);
+        by_rank[call.rank].first += call.comm_ns;
+        by_rank[call.rank].second += call.hidden_ns;
+    }
+    for (const CommOverlap& o : a.overlap.rows) {
+        if (o.step >= 0) continue;
+        EXPECT_EQ(by_rank[o.rank].first, o.comm_ns) << "rank " << o.rank;
+        EXPECT_EQ(by_rank[o.rank].second, o.hidden_ns) << "rank " << o.rank;
+    }
 }
 
 // The hand-made 2-rank NCCL fixture (record_param_comms with its sizes, one ncclDevKernel each): the call

@@ -197,4 +197,38 @@ TEST(RankRuns, ClocksThatDisagreeAreAlignedOnTheCollectives) {
     EXPECT_TRUE(gloo.run->trace.meta().clock_offsets_ns.empty());
 }
 
+// A collective one rank did not record (its last all_gather cut from rank 3's file): the others' is still
+// matched among themselves, and the note says which ranks hold how many calls; nothing is renumbered.
+TEST(RankRuns, ACollectiveOnSomeRanksOnlyIsMatchedAmongThemAndSaid) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("awb-onerank-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    for (int r = 0; r < 4; ++r) {
+        const std::string name = "rank" + std::to_string(r) + ".json";
+        std::ifstream in(test::trace_fixture("gloo/straggler/" + name));
+        nlohmann::json j = nlohmann::json::parse(in);
+        if (r == 3) {
+            auto& events = j["traceEvents"];
+            for (const char* cut : {"c10d::_allgather_base_", "gloo:all_gather"}) {
+                size_t last = events.size();
+                for (size_t i = 0; i < events.size(); ++i)
+                    if (events[i].value("name", "") == cut) last = i;
+                ASSERT_LT(last, events.size());
+                events.erase(events.begin() + ptrdiff_t(last));
+            }
+        }
+        std::ofstream(dir / name) << j.dump();
+    }
+    const ResultsFile f = open_results_file(dir.string());
+    std::filesystem::remove_all(dir);
+    EXPECT_EQ(f.run->trace.meta().ranks, (std::vector<int32_t>{0, 1, 2, 3}));
+    const CollectiveReport r = collective_report(f.run->trace);
+    ASSERT_EQ(r.matched.size(), 6u);
+    const MatchedCollective& last = *std::max_element(r.matched.begin(), r.matched.end(), [](const auto& a, const auto& b) { return a.first_ns < b.first_ns; });
+    EXPECT_EQ(last.name, "all_gather");
+    EXPECT_EQ(last.ranks.size(), 3u);  // ranks 0-2
+    ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_NE(r.notes[0].find("process group 0: the ranks hold different numbers of calls (rank 0: 6, rank 1: 6, rank 2: 6, rank 3: 5)"),
+              std::string::npos) << r.notes[0];
+}
+
 }  // namespace rank_runs_test
