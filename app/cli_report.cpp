@@ -91,7 +91,7 @@ int run(const ReportCommand& c) {
     Explanation x = measured ? explain(m) : Explanation{};
     // A report file's own findings stand for the rules that need its events.
     static const std::set<std::string> kRunRules = {"score-matrix", "layout-copies", "fragmentation", "dispatch-bound",
-                                                    "straggler", "exposed-communication", "latency-bound"};
+                                                    "straggler", "exposed-communication", "latency-bound", "low-bandwidth"};
     for (const auto& f : in.run_findings)
         if (kRunRules.count(f.rule)) x.findings.push_back(f);
     std::stable_sort(x.findings.begin(), x.findings.end(), [](const Finding& a, const Finding& b) { return a.weight > b.weight; });

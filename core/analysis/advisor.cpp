@@ -541,7 +541,7 @@ std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) 
         layout_copies(*in.run, rows, t, out);
         fragmentation(*in.run, rows, t, out);
         if (!graph_capture(analysis, out)) dispatch_bound(*in.run, rows, t, out);
-        collective_findings(in.run->trace, analysis, out);
+        collective_findings(in.run->trace, analysis, out, in.run->environment.device_name);
     }
     if (in.bench) {
         cold_start(*in.bench, t, out);

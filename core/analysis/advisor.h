@@ -17,7 +17,7 @@ struct Finding {
     std::string rule;                   // "score-matrix", "materialised-scores", "layout-copies", "fragmentation",
                                         // "dispatch-bound", "cold-start", "length-sensitivity", "profiler-distortion",
                                         // "precision", "graph-capture", "straggler", "exposed-communication",
-                                        // "latency-bound" (collective_findings.h)
+                                        // "latency-bound", "low-bandwidth" (collective_findings.h)
     std::string title;                  // one line: what was observed
     std::vector<std::string> evidence;  // the rows, events and figures it rests on
     std::string action;                 // what to do about it

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "model/device_roofs.h"
 #include "model/printf_string.h"
 #include "model/recorded_steps.h"
 #include "model/units.h"
@@ -127,14 +128,48 @@ void latency_bound(const CollectiveReport& r, const std::map<int32_t, int64_t>& 
     }
 }
 
+// A group within one node: at most 8 ranks, all in one block of 8 (how launchers number a node's GPUs).
+bool within_a_node(const std::vector<int32_t>& ranks) {
+    if (ranks.empty() || ranks.size() > 8) return false;
+    return std::all_of(ranks.begin(), ranks.end(), [&](int32_t r) { return r / 8 == ranks.front() / 8; });
+}
+
+void low_bandwidth(const CollectiveReport& r, const std::string& device, const CollectiveThresholds& t, std::vector<Finding>& out) {
+    const DeviceRoof* roof = device.empty() ? nullptr : find_device_roof(device);
+    if (!roof || roof->link_gb_s <= 0) return;
+    std::vector<double> busbw;
+    for (const MatchedCollective& m : r.matched) {
+        if (m.bytes < t.large_bytes || m.busbw_gbps() <= 0 || m.name == "send_recv") continue;
+        const CollectiveCall& first = r.calls[size_t(m.ranks.front().call)];
+        if (within_a_node(first.group_ranks)) busbw.push_back(m.busbw_gbps());
+    }
+    if (busbw.empty()) return;
+    std::nth_element(busbw.begin(), busbw.begin() + ptrdiff_t(busbw.size() / 2), busbw.end());
+    const double median = busbw[busbw.size() / 2];
+    if (median >= t.link_share * roof->link_gb_s) return;
+    Finding f;
+    f.rule = "low-bandwidth";
+    f.weight = 1.0 - median / roof->link_gb_s;
+    f.title = printf_string("Large collectives within a node move %.1f GB/s of bus bandwidth (median of %zu), %s of the %s's NVLink (%.0f GB/s a direction)",
+                            median, busbw.size(), format_share(median / roof->link_gb_s).c_str(), std::string(roof->name).c_str(), roof->link_gb_s);
+    f.evidence.push_back(printf_string("collectives of %s or more over groups of at most 8 ranks in one block of 8, bus bandwidth as nccl-tests counts it "
+                                       "over the transfer time (the shortest rank's duration)", format_bytes(t.large_bytes).c_str()));
+    f.action = "Check what the collectives go through: NCCL_DEBUG=INFO says the transport (P2P/NVLink, SHM, NET); a PCIe board or "
+               "a group that spans nodes has less bandwidth than NVLink (then this is expected). Otherwise look at the NCCL algorithm "
+               "and protocol (the kernel names say them), NCCL_P2P_DISABLE or NCCL_NVLS_ENABLE settings, and other traffic on the links.";
+    out.push_back(std::move(f));
+}
+
 }  // namespace
 
-void collective_findings(const Trace& trace, const RunAnalysis& analysis, std::vector<Finding>& out, const CollectiveThresholds& t) {
+void collective_findings(const Trace& trace, const RunAnalysis& analysis, std::vector<Finding>& out, const std::string& device,
+                         const CollectiveThresholds& t) {
     if (analysis.collectives.calls.empty()) return;
     const std::map<int32_t, int64_t> steps = step_ns_by_rank(trace);
     straggler(analysis.collectives, median_step(steps), t, out);
     exposed(analysis.overlap, steps, analysis.collectives.steps, t, out);
     latency_bound(analysis.collectives, steps, t, out);
+    low_bandwidth(analysis.collectives, device, t, out);
 }
 
 }  // namespace awb

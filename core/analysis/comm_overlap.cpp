@@ -170,7 +170,9 @@ std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<Kerne
         if (e.correlation_id > 0 && e.kind == EventKind::Runtime) h.launch_start.emplace(e.correlation_id, e.start_ns);
     }
     std::vector<HtaOverlap> out;
-    for (const auto& [rank, h] : ranks) {
+    for (const auto& entry : ranks) {
+        const HtaRank& h = entry.second;  // a named reference: lambdas below capture it (clang 14 cannot capture a binding)
+        const int32_t rank = entry.first;
         const bool filter = h.step_names.size() >= 2;
         auto us = [&](int64_t t, bool up) {  // whole microseconds of the file's clock, as HTA rounds them
             if (!h.fractional) return t;

@@ -20,6 +20,7 @@ struct DeviceRoof {
     double fp16_tflops;
     double fp8_tflops;           // 0: none
     double memory_tb_s;
+    double link_gb_s;            // one direction of the GPU's NVLink / Infinity Fabric to its peers, GB/s; 0: none (PCIe)
     std::string_view source;
 };
 

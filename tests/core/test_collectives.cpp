@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/collective_diff.h"
+#include "analysis/collective_findings.h"
 #include "analysis/collectives.h"
 #include "analysis/comm_overlap.h"
 #include "analysis/kernel_class.h"
@@ -309,6 +310,48 @@ TEST(Collectives, TheSlowestRankAndWhereItSpendsMore) {
     EXPECT_GE(compare_ranks(f.run->trace, a).step, 2);
     const ResultsFile one = open_results_file(test::trace_fixture("kineto_gpu_2x.json"));
     EXPECT_EQ(compare_ranks(one.run->trace, analyze_run(*one.run)).step, -1);
+}
+
+// Large all-reduces within a node far under the GPU's NVLink: said for an H100 (450 GB/s a direction),
+// not for a PCIe board (no link in the table), a group spanning two blocks of 8, or small messages.
+TEST(Collectives, LargeCollectivesFarUnderTheLinkAreSaid) {
+    auto analysis_with = [](std::vector<int32_t> group, int64_t bytes) {
+        RunAnalysis a;
+        for (int32_t r : group) {
+            CollectiveCall c;
+            c.rank = r;
+            c.name = "all_reduce";
+            c.group = "0";
+            c.group_ranks = group;
+            c.bytes = bytes;
+            c.start_ns = 0;
+            c.end_ns = 10'000'000;
+            a.collectives.calls.push_back(c);
+        }
+        MatchedCollective m;
+        m.name = "all_reduce";
+        m.group = "0";
+        m.bytes = bytes;
+        m.group_size = int(group.size());
+        m.transfer_ns = 10'000'000;  // 64 MiB in 10 ms: 6.7 GB/s of algorithm, 11.7 GB/s of bus bandwidth over 8 ranks
+        for (size_t i = 0; i < group.size(); ++i) m.ranks.push_back({group[i], int32_t(i), 0, 10'000'000, 0});
+        a.collectives.matched.push_back(m);
+        return a;
+    };
+    const std::vector<int32_t> node = {0, 1, 2, 3, 4, 5, 6, 7}, spanning = {4, 5, 6, 7, 8, 9, 10, 11};
+    auto rules = [](const RunAnalysis& a, const std::string& device) {
+        std::vector<Finding> out;
+        collective_findings(Trace(), a, out, device);
+        std::vector<std::string> names;
+        for (const Finding& f : out) names.push_back(f.rule);
+        return names;
+    };
+    const RunAnalysis slow = analysis_with(node, int64_t(64) << 20);
+    EXPECT_EQ(rules(slow, "NVIDIA H100 80GB HBM3"), std::vector<std::string>{"low-bandwidth"});
+    EXPECT_TRUE(rules(slow, "NVIDIA H100 PCIe").empty());
+    EXPECT_TRUE(rules(slow, "").empty());
+    EXPECT_TRUE(rules(analysis_with(spanning, int64_t(64) << 20), "NVIDIA H100 80GB HBM3").empty());
+    EXPECT_TRUE(rules(analysis_with(node, int64_t(1) << 20), "NVIDIA H100 80GB HBM3").empty());
 }
 
 }  // namespace collectives_test
