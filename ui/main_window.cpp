@@ -111,15 +111,9 @@ MainWindow::MainWindow(QWidget* parent)
     auto* compare_dock = dock(tr("Compare runs"), "compare", in_scroll_area(comparison_), Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", in_scroll_area(chart_), Qt::BottomDockWidgetArea);
     snapshot_dock_ = dock(tr("Memory snapshot"), "memory-snapshot", in_scroll_area(snapshot_), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(op_dock, findings_dock);
-    tabifyDockWidget(findings_dock, kernel_dock);
-    tabifyDockWidget(kernel_dock, attention_dock);
-    tabifyDockWidget(attention_dock, gpu_dock);
-    tabifyDockWidget(gpu_dock, collectives_dock);
-    tabifyDockWidget(collectives_dock, ranks_dock);
-    tabifyDockWidget(ranks_dock, compare_dock);
-    tabifyDockWidget(compare_dock, chart_dock);
-    tabifyDockWidget(chart_dock, snapshot_dock_);
+    // The bottom docks as tabs, in this order.
+    QDockWidget* const bottom[] = {op_dock, findings_dock, kernel_dock, attention_dock, gpu_dock, collectives_dock, ranks_dock, compare_dock, chart_dock, snapshot_dock_};
+    for (size_t i = 1; i < std::size(bottom); ++i) tabifyDockWidget(bottom[i - 1], bottom[i]);
     op_dock->raise();
     default_docks_ = {run_dock, op_dock};
     // The comparison (verdict, a table of rows, two timelines) and the memory snapshot (a chart over its

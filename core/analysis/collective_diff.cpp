@@ -13,26 +13,6 @@ namespace {
 
 using Key = std::pair<std::string, std::string>;
 
-std::map<Key, CollectiveKindSum> sums_of(const CollectiveReport& r) {
-    std::map<Key, CollectiveKindSum> out;
-    std::map<Key, int64_t> known;
-    for (const MatchedCollective& m : r.matched) {
-        CollectiveKindSum& s = out[{m.name, m.group}];
-        ++s.count;
-        s.bytes += std::max<int64_t>(m.bytes, 0);
-        s.transfer_ns += m.transfer_ns;
-        s.skew_ns += m.skew_ns;
-        for (const RankArrival& a : m.ranks) s.wait_ns += a.wait_ns;
-        if (m.busbw_gbps() > 0) {
-            s.busbw_gbps += m.busbw_gbps();
-            ++known[{m.name, m.group}];
-        }
-    }
-    for (auto& [k, s] : out)
-        if (known[k] > 0) s.busbw_gbps /= double(known[k]);
-    return out;
-}
-
 std::string delta(int64_t a, int64_t b) {
     const int64_t d = b - a;
     return (d > 0 ? "+" : d < 0 ? "-" : "") + format_duration_ns(double(std::llabs(d)));
@@ -45,8 +25,8 @@ CollectiveDiff diff_collectives(const CollectiveReport& a, const OverlapReport& 
     d.straggler_a = a.straggler;
     d.straggler_b = b.straggler;
     std::map<Key, CollectiveDiffRow> rows;
-    for (const auto& [k, s] : sums_of(a)) rows[k] = {k.first, k.second, s, {}};
-    for (const auto& [k, s] : sums_of(b)) {
+    for (const auto& [k, s] : collective_sums(a)) rows[k] = {k.first, k.second, s, {}};
+    for (const auto& [k, s] : collective_sums(b)) {
         auto [it, added] = rows.try_emplace(k, CollectiveDiffRow{k.first, k.second, {}, s});
         if (!added) it->second.b = s;
     }

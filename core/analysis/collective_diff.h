@@ -13,12 +13,6 @@
 
 namespace awb {
 
-struct CollectiveKindSum {
-    int64_t count = 0, bytes = 0, transfer_ns = 0, skew_ns = 0, wait_ns = 0;
-    double busbw_gbps = 0;  // the mean over its collectives with a known size
-    bool operator==(const CollectiveKindSum&) const = default;
-};
-
 struct CollectiveDiffRow {
     std::string name, group;
     CollectiveKindSum a, b;

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,15 @@ struct CollectiveReport {
 // How far before its last rank's arrival a collective may seem to end on a rank before the ranks'
 // clocks are said to disagree (timestamps of whole microseconds, hosts' clocks a few us apart).
 inline constexpr int64_t kClockSlackNs = 50'000;
+
+// The matched collectives of one kind (name and process group) summed: how many, their bytes, transfer
+// time, skew and every rank's wait, and their mean bus bandwidth (over those with a known size).
+struct CollectiveKindSum {
+    int64_t count = 0, bytes = 0, transfer_ns = 0, skew_ns = 0, wait_ns = 0;
+    double busbw_gbps = 0;
+    bool operator==(const CollectiveKindSum&) const = default;
+};
+std::map<std::pair<std::string, std::string>, CollectiveKindSum> collective_sums(const CollectiveReport& report);
 
 CollectiveReport collective_report(const Trace& trace);
 // The same with the trace's kernel classes already computed (kernel_classes(trace)).

@@ -23,35 +23,37 @@ std::string waits_text(const MatchedCollective& m) {
 
 // One line per kind of collective (name and group): how many, how big, how fast, how much waiting.
 std::string by_kind(const CollectiveReport& r) {
-    struct Sum {
-        int64_t count = 0, bytes = 0, transfer = 0, skew = 0, wait = 0;
-        double busbw = 0;
-        int64_t busbw_n = 0;
-    };
-    std::map<std::pair<std::string, std::string>, Sum> sums;
-    for (const MatchedCollective& m : r.matched) {
-        Sum& s = sums[{m.name, m.group}];
-        ++s.count;
-        s.bytes += std::max<int64_t>(m.bytes, 0);
-        s.transfer += m.transfer_ns;
-        s.skew += m.skew_ns;
-        for (const RankArrival& a : m.ranks) s.wait += a.wait_ns;
-        if (m.busbw_gbps() > 0) {
-            s.busbw += m.busbw_gbps();
-            ++s.busbw_n;
-        }
-    }
     std::string out = printf_string("%-16s %-6s %6s %12s %14s %14s %14s %14s\n", "collective", "group", "calls", "bytes", "transfer", "mean busbw",
                                     "skew", "waits (all)");
-    for (const auto& [key, s] : sums)
+    for (const auto& [key, s] : collective_sums(r))
         out += printf_string("%-16s %-6s %6lld %12s %14s %14s %14s %14s\n", key.first.c_str(), key.second.empty() ? "?" : key.second.c_str(),
-                             (long long)s.count, format_bytes(s.bytes).c_str(), format_duration_ns(double(s.transfer)).c_str(),
-                             bandwidth(s.busbw_n ? s.busbw / double(s.busbw_n) : 0).c_str(), format_duration_ns(double(s.skew)).c_str(),
-                             format_duration_ns(double(s.wait)).c_str());
+                             (long long)s.count, format_bytes(s.bytes).c_str(), format_duration_ns(double(s.transfer_ns)).c_str(),
+                             bandwidth(s.busbw_gbps).c_str(), format_duration_ns(double(s.skew_ns)).c_str(),
+                             format_duration_ns(double(s.wait_ns)).c_str());
     return out;
 }
 
 }  // namespace
+
+std::map<std::pair<std::string, std::string>, CollectiveKindSum> collective_sums(const CollectiveReport& r) {
+    std::map<std::pair<std::string, std::string>, CollectiveKindSum> out;
+    std::map<std::pair<std::string, std::string>, int64_t> known;
+    for (const MatchedCollective& m : r.matched) {
+        CollectiveKindSum& s = out[{m.name, m.group}];
+        ++s.count;
+        s.bytes += std::max<int64_t>(m.bytes, 0);
+        s.transfer_ns += m.transfer_ns;
+        s.skew_ns += m.skew_ns;
+        for (const RankArrival& a : m.ranks) s.wait_ns += a.wait_ns;
+        if (m.busbw_gbps() > 0) {
+            s.busbw_gbps += m.busbw_gbps();
+            ++known[{m.name, m.group}];
+        }
+    }
+    for (auto& [k, s] : out)
+        if (known[k] > 0) s.busbw_gbps /= double(known[k]);
+    return out;
+}
 
 std::string format_collectives(const CollectiveReport& r, size_t rows) {
     if (r.calls.empty()) return "Collectives: none in the trace (no c10d::*, record_param_comms, nccl:* / gloo:* or communication kernels)\n";
