@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -15,6 +16,16 @@ namespace {
 std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 std::string ranks_text(const std::vector<int32_t>& ranks);
+
+// "12.5 min", "3.4 hours", "401 days" for how far apart two files' events lie.
+std::string gap_text(int64_t ns) {
+    const double s = double(ns) / 1e9;
+    char buf[48];
+    if (s >= 2 * 86400) std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
+    else if (s >= 2 * 3600) std::snprintf(buf, sizeof buf, "%.1f hours", s / 3600);
+    else std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+    return buf;
+}
 
 // What a run holds so far, to test the next file against.
 struct RunSoFar {
@@ -48,7 +59,7 @@ struct RunSoFar {
         if (!p.trace.events().empty() && begin_ns <= end_ns) {
             const int64_t gap = std::max(p.trace.begin_ns() - end_ns, begin_ns - p.trace.end_ns());
             if (gap > kSameRunClockGapNs)
-                return "its events lie " + format_duration_ns(double(gap)) + " from the others' (another clock, or another recording)";
+                return "its events lie " + gap_text(gap) + " from the others' (another clock, or another recording)";
         }
         if (p.rank >= 0 && ranks.count(p.rank))
             return "rank " + std::to_string(p.rank) + " is already " + file_name(paths[ranks.at(p.rank)]);
