@@ -6,12 +6,13 @@
 #include <map>
 
 #include "format_qt.h"
+#include "model/units.h"
 
 namespace awb::ui {
 
 namespace {
 
-QString bandwidth(double gbps) { return gbps > 0 ? QStringLiteral("%1 GB/s").arg(gbps, 0, 'f', gbps < 10 ? 2 : 1) : QStringLiteral("-"); }
+QString bandwidth(double gbps) { return QString::fromStdString(format_gb_s(gbps)); }
 
 QString step_text(int step) { return step < 0 ? QStringLiteral("all") : QStringLiteral("#%1").arg(step); }
 

@@ -20,6 +20,7 @@
 #include "background.h"
 #include "comparison_model.h"
 #include "format_qt.h"
+#include "model/units.h"
 #include "run_modules.h"
 #include "scroll_area.h"
 #include "table_columns.h"
@@ -51,7 +52,7 @@ QStandardItem* name_cell(const QString& text) {
     return item;
 }
 
-QString signed_duration(double ns) { return (ns > 0 ? QStringLiteral("+") : QString()) + format_duration_ns(ns); }
+QString signed_duration(double ns) { return QString::fromStdString(format_signed_duration_ns(ns)); }
 
 // The advisor's findings of A and B side by side: what B no longer has, what is new in B, what both have.
 QString findings_html(const std::vector<Finding>& a, const std::vector<Finding>& b) {

@@ -10,18 +10,18 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cstdlib>
 #include <set>
 
 #include "background.h"
 #include "format_qt.h"
+#include "model/units.h"
 #include "table_columns.h"
 
 namespace awb::ui {
 
 namespace {
 
-QString signed_duration(int64_t ns) { return (ns >= 0 ? QStringLiteral("+") : QStringLiteral("-")) + format_duration_ns(double(std::llabs(ns))); }
+QString signed_duration(int64_t ns) { return QString::fromStdString(format_signed_duration_ns(double(ns))); }
 
 }  // namespace
 

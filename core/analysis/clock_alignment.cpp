@@ -1,15 +1,17 @@
 #include "analysis/clock_alignment.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 #include "analysis/kernel_class.h"
+#include "model/bench_stats.h"
 #include "model/units.h"
 
 namespace awb {
 
 std::map<int32_t, int64_t> rank_clock_offsets(const CollectiveReport& report) {
-    std::map<int32_t, std::vector<int64_t>> differences;
+    std::map<int32_t, std::vector<double>> differences;
     int32_t reference = INT32_MAX;
     for (const CollectiveCall& c : report.calls) reference = std::min(reference, c.rank);
     for (const MatchedCollective& m : report.matched) {
@@ -18,13 +20,10 @@ std::map<int32_t, int64_t> rank_clock_offsets(const CollectiveReport& report) {
         if (ref == m.ranks.end()) continue;
         const int64_t ref_end = ref->start_ns + ref->duration_ns;
         for (const RankArrival& a : m.ranks)
-            if (a.rank != reference) differences[a.rank].push_back(ref_end - (a.start_ns + a.duration_ns));
+            if (a.rank != reference) differences[a.rank].push_back(double(ref_end - (a.start_ns + a.duration_ns)));
     }
     std::map<int32_t, int64_t> out;
-    for (auto& [rank, d] : differences) {
-        std::nth_element(d.begin(), d.begin() + ptrdiff_t(d.size() / 2), d.end());
-        out[rank] = d[d.size() / 2];
-    }
+    for (const auto& [rank, d] : differences) out[rank] = int64_t(std::llround(quantile(d, 0.5)));
     return out;
 }
 

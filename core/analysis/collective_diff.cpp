@@ -13,10 +13,7 @@ namespace {
 
 using Key = std::pair<std::string, std::string>;
 
-std::string delta(int64_t a, int64_t b) {
-    const int64_t d = b - a;
-    return (d > 0 ? "+" : d < 0 ? "-" : "") + format_duration_ns(double(std::llabs(d)));
-}
+std::string delta(int64_t a, int64_t b) { return format_signed_duration_ns(double(b - a)); }
 
 }  // namespace
 
@@ -57,8 +54,8 @@ std::string format_collective_diff(const CollectiveDiff& d, size_t rows) {
         const CollectiveDiffRow& r = d.rows[i];
         out += printf_string("%-16s %-6s %7lld %7lld %12s %12s %12s %12s %12s %12s %12s\n", r.name.c_str(), r.group.empty() ? "?" : r.group.c_str(),
                              (long long)r.a.count, (long long)r.b.count, format_duration_ns(double(r.a.transfer_ns)).c_str(),
-                             format_duration_ns(double(r.b.transfer_ns)).c_str(), printf_string("%.2f GB/s", r.a.busbw_gbps).c_str(),
-                             printf_string("%.2f GB/s", r.b.busbw_gbps).c_str(), format_duration_ns(double(r.a.wait_ns)).c_str(),
+                             format_duration_ns(double(r.b.transfer_ns)).c_str(), format_gb_s(r.a.busbw_gbps).c_str(),
+                             format_gb_s(r.b.busbw_gbps).c_str(), format_duration_ns(double(r.a.wait_ns)).c_str(),
                              format_duration_ns(double(r.b.wait_ns)).c_str(), delta(r.a.wait_ns, r.b.wait_ns).c_str());
     }
     out += printf_string("straggler: A %s, B %s\n", d.straggler_a < 0 ? "none" : ("rank " + std::to_string(d.straggler_a)).c_str(),

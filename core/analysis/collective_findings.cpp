@@ -1,8 +1,10 @@
 #include "analysis/collective_findings.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
+#include "model/bench_stats.h"
 #include "model/device_roofs.h"
 #include "model/printf_string.h"
 #include "model/recorded_steps.h"
@@ -12,26 +14,26 @@ namespace awb {
 
 namespace {
 
-// Each rank's median ProfilerStep (its steps' spans on the CPU); the rank's span of events without steps.
+// Each rank's median ProfilerStep (its steps' spans on the CPU); the trace's span for a rank without steps.
 std::map<int32_t, int64_t> step_ns_by_rank(const Trace& trace) {
-    std::map<int32_t, std::vector<int64_t>> steps;
-    for (size_t i : step_span_events(trace)) steps[trace.events()[i].rank].push_back(trace.events()[i].duration_ns());
     std::map<int32_t, int64_t> out;
-    for (auto& [rank, d] : steps) {
-        std::nth_element(d.begin(), d.begin() + ptrdiff_t(d.size() / 2), d.end());
-        out[rank] = d[d.size() / 2];
+    const StepSpans steps(trace);
+    for (const auto& [rank, spans] : steps.by_rank()) {
+        std::vector<double> d;
+        for (const StepSpans::Span& s : spans) d.push_back(double(s.end_ns - s.start_ns));
+        out[rank] = int64_t(std::llround(quantile(d, 0.5)));
     }
-    if (out.empty())
-        for (const TraceEvent& e : trace.events()) out[e.rank] = std::max<int64_t>(out[e.rank], trace.end_ns() - trace.begin_ns());
+    if (out.empty()) {
+        const std::vector<int32_t> ranks = trace.meta().ranks.empty() ? std::vector<int32_t>{-1} : trace.meta().ranks;
+        for (int32_t r : ranks) out[r] = trace.end_ns() - trace.begin_ns();
+    }
     return out;
 }
 
 int64_t median_step(const std::map<int32_t, int64_t>& steps) {
-    std::vector<int64_t> v;
-    for (const auto& [rank, ns] : steps) v.push_back(ns);
-    if (v.empty()) return 0;
-    std::nth_element(v.begin(), v.begin() + ptrdiff_t(v.size() / 2), v.end());
-    return v[v.size() / 2];
+    std::vector<double> v;
+    for (const auto& [rank, ns] : steps) v.push_back(double(ns));
+    return v.empty() ? 0 : int64_t(std::llround(quantile(v, 0.5)));
 }
 
 void straggler(const CollectiveReport& r, int64_t step_ns, const CollectiveThresholds& t, std::vector<Finding>& out) {
@@ -144,8 +146,7 @@ void low_bandwidth(const CollectiveReport& r, const std::string& device, const C
         if (within_a_node(first.group_ranks)) busbw.push_back(m.busbw_gbps());
     }
     if (busbw.empty()) return;
-    std::nth_element(busbw.begin(), busbw.begin() + ptrdiff_t(busbw.size() / 2), busbw.end());
-    const double median = busbw[busbw.size() / 2];
+    const double median = quantile(busbw, 0.5);
     if (median >= t.link_share * roof->link_gb_s) return;
     Finding f;
     f.rule = "low-bandwidth";

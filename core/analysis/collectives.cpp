@@ -10,6 +10,8 @@
 
 #include "analysis/collectives_detail.h"
 #include "analysis/kernel_class.h"
+#include "analysis/trace_links.h"
+#include "model/recorded_steps.h"
 
 namespace awb {
 
@@ -240,20 +242,15 @@ namespace {
 // carry the transfer; a call with none keeps every kernel it launched. Kernels of no call that are
 // communication (launched before the trace began, or by a custom all-reduce outside any c10d op)
 // become calls of their own, named by their record or their name.
-void link_kernels(const Trace& trace, FoundCalls& found, const std::vector<KernelClass>& classes) {
+void link_kernels(const Trace& trace, FoundCalls& found, const std::vector<KernelClass>& classes, const LaunchCalls& launches) {
     const auto& events = trace.events();
-    std::unordered_map<int64_t, int32_t> launches;  // link_key(rank, correlation) -> runtime call
-    for (size_t i = 0; i < events.size(); ++i)
-        if (events[i].kind == EventKind::Runtime && events[i].device == DeviceKind::CPU && events[i].correlation_id > 0)
-            launches.emplace(link_key(events[i].rank, events[i].correlation_id), int32_t(i));
     std::vector<std::vector<int32_t>> comm(found.calls.size()), other(found.calls.size());
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& k = events[i];
         if (!is_device_work(k)) continue;
         const bool is_comm = classes[i] == KernelClass::Communication;
-        int32_t call = -1;
-        if (const auto it = launches.find(link_key(k.rank, k.correlation_id)); k.correlation_id > 0 && it != launches.end())
-            call = found.call_of[size_t(it->second)];
+        const int32_t launch = launches.of(k);
+        const int32_t call = launch >= 0 ? found.call_of[size_t(launch)] : -1;
         if (call >= 0) {
             (is_comm ? comm : other)[size_t(call)].push_back(int32_t(i));
         } else if (is_comm) {
@@ -359,25 +356,17 @@ void fill_sizes(const Trace& trace, FoundCalls& found, const TraceMeta& meta) {
     }
 }
 
-// Each call's step: the ProfilerStep#k of its rank whose span holds the call's op (any thread).
+// Each call's step: the ProfilerStep#k of its rank that holds the call's op (any thread); and the most
+// steps a rank recorded, what "per step" figures divide by.
 void assign_steps(const Trace& trace, std::vector<CollectiveCall>& calls, int& steps) {
-    std::map<int32_t, std::vector<std::tuple<int64_t, int64_t, int>>> spans;
-    for (const TraceEvent& e : trace.events())
-        if (e.device == DeviceKind::CPU && profiler_step_number(e.name) >= 0)
-            spans[e.rank].emplace_back(e.start_ns, e.end_ns, profiler_step_number(e.name));
+    const StepSpans spans(trace);
     steps = 1;
-    for (auto& [rank, s] : spans) {
-        std::sort(s.begin(), s.end());
+    for (const auto& [rank, s] : spans.by_rank()) {
         std::set<int> distinct;
-        for (const auto& x : s) distinct.insert(std::get<2>(x));
+        for (const StepSpans::Span& x : s) distinct.insert(x.step);
         steps = std::max(steps, int(distinct.size()));
     }
-    for (CollectiveCall& c : calls) {
-        const auto it = spans.find(c.rank);
-        if (it == spans.end()) continue;
-        for (const auto& [s, e, k] : it->second)
-            if (s <= c.op_start_ns && c.op_start_ns < e) c.step = k;
-    }
+    for (CollectiveCall& c : calls) c.step = spans.at(c.rank, c.op_start_ns);
 }
 
 }  // namespace
@@ -387,8 +376,12 @@ CollectiveReport collective_report(const Trace& trace) {
 }
 
 CollectiveReport collective_report(const Trace& trace, const std::vector<KernelClass>& classes) {
+    return collective_report(trace, classes, LaunchCalls(trace));
+}
+
+CollectiveReport collective_report(const Trace& trace, const std::vector<KernelClass>& classes, const LaunchCalls& launches) {
     FoundCalls found = find_calls(trace);
-    link_kernels(trace, found, classes);
+    link_kernels(trace, found, classes, launches);
     link_gloo(trace, found);
     assign_gloo_groups(trace, found);
     fill_sizes(trace, found, trace.meta());

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "analysis/kernel_class.h"
+#include "analysis/trace_links.h"
 #include "model/trace.h"
 
 namespace awb {
@@ -123,8 +124,9 @@ struct CollectiveKindSum {
 std::map<std::pair<std::string, std::string>, CollectiveKindSum> collective_sums(const CollectiveReport& report);
 
 CollectiveReport collective_report(const Trace& trace);
-// The same with the trace's kernel classes already computed (kernel_classes(trace)).
+// The same with the trace's kernel classes already computed (kernel_classes(trace)), and its launches.
 CollectiveReport collective_report(const Trace& trace, const std::vector<KernelClass>& classes);
+CollectiveReport collective_report(const Trace& trace, const std::vector<KernelClass>& classes, const LaunchCalls& launches);
 
 // The report as text for attnwb inspect --collectives: the matched collectives, the ranks' waits and
 // the straggler.

@@ -11,8 +11,6 @@ namespace awb {
 
 namespace {
 
-std::string bandwidth(double gbps) { return gbps > 0 ? printf_string("%.2f GB/s", gbps) : std::string("-"); }
-
 std::string bytes_text(int64_t b) { return b >= 0 ? format_bytes(b) : std::string("?"); }
 
 std::string waits_text(const MatchedCollective& m) {
@@ -28,7 +26,7 @@ std::string by_kind(const CollectiveReport& r) {
     for (const auto& [key, s] : collective_sums(r))
         out += printf_string("%-16s %-6s %6lld %12s %14s %14s %14s %14s\n", key.first.c_str(), key.second.empty() ? "?" : key.second.c_str(),
                              (long long)s.count, format_bytes(s.bytes).c_str(), format_duration_ns(double(s.transfer_ns)).c_str(),
-                             bandwidth(s.busbw_gbps).c_str(), format_duration_ns(double(s.skew_ns)).c_str(),
+                             format_gb_s(s.busbw_gbps).c_str(), format_duration_ns(double(s.skew_ns)).c_str(),
                              format_duration_ns(double(s.wait_ns)).c_str());
     return out;
 }
@@ -75,7 +73,7 @@ std::string format_collectives(const CollectiveReport& r, size_t rows) {
         out += printf_string("%-5zu %-14s %-6s %-5s %11s %10s %11s %11s %12s %12s %-5s %s\n", i + 1, m.name.c_str(), m.group.empty() ? "?" : m.group.c_str(),
                              m.step < 0 ? "-" : ("#" + std::to_string(m.step)).c_str(), bytes_text(m.bytes).c_str(),
                              format_duration_ns(double(m.skew_ns)).c_str(), format_duration_ns(double(m.transfer_ns)).c_str(),
-                             bandwidth(m.busbw_gbps()).c_str(), bandwidth(m.algbw_gbps()).c_str(),
+                             format_gb_s(m.busbw_gbps()).c_str(), format_gb_s(m.algbw_gbps()).c_str(),
                              m.split_imbalance > 0 ? printf_string("%.2fx", m.split_imbalance).c_str() : "-",
                              m.last_rank < 0 ? "-" : std::to_string(m.last_rank).c_str(), waits_text(m).c_str());
     }

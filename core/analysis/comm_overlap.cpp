@@ -10,6 +10,8 @@
 
 #include "analysis/collectives_detail.h"
 #include "analysis/intervals.h"
+#include "analysis/trace_links.h"
+#include "model/recorded_steps.h"
 #include "model/printf_string.h"
 #include "model/units.h"
 
@@ -19,48 +21,19 @@ namespace {
 
 using Span = TimeSpan;
 
-// What one rank communicates and computes, each with the step its work belongs to.
+// What one rank communicates and computes: each call's work (span, step, collective), and the computation.
 struct RankWork {
     bool on_device = false;
-    std::vector<std::pair<Span, int>> comm;              // (span, step)
-    std::vector<std::tuple<Span, int, std::string>> by_call;  // a call's work: (span, step, collective)
+    std::vector<std::tuple<Span, int, std::string>> comm;
     std::vector<Span> comp;
-};
-
-// ProfilerStep#k of each CPU event's rank that holds time t (its launch's start), -1 when none.
-class StepFinder {
-public:
-    explicit StepFinder(const Trace& trace) {
-        for (const TraceEvent& e : trace.events())
-            if (e.device == DeviceKind::CPU && profiler_step_number(e.name) >= 0) spans_[e.rank].push_back({e.start_ns, e.end_ns, profiler_step_number(e.name)});
-        for (auto& [rank, s] : spans_) std::sort(s.begin(), s.end());
-    }
-    int at(int32_t rank, int64_t t) const {
-        const auto it = spans_.find(rank);
-        int step = -1;
-        if (it != spans_.end())
-            for (const auto& [s, e, k] : it->second)
-                if (s <= t && t < e) step = k;
-        return step;
-    }
-
-private:
-    std::map<int32_t, std::vector<std::tuple<int64_t, int64_t, int>>> spans_;
 };
 
 void add_cpu_ranks(const Trace& trace, const CollectiveReport& report, std::map<int32_t, RankWork>& ranks);
 
-std::map<int32_t, RankWork> rank_work(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& report) {
+std::map<int32_t, RankWork> rank_work(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& report,
+                                      const LaunchCalls& launches) {
     const auto& events = trace.events();
-    const StepFinder steps(trace);
-    std::unordered_map<int64_t, int64_t> launch_start;  // link_key(rank, correlation) -> the launch's start
-    for (const TraceEvent& e : events)
-        if (e.kind == EventKind::Runtime && e.device == DeviceKind::CPU && e.correlation_id > 0)
-            launch_start.emplace(link_key(e.rank, e.correlation_id), e.start_ns);
-    auto step_of = [&](const TraceEvent& k) {
-        const auto it = launch_start.find(link_key(k.rank, k.correlation_id));
-        return steps.at(k.rank, k.correlation_id > 0 && it != launch_start.end() ? it->second : k.start_ns);
-    };
+    const StepSpans steps(trace);
     std::map<int32_t, RankWork> ranks;
     std::unordered_map<int32_t, std::string> call_of_kernel;
     for (const CollectiveCall& c : report.calls)
@@ -72,10 +45,9 @@ std::map<int32_t, RankWork> rank_work(const Trace& trace, const std::vector<Kern
         RankWork& w = ranks[e.rank];
         if (classes[i] == KernelClass::Communication) {
             w.on_device = true;
-            const int step = step_of(e);
-            w.comm.push_back({{e.start_ns, e.end_ns}, step});
             const auto it = call_of_kernel.find(int32_t(i));
-            w.by_call.emplace_back(Span{e.start_ns, e.end_ns}, step, it == call_of_kernel.end() ? std::string("communication") : it->second);
+            w.comm.emplace_back(Span{e.start_ns, e.end_ns}, steps.at(e.rank, launches.launched_at(e)),
+                                it == call_of_kernel.end() ? std::string("communication") : it->second);
         } else if (is_computation(classes[i])) {
             w.comp.push_back({e.start_ns, e.end_ns});
         }
@@ -84,31 +56,21 @@ std::map<int32_t, RankWork> rank_work(const Trace& trace, const std::vector<Kern
     return ranks;
 }
 
-// CPU ranks (gloo): the calls' work against the ops outside every collective.
+// CPU ranks (gloo): the calls' work against the ops that are part of no call (find_calls says which are:
+// what runs under gloo's send/recv spans, open on the calling thread until wait(), is the computation
+// that hides the transfer, not part of it).
 void add_cpu_ranks(const Trace& trace, const CollectiveReport& report, std::map<int32_t, RankWork>& ranks) {
     const auto& events = trace.events();
     std::set<int32_t> cpu_ranks;
     for (const CollectiveCall& c : report.calls)
         if (!c.on_device && !ranks[c.rank].on_device) cpu_ranks.insert(c.rank);
     if (cpu_ranks.empty()) return;
-    for (const CollectiveCall& c : report.calls) {
-        if (!cpu_ranks.count(c.rank)) continue;
-        RankWork& w = ranks[c.rank];
-        w.comm.push_back({{c.start_ns, c.end_ns}, c.step});
-        w.by_call.emplace_back(Span{c.start_ns, c.end_ns}, c.step, c.name);
-    }
-    std::vector<char> in_call(events.size(), 0);
-    collectives_detail::CommNames names;
-    using N = collectives_detail::CommNames;
+    for (const CollectiveCall& c : report.calls)
+        if (cpu_ranks.count(c.rank)) ranks[c.rank].comm.emplace_back(Span{c.start_ns, c.end_ns}, c.step, c.name);
+    const std::vector<int32_t> call_of = collectives_detail::find_calls(trace).call_of;
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
-        if (!nests_on_cpu(e) || !cpu_ranks.count(e.rank)) continue;
-        const uint8_t kind = names.of(e.name);
-        // gloo's send/recv annotations stay open on the calling thread until wait(): what runs under them
-        // meanwhile is the computation that hides the transfer, not part of it.
-        in_call[i] = (e.parent >= 0 && in_call[size_t(e.parent)]) || (kind & (N::kOp | N::kRecord)) ||
-                     ((kind & N::kAnnotation) && !(kind & N::kGloo));
-        if (!in_call[i] && e.kind == EventKind::CpuOp) ranks[e.rank].comp.push_back({e.start_ns, e.end_ns});
+        if (nests_on_cpu(e) && e.kind == EventKind::CpuOp && call_of[i] < 0 && cpu_ranks.count(e.rank)) ranks[e.rank].comp.push_back({e.start_ns, e.end_ns});
     }
 }
 
@@ -118,14 +80,15 @@ CommOverlap overlap_of(int32_t rank, int step, const RankWork& w, const std::vec
     o.step = step;
     o.on_device = w.on_device;
     std::vector<Span> comm;
-    for (const auto& [s, k] : w.comm)
-        if (step < 0 || k == step) comm.push_back(s);
+    std::map<std::string, std::vector<Span>> calls;
+    for (const auto& [s, k, name] : w.comm)
+        if (step < 0 || k == step) {
+            comm.push_back(s);
+            calls[name].push_back(s);
+        }
     const std::vector<Span> u = merged(std::move(comm));
     o.comm_ns = length(u);
     o.hidden_ns = length_inside(u, comp);
-    std::map<std::string, std::vector<Span>> calls;
-    for (const auto& [s, k, name] : w.by_call)
-        if (step < 0 || k == step) calls[name].push_back(s);
     for (auto& [name, spans] : calls) {
         const std::vector<Span> c = merged(std::move(spans));
         o.exposed_by_collective[name] = length(c) - length_inside(c, comp);
@@ -139,12 +102,12 @@ struct HtaRank {
     int last_step = -1;
     std::set<std::string_view> step_names;
     bool fractional = false;
-    std::unordered_map<int64_t, int64_t> launch_start;  // correlation -> the launch's start
     std::vector<std::pair<size_t, bool>> device;         // candidate device events: (index, communication)
 };
 
 // HTA 0.5.0's figure for each GPU rank (see the header): one pass over the events for all ranks.
-std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<KernelClass>& classes, const std::set<int32_t>& gpu_ranks) {
+std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<KernelClass>& classes, const std::set<int32_t>& gpu_ranks,
+                                     const LaunchCalls& launches) {
     const auto& events = trace.events();
     const int64_t origin = trace.meta().origin_ns;
     std::map<int32_t, HtaRank> ranks;
@@ -167,7 +130,6 @@ std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<Kerne
                 h.last_step = profiler_step_number(e.name);
             }
         }
-        if (e.correlation_id > 0 && e.kind == EventKind::Runtime) h.launch_start.emplace(e.correlation_id, e.start_ns);
     }
     std::vector<HtaOverlap> out;
     for (const auto& entry : ranks) {
@@ -182,9 +144,9 @@ std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<Kerne
         std::vector<Span> comm, comp;
         for (const auto& [i, is_comm] : h.device) {
             const TraceEvent& e = events[i];
-            if (filter) {
-                const auto it = h.launch_start.find(e.correlation_id);
-                if (it == h.launch_start.end() || it->second >= h.last_step_start) continue;
+            if (filter) {  // only what was launched in the trace, before the last step began
+                const int32_t launch = launches.of(e);
+                if (launch < 0 || events[size_t(launch)].start_ns >= h.last_step_start) continue;
             }
             const Span s{us(e.start_ns, true), us(e.end_ns, false)};
             const std::string_view n = e.name.view();
@@ -204,10 +166,6 @@ std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<Kerne
     return out;
 }
 
-}  // namespace
-
-namespace {
-
 // The attention calls' windows: the analysis's calls, and the outermost CPU ranges named like attention.
 std::vector<AttentionComm> attention_windows(const Trace& trace, const std::vector<AttentionInstance>& attention) {
     std::vector<AttentionComm> out;
@@ -215,13 +173,18 @@ std::vector<AttentionComm> attention_windows(const Trace& trace, const std::vect
         if (!a.kernel_only && a.event >= 0) out.push_back({a.rank, trace.events()[size_t(a.event)].name.str(), a.event, a.start_ns, a.end_ns});
     const auto& events = trace.events();
     std::vector<char> inside(events.size(), 0);
+    std::unordered_map<const char*, bool> like_attention;  // per interned name
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
         if (!nests_on_cpu(e)) continue;
         const bool above = e.parent >= 0 && inside[size_t(e.parent)];
-        std::string name(e.name.view());
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        const bool attention_range = e.kind == EventKind::UserAnnotation && (name.find("attention") != std::string::npos || name.find("attn") != std::string::npos);
+        auto [named, added] = like_attention.try_emplace(e.name.data(), false);
+        if (added) {
+            std::string name(e.name.view());
+            std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+            named->second = name.find("attention") != std::string::npos || name.find("attn") != std::string::npos;
+        }
+        const bool attention_range = e.kind == EventKind::UserAnnotation && named->second;
         inside[i] = above || attention_range;
         if (attention_range && !above) out.push_back({e.rank, e.name.str(), int32_t(i), e.start_ns, e.end_ns});
     }
@@ -260,20 +223,25 @@ void add_attention_comm(const Trace& trace, const CollectiveReport& collectives,
 
 OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives,
                            const std::vector<AttentionInstance>& attention) {
+    return comm_overlap(trace, classes, collectives, attention, LaunchCalls(trace));
+}
+
+OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives,
+                           const std::vector<AttentionInstance>& attention, const LaunchCalls& launches) {
     OverlapReport out;
     std::set<int32_t> gpu_ranks;
     std::map<int32_t, std::vector<Span>> comps;
-    for (auto& [rank, w] : rank_work(trace, classes, collectives)) {
+    for (auto& [rank, w] : rank_work(trace, classes, collectives, launches)) {
         if (w.comm.empty()) continue;
         const std::vector<Span>& comp = comps[rank] = merged(w.comp);
         out.rows.push_back(overlap_of(rank, -1, w, comp));
         std::set<int> steps;
-        for (const auto& [s, k] : w.comm)
+        for (const auto& [s, k, name] : w.comm)
             if (k >= 0) steps.insert(k);
         for (int k : steps) out.rows.push_back(overlap_of(rank, k, w, comp));
         if (w.on_device) gpu_ranks.insert(rank);
     }
-    if (!gpu_ranks.empty()) out.hta = hta_overlaps(trace, classes, gpu_ranks);
+    if (!gpu_ranks.empty()) out.hta = hta_overlaps(trace, classes, gpu_ranks, launches);
     add_attention_comm(trace, collectives, attention, comps, out);
     return out;
 }

@@ -25,6 +25,7 @@
 #include "analysis/attention.h"
 #include "analysis/collectives.h"
 #include "analysis/kernel_class.h"
+#include "analysis/trace_links.h"
 #include "model/trace.h"
 
 namespace awb {
@@ -78,6 +79,9 @@ struct OverlapReport {
 // attention: the run's attention calls (analysis/attention.h), for the calls' communication; may be empty.
 OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives,
                            const std::vector<AttentionInstance>& attention = {});
+// ... and the trace's launches already indexed (trace_links.h).
+OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives,
+                           const std::vector<AttentionInstance>& attention, const LaunchCalls& launches);
 
 // The attention calls' communication as text (nothing when none communicates).
 std::string format_attention_comm(const std::vector<AttentionComm>& calls, size_t rows);

@@ -6,7 +6,6 @@
 #include <map>
 #include <span>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 
 #include "analysis/intervals.h"
@@ -67,26 +66,11 @@ GpuBreakdown measure(std::span<const DeviceEvent> events, int64_t lo, int64_t hi
 std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace) { return gpu_breakdown(trace, kernel_classes(trace)); }
 
 std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes) {
-    // CPU ProfilerStep#k spans and launch times (runtime calls by correlation id), per rank.
-    std::map<int32_t, std::vector<std::tuple<int64_t, int64_t, int>>> steps;
-    std::unordered_map<int64_t, int64_t> launches;  // link_key(rank, correlation) -> launch time
-    for (size_t i : step_span_events(trace)) {
-        const TraceEvent& e = trace.events()[i];
-        steps[e.rank].emplace_back(e.start_ns, e.end_ns, profiler_step_number(e.name));
-    }
-    for (const TraceEvent& e : trace.events())
-        if (e.device == DeviceKind::CPU && e.kind == EventKind::Runtime && e.correlation_id > 0)
-            launches.emplace(link_key(e.rank, e.correlation_id), e.start_ns);
-    for (auto& [rank, spans] : steps) std::sort(spans.begin(), spans.end());
-    auto step_at = [&steps](int32_t rank, int64_t t) {  // the last step starting at or before t, if it holds t
-        const auto it = steps.find(rank);
-        if (it == steps.end()) return -1;
-        const auto& spans = it->second;
-        auto after = std::upper_bound(spans.begin(), spans.end(), t, [](int64_t v, const auto& s) { return v < std::get<0>(s); });
-        if (after == spans.begin()) return -1;
-        const auto& [s, e, k] = *std::prev(after);
-        return t <= e ? k : -1;
-    };
+    return gpu_breakdown(trace, classes, LaunchCalls(trace));
+}
+
+std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes, const LaunchCalls& launches) {
+    const StepSpans steps(trace);
     std::map<std::pair<int32_t, int>, std::vector<DeviceEvent>> devices;
     for (size_t i = 0; i < trace.events().size(); ++i) {
         const TraceEvent& e = trace.events()[i];
@@ -96,9 +80,7 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<Ke
                           : cls == KernelClass::Memcpy      ? Work::Memcpy
                           : cls == KernelClass::Memset      ? Work::Memset
                                                             : Work::Computation;
-        const auto launch = launches.find(link_key(e.rank, e.correlation_id));
-        const int64_t t = e.correlation_id > 0 && launch != launches.end() ? launch->second : e.start_ns;
-        devices[{e.rank, e.device_index}].push_back({{e.start_ns, e.end_ns}, work, cls, step_at(e.rank, t)});
+        devices[{e.rank, e.device_index}].push_back({{e.start_ns, e.end_ns}, work, cls, steps.at(e.rank, launches.launched_at(e))});
     }
     std::vector<GpuBreakdown> out;
     for (const auto& [key, events] : devices) {

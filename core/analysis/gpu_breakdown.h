@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "analysis/kernel_class.h"
+#include "analysis/trace_links.h"
 #include "model/trace.h"
 
 namespace awb {
@@ -56,6 +57,8 @@ struct GpuBreakdown {
 std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace);
 // The same with the trace's kernel classes already computed (kernel_classes(trace)).
 std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes);
+// ... and its launches already indexed (trace_links.h).
+std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes, const LaunchCalls& launches);
 
 // A device's idle gaps: where no kernel, copy or set runs on any of its streams, between its first
 // event and its last, in time order (they sum to the whole-trace row's idle_ns).

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -19,10 +18,9 @@ using Span = std::pair<int64_t, int64_t>;
 // Each rank's ProfilerStep#k spans, by k.
 std::map<int32_t, std::map<int, Span>> rank_step_spans(const Trace& trace) {
     std::map<int32_t, std::map<int, Span>> out;
-    for (size_t i : step_span_events(trace)) {
-        const TraceEvent& e = trace.events()[i];
-        out[e.rank][profiler_step_number(e.name)] = {e.start_ns, e.end_ns};
-    }
+    const StepSpans steps(trace);
+    for (const auto& [rank, spans] : steps.by_rank())
+        for (const StepSpans::Span& s : spans) out[rank][s.step] = {s.start_ns, s.end_ns};
     return out;
 }
 
@@ -51,8 +49,6 @@ std::vector<OperatorRow> step_operators(const Trace& trace, int32_t rank, const 
     const int64_t end = next != spans.end() ? next->second.first : std::max(s.second, trace.end_ns() + 1);
     return key_averages(trace.of_rank(rank, s.first, end));
 }
-
-std::string signed_duration(int64_t ns) { return (ns >= 0 ? "+" : "-") + format_duration_ns(double(std::llabs(ns))); }
 
 }  // namespace
 
@@ -121,7 +117,7 @@ std::string format_rank_comparison(const RankComparison& c, size_t rows) {
         const OperatorDiffRow& r = c.operators[i];
         out += printf_string("%-48.48s %12s %12s %12s %12s\n", r.name.c_str(), format_duration_ns(double(r.a.self_cpu_ns)).c_str(),
                              format_duration_ns(double(r.b.self_cpu_ns)).c_str(),
-                             signed_duration(r.self_cpu_delta_ns()).c_str(), signed_duration(r.self_device_delta_ns()).c_str());
+                             format_signed_duration_ns(double(r.self_cpu_delta_ns())).c_str(), format_signed_duration_ns(double(r.self_device_delta_ns())).c_str());
     }
     return out;
 }

@@ -15,15 +15,16 @@ RunAnalysis analyze_run(const Trace& trace, const RunSpec* spec) {
         return std::make_pair(std::move(operators), attention_instances(trace, spec));
     });
     const std::vector<KernelClass> classes = kernel_classes(trace);  // once, for the kernel table and the breakdown
+    const LaunchCalls launches(trace);  // once, for the breakdown, the collectives and their overlap
     a.kernels = kernel_table(trace, classes);
     a.memory = replay_memory(trace);
-    a.gpu = gpu_breakdown(trace, classes);
+    a.gpu = gpu_breakdown(trace, classes, launches);
     a.gpu_idle = gpu_idle_gaps(trace);
     a.capture = graph_capture_summary(trace);
     a.quality = trace_quality(trace);
-    a.collectives = collective_report(trace, classes);
+    a.collectives = collective_report(trace, classes, launches);
     std::tie(a.operators, a.attention) = second.get();
-    a.overlap = comm_overlap(trace, classes, a.collectives, a.attention);
+    a.overlap = comm_overlap(trace, classes, a.collectives, a.attention, launches);
     set_step_gpu_time(a.attention, a.gpu);
     return a;
 }

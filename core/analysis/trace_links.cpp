@@ -42,6 +42,24 @@ int32_t LaunchingOps::of(const TraceEvent& e) const {
     return it == ops_.end() ? -1 : it->second;
 }
 
+LaunchCalls::LaunchCalls(const Trace& trace) : events_(&trace.events()) {
+    for (size_t i = 0; i < events_->size(); ++i) {
+        const TraceEvent& e = (*events_)[i];
+        if (is_launch(e) && e.correlation_id > 0) calls_.emplace(link_key(e.rank, e.correlation_id), int32_t(i));
+    }
+}
+
+int32_t LaunchCalls::of(const TraceEvent& e) const {
+    if (e.correlation_id <= 0) return -1;
+    const auto it = calls_.find(link_key(e.rank, e.correlation_id));
+    return it == calls_.end() ? -1 : it->second;
+}
+
+int64_t LaunchCalls::launched_at(const TraceEvent& e) const {
+    const int32_t launch = of(e);
+    return launch >= 0 ? (*events_)[size_t(launch)].start_ns : e.start_ns;
+}
+
 std::vector<FlowLink> launch_flows(const Trace& trace, int32_t event) {
     const auto& events = trace.events();
     std::vector<FlowLink> out;

@@ -138,13 +138,13 @@ std::optional<ReplayImport> import_replay_selection(const std::vector<std::strin
     std::vector<std::pair<std::string, ImportedTrace>> captures;
     std::vector<ImportedTrace> replays;
     std::vector<std::string> replay_paths;
-    for (const std::string& path : paths) {
-        ImportedTrace t = import_chrome_trace(path, observer);
-        if (graph_capture_count(t.trace) > 0) {
-            captures.emplace_back(path, std::move(t));
+    std::vector<ImportedTrace> read = import_chrome_trace_files(paths, observer);
+    for (size_t i = 0; i < paths.size(); ++i) {
+        if (graph_capture_count(read[i].trace) > 0) {
+            captures.emplace_back(paths[i], std::move(read[i]));
         } else {
-            replays.push_back(std::move(t));
-            replay_paths.push_back(path);
+            replays.push_back(std::move(read[i]));
+            replay_paths.push_back(paths[i]);
         }
     }
     const std::string n = std::to_string(paths.size());

@@ -528,10 +528,11 @@ private:
     size_t file_, files_;
 };
 
-// The files read two at a time (each reader is itself two threads, the scan and the conversion, and a
-// real trace's conversion leaves the scan's core partly idle). The first error (or Cancelled) is
-// thrown once both readers have stopped.
-std::vector<ImportedTrace> import_each(const std::vector<std::string>& paths, RunObserver* observer) {
+}  // namespace
+
+// Two readers at a time: each is itself two threads (the scan and the conversion), and a real trace's
+// conversion leaves the scan's core partly idle.
+std::vector<ImportedTrace> import_chrome_trace_files(const std::vector<std::string>& paths, RunObserver* observer) {
     if (paths.empty()) throw TraceImportError("no trace files to open");
     std::vector<ImportedTrace> parts(paths.size());
     std::mutex report_lock;
@@ -557,6 +558,8 @@ std::vector<ImportedTrace> import_each(const std::vector<std::string>& paths, Ru
     if (error) std::rethrow_exception(error);
     return parts;
 }
+
+namespace {
 
 // The parts of run r, moved out of parts, and their paths.
 ImportedTrace take_run(std::vector<ImportedTrace>& parts, const std::vector<std::string>& paths, const trace_io::RankRun& r) {
@@ -588,11 +591,11 @@ ImportedTrace merge_rank_traces(std::vector<ImportedTrace> parts, const std::vec
 
 ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObserver* observer) {
     if (paths.size() == 1) return import_chrome_trace(paths.front(), observer);
-    return merge_rank_traces(import_each(paths, observer), paths);
+    return merge_rank_traces(import_chrome_trace_files(paths, observer), paths);
 }
 
 std::vector<ImportedTrace> import_chrome_trace_runs(const std::vector<std::string>& paths, RunObserver* observer) {
-    std::vector<ImportedTrace> parts = import_each(paths, observer);
+    std::vector<ImportedTrace> parts = import_chrome_trace_files(paths, observer);
     std::vector<ImportedTrace> out;
     for (const trace_io::RankRun& r : trace_io::group_rank_files(parts, paths)) out.push_back(take_run(parts, paths, r));
     return out;

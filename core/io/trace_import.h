@@ -75,6 +75,10 @@ ImportedTrace import_chrome_trace(const std::string& path, RunObserver* observer
 // when the files are several runs.
 ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
 
+// Several traces each by itself, read two at a time (each file's progress said with its place). Throws
+// as import_chrome_trace does, once both readers have stopped.
+std::vector<ImportedTrace> import_chrome_trace_files(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
+
 // The same files opened as the runs they make (one trace per run: a file, or the ranks of one run),
 // in the order of their first files; one run gives one trace.
 std::vector<ImportedTrace> import_chrome_trace_runs(const std::vector<std::string>& paths, RunObserver* observer = nullptr);

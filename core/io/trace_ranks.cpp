@@ -217,7 +217,7 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         const int32_t rank = ranked ? p.rank : int32_t(i);
         meta.ranks.push_back(rank);
         meta.origin_ns = std::min(meta.origin_ns, p.trace.meta().origin_ns);
-        TraceMeta part_meta = p.trace.meta();
+        const TraceMeta& part_meta = p.trace.meta();  // take() leaves the meta
         auto [part_events, part_memory] = std::move(p.trace).take();
         for (TraceEvent& e : part_events) {
             e.rank = rank;
@@ -227,7 +227,6 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
             m.rank = rank;
             memory.push_back(m);
         }
-        std::vector<TraceEvent>().swap(part_events);
         for (const auto& [tid, name] : part_meta.thread_names) meta.thread_names.emplace(tid, name);
         for (const auto& [tid, name] : part_meta.stream_names) meta.stream_names.emplace(tid, name);
         for (const auto& [pid, name] : part_meta.process_names) meta.process_names.emplace(pid, name);

@@ -1,6 +1,7 @@
 #include "model/profile_result.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "model/bench_stats.h"
 #include "model/recorded_steps.h"
@@ -42,6 +43,25 @@ std::vector<size_t> step_span_events(const Trace& trace) {
     for (size_t i = 0; i < events.size(); ++i)
         if (events[i].device == DeviceKind::CPU && profiler_step_number(events[i].name) >= 0 && !in_step(events[i])) out.push_back(i);
     return out;
+}
+
+StepSpans::StepSpans(const Trace& trace) {
+    for (size_t i : step_span_events(trace)) {
+        const TraceEvent& e = trace.events()[i];
+        spans_[e.rank].push_back({e.start_ns, e.end_ns, profiler_step_number(e.name)});
+    }
+    for (auto& [rank, spans] : spans_)
+        std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return std::tie(a.start_ns, a.end_ns, a.step) < std::tie(b.start_ns, b.end_ns, b.step); });
+}
+
+int StepSpans::at(int32_t rank, int64_t t) const {
+    const auto it = spans_.find(rank);
+    if (it == spans_.end()) return -1;
+    const auto& spans = it->second;
+    const auto after = std::upper_bound(spans.begin(), spans.end(), t, [](int64_t v, const Span& s) { return v < s.start_ns; });
+    if (after == spans.begin()) return -1;
+    const Span& s = *std::prev(after);
+    return t <= s.end_ns ? s.step : -1;
 }
 
 double median_recorded_step_ns(const ProfileResult& r) {

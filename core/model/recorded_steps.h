@@ -5,6 +5,8 @@
 // is their median. Pure C++.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <vector>
 
 #include "model/profile_result.h"
@@ -17,5 +19,22 @@ int recorded_step_count(const ProfileResult& result);
 
 // The trace's CPU ProfilerStep#k spans: positions in trace.events(), in trace order.
 std::vector<size_t> step_span_events(const Trace& trace);
+
+// Those spans by rank, each rank's in start order: which step holds a time (the GPU time breakdown, the
+// collectives and the communication's overlap give a device event to the step that holds its launch).
+class StepSpans {
+public:
+    struct Span {
+        int64_t start_ns = 0, end_ns = 0;
+        int step = -1;  // k of ProfilerStep#k
+    };
+    explicit StepSpans(const Trace& trace);
+    // k of the rank's last step starting at or before t, if it holds t (its end included); -1 otherwise.
+    int at(int32_t rank, int64_t t) const;
+    const std::map<int32_t, std::vector<Span>>& by_rank() const { return spans_; }
+
+private:
+    std::map<int32_t, std::vector<Span>> spans_;
+};
 
 }  // namespace awb

@@ -35,6 +35,8 @@ std::string format_bytes(int64_t bytes) {
 
 std::string format_signed_bytes(int64_t delta) { return (delta > 0 ? "+" : delta < 0 ? "-" : "") + format_bytes(std::llabs(delta)); }
 
+std::string format_signed_duration_ns(double delta) { return (delta > 0 ? "+" : "") + format_duration_ns(delta); }
+
 std::string format_share(double share) { return printf_string("%.1f%%", share * 100); }
 
 std::string format_count(int64_t n) {
@@ -59,6 +61,8 @@ std::string format_flop_rate(double tflops) { return format_flops(tflops * 1e12)
 std::string format_bandwidth(double tb_s) {
     return tb_s >= 1 ? printf_string("%.2f TB/s", tb_s) : tb_s >= 1e-3 ? printf_string("%.1f GB/s", tb_s * 1e3) : printf_string("%.1f MB/s", tb_s * 1e6);
 }
+
+std::string format_gb_s(double gb_s) { return gb_s > 0 ? format_bandwidth(gb_s / 1e3) : std::string("-"); }
 
 std::string format_ms(double ns) {
     const double ms = ns / 1e6;

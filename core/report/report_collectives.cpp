@@ -18,7 +18,6 @@ using html::td;
 using html::th;
 
 std::string ns(int64_t v) { return format_duration_ns(double(v)); }
-std::string gbps(double v) { return v > 0 ? printf_string("%.2f GB/s", v) : std::string("-"); }
 
 std::string matched_table(const CollectiveReport& r, size_t rows) {
     std::vector<const MatchedCollective*> order;
@@ -32,7 +31,7 @@ std::string matched_table(const CollectiveReport& r, size_t rows) {
         for (const RankArrival& a : m.ranks) waits += (waits.empty() ? "" : " ") + std::to_string(a.rank) + ":" + ns(a.wait_ns);
         out += "<tr>" + td(m.name) + td(m.group.empty() ? "?" : m.group) + td(m.step < 0 ? "-" : "#" + std::to_string(m.step)) +
                num(std::to_string(m.ranks.size()) + " of " + std::to_string(m.group_size)) + num(m.bytes < 0 ? "?" : format_bytes(m.bytes)) +
-               num(ns(m.skew_ns)) + num(ns(m.transfer_ns)) + num(gbps(m.busbw_gbps())) + num(gbps(m.algbw_gbps())) +
+               num(ns(m.skew_ns)) + num(ns(m.transfer_ns)) + num(format_gb_s(m.busbw_gbps())) + num(format_gb_s(m.algbw_gbps())) +
                td(m.last_rank < 0 ? "-" : std::to_string(m.last_rank)) + td(waits) + "</tr>\n";
     }
     out += "</table>\n";

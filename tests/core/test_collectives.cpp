@@ -19,6 +19,7 @@
 #include "io/trace_files.h"
 #include "io/trace_import.h"
 #include "model/comm_args.h"
+#include "model/recorded_steps.h"
 #include "test_support.h"
 
 using namespace awb;
@@ -352,6 +353,25 @@ TEST(Collectives, LargeCollectivesFarUnderTheLinkAreSaid) {
     EXPECT_TRUE(rules(slow, "").empty());
     EXPECT_TRUE(rules(analysis_with(spanning, int64_t(64) << 20), "NVIDIA H100 80GB HBM3").empty());
     EXPECT_TRUE(rules(analysis_with(node, int64_t(1) << 20), "NVIDIA H100 80GB HBM3").empty());
+}
+
+int64_t spans_start(const StepSpans& s) { return s.by_rank().begin()->second.front().start_ns; }
+
+// Which step holds a time (the collectives' steps, the overlap's and the GPU breakdown's): the rank's last
+// ProfilerStep starting at or before it, its end included.
+TEST(Collectives, StepSpansSayWhichStepHoldsATime) {
+    const ResultsFile f = open_results_file(test::trace_fixture("gloo/straggler"));
+    const StepSpans steps(f.run->trace);
+    ASSERT_EQ(steps.by_rank().size(), 4u);
+    for (const auto& [rank, spans] : steps.by_rank()) {
+        ASSERT_EQ(spans.size(), 3u);
+        EXPECT_EQ(spans[0].step, 2);
+        EXPECT_EQ(steps.at(rank, spans[0].start_ns - 1), -1);
+        EXPECT_EQ(steps.at(rank, spans[1].start_ns), 3);
+        EXPECT_EQ(steps.at(rank, spans[2].end_ns), 4);
+        EXPECT_EQ(steps.at(rank, spans[2].end_ns + 1), -1);
+    }
+    EXPECT_EQ(steps.at(7, spans_start(steps)), -1);  // a rank the trace does not hold
 }
 
 }  // namespace collectives_test

@@ -36,6 +36,16 @@ TEST(Units, RatesOfTheRoofline) {
     EXPECT_EQ(format_flop_rate(989), "989 TFLOP/s");
     EXPECT_EQ(format_bandwidth(0.01495), "14.9 GB/s");
     EXPECT_EQ(format_bandwidth(4.8), "4.80 TB/s");
+    // A collective's bandwidths, in GB/s (1e9 B/s): unknown is "-".
+    EXPECT_EQ(format_gb_s(14.95), "14.9 GB/s");
+    EXPECT_EQ(format_gb_s(0.0794), "79.4 MB/s");
+    EXPECT_EQ(format_gb_s(0), "-");
+}
+
+TEST(Units, SignedDurations) {
+    EXPECT_EQ(format_signed_duration_ns(1'234'000), "+1.234 ms");
+    EXPECT_EQ(format_signed_duration_ns(-850), "-850 ns");
+    EXPECT_EQ(format_signed_duration_ns(0), "0 ns");
 }
 
 TEST(Units, PyTorchTableFormats) {
