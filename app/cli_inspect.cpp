@@ -31,6 +31,7 @@
 #include "cli_engine_call.h"
 #include "cli_graph_replay.h"
 #include "cli_options.h"
+#include "cli_rank_summary.h"
 #include "io/collectives_json.h"
 #include "io/trace_import.h"
 #include "io/results_file.h"
@@ -55,6 +56,8 @@ struct InspectCommand {
     bool collectives = false;
     bool ranks = false;
     int step = -1;  // --step: the ProfilerStep the ranks are compared in
+    int rank = -1;  // --rank: one rank of the run, shown (or summarised) by itself
+    std::string summary;  // --summary: where to write the rank's summary
     bool attention = false;
     bool rules = false;
     std::string frame;  // --frame: a memory snapshot's blocks allocated under frames containing this
@@ -322,6 +325,32 @@ std::string run_label(const ResultsFile& f) {
            (ranks.size() > 1 ? "-" + std::to_string(ranks.back()) : "") + (t.world_size > 0 ? " of " + std::to_string(t.world_size) : "") + ")";
 }
 
+// --rank: each run narrowed to the rank (a run without it is said, rc 2, and not shown); --summary: the
+// rank's summary written instead of the tables. False when nothing is left to show.
+bool narrow_and_summarise(std::vector<ResultsFile>& runs, const InspectCommand& c, int& rc) {
+    if (c.rank >= 0) {
+        std::vector<ResultsFile> kept;
+        for (ResultsFile& f : runs) {
+            std::string why;
+            if (select_rank(f, c.rank, why)) {
+                kept.push_back(std::move(f));
+            } else {
+                std::cerr << "attnwb inspect: " << f.path << ": " << why << "\n";
+                rc = kExitBadInput;
+            }
+        }
+        runs = std::move(kept);
+    }
+    if (c.summary.empty() || runs.empty()) return !runs.empty();
+    try {
+        std::cout << write_rank_summary(runs.front(), c.summary);
+    } catch (const std::exception& e) {  // several ranks, or a file that cannot be written
+        std::cerr << "attnwb inspect: " << e.what() << "\n";
+        rc = kExitBadInput;
+    }
+    return false;
+}
+
 // Reads input i and adds what inspect says of it to out. False when the read was cancelled.
 bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey sort, StderrProgress& progress, nlohmann::json& out, int& rc) {
     const std::vector<std::string>& files = in.files[i];
@@ -365,6 +394,7 @@ bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey 
         progress.end_line();
         return false;
     }
+    if (!narrow_and_summarise(runs, c, rc)) return true;
     const auto tables_started = std::chrono::steady_clock::now();
     for (const ResultsFile& f : runs) {
         out["traces"].push_back(inspect_one(*f.import, *f.run, runs.size() == 1 ? path : f.path + run_label(f), c, sort));
@@ -396,6 +426,10 @@ int run(const InspectCommand& c) {
     nlohmann::json out{{"schema", "attention-workbench/inspect"}, {"schema_version", 1}, {"traces", nlohmann::json::array()}};
     int rc = kExitOk;
     const Inputs in = group_inputs(c, rc);
+    if (!c.summary.empty() && in.files.size() != 1) {
+        std::cerr << "attnwb inspect: invalid input:\nsummary: give one rank's trace (or a run's files with --rank)\n";
+        return kExitBadInput;
+    }
     for (size_t i = 0; i < in.files.size() && !progress.interrupted(); ++i)
         if (!inspect_input(in, i, c, sort, progress, out, rc)) break;
     if (progress.interrupted()) {
@@ -443,6 +477,17 @@ Command register_inspect(CLI::App& app) {
                   "GPU computation, communication, exposed communication, idle, its waits at collectives and the waits it caused; "
                   "then the slowest rank against the fastest, operator by operator over the step");
     sub->add_option("--step", c->step, "With --ranks: the ProfilerStep#K to compare the ranks in")->type_name("K");
+    sub->add_option("--rank", c->rank,
+                    "Only rank R of a run of several ranks (its operator and kernel tables, GPU time breakdown and collectives); "
+                    "a file of one rank must be that rank")
+        ->type_name("R")
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--summary", c->summary,
+                    "Write the rank's summary to FILE (.json.gz: compressed) instead of the tables: its kernels, steps and collective "
+                    "calls whole, the ops nested in other ops, Python frames and memory events left out. Made where each rank's trace "
+                    "lies (scripts/slurm/summarize.sbatch), the summaries open together as the run, collectives matched across them "
+                    "(docs/inspect.md: Rank summaries)")
+        ->type_name("FILE");
     sub->add_flag("--breakdown", c->breakdown,
                   "Where each GPU's time goes, per rank and ProfilerStep: computation, communication (NCCL/RCCL), memcpy, "
                   "memset, idle, exposed communication and memcpy (intervals merged across streams; docs/inspect.md: GPU time breakdown)");

@@ -61,6 +61,7 @@ CollectivesView::CollectivesView(QWidget* parent)
 }
 
 QString CollectivesView::summary() const { return summary_->text(); }
+QString CollectivesView::notes() const { return notes_->text(); }
 
 void CollectivesView::showRun(const NamedRun& run, bool) {
     report_ = run.analysis ? run.analysis->collectives : CollectiveReport{};
@@ -69,10 +70,15 @@ void CollectivesView::showRun(const NamedRun& run, bool) {
     ranks_->setRows(rank_collectives(report_, overlap));
     overlap_->setRows(overlap.rows);
     fit_columns(table_, CollectiveTableModel::Waits);
+    // What the run's files say of each other (ranks missing, clocks aligned, rank summaries), then the collectives' own notes.
+    QStringList notes;
+    if (run.result)
+        for (const std::string& n : run.result->import.run) notes << QString::fromStdString(n);
+    for (const std::string& n : report_.notes) notes << QString::fromStdString(n);
+    notes_->setText(notes.join(QLatin1Char('\n')));
     if (report_.calls.empty()) {
         summary_->setText(tr("No collectives in this run: they come from c10d::* ops, record_param_comms, nccl:* / gloo:* "
                              "annotations and communication kernels (NCCL, RCCL, custom all-reduce) of distributed runs"));
-        notes_->clear();
         return;
     }
     std::set<int32_t> ranks;
@@ -100,9 +106,6 @@ void CollectivesView::showRun(const NamedRun& run, bool) {
                     .arg(overlap.attention.size()).arg(format_duration_ns(double(hidden)), format_duration_ns(double(comm)));
     }
     summary_->setText(text);
-    QStringList notes;
-    for (const std::string& n : report_.notes) notes << QString::fromStdString(n);
-    notes_->setText(notes.join(QLatin1Char('\n')));
 }
 
 void CollectivesView::select(int source_row) {

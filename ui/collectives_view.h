@@ -28,6 +28,7 @@ public:
     OverlapTableModel* overlap() const { return overlap_; }
     QTableView* collectivesTable() const { return table_; }
     QString summary() const;
+    QString notes() const;  // what the run's files say of each other, then the collectives' notes
 
 signals:
     // A collective chosen: its ops and work on every rank (indices into the trace's events), the first

@@ -131,17 +131,7 @@ RanksView::RanksView(QWidget* parent)
         const QString label = QStringLiteral("%1 (rank %2)").arg(run_.label).arg(rank);
         compute_then(
             this, run_.result->trace.events().size() >= kBackgroundEvents,
-            [result = run_.result, rank] {
-                auto run = std::make_shared<ProfileResult>();  // the run's facts, but its trace: the rank's alone
-                run->spec = result->spec;
-                run->spec_known = result->spec_known;
-                run->options = result->options;
-                run->environment = result->environment;
-                run->roof = result->roof;
-                run->import = result->import;
-                run->trace = result->trace.of_rank(rank);
-                return std::shared_ptr<const ProfileResult>(std::move(run));
-            },
+            [result = run_.result, rank] { return std::make_shared<const ProfileResult>(run_of_rank(*result, rank)); },
             [this, label](std::shared_ptr<const ProfileResult> run) { emit rankRunRequested(std::move(run), label); });
     });
     showRun({}, false);

@@ -114,12 +114,33 @@ json device_args(const TraceEvent& e) {
     return args;
 }
 
+// Kineto's deviceProperties, with the fields the importer reads (what is not known is not written).
+json device_properties_json(const std::vector<DeviceProperties>& devices) {
+    json out = json::array();
+    for (const DeviceProperties& d : devices) {
+        json j{{"id", d.id}, {"name", d.name}};
+        if (d.total_global_mem >= 0) j["totalGlobalMem"] = d.total_global_mem;
+        if (d.compute_major >= 0) {
+            j["computeMajor"] = d.compute_major;
+            j["computeMinor"] = d.compute_minor;
+        }
+        if (d.num_sms >= 0) j["numSms"] = d.num_sms;
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
 // The file's baseTimeNanoseconds: the trace's origin, unless its events lie far from it (a trace of
 // absolute epoch microseconds without a base): then its first event, so that timestamps stay small
-// enough for their nanoseconds to survive as decimals (restore_trace_meta puts the origin back).
+// enough for their nanoseconds to survive as decimals (restore_trace_meta puts the origin back). That
+// base lies whole microseconds from the origin, so each time keeps its fraction of a microsecond from
+// the origin (HTA's figure rounds to microseconds of the file's clock: comm_overlap.h).
 int64_t base_of(const Trace& trace) {
     const int64_t origin = trace.meta().origin_ns;
-    return trace.begin_ns() - origin > int64_t(1e12) || trace.begin_ns() < origin ? trace.begin_ns() : origin;
+    const int64_t from_origin = trace.begin_ns() - origin;
+    if (from_origin <= int64_t(1e12) && from_origin >= 0) return origin;
+    const int64_t whole_us = from_origin >= 0 ? from_origin / 1000 : -((999 - from_origin) / 1000);
+    return origin + whole_us * 1000;
 }
 
 // Writes one trace (or one rank of it) as Kineto's event list.
@@ -242,21 +263,25 @@ private:
 
 json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
     json out{{"schemaVersion", 1},
-             {"deviceProperties", json::array()},
+             {"deviceProperties", device_properties_json(info.devices)},
              {"displayTimeUnit", "ms"},
              {"baseTimeNanoseconds", base_of(trace)},
              {"traceName", info.trace_name},
              {"traceEvents", Writer(trace, info).run()}};
-    if (info.rank != kAllRanks && info.rank >= 0) {
-        out["distributedInfo"] = {{"rank", info.rank}, {"world_size", trace.meta().world_size}};
-        if (!trace.meta().backend.empty()) out["distributedInfo"]["backend"] = trace.meta().backend;
-        json groups = json::array();
-        for (const ProcessGroup& g : trace.meta().process_groups)
-            groups.push_back({{"pg_name", g.name}, {"pg_desc", g.desc}, {"backend_config", g.backend}, {"pg_size", g.size}, {"ranks", g.ranks}});
-        if (!groups.empty()) out["distributedInfo"]["pg_config"] = groups;
-    }
+    if (info.rank != kAllRanks && info.rank >= 0)
+        out["distributedInfo"] = distributed_info_json(info.rank, trace.meta().world_size, trace.meta().backend, trace.meta().process_groups);
     if (info.metadata.is_object())
         for (const auto& [key, value] : info.metadata.items()) out[key] = value;
+    return out;
+}
+
+json distributed_info_json(int32_t rank, int world_size, const std::string& backend, const std::vector<ProcessGroup>& groups) {
+    json out{{"rank", rank}, {"world_size", world_size}};
+    if (!backend.empty()) out["backend"] = backend;
+    json pg = json::array();
+    for (const ProcessGroup& g : groups)
+        pg.push_back({{"pg_name", g.name}, {"pg_desc", g.desc}, {"backend_config", g.backend}, {"pg_size", g.size}, {"ranks", g.ranks}});
+    if (!pg.empty()) out["pg_config"] = std::move(pg);
     return out;
 }
 
@@ -311,6 +336,23 @@ ChromeTraceInfo run_trace_info(const ProfileResult& result, std::string process_
 
 void write_chrome_trace(const Trace& trace, const ChromeTraceInfo& info, const std::string& path) {
     write_text_file(path, to_chrome_trace(trace, info).dump());
+}
+
+void write_rank_file(const Trace& trace, const ImportedTrace& source, int32_t rank, nlohmann::json summary, const std::string& path) {
+    ChromeTraceInfo info;
+    info.trace_name = source.trace_name;
+    info.process_name = rank >= 0 ? "rank " + std::to_string(rank) : "attnwb";
+    info.exact = true;
+    info.devices = source.devices;
+    info.metadata = source.header.is_object() ? source.header : json::object();  // Kineto's versions and options
+    if (rank >= 0) {
+        json distributed = distributed_info_json(rank, source.world_size, source.backend, source.process_groups);
+        if (info.metadata.contains("nccl_version")) distributed["nccl_version"] = info.metadata["nccl_version"];  // read from there
+        info.metadata["distributedInfo"] = std::move(distributed);
+    }
+    info.metadata.erase("nccl_version");
+    info.metadata["attention_workbench"] = {{"summary", std::move(summary)}};
+    write_chrome_trace(trace, info, path);
 }
 
 }  // namespace awb

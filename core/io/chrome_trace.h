@@ -13,6 +13,9 @@
 #include <climits>
 #include <string>
 
+#include "io/trace_import.h"
+#include "model/comm_args.h"
+#include "model/device_properties.h"
 #include "model/environment.h"
 #include "model/profile_result.h"
 #include "model/trace.h"
@@ -31,6 +34,7 @@ struct ChromeTraceInfo {
     // Exactly the trace held (workspaces): no thread names or memory totals it does not have. Otherwise
     // (exports) unnamed threads get a name and memory events without the allocator's totals a running total.
     bool exact = false;
+    std::vector<DeviceProperties> devices;  // written as deviceProperties (Kineto's: the GPUs the trace ran on)
 };
 
 nlohmann::json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info);
@@ -45,6 +49,14 @@ ChromeTraceInfo run_trace_info(const ProfileResult& result, std::string process_
 nlohmann::json trace_meta_json(const TraceMeta& meta);
 Trace restore_trace_meta(const Trace& trace, const nlohmann::json& j);
 
+// distributedInfo as Kineto writes it: rank, world size, backend and the process groups (pg_config).
+nlohmann::json distributed_info_json(int32_t rank, int world_size, const std::string& backend, const std::vector<ProcessGroup>& groups);
+
 void write_chrome_trace(const Trace& trace, const ChromeTraceInfo& info, const std::string& path);
+
+// trace (the part of source's kept in a rank's summary: analysis/rank_summary.h) written as rank's file
+// with what source's file said of itself (Kineto's header, the GPUs, distributedInfo with its NCCL
+// version), and "attention_workbench": {"summary": summary}, which the importer notes (.gz: compressed).
+void write_rank_file(const Trace& trace, const ImportedTrace& source, int32_t rank, nlohmann::json summary, const std::string& path);
 
 }  // namespace awb

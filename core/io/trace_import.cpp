@@ -33,6 +33,13 @@ using nlohmann::json;
 
 namespace {
 
+// A rank's summary (attnwb inspect RANK --summary) says what it lacks, on every view of it.
+void note_summary(ImportedTrace& out) {
+    if (!out.extra.is_object() || !out.extra.contains("summary")) return;
+    out.notes.run.push_back("a rank's summary (attnwb inspect --summary): the kernels, copies, sets, steps and collectives are whole; "
+                            "the operator table holds only the outermost ops, those that launched work and those of collective calls");
+}
+
 using namespace trace_io;
 using simdjson::dom::element;
 
@@ -452,6 +459,7 @@ ImportedTrace read_trace(TraceInput& in, const std::string& path, RunObserver* o
     out.process_groups = std::move(top.head.process_groups);
     out.has_base_time = top.head.has_base_time;
     out.bytes_read = top.head.bytes_read;
+    note_summary(out);
     converter.events().finish(top.base_ns);
     return out;
 }

@@ -15,6 +15,13 @@ namespace {
 
 std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
+// "a.json, b.json, c.json (+5 more)"
+std::string files_text(const std::vector<std::string>& names) {
+    std::string out;
+    for (size_t i = 0; i < names.size() && i < 3; ++i) out += (i ? ", " : "") + names[i];
+    return names.size() > 3 ? out + " (+" + std::to_string(names.size() - 3) + " more)" : out;
+}
+
 std::string ranks_text(const std::vector<int32_t>& ranks);
 
 // "12.5 min", "3.4 hours", "401 days" for how far apart two files' events lie.
@@ -212,6 +219,7 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
     memory.reserve(total_memory);
     TraceMeta meta;
     meta.origin_ns = INT64_MAX;
+    std::map<std::string, std::vector<std::string>> part_notes;  // a file's own notes (a summary's): the files that say each
     for (size_t i = 0; i < parts.size(); ++i) {
         ImportedTrace& p = parts[i];
         const int32_t rank = ranked ? p.rank : int32_t(i);
@@ -243,6 +251,7 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         out.notes.skipped_events += p.notes.skipped_events;
         out.notes.negative_durations += p.notes.negative_durations;
         for (auto& w : p.notes.warnings) out.notes.warnings.push_back(paths[i] + ": " + w);
+        for (const std::string& n : p.notes.run) part_notes[n].push_back(file_name(paths[i]));
         out.bytes_read += p.bytes_read;
         out.world_size = std::max(out.world_size, p.world_size);
         if (out.backend.empty()) out.backend = p.backend;
@@ -251,6 +260,7 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         if (out.header.empty()) out.header = p.header;
         if (out.extra.is_null()) out.extra = p.extra;
     }
+    for (const auto& [note, files] : part_notes) out.notes.run.push_back(files_text(files) + ": " + note);
     std::sort(meta.ranks.begin(), meta.ranks.end());
     meta.world_size = out.world_size;
     meta.backend = out.backend;

@@ -70,4 +70,16 @@ double median_recorded_step_ns(const ProfileResult& r) {
     return times.empty() ? -1 : quantile(times, 0.5);
 }
 
+ProfileResult run_of_rank(const ProfileResult& run, int32_t rank) {
+    ProfileResult out;
+    out.spec = run.spec;
+    out.spec_known = run.spec_known;
+    out.options = run.options;
+    out.environment = run.environment;
+    out.roof = run.roof;
+    out.import = run.import;
+    out.trace = run.trace.of_rank(rank);
+    return out;
+}
+
 }  // namespace awb

@@ -44,6 +44,10 @@ struct ProfileResult {
 // ".cycle<k+1>" before a trailing ".json" (or at the end).
 std::string kineto_cycle_path(const std::string& path, int cycle);
 
+// One rank of a run of several as a run of its own: the run's facts (spec, options, environment, roof,
+// import notes), its trace the rank's events alone (Trace::of_rank).
+ProfileResult run_of_rank(const ProfileResult& run, int32_t rank);
+
 // Median wall time of the recorded steps (profiler on), -1 when none was recorded.
 double median_recorded_step_ns(const ProfileResult& result);
 

@@ -241,6 +241,25 @@ check "inspect --ranks names the slowest rank" 0 '^slowest rank 2 \(its step les
 check "diff puts two runs' collectives side by side" 0 '^straggler: A rank 2, B rank' -- diff "$gloo/straggler" "$gloo/collectives" --quiet
 check "inspect of a subset of a run's ranks notes what is missing" 0 "^note: 2 of the run's 4 ranks are in the files; missing \[2, 3\]" -- \
     inspect --distributed "$gloo"/straggler/rank0.json "$gloo"/straggler/rank1.json --quiet --rows 1
+check "inspect --rank shows one rank of the run" 0 '^rank 2 of 4 \(gloo\)' -- inspect "$gloo/straggler" --rank 2 --quiet --rows 1
+check "inspect --rank names a rank the run lacks" 2 '--rank 9: the run holds ranks 0 1 2 3' -- inspect "$gloo/straggler" --rank 9 --quiet
+check "inspect --summary of a run asks for --rank" 2 'choose the one to summarise with --rank' -- \
+    inspect "$gloo/straggler" --summary "$tmp/x.json.gz" --quiet
+# Rank summaries, made one per rank (as a Slurm array would), opened together: the same collectives.
+mkdir -p "$tmp/summaries"
+for r in 0 1 2 3; do
+    check "inspect --summary of rank $r" 0 "^summary of rank $r of .* written to .*rank$r.json.gz" -- \
+        inspect "$gloo/straggler/rank$r.json" --summary "$tmp/summaries/rank$r.json.gz" --quiet
+done
+check "rank summaries open as the run and name the straggler" 0 "^straggler: rank 2: the others waited" -- \
+    inspect "$tmp/summaries" --collectives --breakdown --quiet --json "$tmp/summaries.json"
+"$attnwb" inspect "$gloo/straggler" --collectives --breakdown --quiet --json "$tmp/whole.json" >/dev/null 2>&1
+if python_check "import json; a, b = (json.load(open(f))['traces'][0] for f in ('$tmp/whole.json', '$tmp/summaries.json')); \
+assert all(a[k] == b[k] for k in ('collectives', 'gpu_breakdown', 'kernels')), 'differ'" >"$tmp/py"; then
+    echo "ok   rank summaries give the run's collectives, breakdown and kernels"; passed=$((passed + 1))
+else
+    echo "FAIL rank summaries give the run's collectives, breakdown and kernels: $(cat "$tmp/py")"; failed=$((failed + 1))
+fi
 
 # inspect of a memory snapshot (a pickle, whatever its name): the peak and its blocks; a wrong field and a
 # cut file are named (exit 2) and the other files still read.

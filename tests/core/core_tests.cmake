@@ -11,6 +11,7 @@ set(AWB_CORE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/test_collectives.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_gpu_breakdown.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_rank_runs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_rank_summary.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_graph_replay.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_import_pipeline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_run_json.cpp

@@ -12,7 +12,9 @@
 # 4. runs the same sweep unsharded (--shard 0/1) and checks that the 4 shard
 #    files exist, that the merge exited 0 (OUTDIR/merge.rc and Slurm's
 #    ExitCode) and that merged.json has the unsharded run's points (index,
-#    spec, status), in the same order.
+#    spec, status), in the same order;
+# 5. scripts/slurm/summarize.sbatch: a 4-task array summarising the ranks of a
+#    gloo run (attnwb inspect --summary), opened together: the straggler named.
 # TEST_SLURM_KEEP=1 keeps the shard files and logs (the folder is printed).
 # Exit status: 0 pass, 1 fail, 77 skipped (not root, or the packages
 # slurmctld slurmd slurm-client munge are missing; the reason on one line).
@@ -168,10 +170,25 @@ EOF
 ) || fail "merged.json differs from the unsharded run:
 $summary"
 
+# --- rank summaries through Slurm: one array task per rank of a 4-rank gloo run, opened together
+t0=$EPOCHREALTIME
+gloo=$repo/tests/fixtures/traces/gloo/straggler
+sum_id=$(ATTNWB=$attnwb sbatch --parsable --array=0-3 --output=/dev/null "$repo/scripts/slurm/summarize.sbatch" "$gloo" "$work/summaries") ||
+    fail "sbatch summarize.sbatch failed"
+while [[ -n $(squeue -h -j "$sum_id" -o %i 2>/dev/null) ]]; do
+    ((SECONDS - t_test < timeout_s)) || fail "the summaries did not finish within $timeout_s s of the test's start"
+    sleep 0.5
+done
+n_ok=$(job_states "$sum_id" | grep -c ' COMPLETED 0:0$' || true)
+[[ $n_ok -eq 4 ]] || fail "$n_ok of 4 summary tasks completed with exit code 0: $(job_states "$sum_id"); $(cat "$work"/summaries/logs/* 2>/dev/null)"
+"$attnwb" inspect "$work/summaries" --collectives --quiet >"$work/summaries.txt" 2>&1 || fail "the summaries do not open: $(tail -n 5 "$work/summaries.txt")"
+grep -q '^straggler: rank 2: the others waited' "$work/summaries.txt" || fail "the summaries' straggler is not rank 2: $(grep -E '^(straggler|note)' "$work/summaries.txt")"
+t_summaries=$(secs "$t0")
+
 cd /
 keep_work
 t0=$EPOCHREALTIME
 local_slurm_stop
 t_stop=$(secs "$t0")
-echo "test_slurm: PASS: $summary match the unsharded run; cluster start ${t_start} s," \
-    "array + merge ${t_slurm} s, unsharded sweep ${t_unsharded} s, stop ${t_stop} s, total $((SECONDS - t_test)) s"
+echo "test_slurm: PASS: $summary match the unsharded run; 4 rank summaries opened together name the straggler; cluster start ${t_start} s," \
+    "array + merge ${t_slurm} s, unsharded sweep ${t_unsharded} s, summaries ${t_summaries} s, stop ${t_stop} s, total $((SECONDS - t_test)) s"

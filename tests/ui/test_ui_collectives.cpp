@@ -12,6 +12,8 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <QFile>
 #include <QTest>
 #include <QTimer>
 
@@ -118,6 +120,20 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         QTRY_VERIFY_WITH_TIMEOUT(window.collectives()->summary().contains(QStringLiteral("No collectives")), 10'000);
         QCOMPARE(window.collectives()->collectives()->rowCount(), 0);
+    }
+
+    // Two of a run's four ranks: what the files say of each other (here, the ranks missing) is shown with the collectives.
+    void theRunsNotesAreShownWithItsCollectives() {
+        QTemporaryDir dir;
+        const QString straggler = QStringLiteral(AWB_FIXTURE_DIR "/traces/gloo/straggler/");
+        QVERIFY(QFile::copy(straggler + QStringLiteral("rank0.json"), dir.filePath(QStringLiteral("rank0.json"))));
+        QVERIFY(QFile::copy(straggler + QStringLiteral("rank1.json"), dir.filePath(QStringLiteral("rank1.json"))));
+        MainWindow window;
+        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QVERIFY(window.openFile(dir.path()));
+        QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.collectives()->notes().contains(QStringLiteral("2 of the run's 4 ranks are in the files; missing [2, 3]")),
+                                 10'000);
     }
 
     void filesOfTwoRunsAreSaidAndOpenedOneByOneWhenAsked() {
