@@ -1,8 +1,8 @@
-"""PyTorch's own view of the workloads scripts/gpu_check.py runs with attnwb.
+"""PyTorch's own view of the workloads scripts/gpu_check/run.py runs with attnwb.
 
 Runs with the python whose torch is the LibTorch attnwb was built against (on the lent H200 that is its
 python3, torch 2.11.0+cu130; here the pinned wheel's venv). The workloads are step for step what
-core/profiler_session.cpp, core/variants.cpp, core/chunked_attention.cpp and core/bench.cpp do:
+core/engine/profiler_session.cpp, core/engine/variants.cpp, core/engine/chunked_attention.cpp and core/engine/bench.cpp do:
 inputs made once (seeded randn), each step record_function(variant){ variant(q, k, v) }, in train mode
 out.square().mean().backward(), then (on CUDA) a device synchronise and profiler.step().
 
@@ -16,7 +16,7 @@ out.square().mean().backward(), then (on CUDA) a device synchronise and profiler
   bench SPEC.json OUT.json    torch.utils.benchmark.Timer's median of one step (blocked_autorange), and
                               on a GPU the chip's bf16 GEMM rate (8192^3, CUDA events) as the roof.
 
-Writes JSON only; the agreement rules live in scripts/gpu_check.py.
+Writes JSON only; the agreement rules live in scripts/gpu_check/rules.py.
 """
 import argparse
 import json
@@ -35,7 +35,7 @@ DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.f
 
 
 def sdpa_backend_scope(name):
-    """attnwb's --sdpa-backend: torch.nn.attention.sdpa_kernel sets the flags core/compat.cpp sets."""
+    """attnwb's --sdpa-backend: torch.nn.attention.sdpa_kernel sets the flags core/engine/compat.cpp sets."""
     from contextlib import nullcontext
     if name in ("", "auto"):
         return nullcontext()
@@ -72,7 +72,7 @@ def block_scores(qi, kj, scale, causal, i0, j0):
 
 
 class ChunkedAttentionFunction(torch.autograd.Function):
-    """core/chunked_attention.cpp, op for op (no padding: the GPU check runs mask none and causal)."""
+    """core/engine/chunked_attention.cpp, op for op (no padding: the GPU check runs mask none and causal)."""
 
     @staticmethod
     def forward(ctx, q, k, v, block, scale, causal):
@@ -134,7 +134,7 @@ class ChunkedAttentionFunction(torch.autograd.Function):
 
 
 def make_variant(spec):
-    """The attention function of a spec: fn(q, k, v) -> out, as core/variants.cpp's forward()."""
+    """The attention function of a spec: fn(q, k, v) -> out, as core/engine/variants.cpp's forward()."""
     variant, mask = spec["variant"], spec.get("mask", "none")
     if mask not in ("none", "causal"):
         raise SystemExit(f"gpu_reference.py: mask '{mask}' is not mirrored here (none, causal)")

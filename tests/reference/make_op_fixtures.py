@@ -11,7 +11,7 @@ Every row keeps the spread it showed across the runs (min/max of the
 call count and of the memory columns, and in how many runs it appeared), because the reference is not
 perfectly repeatable: a tensor freed while a tiny operator runs is charged to that operator.
 
-The workload must stay step for step what core/profiler_session.cpp + core/variants.cpp do:
+The workload must stay step for step what core/engine/profiler_session.cpp + core/engine/variants.cpp do:
   inputs made once (randn, seed), masks made once (True = masked out; SDPA gets the keep-mask),
   each step: record_function(variant){ q,k,v as laid out -> variant(q,k,v) } then, in train mode,
   out.square().mean().backward(); profiler.step().
@@ -92,7 +92,7 @@ def manual(q, k, v, mask, causal):
     return torch.matmul(probabilities, v)
 
 
-def sdpa(q, k, v, keep_mask, causal):  # core/compat.h sdpa()
+def sdpa(q, k, v, keep_mask, causal):  # core/engine/compat.h sdpa()
     k = expand_kv(k, q.size(1))
     v = expand_kv(v, q.size(1))
     if TORCH2:

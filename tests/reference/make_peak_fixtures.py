@@ -26,7 +26,7 @@ CASES = [  # (batch, heads, seq, head_dim, mode)
 ]
 
 
-def attn(q, k, v):  # core/variants.cpp ManualAttention, mask none
+def attn(q, k, v):  # core/engine/variants.cpp ManualAttention, mask none
     scores = torch.matmul(q, k.transpose(-2, -1)) * (1.0 / math.sqrt(q.size(-1)))
     return torch.matmul(torch.softmax(scores, dim=-1), v)
 

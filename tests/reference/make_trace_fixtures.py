@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Write the chrome-trace fixtures the trace importer (core/trace_import.cpp) is tested on.
+"""Write the chrome-trace fixtures the trace importer (core/io/trace_import.cpp) is tested on.
 
 Everything goes to tests/fixtures/traces/ (and its multi_rank/ and bad/ folders), with a README.md
 that says, file by file, what a reader must get from it. The numbers in README.md are not typed:
