@@ -23,7 +23,8 @@ if [ "${1:-}" = "--torch2" ]; then
 elif [ "${1:-}" = "--tsan" ]; then
   shift
   dir=build-tsan
-  args=(-DAWB_SANITIZE=thread)
+  # -O1 -g1: what ThreadSanitizer's reports need, at half the compile time of -O2 -g (this folder only tests).
+  args=(-DAWB_SANITIZE=thread "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG")
   targets=(--target awb_ui_tests awb_snapshot_thread_tests)
 elif [ "${1:-}" = "--asan" ]; then
   shift

@@ -24,7 +24,7 @@ for flavour in "" --torch2 --tsan --asan; do
   case "$flavour" in
     --torch2) dir=build-torch2 select=() ;;
     --tsan) dir=build-tsan select=(-R '^(ui\.qt_tests|tsan\..*)$') ;;
-    --asan) dir=build-asan select=(-R '^(ui\.qt_tests|cli\.exit_codes)$') ;;
+    --asan) dir=build-asan select=(-R '^(ui\.qt_tests|cli\.(engine|readers))$') ;;
     *) dir=build select=() ;;
   esac
   t0=$SECONDS
