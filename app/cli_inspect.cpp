@@ -21,6 +21,7 @@
 #include "analysis/collectives.h"
 #include "analysis/comm_overlap.h"
 #include "analysis/gpu_breakdown.h"
+#include "analysis/kernel_class_rules.h"
 #include "analysis/kernel_table.h"
 #include "analysis/kernel_table_text.h"
 #include "analysis/memory_replay.h"
@@ -60,6 +61,7 @@ struct InspectCommand {
     std::string summary;  // --summary: where to write the rank's summary
     bool attention = false;
     bool rules = false;
+    bool kernel_rules = false;  // --kernel-classes
     std::string frame;  // --frame: a memory snapshot's blocks allocated under frames containing this
     std::string trace;  // --trace: the profile of the snapshots' run, its operators named for their allocations
     std::string op;     // --op: with --trace, the allocations made while this operator ran
@@ -407,8 +409,8 @@ bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey 
 }
 
 int run(const InspectCommand& c) {
-    if (c.rules) {
-        std::cout << format_attention_rules();
+    if (c.rules || c.kernel_rules) {
+        std::cout << (c.rules ? format_attention_rules() : std::string()) << (c.kernel_rules ? format_kernel_class_rules() : std::string());
         return kExitOk;
     }
     if (c.paths.empty()) {
@@ -458,6 +460,9 @@ Command register_inspect(CLI::App& app) {
     sub->add_flag("--attention-rules", c->rules,
                   "Print the table of attention rules (which ops and kernels are attention, whose, and where their inputs hold Q, K, "
                   "V) and exit; needs no trace");
+    sub->add_flag("--kernel-classes", c->kernel_rules,
+                  "Print the rules that give each kernel, copy and set its class (GEMM, attention, communication, ...), in the order "
+                  "they are checked, and exit; needs no trace");
     add_rows_option(*sub, c->rows);
     add_sort_option(*sub, c->sort, "default self_cpu");
     add_json_option(*sub, c->json_path, "summary, operators and kernels", "inspect");

@@ -1,26 +1,29 @@
 #include "kernel_table_model.h"
 
-#include <QCheckBox>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QItemSelectionModel>
-#include <QLabel>
-#include <QLineEdit>
-#include <QTableView>
-#include <QVBoxLayout>
-
-#include <QApplication>
-#include <QClipboard>
-#include <QShortcut>
 #include <QTimer>
+
+#include <string>
+#include <vector>
 
 #include "background.h"
 #include "format_qt.h"
+#include "analysis/kernel_class_rules.h"
 #include "model/kernel_name.h"
 #include "operator_table_model.h"
 #include "table_columns.h"
 
 namespace awb::ui {
+
+namespace {
+
+// Every class, from the rules' table (analysis/kernel_class_rules.h).
+const char* class_tooltip() {
+    static const std::string text = "What the kernel does, from its name and the op that launched it, by the first of the rules that "
+                                    "holds (attnwb inspect --kernel-classes lists them): " + kernel_class_names();
+    return text.c_str();
+}
+
+}  // namespace
 
 KernelTableModel::KernelTableModel(QObject* parent)
     : RowTableModel({
@@ -28,9 +31,7 @@ KernelTableModel::KernelTableModel(QObject* parent)
                             "sizes, layouts) and \u2026 marks what is left out. The tooltip has the whole name and the raw one; Ctrl+C "
                             "copies the raw names of the selected rows. Rows are grouped by name and launch configuration", true},
           {"Kind", "kernel, gpu_memcpy or gpu_memset", true},
-          {"Class", "What the kernel does, from its name and the op that launched it: GEMM, attention (flash, memory-efficient, "
-                    "cuDNN, math), softmax, normalization, reduction, elementwise, communication (NCCL/RCCL), memcpy, memset, "
-                    "other (docs/inspect.md: Kernel classes)", true},
+          {"Class", class_tooltip(), true},
           {"Calls", "Launches in the trace"},
           {"Total (time)", "Summed device time of all launches"},
           {"Share of device time", "Share of the device time of every kernel, copy and set in the trace"},

@@ -2,19 +2,12 @@
 // launch configuration) as a Qt model; kernel_panel.h shows it sorted and filtered.
 #pragma once
 
-#include <QWidget>
-
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "analysis/kernel_table.h"
 #include "row_table_model.h"
-
-class QCheckBox;
-class QLineEdit;
-class QLabel;
-class QTableView;
 
 namespace awb::ui {
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "analysis/attention_rules.h"
+#include "analysis/kernel_class_rules.h"
 #include "analysis/trace_links.h"
 
 namespace awb {
@@ -16,51 +17,6 @@ std::string lower(std::string_view s) {
     std::string out(s);
     std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return out;
-}
-
-bool has(const std::string& haystack, std::string_view needle) { return haystack.find(needle) != std::string::npos; }
-
-template <size_t N>
-bool has_any(const std::string& haystack, const std::string_view (&needles)[N]) {
-    return std::any_of(std::begin(needles), std::end(needles), [&](std::string_view n) { return has(haystack, n); });
-}
-
-KernelClass by_op(std::string_view op) {
-    static const std::pair<std::string_view, KernelClass> ops[] = {
-        {"aten::mm", KernelClass::Gemm},           {"aten::bmm", KernelClass::Gemm},
-        {"aten::addmm", KernelClass::Gemm},        {"aten::baddbmm", KernelClass::Gemm},
-        {"aten::matmul", KernelClass::Gemm},       {"aten::linear", KernelClass::Gemm},
-        {"aten::addbmm", KernelClass::Gemm},       {"aten::_softmax", KernelClass::Softmax},
-        {"aten::softmax", KernelClass::Softmax},   {"aten::_softmax_backward_data", KernelClass::Softmax},
-        {"aten::native_layer_norm", KernelClass::Normalization},
-        {"aten::layer_norm", KernelClass::Normalization},
-        {"aten::native_batch_norm", KernelClass::Normalization},
-        {"aten::_fused_rms_norm", KernelClass::Normalization},
-        {"aten::native_layer_norm_backward", KernelClass::Normalization},
-        {"aten::native_batch_norm_backward", KernelClass::Normalization},
-        {"aten::cudnn_batch_norm", KernelClass::Normalization},
-        {"aten::cudnn_batch_norm_backward", KernelClass::Normalization},
-        {"aten::miopen_batch_norm", KernelClass::Normalization},
-        {"aten::miopen_batch_norm_backward", KernelClass::Normalization},
-        {"aten::native_group_norm", KernelClass::Normalization},
-        {"aten::native_group_norm_backward", KernelClass::Normalization},
-        {"aten::embedding", KernelClass::Embedding},
-        {"aten::embedding_dense_backward", KernelClass::Embedding},
-        {"aten::embedding_backward", KernelClass::Embedding},
-        {"aten::_embedding_bag", KernelClass::Embedding},
-        {"aten::_embedding_bag_backward", KernelClass::Embedding},
-        {"aten::sum", KernelClass::Reduction},     {"aten::mean", KernelClass::Reduction},
-        {"aten::amax", KernelClass::Reduction},    {"aten::max", KernelClass::Reduction},
-        {"aten::add", KernelClass::Elementwise},   {"aten::add_", KernelClass::Elementwise},
-        {"aten::mul", KernelClass::Elementwise},   {"aten::mul_", KernelClass::Elementwise},
-        {"aten::div", KernelClass::Elementwise},   {"aten::div_", KernelClass::Elementwise},
-        {"aten::sub", KernelClass::Elementwise},   {"aten::exp", KernelClass::Elementwise},
-        {"aten::fill_", KernelClass::Elementwise}, {"aten::copy_", KernelClass::Elementwise},
-        {"aten::masked_fill", KernelClass::Elementwise}, {"aten::where", KernelClass::Elementwise},
-    };
-    for (const auto& [name, c] : ops)
-        if (op == name) return c;
-    return KernelClass::Other;
 }
 
 }  // namespace
@@ -120,16 +76,10 @@ KernelClass by_attention_rule(std::string_view name) {
 }  // namespace
 
 bool is_communication_kernel(std::string_view raw_name) {
-    const std::string name = lower(raw_name);
-    // NCCL (ncclKernel_*, ncclDevKernel_* of 2.19+), RCCL, MSCCL(++), NVSHMEM; the engines' custom
-    // all-reduce: vLLM's and SGLang's cross_device_reduce_*, quickreduce, TensorRT-LLM's and FlashInfer's
-    // one/two-shot and Lamport all-reduce, torch's symmetric memory (multimem_*, one_shot_all_reduce);
-    // DeepEP's dispatch and combine.
-    static const std::string_view comm[] = {"nccl", "rccl", "msccl", "nvshmem", "cross_device_reduce", "quickreduce", "quick_reduce",
-                                            "allreduce", "all_reduce", "allgather", "all_gather", "reduce_scatter", "reducescatter",
-                                            "alltoall", "all_to_all", "multimem", "symm_mem", "symmetric_memory", "deep_ep", "custom_ar",
-                                            "lamport", "sendrecv"};
-    return has_any(name, comm);
+    static const KernelClassRule& rule = *std::find_if(kernel_class_rules().begin(), kernel_class_rules().end(), [](const KernelClassRule& r) {
+        return r.cls == KernelClass::Communication && r.basis == KernelRuleBasis::Name;
+    });
+    return name_rule_holds(rule, lower(raw_name));
 }
 
 bool is_convolution_op(std::string_view op) {
@@ -137,49 +87,22 @@ bool is_convolution_op(std::string_view op) {
     return op.rfind("aten::conv", 0) == 0 && op.rfind("aten::convert", 0) != 0;  // aten::conv2d, aten::conv_transpose2d
 }
 
+
 namespace {
 
-// Attention by name alone (no rule matched): FlashAttention's, CK's FMHA (FlashAttention's algorithm),
-// PyTorch's memory-efficient (xformers' CUTLASS FMHA), cuDNN's.
-KernelClass attention_by_name(const std::string& name) {
-    if (has(name, "cudnn") && (has(name, "sdpa") || has(name, "fmha") || has(name, "flash"))) return KernelClass::AttentionCudnn;
-    static const std::string_view flash[] = {"flash_fwd", "flash_bwd", "pytorch_flash", "flash::", "flashattn", "flash_attn"};
-    if (has_any(name, flash)) return KernelClass::AttentionFlash;
-    static const std::string_view ck[] = {"ck_tile", "ck::", "_zn2ck", "_zn7ck_tile"};
-    if (has(name, "fmha") && has_any(name, ck)) return KernelClass::AttentionFlash;
-    static const std::string_view efficient[] = {"fmha", "efficient_attention", "mem_eff"};
-    if (has_any(name, efficient)) return KernelClass::AttentionMemEfficient;
-    return KernelClass::Other;
-}
-
-// Convolutions by name: cuDNN's (scudnn, winograd, FFT, implicit GEMM, dgrad/wgrad/fprop kernels and
-// their offset helpers), MIOpen's implicit GEMMs (igemm_fwd/bwd/wrw), CK's grouped convolutions.
-bool convolution_by_name(const std::string& name) {
-    static const std::string_view conv[] = {"convolution", "conv2d", "conv3d", "grouped_conv", "_conv_", "scudnn", "winograd", "dgrad",
-                                            "wgrad", "fprop", "implicit_gemm", "implicit_convolve", "igemm_fwd", "igemm_bwd", "igemm_wrw",
-                                            "computeoffsetskernel", "computeboffsetskernel", "computewgradboffsetskernel"};
-    return has_any(name, conv) || (has(name, "fft2d") && has(name, "cudnn"));
-}
-
-// By name, after attention: convolution, GEMM, softmax, normalization, embedding, reduction, elementwise.
-KernelClass work_by_name(const std::string& name) {
-    if (convolution_by_name(name)) return KernelClass::Convolution;
-    std::string gemm_name = name;  // FBGEMM is a library's name, not a GEMM
-    for (size_t at; (at = gemm_name.find("fbgemm")) != std::string::npos;) gemm_name.erase(at, 6);
-    static const std::string_view gemm[] = {"gemm", "gemv", "cutlass", "xmma", "nvjet", "cublas", "cijk_", "triton_tem", "_matmul_ogs", "matmul_kernel"};
-    if (has_any(gemm_name, gemm)) return KernelClass::Gemm;  // _matmul_ogs: triton_kernels' MoE matmul (vLLM)
-    if (has(name, "softmax")) return KernelClass::Softmax;
-    static const std::string_view norm[] = {"layer_norm", "layernorm", "batch_norm", "batchnorm", "rms_norm", "rmsnorm",
-                                            "group_norm", "groupnorm", "::bn_fw", "::bn_bw", "bn_fw_tr", "bn_fw_inf"};
-    if (has_any(name, norm)) return KernelClass::Normalization;
-    if (has(name, "embedding") && !has(name, "rotary")) return KernelClass::Embedding;
-    static const std::string_view reduce[] = {"reduce", "triton_red", "triton_per"};
-    if (has_any(name, reduce)) return KernelClass::Reduction;
-    // multi_tensor_apply: the fused optimizers' (Adam's) update, elementwise over lists of tensors; rotary embeddings.
-    static const std::string_view elementwise[] = {"elementwise", "triton_poi", "fill_kernel", "catarraybatchedcopy", "multi_tensor_apply",
-                                                   "rotary_embedding"};
-    if (has_any(name, elementwise)) return KernelClass::Elementwise;
-    return KernelClass::Other;
+// Whether a rule on the event's kind, an op above it or its launching op holds.
+bool context_rule_holds(const KernelClassRule& r, EventKind kind, std::string_view launching_op, bool under_math_attention,
+                        bool under_library_attention, bool under_convolution) {
+    switch (r.basis) {
+        case KernelRuleBasis::EventKind:
+            return (r.cls == KernelClass::Memcpy && kind == EventKind::Memcpy) || (r.cls == KernelClass::Memset && kind == EventKind::Memset);
+        case KernelRuleBasis::OpAbove:
+            if (r.cls == KernelClass::AttentionMath) return under_math_attention;
+            if (r.cls == KernelClass::Convolution) return under_convolution || is_convolution_op(launching_op);
+            return under_library_attention;
+        case KernelRuleBasis::LaunchingOp: return std::find(r.any.begin(), r.any.end(), launching_op) != r.any.end();
+        default: return false;
+    }
 }
 
 }  // namespace
@@ -187,19 +110,17 @@ KernelClass work_by_name(const std::string& name) {
 KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::string_view launching_op, bool under_math_attention,
                             bool under_library_attention, bool under_convolution) {
     const std::string name = lower(raw_name);
-    if (kind == EventKind::Memcpy) return KernelClass::Memcpy;
-    if (kind == EventKind::Memset) return KernelClass::Memset;
-    if (has(name, "__amd_rocclr_copy")) return KernelClass::Memcpy;  // ROCm's copy kernels
-    if (has(name, "__amd_rocclr_fill")) return KernelClass::Memset;
-    if (is_communication_kernel(name)) return KernelClass::Communication;
-    if (kind == EventKind::Kernel)
-        if (const KernelClass c = by_attention_rule(raw_name); c != KernelClass::Other) return c;
-    if (const KernelClass c = attention_by_name(name); c != KernelClass::Other) return c;
-    if (under_math_attention) return KernelClass::AttentionMath;
-    if (under_library_attention) return KernelClass::AttentionOther;
-    if (under_convolution || is_convolution_op(launching_op)) return KernelClass::Convolution;
-    if (const KernelClass c = work_by_name(name); c != KernelClass::Other) return c;
-    return by_op(launching_op);
+    for (const KernelClassRule& r : kernel_class_rules()) {
+        if (r.basis == KernelRuleBasis::Name) {
+            if (name_rule_holds(r, name)) return r.cls;
+        } else if (r.basis == KernelRuleBasis::AttentionRules) {
+            if (kind != EventKind::Kernel) continue;
+            if (const KernelClass c = by_attention_rule(raw_name); c != KernelClass::Other) return c;
+        } else if (context_rule_holds(r, kind, launching_op, under_math_attention, under_library_attention, under_convolution)) {
+            return r.cls;
+        }
+    }
+    return KernelClass::Other;
 }
 
 std::vector<KernelClass> kernel_classes(const Trace& trace) {
@@ -242,6 +163,9 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
     // attention op, a convolution. Kept per op, so each op's chain is walked once however many kernels
     // its descendants launch (a Python-stack trace nests ops tens of frames deep).
     enum : uint8_t { kKnown = 1, kMath = 2, kLibrary = 4, kConv = 8 };
+    static const std::string_view math_op = std::find_if(kernel_class_rules().begin(), kernel_class_rules().end(), [](const KernelClassRule& r) {
+        return r.cls == KernelClass::AttentionMath && r.basis == KernelRuleBasis::OpAbove;
+    })->any.front();  // aten::_scaled_dot_product_attention_math
     std::vector<uint8_t> chain(events.size(), 0);
     std::vector<int32_t> path;
     auto chain_of = [&](int32_t op) {
@@ -250,7 +174,7 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
             const int32_t a = path.back();
             path.pop_back();
             const TraceEvent& x = events[size_t(a)];
-            uint8_t own = kKnown | (x.name == "aten::_scaled_dot_product_attention_math" ? kMath : 0) |
+            uint8_t own = kKnown | (x.name == math_op ? kMath : 0) |
                           (is_library_op(x) ? kLibrary : 0) | (is_conv_op(x) ? kConv : 0);
             if (!(own & kMath) && x.parent >= 0) own |= chain[size_t(x.parent)];  // the walk stops at a math op
             chain[size_t(a)] = own;

@@ -300,6 +300,15 @@ check "no attention in a trace without it" 0 'none found' -- inspect "$fixtures/
 # Libraries and engines: vLLM's unified attention (cut from a public trace), the rules table
 check "vLLM's attention: paged, its KV lengths not in the trace" 0 '^vLLM +unified attention +fwd +paged +8192 +\? +64 +8 ' -- inspect "$fixtures/libraries/vllm_unified_attention.json.gz" --quiet --attention
 check "the attention rules table, no trace needed" 0 '^kernel +contains +kernel_unified_attention +vLLM ' -- inspect --attention-rules
+# The kernel class rules: one table, printed by the program; docs/inspect.md holds its output verbatim.
+docs_rules=$(awk '/^<!-- attnwb inspect --kernel-classes -->$/ { at = 1; next } at == 1 && /^```$/ { at = 2; next }
+                 at == 2 && /^```$/ { exit } at == 2' "$(dirname "$0")/../../docs/inspect.md")
+if [ -n "$docs_rules" ] && [ "$docs_rules" = "$("$attnwb" inspect --kernel-classes)" ]; then
+    echo "ok   the kernel class rules in docs/inspect.md are the program's"; passed=$((passed + 1))
+else
+    echo "FAIL the kernel class rules in docs/inspect.md differ from attnwb inspect --kernel-classes:"
+    diff <(echo "$docs_rules") <("$attnwb" inspect --kernel-classes) | head -20 | sed 's/^/  | /'; failed=$((failed + 1))
+fi
 check "inspect with no trace says so" 2 'give one or more trace files' -- inspect
 check "profile without the engine says so" 1 "'profile' needs the engine \\(.*/alone/attnwb-engine or .*/libexec/attention-workbench/attnwb-engine\\)" -- profile "${small[@]}"
 check "--version without the engine still gives the version" 1 '^LibTorch: unknown: the engine \(' -- --version

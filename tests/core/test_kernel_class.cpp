@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "analysis/kernel_class.h"
+#include "analysis/kernel_class_rules.h"
 #include "analysis/kernel_table.h"
 #include "io/trace_import.h"
 
@@ -204,4 +206,24 @@ TEST(KernelClass, A100TraceConvolutionsAndBatchNorm) {
     std::printf("a100_nccl kernels: %d convolution, %d normalization, %d other of %zu\n", conv, norm, other, by_name.size());
     EXPECT_GE(conv, 20);
     EXPECT_GE(norm, 8);
+}
+
+// The rules are one table: every class but other has a rule, the class list names them all, and the
+// order decides (a rotary embedding is elementwise, FBGEMM's kernels are no GEMMs).
+TEST(KernelClass, OneTableOfRulesReachesEveryClass) {
+    std::set<KernelClass> reached;
+    for (const KernelClassRule& r : kernel_class_rules()) reached.insert(r.cls);
+    for (int c = 0; c < kKernelClassCount; ++c) {
+        if (KernelClass(c) != KernelClass::Other) {
+            EXPECT_TRUE(reached.count(KernelClass(c))) << to_string(KernelClass(c));
+        }
+    }
+    const std::string names = kernel_class_names();
+    for (const char* c : {"GEMM", "convolution", "attention (other)", "embedding", "communication", "memset", "other"})
+        EXPECT_NE(names.find(c), std::string::npos) << c;
+    EXPECT_EQ(kernel("void fbgemm_gpu::split_embedding_codegen_forward_kernel<float>"), KernelClass::Embedding);
+    EXPECT_EQ(kernel("void vllm::rotary_embedding_kernel<c10::BFloat16, true>"), KernelClass::Elementwise);
+    const std::string text = format_kernel_class_rules();
+    EXPECT_NE(text.find(" 5. communication\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("(fbgemm aside)"), std::string::npos);
 }
