@@ -121,7 +121,6 @@ struct EventCounts {
     std::map<std::string, int64_t> by_kind;
     std::set<uint64_t> cpu_threads;
     std::set<std::pair<int, uint64_t>> streams;
-    bool device = false;
 };
 
 EventCounts count_events(const Trace& trace) {
@@ -129,7 +128,6 @@ EventCounts count_events(const Trace& trace) {
     for (const auto& e : trace.events()) {
         ++c.by_kind[to_string(e.kind)];
         if (e.device != DeviceKind::CPU) {
-            c.device = true;
             c.streams.insert({e.device_index, e.thread});
         } else if (e.kind != EventKind::Other) {
             c.cpu_threads.insert(e.thread);
@@ -140,7 +138,7 @@ EventCounts count_events(const Trace& trace) {
 
 // inspect --json's "summary": what the header lines say.
 nlohmann::json summary_json(const ImportedTrace& t, const Trace& trace, const EventCounts& counts, const RunAnalysis& analysis) {
-    const auto& [by_kind, cpu_threads, streams, device] = counts;
+    const auto& [by_kind, cpu_threads, streams] = counts;
     const MemorySeries* top = top_memory(analysis.memory);
     const int64_t peak = top ? top->quoted_peak_bytes() : 0;
     return {{"trace_name", t.trace_name},
@@ -174,7 +172,7 @@ nlohmann::json summary_json(const ImportedTrace& t, const Trace& trace, const Ev
 nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, const std::string& path, const InspectCommand& c, SortKey sort) {
     const Trace& trace = run.trace;
     const EventCounts counts = count_events(trace);
-    const auto& [by_kind, cpu_threads, streams, device] = counts;
+    const auto& [by_kind, cpu_threads, streams] = counts;
     const RunAnalysis analysis = analyze_run(run);  // the tables, the memory replay and the roofs, once
     const MemorySeries* top = top_memory(analysis.memory);
     const int64_t peak = top ? top->quoted_peak_bytes() : 0;
@@ -203,7 +201,7 @@ nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, con
     sort_rows(rows, sort);
     TableTextOptions table;
     table.row_limit = c.rows;
-    table.device_columns = device;
+    table.device_columns = analysis.device_columns;
     table.memory_columns = !trace.memory().empty();
     std::cout << format_table(rows, table);
     const std::vector<KernelRow>& ks = analysis.kernels;

@@ -98,7 +98,7 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
                   << ": the table holds the steps recorded before the stop\n";
     TableTextOptions table;
     table.row_limit = c.rows;
-    table.device_columns = cuda;
+    table.device_columns = analysis.device_columns;
     table.memory_columns = c.profiler.profile_memory;
     table.shapes_column = c.group_by_shape;
     std::cout << format_table(rows, table);

@@ -277,7 +277,7 @@ static QString verdict_html(const RunVerdict& v, bool same_run) {
 void ComparisonView::show_findings_and_verdict(int a, int b) {
     const NamedRun& run_a = runs_[size_t(a)];
     const NamedRun& run_b = runs_[size_t(b)];
-    const bool large = std::max(run_a.result->trace.events().size(), run_b.result->trace.events().size()) >= kBackgroundEvents;
+    const bool large = is_large(run_a.result->trace) || is_large(run_b.result->trace);
     if (large) {
         verdict_->setText(tr("<i>Comparing A and B...</i>"));
         findings_diff_->setHtml(tr("<p><i>The advisor is reading both runs...</i></p>"));

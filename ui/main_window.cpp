@@ -362,7 +362,7 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const Q
     if (result->interrupted && label.isEmpty()) name += tr(" (stopped after step %1)").arg(result->steps.size());
     // The run's analysis (operator and kernel tables, memory replay) is computed once, here, off the
     // GUI thread for a large trace; every view, the advisor, the comparison and the reports share it.
-    const bool large = result->trace.events().size() >= kBackgroundEvents;
+    const bool large = is_large(result->trace);
     if (large) status_->setText(tr("Analysing %1 events of %2...").arg(result->trace.events().size()).arg(name));
     compute_then(this, large, [result] { return analyzed(result); }, [this, name](AnalyzedRun run) {
         session_->addRun({name, std::move(run.run), std::move(run.analysis)});
@@ -424,7 +424,7 @@ void MainWindow::explainShown() {
     if (bench) subject += tr(", a benchmark of %1").arg(QString::fromStdString(bench->spec.variant + " " + shape_string(bench->spec)));
     if (check) subject += tr(", a check of %1").arg(QString::fromStdString(check->variants.empty() ? "-" : check->variants[0].variant));
     compute_then(
-        this, result && result->trace.events().size() >= kBackgroundEvents,
+        this, result && is_large(result->trace),
         [result, analysis, sweep, bench, check] {
             const Measurements m{result.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
             return explain(m);
@@ -461,7 +461,7 @@ bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
         in.generated_by = "attention-workbench";
         write_html_report(in, file);
     };
-    if (shown.result && shown.result->trace.events().size() >= kBackgroundEvents) {
+    if (shown.result && is_large(shown.result->trace)) {
         status_->setText(tr("Writing report %1...").arg(path));
         compute_then(
             this, true,

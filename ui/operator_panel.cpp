@@ -85,9 +85,7 @@ void OperatorPanel::showRun(const NamedRun& run, bool) {
         setRows({}, false);
         return;
     }
-    const auto& events = run.result->trace.events();
-    const bool device_events = std::any_of(events.begin(), events.end(), [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
-    setTrace(std::shared_ptr<const Trace>(run.result, &run.result->trace), run.analysis->operators, device_events);
+    setTrace(std::shared_ptr<const Trace>(run.result, &run.result->trace), run.analysis->operators, run.analysis->device_columns);
 }
 
 void OperatorPanel::setTrace(std::shared_ptr<const Trace> trace, std::vector<OperatorRow> rows, bool device_columns) {
@@ -120,7 +118,7 @@ void OperatorPanel::regroup() {
         return;
     }
     const std::shared_ptr<const Trace> trace = trace_;
-    const bool large = trace->events().size() >= kBackgroundEvents;
+    const bool large = is_large(*trace);
     if (large) model_->setRows({});  // not the previous trace's rows while this one is computed
     compute_then(
         this, large, [trace] { return key_averages(*trace, OpTableOptions{true}); },

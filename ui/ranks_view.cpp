@@ -130,7 +130,7 @@ RanksView::RanksView(QWidget* parent)
         const int32_t rank = rank_box_->currentData().toInt();
         const QString label = QStringLiteral("%1 (rank %2)").arg(run_.label).arg(rank);
         compute_then(
-            this, run_.result->trace.events().size() >= kBackgroundEvents,
+            this, is_large(run_.result->trace),
             [result = run_.result, rank] { return std::make_shared<const ProfileResult>(run_of_rank(*result, rank)); },
             [this, label](std::shared_ptr<const ProfileResult> run) { emit rankRunRequested(std::move(run), label); });
     });
@@ -160,7 +160,7 @@ void RanksView::showRun(const NamedRun& run, bool) {
 void RanksView::compareStep(int step) {
     const uint64_t generation = ++generation_;
     summary_->setText(tr("Comparing the ranks..."));
-    const bool large = run_.result->trace.events().size() >= kBackgroundEvents;
+    const bool large = is_large(run_.result->trace);
     compute_then(
         this, large, [result = run_.result, analysis = run_.analysis, step] { return compare_ranks(result->trace, *analysis, step); },
         [this, generation](const RankComparison& c) {

@@ -59,7 +59,7 @@ std::shared_ptr<const SweepAnalysis> Session::liveAnalysis() const {
 void Session::changeShown() {
     emit shownChanged();
     const NamedRun run = shown();
-    const bool large = run.result && run.result->trace.events().size() >= kBackgroundEvents;
+    const bool large = run.result && is_large(run.result->trace);
     auto still_shown = [this, result = run.result] { return shown().result == result; };
     std::vector<std::function<void()>> steps;
     for (const View& v : views_)

@@ -94,7 +94,7 @@ void TimelineView::showRun(const NamedRun& run, bool) {
 
 void TimelineView::setRun(std::shared_ptr<const ProfileResult> run, std::shared_ptr<const RunAnalysis> analysis) {
     auto trace = std::shared_ptr<const Trace>(run, &run->trace);
-    const bool large = trace->events().size() >= kBackgroundEvents;
+    const bool large = is_large(*trace);
     owned_memory_.clear();
     if (!large) {
         showPrepared(std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)), trace, std::move(analysis));

@@ -35,6 +35,9 @@ struct RunAnalysis {
     TraceQuality quality;                      // trace_quality(trace, the run's import notes)
     CollectiveReport collectives;              // collective_report(trace): calls, matched across ranks, the straggler
     OverlapReport overlap;                     // comm_overlap(trace): communication hidden or exposed, per rank and step
+    // The operator table's device columns (Self CUDA, CUDA total, ...) are shown: the trace has device
+    // events, or the run ran on a GPU. The CLI's tables, the GUI's and the reports ask this, not the events.
+    bool device_columns = false;
     bool operator==(const RunAnalysis&) const = default;
 };
 
