@@ -13,6 +13,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QTest>
 #include <QTimer>
@@ -134,6 +135,16 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         QTRY_VERIFY_WITH_TIMEOUT(window.collectives()->notes().contains(QStringLiteral("2 of the run's 4 ranks are in the files; missing [2, 3]")),
                                  10'000);
+        // AWB_GRAB_DIR: the Collectives tab with its notes at both window sizes, to look at.
+        if (const QByteArray grabs = qgetenv("AWB_GRAB_DIR"); !grabs.isEmpty()) {
+            window.findChild<QDockWidget*>(QStringLiteral("collectives"))->raise();
+            window.show();
+            for (const QSize size : {QSize(1600, 1000), QSize(1000, 700)}) {
+                window.resize(size);
+                QTest::qWait(200);
+                window.grab().save(QStringLiteral("%1/collectives-notes-%2x%3.png").arg(QString::fromLocal8Bit(grabs)).arg(size.width()).arg(size.height()));
+            }
+        }
     }
 
     void filesOfTwoRunsAreSaidAndOpenedOneByOneWhenAsked() {
