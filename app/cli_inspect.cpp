@@ -34,6 +34,7 @@
 #include "cli_options.h"
 #include "cli_rank_summary.h"
 #include "io/collectives_json.h"
+#include "io/trace_files.h"
 #include "io/trace_import.h"
 #include "io/results_file.h"
 #include "model/kernel_name.h"
@@ -250,10 +251,10 @@ struct Inputs {
 Inputs group_inputs(const InspectCommand& c, int& rc) {
     Inputs in;
     for (const auto& path : c.paths) {
-        if (std::filesystem::is_directory(path)) {
+        if (std::filesystem::is_directory(path) || is_trace_glob(path)) {  // a glob's files are one run, as a folder's
             try {
                 in.files.push_back(trace_files_of(path));
-                in.folders[in.files.size() - 1] = path;
+                if (!is_trace_glob(path)) in.folders[in.files.size() - 1] = path;
             } catch (const TraceImportError& e) {
                 std::cerr << "attnwb inspect: " << e.what() << "\n";
                 rc = kExitBadInput;

@@ -1,5 +1,6 @@
 #include "io/trace_files.h"
 
+#include <glob.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -10,8 +11,29 @@
 
 namespace awb {
 
+bool is_trace_glob(const std::string& path) {
+    std::error_code ec;
+    return path.find_first_of("*?[") != std::string::npos && !std::filesystem::exists(path, ec);
+}
+
+namespace {
+
+std::vector<std::string> glob_files(const std::string& pattern) {
+    glob_t matched{};
+    std::vector<std::string> out;
+    if (::glob(pattern.c_str(), 0, nullptr, &matched) == 0)
+        for (size_t i = 0; i < matched.gl_pathc; ++i)
+            if (std::error_code ec; std::filesystem::is_regular_file(matched.gl_pathv[i], ec)) out.push_back(matched.gl_pathv[i]);
+    ::globfree(&matched);
+    if (out.empty()) throw TraceImportError("no file matches '" + pattern + "'");
+    return out;  // glob sorts them
+}
+
+}  // namespace
+
 std::vector<std::string> trace_files_of(const std::string& path) {
     std::error_code ec;
+    if (is_trace_glob(path)) return glob_files(path);
     if (!std::filesystem::is_directory(path, ec)) return {path};
     std::vector<std::string> out;
     for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {

@@ -27,6 +27,9 @@ check "inspect --ranks names the slowest rank" 0 '^slowest rank 2 \(its step les
 check "diff puts two runs' collectives side by side" 0 '^straggler: A rank 2, B rank' -- diff "$gloo/straggler" "$gloo/collectives" --quiet
 check "inspect of a subset of a run's ranks notes what is missing" 0 "^note: 2 of the run's 4 ranks are in the files; missing \[2, 3\]" -- \
     inspect --distributed "$gloo"/straggler/rank0.json "$gloo"/straggler/rank1.json --quiet --rows 1
+check "inspect of a glob the shell did not expand opens its files as one run" 0 '^ranks 0 1 2 3 of 4 \(gloo\)' -- \
+    inspect "$gloo/straggler/rank*.json" --quiet --rows 1
+check "inspect of a glob that matches nothing says so" 2 "no file matches '.*/nothing\*.json'" -- inspect "$gloo/nothing*.json" --quiet
 check "inspect --rank shows one rank of the run" 0 '^rank 2 of 4 \(gloo\)' -- inspect "$gloo/straggler" --rank 2 --quiet --rows 1
 check "inspect --rank names a rank the run lacks" 2 '--rank 9: the run holds ranks 0 1 2 3' -- inspect "$gloo/straggler" --rank 9 --quiet
 check "inspect --summary of a run asks for --rank" 2 'choose the one to summarise with --rank' -- \
