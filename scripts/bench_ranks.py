@@ -10,10 +10,15 @@ the ranks' collectives match one to one.
 
     python3 scripts/bench_ranks.py --ranks 8 --size-mb 400                  # attnwb alone (HTA needs ~10x the files in RAM)
     python3 scripts/bench_ranks.py --ranks 4 --size-mb 50 --hta /work/hta-venv/bin/python
+    python3 scripts/bench_ranks.py --ranks 8 --size-mb 50 --summaries     # rank summaries too
+
+--summaries also times one rank's summary (`attnwb inspect RANK --summary`, what a Slurm task runs)
+and `attnwb inspect` of the folder of the ranks' summaries, and prints their sizes.
 """
 import argparse
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -50,6 +55,12 @@ def rank_folder(grown, ranks, regenerate):
     return folder
 
 
+def workdir_of(folder):
+    workdir = os.path.join(os.path.dirname(folder), "bench-ranks-out")
+    os.makedirs(workdir, exist_ok=True)
+    return workdir
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--ranks", type=int, default=8)
@@ -59,6 +70,7 @@ def main():
     p.add_argument("--hta", help="a python with HolisticTraceAnalysis installed: time its comm/comp overlap too")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--regenerate", action="store_true")
+    p.add_argument("--summaries", action="store_true", help="time a rank's summary and the run opened from the summaries")
     p.add_argument("--json", help="write the figures here")
     args = p.parse_args()
     grown = bi.grown_trace(args.source, args.size_mb, args.regenerate)
@@ -68,10 +80,22 @@ def main():
     for f in sorted(os.listdir(folder)):
         bi.warm_cache(os.path.join(folder, f))
     tools = [("attnwb inspect --collectives", [args.attnwb, "inspect", folder, "--collectives", "--quiet", "--rows", "5", "--timing"])]
+    summaries = f"{folder}_summaries"
+    if args.summaries:
+        os.makedirs(summaries, exist_ok=True)
+        for r in range(args.ranks):  # made once, untimed; rank 0's again below, timed
+            out = os.path.join(summaries, f"rank{r}.json.gz")
+            if args.regenerate or not os.path.exists(out):
+                subprocess.run([args.attnwb, "inspect", os.path.join(folder, f"rank{r}.json"), "--summary", out, "--quiet"], check=True,
+                               stdout=subprocess.DEVNULL)
+        size = sum(os.path.getsize(os.path.join(summaries, f)) for f in os.listdir(summaries) if f.endswith(".json.gz"))
+        print(f"{summaries}: {args.ranks} summaries, {size / bi.MB:.1f} MB gzipped ({size / total:.3f}x the traces)")
+        tools.append(("attnwb inspect RANK0 --summary", [args.attnwb, "inspect", os.path.join(folder, "rank0.json"), "--summary",
+                                                        os.path.join(workdir_of(folder), "rank0.summary.json.gz"), "--quiet"]))
+        tools.append(("attnwb inspect SUMMARIES --collectives", [args.attnwb, "inspect", summaries, "--collectives", "--quiet", "--rows", "5"]))
     if args.hta:
         tools.append(("HTA TraceAnalysis + get_comm_comp_overlap", [args.hta, "-c", HTA_OVERLAP, folder]))
-    workdir = os.path.join(os.path.dirname(folder), "bench-ranks-out")
-    os.makedirs(workdir, exist_ok=True)
+    workdir = workdir_of(folder)
     results = bi.measure(tools, args.repeat, total, workdir)
     print(f"\n{'tool':<44} {'wall s':>8} {'MB/s':>8} {'peak RSS MiB':>13} {'RSS / files':>12}")
     for label, r in results.items():

@@ -158,16 +158,23 @@ public:
         }
     }
 
-    json run() {
+    // The events as the text of a JSON list's items, each written as it is made (a trace's worth of
+    // json values would take ten times the text's memory).
+    std::string run() {
         for (const auto& e : trace_.events())
             if (wanted(e.rank)) add_event(e);
         for (const auto& m : trace_.memory())
             if (wanted(m.rank)) add_memory(m);
         add_names();
-        return std::move(events_);
+        return std::move(text_);
     }
 
 private:
+    void put(const json& event) {
+        if (!text_.empty()) text_ += ',';
+        text_ += event.dump();
+    }
+
     bool wanted(int32_t rank) const { return info_.rank == kAllRanks || rank == info_.rank; }
     // All ranks in one file: each rank's CPU threads under a process of its own.
     int64_t pid_of(int32_t rank) const {
@@ -188,7 +195,7 @@ private:
             streams_.insert({e.device_index, e.thread});
             add_flow(e);
         }
-        events_.push_back(std::move(ev));
+        put(ev);
     }
 
     // ac2g: from the CPU op a device event belongs to, to the device event (Perfetto draws the arrow).
@@ -198,9 +205,9 @@ private:
         if (op == cpu_op_by_correlation_.end()) return;
         const auto& src = trace_.events()[op->second];
         ++flow_id_;
-        events_.push_back({{"ph", "s"}, {"id", flow_id_}, {"pid", pid_of(src.rank)}, {"tid", src.thread},
+        put({{"ph", "s"}, {"id", flow_id_}, {"pid", pid_of(src.rank)}, {"tid", src.thread},
                            {"ts", ts_us(src.start_ns, origin_)}, {"cat", "ac2g"}, {"name", "ac2g"}});
-        events_.push_back({{"ph", "f"}, {"id", flow_id_}, {"pid", e.device_index}, {"tid", e.thread},
+        put({{"ph", "f"}, {"id", flow_id_}, {"pid", e.device_index}, {"tid", e.thread},
                            {"ts", ts_us(e.start_ns, origin_)}, {"cat", "ac2g"}, {"name", "ac2g"}, {"bp", "e"}});
     }
 
@@ -210,12 +217,12 @@ private:
         json args{{"Device Type", m.device == DeviceKind::CUDA ? 1 : 0}, {"Device Id", m.device_index}, {"Addr", 0}, {"Bytes", m.bytes}};
         if (m.total_allocated >= 0) args["Total Allocated"] = m.total_allocated;
         if (m.total_reserved >= 0) args["Total Reserved"] = m.total_reserved;
-        events_.push_back({{"ph", "i"}, {"s", "t"}, {"cat", "cpu_instant_event"}, {"name", "[memory]"}, {"pid", pid_of(m.rank)},
+        put({{"ph", "i"}, {"s", "t"}, {"cat", "cpu_instant_event"}, {"name", "[memory]"}, {"pid", pid_of(m.rank)},
                            {"tid", m.thread}, {"ts", ts_us(m.ts_ns, origin_)}, {"args", std::move(args)}});
     }
 
     void meta_event(const char* what, int64_t pid, uint64_t tid, json args) {
-        events_.push_back({{"ph", "M"}, {"name", what}, {"pid", pid}, {"tid", tid}, {"args", std::move(args)}});
+        put({{"ph", "M"}, {"name", what}, {"pid", pid}, {"tid", tid}, {"args", std::move(args)}});
     }
 
     void add_names() {
@@ -256,23 +263,24 @@ private:
     std::unordered_map<int64_t, size_t> cpu_op_by_correlation_;
     std::set<std::pair<int, uint64_t>> streams_;  // (device index, stream)
     int64_t flow_id_ = 0;
-    json events_ = json::array();
+    std::string text_;
 };
 
 }  // namespace
 
-json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info) {
+std::string chrome_trace_text(const Trace& trace, const ChromeTraceInfo& info) {
     json out{{"schemaVersion", 1},
              {"deviceProperties", device_properties_json(info.devices)},
              {"displayTimeUnit", "ms"},
              {"baseTimeNanoseconds", base_of(trace)},
-             {"traceName", info.trace_name},
-             {"traceEvents", Writer(trace, info).run()}};
+             {"traceName", info.trace_name}};
     if (info.rank != kAllRanks && info.rank >= 0)
         out["distributedInfo"] = distributed_info_json(info.rank, trace.meta().world_size, trace.meta().backend, trace.meta().process_groups);
     if (info.metadata.is_object())
         for (const auto& [key, value] : info.metadata.items()) out[key] = value;
-    return out;
+    std::string text = out.dump();
+    text.pop_back();  // the object's '}': the events follow as its last key
+    return text + ",\"traceEvents\":[" + Writer(trace, info).run() + "]}";
 }
 
 json distributed_info_json(int32_t rank, int world_size, const std::string& backend, const std::vector<ProcessGroup>& groups) {
@@ -335,7 +343,7 @@ ChromeTraceInfo run_trace_info(const ProfileResult& result, std::string process_
 }
 
 void write_chrome_trace(const Trace& trace, const ChromeTraceInfo& info, const std::string& path) {
-    write_text_file(path, to_chrome_trace(trace, info).dump());
+    write_text_file(path, chrome_trace_text(trace, info));
 }
 
 void write_rank_file(const Trace& trace, const ImportedTrace& source, int32_t rank, nlohmann::json summary, const std::string& path) {

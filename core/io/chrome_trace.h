@@ -37,7 +37,8 @@ struct ChromeTraceInfo {
     std::vector<DeviceProperties> devices;  // written as deviceProperties (Kineto's: the GPUs the trace ran on)
 };
 
-nlohmann::json to_chrome_trace(const Trace& trace, const ChromeTraceInfo& info);
+// The file's text (each event written as it is made: no JSON tree of the whole trace in memory).
+std::string chrome_trace_text(const Trace& trace, const ChromeTraceInfo& info);
 // The info of a run's trace: its described spec as the name, and as metadata an "attention_workbench"
 // object with the spec, options, environment, steps, device peak and the trace's own metadata, which
 // profile_result_from_import (workspace.h) reads back, so a saved trace reopens as the run it was.

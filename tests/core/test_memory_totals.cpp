@@ -98,7 +98,7 @@ TEST(MemoryTotals, ReportQuotesTheAllocatedPeakAndRoundTrips) {
 TEST(MemoryTotals, ExportWritesTotalsOnlyWhenKnown) {
     // Our own profiler gives no totals: the export must not pass a running sum off as "Total Allocated".
     auto trace = Trace::build({}, {total(1000, 64, -1, -1, DeviceKind::CPU)}, {});
-    const auto j = to_chrome_trace(trace, {});
+    const auto j = nlohmann::json::parse(chrome_trace_text(trace, {}));
     bool seen = false;
     for (const auto& e : j["traceEvents"])
         if (e.value("name", std::string()) == "[memory]") {

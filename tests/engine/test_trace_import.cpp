@@ -36,7 +36,7 @@ TEST(TraceImport, OwnExportRoundTrips) {
     ChromeTraceInfo info;
     info.trace_name = "round trip";
     info.metadata = nlohmann::json{{"attention_workbench", {{"spec", r.spec}}}};
-    const std::string text = to_chrome_trace(r.trace, info).dump();
+    const std::string text = chrome_trace_text(r.trace, info);
     const std::string path = temp_path("rt.json");
     write_file(path, text);
     ASSERT_TRUE(looks_like_chrome_trace(path));
@@ -84,7 +84,7 @@ TEST(TraceImport, LegacyArrayAndStringIds) {
 
 TEST(TraceImport, BadFilesGiveOneMessage) {
     const ProfileResult r = profile_run(test::small_spec(), ProfileOptions{});
-    const std::string full = to_chrome_trace(r.trace, {}).dump();
+    const std::string full = chrome_trace_text(r.trace, {});
     const std::string truncated = temp_path("truncated.json");
     // Cut inside an event (in its "name" key) near the middle: halving the file could land between two
     // events, depending on the profiled run's lengths, which gives another (also correct) message.
