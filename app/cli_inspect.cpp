@@ -251,10 +251,11 @@ struct Inputs {
 Inputs group_inputs(const InspectCommand& c, int& rc) {
     Inputs in;
     for (const auto& path : c.paths) {
-        if (std::filesystem::is_directory(path) || is_trace_glob(path)) {  // a glob's files are one run, as a folder's
+        const bool glob = is_trace_glob(path);  // a glob's files are one run, as a folder's
+        if (glob || std::filesystem::is_directory(path)) {
             try {
                 in.files.push_back(trace_files_of(path));
-                if (!is_trace_glob(path)) in.folders[in.files.size() - 1] = path;
+                if (!glob) in.folders[in.files.size() - 1] = path;
             } catch (const TraceImportError& e) {
                 std::cerr << "attnwb inspect: " << e.what() << "\n";
                 rc = kExitBadInput;

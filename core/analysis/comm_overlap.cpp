@@ -117,7 +117,7 @@ std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<Kerne
         const auto it = ranks.find(e.rank);
         if (it == ranks.end()) continue;
         HtaRank& h = it->second;
-        if ((e.start_ns - origin) % 1000 != 0) h.fractional = true;
+        if (starts_off_whole_us(e, origin)) h.fractional = true;
         if (e.device != DeviceKind::CPU) {
             if (e.kind != EventKind::UserAnnotation && e.correlation_id > 0)
                 h.device.emplace_back(i, is_device_work(e) && classes[i] == KernelClass::Communication);

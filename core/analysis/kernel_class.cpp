@@ -76,9 +76,7 @@ KernelClass by_attention_rule(std::string_view name) {
 }  // namespace
 
 bool is_communication_kernel(std::string_view raw_name) {
-    static const KernelClassRule& rule = *std::find_if(kernel_class_rules().begin(), kernel_class_rules().end(), [](const KernelClassRule& r) {
-        return r.cls == KernelClass::Communication && r.basis == KernelRuleBasis::Name;
-    });
+    static const KernelClassRule& rule = kernel_class_rule(KernelClass::Communication, KernelRuleBasis::Name);
     return name_rule_holds(rule, lower(raw_name));
 }
 
@@ -163,9 +161,8 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
     // attention op, a convolution. Kept per op, so each op's chain is walked once however many kernels
     // its descendants launch (a Python-stack trace nests ops tens of frames deep).
     enum : uint8_t { kKnown = 1, kMath = 2, kLibrary = 4, kConv = 8 };
-    static const std::string_view math_op = std::find_if(kernel_class_rules().begin(), kernel_class_rules().end(), [](const KernelClassRule& r) {
-        return r.cls == KernelClass::AttentionMath && r.basis == KernelRuleBasis::OpAbove;
-    })->any.front();  // aten::_scaled_dot_product_attention_math
+    static const std::string_view math_op =
+        kernel_class_rule(KernelClass::AttentionMath, KernelRuleBasis::OpAbove).any.front();  // aten::_scaled_dot_product_attention_math
     std::vector<uint8_t> chain(events.size(), 0);
     std::vector<int32_t> path;
     auto chain_of = [&](int32_t op) {

@@ -109,6 +109,11 @@ const std::vector<KernelClassRule>& kernel_class_rules() {
     return rules;
 }
 
+const KernelClassRule& kernel_class_rule(KernelClass cls, KernelRuleBasis basis) {
+    const auto& rules = kernel_class_rules();
+    return *std::find_if(rules.begin(), rules.end(), [&](const KernelClassRule& r) { return r.cls == cls && r.basis == basis; });
+}
+
 bool name_rule_holds(const KernelClassRule& rule, const std::string& lower_name) {
     std::string stripped;
     const std::string* name = &lower_name;

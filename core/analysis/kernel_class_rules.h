@@ -31,6 +31,8 @@ struct KernelClassRule {
 };
 
 const std::vector<KernelClassRule>& kernel_class_rules();
+// The first rule of that class on that basis (the communication rule by name, the SDPA math op's rule).
+const KernelClassRule& kernel_class_rule(KernelClass cls, KernelRuleBasis basis);
 
 // Whether a Name rule holds for a lower-cased kernel name.
 bool name_rule_holds(const KernelClassRule& rule, const std::string& lower_name);

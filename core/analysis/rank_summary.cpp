@@ -2,9 +2,10 @@
 #include "analysis/rank_summary.h"
 
 #include <map>
-#include <unordered_set>
 
 #include "analysis/collectives_detail.h"
+#include "analysis/comm_overlap.h"
+#include "analysis/trace_links.h"
 #include "model/units.h"
 
 namespace awb {
@@ -13,24 +14,21 @@ namespace {
 
 enum class Keep : uint8_t { No, Yes };
 
-// The ops and runtime calls that launched a kernel, copy or set (by External id and by correlation, within
-// the rank): kept with their kernels, so each kernel keeps its step (its launch's time) and its class (its op).
-struct Launchers {
-    std::unordered_set<int64_t> ops, calls;  // link_key(rank, id)
-    explicit Launchers(const Trace& trace) {
-        for (const TraceEvent& e : trace.events())
-            if (is_device_work(e)) {
-                if (e.linked_correlation_id != 0) ops.insert(link_key(e.rank, e.linked_correlation_id));
-                if (e.correlation_id != 0) calls.insert(link_key(e.rank, e.correlation_id));
-            }
-    }
-};
-
 // The events kept, with every kept CPU op's enclosing ops (a kernel's class may come from an op above its own).
 std::vector<Keep> kept_events(const Trace& trace) {
     const auto& events = trace.events();
     const collectives_detail::FoundCalls found = collectives_detail::find_calls(trace);
-    const Launchers launchers(trace);
+    // The ops and runtime calls that launched a kernel, copy or set: kept with their kernels, so each
+    // kernel keeps its step (its launch's time) and its class (its op).
+    std::vector<uint8_t> launcher(events.size(), 0);
+    {
+        const LaunchingOps ops(trace);
+        const LaunchCalls calls(trace);
+        for (const TraceEvent& e : events)
+            if (is_device_work(e))
+                for (const int32_t l : {ops.of(e), calls.of(e)})
+                    if (l >= 0) launcher[size_t(l)] = 1;
+    }
     std::vector<Keep> keep(events.size(), Keep::No);
     std::vector<uint8_t> op_above(events.size(), 0);  // an op encloses the event (events come in start order)
     for (size_t i = 0; i < events.size(); ++i) {
@@ -40,9 +38,8 @@ std::vector<Keep> kept_events(const Trace& trace) {
         const bool in_call = found.call_of[i] >= 0;
         bool wanted = false;
         if (e.device != DeviceKind::CPU || e.kind == EventKind::UserAnnotation) wanted = true;
-        else if (e.kind == EventKind::Runtime) wanted = in_call || launchers.calls.count(link_key(e.rank, e.correlation_id));
-        else if (e.kind == EventKind::CpuOp)
-            wanted = in_call || !op_above[i] || (e.correlation_id != 0 && launchers.ops.count(link_key(e.rank, e.correlation_id)));
+        else if (e.kind == EventKind::Runtime) wanted = in_call || launcher[i];
+        else if (e.kind == EventKind::CpuOp) wanted = in_call || !op_above[i] || launcher[i];
         if (!wanted) continue;
         keep[i] = Keep::Yes;
         for (int32_t a = p; a >= 0 && keep[size_t(a)] == Keep::No; a = events[size_t(a)].parent)
@@ -63,13 +60,13 @@ TraceEvent without_stack(const TraceEvent& e, InputsInterner& interner) {
 }
 
 // HTA's overlap figure rounds a rank's times to whole microseconds when any of its events starts at a
-// fraction of one (comm_overlap's hta_overlaps): where only events left out do, the first of them is kept.
+// fraction of one (starts_off_whole_us): where only events left out do, the first of them is kept.
 void keep_a_fraction(const Trace& trace, std::vector<Keep>& keep) {
     std::map<int32_t, std::pair<bool, int64_t>> ranks;  // rank -> (a kept event has a fraction, the first left out that has)
     const int64_t origin = trace.meta().origin_ns;
     for (size_t i = 0; i < trace.events().size(); ++i) {
         const TraceEvent& e = trace.events()[i];
-        if ((e.start_ns - origin) % 1000 == 0) continue;
+        if (!starts_off_whole_us(e, origin)) continue;
         auto [it, added] = ranks.try_emplace(e.rank, false, -1);
         if (keep[i] == Keep::Yes) it->second.first = true;
         else if (it->second.second < 0) it->second.second = int64_t(i);
@@ -108,11 +105,10 @@ RankSummary summarize_rank(const Trace& trace) {
 }
 
 std::string rank_summary_text(const RankSummary& s) {
-    std::string text = format_count(int64_t(s.trace.events().size())) + " of " + format_count(s.events) + " events kept; left out: " +
-                       format_count(s.nested_ops) + " CPU ops nested in another op, " + format_count(s.runtime_calls) +
-                       " runtime calls that launched nothing, " + format_count(s.other_cpu) + " Python frames and other CPU events, " +
-                       format_count(s.memory_events) + " memory events";
-    return text;
+    return format_count(int64_t(s.trace.events().size())) + " of " + format_count(s.events) + " events kept; left out: " +
+           format_count(s.nested_ops) + " CPU ops nested in another op, " + format_count(s.runtime_calls) +
+           " runtime calls that launched nothing, " + format_count(s.other_cpu) + " Python frames and other CPU events, " +
+           format_count(s.memory_events) + " memory events";
 }
 
 }  // namespace awb

@@ -206,9 +206,9 @@ private:
         const auto& src = trace_.events()[op->second];
         ++flow_id_;
         put({{"ph", "s"}, {"id", flow_id_}, {"pid", pid_of(src.rank)}, {"tid", src.thread},
-                           {"ts", ts_us(src.start_ns, origin_)}, {"cat", "ac2g"}, {"name", "ac2g"}});
+             {"ts", ts_us(src.start_ns, origin_)}, {"cat", "ac2g"}, {"name", "ac2g"}});
         put({{"ph", "f"}, {"id", flow_id_}, {"pid", e.device_index}, {"tid", e.thread},
-                           {"ts", ts_us(e.start_ns, origin_)}, {"cat", "ac2g"}, {"name", "ac2g"}, {"bp", "e"}});
+             {"ts", ts_us(e.start_ns, origin_)}, {"cat", "ac2g"}, {"name", "ac2g"}, {"bp", "e"}});
     }
 
     void add_memory(const MemoryEvent& m) {
@@ -218,7 +218,7 @@ private:
         if (m.total_allocated >= 0) args["Total Allocated"] = m.total_allocated;
         if (m.total_reserved >= 0) args["Total Reserved"] = m.total_reserved;
         put({{"ph", "i"}, {"s", "t"}, {"cat", "cpu_instant_event"}, {"name", "[memory]"}, {"pid", pid_of(m.rank)},
-                           {"tid", m.thread}, {"ts", ts_us(m.ts_ns, origin_)}, {"args", std::move(args)}});
+             {"tid", m.thread}, {"ts", ts_us(m.ts_ns, origin_)}, {"args", std::move(args)}});
     }
 
     void meta_event(const char* what, int64_t pid, uint64_t tid, json args) {
