@@ -118,10 +118,15 @@ MainWindow::MainWindow(QWidget* parent)
     default_docks_ = {run_dock, op_dock};
     // The comparison (verdict, a table of rows, two timelines) and the memory snapshot (a chart over its
     // tables) need height: raised in a short dock, they get 3/5 of the window.
+    // Judged once the raise is laid out (a hidden tab's height is stale).
     for (QDockWidget* tall : {compare_dock, snapshot_dock_})
         connect(tall, &QDockWidget::visibilityChanged, this, [this, tall](bool visible) {
-            if (visible && !tall->isFloating() && tall->height() < height() / 2)
-                QTimer::singleShot(0, this, [this, tall] { resizeDocks({tall}, {height() * 3 / 5}, Qt::Vertical); });
+            if (visible) {
+                tall_on_top_ = tall;
+                QTimer::singleShot(0, this, [this, tall] { growTallDock(tall); });
+            } else if (tall_on_top_ == tall) {
+                tall_on_top_ = nullptr;
+            }
         });
 
     progress_->setMaximumWidth(220);
@@ -171,8 +176,15 @@ void MainWindow::showEvent(QShowEvent* e) {
     default_docks_.clear();
     QTimer::singleShot(0, this, [this, docks] {  // once the layout has its real size
         resizeDocks({docks[0]}, {380}, Qt::Horizontal);
-        resizeDocks({docks[1]}, {height() / 3}, Qt::Vertical);
+        if (tall_on_top_)  // raised before this ran (a snapshot read at once): it keeps its height
+            resizeDocks({tall_on_top_}, {height() * 3 / 5}, Qt::Vertical);
+        else
+            resizeDocks({docks[1]}, {height() / 3}, Qt::Vertical);
     });
+}
+
+void MainWindow::growTallDock(QDockWidget* tall) {
+    if (tall == tall_on_top_ && !tall->isFloating() && tall->height() < height() / 2) resizeDocks({tall}, {height() * 3 / 5}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

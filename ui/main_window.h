@@ -88,6 +88,7 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    void growTallDock(QDockWidget* tall);  // to 3/5 of the window when it is on top, docked and shorter than half
     // A capture trace on screen: the status line says its graphs' launches did not run (once).
     void noteTraceFacts();
     void startRun(const RunSpec& spec, const ProfileOptions& options);
@@ -133,6 +134,7 @@ private:
     qint64 run_started_ms_ = 0;
     bool layout_restored_ = false;
     QList<QDockWidget*> default_docks_;  // sized at the first show when no layout was saved
+    QDockWidget* tall_on_top_ = nullptr;  // the comparison or the memory snapshot when raised: 3/5 of the window
 };
 
 }  // namespace awb::ui

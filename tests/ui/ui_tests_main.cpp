@@ -1,6 +1,10 @@
 // Runs every registered Qt test class (ui_test_registry.h) in one QApplication, offscreen; a class
 // fails the run when any of its functions fails. AWB_UI_TEST_CLASS=A,B runs only those classes.
+// Settings (the saved window layout, recent files) live in a folder of this run's own, so that no
+// earlier run, concurrent test or the user's workbench changes the layout a test starts from.
 #include <QApplication>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -12,6 +16,8 @@
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    const QTemporaryDir settings;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
     std::vector<std::string> only;
     if (const char* env = std::getenv("AWB_UI_TEST_CLASS")) {
         std::stringstream list(env);
