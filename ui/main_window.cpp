@@ -614,7 +614,7 @@ void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QStri
             endJob();
             const ProfileReport& report = *file->report;
             session_->clearShown();  // no events: no timeline or kernels, only the report's operator table
-            operators_->setRows(report.operators, report.spec.device.kind == DeviceKind::CUDA);
+            operators_->setRows(report.operators, report.device_columns);
             run_panel_->setSpec(report.spec);
             setWindowTitle(tr("Attention Workbench - %1").arg(name));
             status_->setText(tr("Opened %1: %2 operators, peak memory %3 (a report holds no events: open the chrome "

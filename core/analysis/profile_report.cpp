@@ -34,6 +34,7 @@ ProfileReport make_report(const ProfileResult& result, const RunAnalysis& analys
     r.options = result.options;
     r.environment = result.environment;
     r.grouped_by_shape = group_by_shape;
+    r.device_columns = analysis.device_columns;
     r.operators = group_by_shape ? key_averages(result.trace, OpTableOptions{true}) : analysis.operators;
     r.memory_series = analysis.memory;
     for (auto& s : r.memory_series) {

@@ -19,6 +19,7 @@ struct ProfileReport {
     ProfileOptions options;
     Environment environment;
     bool grouped_by_shape = false;
+    bool device_columns = false;  // RunAnalysis::device_columns: the operator tables show the device columns
     std::vector<OperatorRow> operators;
     int64_t peak_memory_bytes = 0;    // replayed from [memory] events (CPU), or CUDA allocator peak
     std::string peak_memory_source;   // "replayed cpu allocations" / "cuda allocator"

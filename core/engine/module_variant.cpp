@@ -305,4 +305,9 @@ std::unique_ptr<AttentionVariant> make_module_reference(const RunSpec& spec, con
     return variant;
 }
 
+std::unique_ptr<AttentionVariant> make_variant(const RunSpec& spec) {
+    if (!spec.module.empty()) return make_module_variant(spec);
+    return make_variant(spec.variant);
+}
+
 }  // namespace awb

@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "engine/compat.h"
-#include "engine/module_variant.h"
 #include "model/run_observer.h"
 #include "model/variant_catalog.h"
 
@@ -169,11 +168,6 @@ std::unique_ptr<AttentionVariant> make_variant(const std::string& name) {
     if (name == "sdpa") return std::make_unique<SdpaAttention>();
     if (name == "chunked") return make_chunked_attention();
     throw std::invalid_argument("unknown variant '" + name + "' (known: " + variant_names() + ")");
-}
-
-std::unique_ptr<AttentionVariant> make_variant(const RunSpec& spec) {
-    if (!spec.module.empty()) return make_module_variant(spec);
-    return make_variant(spec.variant);
 }
 
 }  // namespace awb

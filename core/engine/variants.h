@@ -46,6 +46,7 @@ public:
 // Throws std::invalid_argument for a name that variant_catalog() does not list.
 std::unique_ptr<AttentionVariant> make_variant(const std::string& name);
 // The spec's variant: its module (module_variant.h) when it has one, else the built-in of that name.
+// Defined in module_variant.cpp, which knows both (variants.cpp does not depend on the modules).
 std::unique_ptr<AttentionVariant> make_variant(const RunSpec& spec);
 
 // One step of the article's loop: the forward inside a USER_SCOPE region named after the variant,

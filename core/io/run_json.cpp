@@ -475,6 +475,7 @@ json to_json(const ProfileReport& r) {
     if (!r.spec_known) j["spec_known"] = false;
     j["options"] = r.options;
     j["grouped_by_shape"] = r.grouped_by_shape;
+    j["device_columns"] = r.device_columns;
     j["operators"] = r.operators;
     j["peak_memory_bytes"] = r.peak_memory_bytes;
     j["peak_memory_source"] = r.peak_memory_source;
@@ -520,6 +521,11 @@ ProfileReport report_from_json(const json& j) {
         r.environment = j.at("environment").get<Environment>();
         r.grouped_by_shape = j.value("grouped_by_shape", false);
         r.operators = j.at("operators").get<std::vector<OperatorRow>>();
+        // Reports written before the analysis recorded it: a CUDA run, or operators with device time.
+        r.device_columns = j.contains("device_columns")
+                               ? j.at("device_columns").get<bool>()
+                               : r.spec.device.kind == DeviceKind::CUDA ||
+                                     std::any_of(r.operators.begin(), r.operators.end(), [](const OperatorRow& o) { return o.self_device_ns > 0; });
         r.peak_memory_bytes = int_or<int64_t>(j, "peak_memory_bytes", 0);
         r.peak_memory_source = j.value("peak_memory_source", std::string());
         for (const auto& s : array_or_empty(j, "memory_series")) {

@@ -269,9 +269,10 @@ std::string operator_table(const ProfileReport& r, const std::vector<OperatorRow
 }
 
 std::string profile_section(const ProfileReport& r, size_t top) {
-    const bool device = std::any_of(r.operators.begin(), r.operators.end(), [](const auto& o) { return o.self_device_ns > 0; });
+    const bool device = r.device_columns;
+    const bool device_time = std::any_of(r.operators.begin(), r.operators.end(), [](const auto& o) { return o.self_device_ns > 0; });
     std::vector<OperatorRow> rows = r.operators;
-    sort_rows(rows, device ? SortKey::SelfDevice : SortKey::SelfCpu);
+    sort_rows(rows, device_time ? SortKey::SelfDevice : SortKey::SelfCpu);
     const OpTableTotals total = totals(r.operators);
     return "<h2>Profile</h2>\n" + profile_facts(r) + step_chart(r) + operator_bars(rows, total, device) +
            operator_table(r, rows, total, device, top) + memory_chart(r);

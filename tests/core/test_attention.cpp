@@ -204,6 +204,22 @@ TEST(Attention, ProfileReportsKeepTheCallsAndTheHtmlReportShowsThem) {
     EXPECT_NE(html.find("1.31 MFLOP", at), std::string::npos);
 }
 
+// The HTML report shows the device columns where the analysis decided so (the CLI's and the GUI's rule):
+// here a run with kernels whose operators hold no device time, as on NCCL traces whose launches link no op.
+TEST(Attention, HtmlReportShowsTheDeviceColumnsTheAnalysisDecided) {
+    ProfileResult run;
+    run.trace = import_chrome_trace(test::trace_fixture("compare/v100_test_steps.json")).trace;
+    run.spec_known = false;
+    ProfileReport report = make_report(run, analyze_run(run));
+    ASSERT_TRUE(report.device_columns);
+    for (OperatorRow& o : report.operators) o.self_device_ns = o.device_total_ns = 0;
+    ReportInput in;
+    in.profile = &report;
+    EXPECT_NE(html_report(in).find("<th>self device</th>"), std::string::npos);
+    report.device_columns = false;
+    EXPECT_EQ(html_report(in).find("<th>self device</th>"), std::string::npos);
+}
+
 TEST(Attention, RoofOfTheDeviceTheTraceNames) {
     const DeviceRoof* h200 = find_device_roof("NVIDIA H200");
     ASSERT_NE(h200, nullptr);

@@ -84,6 +84,15 @@ TEST(RunJson, ReportRoundTripAndSchemaCheck) {
     EXPECT_EQ(back.memory_series[0].points, m.points);
     EXPECT_EQ(back.steps[0].action, ScheduleAction::Record);
     EXPECT_EQ(back.steps[0].wall_ns, 69'000'000);
+    EXPECT_FALSE(back.device_columns);
+    r.device_columns = true;  // the analysis's decision travels with the report
+    EXPECT_TRUE(report_from_json(json::parse(to_json(r).dump())).device_columns);
+    // A report written before it did: a CPU run without device time has none, one with device time has them.
+    json old = to_json(r);
+    old.erase("device_columns");
+    EXPECT_FALSE(report_from_json(old).device_columns);
+    old["operators"][0]["self_device_us"] = 5.0;
+    EXPECT_TRUE(report_from_json(old).device_columns);
 
     json wrong = j;
     wrong["schema"] = "something-else";

@@ -11,7 +11,7 @@
 
 using namespace awb;
 
-namespace {
+namespace variant_accuracy {
 
 // Written independently of the variants: explicit exp/sum softmax, masks built by index arithmetic.
 at::Tensor reference_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const RunSpec& s) {
@@ -50,9 +50,13 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) { return descr
 // Readable test listings instead of a byte dump of the parameter (found by ADL, hence in this namespace).
 [[maybe_unused]] void PrintTo(const Case& c, std::ostream* os) { *os << describe(c); }
 
-}  // namespace
-
 class VariantAccuracy : public ::testing::TestWithParam<Case> {};
+
+}  // namespace variant_accuracy
+
+// A named namespace, not an anonymous one: in a unity build this file is included, and g++ warns of the
+// test classes (outside it) deriving from a type inside an anonymous one (-Wsubobject-linkage).
+using namespace variant_accuracy;
 
 TEST_P(VariantAccuracy, MatchesFloat64Reference) {
     const Case& c = GetParam();
