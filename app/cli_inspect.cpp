@@ -37,6 +37,7 @@
 #include "io/trace_files.h"
 #include "io/trace_import.h"
 #include "io/results_file.h"
+#include "io/results_formats.h"
 #include "model/kernel_name.h"
 #include "model/units.h"
 
@@ -357,7 +358,7 @@ bool narrow_and_summarise(std::vector<ResultsFile>& runs, const InspectCommand& 
 bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey sort, StderrProgress& progress, nlohmann::json& out, int& rc) {
     const std::vector<std::string>& files = in.files[i];
     const std::string path = files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
-    if (files.size() == 1 && !in.folders.count(i) && pickle::is_pickle_file(files.front())) {
+    if (files.size() == 1 && !in.folders.count(i) && recognised_kind(files.front()) == ResultsKind::MemorySnapshot) {
         try {
             inspect_snapshot(files.front(), c, progress, out, rc);
         } catch (const Cancelled&) {

@@ -2,6 +2,7 @@
 
 #include "engine/roof_probe.h"
 #include "engine/sweep_runner.h"
+#include "io/results_formats.h"
 #include "io/run_json.h"
 #include "io/trace_import.h"
 #include "io/workspace.h"
@@ -143,7 +144,7 @@ EngineDelivery mixed_runs(const MixedRunsError& mixed) {
 
 void Engine::open(const QString& path) {
     const std::string file = path.toStdString();
-    submit(looks_like_chrome_trace(file) ? tr("Cannot open trace") : tr("Cannot open file"), QString(),
+    submit(recognised_kind(file) == ResultsKind::Trace ? tr("Cannot open trace") : tr("Cannot open file"), QString(),
            [file, path](SweepObserver& observer) -> EngineDelivery {
                SnapshotOptions snapshot_replay;  // a memory snapshot replayed beside its reading, as its view draws it
                snapshot_replay.max_bands = kMaxBands;

@@ -14,19 +14,6 @@
 
 namespace awb {
 
-std::string to_string(ResultsKind kind) {
-    switch (kind) {
-        case ResultsKind::Trace: return "chrome trace";
-        case ResultsKind::ProfileReport: return "profile report";
-        case ResultsKind::Bench: return "benchmark";
-        case ResultsKind::Sweep: return "sweep";
-        case ResultsKind::Check: return "correctness check";
-        case ResultsKind::Workspace: return "workspace";
-        case ResultsKind::MemorySnapshot: return "memory snapshot";
-    }
-    return "file";
-}
-
 namespace {
 
 ResultsFile traces_file(ImportedTrace imported, std::optional<GraphReplayReport> replay, const std::string& path) {
@@ -93,15 +80,6 @@ ResultsFile open_trace_selection(const std::vector<std::string>& paths, RunObser
 
 namespace {
 
-std::optional<ResultsKind> kind_of_schema(const std::string& kind) {
-    if (kind == "workspace") return ResultsKind::Workspace;
-    if (kind == "profile-report") return ResultsKind::ProfileReport;
-    if (kind == "bench") return ResultsKind::Bench;
-    if (kind == "sweep") return ResultsKind::Sweep;
-    if (kind == "check") return ResultsKind::Check;
-    return std::nullopt;
-}
-
 // The file's content, its kind known and taken by the caller.
 void read_results(ResultsFile& out, const nlohmann::json& j, RunObserver* observer) {
     switch (out.kind) {
@@ -141,7 +119,8 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
     }
     ResultsFile out;
     out.path = path;
-    if (std::filesystem::is_directory(path) || looks_like_chrome_trace(path)) {
+    const std::optional<ResultsKind> told = recognised_kind(path);  // others' formats, from their first bytes
+    if (told == ResultsKind::Trace) {
         out.read = (accepted & kind_bit(ResultsKind::Trace)) != 0;
         if (!out.read) return out;
         // A folder holds the traces of one distributed run (one lane group per rank), or a graph replay
@@ -151,7 +130,7 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
         else traces.files = {path};
         return open_traces(traces, observer);
     }
-    if (pickle::is_pickle_file(path)) {  // its messages name the file
+    if (told == ResultsKind::MemorySnapshot) {  // its messages name the file
         out.kind = ResultsKind::MemorySnapshot;
         out.read = (accepted & kind_bit(out.kind)) != 0;
         if (!out.read) return out;
@@ -162,7 +141,7 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
     }
     const nlohmann::json j = read_json_file(path);
     const std::string kind = results_kind(j);
-    const std::optional<ResultsKind> known = kind_of_schema(kind);
+    const std::optional<ResultsKind> known = kind.empty() ? std::nullopt : kind_of_schema(j.at("schema").get<std::string>());
     if (!known && kind.empty())
         throw std::runtime_error("'" + path + "': not a file of Attention Workbench (no \"schema\": \"attention-workbench/...\") "
                                  "nor a chrome trace (no \"traceEvents\")");

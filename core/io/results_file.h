@@ -1,4 +1,4 @@
-// Any file the workbench opens, read by one function that says what it is: a chrome trace (ours,
+// Any file the workbench opens (its format told by io/results_formats.h), read by one function that says what it is: a chrome trace (ours,
 // PyTorch's or Kineto's; .json, .json.gz, a folder of ranks, or a folder holding a graph replay and its
 // capture_traces/), a profile report, a benchmark, a
 // sweep, a correctness check, a workspace or a CUDA memory snapshot (a pickle). attnwb inspect, report and diff and the GUI's File > Open
@@ -14,6 +14,7 @@
 #include "analysis/advisor.h"
 #include "analysis/snapshot_timeline.h"
 #include "io/graph_replay.h"
+#include "io/results_formats.h"
 #include "io/run_json.h"
 #include "io/workspace.h"
 #include "model/bench_stats.h"
@@ -24,11 +25,6 @@
 #include "model/sweep.h"
 
 namespace awb {
-
-enum class ResultsKind { Trace, ProfileReport, Bench, Sweep, Check, Workspace, MemorySnapshot };
-// "chrome trace", "profile report", "benchmark", "sweep", "correctness check", "workspace",
-// "memory snapshot"
-std::string to_string(ResultsKind kind);
 
 // Which kinds a caller takes (a bit per kind): open_results_file names a file of another kind without
 // reading it, so attnwb merge refuses a 300 MB trace or a workspace before importing it.

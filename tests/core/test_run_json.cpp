@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "io/json_write.h"
 #include "io/run_json.h"
 #include "io/results_file.h"
+#include "io/results_formats.h"
 #include "io/workspace.h"
 #include "test_support.h"
 
@@ -129,6 +131,32 @@ TEST(RunJson, UnreadableFilesAreSaidInWords) {
     for (const auto& e : {cut, bad}) EXPECT_EQ(e.find("json.exception"), std::string::npos) << e;
     EXPECT_NE(error_of("../absent-dir/none.json", "").find("cannot open"), std::string::npos);
     std::filesystem::remove_all(dir);
+}
+
+// The table of formats: others' told from their first bytes (a trace file, a folder of ranks, a gzipped
+// snapshot), ours from the schema each writer puts first, every kind once with its name.
+TEST(ResultsFiles, EachFormatIsToldByItsTable) {
+    const std::string fixtures = std::string(AWB_FIXTURE_DIR) + "/";
+    EXPECT_EQ(recognised_kind(fixtures + "traces/kineto_gpu_2x.json.gz"), ResultsKind::Trace);
+    EXPECT_EQ(recognised_kind(fixtures + "traces/legacy_array.json"), ResultsKind::Trace);
+    EXPECT_EQ(recognised_kind(fixtures + "traces/multi_rank"), ResultsKind::Trace);
+    EXPECT_EQ(recognised_kind(fixtures + "memory_snapshots/manual.p4.pickle"), ResultsKind::MemorySnapshot);
+    EXPECT_EQ(recognised_kind(fixtures + "memory_snapshots/transformer_sdpa.pickle.gz"), ResultsKind::MemorySnapshot);
+    ASSERT_TRUE(std::filesystem::is_regular_file(fixtures + "../fuzz/seeds-results/sweep/sweep.json"));
+    EXPECT_EQ(recognised_kind(fixtures + "../fuzz/seeds-results/sweep/sweep.json"), std::nullopt);  // ours: by its schema
+    EXPECT_EQ(recognised_kind(fixtures + "absent.json"), std::nullopt);
+    EXPECT_EQ(kind_of_schema(to_json(ProfileReport{}).at("schema").get<std::string>()), ResultsKind::ProfileReport);
+    EXPECT_EQ(kind_of_schema(kWorkspaceSchema), ResultsKind::Workspace);
+    EXPECT_EQ(kind_of_schema("attention-workbench/rank-summary"), std::nullopt);
+    std::vector<ResultsKind> kinds;
+    for (const ResultsFormat& f : results_formats()) {
+        EXPECT_NE((f.schema != nullptr), (f.recognises != nullptr)) << f.name << ": told one way, by its schema or its bytes";
+        EXPECT_EQ(to_string(f.kind), f.name);
+        kinds.push_back(f.kind);
+    }
+    std::sort(kinds.begin(), kinds.end());
+    EXPECT_EQ(std::unique(kinds.begin(), kinds.end()), kinds.end());
+    EXPECT_EQ(kinds.size(), size_t(ResultsKind::MemorySnapshot) + 1);
 }
 
 // Real files of each kind, written by attnwb (the fuzzers' seeds, tests/fuzz/seeds-results): the readers
