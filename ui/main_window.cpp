@@ -93,6 +93,39 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     setCentralWidget(timeline_scroll_);
 
+    const QList<QDockWidget*> docks = buildDocks();
+    progress_->setMaximumWidth(220);
+    progress_->setVisible(false);
+    statusBar()->addWidget(status_, 1);
+    statusBar()->addPermanentWidget(progress_);
+
+    buildMenus(docks);
+
+    connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
+    connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
+    connect(run_panel_, &RunPanel::sweepRequested, this, &MainWindow::startSweep);
+    connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineView::showName);  // highlighted and scrolled to
+    connect(operators_, &OperatorPanel::operatorSelected, snapshot_, &MemorySnapshotView::showOperator);  // its blocks, when a snapshot is open
+    connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineView::showName);
+    connect(attention_, &AttentionView::callSelected, this, [this](int event, qint64 start_ns, qint64 end_ns) {
+        const qint64 pad = std::max<qint64>(1000, (end_ns - start_ns) / 4);  // the call with a quarter of it either side
+        timeline_->setView({start_ns - pad, end_ns + pad, 1});
+        timeline_->selectEvent(event);
+        if (const int y = timeline_->eventY(event); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
+    });
+    connectSession();
+    connectEngine();
+
+    restoreSettings();
+    rebuildRecentMenu();
+    status_->setText(tr("Ready: set a spec and press Run (Ctrl+R), or open a report (Ctrl+O)"));
+}
+
+MainWindow::~MainWindow() = default;
+
+// The docks around the timeline: the run panel on the left, the tables and views as tabs below. Returns
+// them in the order of the View menu.
+QList<QDockWidget*> MainWindow::buildDocks() {
     auto dock = [this](const QString& title, const char* name, QWidget* widget, Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(QString::fromLatin1(name));  // the key of the saved layout
@@ -128,29 +161,11 @@ MainWindow::MainWindow(QWidget* parent)
                 tall_on_top_ = nullptr;
             }
         });
+    return {run_dock, op_dock, kernel_dock, attention_dock, gpu_dock, collectives_dock, ranks_dock, findings_dock, chart_dock, compare_dock, snapshot_dock_};
+}
 
-    progress_->setMaximumWidth(220);
-    progress_->setVisible(false);
-    statusBar()->addWidget(status_, 1);
-    statusBar()->addPermanentWidget(progress_);
-
-    buildMenus({run_dock, op_dock, kernel_dock, attention_dock, gpu_dock, collectives_dock, ranks_dock, findings_dock, chart_dock, compare_dock, snapshot_dock_});
-
-    connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
-    connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
-    connect(run_panel_, &RunPanel::sweepRequested, this, &MainWindow::startSweep);
-    connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineView::showName);  // highlighted and scrolled to
-    connect(operators_, &OperatorPanel::operatorSelected, snapshot_, &MemorySnapshotView::showOperator);  // its blocks, when a snapshot is open
-    connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineView::showName);
-    connect(attention_, &AttentionView::callSelected, this, [this](int event, qint64 start_ns, qint64 end_ns) {
-        const qint64 pad = std::max<qint64>(1000, (end_ns - start_ns) / 4);  // the call with a quarter of it either side
-        timeline_->setView({start_ns - pad, end_ns + pad, 1});
-        timeline_->selectEvent(event);
-        if (const int y = timeline_->eventY(event); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
-    });
-    connectSession();
-    connectEngine();
-
+// The layout and the spec of the last session (QSettings), where they were saved.
+void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     layout_restored_ = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
@@ -161,11 +176,7 @@ MainWindow::MainWindow(QWidget* parent)
         } catch (const std::exception&) {  // an old or edited setting: keep the defaults
         }
     }
-    rebuildRecentMenu();
-    status_->setText(tr("Ready: set a spec and press Run (Ctrl+R), or open a report (Ctrl+O)"));
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::showEvent(QShowEvent* e) {
     QMainWindow::showEvent(e);

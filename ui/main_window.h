@@ -98,6 +98,8 @@ private:
     void endJob();
     void finishRun(const QString& message);  // endJob() and a status line
     // main_window_menus.cpp: the menus (File with its Export submenu, View) and the main toolbar.
+    QList<QDockWidget*> buildDocks();  // in the View menu's order
+    void restoreSettings();
     void buildMenus(const QList<QDockWidget*>& docks);
     // Files chosen together that are several runs: the reason, and each run opened by itself if the user says so.
     void offerSeparateRuns(const QString& message, const QList<QStringList>& runs);
