@@ -7,8 +7,8 @@
 int main(int argc, char** argv) {
     using namespace awb::cli;
     awb::tune_allocator_for_steady_state();
-    std::vector<CommandEntry> commands = {{"profile", register_profile}, {"bench", register_bench},
-                                          {"sweep", register_sweep}, {"check", register_check}};
+    std::vector<CommandEntry> commands = {
+        {"profile", register_profile}, {"bench", register_bench}, {"sweep", register_sweep}, {"check", register_check}};
     for (const auto& reader : reader_commands()) commands.push_back(reader);
     return run_cli(argc, argv, commands, attnwb_version_line() + "\n" + awb::libtorch_lines());
 }

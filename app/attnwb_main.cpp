@@ -41,8 +41,8 @@ int main(int argc, char** argv) {
     const EnginePlaces engine = engine_places();
     execv(engine.chosen().c_str(), argv);
     if (argc == 2 && std::string(argv[1]) == "--version") {  // what this program knows without its engine
-        std::cout << attnwb_version_line() << "\nLibTorch: unknown: the engine (" << engine.said() << ") cannot be started ("
-                  << std::strerror(errno) << ")\n";
+        std::cout << attnwb_version_line() << "\nLibTorch: unknown: the engine (" << engine.said()
+                  << ") cannot be started (" << std::strerror(errno) << ")\n";
         return kExitRuntimeFailure;
     }
     const std::string what = argc >= 2 ? "'" + std::string(argv[1]) + "'" : "this command";

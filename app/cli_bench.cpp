@@ -63,9 +63,10 @@ int run(const CLI::App& sub, const BenchCommand& c) {
 Command register_bench(CLI::App& app) {
     auto c = std::make_shared<BenchCommand>();
     CLI::App* sub = app.add_subcommand(
-        "bench", "Time one attention spec with the profiler off: the cold first iteration, warm-up, then timed "
-                 "samples until the budget is spent (median, p10, p90, min), achieved GFLOP/s, peak memory of one "
-                 "iteration, and the profiler's overhead on the same spec.");
+        "bench",
+        "Time one attention spec with the profiler off: the cold first iteration, warm-up, then timed "
+        "samples until the budget is spent (median, p10, p90, min), achieved GFLOP/s, peak memory of one "
+        "iteration, and the profiler's overhead on the same spec.");
     add_spec_options(*sub, c->spec);
     add_bench_options(*sub, c->bench);
     const std::string g = "Output";

@@ -46,7 +46,8 @@ int run(const CLI::App& sub, const CheckCommand& c) {
 
     StderrProgress progress(c.quiet, /*keep_finished=*/true);
     CheckReport report;
-    const int rc = call_engine("check", progress, [&] { report = check_variants(spec, variants, c.tolerance, &progress, c.reference); });
+    const int rc = call_engine("check", progress,
+                               [&] { report = check_variants(spec, variants, c.tolerance, &progress, c.reference); });
     if (rc != kExitOk) return rc;
     std::cout << format_check(report);
     const Explanation explained = explain_and_print({nullptr, nullptr, nullptr, &report});
@@ -68,9 +69,10 @@ int run(const CLI::App& sub, const CheckCommand& c) {
 Command register_check(CLI::App& app) {
     auto c = std::make_shared<CheckCommand>();
     CLI::App* sub = app.add_subcommand(
-        "check", "Compare every variant with the manual formula evaluated in float64 on the same inputs: output and "
-                 "q/k/v gradients (max abs and relative error), padded keys, rows that see no key. Exit 0 when all "
-                 "pass, 3 when a variant is out of tolerance.");
+        "check",
+        "Compare every variant with the manual formula evaluated in float64 on the same inputs: output and "
+        "q/k/v gradients (max abs and relative error), padded keys, rows that see no key. Exit 0 when all "
+        "pass, 3 when a variant is out of tolerance.");
     add_spec_options(*sub, c->spec);
     sub->add_option("--variants", c->variants,
                     "Variants to check, built-in names or module files (default: --variant's module, else all: " +

@@ -59,9 +59,11 @@ Side side_of(const ResultsFile& f, bool group_by_shape) {
         return s;
     }
     if (f.kind != ResultsKind::ProfileReport)
-        throw std::runtime_error("'" + path + "' is a " + s.what + ", not a profile report (attnwb profile --json) or a chrome trace");
+        throw std::runtime_error("'" + path + "' is a " + s.what +
+                                 ", not a profile report (attnwb profile --json) or a chrome trace");
     if (group_by_shape && !f.report->grouped_by_shape)
-        throw std::runtime_error("'" + path + "' was not grouped by input shape (profile it with --group-by-shape, or diff its trace)");
+        throw std::runtime_error(
+            "'" + path + "' was not grouped by input shape (profile it with --group-by-shape, or diff its trace)");
     s.operators = f.report->operators;
     if (f.run) s.steps = step_samples(*f.run, RunAnalysis{});  // the report's recorded steps: wall times only
     return s;
@@ -122,21 +124,30 @@ void print_operators(const std::vector<OperatorDiffRow>& rows, size_t limit) {
         const auto& r = rows[i];
         const std::string name = r.input_shapes.empty() ? r.name : r.name + " " + r.input_shapes;
         std::printf("%-44.44s %-9s %7lld %7lld %12s %12s %12s %8s %12s %12lld\n", name.c_str(),
-                    r.in_a && r.in_b ? "both" : r.in_a ? "vanished" : "new", (long long)r.a.calls, (long long)r.b.calls,
-                    us(r.a.self_cpu_ns).c_str(), us(r.b.self_cpu_ns).c_str(), signed_us(r.self_cpu_delta_ns()).c_str(),
+                    r.in_a && r.in_b ? "both"
+                    : r.in_a         ? "vanished"
+                                     : "new",
+                    (long long)r.a.calls, (long long)r.b.calls, us(r.a.self_cpu_ns).c_str(),
+                    us(r.b.self_cpu_ns).c_str(), signed_us(r.self_cpu_delta_ns()).c_str(),
                     ratio(r.a.self_cpu_ns, r.b.self_cpu_ns).c_str(), signed_us(r.self_device_delta_ns()).c_str(),
-                    (long long)(r.b.cpu_memory_bytes + r.b.device_memory_bytes - r.a.cpu_memory_bytes - r.a.device_memory_bytes));
+                    (long long)(r.b.cpu_memory_bytes + r.b.device_memory_bytes - r.a.cpu_memory_bytes -
+                                r.a.device_memory_bytes));
     }
-    if (limit != 0 && rows.size() > limit) std::cout << "(" << rows.size() - limit << " more rows; --rows 0 shows all)\n";
+    if (limit != 0 && rows.size() > limit)
+        std::cout << "(" << rows.size() - limit << " more rows; --rows 0 shows all)\n";
 }
 
 void print_kernels(const std::vector<KernelDiffRow>& kernels, size_t limit) {
     if (kernels.empty()) return;
     std::cout << "Kernels by |total time delta|, times in us:\n";
-    std::printf("%-56s %-9s %7s %7s %12s %12s %12s\n", "Kernel / copy", "In", "Calls A", "Calls B", "Total A", "Total B", "Delta");
+    std::printf("%-56s %-9s %7s %7s %12s %12s %12s\n", "Kernel / copy", "In", "Calls A", "Calls B", "Total A",
+                "Total B", "Delta");
     for (size_t i = 0; i < kernels.size() && (limit == 0 || i < limit); ++i) {
         const auto& k = kernels[i];
-        std::printf("%-56.56s %-9s %7lld %7lld %12s %12s %12s\n", k.name.c_str(), k.in_a && k.in_b ? "both" : k.in_a ? "vanished" : "new",
+        std::printf("%-56.56s %-9s %7lld %7lld %12s %12s %12s\n", k.name.c_str(),
+                    k.in_a && k.in_b ? "both"
+                    : k.in_a         ? "vanished"
+                                     : "new",
                     (long long)k.calls_a, (long long)k.calls_b, us(k.total_a_ns).c_str(), us(k.total_b_ns).c_str(),
                     signed_us(k.delta_ns()).c_str());
     }
@@ -148,17 +159,17 @@ int diff_benches(const DiffCommand& c, const BenchResult& a, const BenchResult& 
     return write_outputs("diff", [&] {
         if (c.json_path.empty()) return;
         write_output(c.json_path, our_file_text(nlohmann::json{{"schema", "attention-workbench/diff"},
-                                                 {"schema_version", 1},
-                                                 {"kind", "bench"},
-                                                 {"a", c.a},
-                                                 {"b", c.b},
-                                                 {"median_a_ns", d.median_a_ns},
-                                                 {"median_b_ns", d.median_b_ns},
-                                                 {"ratio_b_over_a", d.ratio.ratio},
-                                                 {"ratio_interval", d.ratio.interval},
-                                                 {"b_faster_share", d.ratio.b_faster},
-                                                 {"verdict", d.verdict},
-                                                 {"differences", d.differences}}));
+                                                               {"schema_version", 1},
+                                                               {"kind", "bench"},
+                                                               {"a", c.a},
+                                                               {"b", c.b},
+                                                               {"median_a_ns", d.median_a_ns},
+                                                               {"median_b_ns", d.median_b_ns},
+                                                               {"ratio_b_over_a", d.ratio.ratio},
+                                                               {"ratio_interval", d.ratio.interval},
+                                                               {"b_faster_share", d.ratio.b_faster},
+                                                               {"verdict", d.verdict},
+                                                               {"differences", d.differences}}));
     });
 }
 
@@ -167,7 +178,11 @@ int diff_snapshots(const DiffCommand& c, const ResultsFile& a, const ResultsFile
     std::cout << format_snapshot_diff(d, c.a, c.b, c.rows);
     return write_outputs("diff", [&] {
         if (c.json_path.empty()) return;
-        nlohmann::json j = {{"schema", "attention-workbench/diff"}, {"schema_version", 1}, {"kind", "memory-snapshot"}, {"a", c.a}, {"b", c.b}};
+        nlohmann::json j = {{"schema", "attention-workbench/diff"},
+                            {"schema_version", 1},
+                            {"kind", "memory-snapshot"},
+                            {"a", c.a},
+                            {"b", c.b}};
         j.update(snapshot_diff_json(d));
         write_output(c.json_path, our_file_text(j));
     });
@@ -178,10 +193,12 @@ int diff_snapshots(const DiffCommand& c, const ResultsFile& a, const ResultsFile
 int diff_of_a_kind(const DiffCommand& c, const ResultsFile& fa, const ResultsFile& fb) {
     for (const ResultsKind kind : {ResultsKind::Bench, ResultsKind::MemorySnapshot}) {
         if (fa.kind != kind && fb.kind != kind) continue;
-        if (fa.kind == fb.kind) return kind == ResultsKind::Bench ? diff_benches(c, *fa.bench, *fb.bench) : diff_snapshots(c, fa, fb);
+        if (fa.kind == fb.kind)
+            return kind == ResultsKind::Bench ? diff_benches(c, *fa.bench, *fb.bench) : diff_snapshots(c, fa, fb);
         const bool a_is = fa.kind == kind;
-        throw std::runtime_error("'" + (a_is ? c.a : c.b) + "' is a " + to_string(kind) + " and '" + (a_is ? c.b : c.a) + "' is not: a " +
-                                 to_string(kind) + " is compared with another " + to_string(kind));
+        throw std::runtime_error("'" + (a_is ? c.a : c.b) + "' is a " + to_string(kind) + " and '" +
+                                 (a_is ? c.b : c.a) + "' is not: a " + to_string(kind) + " is compared with another " +
+                                 to_string(kind));
     }
     return -1;
 }
@@ -192,10 +209,11 @@ int run(const DiffCommand& c) {
     int own_rc = -1;  // two benchmarks or snapshots: their comparison's exit code
     const int read = read_inputs("diff", progress, [&] {
         // Runs and benchmarks are compared; a file of another kind is refused before it is read.
-        const unsigned comparable = kind_bit(ResultsKind::Trace) | kind_bit(ResultsKind::ProfileReport) | kind_bit(ResultsKind::Bench) |
-                                    kind_bit(ResultsKind::MemorySnapshot);
+        const unsigned comparable = kind_bit(ResultsKind::Trace) | kind_bit(ResultsKind::ProfileReport) |
+                                    kind_bit(ResultsKind::Bench) | kind_bit(ResultsKind::MemorySnapshot);
         const SnapshotOptions replayed;  // a snapshot's replay, beside its reading
-        const ResultsFile fa = open_results_file(c.a, &progress, comparable, &replayed), fb = open_results_file(c.b, &progress, comparable, &replayed);
+        const ResultsFile fa = open_results_file(c.a, &progress, comparable, &replayed),
+                          fb = open_results_file(c.b, &progress, comparable, &replayed);
         progress.end_line();
         if ((own_rc = diff_of_a_kind(c, fa, fb)) >= 0) return;
         a = side_of(fa, c.group_by_shape);
@@ -228,17 +246,25 @@ int run(const DiffCommand& c) {
                            {"calls_delta", r.b.calls - r.a.calls}});
         nlohmann::json ks = nlohmann::json::array();
         for (const auto& k : kernels)
-            ks.push_back({{"name", k.name}, {"in_a", k.in_a}, {"in_b", k.in_b}, {"calls_a", k.calls_a}, {"calls_b", k.calls_b},
-                          {"total_a_us", double(k.total_a_ns) / 1e3}, {"total_b_us", double(k.total_b_ns) / 1e3},
+            ks.push_back({{"name", k.name},
+                          {"in_a", k.in_a},
+                          {"in_b", k.in_b},
+                          {"calls_a", k.calls_a},
+                          {"calls_b", k.calls_b},
+                          {"total_a_us", double(k.total_a_ns) / 1e3},
+                          {"total_b_us", double(k.total_b_ns) / 1e3},
                           {"delta_us", double(k.delta_ns()) / 1e3}});
-        write_output(c.json_path, our_file_text(nlohmann::json{{"schema", "attention-workbench/diff"},
-                                                 {"schema_version", 1},
-                                                 {"a", c.a},
-                                                 {"b", c.b},
-                                                 {"verdict", verdict_json(verdict)},
-                                                 {"operators", ops},
-                                                 {"kernels", ks},
-                                                 {"collectives", collectives.empty() ? nlohmann::json(nullptr) : collective_diff_json(collectives)}}));
+        write_output(
+            c.json_path,
+            our_file_text(nlohmann::json{
+                {"schema", "attention-workbench/diff"},
+                {"schema_version", 1},
+                {"a", c.a},
+                {"b", c.b},
+                {"verdict", verdict_json(verdict)},
+                {"operators", ops},
+                {"kernels", ks},
+                {"collectives", collectives.empty() ? nlohmann::json(nullptr) : collective_diff_json(collectives)}}));
     });
 }
 
@@ -247,15 +273,18 @@ int run(const DiffCommand& c) {
 Command register_diff(CLI::App& app) {
     auto c = std::make_shared<DiffCommand>();
     CLI::App* sub = app.add_subcommand(
-        "diff", "Compare two runs or traces: first a verdict per recorded step (step time, device time, peak memory: B / A "
-                "of the medians with a 95% bootstrap interval over the steps, beyond noise or not; a trace's steps are its "
-                "ProfilerStep#k spans), then operator by operator (and kernel by kernel): deltas and ratios of calls, "
-                "self CPU and device time and memory, new and vanished operators, largest impact first. A and B are "
-                "profile reports (attnwb profile --json) or chrome traces (.json / .json.gz). Two benchmarks (attnwb bench --json) "
-                "are compared by their timed samples: B / A median time with a 95% bootstrap interval, and whether B is faster. "
-                "Two CUDA memory snapshots (torch.cuda.memory._dump_snapshot pickles) are compared by the frame that allocated "
-                "their blocks: bytes and blocks at each peak, allocations over each trace, what is new in B and what is gone. "
-                "Exit 2 when one cannot be read.");
+        "diff",
+        "Compare two runs or traces: first a verdict per recorded step (step time, device time, peak memory: B / A "
+        "of the medians with a 95% bootstrap interval over the steps, beyond noise or not; a trace's steps are its "
+        "ProfilerStep#k spans), then operator by operator (and kernel by kernel): deltas and ratios of calls, "
+        "self CPU and device time and memory, new and vanished operators, largest impact first. A and B are "
+        "profile reports (attnwb profile --json) or chrome traces (.json / .json.gz). Two benchmarks (attnwb bench "
+        "--json) "
+        "are compared by their timed samples: B / A median time with a 95% bootstrap interval, and whether B is "
+        "faster. "
+        "Two CUDA memory snapshots (torch.cuda.memory._dump_snapshot pickles) are compared by the frame that allocated "
+        "their blocks: bytes and blocks at each peak, allocations over each trace, what is new in B and what is gone. "
+        "Exit 2 when one cannot be read.");
     sub->add_option("A", c->a, "The baseline")->required();
     sub->add_option("B", c->b, "The run compared with it")->required();
     add_rows_option(*sub, c->rows);

@@ -5,11 +5,12 @@
 namespace awb::cli {
 
 CLI::Option* add_capture_option(CLI::App& sub, std::vector<std::string>& captures) {
-    return sub.add_option("--capture", captures,
-                          "A capture trace of the CUDA/HIP graphs the traces replay (recorded while the graphs were captured; "
-                          "a folder: its execution_details.json's files, or its traces): each graph's kernels are attributed "
-                          "to the ops that launched them at capture (docs/inspect.md: Graph replays). A folder holding capture_traces/ "
-                          "is read so without it");
+    return sub.add_option(
+        "--capture", captures,
+        "A capture trace of the CUDA/HIP graphs the traces replay (recorded while the graphs were captured; "
+        "a folder: its execution_details.json's files, or its traces): each graph's kernels are attributed "
+        "to the ops that launched them at capture (docs/inspect.md: Graph replays). A folder holding capture_traces/ "
+        "is read so without it");
 }
 
 bool print_graph_replay(const GraphReplayReport& report) {

@@ -58,15 +58,15 @@ struct InspectCommand {
     bool breakdown = false;
     bool collectives = false;
     bool ranks = false;
-    int step = -1;  // --step: the ProfilerStep the ranks are compared in
-    int rank = -1;  // --rank: one rank of the run, shown (or summarised) by itself
+    int step = -1;        // --step: the ProfilerStep the ranks are compared in
+    int rank = -1;        // --rank: one rank of the run, shown (or summarised) by itself
     std::string summary;  // --summary: where to write the rank's summary
     bool attention = false;
     bool rules = false;
     bool kernel_rules = false;  // --kernel-classes
-    std::string frame;  // --frame: a memory snapshot's blocks allocated under frames containing this
-    std::string trace;  // --trace: the profile of the snapshots' run, its operators named for their allocations
-    std::string op;     // --op: with --trace, the allocations made while this operator ran
+    std::string frame;          // --frame: a memory snapshot's blocks allocated under frames containing this
+    std::string trace;          // --trace: the profile of the snapshots' run, its operators named for their allocations
+    std::string op;             // --op: with --trace, the allocations made while this operator ran
 };
 
 // The series with the highest quoted peak (the allocator's totals where the trace has them, else relative).
@@ -78,7 +78,8 @@ const MemorySeries* top_memory(const std::vector<MemorySeries>& memory) {
 }
 
 void print_memory_peaks(const std::vector<MemorySeries>& memory) {
-    for (const auto& s : memory) std::cout << "memory " << memory_series_label(s) << ": peak " << memory_peak_text(s) << "\n";
+    for (const auto& s : memory)
+        std::cout << "memory " << memory_series_label(s) << ": peak " << memory_peak_text(s) << "\n";
 }
 
 // Peak resident memory of this process so far (VmHWM), in bytes; 0 where /proc is missing.
@@ -139,39 +140,41 @@ EventCounts count_events(const Trace& trace) {
 }
 
 // inspect --json's "summary": what the header lines say.
-nlohmann::json summary_json(const ImportedTrace& t, const Trace& trace, const EventCounts& counts, const RunAnalysis& analysis) {
+nlohmann::json summary_json(const ImportedTrace& t, const Trace& trace, const EventCounts& counts,
+                            const RunAnalysis& analysis) {
     const auto& [by_kind, cpu_threads, streams] = counts;
     const MemorySeries* top = top_memory(analysis.memory);
     const int64_t peak = top ? top->quoted_peak_bytes() : 0;
     return {{"trace_name", t.trace_name},
-              {"duration_us", double(trace.end_ns() - trace.begin_ns()) / 1e3},
-              {"events", trace.events().size()},
-              {"events_by_kind", by_kind},
-              {"events_by_category", t.categories},
-              {"flow_events", t.flow_events},
-              {"counter_events", t.counter_events},
-              {"metadata_events", t.metadata_events},
-              {"instant_events", t.instant_events},
-              {"skipped_events", t.notes.skipped_events},
-              {"warnings", t.notes.warnings},
-              {"quality", analysis.quality},
-              {"cpu_threads", cpu_threads.size()},
-              {"device_streams", streams.size()},
-              {"devices", t.devices},
-              {"rank", t.rank},
-              {"ranks", trace.meta().ranks},
-              {"world_size", t.world_size},
-              {"backend", t.backend},
-              {"memory_events", trace.memory().size()},
-              {"peak_memory_bytes", peak},
-              {"peak_memory_basis", top ? memory_peak_basis(*top) : "none"},
-              {"peak_reserved_bytes", top ? top->peak_reserved_bytes : -1},
-              {"graph_capture", graph_capture_note(analysis.capture)},
-              {"json_bytes", t.bytes_read}};
+            {"duration_us", double(trace.end_ns() - trace.begin_ns()) / 1e3},
+            {"events", trace.events().size()},
+            {"events_by_kind", by_kind},
+            {"events_by_category", t.categories},
+            {"flow_events", t.flow_events},
+            {"counter_events", t.counter_events},
+            {"metadata_events", t.metadata_events},
+            {"instant_events", t.instant_events},
+            {"skipped_events", t.notes.skipped_events},
+            {"warnings", t.notes.warnings},
+            {"quality", analysis.quality},
+            {"cpu_threads", cpu_threads.size()},
+            {"device_streams", streams.size()},
+            {"devices", t.devices},
+            {"rank", t.rank},
+            {"ranks", trace.meta().ranks},
+            {"world_size", t.world_size},
+            {"backend", t.backend},
+            {"memory_events", trace.memory().size()},
+            {"peak_memory_bytes", peak},
+            {"peak_memory_basis", top ? memory_peak_basis(*top) : "none"},
+            {"peak_reserved_bytes", top ? top->peak_reserved_bytes : -1},
+            {"graph_capture", graph_capture_note(analysis.capture)},
+            {"json_bytes", t.bytes_read}};
 }
 
 // t: the import's facts (its events taken out into run by open_traces).
-nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, const std::string& path, const InspectCommand& c, SortKey sort) {
+nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, const std::string& path,
+                           const InspectCommand& c, SortKey sort) {
     const Trace& trace = run.trace;
     const EventCounts counts = count_events(trace);
     const auto& [by_kind, cpu_threads, streams] = counts;
@@ -186,14 +189,15 @@ nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, con
         std::cout << (first ? "" : ", ") << kind << " " << n;
         first = false;
     }
-    std::cout << "), " << cpu_threads.size() << " CPU thread(s), " << streams.size() << " device stream(s), " << trace.memory().size()
-              << " memory events, peak " << format_mib(peak) << (top ? std::string(" (") + memory_peak_basis(*top) + ")" : std::string())
-              << ", " << format_mib(t.bytes_read) << " of JSON\n";
+    std::cout << "), " << cpu_threads.size() << " CPU thread(s), " << streams.size() << " device stream(s), "
+              << trace.memory().size() << " memory events, peak " << format_mib(peak)
+              << (top ? std::string(" (") + memory_peak_basis(*top) + ")" : std::string()) << ", "
+              << format_mib(t.bytes_read) << " of JSON\n";
     print_memory_peaks(analysis.memory);
     print_ranks_and_devices(t, trace);
     if (const std::string note = graph_capture_note(analysis.capture); !note.empty()) std::cout << note << "\n";
-    std::cout << "also: " << t.flow_events << " flow, " << t.counter_events << " counter, " << t.metadata_events << " metadata, "
-              << t.instant_events << " instant events\n";
+    std::cout << "also: " << t.flow_events << " flow, " << t.counter_events << " counter, " << t.metadata_events
+              << " metadata, " << t.instant_events << " instant events\n";
     if (t.notes.skipped_events > 0) {
         std::cerr << "attnwb inspect: " << path << ": " << t.notes.skipped_events << " event(s) skipped:\n";
         for (const auto& w : t.notes.warnings) std::cerr << "  " << w << "\n";
@@ -276,12 +280,13 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 // --trace: the snapshot's allocations by the operators of the profile of the same run, printed; the
 // JSON, or null when the trace cannot be read (said, exit 2).
-nlohmann::json inspect_snapshot_ops(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const SnapshotOptions& options,
-                                    const InspectCommand& c, int& rc) {
+nlohmann::json inspect_snapshot_ops(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline,
+                                    const SnapshotOptions& options, const InspectCommand& c, int& rc) {
     try {
         const ImportedTrace imported = import_chrome_trace(c.trace);
         const SnapshotOps ops = attribute_allocations(snapshot, imported.trace);
-        const SnapshotOpsView view = snapshot_ops_view(snapshot, imported.trace, timeline, options, ops, c.trace, c.op, int(c.rows));
+        const SnapshotOpsView view =
+            snapshot_ops_view(snapshot, imported.trace, timeline, options, ops, c.trace, c.op, int(c.rows));
         std::cout << format_snapshot_ops(view);
         return snapshot_ops_json(view);
     } catch (const TraceImportError& e) {
@@ -292,26 +297,31 @@ nlohmann::json inspect_snapshot_ops(const MemorySnapshot& snapshot, const Snapsh
 }
 
 // A memory snapshot (a pickle): its replay, printed and added to out["snapshots"].
-void inspect_snapshot(const std::string& path, const InspectCommand& c, StderrProgress& progress, nlohmann::json& out, int& rc) {
+void inspect_snapshot(const std::string& path, const InspectCommand& c, StderrProgress& progress, nlohmann::json& out,
+                      int& rc) {
     try {
         const auto started = std::chrono::steady_clock::now();
         StreamedReplay replay;  // beside the reading (a frame filter, which needs the stacks first, replays after)
-        const MemorySnapshot snapshot = read_memory_snapshot(path, SnapshotReading::Streamed, &progress, c.frame.empty() ? &replay : nullptr);
+        const MemorySnapshot snapshot =
+            read_memory_snapshot(path, SnapshotReading::Streamed, &progress, c.frame.empty() ? &replay : nullptr);
         progress.end_line();
         SnapshotOptions options;
         if (!c.frame.empty()) options.keep = stacks_matching(snapshot, c.frame);
         const SnapshotTimeline timeline = replay.finish(snapshot, options);
         if (c.timing)
-            std::fprintf(stderr, "attnwb inspect: %s: snapshot read and replayed in %.3f s (%lld of %lld events replayed beside the reading), peak RSS %.0f MiB\n",
-                         path.c_str(), seconds_since(started), (long long)replay.replayed_beside(), (long long)snapshot.event_count(),
-                         double(peak_rss_bytes()) / 1048576.0);
+            std::fprintf(
+                stderr,
+                "attnwb inspect: %s: snapshot read and replayed in %.3f s (%lld of %lld events replayed beside the "
+                "reading), peak RSS %.0f MiB\n",
+                path.c_str(), seconds_since(started), (long long)replay.replayed_beside(),
+                (long long)snapshot.event_count(), double(peak_rss_bytes()) / 1048576.0);
         std::cout << "memory snapshot " << path << ": " << format_snapshot(snapshot, timeline, int(c.rows), c.frame);
         nlohmann::json j = snapshot_json(snapshot, timeline, c.frame);
         j["path"] = path;
         if (!c.trace.empty()) j["operators"] = inspect_snapshot_ops(snapshot, timeline, options, c, rc);
         out["snapshots"].push_back(std::move(j));
     } catch (const Cancelled&) {
-        throw;  // Ctrl-C: inspect_input stops there
+        throw;                           // Ctrl-C: inspect_input stops there
     } catch (const std::exception& e) {  // the pickle, its layout, or the file
         progress.end_line();
         std::cerr << "attnwb inspect: " << e.what() << "\n";
@@ -325,7 +335,8 @@ std::string run_label(const ResultsFile& f) {
     const auto& ranks = f.run->trace.meta().ranks;
     if (ranks.empty()) return "";
     return " (rank" + std::string(ranks.size() > 1 ? "s " : " ") + std::to_string(ranks.front()) +
-           (ranks.size() > 1 ? "-" + std::to_string(ranks.back()) : "") + (t.world_size > 0 ? " of " + std::to_string(t.world_size) : "") + ")";
+           (ranks.size() > 1 ? "-" + std::to_string(ranks.back()) : "") +
+           (t.world_size > 0 ? " of " + std::to_string(t.world_size) : "") + ")";
 }
 
 // --rank: each run narrowed to the rank (a run without it is said, rc 2, and not shown); --summary: the
@@ -355,9 +366,11 @@ bool narrow_and_summarise(std::vector<ResultsFile>& runs, const InspectCommand& 
 }
 
 // Reads input i and adds what inspect says of it to out. False when the read was cancelled.
-bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey sort, StderrProgress& progress, nlohmann::json& out, int& rc) {
+bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey sort, StderrProgress& progress,
+                   nlohmann::json& out, int& rc) {
     const std::vector<std::string>& files = in.files[i];
-    const std::string path = files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
+    const std::string path =
+        files.size() == 1 ? files.front() : files.front() + " (+" + std::to_string(files.size() - 1) + " more)";
     if (files.size() == 1 && !in.folders.count(i) && recognised_kind(files.front()) == ResultsKind::MemorySnapshot) {
         try {
             inspect_snapshot(files.front(), c, progress, out, rc);
@@ -376,17 +389,21 @@ bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey 
         } catch (const MixedRunsError& e) {
             if (!c.separate_runs) throw TraceImportError(std::string(e.what()) + " (--separate-runs)");
             progress.end_line();
-            std::cerr << "attnwb inspect: " << path << ": " << e.runs().size() << " runs, shown one by one (--separate-runs)\n";
+            std::cerr << "attnwb inspect: " << path << ": " << e.runs().size()
+                      << " runs, shown one by one (--separate-runs)\n";
             runs = open_trace_runs(traces, &progress);
         }
         const ResultsFile& f = runs.front();
         progress.end_line();
-        if (f.graph_replay && !print_graph_replay(*f.graph_replay)) rc = kExitBadInput;  // a capture that does not serve
+        if (f.graph_replay && !print_graph_replay(*f.graph_replay))
+            rc = kExitBadInput;  // a capture that does not serve
         if (c.timing) {
             const double s = seconds_since(started);
-            std::fprintf(stderr, "attnwb inspect: %s: read %.1f MB of JSON in %.3f s (%.0f MB/s), peak RSS %.0f MiB after reading\n",
-                         path.c_str(), double(f.import->bytes_read) / 1e6, s, double(f.import->bytes_read) / 1e6 / s,
-                         double(peak_rss_bytes()) / 1048576.0);
+            std::fprintf(
+                stderr,
+                "attnwb inspect: %s: read %.1f MB of JSON in %.3f s (%.0f MB/s), peak RSS %.0f MiB after reading\n",
+                path.c_str(), double(f.import->bytes_read) / 1e6, s, double(f.import->bytes_read) / 1e6 / s,
+                double(peak_rss_bytes()) / 1048576.0);
         }
     } catch (const TraceImportError& e) {
         progress.end_line();
@@ -400,7 +417,8 @@ bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey 
     if (!narrow_and_summarise(runs, c, rc)) return true;
     const auto tables_started = std::chrono::steady_clock::now();
     for (const ResultsFile& f : runs) {
-        out["traces"].push_back(inspect_one(*f.import, *f.run, runs.size() == 1 ? path : f.path + run_label(f), c, sort));
+        out["traces"].push_back(
+            inspect_one(*f.import, *f.run, runs.size() == 1 ? path : f.path + run_label(f), c, sort));
         if (f.graph_replay) out["traces"].back()["graph_replay"] = graph_replay_json(*f.graph_replay);
     }
     if (c.timing)
@@ -411,7 +429,8 @@ bool inspect_input(const Inputs& in, size_t i, const InspectCommand& c, SortKey 
 
 int run(const InspectCommand& c) {
     if (c.rules || c.kernel_rules) {
-        std::cout << (c.rules ? format_attention_rules() : std::string()) << (c.kernel_rules ? format_kernel_class_rules() : std::string());
+        std::cout << (c.rules ? format_attention_rules() : std::string())
+                  << (c.kernel_rules ? format_kernel_class_rules() : std::string());
         return kExitOk;
     }
     if (c.paths.empty()) {
@@ -420,13 +439,15 @@ int run(const InspectCommand& c) {
     }
     SortKey sort = SortKey::SelfCpu;
     if (!c.sort.empty() && !parse_sort_key(c.sort, sort)) {
-        std::cerr << "attnwb inspect: invalid input:\nsort: '" << c.sort << "' is not one of " << sort_key_names() << "\n";
+        std::cerr << "attnwb inspect: invalid input:\nsort: '" << c.sort << "' is not one of " << sort_key_names()
+                  << "\n";
         return kExitBadInput;
     }
     // Ctrl-C once: the trace being read is finished, the rest are not read; twice: the one being read is
     // dropped. Either way the traces read before are printed and written (--json), exit 130.
     StderrProgress progress(c.quiet, /*keep_finished=*/true);
-    nlohmann::json out{{"schema", "attention-workbench/inspect"}, {"schema_version", 1}, {"traces", nlohmann::json::array()}};
+    nlohmann::json out{
+        {"schema", "attention-workbench/inspect"}, {"schema_version", 1}, {"traces", nlohmann::json::array()}};
     int rc = kExitOk;
     const Inputs in = group_inputs(c, rc);
     if (!c.summary.empty() && in.files.size() != 1) {
@@ -446,75 +467,117 @@ int run(const InspectCommand& c) {
     return written != kExitOk ? written : rc;
 }
 
+// The options of a run of several ranks: checked as one run or shown as separate runs, the collectives,
+// the ranks compared, one rank chosen, a rank's summary.
+void add_rank_options(CLI::App& sub, InspectCommand& c) {
+    sub.add_flag(
+        "--distributed", c.distributed,
+        "The files are the ranks of one run: show them as one trace (a folder is read so too); they are checked to be "
+        "one run (--separate-runs)");
+    sub.add_flag(
+        "--separate-runs", c.separate_runs,
+        "Files (or a folder) that are not the ranks of one run (another world size, backend, process groups, a rank "
+        "twice, another clock) are refused by name; with this flag each run they make is shown by itself");
+    sub.add_flag(
+        "--collectives", c.collectives,
+        "Every collective call on every rank (c10d ops, record_param_comms, nccl:* / gloo:* annotations and their "
+        "kernels): bytes, transfer time, bus bandwidth, process group, step; matched across ranks by group and order "
+        "with the arrival skew, each rank's wait and the straggler; and the communication hidden under computation "
+        "or exposed, per rank and step (docs/inspect.md: Collectives)");
+    sub.add_flag(
+        "--ranks", c.ranks,
+        "The ranks compared in one ProfilerStep (--step, default: the step where they differ most): each rank's step, "
+        "GPU computation, communication, exposed communication, idle, its waits at collectives and the waits it "
+        "caused; "
+        "then the slowest rank against the fastest, operator by operator over the step");
+    sub.add_option("--step", c.step, "With --ranks: the ProfilerStep#K to compare the ranks in")->type_name("K");
+    sub.add_option("--rank", c.rank,
+                   "Only rank R of a run of several ranks (its operator and kernel tables, GPU time breakdown and "
+                   "collectives); "
+                   "a file of one rank must be that rank")
+        ->type_name("R")
+        ->check(CLI::NonNegativeNumber);
+    sub.add_option(
+           "--summary", c.summary,
+           "Write the rank's summary to FILE (.json.gz: compressed) instead of the tables: its kernels, steps and "
+           "collective "
+           "calls whole, the ops nested in other ops, Python frames and memory events left out. Made where each rank's "
+           "trace "
+           "lies (scripts/slurm/summarize.sbatch), the summaries open together as the run, collectives matched across "
+           "them "
+           "(docs/inspect.md: Rank summaries)")
+        ->type_name("FILE");
+}
+
+// The options for memory snapshots: a frame filter, the run's trace and an operator's allocations.
+void add_snapshot_options(CLI::App& sub, InspectCommand& c) {
+    sub.add_option("--frame", c.frame,
+                   "Memory snapshots: count only the blocks with a stack frame containing TEXT (case-insensitive; e.g. "
+                   "--frame attention: what was allocated under it), for the peak, its blocks and the frames")
+        ->type_name("TEXT");
+    CLI::Option* trace =
+        sub.add_option(
+               "--trace", c.trace,
+               "Memory snapshots: the chrome trace of the same run (profiled while the snapshot recorded; both clocks "
+               "count "
+               "from the epoch): each allocation is given to the operator running when it was made, and the operators "
+               "are "
+               "listed by the bytes they hold at the peak inside the trace (a snapshot of a whole run also holds its "
+               "warm-up)")
+            ->type_name("FILE");
+    sub.add_option("--op", c.op,
+                   "Memory snapshots, with --trace: list the allocations made while operators named NAME ran "
+                   "(by them or an operator under them), e.g. --op aten::bmm")
+        ->type_name("NAME")
+        ->needs(trace);
+}
+
 }  // namespace
 
 Command register_inspect(CLI::App& app) {
     auto c = std::make_shared<InspectCommand>();
     CLI::App* sub = app.add_subcommand(
-        "inspect", "Read chrome traces (attnwb's or PyTorch's export_chrome_trace / tensorboard_trace_handler, .json or "
-                   ".json.gz, streamed; a folder is one distributed run) and "
-                   "print a summary, the operator table and the kernels; or CUDA memory snapshots (torch.cuda.memory._dump_snapshot "
-                   "pickles, plain or gzip) and print the peak, the blocks alive at it with their stacks, the bytes under each frame "
-                   "and the blocks alive before recording began. A file that cannot be read gets one message "
-                   "(exit 2) and the others are still shown.");
+        "inspect",
+        "Read chrome traces (attnwb's or PyTorch's export_chrome_trace / tensorboard_trace_handler, .json or "
+        ".json.gz, streamed; a folder is one distributed run) and "
+        "print a summary, the operator table and the kernels; or CUDA memory snapshots "
+        "(torch.cuda.memory._dump_snapshot "
+        "pickles, plain or gzip) and print the peak, the blocks alive at it with their stacks, the bytes under each "
+        "frame "
+        "and the blocks alive before recording began. A file that cannot be read gets one message "
+        "(exit 2) and the others are still shown.");
     sub->add_option("traces", c->paths, "Trace files (or memory snapshots)");
-    sub->add_flag("--attention-rules", c->rules,
-                  "Print the table of attention rules (which ops and kernels are attention, whose, and where their inputs hold Q, K, "
-                  "V) and exit; needs no trace");
-    sub->add_flag("--kernel-classes", c->kernel_rules,
-                  "Print the rules that give each kernel, copy and set its class (GEMM, attention, communication, ...), in the order "
-                  "they are checked, and exit; needs no trace");
+    sub->add_flag(
+        "--attention-rules", c->rules,
+        "Print the table of attention rules (which ops and kernels are attention, whose, and where their inputs hold "
+        "Q, K, "
+        "V) and exit; needs no trace");
+    sub->add_flag(
+        "--kernel-classes", c->kernel_rules,
+        "Print the rules that give each kernel, copy and set its class (GEMM, attention, communication, ...), in the "
+        "order "
+        "they are checked, and exit; needs no trace");
     add_rows_option(*sub, c->rows);
     add_sort_option(*sub, c->sort, "default self_cpu");
     add_json_option(*sub, c->json_path, "summary, operators and kernels", "inspect");
     add_quiet_option(*sub, c->quiet);
     add_capture_option(*sub, c->captures);
-    sub->add_flag("--distributed", c->distributed, "The files are the ranks of one run: show them as one trace (a folder is read so too); they are checked to be one run (--separate-runs)");
-    sub->add_flag("--separate-runs", c->separate_runs,
-                  "Files (or a folder) that are not the ranks of one run (another world size, backend, process groups, a rank "
-                  "twice, another clock) are refused by name; with this flag each run they make is shown by itself");
-    sub->add_flag("--collectives", c->collectives,
-                  "Every collective call on every rank (c10d ops, record_param_comms, nccl:* / gloo:* annotations and their "
-                  "kernels): bytes, transfer time, bus bandwidth, process group, step; matched across ranks by group and order "
-                  "with the arrival skew, each rank's wait and the straggler; and the communication hidden under computation "
-                  "or exposed, per rank and step (docs/inspect.md: Collectives)");
-    sub->add_flag("--ranks", c->ranks,
-                  "The ranks compared in one ProfilerStep (--step, default: the step where they differ most): each rank's step, "
-                  "GPU computation, communication, exposed communication, idle, its waits at collectives and the waits it caused; "
-                  "then the slowest rank against the fastest, operator by operator over the step");
-    sub->add_option("--step", c->step, "With --ranks: the ProfilerStep#K to compare the ranks in")->type_name("K");
-    sub->add_option("--rank", c->rank,
-                    "Only rank R of a run of several ranks (its operator and kernel tables, GPU time breakdown and collectives); "
-                    "a file of one rank must be that rank")
-        ->type_name("R")
-        ->check(CLI::NonNegativeNumber);
-    sub->add_option("--summary", c->summary,
-                    "Write the rank's summary to FILE (.json.gz: compressed) instead of the tables: its kernels, steps and collective "
-                    "calls whole, the ops nested in other ops, Python frames and memory events left out. Made where each rank's trace "
-                    "lies (scripts/slurm/summarize.sbatch), the summaries open together as the run, collectives matched across them "
-                    "(docs/inspect.md: Rank summaries)")
-        ->type_name("FILE");
-    sub->add_flag("--breakdown", c->breakdown,
-                  "Where each GPU's time goes, per rank and ProfilerStep: computation, communication (NCCL/RCCL), memcpy, "
-                  "memset, idle, exposed communication and memcpy (intervals merged across streams; docs/inspect.md: GPU time breakdown)");
-    sub->add_flag("--attention", c->attention,
-                  "Every attention call (scaled_dot_product_attention and its backends' ops; vLLM, SGLang, FlashInfer, flash-attn, "
-                  "xformers, aiter, TensorRT-LLM, FlexAttention and Triton ops and kernels; matmul -> softmax -> matmul written "
-                  "out; forward and backward): shapes, backend, causal, CPU and device time and its share of the GPUs' busy time, "
-                  "FLOPs, bytes, TFLOP/s and GB/s, and why a number is unknown (docs/inspect.md: Attention calls; --attention-rules)");
-    sub->add_option("--frame", c->frame,
-                    "Memory snapshots: count only the blocks with a stack frame containing TEXT (case-insensitive; e.g. "
-                    "--frame attention: what was allocated under it), for the peak, its blocks and the frames")
-        ->type_name("TEXT");
-    CLI::Option* trace = sub->add_option("--trace", c->trace,
-                    "Memory snapshots: the chrome trace of the same run (profiled while the snapshot recorded; both clocks count "
-                    "from the epoch): each allocation is given to the operator running when it was made, and the operators are "
-                    "listed by the bytes they hold at the peak inside the trace (a snapshot of a whole run also holds its warm-up)")
-        ->type_name("FILE");
-    sub->add_option("--op", c->op, "Memory snapshots, with --trace: list the allocations made while operators named NAME ran "
-                                   "(by them or an operator under them), e.g. --op aten::bmm")
-        ->type_name("NAME")
-        ->needs(trace);
+    add_rank_options(*sub, *c);
+    sub->add_flag(
+        "--breakdown", c->breakdown,
+        "Where each GPU's time goes, per rank and ProfilerStep: computation, communication (NCCL/RCCL), memcpy, "
+        "memset, idle, exposed communication and memcpy (intervals merged across streams; docs/inspect.md: GPU time "
+        "breakdown)");
+    sub->add_flag(
+        "--attention", c->attention,
+        "Every attention call (scaled_dot_product_attention and its backends' ops; vLLM, SGLang, FlashInfer, "
+        "flash-attn, "
+        "xformers, aiter, TensorRT-LLM, FlexAttention and Triton ops and kernels; matmul -> softmax -> matmul written "
+        "out; forward and backward): shapes, backend, causal, CPU and device time and its share of the GPUs' busy "
+        "time, "
+        "FLOPs, bytes, TFLOP/s and GB/s, and why a number is unknown (docs/inspect.md: Attention calls; "
+        "--attention-rules)");
+    add_snapshot_options(*sub, *c);
     sub->add_flag("--timing", c->timing, "Print the read time, MB/s and peak resident memory on stderr");
     return [c] { return run(*c); };
 }

@@ -9,7 +9,8 @@
 namespace awb::cli {
 
 std::vector<CommandEntry> reader_commands() {
-    return {{"inspect", register_inspect}, {"diff", register_diff}, {"report", register_report}, {"merge", register_merge}};
+    return {
+        {"inspect", register_inspect}, {"diff", register_diff}, {"report", register_report}, {"merge", register_merge}};
 }
 
 std::string attnwb_version_line() { return "attnwb " AWB_VERSION " (Attention Workbench)"; }
@@ -23,7 +24,9 @@ bool is_reader_command(std::string_view name) {
 int run_cli(int argc, char** argv, const std::vector<CommandEntry>& commands, const std::string& version) {
     CLI::App app{"attnwb: profile attention in LibTorch (Attention Workbench, headless)"};
     app.require_subcommand(1);
-    if (!version.empty()) app.set_version_flag("--version", version, "Print the version, the LibTorch built with and loaded, and CUDA, then exit");
+    if (!version.empty())
+        app.set_version_flag("--version", version,
+                             "Print the version, the LibTorch built with and loaded, and CUDA, then exit");
     app.set_help_all_flag("--help-all", "Show the help of every subcommand");
     std::vector<std::pair<std::string, Command>> registered;
     for (const auto& c : commands) registered.emplace_back(c.name, c.register_command(app));

@@ -48,8 +48,9 @@ int run(const MergeCommand& c) {
     for (const auto& n : m.notes) std::cerr << "attnwb merge: " << n << "\n";
 
     const SweepResult& r = m.merged;
-    std::cout << "=== merged sweep: " << r.points.size() << " of " << r.planned_points << " points from " << files.size()
-              << " file" << (files.size() == 1 ? "" : "s") << ", ran on " << r.environment.host << " ===\n"
+    std::cout << "=== merged sweep: " << r.points.size() << " of " << r.planned_points << " points from "
+              << files.size() << " file" << (files.size() == 1 ? "" : "s") << ", ran on " << r.environment.host
+              << " ===\n"
               << sweep_header();
     for (const auto& p : r.points) std::cout << format_sweep_point(p);
     const SweepAnalysis analysis = analyze_sweep(r);  // once: printed, and in the file and the report
@@ -63,10 +64,11 @@ int run(const MergeCommand& c) {
 Command register_merge(CLI::App& app) {
     auto c = std::make_shared<MergeCommand>();
     CLI::App* sub = app.add_subcommand(
-        "merge", "Join the files of a sharded sweep (attnwb sweep --shard K/N, or run under torchrun or a Slurm job "
-                 "array) into one sweep, as if run whole, and print its table, fits and crossovers. Missing or "
-                 "duplicated points, files of another sweep and shards measured on different environments (torch, "
-                 "device, CUDA, driver) are named and refused; the GUI opens the merged file.");
+        "merge",
+        "Join the files of a sharded sweep (attnwb sweep --shard K/N, or run under torchrun or a Slurm job "
+        "array) into one sweep, as if run whole, and print its table, fits and crossovers. Missing or "
+        "duplicated points, files of another sweep and shards measured on different environments (torch, "
+        "device, CUDA, driver) are named and refused; the GUI opens the merged file.");
     sub->add_option("shards", c->inputs, "The shards' sweep files (any order)")->required()->check(CLI::ExistingPath);
     sub->add_flag("--allow-mixed", c->options.allow_mixed,
                   "Merge shards measured on different environments; each point keeps the host and device it ran on");

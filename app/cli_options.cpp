@@ -9,8 +9,9 @@ CLI::Option* add_json_option(CLI::App& sub, std::string& path, const std::string
 }
 
 CLI::Option* add_report_option(CLI::App& sub, std::string& path) {
-    return sub.add_option("--report", path,
-                          "Write a self-contained HTML report (environment, spec, checklist, findings, tables, charts)");
+    return sub.add_option(
+        "--report", path,
+        "Write a self-contained HTML report (environment, spec, checklist, findings, tables, charts)");
 }
 
 CLI::Option* add_rows_option(CLI::App& sub, std::size_t& rows, const std::string& help) {
@@ -21,6 +22,8 @@ CLI::Option* add_sort_option(CLI::App& sub, std::string& key, const std::string&
     return sub.add_option("--sort", key, "Sort key: " + sort_key_names() + "; " + default_text);
 }
 
-CLI::Option* add_quiet_option(CLI::App& sub, bool& quiet) { return sub.add_flag("--quiet,-q", quiet, "No progress on stderr"); }
+CLI::Option* add_quiet_option(CLI::App& sub, bool& quiet) {
+    return sub.add_flag("--quiet,-q", quiet, "No progress on stderr");
+}
 
 }  // namespace awb::cli

@@ -69,14 +69,13 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
 
     StderrProgress progress(c.quiet, /*keep_finished=*/true);
     ProfileResult result;
-    const int rc = call_engine("profile", progress,
-                               [&] {
-                                   result = profile_run(spec, c.profiler, &progress, c.kineto_trace_path,
-                                                        c.memory_snapshot_path.empty() ? 0 : kMemoryHistoryEntries);
-                                   // The roof for the attention calls (after the run: its matmul and copy would
-                                   // change the allocator's state the profiled steps see); not after a stop.
-                                   if (!progress.interrupted()) result.roof = run_roof(spec, result.environment.device_name);
-                               });
+    const int rc = call_engine("profile", progress, [&] {
+        result = profile_run(spec, c.profiler, &progress, c.kineto_trace_path,
+                             c.memory_snapshot_path.empty() ? 0 : kMemoryHistoryEntries);
+        // The roof for the attention calls (after the run: its matmul and copy would
+        // change the allocator's state the profiled steps see); not after a stop.
+        if (!progress.interrupted()) result.roof = run_roof(spec, result.environment.device_name);
+    });
     if (rc != kExitOk) return rc;
     for (const auto& f : result.kineto_trace_files) std::cerr << "wrote Kineto's trace " << f << "\n";
     for (const auto& p : result.kineto_trace_problems) std::cerr << "attnwb profile: " << p << "\n";
@@ -91,8 +90,9 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
               << "torch " << result.environment.torch_version << ", " << result.environment.device_name << ", "
               << result.environment.threads << " thread(s), BLAS: " << result.environment.blas << "\n"
               << modules_text(result.environment) << "allocator: " << result.environment.allocator << "\n"
-              << "schedule wait=" << c.profiler.wait << " warmup=" << c.profiler.warmup << " active=" << c.profiler.active
-              << " repeat=" << c.profiler.repeat << ", sorted by " << to_string(sort) << "\n";
+              << "schedule wait=" << c.profiler.wait << " warmup=" << c.profiler.warmup
+              << " active=" << c.profiler.active << " repeat=" << c.profiler.repeat << ", sorted by " << to_string(sort)
+              << "\n";
     if (result.interrupted)
         std::cout << "INTERRUPTED after step " << result.steps.size() << " of " << total_steps(c.profiler)
                   << ": the table holds the steps recorded before the stop\n";
@@ -105,9 +105,11 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
 
     const double step_ns = median_recorded_step_ns(result);
     if (step_ns > 0)
-        std::cout << "Recorded steps: median " << format_ms(step_ns) << " per step (profiler on; attnwb bench measures it off)\n";
+        std::cout << "Recorded steps: median " << format_ms(step_ns)
+                  << " per step (profiler on; attnwb bench measures it off)\n";
     if (c.profiler.profile_memory || cuda)
-        std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source << ")\n";
+        std::cout << "Peak memory: " << format_memory(report.peak_memory_bytes) << " (" << report.peak_memory_source
+                  << ")\n";
     const Explanation explained = explain_and_print({&result, nullptr, nullptr, nullptr, &analysis});
 
     const int written = write_outputs("profile", [&] {
@@ -133,16 +135,18 @@ int run(const CLI::App& sub, const ProfileCommand& c) {
 
 Command register_profile(CLI::App& app) {
     auto c = std::make_shared<ProfileCommand>();
-    CLI::App* sub = app.add_subcommand(
-        "profile", "Run one attention spec under the PyTorch profiler and print its operator table. "
-                   "Defaults are the article's experiment: (2, 8, 512, 64), train, wait=1 warmup=1 active=3.");
+    CLI::App* sub =
+        app.add_subcommand("profile",
+                           "Run one attention spec under the PyTorch profiler and print its operator table. "
+                           "Defaults are the article's experiment: (2, 8, 512, 64), train, wait=1 warmup=1 active=3.");
     add_spec_options(*sub, c->spec);
     add_profile_options(*sub, c->profiler);
     const std::string g = "Output";
     add_sort_option(*sub, c->sort, "default self_device on cuda, self_cpu on cpu")->group(g);
     add_rows_option(*sub, c->rows)->group(g);
     sub->add_flag("--group-by-shape", c->group_by_shape, "One row per (operator, input shapes)")->group(g);
-    add_json_option(*sub, c->json_path, "the report (environment, spec, operators, memory)", "profile-report")->group(g);
+    add_json_option(*sub, c->json_path, "the report (environment, spec, operators, memory)", "profile-report")
+        ->group(g);
     sub->add_option("--trace", c->trace_path, "Write a chrome trace (Perfetto, chrome://tracing)")->group(g);
     sub->add_option("--kineto-trace", c->kineto_trace_path,
                     "Also write Kineto's own chrome trace, as torch.profiler's export_chrome_trace does "

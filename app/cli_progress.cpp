@@ -16,7 +16,7 @@ std::atomic<bool> g_keep_finished{false};
 extern "C" void on_sigint(int) {
     const int n = g_interrupts.fetch_add(1) + 1;
     const bool keep = g_keep_finished.load();
-    const char* msg = !keep ? "\nattnwb: interrupted, stopping\n"
+    const char* msg = !keep    ? "\nattnwb: interrupted, stopping\n"
                       : n == 1 ? "\nattnwb: interrupted: finishing the current step, then keeping what finished "
                                  "(Ctrl-C again to stop now)\n"
                       : n == 2 ? "\nattnwb: stopping now (what finished is still written; Ctrl-C once more to quit "
@@ -34,8 +34,7 @@ extern "C" void on_sigint(int) {
 // a repeat changes nothing; its SIGKILL follows within seconds (Slurm's KillWait).
 extern "C" void on_sigterm(int) {
     int n = g_interrupts.load();
-    while (n < 2 && !g_interrupts.compare_exchange_weak(n, 2)) {
-    }
+    while (n < 2 && !g_interrupts.compare_exchange_weak(n, 2)) {}
     if (n >= 2) return;
     const char* msg = "\nattnwb: terminated (SIGTERM): stopping now (what finished is still written)\n";
     ssize_t ignored = write(STDERR_FILENO, msg, __builtin_strlen(msg));

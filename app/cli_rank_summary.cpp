@@ -34,7 +34,8 @@ bool select_rank(ResultsFile& f, int32_t rank, std::string& why) {
     }
     const int32_t own = ranks.size() == 1 ? ranks.front() : f.import->rank;
     if (own != rank) {
-        why = "--rank " + std::to_string(rank) + ": " + (own >= 0 ? "the file is rank " + std::to_string(own) : "the file says no rank");
+        why = "--rank " + std::to_string(rank) + ": " +
+              (own >= 0 ? "the file is rank " + std::to_string(own) : "the file says no rank");
         return false;
     }
     return true;
@@ -44,12 +45,14 @@ std::string write_rank_summary(const ResultsFile& f, const std::string& path) {
     const ImportedTrace& t = *f.import;
     const std::vector<int32_t>& ranks = f.run->trace.meta().ranks;
     if (ranks.size() > 1)
-        throw std::runtime_error("--summary: the run holds ranks " + ranks_list(ranks) + ": choose the one to summarise with --rank");
+        throw std::runtime_error("--summary: the run holds ranks " + ranks_list(ranks) +
+                                 ": choose the one to summarise with --rank");
     const RankSummary s = summarize_rank(f.run->trace);
     const int32_t rank = ranks.size() == 1 ? ranks.front() : t.rank;
     write_rank_file(s.trace, t, rank, {{"of", f.path}, {"kept", rank_summary_text(s)}}, path);
-    return "summary of " + (rank >= 0 ? "rank " + std::to_string(rank) + " of " : std::string()) + f.path + " written to " + path +
-           " (" + format_bytes(int64_t(std::filesystem::file_size(path))) + "): " + rank_summary_text(s) + "\n";
+    return "summary of " + (rank >= 0 ? "rank " + std::to_string(rank) + " of " : std::string()) + f.path +
+           " written to " + path + " (" + format_bytes(int64_t(std::filesystem::file_size(path))) +
+           "): " + rank_summary_text(s) + "\n";
 }
 
 }  // namespace awb::cli

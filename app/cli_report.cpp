@@ -29,10 +29,10 @@ struct ReportCommand {
 };
 
 struct Inputs {
-    std::optional<ProfileResult> run;       // with its events (a trace) or without (a profile report)
-    std::optional<RunAnalysis> analysis;    // a trace's, once
+    std::optional<ProfileResult> run;     // with its events (a trace) or without (a profile report)
+    std::optional<RunAnalysis> analysis;  // a trace's, once
     std::optional<ProfileReport> profile;
-    std::vector<Finding> run_findings;      // from a profile report file (its events are not at hand)
+    std::vector<Finding> run_findings;  // from a profile report file (its events are not at hand)
     std::optional<BenchResult> bench;
     std::optional<SweepResult> sweep;
     std::optional<CheckReport> check;
@@ -43,14 +43,17 @@ struct Inputs {
 
 template <typename T>
 void set_once(std::optional<T>& slot, T value, const std::string& kind, const std::string& path) {
-    if (slot) throw std::runtime_error("'" + path + "': a second " + kind + "; a report covers one of each (attnwb diff compares two runs)");
+    if (slot)
+        throw std::runtime_error("'" + path + "': a second " + kind +
+                                 "; a report covers one of each (attnwb diff compares two runs)");
     slot = std::move(value);
 }
 
 void load(const std::string& path, Inputs& in, RunObserver* progress) {
     SnapshotOptions bands;
     bands.max_bands = kReportBands;
-    ResultsFile f = open_results_file(path, progress, kAnyResultsKind & ~kind_bit(ResultsKind::Workspace), &bands);  // refused unread
+    ResultsFile f = open_results_file(path, progress, kAnyResultsKind & ~kind_bit(ResultsKind::Workspace),
+                                      &bands);  // refused unread
     switch (f.kind) {
         case ResultsKind::Trace:
             in.analysis = analyze_run(*f.run);
@@ -66,9 +69,12 @@ void load(const std::string& path, Inputs& in, RunObserver* progress) {
         case ResultsKind::Sweep: set_once(in.sweep, std::move(*f.sweep), "sweep", path); break;
         case ResultsKind::Check: set_once(in.check, std::move(*f.check), "correctness check", path); break;
         case ResultsKind::Workspace:
-            throw std::runtime_error("'" + path + "' is a workspace: open it in the workbench, or report on the files it was saved from");
+            throw std::runtime_error(
+                "'" + path + "' is a workspace: open it in the workbench, or report on the files it was saved from");
         case ResultsKind::MemorySnapshot:
-            if (in.snapshot) throw std::runtime_error("'" + path + "': a second memory snapshot; a report covers one (attnwb diff compares two)");
+            if (in.snapshot)
+                throw std::runtime_error("'" + path +
+                                         "': a second memory snapshot; a report covers one (attnwb diff compares two)");
             in.snapshot = f.snapshot;
             in.snapshot_timeline = f.snapshot_timeline;
             in.snapshot_path = path;
@@ -90,11 +96,13 @@ int run(const ReportCommand& c) {
     const bool measured = in.profile || m.bench || m.sweep || m.check;
     Explanation x = measured ? explain(m) : Explanation{};
     // A report file's own findings stand for the rules that need its events.
-    static const std::set<std::string> kRunRules = {"score-matrix", "layout-copies", "fragmentation", "dispatch-bound",
-                                                    "straggler", "exposed-communication", "latency-bound", "low-bandwidth"};
+    static const std::set<std::string> kRunRules = {"score-matrix",   "layout-copies", "fragmentation",
+                                                    "dispatch-bound", "straggler",     "exposed-communication",
+                                                    "latency-bound",  "low-bandwidth"};
     for (const auto& f : in.run_findings)
         if (kRunRules.count(f.rule)) x.findings.push_back(f);
-    std::stable_sort(x.findings.begin(), x.findings.end(), [](const Finding& a, const Finding& b) { return a.weight > b.weight; });
+    std::stable_sort(x.findings.begin(), x.findings.end(),
+                     [](const Finding& a, const Finding& b) { return a.weight > b.weight; });
     if (measured) print_explanation(x);
 
     ReportInput report;
@@ -123,11 +131,12 @@ int run(const ReportCommand& c) {
 Command register_report(CLI::App& app) {
     auto c = std::make_shared<ReportCommand>();
     CLI::App* sub = app.add_subcommand(
-        "report", "Write one self-contained HTML report from results files: a profile report (attnwb profile --json) or "
-                  "a chrome trace (ours, PyTorch's, or a folder of ranks), a benchmark, a sweep, a check and a CUDA memory "
-                  "snapshot (torch.cuda.memory._dump_snapshot's pickle: memory over its events with the largest blocks "
-                  "stacked and coloured by the frame that allocated them, the peak's blocks and frames), at most one of each. "
-                  "The measurement checklist is judged on all of them together.");
+        "report",
+        "Write one self-contained HTML report from results files: a profile report (attnwb profile --json) or "
+        "a chrome trace (ours, PyTorch's, or a folder of ranks), a benchmark, a sweep, a check and a CUDA memory "
+        "snapshot (torch.cuda.memory._dump_snapshot's pickle: memory over its events with the largest blocks "
+        "stacked and coloured by the frame that allocated them, the peak's blocks and frames), at most one of each. "
+        "The measurement checklist is judged on all of them together.");
     sub->add_option("inputs", c->inputs, "Results files and traces")->required()->check(CLI::ExistingPath);
     sub->add_option("--out,-o", c->out_path, "The HTML file to write")->required();
     sub->add_option("--title", c->title, "Report title (default: from the contents)");

@@ -14,8 +14,9 @@ void add_spec_options(CLI::App& app, SpecOptions& o, bool sweep_lists) {
     const std::string g = "Run spec";
     // A repeated option takes its last value (as most CLIs do), e.g. "--seq 64 ... --seq 128".
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    app.add_option("--spec", o.spec_file, "Read the spec from a JSON file (a report's \"spec\" object works); "
-                                          "options given on the command line override its fields")
+    app.add_option("--spec", o.spec_file,
+                   "Read the spec from a JSON file (a report's \"spec\" object works); "
+                   "options given on the command line override its fields")
         ->group(g);
     if (!sweep_lists) {
         app.add_option("--variant", o.variant,
@@ -33,21 +34,26 @@ void add_spec_options(CLI::App& app, SpecOptions& o, bool sweep_lists) {
         app.add_option("--seq-q", o.seq_q, "Query length (overrides --seq)")->group(g);
         app.add_option("--seq-k", o.seq_k, "Key/value length (overrides --seq)")->group(g);
         app.add_option("--head-dim", o.head_dim, "Head dimension D")->capture_default_str()->group(g);
-        app.add_option("--dtype", o.dtype, "float32, float64, float16, bfloat16; default: float16 on cuda, float32 on cpu")
+        app.add_option("--dtype", o.dtype,
+                       "float32, float64, float16, bfloat16; default: float16 on cuda, float32 on cpu")
             ->group(g);
     }
     app.add_option("--device", o.device, "cpu, cuda or cuda:N")->capture_default_str()->group(g);
     app.add_option("--mode", o.mode, "forward, or train (forward + out.square().mean().backward())")
         ->capture_default_str()
         ->group(g);
-    app.add_option("--mask", o.mask, "none, causal, padding (needs --key-lengths) or window (needs --window)")->capture_default_str()->group(g);
-    app.add_option("--window", o.window, "Keys each query sees with --mask window: itself and the W - 1 before it (a causal sliding window)")
+    app.add_option("--mask", o.mask, "none, causal, padding (needs --key-lengths) or window (needs --window)")
+        ->capture_default_str()
+        ->group(g);
+    app.add_option("--window", o.window,
+                   "Keys each query sees with --mask window: itself and the W - 1 before it (a causal sliding window)")
         ->group(g);
     app.add_option("--key-lengths", o.key_lengths, "Per-batch key lengths for --mask padding, e.g. 512,300")
         ->delimiter(',')
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->group(g);
-    app.add_option("--layout", o.layout, "bhnd (contiguous [B,H,N,D]) or bnhd ([B,N,H,D] transposed, as a projection gives)")
+    app.add_option("--layout", o.layout,
+                   "bhnd (contiguous [B,H,N,D]) or bnhd ([B,N,H,D] transposed, as a projection gives)")
         ->capture_default_str()
         ->group(g);
     app.add_option("--sdpa-backend", o.sdpa_backend, "auto, math, flash, efficient, cudnn (LibTorch 2.x)")
@@ -78,8 +84,11 @@ void add_profile_options(CLI::App& app, ProfileOptions& o) {
     app.add_flag("--profile-memory,!--no-profile-memory", o.profile_memory, "Record [memory] allocation events")
         ->capture_default_str()
         ->group(g);
-    app.add_flag("--with-stack,!--no-with-stack", o.with_stack, "Record call stacks (Python and TorchScript frames: a C++ program has none, so LibTorch 1.13 and 2.11 "
-                 "record no frames here; it still costs profiler overhead)")->capture_default_str()->group(g);
+    app.add_flag("--with-stack,!--no-with-stack", o.with_stack,
+                 "Record call stacks (Python and TorchScript frames: a C++ program has none, so LibTorch 1.13 and 2.11 "
+                 "record no frames here; it still costs profiler overhead)")
+        ->capture_default_str()
+        ->group(g);
 }
 
 void add_bench_options(CLI::App& app, BenchOptions& o) {
@@ -126,10 +135,12 @@ std::vector<std::string> variant_list(const std::vector<std::string>& names, std
                                                 ", or a module file .pt/.pt2)"});
             continue;
         }
-        for (auto& p : module ? check_module_file(v) : std::vector<SpecProblem>{}) problems.push_back({"variants", p.message});
+        for (auto& p : module ? check_module_file(v) : std::vector<SpecProblem>{})
+            problems.push_back({"variants", p.message});
         const std::string stem = module ? module_stem(v) : v;
         if (std::find(stems.begin(), stems.end(), stem) != stems.end())
-            problems.push_back({"variants", "two variants are named '" + stem + "' (" + v + "): rename one module file"});
+            problems.push_back(
+                {"variants", "two variants are named '" + stem + "' (" + v + "): rename one module file"});
         stems.push_back(stem);
         out.push_back(module ? absolute_module_path(v) : v);
     }
@@ -180,7 +191,8 @@ void apply_shape(const CLI::App& app, const SpecOptions& o, bool from_file, RunS
 }
 
 // The named choices (device, dtype, mode, mask, layout, SDPA backend) and the numbers that tune a run.
-void apply_choices(const CLI::App& app, const SpecOptions& o, bool from_file, RunSpec& s, std::vector<SpecProblem>& problems) {
+void apply_choices(const CLI::App& app, const SpecOptions& o, bool from_file, RunSpec& s,
+                   std::vector<SpecProblem>& problems) {
     auto use = [&](const char* name) { return !from_file || given(app, name); };
     if (use("--device")) set_enum(o.device, "device", "cpu, cuda, cuda:N", parse_device, s.device, problems);
     if (given(app, "--dtype"))

@@ -40,7 +40,8 @@ struct SweepCommand {
 // The shard this process runs: --shard, else the scheduler's environment, else the whole sweep.
 std::optional<SweepShard> choose_shard(const SweepCommand& c, std::vector<SpecProblem>& problems) {
     std::string error;
-    std::optional<SweepShard> shard = c.shard.empty() ? shard_from_environment(std::getenv, error) : parse_shard(c.shard, error);
+    std::optional<SweepShard> shard =
+        c.shard.empty() ? shard_from_environment(std::getenv, error) : parse_shard(c.shard, error);
     if (!error.empty()) {
         problems.push_back({"shard", error});
         return std::nullopt;
@@ -98,9 +99,10 @@ int run(const CLI::App& sub, const SweepCommand& c) {
     std::cout << format_analysis(analysis);
     std::cout << sweep_count_text(result) << "\n";
     const Explanation explained = explain_and_print({nullptr, nullptr, &result});
-    const int written = write_sweep_outputs("sweep", result, analysis, explained,
-                                            {shard_output_path(c.json_path, *shard), shard_output_path(c.csv_path, *shard),
-                                             shard_output_path(c.report_path, *shard)});
+    const int written =
+        write_sweep_outputs("sweep", result, analysis, explained,
+                            {shard_output_path(c.json_path, *shard), shard_output_path(c.csv_path, *shard),
+                             shard_output_path(c.report_path, *shard)});
     if (written != kExitOk) return written;
     return printer.interrupted() ? kExitInterrupted : kExitOk;
 }
@@ -110,10 +112,11 @@ int run(const CLI::App& sub, const SweepCommand& c) {
 Command register_sweep(CLI::App& app) {
     auto c = std::make_shared<SweepCommand>();
     CLI::App* sub = app.add_subcommand(
-        "sweep", "Benchmark every combination of the lists (profiler off), print one row per point as it finishes, "
-                 "then fitted exponents of time and peak memory vs N and the crossovers between variants. A point "
-                 "that is refused (e.g. too big for memory) or fails is recorded and the sweep goes on. Ctrl-C "
-                 "stops after the current point and still writes what finished (exit 130).");
+        "sweep",
+        "Benchmark every combination of the lists (profiler off), print one row per point as it finishes, "
+        "then fitted exponents of time and peak memory vs N and the crossovers between variants. A point "
+        "that is refused (e.g. too big for memory) or fails is recorded and the sweep goes on. Ctrl-C "
+        "stops after the current point and still writes what finished (exit 130).");
     add_spec_options(*sub, c->spec, /*sweep_lists=*/true);
     const std::string g = "Sweep lists (comma-separated)";
     auto list = [&](const char* name, auto& values, const std::string& help) {
@@ -123,7 +126,9 @@ Command register_sweep(CLI::App& app) {
             ->group(g);
     };
     list("--seq", c->seq, "Sequence lengths N (seq_q = seq_k = N)")->capture_default_str();
-    list("--variants", c->variants, "Variants: " + variant_names() + ", and module files PATH.pt / PATH.pt2 (named by their stem)")->capture_default_str();
+    list("--variants", c->variants,
+         "Variants: " + variant_names() + ", and module files PATH.pt / PATH.pt2 (named by their stem)")
+        ->capture_default_str();
     list("--dtypes", c->dtypes, "float32, float64, float16, bfloat16; default: float16 on cuda, float32 on cpu");
     list("--batch", c->batches, "Batch sizes (default 2)");
     list("--heads", c->heads, "Query head counts (default 8; kv heads follow unless --kv-heads is given)");
@@ -143,8 +148,9 @@ Command register_sweep(CLI::App& app) {
     add_json_option(*sub, c->json_path, "the sweep (the GUI opens it)", "sweep")->group(o);
     sub->add_option("--csv", c->csv_path, "Write one CSV row per point")->group(o);
     add_report_option(*sub, c->report_path)->group(o);
-    sub->footer("In output paths '{shard}' becomes K-of-N (e.g. --json out/sweep-{shard}.json); a sharded run's paths "
-                "without it get '.shard-K-of-N' before their extension, so shards never overwrite each other.");
+    sub->footer(
+        "In output paths '{shard}' becomes K-of-N (e.g. --json out/sweep-{shard}.json); a sharded run's paths "
+        "without it get '.shard-K-of-N' before their extension, so shards never overwrite each other.");
     add_quiet_option(*sub, c->quiet)->group(o);
     return [sub, c] { return run(*sub, *c); };
 }

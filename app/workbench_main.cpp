@@ -17,33 +17,41 @@
 namespace {
 
 void print_usage(std::FILE* out) {
-    std::fputs("Usage: attention-workbench [options] [files...]\n"
-               "The Attention Workbench: profile, benchmark and sweep attention variants in LibTorch, and read\n"
-               "PyTorch / Kineto traces (ours or anyone's: CUDA, ROCm, vLLM, SGLang, multi-rank) down to their\n"
-               "operators, kernels, attention calls, GPU time and memory.\n"
-               "\n"
-               "Arguments:\n"
-               "  files          results files (profile, bench, sweep, check), chrome traces (.json, .json.gz)\n"
-               "                 or workspaces to open, each in its own tab; while a workbench is running in\n"
-               "                 this session, they open in it and this launch exits\n"
-               "\n"
-               "Options:\n"
-               "  --new-window   open the files in a window of its own, even while a workbench is running\n"
-               "  -h, --help     print this help and exit\n"
-               "  -v, --version  print the version, the LibTorch built with and loaded, CUDA and Qt, and exit\n"
-               "  Qt's own options (-platform offscreen, -style ...) go to Qt.\n"
-               "\n"
-               "The command-line tool is attnwb (attnwb --help).\n",
-               out);
+    std::fputs(
+        "Usage: attention-workbench [options] [files...]\n"
+        "The Attention Workbench: profile, benchmark and sweep attention variants in LibTorch, and read\n"
+        "PyTorch / Kineto traces (ours or anyone's: CUDA, ROCm, vLLM, SGLang, multi-rank) down to their\n"
+        "operators, kernels, attention calls, GPU time and memory.\n"
+        "\n"
+        "Arguments:\n"
+        "  files          results files (profile, bench, sweep, check), chrome traces (.json, .json.gz)\n"
+        "                 or workspaces to open, each in its own tab; while a workbench is running in\n"
+        "                 this session, they open in it and this launch exits\n"
+        "\n"
+        "Options:\n"
+        "  --new-window   open the files in a window of its own, even while a workbench is running\n"
+        "  -h, --help     print this help and exit\n"
+        "  -v, --version  print the version, the LibTorch built with and loaded, CUDA and Qt, and exit\n"
+        "  Qt's own options (-platform offscreen, -style ...) go to Qt.\n"
+        "\n"
+        "The command-line tool is attnwb (attnwb --help).\n",
+        out);
 }
 
 // Qt's own options, which it also takes with two dashes (--platform offscreen).
 bool is_qt_option(const char* a) {
-    static const char* qt[] = {"--platform", "--platformpluginpath", "--platformtheme", "--plugin", "--qwindowgeometry", "--qwindowicon",
-                               "--qwindowtitle", "--reverse", "--session", "--style", "--stylesheet", "--widgetcount", "--display", "--geometry",
-                               "--qmljsdebugger", "--nograb", "--dograb", "--sync"};
+    static const char* qt[] = {"--platform",        "--platformpluginpath",
+                               "--platformtheme",   "--plugin",
+                               "--qwindowgeometry", "--qwindowicon",
+                               "--qwindowtitle",    "--reverse",
+                               "--session",         "--style",
+                               "--stylesheet",      "--widgetcount",
+                               "--display",         "--geometry",
+                               "--qmljsdebugger",   "--nograb",
+                               "--dograb",          "--sync"};
     for (const char* o : qt)
-        if (std::strncmp(a, o, std::strlen(o)) == 0 && (a[std::strlen(o)] == '\0' || a[std::strlen(o)] == '=')) return true;
+        if (std::strncmp(a, o, std::strlen(o)) == 0 && (a[std::strlen(o)] == '\0' || a[std::strlen(o)] == '='))
+            return true;
     return false;
 }
 
@@ -87,8 +95,8 @@ int main(int argc, char** argv) {
     const bool new_window = files.removeAll(QStringLiteral("--new-window")) > 0;
     // Files opened the desktop way gather in the running workbench (ui/single_instance.h).
     if (!new_window && !files.isEmpty() && awb::ui::SingleInstance::handOff(files)) {
-        std::printf("attention-workbench: %lld file%s opened in the running workbench\n", static_cast<long long>(files.size()),
-                    files.size() == 1 ? "" : "s");
+        std::printf("attention-workbench: %lld file%s opened in the running workbench\n",
+                    static_cast<long long>(files.size()), files.size() == 1 ? "" : "s");
         return 0;
     }
     awb::ui::MainWindow window;
@@ -96,13 +104,16 @@ int main(int argc, char** argv) {
     window.show();
     awb::ui::SingleInstance instance;
     if (!new_window) {
-        if (!instance.listen()) std::fprintf(stderr, "attention-workbench: not serving later launches (%s)\n", qPrintable(instance.error()));
-        QObject::connect(&instance, &awb::ui::SingleInstance::filesReceived, &window, [&window](const QStringList& received) {
-            for (const QString& path : received) window.openFile(path);
-            window.setWindowState((window.windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);
-            window.raise();
-            window.activateWindow();
-        });
+        if (!instance.listen())
+            std::fprintf(stderr, "attention-workbench: not serving later launches (%s)\n",
+                         qPrintable(instance.error()));
+        QObject::connect(&instance, &awb::ui::SingleInstance::filesReceived, &window,
+                         [&window](const QStringList& received) {
+                             for (const QString& path : received) window.openFile(path);
+                             window.setWindowState((window.windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);
+                             window.raise();
+                             window.activateWindow();
+                         });
     }
     for (const QString& path : files) window.openFile(path);
     // AWB_QUIT_AFTER_MS: a smoke run (the install test): after that long, print the window's title (it names

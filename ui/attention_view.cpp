@@ -19,41 +19,75 @@
 namespace awb::ui {
 
 AttentionTableModel::AttentionTableModel(QObject* parent)
-    : RowTableModel({
-          {"Library", "Whose attention: PyTorch SDPA, manual (matmul, softmax, matmul written out), or a library's or engine's "
-                      "(vLLM, SGLang, FlashInfer, flash-attn, xformers, aiter, TensorRT-LLM, FlexAttention, SageAttention, Triton)", true},
-          {"Backend", "SDPA's backend (flash, memory-efficient, cuDNN, CPU flash or math, named by its inner ops), manual, or the "
-                      "library's op or kernel family (attnwb inspect --attention-rules lists them)", true},
-          {"Pass", "forward or backward", true},
-          {"Layout", "dense [B, H, N, D]; varlen: sequences packed as [tokens, H, D]; paged: against a KV cache in blocks; decode: one "
-                     "query token per sequence; (graph): ops recorded at capture, kernels replayed", true},
-          {"Tokens", "Query rows of the call: B x Nq, or the packed tokens"},
-          {"B", "Batch (sequences); 'BxH n' when the manual pattern folds the heads into the batch and the heads cannot be told"},
-          {"Hq", "Query heads"},
-          {"Hkv", "Key/value heads (fewer than Hq: grouped-query attention)"},
-          {"Nq", "Query length; ? for a packed batch of several sequences (their lengths are data, not in the trace)"},
-          {"Nk", "Key length; ? for a paged KV cache or a packed batch (the lengths are data, not in the trace)"},
-          {"D", "Head dimension"},
-          {"dtype", "Element type of the query, as the trace names it", true},
-          {"Causal", "yes: is_causal (top-left, as PyTorch's); no: no mask; -: a mask tensor or not recorded (every pair counted)", true},
-          {"Start", "When the call starts, from the start of the trace"},
-          {"CPU (time)", "The call's CPU span (the manual pattern: first matmul to last); - for ops replayed from a CUDA graph and kernels "
-                         "with no op (they did not run on the CPU here)"},
-          {"Device (time)", "Summed time of the kernels, copies and sets its ops launched"},
-          {"% of step GPU", "Its device time over the busy time of its GPU in its ProfilerStep (or the whole trace without steps)"},
-          {"Kernels", "Kernels, copies and sets it launched"},
-          {"FLOP", "2 x visible pairs x (D + Dv) forward; backward 2.5x forward (FlashAttention, with recompute); ? where the trace "
-                   "does not give the sequences' lengths (hover the Notes)"},
-          {"TFLOP/s", "FLOP over the device time (the CPU time where no kernel ran)"},
-          {"GB/s", "Ideal bytes (Q, K, V, O once; backward also dO, dQ, dK, dV; a KV cache at its own element size) over the same time"},
-          {"% of roof", "Achieved TFLOP/s over the attainable min(peak of the dtype, ideal bytes' intensity x bandwidth): the device table's "
-                        "roof for a GPU it lists (device time), the roof measured in our own run for the CPU (CPU time); - without one"},
-          {"Bytes model", "Of ideal (each tensor once), scores (the [Nq, Nk] scores at every pass: 4 forward, 7 backward) and chunked "
-                          "(K, V re-read per 128-query block), the one whose roofline time max(FLOP / peak, bytes / bandwidth) is nearest "
-                          "the measured time; 'any' when all three are compute-bound", true},
-          {"Notes", "Why a number is unknown, what the kernel's name adds (causal, window, fp8, paged, head dim: from the name only), "
-                    "the KV dtype, and whether the call was replayed from a graph", true},
-      }, Backend, parent) {}
+    : RowTableModel(
+          {
+              {"Library",
+               "Whose attention: PyTorch SDPA, manual (matmul, softmax, matmul written out), or a library's or "
+               "engine's "
+               "(vLLM, SGLang, FlashInfer, flash-attn, xformers, aiter, TensorRT-LLM, FlexAttention, SageAttention, "
+               "Triton)",
+               true},
+              {"Backend",
+               "SDPA's backend (flash, memory-efficient, cuDNN, CPU flash or math, named by its inner ops), manual, or "
+               "the "
+               "library's op or kernel family (attnwb inspect --attention-rules lists them)",
+               true},
+              {"Pass", "forward or backward", true},
+              {"Layout",
+               "dense [B, H, N, D]; varlen: sequences packed as [tokens, H, D]; paged: against a KV cache in blocks; "
+               "decode: one "
+               "query token per sequence; (graph): ops recorded at capture, kernels replayed",
+               true},
+              {"Tokens", "Query rows of the call: B x Nq, or the packed tokens"},
+              {"B",
+               "Batch (sequences); 'BxH n' when the manual pattern folds the heads into the batch and the heads "
+               "cannot be told"},
+              {"Hq", "Query heads"},
+              {"Hkv", "Key/value heads (fewer than Hq: grouped-query attention)"},
+              {"Nq",
+               "Query length; ? for a packed batch of several sequences (their lengths are data, not in the trace)"},
+              {"Nk", "Key length; ? for a paged KV cache or a packed batch (the lengths are data, not in the trace)"},
+              {"D", "Head dimension"},
+              {"dtype", "Element type of the query, as the trace names it", true},
+              {"Causal",
+               "yes: is_causal (top-left, as PyTorch's); no: no mask; -: a mask tensor or not recorded (every pair "
+               "counted)",
+               true},
+              {"Start", "When the call starts, from the start of the trace"},
+              {"CPU (time)",
+               "The call's CPU span (the manual pattern: first matmul to last); - for ops replayed from a CUDA graph "
+               "and kernels "
+               "with no op (they did not run on the CPU here)"},
+              {"Device (time)", "Summed time of the kernels, copies and sets its ops launched"},
+              {"% of step GPU",
+               "Its device time over the busy time of its GPU in its ProfilerStep (or the whole trace without steps)"},
+              {"Kernels", "Kernels, copies and sets it launched"},
+              {"FLOP",
+               "2 x visible pairs x (D + Dv) forward; backward 2.5x forward (FlashAttention, with recompute); ? where "
+               "the trace "
+               "does not give the sequences' lengths (hover the Notes)"},
+              {"TFLOP/s", "FLOP over the device time (the CPU time where no kernel ran)"},
+              {"GB/s",
+               "Ideal bytes (Q, K, V, O once; backward also dO, dQ, dK, dV; a KV cache at its own element size) over "
+               "the same time"},
+              {"% of roof",
+               "Achieved TFLOP/s over the attainable min(peak of the dtype, ideal bytes' intensity x bandwidth): the "
+               "device table's roof for a GPU it lists (device time), the roof measured in our own run for the CPU "
+               "(CPU time); - without one"},
+              {"Bytes model",
+               "Of ideal (each tensor once), scores (the [Nq, Nk] scores at every pass: 4 forward, 7 backward) and "
+               "chunked "
+               "(K, V re-read per 128-query block), the one whose roofline time max(FLOP / peak, bytes / bandwidth) is "
+               "nearest "
+               "the measured time; 'any' when all three are compute-bound",
+               true},
+              {"Notes",
+               "Why a number is unknown, what the kernel's name adds (causal, window, fp8, paged, head dim: from the "
+               "name only), "
+               "the KV dtype, and whether the call was replayed from a graph",
+               true},
+          },
+          Backend, parent) {}
 
 void AttentionTableModel::rowsChanged() {
     fits_.clear();
@@ -116,7 +150,9 @@ QString AttentionTableModel::text(int r, int c) const {
         case Pass: return a.backward ? tr("backward") : tr("forward");
         case Layout:
             return QString::fromStdString(to_string(a.layout)) + (a.decode ? tr(" decode") : QString()) +
-                   (a.replayed ? tr(" (graph)") : a.captured ? tr(" (capture)") : QString());
+                   (a.replayed   ? tr(" (graph)")
+                    : a.captured ? tr(" (capture)")
+                                 : QString());
         case Tokens:
         case Batch:
         case HeadsQ:
@@ -164,13 +200,20 @@ QString AttentionTableModel::costText(int r, int c, double v) const {
         case Tflops: return a.costed() && a.time_ns() > 0 ? QString::number(v, 'g', 4) : QStringLiteral("?");
         case Gbs: return a.bytes > 0 && a.time_ns() > 0 ? QString::number(v, 'g', 4) : QStringLiteral("?");
         case RoofShare: return v >= 0 ? QString::fromStdString(awb::format_share(v)) : QStringLiteral("-");
-        default: return !fit.applies ? QStringLiteral("-") : fit.bytes.tie ? tr("any") : QString::fromStdString(to_string(fit.bytes.model));
+        default:
+            return !fit.applies    ? QStringLiteral("-")
+                   : fit.bytes.tie ? tr("any")
+                                   : QString::fromStdString(to_string(fit.bytes.model));
     }
 }
 
 AttentionView::AttentionView(QWidget* parent)
-    : QWidget(parent), model_(new AttentionTableModel(this)), proxy_(new QSortFilterProxyModel(this)), view_(new QTableView),
-      summary_(new QLabel), roofline_(new RooflineChart) {
+    : QWidget(parent),
+      model_(new AttentionTableModel(this)),
+      proxy_(new QSortFilterProxyModel(this)),
+      view_(new QTableView),
+      summary_(new QLabel),
+      roofline_(new RooflineChart) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(RowTableModelBase::SortRole);
     view_->setModel(proxy_);
@@ -218,26 +261,30 @@ void AttentionView::showRun(const NamedRun& run, bool large) {
     setCalls(a.attention, a.roofs, run.result->trace.begin_ns(), a.gpu, large);
 }
 
-void AttentionView::setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns, const std::vector<GpuBreakdown>& gpu,
-                             bool chart_later) {
+void AttentionView::setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns,
+                             const std::vector<GpuBreakdown>& gpu, bool chart_later) {
     model_->setBegin(begin_ns);
     // The chart (two replots, tens of ms) in an event-loop turn of its own for a large trace.
     run_steps(this, chart_later, {[this, roofs, points = roofline_points(calls), generation = ++generation_] {
-                  if (generation == generation_) roofline_->setData(roofs, points);  // a point's index is its call's row
+                  if (generation == generation_)
+                      roofline_->setData(roofs, points);  // a point's index is its call's row
               }});
     model_->setRoofs(std::move(roofs));
-    summary_->setText(calls.empty()
-                          ? tr("No attention calls in this run: none of scaled_dot_product_attention's ops, no library's or engine's "
-                               "attention op or kernel (vLLM, SGLang, FlashInfer, flash-attn, xformers, aiter, TensorRT-LLM, Triton: "
-                               "attnwb inspect --attention-rules lists them), and no matmul -> softmax -> matmul with recorded shapes "
-                               "(record_shapes=True)")
-                          : tr("Attention: %1. FLOP: 2 x visible pairs x (D + Dv) forward, backward 2.5x (FlashAttention's "
-                               "convention); causal top-left as PyTorch's is_causal; ? where the trace does not hold the sequences' "
-                               "lengths (hover the Notes). Select a call to see it in the timeline.")
-                                .arg(QString::fromStdString(format_attention_totals(attention_totals(calls, gpu)))));
+    summary_->setText(
+        calls.empty()
+            ? tr("No attention calls in this run: none of scaled_dot_product_attention's ops, no library's or engine's "
+                 "attention op or kernel (vLLM, SGLang, FlashInfer, flash-attn, xformers, aiter, TensorRT-LLM, Triton: "
+                 "attnwb inspect --attention-rules lists them), and no matmul -> softmax -> matmul with recorded "
+                 "shapes "
+                 "(record_shapes=True)")
+            : tr("Attention: %1. FLOP: 2 x visible pairs x (D + Dv) forward, backward 2.5x (FlashAttention's "
+                 "convention); causal top-left as PyTorch's is_causal; ? where the trace does not hold the sequences' "
+                 "lengths (hover the Notes). Select a call to see it in the timeline.")
+                  .arg(QString::fromStdString(format_attention_totals(attention_totals(calls, gpu)))));
     model_->setRows(std::move(calls));
     fit_columns(view_, AttentionTableModel::Backend);
-    view_->setColumnWidth(AttentionTableModel::Notes, std::min(view_->columnWidth(AttentionTableModel::Notes), 420));  // the tooltip has it all
+    view_->setColumnWidth(AttentionTableModel::Notes,
+                          std::min(view_->columnWidth(AttentionTableModel::Notes), 420));  // the tooltip has it all
 }
 
 }  // namespace awb::ui

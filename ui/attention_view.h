@@ -23,10 +23,35 @@ namespace awb::ui {
 class AttentionTableModel : public RowTableModel<AttentionInstance> {
     Q_OBJECT
 public:
-    enum Column { Library, Backend, Pass, Layout, Tokens, Batch, HeadsQ, HeadsKv, SeqQ, SeqK, HeadDim, Dtype, Causal, Start, Cpu, Device, StepShare,
-                  Kernels, Flops, Tflops, Gbs, RoofShare, Bytes, Notes, ColumnCount };
+    enum Column {
+        Library,
+        Backend,
+        Pass,
+        Layout,
+        Tokens,
+        Batch,
+        HeadsQ,
+        HeadsKv,
+        SeqQ,
+        SeqK,
+        HeadDim,
+        Dtype,
+        Causal,
+        Start,
+        Cpu,
+        Device,
+        StepShare,
+        Kernels,
+        Flops,
+        Tflops,
+        Gbs,
+        RoofShare,
+        Bytes,
+        Notes,
+        ColumnCount
+    };
     explicit AttentionTableModel(QObject* parent = nullptr);
-    void setBegin(int64_t begin_ns) { begin_ns_ = begin_ns; }  // the trace's start, for the Start column
+    void setBegin(int64_t begin_ns) { begin_ns_ = begin_ns; }              // the trace's start, for the Start column
     void setRoofs(std::vector<Roof> roofs) { roofs_ = std::move(roofs); }  // before setRows: the % of roof column
 
 protected:
@@ -52,8 +77,8 @@ public:
     // The run's calls and roofs (from its RunAnalysis); begin_ns: the trace's start, for the Start column;
     // gpu: the run's GPU time breakdown, for the attention's share of the GPUs' busy time.
     // chart_later: the roofline drawn in a later event-loop turn (a large trace's window stays live).
-    void setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns, const std::vector<GpuBreakdown>& gpu = {},
-                  bool chart_later = false);
+    void setCalls(std::vector<AttentionInstance> calls, std::vector<Roof> roofs, int64_t begin_ns,
+                  const std::vector<GpuBreakdown>& gpu = {}, bool chart_later = false);
     AttentionTableModel* model() const { return model_; }
     QTableView* table() const { return view_; }
     RooflineChart* roofline() const { return roofline_; }

@@ -20,7 +20,9 @@ namespace awb::ui {
 // turn: the analysis costs about 2.3 us an event here (a 68,000-event V100 trace held the GUI thread
 // 161 ms when the line was at 200,000), so 20,000 keeps a synchronous open under 50 ms.
 inline constexpr size_t kBackgroundEvents = 20'000;
-inline bool is_large(const Trace& trace) { return trace.events().size() >= kBackgroundEvents; }  // the one rule for a trace
+inline bool is_large(const Trace& trace) {
+    return trace.events().size() >= kBackgroundEvents;
+}  // the one rule for a trace
 
 // Background work yields to the GUI thread: on a machine with few cores, the analysis and the
 // timeline build would otherwise take the GUI thread's share while it lays out what they produced

@@ -25,25 +25,39 @@ int64_t max_wait(const MatchedCollective& m) {
 }  // namespace
 
 CollectiveTableModel::CollectiveTableModel(QObject* parent)
-    : RowTableModel({
-          {"Collective", "The collective as PyTorch's dist API names it (all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, "
-                         "send_recv: a send with its recv); select it to mark it on every rank's lane", true},
-          {"Group", "Its process group (distributedInfo's pg_name; gloo's from its worker threads), or the send's and recv's ranks "
-                    "(src->dst); ? when the trace does not say", true},
-          {"Step", "The ProfilerStep holding the call", true, true},
-          {"Ranks", "Ranks of its group in the trace, of the group's size"},
-          {"Bytes", "One rank's message as nccl-tests sizes it: the larger of input and output (all_gather's gathered output, "
-                    "reduce_scatter's input); the largest rank's"},
-          {"Skew", "Arrival skew: the last rank's start minus the first's"},
-          {"Transfer", "The transfer time: the shortest duration across the ranks (the others' also hold their wait)"},
-          {"Bus bandwidth", "Algorithm bandwidth times nccl-tests' factor: all_reduce 2(n-1)/n; all_gather, reduce_scatter, all_to_all "
-                            "(n-1)/n; broadcast, reduce, send/recv 1; GB/s = 1e9 bytes/s"},
-          {"Alg. bandwidth", "Bytes over the transfer time"},
-          {"Imbalance", "all_to_all(v): the largest rows one rank sends one peer over the mean of all pairs; - otherwise"},
-          {"Last", "The rank that arrived last (the others waited for it); - when all arrived at once"},
-          {"Max wait", "The longest any rank waited: from its start to the last arrival"},
-          {"Wait per rank", "Each rank's wait, rank:time", true},
-      }, Name, parent) {}
+    : RowTableModel(
+          {
+              {"Collective",
+               "The collective as PyTorch's dist API names it (all_reduce, all_gather, reduce_scatter, all_to_all, "
+               "broadcast, "
+               "send_recv: a send with its recv); select it to mark it on every rank's lane",
+               true},
+              {"Group",
+               "Its process group (distributedInfo's pg_name; gloo's from its worker threads), or the send's and "
+               "recv's ranks "
+               "(src->dst); ? when the trace does not say",
+               true},
+              {"Step", "The ProfilerStep holding the call", true, true},
+              {"Ranks", "Ranks of its group in the trace, of the group's size"},
+              {"Bytes",
+               "One rank's message as nccl-tests sizes it: the larger of input and output (all_gather's gathered "
+               "output, "
+               "reduce_scatter's input); the largest rank's"},
+              {"Skew", "Arrival skew: the last rank's start minus the first's"},
+              {"Transfer",
+               "The transfer time: the shortest duration across the ranks (the others' also hold their wait)"},
+              {"Bus bandwidth",
+               "Algorithm bandwidth times nccl-tests' factor: all_reduce 2(n-1)/n; all_gather, reduce_scatter, "
+               "all_to_all "
+               "(n-1)/n; broadcast, reduce, send/recv 1; GB/s = 1e9 bytes/s"},
+              {"Alg. bandwidth", "Bytes over the transfer time"},
+              {"Imbalance",
+               "all_to_all(v): the largest rows one rank sends one peer over the mean of all pairs; - otherwise"},
+              {"Last", "The rank that arrived last (the others waited for it); - when all arrived at once"},
+              {"Max wait", "The longest any rank waited: from its start to the last arrival"},
+              {"Wait per rank", "Each rank's wait, rank:time", true},
+          },
+          Name, parent) {}
 
 QString CollectiveTableModel::text(int r, int c) const {
     const MatchedCollective& m = row(r);
@@ -57,12 +71,15 @@ QString CollectiveTableModel::text(int r, int c) const {
         case Transfer: return format_duration_ns(double(m.transfer_ns));
         case BusBw: return bandwidth(m.busbw_gbps());
         case AlgBw: return bandwidth(m.algbw_gbps());
-        case Imbalance: return m.split_imbalance > 0 ? QStringLiteral("%1x").arg(m.split_imbalance, 0, 'f', 2) : QStringLiteral("-");
+        case Imbalance:
+            return m.split_imbalance > 0 ? QStringLiteral("%1x").arg(m.split_imbalance, 0, 'f', 2)
+                                         : QStringLiteral("-");
         case Last: return m.last_rank < 0 ? QStringLiteral("-") : QString::number(m.last_rank);
         case MaxWait: return format_duration_ns(double(max_wait(m)));
         case Waits: {
             QStringList parts;
-            for (const RankArrival& a : m.ranks) parts << QStringLiteral("%1:%2").arg(a.rank).arg(format_duration_ns(double(a.wait_ns)));
+            for (const RankArrival& a : m.ranks)
+                parts << QStringLiteral("%1:%2").arg(a.rank).arg(format_duration_ns(double(a.wait_ns)));
             return parts.join(QLatin1Char(' '));
         }
         case ColumnCount: break;
@@ -107,17 +124,21 @@ std::vector<RankCollectives> rank_collectives(const CollectiveReport& report, co
 }
 
 RankCollectivesModel::RankCollectivesModel(QObject* parent)
-    : RowTableModel({
-          {"Rank", "The rank (its own number, from distributedInfo); the straggler in bold", true, true},
-          {"Calls", "Its collective calls in the trace (a send and a recv count apart)"},
-          {"Own wait", "Its waits summed: at each collective, from its start to the last rank's arrival"},
-          {"Caused wait", "The others' wait at the collectives it arrived last at: the straggler has the most"},
-          {"Last arrivals", "Collectives it arrived last at"},
-          {"Communication", "The union of its communication over the whole trace (kernels on a GPU, gloo's work on the CPU)"},
-          {"Hidden", "The part with computation running beside it (any stream; on the CPU the ops outside collectives)"},
-          {"Hidden %", "Hidden over communication: HolisticTraceAnalysis's comm/comp overlap over the whole trace"},
-          {"Exposed", "Communication with nothing computing beside it"},
-      }, Rank, parent) {}
+    : RowTableModel(
+          {
+              {"Rank", "The rank (its own number, from distributedInfo); the straggler in bold", true, true},
+              {"Calls", "Its collective calls in the trace (a send and a recv count apart)"},
+              {"Own wait", "Its waits summed: at each collective, from its start to the last rank's arrival"},
+              {"Caused wait", "The others' wait at the collectives it arrived last at: the straggler has the most"},
+              {"Last arrivals", "Collectives it arrived last at"},
+              {"Communication",
+               "The union of its communication over the whole trace (kernels on a GPU, gloo's work on the CPU)"},
+              {"Hidden",
+               "The part with computation running beside it (any stream; on the CPU the ops outside collectives)"},
+              {"Hidden %", "Hidden over communication: HolisticTraceAnalysis's comm/comp overlap over the whole trace"},
+              {"Exposed", "Communication with nothing computing beside it"},
+          },
+          Rank, parent) {}
 
 QString RankCollectivesModel::text(int r, int c) const {
     const RankCollectives& x = row(r);
@@ -162,17 +183,25 @@ QVariant RankCollectivesModel::more(int r, int, int role) const {
 }
 
 OverlapTableModel::OverlapTableModel(QObject* parent)
-    : RowTableModel({
-          {"Rank", "The rank", true, true},
-          {"Step", "all: the whole trace; #k: the communication launched in ProfilerStep#k, against all of the rank's computation", true, true},
-          {"On", "device: its communication kernels against its computation kernels on any stream; CPU: gloo's work against the "
-                 "ops outside every collective", true},
-          {"Communication", "Union of the communication"},
-          {"Hidden", "The part computation runs beside"},
-          {"Hidden %", "Hidden over communication"},
-          {"Exposed", "Communication with nothing computing beside it"},
-          {"Exposed by collective", "Each collective's exposed time (its own work against computation)", true},
-      }, ByCollective, parent) {}
+    : RowTableModel(
+          {
+              {"Rank", "The rank", true, true},
+              {"Step",
+               "all: the whole trace; #k: the communication launched in ProfilerStep#k, against all of the rank's "
+               "computation",
+               true, true},
+              {"On",
+               "device: its communication kernels against its computation kernels on any stream; CPU: gloo's work "
+               "against the "
+               "ops outside every collective",
+               true},
+              {"Communication", "Union of the communication"},
+              {"Hidden", "The part computation runs beside"},
+              {"Hidden %", "Hidden over communication"},
+              {"Exposed", "Communication with nothing computing beside it"},
+              {"Exposed by collective", "Each collective's exposed time (its own work against computation)", true},
+          },
+          ByCollective, parent) {}
 
 QString OverlapTableModel::text(int r, int c) const {
     const CommOverlap& o = row(r);

@@ -14,7 +14,22 @@ namespace awb::ui {
 class CollectiveTableModel : public RowTableModel<MatchedCollective> {
     Q_OBJECT
 public:
-    enum Column { Name, Group, Step, Ranks, Bytes, Skew, Transfer, BusBw, AlgBw, Imbalance, Last, MaxWait, Waits, ColumnCount };
+    enum Column {
+        Name,
+        Group,
+        Step,
+        Ranks,
+        Bytes,
+        Skew,
+        Transfer,
+        BusBw,
+        AlgBw,
+        Imbalance,
+        Last,
+        MaxWait,
+        Waits,
+        ColumnCount
+    };
     explicit CollectiveTableModel(QObject* parent = nullptr);
 
 protected:
@@ -36,7 +51,18 @@ std::vector<RankCollectives> rank_collectives(const CollectiveReport& report, co
 class RankCollectivesModel : public RowTableModel<RankCollectives> {
     Q_OBJECT
 public:
-    enum Column { Rank, Calls, OwnWait, CausedWait, LastArrivals, Communication, Hidden, HiddenShare, Exposed, ColumnCount };
+    enum Column {
+        Rank,
+        Calls,
+        OwnWait,
+        CausedWait,
+        LastArrivals,
+        Communication,
+        Hidden,
+        HiddenShare,
+        Exposed,
+        ColumnCount
+    };
     explicit RankCollectivesModel(QObject* parent = nullptr);
 
 protected:

@@ -19,27 +19,29 @@ constexpr const char* kTip =
 }  // namespace
 
 ComparisonModel::ComparisonModel(QObject* parent)
-    : RowTableModel({
-          {"Name", kTip, true},
-          {"Input shapes", kTip, true},
-          {"In", kTip, false, true},
-          {"Calls A", kTip},
-          {"Calls B", kTip},
-          {"Calls B-A", kTip},
-          {"Self CPU A (time)", kTip},
-          {"Self CPU B (time)", kTip},
-          {"Self CPU B-A (time)", kTip},
-          {"Self CPU B/A", kTip},
-          {"CPU total A (time)", kTip},
-          {"CPU total B (time)", kTip},
-          {"CPU total B-A (time)", kTip},
-          {"Self device A (time)", kTip},
-          {"Self device B (time)", kTip},
-          {"Self device B-A (time)", kTip},
-          {"CPU mem A (bytes)", kTip},
-          {"CPU mem B (bytes)", kTip},
-          {"CPU mem B-A (bytes)", kTip},
-      }, Name, parent) {}
+    : RowTableModel(
+          {
+              {"Name", kTip, true},
+              {"Input shapes", kTip, true},
+              {"In", kTip, false, true},
+              {"Calls A", kTip},
+              {"Calls B", kTip},
+              {"Calls B-A", kTip},
+              {"Self CPU A (time)", kTip},
+              {"Self CPU B (time)", kTip},
+              {"Self CPU B-A (time)", kTip},
+              {"Self CPU B/A", kTip},
+              {"CPU total A (time)", kTip},
+              {"CPU total B (time)", kTip},
+              {"CPU total B-A (time)", kTip},
+              {"Self device A (time)", kTip},
+              {"Self device B (time)", kTip},
+              {"Self device B-A (time)", kTip},
+              {"CPU mem A (bytes)", kTip},
+              {"CPU mem B (bytes)", kTip},
+              {"CPU mem B-A (bytes)", kTip},
+          },
+          Name, parent) {}
 
 double ComparisonModel::value(int row_index, int c) const {
     const OperatorDiffRow& r = row(row_index);
@@ -68,7 +70,8 @@ double ComparisonModel::value(int row_index, int c) const {
 }
 
 QVariant ComparisonModel::more(int row_index, int c, int role) const {
-    const bool delta = c == CallsDelta || c == SelfCpuDelta || c == CpuTotalDelta || c == SelfDeviceDelta || c == CpuMemDelta;
+    const bool delta =
+        c == CallsDelta || c == SelfCpuDelta || c == CpuTotalDelta || c == SelfDeviceDelta || c == CpuMemDelta;
     if (role != Qt::ForegroundRole || !delta) return {};
     const double v = value(row_index, c);
     if (v > 0) return QBrush(QColor(180, 30, 30));

@@ -12,8 +12,28 @@ namespace awb::ui {
 class ComparisonModel : public RowTableModel<OperatorDiffRow> {
     Q_OBJECT
 public:
-    enum Column { Name, Shapes, Presence, CallsA, CallsB, CallsDelta, SelfCpuA, SelfCpuB, SelfCpuDelta, SelfCpuRatio,
-                  CpuTotalA, CpuTotalB, CpuTotalDelta, SelfDeviceA, SelfDeviceB, SelfDeviceDelta, CpuMemA, CpuMemB, CpuMemDelta, ColumnCount };
+    enum Column {
+        Name,
+        Shapes,
+        Presence,
+        CallsA,
+        CallsB,
+        CallsDelta,
+        SelfCpuA,
+        SelfCpuB,
+        SelfCpuDelta,
+        SelfCpuRatio,
+        CpuTotalA,
+        CpuTotalB,
+        CpuTotalDelta,
+        SelfDeviceA,
+        SelfDeviceB,
+        SelfDeviceDelta,
+        CpuMemA,
+        CpuMemB,
+        CpuMemDelta,
+        ColumnCount
+    };
 
     explicit ComparisonModel(QObject* parent = nullptr);
 

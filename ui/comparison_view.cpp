@@ -63,26 +63,39 @@ QString findings_html(const std::vector<Finding>& a, const std::vector<Finding>&
         if (found.empty()) return QString();
         QString html = QStringLiteral("<p><b>%1</b><ul>").arg(heading);
         for (const Finding* f : found)
-            html += QStringLiteral("<li><b>[%1]</b> %2</li>").arg(QString::fromStdString(f->rule).toHtmlEscaped(),
-                                                                 QString::fromStdString(f->title).toHtmlEscaped());
+            html += QStringLiteral("<li><b>[%1]</b> %2</li>")
+                        .arg(QString::fromStdString(f->rule).toHtmlEscaped(),
+                             QString::fromStdString(f->title).toHtmlEscaped());
         return html + QStringLiteral("</ul></p>");
     };
     std::vector<const Finding*> fixed, added, both_a, both_b;
     for (const auto& f : a) (has(b, f.rule) ? both_a : fixed).push_back(&f);
     for (const auto& f : b) (has(a, f.rule) ? both_b : added).push_back(&f);
     const QString html = list(QObject::tr("In A, gone in B"), fixed) + list(QObject::tr("New in B"), added) +
-                   list(QObject::tr("In both: A says"), both_a) + list(QObject::tr("In both: B says"), both_b);
+                         list(QObject::tr("In both: A says"), both_a) + list(QObject::tr("In both: B says"), both_b);
     return html.isEmpty() ? QObject::tr("<p>None of the advisor's rules fired for either run.</p>") : html;
 }
 
 }  // namespace
 
 ComparisonView::ComparisonView(QWidget* parent)
-    : QWidget(parent), pick_a_(new QComboBox), pick_b_(new QComboBox), summary_(new QLabel), verdict_(new QLabel),
-      label_a_(new QLabel), label_b_(new QLabel), model_(new ComparisonModel(this)), proxy_(new QSortFilterProxyModel(this)),
-      table_(new QTableView), tabs_(new QTabWidget), kernel_model_(new QStandardItemModel(this)),
-      kernel_proxy_(new QSortFilterProxyModel(this)), kernel_table_(new QTableView), findings_diff_(new QTextBrowser),
-      timeline_a_(new TimelineView), timeline_b_(new TimelineView) {
+    : QWidget(parent),
+      pick_a_(new QComboBox),
+      pick_b_(new QComboBox),
+      summary_(new QLabel),
+      verdict_(new QLabel),
+      label_a_(new QLabel),
+      label_b_(new QLabel),
+      model_(new ComparisonModel(this)),
+      proxy_(new QSortFilterProxyModel(this)),
+      table_(new QTableView),
+      tabs_(new QTabWidget),
+      kernel_model_(new QStandardItemModel(this)),
+      kernel_proxy_(new QSortFilterProxyModel(this)),
+      kernel_table_(new QTableView),
+      findings_diff_(new QTextBrowser),
+      timeline_a_(new TimelineView),
+      timeline_b_(new TimelineView) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ComparisonModel::SortRole);
     proxy_->setSortLocaleAware(false);
@@ -109,11 +122,12 @@ ComparisonView::ComparisonView(QWidget* parent)
     connect(pick_b_, &QComboBox::currentIndexChanged, this, &ComparisonView::update_comparison);
     connect(timeline_a_, &TimelineView::viewChanged, this, [this] { sync(timeline_a_, timeline_b_); });
     connect(timeline_b_, &TimelineView::viewChanged, this, [this] { sync(timeline_b_, timeline_a_); });
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        const QString name = proxy_->index(current.row(), ComparisonModel::Name).data().toString();
-        timeline_a_->setHighlightedName(name);
-        timeline_b_->setHighlightedName(name);
-    });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const QString name = proxy_->index(current.row(), ComparisonModel::Name).data().toString();
+                timeline_a_->setHighlightedName(name);
+                timeline_b_->setHighlightedName(name);
+            });
     verdict_->setText(tr("Run two specs (or the same spec at two shapes), or open two traces, to compare them here."));
 }
 
@@ -144,10 +158,11 @@ void ComparisonView::build_layout() {
     verdict_->setWordWrap(true);
     verdict_->setTextFormat(Qt::RichText);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    verdict_->setToolTip(tr("Per recorded step (a trace's ProfilerStep#k spans), B against A: the ratio of the medians with its 95% "
-                            "percentile bootstrap interval over the steps (1000 resamples, as benchmarks are compared). Beyond "
-                            "noise: the interval excludes 1. Device time: the kernels, copies and sets launched inside each "
-                            "step (union over streams). Peak memory: the highest replayed level inside each step."));
+    verdict_->setToolTip(
+        tr("Per recorded step (a trace's ProfilerStep#k spans), B against A: the ratio of the medians with its 95% "
+           "percentile bootstrap interval over the steps (1000 resamples, as benchmarks are compared). Beyond "
+           "noise: the interval excludes 1. Device time: the kernels, copies and sets launched inside each "
+           "step (union over streams). Peak memory: the highest replayed level inside each step."));
     summary_->setWordWrap(true);
     auto* timelines = new QSplitter(Qt::Vertical);
     timelines->addWidget(labelled_timeline(label_a_, timeline_a_));
@@ -220,26 +235,34 @@ void ComparisonView::update_comparison() {
     const auto& rows_b = ab.operators;
     model_->setRows(join_operators(rows_a, rows_b));
     table_->sortByColumn(-1, Qt::AscendingOrder);  // the model's order: largest impact first
-    const bool device = std::any_of(model_->rows().begin(), model_->rows().end(),
-                                    [](const OperatorDiffRow& r) { return r.a.self_device_ns > 0 || r.b.self_device_ns > 0; });
+    const bool device = std::any_of(model_->rows().begin(), model_->rows().end(), [](const OperatorDiffRow& r) {
+        return r.a.self_device_ns > 0 || r.b.self_device_ns > 0;
+    });
     for (int c : {ComparisonModel::SelfDeviceA, ComparisonModel::SelfDeviceB, ComparisonModel::SelfDeviceDelta})
         table_->setColumnHidden(c, !device);
     fit_columns(table_, 0);
 
     kernel_model_->clear();
-    kernel_model_->setHorizontalHeaderLabels({tr("Kernel"), tr("In"), tr("Calls A"), tr("Calls B"), tr("Total A (time)"),
-                                              tr("Total B (time)"), tr("Total B-A (time)"), tr("B/A")});
+    kernel_model_->setHorizontalHeaderLabels({tr("Kernel"), tr("In"), tr("Calls A"), tr("Calls B"),
+                                              tr("Total A (time)"), tr("Total B (time)"), tr("Total B-A (time)"),
+                                              tr("B/A")});
     for (const KernelDiffRow& k : join_kernels(aa.kernels, ab.kernels)) {
         const double ratio = k.total_a_ns > 0 ? double(k.total_b_ns) / double(k.total_a_ns) : -1;
-        kernel_model_->appendRow({name_cell(QString::fromStdString(k.name)),
-                                  cell(k.in_a && k.in_b ? tr("both") : k.in_a ? tr("only A (vanished)") : tr("only B (new)"),
-                                       k.in_a && k.in_b ? 0 : k.in_a ? -1 : 1, false),
-                                  cell(QString::number(k.calls_a), double(k.calls_a), true),
-                                  cell(QString::number(k.calls_b), double(k.calls_b), true),
-                                  cell(format_duration_ns(double(k.total_a_ns)), double(k.total_a_ns), true),
-                                  cell(format_duration_ns(double(k.total_b_ns)), double(k.total_b_ns), true),
-                                  cell(signed_duration(double(k.delta_ns())), double(k.delta_ns()), true, double(k.delta_ns())),
-                                  cell(ratio >= 0 ? QStringLiteral("%1x").arg(ratio, 0, 'f', 2) : QStringLiteral("-"), ratio, true)});
+        kernel_model_->appendRow(
+            {name_cell(QString::fromStdString(k.name)),
+             cell(k.in_a && k.in_b ? tr("both")
+                  : k.in_a         ? tr("only A (vanished)")
+                                   : tr("only B (new)"),
+                  k.in_a && k.in_b ? 0
+                  : k.in_a         ? -1
+                                   : 1,
+                  false),
+             cell(QString::number(k.calls_a), double(k.calls_a), true),
+             cell(QString::number(k.calls_b), double(k.calls_b), true),
+             cell(format_duration_ns(double(k.total_a_ns)), double(k.total_a_ns), true),
+             cell(format_duration_ns(double(k.total_b_ns)), double(k.total_b_ns), true),
+             cell(signed_duration(double(k.delta_ns())), double(k.delta_ns()), true, double(k.delta_ns())),
+             cell(ratio >= 0 ? QStringLiteral("%1x").arg(ratio, 0, 'f', 2) : QStringLiteral("-"), ratio, true)});
     }
     kernel_table_->sortByColumn(-1, Qt::AscendingOrder);
     fit_columns(kernel_table_, 0);
@@ -266,7 +289,8 @@ static QString verdict_html(const RunVerdict& v, bool same_run) {
         const QString text = QString::fromStdString(m.text).toHtmlEscaped();
         const char* colour = !m.beyond_noise ? "#606060" : m.ratio.ratio < 1 ? "#147a32" : "#b41e1e";
         html += QStringLiteral("<span style=\"color:%1\">%2</span><br>")
-                    .arg(QLatin1String(colour), m.measure == VerdictMeasure::StepTime ? QStringLiteral("<b>%1</b>").arg(text) : text);
+                    .arg(QLatin1String(colour),
+                         m.measure == VerdictMeasure::StepTime ? QStringLiteral("<b>%1</b>").arg(text) : text);
     }
     html.chop(4);
     return html;

@@ -20,7 +20,9 @@ public:
         emit worker_->progress(done, total, QString::fromStdString(what));
     }
     bool cancel_requested() const override { return cancel_.load(); }
-    void on_point(const SweepPoint& point, int index, int total) override { emit worker_->sweepPoint(point, index, total); }
+    void on_point(const SweepPoint& point, int index, int total) override {
+        emit worker_->sweepPoint(point, index, total);
+    }
 
 private:
     EngineWorker* worker_;
@@ -70,26 +72,35 @@ bool Engine::event(QEvent* e) {
 template <typename... Args>
 void Engine::forward(void (EngineWorker::*from)(Args...), void (Engine::*to)(Args...)) {
     // A direct connection: the copy of the arguments is posted on the engine thread, under the lock.
-    connect(worker_, from, this, [this, to](Args... args) {
-        std::lock_guard held(crossing_lock());
-        QMetaObject::invokeMethod(this, [this, to, args...] { (this->*to)(args...); }, Qt::QueuedConnection);
-    }, Qt::DirectConnection);
+    connect(
+        worker_, from, this,
+        [this, to](Args... args) {
+            std::lock_guard held(crossing_lock());
+            QMetaObject::invokeMethod(
+                this, [this, to, args...] { (this->*to)(args...); }, Qt::QueuedConnection);
+        },
+        Qt::DirectConnection);
 }
 
 void Engine::submit(const QString& title, const QString& invalid_prefix, EngineJob job) {
     std::lock_guard held(crossing_lock());
     QMetaObject::invokeMethod(
-        worker_, [worker = worker_, title, invalid_prefix, job = std::move(job)] { worker->run(title, invalid_prefix, job); },
+        worker_,
+        [worker = worker_, title, invalid_prefix, job = std::move(job)] { worker->run(title, invalid_prefix, job); },
         Qt::QueuedConnection);
 }
 
 Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
     forward(&EngineWorker::progress, &Engine::progress);
     forward(&EngineWorker::sweepPoint, &Engine::sweepPoint);
-    connect(worker_, &EngineWorker::delivered, this, [this](const EngineDelivery& deliver) {
-        std::lock_guard held(crossing_lock());  // as forward(): the result is posted under the lock
-        QMetaObject::invokeMethod(this, [this, deliver] { deliver(*this); }, Qt::QueuedConnection);
-    }, Qt::DirectConnection);
+    connect(
+        worker_, &EngineWorker::delivered, this,
+        [this](const EngineDelivery& deliver) {
+            std::lock_guard held(crossing_lock());  // as forward(): the result is posted under the lock
+            QMetaObject::invokeMethod(
+                this, [this, deliver] { deliver(*this); }, Qt::QueuedConnection);
+        },
+        Qt::DirectConnection);
     forward(&EngineWorker::failed, &Engine::failed);
     forward(&EngineWorker::cancelled, &Engine::cancelled);
     worker_->moveToThread(&thread_);
@@ -150,7 +161,8 @@ void Engine::open(const QString& path) {
                snapshot_replay.max_bands = kMaxBands;
                std::shared_ptr<const ResultsFile> done;
                try {
-                   done = std::make_shared<const ResultsFile>(open_results_file(file, &observer, kAnyResultsKind, &snapshot_replay));
+                   done = std::make_shared<const ResultsFile>(
+                       open_results_file(file, &observer, kAnyResultsKind, &snapshot_replay));
                } catch (const MixedRunsError& mixed) {  // a folder of several runs
                    return mixed_runs(mixed);
                }

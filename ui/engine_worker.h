@@ -80,7 +80,8 @@ public:
     // Any file the workbench opens (open_results_file): a trace, a profile report, a benchmark, a sweep,
     // a check (resultsOpened); a workspace, read in the same pass (workspaceLoaded); or failed.
     void open(const QString& path);
-    // Several traces opened together: the ranks of one run, or a graph replay and its capture traces (open_trace_selection).
+    // Several traces opened together: the ranks of one run, or a graph replay and its capture traces
+    // (open_trace_selection).
     void openSelection(const QStringList& paths);
     void saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);  // workspaceSaved
     void check(const RunSpec& spec);  // spec's variant against the float64 reference: checkFinished

@@ -38,10 +38,13 @@ int64_t figure(const GpuBreakdown& b, int column) {
 }
 
 QString where(const GpuBreakdown& b) {
-    return b.rank < 0 ? QStringLiteral("GPU %1").arg(b.device_index) : QStringLiteral("rank %1, GPU %2").arg(b.rank).arg(b.device_index);
+    return b.rank < 0 ? QStringLiteral("GPU %1").arg(b.device_index)
+                      : QStringLiteral("rank %1, GPU %2").arg(b.rank).arg(b.device_index);
 }
 
-QString step_text(const GpuBreakdown& b) { return b.step < 0 ? QObject::tr("whole trace") : QStringLiteral("#%1").arg(b.step); }
+QString step_text(const GpuBreakdown& b) {
+    return b.step < 0 ? QObject::tr("whole trace") : QStringLiteral("#%1").arg(b.step);
+}
 
 }  // namespace
 
@@ -51,20 +54,23 @@ GpuBarParts bar_parts(const GpuBreakdown& b) {
 }
 
 GpuTimeModel::GpuTimeModel(QObject* parent)
-    : RowTableModel({
-          {"Where", "Rank and GPU (device index)", true},
-          {"Step", "ProfilerStep#k, or the whole trace (from the device's first event to its last)", false, true},
-          {"Span (time)", "Step k: from its first device event to the first of step k+1 (the last step: to its last event's end)"},
-          {"Events", "Kernels, copies and sets launched in the step (in the span for the whole trace)"},
-          {"Busy", "Time at least one kernel, copy or set runs, on any stream (intervals merged across streams)"},
-          {"Computation", "Time a computation kernel runs on any stream (every kernel that is not NCCL/RCCL)"},
-          {"Communication", "Time an NCCL/RCCL kernel runs on any stream"},
-          {"Memcpy", "Time a copy runs on any stream"},
-          {"Memset", "Time a set runs on any stream"},
-          {"Idle", "Span minus busy: no kernel, copy or set on any stream"},
-          {"Exposed comm", "Communication not overlapped by computation on any stream"},
-          {"Exposed memcpy", "Copies not overlapped by computation on any stream"},
-      }, Where, parent) {}
+    : RowTableModel(
+          {
+              {"Where", "Rank and GPU (device index)", true},
+              {"Step", "ProfilerStep#k, or the whole trace (from the device's first event to its last)", false, true},
+              {"Span (time)",
+               "Step k: from its first device event to the first of step k+1 (the last step: to its last event's end)"},
+              {"Events", "Kernels, copies and sets launched in the step (in the span for the whole trace)"},
+              {"Busy", "Time at least one kernel, copy or set runs, on any stream (intervals merged across streams)"},
+              {"Computation", "Time a computation kernel runs on any stream (every kernel that is not NCCL/RCCL)"},
+              {"Communication", "Time an NCCL/RCCL kernel runs on any stream"},
+              {"Memcpy", "Time a copy runs on any stream"},
+              {"Memset", "Time a set runs on any stream"},
+              {"Idle", "Span minus busy: no kernel, copy or set on any stream"},
+              {"Exposed comm", "Communication not overlapped by computation on any stream"},
+              {"Exposed memcpy", "Copies not overlapped by computation on any stream"},
+          },
+          Where, parent) {}
 
 double GpuTimeModel::value(int r, int column) const {
     const GpuBreakdown& b = row(r);
@@ -82,7 +88,8 @@ QString GpuTimeModel::text(int r, int column) const {
         case Events: return QString::number(b.kernels);
         default: {
             const int64_t ns = figure(b, column);
-            return QStringLiteral("%1 (%2)").arg(format_duration_ns(double(ns)), format_share(double(ns), double(b.span_ns())));
+            return QStringLiteral("%1 (%2)").arg(format_duration_ns(double(ns)),
+                                                 format_share(double(ns), double(b.span_ns())));
         }
     }
 }
@@ -93,7 +100,11 @@ QVariant GpuTimeModel::more(int r, int column, int role) const {
 }
 
 GpuTimeView::GpuTimeView(QWidget* parent)
-    : QWidget(parent), model_(new GpuTimeModel(this)), table_(new QTableView), plot_(new QCustomPlot), summary_(new QLabel) {
+    : QWidget(parent),
+      model_(new GpuTimeModel(this)),
+      table_(new QTableView),
+      plot_(new QCustomPlot),
+      summary_(new QLabel) {
     auto* proxy = new OperatorFilterProxy(this);
     proxy->setSourceModel(model_);
     table_->setModel(proxy);
@@ -101,7 +112,8 @@ GpuTimeView::GpuTimeView(QWidget* parent)
     table_->sortByColumn(-1, Qt::AscendingOrder);  // the model's order: rank, device, whole trace, steps
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
-    for (int c = GpuTimeModel::Busy; c < GpuTimeModel::ColumnCount; ++c) table_->setItemDelegateForColumn(c, new ShareBarDelegate(table_));
+    for (int c = GpuTimeModel::Busy; c < GpuTimeModel::ColumnCount; ++c)
+        table_->setItemDelegateForColumn(c, new ShareBarDelegate(table_));
     plot_->setMinimumHeight(160);
     // The legend in one row under the bars, never over them.
     plot_->plotLayout()->addElement(1, 0, plot_->legend);
@@ -138,8 +150,9 @@ void GpuTimeView::setRows(std::vector<GpuBreakdown> rows) {
     model_->setRows(std::move(rows));
     fit_columns(table_, GpuTimeModel::Where);
     if (bars_.empty()) {
-        summary_->setText(tr("No kernels, copies or sets in this run: the GPU time breakdown is for traces with device events "
-                             "(a CUDA run, or an imported GPU trace)"));
+        summary_->setText(
+            tr("No kernels, copies or sets in this run: the GPU time breakdown is for traces with device events "
+               "(a CUDA run, or an imported GPU trace)"));
     } else {
         int64_t span = 0, busy = 0, exposed = 0;
         for (const GpuBreakdown& b : model_->rows())
@@ -148,10 +161,12 @@ void GpuTimeView::setRows(std::vector<GpuBreakdown> rows) {
                 busy += b.busy_ns;
                 exposed += b.exposed_communication_ns;
             }
-        summary_->setText(tr("Whole trace, all GPUs: busy %1 of %2 (%3), idle %4, exposed communication %5. Bars: one per "
-                             "ProfilerStep (intervals merged across streams; hover for every figure)")
-                              .arg(format_duration_ns(double(busy)), format_duration_ns(double(span)), format_share(double(busy), double(span)),
-                                   format_duration_ns(double(span - busy)), format_duration_ns(double(exposed))));
+        summary_->setText(
+            tr("Whole trace, all GPUs: busy %1 of %2 (%3), idle %4, exposed communication %5. Bars: one per "
+               "ProfilerStep (intervals merged across streams; hover for every figure)")
+                .arg(format_duration_ns(double(busy)), format_duration_ns(double(span)),
+                     format_share(double(busy), double(span)), format_duration_ns(double(span - busy)),
+                     format_duration_ns(double(exposed))));
     }
     rebuildChart();
 }
@@ -196,7 +211,8 @@ void GpuTimeView::rebuildChart() {
     // stays readable and the chart quick to draw (every bar keeps its hover readout).
     const size_t every = std::max<size_t>(1, (bars_.size() + 59) / 60);
     for (size_t i = 0; i < bars_.size(); i += every)
-        ticker->addTick(double(i + 1), several ? where(bars_[i]) + QLatin1Char('\n') + step_text(bars_[i]) : step_text(bars_[i]));
+        ticker->addTick(double(i + 1),
+                        several ? where(bars_[i]) + QLatin1Char('\n') + step_text(bars_[i]) : step_text(bars_[i]));
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.3, double(bars_.size()) + 0.7);
     plot_->yAxis->setRange(0, bars_.empty() ? 1.0 : double(longest) / scale * 1.08);
@@ -219,14 +235,16 @@ void GpuTimeView::showReadout(QMouseEvent* e) {
                        .arg(where(b), step_text(b), format_duration_ns(double(b.span_ns())))
                        .arg(b.kernels);
     for (int c = GpuTimeModel::Busy; c < GpuTimeModel::ColumnCount; ++c)
-        text += QStringLiteral("<br>%1: %2").arg(model_->headerData(c, Qt::Horizontal).toString().toLower(),
-                                                 QStringLiteral("%1 (%2)").arg(format_duration_ns(double(figure(b, c))),
-                                                                               format_share(double(figure(b, c)), double(b.span_ns()))));
+        text += QStringLiteral("<br>%1: %2")
+                    .arg(model_->headerData(c, Qt::Horizontal).toString().toLower(),
+                         QStringLiteral("%1 (%2)").arg(format_duration_ns(double(figure(b, c))),
+                                                       format_share(double(figure(b, c)), double(b.span_ns()))));
     text += tr("<br><i>computation by kernel class:</i>");
     for (int c = 0; c < kKernelClassCount; ++c)
         if (const int64_t ns = b.class_ns[size_t(c)]; ns > 0 && is_computation(KernelClass(c)))
             text += QStringLiteral("<br>&nbsp;&nbsp;%1: %2 (%3)")
-                        .arg(QString::fromStdString(to_string(KernelClass(c))), format_duration_ns(double(ns)), format_share(double(ns), double(b.span_ns())));
+                        .arg(QString::fromStdString(to_string(KernelClass(c))), format_duration_ns(double(ns)),
+                             format_share(double(ns), double(b.span_ns())));
     QToolTip::showText(e->globalPosition().toPoint(), text, plot_);
 }
 

@@ -22,7 +22,21 @@ namespace awb::ui {
 class GpuTimeModel : public RowTableModel<GpuBreakdown> {
     Q_OBJECT
 public:
-    enum Column { Where, Step, Span, Events, Busy, Computation, Communication, Memcpy, Memset, Idle, ExposedComm, ExposedMemcpy, ColumnCount };
+    enum Column {
+        Where,
+        Step,
+        Span,
+        Events,
+        Busy,
+        Computation,
+        Communication,
+        Memcpy,
+        Memset,
+        Idle,
+        ExposedComm,
+        ExposedMemcpy,
+        ColumnCount
+    };
     explicit GpuTimeModel(QObject* parent = nullptr);
 
 protected:
@@ -42,7 +56,7 @@ class GpuTimeView : public QWidget, public RunView {
 public:
     explicit GpuTimeView(QWidget* parent = nullptr);
     void showRun(const NamedRun& run, bool large) override;  // setRows(the analysis's GPU breakdown)
-    void setRows(std::vector<GpuBreakdown> rows);  // empty: a CPU run or a trace without device events
+    void setRows(std::vector<GpuBreakdown> rows);            // empty: a CPU run or a trace without device events
     GpuTimeModel* model() const { return model_; }
     QCustomPlot* plot() const { return plot_; }
     // .png, .pdf or .jpg at a chosen size (plot_export.h; default 1600 x 900 at 2x), not the widget's

@@ -23,8 +23,13 @@
 namespace awb::ui {
 
 KernelPanel::KernelPanel(QWidget* parent)
-    : QWidget(parent), model_(new KernelTableModel(this)), proxy_(new OperatorFilterProxy(this)), view_(new QTableView),
-      filter_(new QLineEdit), summary_(new QLabel), by_class_(new QCheckBox(tr("Group by class"))) {
+    : QWidget(parent),
+      model_(new KernelTableModel(this)),
+      proxy_(new OperatorFilterProxy(this)),
+      view_(new QTableView),
+      filter_(new QLineEdit),
+      summary_(new QLabel),
+      by_class_(new QCheckBox(tr("Group by class"))) {
     proxy_->setSourceModel(model_);
     proxy_->setFilterKeyColumn(KernelTableModel::Name);
     proxy_->setFilterRole(KernelTableModel::FilterRole);  // the whole demangled and raw names, not the shortened one
@@ -51,7 +56,9 @@ KernelPanel::KernelPanel(QWidget* parent)
     layout->addWidget(view_);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (current.isValid()) emit kernelSelected(proxy_->index(current.row(), KernelTableModel::Name).data(KernelTableModel::RawNameRole).toString());
+        if (current.isValid())
+            emit kernelSelected(
+                proxy_->index(current.row(), KernelTableModel::Name).data(KernelTableModel::RawNameRole).toString());
     });
     // Shortening hundreds of long names takes a while (CK's run to 10,000 characters): once the column
     // stops moving, not at each pixel of a drag.
@@ -75,7 +82,8 @@ void KernelPanel::showEvent(QShowEvent* e) {
 
 void KernelPanel::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
-    if (!isVisible() || model_->rows().empty() || view_->columnWidth(KernelTableModel::Name) != fitted_name_width_) return;
+    if (!isVisible() || model_->rows().empty() || view_->columnWidth(KernelTableModel::Name) != fitted_name_width_)
+        return;
     QTimer::singleShot(0, this, [this] {  // once the view has its new width
         if (view_->columnWidth(KernelTableModel::Name) == fitted_name_width_) fitColumns();
     });
@@ -103,8 +111,10 @@ void KernelPanel::copySelected() {
 }
 
 void KernelPanel::setGroupByClass(bool on) {
-    if (by_class_->isChecked() != on) by_class_->setChecked(on);  // toggled() calls back once
-    else setRows(rows_);
+    if (by_class_->isChecked() != on)
+        by_class_->setChecked(on);  // toggled() calls back once
+    else
+        setRows(rows_);
 }
 
 void KernelPanel::showRun(const NamedRun& run, bool large) {
@@ -122,8 +132,10 @@ void KernelPanel::setRows(std::vector<KernelRow> rows, bool large_trace) {
         total += r.total_ns;
         calls += r.calls;
     }
-    summary_->setText(model_->rows().empty() ? tr("No device events (a CPU run): kernels appear for CUDA traces")
-                                             : tr("%1 kernels, copies and sets, %2 of device time").arg(calls).arg(format_duration_ns(double(total))));
+    summary_->setText(
+        model_->rows().empty()
+            ? tr("No device events (a CPU run): kernels appear for CUDA traces")
+            : tr("%1 kernels, copies and sets, %2 of device time").arg(calls).arg(format_duration_ns(double(total))));
 }
 
 }  // namespace awb::ui

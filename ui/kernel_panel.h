@@ -50,8 +50,8 @@ private:
     bool fitted_shown_ = false;    // the columns were fitted while the panel was visible
     int fitted_name_width_ = -1;   // the name column's width as the last fit left it
     void fitColumns();
-    void fitNames();       // the names shortened to the name column's width
-    void copySelected();   // the selected rows' raw names to the clipboard, one a line
+    void fitNames();      // the names shortened to the name column's width
+    void copySelected();  // the selected rows' raw names to the clipboard, one a line
 };
 
 }  // namespace awb::ui

@@ -18,33 +18,42 @@ namespace {
 
 // Every class, from the rules' table (analysis/kernel_class_rules.h).
 const char* class_tooltip() {
-    static const std::string text = "What the kernel does, from its name and the op that launched it, by the first of the rules that "
-                                    "holds (attnwb inspect --kernel-classes lists them): " + kernel_class_names();
+    static const std::string text =
+        "What the kernel does, from its name and the op that launched it, by the first of the rules that "
+        "holds (attnwb inspect --kernel-classes lists them): " +
+        kernel_class_names();
     return text.c_str();
 }
 
 }  // namespace
 
 KernelTableModel::KernelTableModel(QObject* parent)
-    : RowTableModel({
-          {"Kernel / copy", "Kernel, memcpy or memset name, demangled; long names keep what tells them from the table's others (tile "
-                            "sizes, layouts) and \u2026 marks what is left out. The tooltip has the whole name and the raw one; Ctrl+C "
-                            "copies the raw names of the selected rows. Rows are grouped by name and launch configuration", true},
-          {"Kind", "kernel, gpu_memcpy or gpu_memset", true},
-          {"Class", class_tooltip(), true},
-          {"Calls", "Launches in the trace"},
-          {"Total (time)", "Summed device time of all launches"},
-          {"Share of device time", "Share of the device time of every kernel, copy and set in the trace"},
-          {"Avg (time)", "Total / calls"},
-          {"Min (time)", "Shortest launch"},
-          {"Max (time)", "Longest launch"},
-          {"Grid", "Blocks in the grid (x, y, z), from CUPTI; - where the trace has none (ROCm)"},
-          {"Block", "Threads per block (x, y, z)"},
-          {"Registers / thread", "Registers per thread of the kernel"},
-          {"Shared memory (bytes)", "Shared memory per block"},
-          {"Occupancy (%)", "Estimated achieved occupancy, weighted by duration (theoretical occupancy in 2021 traces)"},
-          {"Bytes copied", "Bytes moved by copies and sets"},
-      }, Name, parent) {}
+    : RowTableModel(
+          {
+              {"Kernel / copy",
+               "Kernel, memcpy or memset name, demangled; long names keep what tells them from the table's others "
+               "(tile "
+               "sizes, layouts) and \u2026 marks what is left out. The tooltip has the whole name and the raw one; "
+               "Ctrl+C "
+               "copies the raw names of the selected rows. Rows are grouped by name and launch configuration",
+               true},
+              {"Kind", "kernel, gpu_memcpy or gpu_memset", true},
+              {"Class", class_tooltip(), true},
+              {"Calls", "Launches in the trace"},
+              {"Total (time)", "Summed device time of all launches"},
+              {"Share of device time", "Share of the device time of every kernel, copy and set in the trace"},
+              {"Avg (time)", "Total / calls"},
+              {"Min (time)", "Shortest launch"},
+              {"Max (time)", "Longest launch"},
+              {"Grid", "Blocks in the grid (x, y, z), from CUPTI; - where the trace has none (ROCm)"},
+              {"Block", "Threads per block (x, y, z)"},
+              {"Registers / thread", "Registers per thread of the kernel"},
+              {"Shared memory (bytes)", "Shared memory per block"},
+              {"Occupancy (%)",
+               "Estimated achieved occupancy, weighted by duration (theoretical occupancy in 2021 traces)"},
+              {"Bytes copied", "Bytes moved by copies and sets"},
+          },
+          Name, parent) {}
 
 void KernelTableModel::rowsChanged() {
     total_ns_ = 0;
@@ -72,7 +81,8 @@ void KernelTableModel::shortenNames() {
 void KernelTableModel::shortenInBackground() {
     shortening_ = false;
     compute_then(
-        this, true, [names = demangledNames(), width = size_t(name_chars_)] { return elide_kernel_names(names, width); },
+        this, true,
+        [names = demangledNames(), width = size_t(name_chars_)] { return elide_kernel_names(names, width); },
         [this, generation = generation_](const std::vector<std::string>& shortened) {
             if (generation != generation_ || shortened.size() != demangled_.size()) return;
             setShown(shortened);
@@ -106,16 +116,19 @@ namespace {
 // the separators of C++ names and Tensile's underscores.
 QString wrapping(const QString& name) {
     constexpr int kMax = 3000;  // CK's names run to 10,000 characters
-    QString text = name.size() > kMax ? name.left(kMax) + QStringLiteral("\u2026 (%1 characters)").arg(name.size()) : name;
+    QString text =
+        name.size() > kMax ? name.left(kMax) + QStringLiteral("\u2026 (%1 characters)").arg(name.size()) : name;
     text = text.toHtmlEscaped();
-    for (const char* sep : {",", "_", "::", "&lt;", "("}) text.replace(QLatin1String(sep), QLatin1String(sep) + QChar(0x200B));
+    for (const char* sep : {",", "_", "::", "&lt;", "("})
+        text.replace(QLatin1String(sep), QLatin1String(sep) + QChar(0x200B));
     return text;
 }
 
 }  // namespace
 
 QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() != Name) return RowTableModel::data(index, role);
+    if (!index.isValid() || index.row() >= rowCount() || index.column() != Name)
+        return RowTableModel::data(index, role);
     const KernelRow& r = row(index.row());
     const QString raw = QString::fromStdString(r.name);
     const QString& demangled = demangled_[size_t(index.row())];
@@ -125,7 +138,10 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         case FilterRole: return demangled == raw ? raw : demangled + QLatin1Char('\n') + raw;
         case Qt::ToolTipRole:
             return QStringLiteral("<qt><b>%1</b>%2</qt>")
-                .arg(wrapping(demangled), demangled == raw ? QString() : tr("<br><br>raw (mangled) name, as the trace and the exports have it:<br>") + wrapping(raw));
+                .arg(wrapping(demangled),
+                     demangled == raw
+                         ? QString()
+                         : tr("<br><br>raw (mangled) name, as the trace and the exports have it:<br>") + wrapping(raw));
         default: return RowTableModel::data(index, role);
     }
 }

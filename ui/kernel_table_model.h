@@ -19,7 +19,24 @@ class OperatorFilterProxy;
 class KernelTableModel : public RowTableModel<KernelRow> {
     Q_OBJECT
 public:
-    enum Column { Name, Kind, Class, Calls, Total, Share, Avg, Min, Max, Grid, Block, Registers, SharedMemory, Occupancy, Bytes, ColumnCount };
+    enum Column {
+        Name,
+        Kind,
+        Class,
+        Calls,
+        Total,
+        Share,
+        Avg,
+        Min,
+        Max,
+        Grid,
+        Block,
+        Registers,
+        SharedMemory,
+        Occupancy,
+        Bytes,
+        ColumnCount
+    };
     enum KernelRole { RawNameRole = ShareRole + 1, FilterRole };
 
     explicit KernelTableModel(QObject* parent = nullptr);
@@ -32,7 +49,7 @@ public:
 
 protected:
     QString text(int row, int column) const override;
-    double value(int row, int column) const override;  // -1 where the trace has no value
+    double value(int row, int column) const override;             // -1 where the trace has no value
     QVariant more(int row, int column, int role) const override;  // ShareRole: the bar of the total
     void rowsChanged() override;
 

@@ -51,19 +51,24 @@ namespace awb::ui {
 
 namespace {
 // "1 run", "3 runs".
-QString counted(size_t n, const QString& one, const QString& many) { return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many); }
+QString counted(size_t n, const QString& one, const QString& many) {
+    return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
+}
 
 // "Opened sweep s.json: 12 points (NVIDIA H200)"; a merged one says from how many shards and hosts,
 // a shard which part it is, and a sweep with points missing says so.
 QString sweepOpenedText(const QString& path, const SweepResult& s) {
-    QString text = QObject::tr("Opened sweep %1: %2 (%3)")
-                       .arg(path, QString::fromStdString(sweep_count_text(s)), QString::fromStdString(s.environment.device_name));
+    QString text =
+        QObject::tr("Opened sweep %1: %2 (%3)")
+            .arg(path, QString::fromStdString(sweep_count_text(s)), QString::fromStdString(s.environment.device_name));
     if (!s.merged_from.empty())
         text += QObject::tr(", merged from %1 shards, ran on %2%3")
                     .arg(s.merged_from.size())
                     .arg(QString::fromStdString(s.environment.host))
-                    .arg(s.mixed_environments ? QObject::tr(" (mixed environments: hover a point for where it ran)") : QString());
-    if (!s.shard.whole()) text += QObject::tr(", shard %1 of %2 (attnwb merge joins the shards)").arg(s.shard.index).arg(s.shard.count);
+                    .arg(s.mixed_environments ? QObject::tr(" (mixed environments: hover a point for where it ran)")
+                                              : QString());
+    if (!s.shard.whole())
+        text += QObject::tr(", shard %1 of %2 (attnwb merge joins the shards)").arg(s.shard.index).arg(s.shard.count);
     return text;
 }
 
@@ -84,10 +89,24 @@ QString graphReplayLines(const GraphReplayReport& r) {
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), engine_(new Engine(this)), session_(new Session(this)), run_panel_(new RunPanel(query_device_caps())),
-      operators_(new OperatorPanel), kernels_(new KernelPanel), attention_(new AttentionView), gpu_time_(new GpuTimeView), collectives_(new CollectivesView), ranks_(new RanksView), findings_(new FindingsView), timeline_(new TimelineView), chart_(new SweepChart), comparison_(new ComparisonView), snapshot_(new MemorySnapshotView),
+    : QMainWindow(parent),
+      engine_(new Engine(this)),
+      session_(new Session(this)),
+      run_panel_(new RunPanel(query_device_caps())),
+      operators_(new OperatorPanel),
+      kernels_(new KernelPanel),
+      attention_(new AttentionView),
+      gpu_time_(new GpuTimeView),
+      collectives_(new CollectivesView),
+      ranks_(new RanksView),
+      findings_(new FindingsView),
+      timeline_(new TimelineView),
+      chart_(new SweepChart),
+      comparison_(new ComparisonView),
+      snapshot_(new MemorySnapshotView),
       timeline_scroll_(in_scroll_area(timeline_, false)),
-      progress_(new QProgressBar), status_(new QLabel) {
+      progress_(new QProgressBar),
+      status_(new QLabel) {
     setWindowTitle(tr("Attention Workbench"));
     status_->setObjectName(QStringLiteral("status"));  // the status line (tests read it)
     setAcceptDrops(true);
@@ -104,14 +123,18 @@ MainWindow::MainWindow(QWidget* parent)
     connect(run_panel_, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(run_panel_, &RunPanel::cancelRequested, this, [this] { engine_->cancel(); });
     connect(run_panel_, &RunPanel::sweepRequested, this, &MainWindow::startSweep);
-    connect(operators_, &OperatorPanel::operatorSelected, timeline_, &TimelineView::showName);  // highlighted and scrolled to
-    connect(operators_, &OperatorPanel::operatorSelected, snapshot_, &MemorySnapshotView::showOperator);  // its blocks, when a snapshot is open
+    connect(operators_, &OperatorPanel::operatorSelected, timeline_,
+            &TimelineView::showName);  // highlighted and scrolled to
+    connect(operators_, &OperatorPanel::operatorSelected, snapshot_,
+            &MemorySnapshotView::showOperator);  // its blocks, when a snapshot is open
     connect(kernels_, &KernelPanel::kernelSelected, timeline_, &TimelineView::showName);
     connect(attention_, &AttentionView::callSelected, this, [this](int event, qint64 start_ns, qint64 end_ns) {
-        const qint64 pad = std::max<qint64>(1000, (end_ns - start_ns) / 4);  // the call with a quarter of it either side
+        const qint64 pad =
+            std::max<qint64>(1000, (end_ns - start_ns) / 4);  // the call with a quarter of it either side
         timeline_->setView({start_ns - pad, end_ns + pad, 1});
         timeline_->selectEvent(event);
-        if (const int y = timeline_->eventY(event); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
+        if (const int y = timeline_->eventY(event); y >= 0)
+            timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
     });
     connectSession();
     connectEngine();
@@ -143,9 +166,11 @@ QList<QDockWidget*> MainWindow::buildDocks() {
     auto* findings_dock = dock(tr("Findings and checklist"), "findings", findings_, Qt::BottomDockWidgetArea);
     auto* compare_dock = dock(tr("Compare runs"), "compare", in_scroll_area(comparison_), Qt::BottomDockWidgetArea);
     auto* chart_dock = dock(tr("Sweep charts"), "sweeps", in_scroll_area(chart_), Qt::BottomDockWidgetArea);
-    snapshot_dock_ = dock(tr("Memory snapshot"), "memory-snapshot", in_scroll_area(snapshot_), Qt::BottomDockWidgetArea);
+    snapshot_dock_ =
+        dock(tr("Memory snapshot"), "memory-snapshot", in_scroll_area(snapshot_), Qt::BottomDockWidgetArea);
     // The bottom docks as tabs, in this order.
-    QDockWidget* const bottom[] = {op_dock, findings_dock, kernel_dock, attention_dock, gpu_dock, collectives_dock, ranks_dock, compare_dock, chart_dock, snapshot_dock_};
+    QDockWidget* const bottom[] = {op_dock,          findings_dock, kernel_dock,  attention_dock, gpu_dock,
+                                   collectives_dock, ranks_dock,    compare_dock, chart_dock,     snapshot_dock_};
     for (size_t i = 1; i < std::size(bottom); ++i) tabifyDockWidget(bottom[i - 1], bottom[i]);
     op_dock->raise();
     default_docks_ = {run_dock, op_dock};
@@ -161,7 +186,8 @@ QList<QDockWidget*> MainWindow::buildDocks() {
                 tall_on_top_ = nullptr;
             }
         });
-    return {run_dock, op_dock, kernel_dock, attention_dock, gpu_dock, collectives_dock, ranks_dock, findings_dock, chart_dock, compare_dock, snapshot_dock_};
+    return {run_dock,   op_dock,       kernel_dock, attention_dock, gpu_dock,      collectives_dock,
+            ranks_dock, findings_dock, chart_dock,  compare_dock,   snapshot_dock_};
 }
 
 // The layout and the spec of the last session (QSettings), where they were saved.
@@ -195,7 +221,8 @@ void MainWindow::showEvent(QShowEvent* e) {
 }
 
 void MainWindow::growTallDock(QDockWidget* tall) {
-    if (tall == tall_on_top_ && !tall->isFloating() && tall->height() < height() / 2) resizeDocks({tall}, {height() * 3 / 5}, Qt::Vertical);
+    if (tall == tall_on_top_ && !tall->isFloating() && tall->height() < height() / 2)
+        resizeDocks({tall}, {height() * 3 / 5}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
@@ -226,7 +253,8 @@ void MainWindow::connectSession() {
     connect(session_, &Session::runsChanged, this, [this] {
         // Every run of the session can be compared with any other.
         std::vector<NamedRun> numbered = session_->runs();
-        for (size_t i = 0; i < numbered.size(); ++i) numbered[i].label = QStringLiteral("#%1 %2").arg(i + 1).arg(numbered[i].label);
+        for (size_t i = 0; i < numbered.size(); ++i)
+            numbered[i].label = QStringLiteral("#%1 %2").arg(i + 1).arg(numbered[i].label);
         comparison_->setRuns(std::move(numbered));
     });
     // The views of the run on screen take it from the session themselves, the timeline first.
@@ -238,12 +266,15 @@ void MainWindow::connectSession() {
     session_->addView(collectives_);
     session_->addView(ranks_);
     // A rank opened as a run of its own: analysed and shown as any run; Compare runs compares it with the others.
-    connect(ranks_, &RanksView::rankRunRequested, this, [this](std::shared_ptr<const ProfileResult> run, const QString& label) { showResult(std::move(run), label); });
+    connect(
+        ranks_, &RanksView::rankRunRequested, this,
+        [this](std::shared_ptr<const ProfileResult> run, const QString& label) { showResult(std::move(run), label); });
     connect(collectives_, &CollectivesView::collectiveSelected, this,
             [this](const std::vector<int>& events, qint64 first_ns, qint64 last_ns, const QString& label) {
                 timeline_->setMarkedEvents(events, first_ns, last_ns, label);
                 if (!events.empty())
-                    if (const int y = timeline_->eventY(events.front()); y >= 0) timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
+                    if (const int y = timeline_->eventY(events.front()); y >= 0)
+                        timeline_scroll_->ensureVisible(0, y, 0, 3 * TimelineView::kRowPx);
             });
     connect(session_, &Session::shownChanged, this, &MainWindow::displayShown);
     connect(session_, &Session::viewsShown, this, &MainWindow::explainShown);
@@ -263,7 +294,8 @@ void MainWindow::connectEngine() {
         progress_->setValue(done);
         const qint64 elapsed = QDateTime::currentMSecsSinceEpoch() - run_started_ms_;
         QString eta;
-        if (done > 0 && done < total) eta = tr(", about %1 left").arg(format_duration_ns(double(elapsed) * 1e6 * (total - done) / done));
+        if (done > 0 && done < total)
+            eta = tr(", about %1 left").arg(format_duration_ns(double(elapsed) * 1e6 * (total - done) / done));
         status_->setText(what + eta);
     });
     connect(engine_, &Engine::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
@@ -290,8 +322,9 @@ void MainWindow::connectEngine() {
     connect(engine_, &Engine::mixedRuns, this, &MainWindow::offerSeparateRuns);
     connect(engine_, &Engine::resultsOpened, this, &MainWindow::showOpened);
     connect(engine_, &Engine::workspaceSaved, this, [this](const QString& path) {
-        finishRun(tr("Saved workspace %1 (%2, %3)").arg(path, counted(session_->runs().size(), tr("run"), tr("runs")),
-                                                        counted(session_->sweeps().size(), tr("sweep"), tr("sweeps"))));
+        finishRun(tr("Saved workspace %1 (%2, %3)")
+                      .arg(path, counted(session_->runs().size(), tr("run"), tr("runs")),
+                           counted(session_->sweeps().size(), tr("sweep"), tr("sweeps"))));
         addRecent(path);
     });
     connect(engine_, &Engine::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
@@ -301,9 +334,12 @@ void MainWindow::connectEngine() {
     connect(engine_, &Engine::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
         session_->addLivePoint(point);
         if (point.status != PointStatus::Ok)
-            statusBar()->showMessage(tr("Point %1/%2 %3: %4").arg(index + 1).arg(total)
-                                         .arg(QString::fromStdString(to_string(point.status)), QString::fromStdString(point.reason)),
-                                     8000);
+            statusBar()->showMessage(
+                tr("Point %1/%2 %3: %4")
+                    .arg(index + 1)
+                    .arg(total)
+                    .arg(QString::fromStdString(to_string(point.status)), QString::fromStdString(point.reason)),
+                8000);
     });
     connect(engine_, &Engine::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
         session_->finishLiveSweep(*r);
@@ -325,7 +361,8 @@ void MainWindow::endJob() {
 }
 
 void MainWindow::startRun(const RunSpec& spec, const ProfileOptions& options) {
-    beginJob(tr("Running %1 %2...").arg(QString::fromStdString(spec.variant), QString::fromStdString(shape_string(spec))));
+    beginJob(
+        tr("Running %1 %2...").arg(QString::fromStdString(spec.variant), QString::fromStdString(shape_string(spec))));
     engine_->profile(spec, options);
 }
 
@@ -342,7 +379,8 @@ bool MainWindow::saveSweep(const QString& path, QString* error) const {
         return false;
     }
     const std::shared_ptr<const SweepAnalysis> analysis = session_->liveAnalysis();
-    return write_reporting(error, [&] { write_text_file(path.toStdString(), our_file_text(sweep_file_json(live, *analysis))); });
+    return write_reporting(
+        error, [&] { write_text_file(path.toStdString(), our_file_text(sweep_file_json(live, *analysis))); });
 }
 
 void MainWindow::finishRun(const QString& message) {
@@ -357,8 +395,7 @@ bool MainWindow::exportTrace(const QString& path, QString* error) const {
         return false;
     }
     return write_reporting(error, [&] {
-        write_chrome_trace(shown->trace, run_trace_info(*shown, "attention-workbench"),
-                           path.toStdString());
+        write_chrome_trace(shown->trace, run_trace_info(*shown, "attention-workbench"), path.toStdString());
     });
 }
 
@@ -369,7 +406,8 @@ bool MainWindow::exportReport(const QString& path, QString* error) const {
         return false;
     }
     return write_reporting(error, [&] {
-        const ProfileReport report = shown.analysis ? make_report(*shown.result, *shown.analysis) : make_report(*shown.result, analyze_run(*shown.result));
+        const ProfileReport report = shown.analysis ? make_report(*shown.result, *shown.analysis)
+                                                    : make_report(*shown.result, analyze_run(*shown.result));
         write_text_file(path.toStdString(), our_file_text(to_json(report)));
     });
 }
@@ -387,9 +425,11 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const Q
     // GUI thread for a large trace; every view, the advisor, the comparison and the reports share it.
     const bool large = is_large(result->trace);
     if (large) status_->setText(tr("Analysing %1 events of %2...").arg(result->trace.events().size()).arg(name));
-    compute_then(this, large, [result] { return analyzed(result); }, [this, name](AnalyzedRun run) {
-        session_->addRun({name, std::move(run.run), std::move(run.analysis)});
-    });
+    compute_then(
+        this, large, [result] { return analyzed(result); },
+        [this, name](AnalyzedRun run) {
+            session_->addRun({name, std::move(run.run), std::move(run.analysis)});
+        });
 }
 
 void MainWindow::displayShown() {
@@ -397,17 +437,19 @@ void MainWindow::displayShown() {
     const std::shared_ptr<const ProfileResult>& result = run.result;
     // The memory snapshot's Operators page names the operators of the run on screen.
     snapshot_->setTrace(result ? std::shared_ptr<const Trace>(result, &result->trace) : nullptr, run.label);
-    if (!result) return;  // nothing on screen (a workspace without runs, a profile report without events)
-    if (!result->spec_known) {  // an imported trace: no spec of ours to name it by; the status line says how it was opened
+    if (!result) return;        // nothing on screen (a workspace without runs, a profile report without events)
+    if (!result->spec_known) {  // an imported trace: no spec of ours to name it by; the status line says how opened
         setWindowTitle(tr("Attention Workbench - %1").arg(run.label));
         noteTraceFacts();
         return;
     }
-    setWindowTitle(tr("Attention Workbench - %1 %2").arg(QString::fromStdString(result->spec.variant),
-                                                         QString::fromStdString(shape_string(result->spec))));
+    setWindowTitle(
+        tr("Attention Workbench - %1 %2")
+            .arg(QString::fromStdString(result->spec.variant), QString::fromStdString(shape_string(result->spec))));
     status_->setToolTip(environment_modules_text(result->environment));  // a module run: which file, its sha256
     status_->setText(tr("%1 %2 %3: %4 events, median recorded step %5 (profiler on)")
-                         .arg(QString::fromStdString(result->spec.variant), QString::fromStdString(shape_string(result->spec)),
+                         .arg(QString::fromStdString(result->spec.variant),
+                              QString::fromStdString(shape_string(result->spec)),
                               QString::fromStdString(to_string(result->spec.dtype)))
                          .arg(result->trace.events().size())
                          .arg(format_duration_ns(median_recorded_step_ns(*result))));
@@ -421,10 +463,12 @@ void MainWindow::noteTraceFacts() {
     QStringList notes;
     notes << QString::fromStdString(graph_capture_note(run.analysis->capture));
     const std::vector<std::string> quality = quality_lines(run.analysis->quality);
-    const auto problems = std::count_if(quality.begin(), quality.end(), [](const std::string& l) { return l.rfind("  ", 0) != 0; });
+    const auto problems =
+        std::count_if(quality.begin(), quality.end(), [](const std::string& l) { return l.rfind("  ", 0) != 0; });
     if (problems > 0) notes << tr("trace quality: %n problem(s), see Findings", nullptr, int(problems));
     for (const QString& note : notes)
-        if (!note.isEmpty() && !status_->text().contains(note)) status_->setText(status_->text() + QStringLiteral("; ") + note);
+        if (!note.isEmpty() && !status_->text().contains(note))
+            status_->setText(status_->text() + QStringLiteral("; ") + note);
 }
 
 void MainWindow::explainShown() {
@@ -438,14 +482,19 @@ void MainWindow::explainShown() {
         findings_->setExplanation({}, tr("Nothing measured yet"));
         return;
     }
-    QString subject = result ? (result->spec_known ? QStringLiteral("%1 %2").arg(QString::fromStdString(result->spec.variant),
-                                                                                 QString::fromStdString(shape_string(result->spec)))
-                                                   : tr("Imported trace"))
-                             : sweep ? tr("Sweep of %1 points").arg(sweep->points.size())
-                                     : tr("Benchmark and check results");
+    QString subject =
+        result  ? (result->spec_known ? QStringLiteral("%1 %2").arg(QString::fromStdString(result->spec.variant),
+                                                                    QString::fromStdString(shape_string(result->spec)))
+                                      : tr("Imported trace"))
+        : sweep ? tr("Sweep of %1 points").arg(sweep->points.size())
+                : tr("Benchmark and check results");
     if (result && sweep) subject += tr(", with the sweep of %1 points on the chart").arg(sweep->points.size());
-    if (bench) subject += tr(", a benchmark of %1").arg(QString::fromStdString(bench->spec.variant + " " + shape_string(bench->spec)));
-    if (check) subject += tr(", a check of %1").arg(QString::fromStdString(check->variants.empty() ? "-" : check->variants[0].variant));
+    if (bench)
+        subject += tr(", a benchmark of %1")
+                       .arg(QString::fromStdString(bench->spec.variant + " " + shape_string(bench->spec)));
+    if (check)
+        subject += tr(", a check of %1")
+                       .arg(QString::fromStdString(check->variants.empty() ? "-" : check->variants[0].variant));
     compute_then(
         this, result && is_large(result->trace),
         [result, analysis, sweep, bench, check] {
@@ -453,7 +502,9 @@ void MainWindow::explainShown() {
             return explain(m);
         },
         [this, result, analysis, subject](const Explanation& x) {
-            if (session_->shown().result == result) findings_->setExplanation(x, subject, analysis ? quality_lines(analysis->quality) : std::vector<std::string>{});
+            if (session_->shown().result == result)
+                findings_->setExplanation(x, subject,
+                                          analysis ? quality_lines(analysis->quality) : std::vector<std::string>{});
         });
 }
 
@@ -464,8 +515,9 @@ bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
         if (error) *error = tr("Nothing to report: run a spec or a sweep, or open a trace");
         return false;
     }
-    auto write = [run = shown.result, analysis = shown.analysis, bench = session_->bench(), sweep, check = session_->check(),
-                  sweep_analysis = session_->analysisOf(sweep.get()), file = path.toStdString()] {
+    auto write = [run = shown.result, analysis = shown.analysis, bench = session_->bench(), sweep,
+                  check = session_->check(), sweep_analysis = session_->analysisOf(sweep.get()),
+                  file = path.toStdString()] {
         const Measurements m{run.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
         std::optional<ProfileReport> profile;
         std::optional<RunAnalysis> computed;
@@ -494,8 +546,10 @@ bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
                 return failure;
             },
             [this, path](const QString& failure) {
-                if (failure.isEmpty()) status_->setText(tr("Wrote report %1").arg(path));
-                else QMessageBox::warning(this, tr("Export failed"), failure);
+                if (failure.isEmpty())
+                    status_->setText(tr("Wrote report %1").arg(path));
+                else
+                    QMessageBox::warning(this, tr("Export failed"), failure);
             });
         return true;
     }
@@ -537,8 +591,9 @@ void MainWindow::restoreWorkspace(const Workspace& w, const std::vector<std::sha
     run_panel_->setSpec(w.panel_spec);
     session_->restore(w, analyses);
     setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
-    status_->setText(tr("Opened workspace %1: %2, %3").arg(path, counted(w.runs.size(), tr("run"), tr("runs")),
-                                                            counted(w.sweeps.size(), tr("sweep"), tr("sweeps"))));
+    status_->setText(tr("Opened workspace %1: %2, %3")
+                         .arg(path, counted(w.runs.size(), tr("run"), tr("runs")),
+                              counted(w.sweeps.size(), tr("sweep"), tr("sweeps"))));
     if (!w.problems.empty()) {
         QStringList lines;
         for (const auto& p : w.problems) lines << QString::fromStdString(p);
@@ -612,14 +667,17 @@ void MainWindow::showOpened(std::shared_ptr<const ResultsFile> file, const QStri
             endJob();
             if (file->bench) session_->setBench(std::shared_ptr<const BenchResult>(file, &*file->bench));
             if (file->check) session_->setCheck(std::shared_ptr<const CheckReport>(file, &*file->check));
-            status_->setText(tr("Opened %1: the checklist and the HTML report of the run on screen now use it").arg(path));
+            status_->setText(
+                tr("Opened %1: the checklist and the HTML report of the run on screen now use it").arg(path));
             return;
         case ResultsKind::MemorySnapshot:
             endJob();
             snapshot_->setSnapshot(file->snapshot, name, file->snapshot_timeline);
             snapshot_dock_->show();
             snapshot_dock_->raise();
-            status_->setText(tr("Opened memory snapshot %1 (pickle protocol %2): see the Memory snapshot tab").arg(path).arg(file->snapshot->pickle_protocol));
+            status_->setText(tr("Opened memory snapshot %1 (pickle protocol %2): see the Memory snapshot tab")
+                                 .arg(path)
+                                 .arg(file->snapshot->pickle_protocol));
             return;
         case ResultsKind::ProfileReport: {
             endJob();

@@ -135,7 +135,7 @@ private:
     QMenu* recent_menu_;
     qint64 run_started_ms_ = 0;
     bool layout_restored_ = false;
-    QList<QDockWidget*> default_docks_;  // sized at the first show when no layout was saved
+    QList<QDockWidget*> default_docks_;   // sized at the first show when no layout was saved
     QDockWidget* tall_on_top_ = nullptr;  // the comparison or the memory snapshot when raised: 3/5 of the window
 };
 

@@ -41,27 +41,36 @@ auto sized_export(QWidget* parent, QLabel* status, Chart* chart) {
 void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open..."), this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open a report, sweep, workspace, trace (or a graph replay with its capture) or memory snapshot"),
-                                                                QString(), tr("Reports, sweeps, workspaces and traces (*.json *.json.gz);;"
-                                                                              "CUDA memory snapshots (*.pickle *.pickle.gz *.pkl);;All files (*)"));
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open a report, sweep, workspace, trace (or a graph replay with its capture) or memory snapshot"),
+            QString(),
+            tr("Reports, sweeps, workspaces and traces (*.json *.json.gz);;"
+               "CUDA memory snapshots (*.pickle *.pickle.gz *.pkl);;All files (*)"));
         if (!paths.isEmpty()) openFiles(paths);
     });
     open->setShortcut(QKeySequence::Open);
     recent_menu_ = file->addMenu(tr("Open &recent"));
-    file->addAction(tr("&Save sweep..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save sweep"), QStringLiteral("sweep.json"), tr("Sweep (*.json)"));
-        QString error;
-        if (!path.isEmpty() && !saveSweep(path, &error)) QMessageBox::warning(this, tr("Cannot save"), error);
-    })->setShortcut(QKeySequence::Save);
+    file->addAction(tr("&Save sweep..."), this,
+                    [this] {
+                        const QString path = QFileDialog::getSaveFileName(
+                            this, tr("Save sweep"), QStringLiteral("sweep.json"), tr("Sweep (*.json)"));
+                        QString error;
+                        if (!path.isEmpty() && !saveSweep(path, &error))
+                            QMessageBox::warning(this, tr("Cannot save"), error);
+                    })
+        ->setShortcut(QKeySequence::Save);
     file->addAction(tr("Open &distributed run (folder)..."), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder with one trace per rank, or a replay with capture_traces/"));
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Folder with one trace per rank, or a replay with capture_traces/"));
         if (!dir.isEmpty()) openFile(dir);
     });
-    file->addAction(tr("Save &workspace..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save workspace"), QStringLiteral("workspace.json"),
-                                                          tr("Workspace (*.json)"));
-        if (!path.isEmpty()) saveWorkspace(path);
-    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    file->addAction(tr("Save &workspace..."), this,
+                    [this] {
+                        const QString path = QFileDialog::getSaveFileName(
+                            this, tr("Save workspace"), QStringLiteral("workspace.json"), tr("Workspace (*.json)"));
+                        if (!path.isEmpty()) saveWorkspace(path);
+                    })
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addAction(tr("Clear sweep charts"), session_, &Session::clearSweeps);
     buildExportMenu(file->addMenu(tr("&Export")));
     file->addSeparator();
@@ -70,16 +79,18 @@ void MainWindow::buildMenus(const QList<QDockWidget*>& docks) {
     for (QDockWidget* dock : docks) view->addAction(dock->toggleViewAction());
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Attention Workbench"), this, [this] {
-        QMessageBox::about(this, tr("About Attention Workbench"),
-                           QString::fromStdString(about_text()).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")) +
-                               tr("<p>Profiles attention in LibTorch and reads PyTorch/Kineto traces. Command line: attnwb.</p>"));
+        QMessageBox::about(
+            this, tr("About Attention Workbench"),
+            QString::fromStdString(about_text()).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")) +
+                tr("<p>Profiles attention in LibTorch and reads PyTorch/Kineto traces. Command line: attnwb.</p>"));
     });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     buildToolBar();
 }
 
 void MainWindow::buildExportMenu(QMenu* exports) {
-    auto export_action = [this, exports](const QString& text, const QString& suggested, const QString& filter, auto write) {
+    auto export_action = [this, exports](const QString& text, const QString& suggested, const QString& filter,
+                                         auto write) {
         exports->addAction(text, this, [this, suggested, filter, write, text] {
             QString title = text;
             title.remove(QLatin1Char('&'));  // the menu's mnemonic is no dialog title
@@ -89,7 +100,8 @@ void MainWindow::buildExportMenu(QMenu* exports) {
             const QString before = status_->text();
             if (!write(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
             // A writer that says what it does itself (a big report, written in the background) is left to.
-            else if (status_->text() == before) status_->setText(tr("Wrote %1").arg(path));
+            else if (status_->text() == before)
+                status_->setText(tr("Wrote %1").arg(path));
         });
     };
     export_action(tr("Run as chrome trace..."), QStringLiteral("trace.json"), tr("Chrome trace (*.json)"),
@@ -101,14 +113,18 @@ void MainWindow::buildExportMenu(QMenu* exports) {
     export_action(tr("Operator table as CSV..."), QStringLiteral("operators.csv"), tr("CSV (*.csv)"),
                   [this](const QString& p, QString* e) { return operators_->exportCsv(p, e); });
     const QString charts = tr("PNG (*.png);;PDF (*.pdf);;JPEG (*.jpg)");
-    export_action(tr("Sweep chart as PNG/PDF..."), QStringLiteral("sweep.png"), charts, sized_export(this, status_, chart_));
-    export_action(tr("GPU time chart as PNG/PDF..."), QStringLiteral("gpu-time.png"), charts, sized_export(this, status_, gpu_time_));
-    export_action(tr("Roofline as PNG/PDF..."), QStringLiteral("roofline.png"), charts, sized_export(this, status_, attention_->roofline()));
-    export_action(tr("Timeline as PNG..."), QStringLiteral("timeline.png"), tr("PNG (*.png)"), [this](const QString& p, QString* e) {
-        const bool ok = timeline_->grab().save(p);
-        if (!ok && e) *e = tr("Cannot write %1").arg(p);
-        return ok;
-    });
+    export_action(tr("Sweep chart as PNG/PDF..."), QStringLiteral("sweep.png"), charts,
+                  sized_export(this, status_, chart_));
+    export_action(tr("GPU time chart as PNG/PDF..."), QStringLiteral("gpu-time.png"), charts,
+                  sized_export(this, status_, gpu_time_));
+    export_action(tr("Roofline as PNG/PDF..."), QStringLiteral("roofline.png"), charts,
+                  sized_export(this, status_, attention_->roofline()));
+    export_action(tr("Timeline as PNG..."), QStringLiteral("timeline.png"), tr("PNG (*.png)"),
+                  [this](const QString& p, QString* e) {
+                      const bool ok = timeline_->grab().save(p);
+                      if (!ok && e) *e = tr("Cannot write %1").arg(p);
+                      return ok;
+                  });
 }
 
 void MainWindow::buildToolBar() {
@@ -127,15 +143,20 @@ void MainWindow::buildToolBar() {
         engine_->check(spec);
     });
     check->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    check->setToolTip(tr("Check the Run panel's variant against the manual formula in float64: output and q, k, v "
-                         "gradients, mask semantics (Ctrl+K); the checklist's numerical item reads it"));
+    check->setToolTip(
+        tr("Check the Run panel's variant against the manual formula in float64: output and q, k, v "
+           "gradients, mask semantics (Ctrl+K); the checklist's numerical item reads it"));
     auto* cancel = tools->addAction(tr("Cancel"), this, [this] { engine_->cancel(); });
     cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     cancel->setToolTip(tr("Stop the run after the current step (Esc)"));
     tools->addSeparator();
-    tools->addAction(tr("Zoom in"), this, [this] { timeline_->setView(timeline_->view().zoomed(1.5, timeline_->view().width_px / 2)); })
+    tools
+        ->addAction(tr("Zoom in"), this,
+                    [this] { timeline_->setView(timeline_->view().zoomed(1.5, timeline_->view().width_px / 2)); })
         ->setShortcut(QKeySequence::ZoomIn);
-    tools->addAction(tr("Zoom out"), this, [this] { timeline_->setView(timeline_->view().zoomed(1 / 1.5, timeline_->view().width_px / 2)); })
+    tools
+        ->addAction(tr("Zoom out"), this,
+                    [this] { timeline_->setView(timeline_->view().zoomed(1 / 1.5, timeline_->view().width_px / 2)); })
         ->setShortcut(QKeySequence::ZoomOut);
     tools->addAction(tr("Fit"), this, [this] { timeline_->fit(); })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
 }

@@ -23,7 +23,8 @@ constexpr int kLeft = 78, kRight = 12, kTop = 22, kBottom = 30;
 
 // A step function's value at x (points sorted by x; before the first: 0).
 int64_t step_at(const std::vector<StepPoint>& points, int64_t x) {
-    const auto it = std::upper_bound(points.begin(), points.end(), x, [](int64_t v, const StepPoint& p) { return v < p.first; });
+    const auto it =
+        std::upper_bound(points.begin(), points.end(), x, [](int64_t v, const StepPoint& p) { return v < p.first; });
     return it == points.begin() ? 0 : std::prev(it)->second;
 }
 
@@ -73,18 +74,24 @@ void MemoryBandsChart::resetZoom() {
     // line then leaves the top and the legend says how high it goes.
     y_max_ = 1;
     if (t) {
-        if (!t->allocated.empty()) y_max_ = std::max(y_max_, double(t->allocated_max.max(t->allocated, 0, t->allocated.size())));
-        if (!t->allocated_all.empty()) y_max_ = std::max(y_max_, double(t->allocated_all_max.max(t->allocated_all, 0, t->allocated_all.size())));
+        if (!t->allocated.empty())
+            y_max_ = std::max(y_max_, double(t->allocated_max.max(t->allocated, 0, t->allocated.size())));
+        if (!t->allocated_all.empty())
+            y_max_ = std::max(y_max_, double(t->allocated_all_max.max(t->allocated_all, 0, t->allocated_all.size())));
         if (y_max_ <= 1 && t->reserved_recorded) y_max_ = std::max(1.0, double(t->peak_reserved));
     }
     y_max_ *= 1.08;
     update();
 }
 
-QRectF MemoryBandsChart::plotArea() const { return QRectF(kLeft, kTop, std::max(10, width() - kLeft - kRight), std::max(10, height() - kTop - kBottom)); }
+QRectF MemoryBandsChart::plotArea() const {
+    return QRectF(kLeft, kTop, std::max(10, width() - kLeft - kRight), std::max(10, height() - kTop - kBottom));
+}
 double MemoryBandsChart::px(double x) const { return plotArea().left() + (x - x0_) / (x1_ - x0_) * plotArea().width(); }
 double MemoryBandsChart::py(double bytes) const { return plotArea().bottom() - bytes / y_max_ * plotArea().height(); }
-double MemoryBandsChart::eventAt(double wx) const { return x0_ + (wx - plotArea().left()) / plotArea().width() * (x1_ - x0_); }
+double MemoryBandsChart::eventAt(double wx) const {
+    return x0_ + (wx - plotArea().left()) / plotArea().width() * (x1_ - x0_);
+}
 double MemoryBandsChart::bytesAt(double wy) const { return (plotArea().bottom() - wy) / plotArea().height() * y_max_; }
 
 void MemoryBandsChart::paintEvent(QPaintEvent*) {
@@ -93,7 +100,8 @@ void MemoryBandsChart::paintEvent(QPaintEvent*) {
     const DeviceMemoryTimeline* t = device();
     if (!t) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("Open a memory snapshot (torch.cuda.memory._dump_snapshot's pickle) to see its memory here"));
+        p.drawText(rect(), Qt::AlignCenter,
+                   tr("Open a memory snapshot (torch.cuda.memory._dump_snapshot's pickle) to see its memory here"));
         return;
     }
     paintAxes(p);
@@ -117,7 +125,8 @@ void MemoryBandsChart::setTraceSpan(std::pair<int64_t, int64_t> x) {
 void MemoryBandsChart::paintTraceSpan(QPainter& p) const {
     if (trace_span_.first < 0) return;
     const QRectF area = plotArea();
-    const QRectF span(QPointF(px(double(trace_span_.first)), area.top()), QPointF(px(double(trace_span_.second)), area.bottom()));
+    const QRectF span(QPointF(px(double(trace_span_.first)), area.top()),
+                      QPointF(px(double(trace_span_.second)), area.bottom()));
     p.fillRect(span, QColor(0x2c, 0xa0, 0x2c, 28));
     p.setPen(QColor(0x2c, 0x80, 0x2c));
     p.drawText(traceLabelRect(QFontMetricsF(p.font())), Qt::AlignLeft | Qt::AlignTop, tr("the trace"));
@@ -160,7 +169,8 @@ void MemoryBandsChart::paintMarks(QPainter& p) const {
     const QRectF area = plotArea();
     p.setPen(QPen(QColor(0xd0, 0x30, 0x00), 1.5));
     int last = INT_MIN;
-    for (auto it = std::lower_bound(marks_.begin(), marks_.end(), int64_t(std::floor(x0_)) - 1); it != marks_.end() && double(*it) <= x1_; ++it) {
+    for (auto it = std::lower_bound(marks_.begin(), marks_.end(), int64_t(std::floor(x0_)) - 1);
+         it != marks_.end() && double(*it) <= x1_; ++it) {
         const double x = px(double(*it) + 1);  // the block is alive from x = event + 1 on
         if (int(x) == last || x < area.left() || x > area.right()) continue;
         last = int(x);
@@ -171,12 +181,15 @@ void MemoryBandsChart::paintMarks(QPainter& p) const {
 QString MemoryBandsChart::legendText() const {
     if (!device()) return {};
     const DeviceMemoryTimeline& t = *device();
-    QString text = tr("Blocks coloured by the frame that allocated them (slate: no stack recorded; hatched: alive before recording); grey: smaller blocks");
+    QString text = tr(
+        "Blocks coloured by the frame that allocated them (slate: no stack recorded; hatched: alive before recording); "
+        "grey: smaller blocks");
     if (!t.reserved_recorded) {
         text += tr("; reserved: not recorded (a CPU profile's conversion)");
     } else {
         text += tr("; line: reserved");
-        if (double(t.peak_reserved) > y_max_) text += tr(" (up to %1, above the scale)").arg(format_bytes(t.peak_reserved));
+        if (double(t.peak_reserved) > y_max_)
+            text += tr(" (up to %1, above the scale)").arg(format_bytes(t.peak_reserved));
     }
     if (!t.allocated_all.empty()) text += tr("; dashed: every block");
     return text;
@@ -201,9 +214,11 @@ void MemoryBandsChart::paintAxes(QPainter& p) const {
     const double xstep = std::max(1.0, nice_step(x1_ - x0_, std::max(2, int(area.width() / 110))));
     for (double x = std::ceil(x0_ / xstep) * xstep; x <= x1_; x += xstep) {
         p.drawLine(QPointF(px(x), area.bottom()), QPointF(px(x), area.bottom() + 4));
-        p.drawText(QRectF(px(x) - 50, area.bottom() + 5, 100, 16), Qt::AlignHCenter | Qt::AlignTop, QString::number(qint64(x)));
+        p.drawText(QRectF(px(x) - 50, area.bottom() + 5, 100, 16), Qt::AlignHCenter | Qt::AlignTop,
+                   QString::number(qint64(x)));
     }
-    p.drawText(QRectF(area.left(), height() - 14, area.width(), 14), Qt::AlignRight | Qt::AlignBottom, tr("trace events (allocs and frees, in order)"));
+    p.drawText(QRectF(area.left(), height() - 14, area.width(), 14), Qt::AlignRight | Qt::AlignBottom,
+               tr("trace events (allocs and frees, in order)"));
     p.drawRect(area);
 }
 
@@ -245,18 +260,21 @@ void MemoryBandsChart::paintBands(QPainter& p) const {
     const DeviceMemoryTimeline& t = *device();
     for (size_t i = 0; i < t.bands.size(); ++i) {
         const BlockBand& band = t.bands[i];
-        if (double(band.end) <= x0_ || double(band.begin) >= x1_ || py(0) - py(double(band.block.size)) < 0.02) continue;
+        if (double(band.end) <= x0_ || double(band.begin) >= x1_ || py(0) - py(double(band.block.size)) < 0.02)
+            continue;
         QPolygonF bottom, top;
         for (size_t k = 0; k < band.bottom.size(); ++k) {
             const double from = std::max(double(band.bottom[k].first), x0_ - 1);
-            const double to = std::min(double(k + 1 < band.bottom.size() ? band.bottom[k + 1].first : band.end), x1_ + 1);
+            const double to =
+                std::min(double(k + 1 < band.bottom.size() ? band.bottom[k + 1].first : band.end), x1_ + 1);
             if (to <= from) continue;
             // A step narrower than half a pixel, not the last: its edge joins the next one's (a band of a
             // big snapshot moves down at thousands of frees, far more often than there are columns).
             if (k + 1 < band.bottom.size() && !bottom.isEmpty() && px(to) - bottom.back().x() < 0.5) continue;
             const double b = double(band.bottom[k].second);
             bottom << QPointF(px(from), py(b)) << QPointF(px(to), py(b));
-            top << QPointF(px(from), py(b + double(band.block.size))) << QPointF(px(to), py(b + double(band.block.size)));
+            top << QPointF(px(from), py(b + double(band.block.size)))
+                << QPointF(px(to), py(b + double(band.block.size)));
         }
         std::reverse(top.begin(), top.end());
         const QPolygonF shape = bottom + top;
@@ -298,7 +316,8 @@ int MemoryBandsChart::bandAt(const QPoint& pos) const {
             if (bytes >= bottom && bytes < bottom + double(b.block.size)) return int(i);
         }
     }
-    return bytes >= double(step_at(t->banded, x)) && bytes < double(t->allocated[size_t(x)]) ? kSmallerBlocks : kNothing;
+    return bytes >= double(step_at(t->banded, x)) && bytes < double(t->allocated[size_t(x)]) ? kSmallerBlocks
+                                                                                             : kNothing;
 }
 
 QString MemoryBandsChart::describe(const QPoint& pos) const {
@@ -307,7 +326,8 @@ QString MemoryBandsChart::describe(const QPoint& pos) const {
     const int64_t x = std::clamp(int64_t(std::floor(eventAt(pos.x()))), int64_t(0), int64_t(t->allocated.size()) - 1);
     QString where = x == 0 ? tr("Before the first event") : tr("After event %1").arg(x - 1);
     where += tr(": allocated %1, reserved %2")
-                 .arg(format_bytes(t->allocated[size_t(x)]), QString::fromStdString(reserved_text(t->reserved_recorded, t->reserved[size_t(x)])));
+                 .arg(format_bytes(t->allocated[size_t(x)]),
+                      QString::fromStdString(reserved_text(t->reserved_recorded, t->reserved[size_t(x)])));
     if (!t->allocated_all.empty()) where += tr(" (every block: %1)").arg(format_bytes(t->allocated_all[size_t(x)]));
     const int band = bandAt(pos);
     if (band == kSmallerBlocks)
@@ -316,20 +336,25 @@ QString MemoryBandsChart::describe(const QPoint& pos) const {
                            .arg(t->bands.size());
     if (band < 0) return where;
     const BlockBand& b = t->bands[size_t(band)];
-    const QString born = b.block.alloc_event < 0 ? tr("alive before recording began (reconstructed from the final state)")
-                                                 : tr("allocated at event %1").arg(b.block.alloc_event);
-    const QString died = b.end >= int64_t(t->allocated.size()) ? tr("alive at the snapshot") : tr("freed at event %1").arg(b.end - 1);
+    const QString born = b.block.alloc_event < 0
+                             ? tr("alive before recording began (reconstructed from the final state)")
+                             : tr("allocated at event %1").arg(b.block.alloc_event);
+    const QString died =
+        b.end >= int64_t(t->allocated.size()) ? tr("alive at the snapshot") : tr("freed at event %1").arg(b.end - 1);
     return where + tr("\n\nBlock of %1 at %2, %3, %4\nAllocated by %5\n\nStack, innermost first:\n%6")
                        .arg(format_bytes(b.block.size), format_address(b.block.addr), born, died,
-                            shown_->frameText(shown_->allocatingFrame(b.block.stack)), shown_->stackText(b.block.stack));
+                            shown_->frameText(shown_->allocatingFrame(b.block.stack)),
+                            shown_->stackText(b.block.stack));
 }
 
 bool MemoryBandsChart::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         const QString text = describe(help->pos());
-        if (text.isEmpty()) QToolTip::hideText();
-        else QToolTip::showText(help->globalPos(), text, this);
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
         return true;
     }
     return QWidget::event(e);

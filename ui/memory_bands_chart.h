@@ -21,7 +21,8 @@ class MemoryBandsChart : public QWidget {
     Q_OBJECT
 public:
     explicit MemoryBandsChart(QWidget* parent = nullptr);
-    void setData(std::shared_ptr<const SnapshotShown> shown, int device_row);  // device_row: index into timeline.devices
+    void setData(std::shared_ptr<const SnapshotShown> shown,
+                 int device_row);  // device_row: index into timeline.devices
     void resetZoom();
     // Alloc events (indices into the shown device's trace) to mark; sorted here. Empty: none.
     void setMarks(std::vector<int64_t> alloc_events);
@@ -30,8 +31,9 @@ public:
     // the blocks; {-1, -1}: none.
     void setTraceSpan(std::pair<int64_t, int64_t> x);
     std::pair<int64_t, int64_t> traceSpan() const { return trace_span_; }
-    QRectF traceLabelRect(const class QFontMetricsF& fm) const;  // where "the trace" is written (never over the peak's label)
-    QRectF peakLabelRect(const class QFontMetricsF& fm) const;   // where the peak's label is written
+    QRectF traceLabelRect(
+        const class QFontMetricsF& fm) const;  // where "the trace" is written (never over the peak's label)
+    QRectF peakLabelRect(const class QFontMetricsF& fm) const;  // where the peak's label is written
     // What is under a point of the widget: a band's index (>= 0), kSmallerBlocks, or kNothing.
     static constexpr int kNothing = -1;
     static constexpr int kSmallerBlocks = -2;
@@ -66,7 +68,7 @@ private:
     void paintBands(class QPainter& p) const;
     void paintPeak(class QPainter& p) const;
     void paintLegend(class QPainter& p) const;
-    QString peakLabel() const;                                   // "peak 103.0 MiB"
+    QString peakLabel() const;  // "peak 103.0 MiB"
     void paintMarks(class QPainter& p) const;
     void paintTraceSpan(class QPainter& p) const;
     bool marked(const BlockBand& band) const;

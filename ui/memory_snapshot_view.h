@@ -40,7 +40,8 @@ public:
     explicit MemorySnapshotView(QWidget* parent = nullptr);
     // REPLAYED (may be null): its replay without a filter, made beside its reading (ResultsFile::snapshot_timeline):
     // shown at once, and again when the filter is cleared.
-    void setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot, const QString& name, std::shared_ptr<const SnapshotTimeline> replayed = nullptr);
+    void setSnapshot(std::shared_ptr<const MemorySnapshot> snapshot, const QString& name,
+                     std::shared_ptr<const SnapshotTimeline> replayed = nullptr);
     void setFilter(const QString& text);  // as if typed (the replay follows at once)
     // The trace of the run on screen (null: none), for the Operators page.
     void setTrace(std::shared_ptr<const Trace> trace, const QString& name);
@@ -59,6 +60,8 @@ signals:
     void replayed();  // a replay (a snapshot opened, another filter) is on screen
 
 private:
+    void buildTabs();
+    void layOut();
     void replay();
     void display(std::shared_ptr<const SnapshotShown> shown);
     void showDevice(int row);

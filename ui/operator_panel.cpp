@@ -23,8 +23,13 @@
 namespace awb::ui {
 
 OperatorPanel::OperatorPanel(QWidget* parent)
-    : QWidget(parent), model_(new OperatorTableModel(this)), proxy_(new OperatorFilterProxy(this)), view_(new QTableView),
-      filter_(new QLineEdit), group_(new QCheckBox(tr("Group by input shape"))), filter_timer_(new QTimer(this)) {
+    : QWidget(parent),
+      model_(new OperatorTableModel(this)),
+      proxy_(new OperatorFilterProxy(this)),
+      view_(new QTableView),
+      filter_(new QLineEdit),
+      group_(new QCheckBox(tr("Group by input shape"))),
+      filter_timer_(new QTimer(this)) {
     proxy_->setSourceModel(model_);
     view_->setModel(proxy_);
     view_->setSortingEnabled(true);
@@ -60,7 +65,8 @@ OperatorPanel::OperatorPanel(QWidget* parent)
             emit operatorSelected(proxy_->index(current.row(), OperatorTableModel::Name).data().toString());
     });
     connect(csv, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export operator table"), QString(), tr("CSV (*.csv)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export operator table"), QString(), tr("CSV (*.csv)"));
         QString error;
         if (!path.isEmpty() && !exportCsv(path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
     });
@@ -85,7 +91,8 @@ void OperatorPanel::showRun(const NamedRun& run, bool) {
         setRows({}, false);
         return;
     }
-    setTrace(std::shared_ptr<const Trace>(run.result, &run.result->trace), run.analysis->operators, run.analysis->device_columns);
+    setTrace(std::shared_ptr<const Trace>(run.result, &run.result->trace), run.analysis->operators,
+             run.analysis->device_columns);
 }
 
 void OperatorPanel::setTrace(std::shared_ptr<const Trace> trace, std::vector<OperatorRow> rows, bool device_columns) {

@@ -7,28 +7,35 @@
 namespace awb::ui {
 
 OperatorTableModel::OperatorTableModel(QObject* parent)
-    : RowTableModel({
-          {"Name", "Operator name (ProfilerStep#k folded into ProfilerStep*), as PyTorch's key_averages() names it", true},
-          {"Input shapes", "Input shapes, when the table is grouped by shape", true},
-          {"Calls", "How many times the operator ran in the recorded steps"},
-          {"Self CPU (time)", "Self time: the operator's own CPU time, minus the time of the operators it called"},
-          {"Self CPU (%)", "Share of \"Self CPU time total\": the sum of every row's self CPU time, so the shares add up to 100 %"},
-          {"CPU total (time)", "Total time: the operator's CPU time including everything it called"},
-          {"CPU avg (time)", "CPU total divided by calls"},
-          {"Self device (time)",
-           "Self device time: kernels launched by this operator itself. The bar is its share of \"Self CUDA time "
-           "total\", which counts each kernel, copy and set once (device rows, user annotations left out, as PyTorch's table). "
-           "As in PyTorch 2.x's key_averages(), a CPU row is charged every device event linked to it, a GPU-side "
-           "annotation's span included (ProfilerStep#k's on the stream)"},
-          {"Device total (time)", "Device time of the kernels launched by this operator and everything it called"},
-          {"CPU mem (bytes)",
-           "Bytes allocated minus freed while the operator (and its callees) ran. As in PyTorch's key_averages(), "
-           "an allocation is charged to every operator whose interval holds its timestamp, ends included: one at the "
-           "very instant of a zero-length operator (aten::resolve_conj, aten::view) is charged to it too"},
-          {"Self CPU mem (bytes)", "Bytes allocated minus freed by the operator itself, not its callees (the same interval rule)"},
-          {"Device mem (bytes)", "Device bytes allocated minus freed, including callees"},
-          {"Self device mem (bytes)", "Device bytes allocated minus freed by the operator itself"},
-      }, Name, parent) {}
+    : RowTableModel(
+          {
+              {"Name", "Operator name (ProfilerStep#k folded into ProfilerStep*), as PyTorch's key_averages() names it",
+               true},
+              {"Input shapes", "Input shapes, when the table is grouped by shape", true},
+              {"Calls", "How many times the operator ran in the recorded steps"},
+              {"Self CPU (time)", "Self time: the operator's own CPU time, minus the time of the operators it called"},
+              {"Self CPU (%)",
+               "Share of \"Self CPU time total\": the sum of every row's self CPU time, so the shares add up to 100 %"},
+              {"CPU total (time)", "Total time: the operator's CPU time including everything it called"},
+              {"CPU avg (time)", "CPU total divided by calls"},
+              {"Self device (time)",
+               "Self device time: kernels launched by this operator itself. The bar is its share of \"Self CUDA time "
+               "total\", which counts each kernel, copy and set once (device rows, user annotations left out, as "
+               "PyTorch's table). "
+               "As in PyTorch 2.x's key_averages(), a CPU row is charged every device event linked to it, a GPU-side "
+               "annotation's span included (ProfilerStep#k's on the stream)"},
+              {"Device total (time)", "Device time of the kernels launched by this operator and everything it called"},
+              {"CPU mem (bytes)",
+               "Bytes allocated minus freed while the operator (and its callees) ran. As in PyTorch's key_averages(), "
+               "an allocation is charged to every operator whose interval holds its timestamp, ends included: one at "
+               "the "
+               "very instant of a zero-length operator (aten::resolve_conj, aten::view) is charged to it too"},
+              {"Self CPU mem (bytes)",
+               "Bytes allocated minus freed by the operator itself, not its callees (the same interval rule)"},
+              {"Device mem (bytes)", "Device bytes allocated minus freed, including callees"},
+              {"Self device mem (bytes)", "Device bytes allocated minus freed by the operator itself"},
+          },
+          Name, parent) {}
 
 void OperatorTableModel::rowsChanged() { totals_ = totals(rows_); }
 
@@ -69,13 +76,15 @@ QString OperatorTableModel::text(int row_index, int c) const {
 QVariant OperatorTableModel::more(int row_index, int c, int role) const {
     if (role != ShareRole) return {};
     if (c == SelfCpu) return value(row_index, SelfCpuShare);
-    if (c == SelfDevice && totals_.self_device_ns > 0) return double(row(row_index).self_device_ns) / double(totals_.self_device_ns);
+    if (c == SelfDevice && totals_.self_device_ns > 0)
+        return double(row(row_index).self_device_ns) / double(totals_.self_device_ns);
     return {};
 }
 
 QString OperatorTableModel::toDelimited(const std::vector<int>& rows, QChar sep) const {
     QString out;
-    for (int c = 0; c < ColumnCount; ++c) out += (c ? QString(sep) : QString()) + headerData(c, Qt::Horizontal).toString();
+    for (int c = 0; c < ColumnCount; ++c)
+        out += (c ? QString(sep) : QString()) + headerData(c, Qt::Horizontal).toString();
     out += QLatin1Char('\n');
     auto cell = [&](int r, int c) {
         // Raw numbers (ns, bytes) so that a spreadsheet can compute with them; text for names.

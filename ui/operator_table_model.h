@@ -15,8 +15,22 @@ namespace awb::ui {
 class OperatorTableModel : public RowTableModel<OperatorRow> {
     Q_OBJECT
 public:
-    enum Column { Name, Shapes, Calls, SelfCpu, SelfCpuShare, CpuTotal, CpuAvg, SelfDevice, DeviceTotal,
-                  CpuMemory, SelfCpuMemory, DeviceMemory, SelfDeviceMemory, ColumnCount };
+    enum Column {
+        Name,
+        Shapes,
+        Calls,
+        SelfCpu,
+        SelfCpuShare,
+        CpuTotal,
+        CpuAvg,
+        SelfDevice,
+        DeviceTotal,
+        CpuMemory,
+        SelfCpuMemory,
+        DeviceMemory,
+        SelfDeviceMemory,
+        ColumnCount
+    };
 
     explicit OperatorTableModel(QObject* parent = nullptr);
 

@@ -28,7 +28,8 @@ QString tr(const char* text) { return QCoreApplication::translate("awb::ui::Plot
 
 bool render(QCustomPlot* plot, const QString& file, const QString& path, const PlotExportSize& s) {
     if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) return plot->savePdf(file, s.width, s.height);
-    if (path.endsWith(QStringLiteral(".jpg"), Qt::CaseInsensitive) || path.endsWith(QStringLiteral(".jpeg"), Qt::CaseInsensitive))
+    if (path.endsWith(QStringLiteral(".jpg"), Qt::CaseInsensitive) ||
+        path.endsWith(QStringLiteral(".jpeg"), Qt::CaseInsensitive))
         return plot->saveJpg(file, s.width, s.height, s.scale, 95);
     return plot->savePng(file, s.width, s.height, s.scale);
 }
@@ -51,12 +52,14 @@ bool export_plot(QCustomPlot* plot, const QString& path, QString* error, const P
     const QString temp = target.absolutePath() + QStringLiteral("/.") + target.fileName() +
                          QStringLiteral(".%1-export.tmp").arg(::getpid());
     bool ok = render(plot, temp, path, size);
-    ok = ok && QFileInfo(temp).size() > 0 && std::rename(temp.toLocal8Bit().constData(), path.toLocal8Bit().constData()) == 0;
+    ok = ok && QFileInfo(temp).size() > 0 &&
+         std::rename(temp.toLocal8Bit().constData(), path.toLocal8Bit().constData()) == 0;
     plot->replot();  // saving lays the plot out at the export size: back to the widget's
     if (!ok) {
         QFile::remove(temp);
         if (error)
-            *error = tr("Cannot write %1 (is the folder writable, the disk full?); the previous file is unchanged").arg(path);
+            *error = tr("Cannot write %1 (is the folder writable, the disk full?); the previous file is unchanged")
+                         .arg(path);
     }
     return ok;
 }
@@ -67,8 +70,9 @@ bool ask_export_size(QWidget* parent, PlotExportSize* size) {
     QDialog dialog(parent);
     dialog.setObjectName(QStringLiteral("plot-export-size"));
     dialog.setWindowTitle(tr("Export size"));
-    const QString tip = tr("The chart is laid out at this size, so its labels keep their font size: larger means smaller text "
-                           "relative to the chart. PDF: points.");
+    const QString tip =
+        tr("The chart is laid out at this size, so its labels keep their font size: larger means smaller text "
+           "relative to the chart. PDF: points.");
     auto* width = pixels(settings.value(QStringLiteral("export/plot-width"), defaults.width).toInt(), tip);
     auto* height = pixels(settings.value(QStringLiteral("export/plot-height"), defaults.height).toInt(), tip);
     auto* scale = new QDoubleSpinBox;
@@ -76,7 +80,8 @@ bool ask_export_size(QWidget* parent, PlotExportSize* size) {
     scale->setSingleStep(0.5);
     scale->setSuffix(QStringLiteral("x"));
     scale->setValue(settings.value(QStringLiteral("export/plot-scale"), defaults.scale).toDouble());
-    scale->setToolTip(tr("Pixels per layout pixel in a PNG or JPEG (2x: 192 dpi at the layout's 96); no effect on a PDF"));
+    scale->setToolTip(
+        tr("Pixels per layout pixel in a PNG or JPEG (2x: 192 dpi at the layout's 96); no effect on a PDF"));
     auto* result = new QLabel;
     const auto update = [&] {
         result->setText(tr("PNG / JPEG: %1 x %2 px (%3 dpi at 96 dpi layout); PDF: %4 x %5 pt")
@@ -106,8 +111,10 @@ bool ask_export_size(QWidget* parent, PlotExportSize* size) {
     return true;
 }
 
-bool export_plot_interactively(QWidget* parent, QCustomPlot* plot, const QString& title, const QString& suggested_name) {
-    const QString path = QFileDialog::getSaveFileName(parent, title, suggested_name, tr("PNG (*.png);;PDF (*.pdf);;JPEG (*.jpg *.jpeg)"));
+bool export_plot_interactively(QWidget* parent, QCustomPlot* plot, const QString& title,
+                               const QString& suggested_name) {
+    const QString path = QFileDialog::getSaveFileName(parent, title, suggested_name,
+                                                      tr("PNG (*.png);;PDF (*.pdf);;JPEG (*.jpg *.jpeg)"));
     PlotExportSize size;
     if (path.isEmpty() || !ask_export_size(parent, &size)) return false;
     QString error;

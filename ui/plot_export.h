@@ -12,9 +12,10 @@ class QWidget;
 namespace awb::ui {
 
 struct PlotExportSize {
-    int width = 1600;    // layout width, px (PDF: points)
+    int width = 1600;  // layout width, px (PDF: points)
     int height = 900;
-    double scale = 2.0;  // PNG / JPEG pixels per layout pixel: 2 gives 3200 x 1800, sharp on slides and high-DPI screens
+    double scale =
+        2.0;  // PNG / JPEG pixels per layout pixel: 2 gives 3200 x 1800, sharp on slides and high-DPI screens
 };
 
 bool export_plot(QCustomPlot* plot, const QString& path, QString* error = nullptr, const PlotExportSize& size = {});

@@ -26,16 +26,19 @@ QString signed_duration(int64_t ns) { return QString::fromStdString(format_signe
 }  // namespace
 
 RankStepModel::RankStepModel(QObject* parent)
-    : RowTableModel({
-          {"Rank", "The rank; the slowest (its step less its waits) in bold", true, true},
-          {"Step", "Its ProfilerStep's span on the CPU"},
-          {"Computation", "Its GPUs' computation kernels in the step (intervals merged across streams); 0 on a CPU run"},
-          {"Communication", "Its GPUs' communication kernels in the step"},
-          {"Exposed", "Communication with no computation beside it"},
-          {"Idle", "Its GPUs' idle time in the step"},
-          {"Waited", "Its waits at the step's collectives: from its arrival to the last rank's"},
-          {"Made wait", "The others' waits at the collectives it arrived last at"},
-      }, Rank, parent) {}
+    : RowTableModel(
+          {
+              {"Rank", "The rank; the slowest (its step less its waits) in bold", true, true},
+              {"Step", "Its ProfilerStep's span on the CPU"},
+              {"Computation",
+               "Its GPUs' computation kernels in the step (intervals merged across streams); 0 on a CPU run"},
+              {"Communication", "Its GPUs' communication kernels in the step"},
+              {"Exposed", "Communication with no computation beside it"},
+              {"Idle", "Its GPUs' idle time in the step"},
+              {"Waited", "Its waits at the step's collectives: from its arrival to the last rank's"},
+              {"Made wait", "The others' waits at the collectives it arrived last at"},
+          },
+          Rank, parent) {}
 
 QString RankStepModel::text(int r, int c) const {
     const RankStep& x = row(r);
@@ -55,7 +58,8 @@ QString RankStepModel::text(int r, int c) const {
 
 double RankStepModel::value(int r, int c) const {
     const RankStep& x = row(r);
-    const int64_t values[] = {x.rank, x.step_ns, x.computation_ns, x.communication_ns, x.exposed_ns, x.idle_ns, x.wait_ns, x.caused_wait_ns};
+    const int64_t values[] = {x.rank,       x.step_ns, x.computation_ns, x.communication_ns,
+                              x.exposed_ns, x.idle_ns, x.wait_ns,        x.caused_wait_ns};
     return c >= 0 && c < ColumnCount ? double(values[c]) : 0;
 }
 
@@ -67,13 +71,16 @@ QVariant RankStepModel::more(int r, int, int role) const {
 }
 
 RankOperatorModel::RankOperatorModel(QObject* parent)
-    : RowTableModel({
-          {"Operator", "Operators of the slowest rank (B) and the fastest (A) over the step, largest difference first", true},
-          {"Self CPU fastest", "Self CPU time on the fastest rank in the step"},
-          {"Self CPU slowest", "Self CPU time on the slowest rank in the step"},
-          {"CPU delta", "Slowest minus fastest: self CPU time"},
-          {"Device delta", "Slowest minus fastest: self device time"},
-      }, Name, parent) {}
+    : RowTableModel(
+          {
+              {"Operator",
+               "Operators of the slowest rank (B) and the fastest (A) over the step, largest difference first", true},
+              {"Self CPU fastest", "Self CPU time on the fastest rank in the step"},
+              {"Self CPU slowest", "Self CPU time on the slowest rank in the step"},
+              {"CPU delta", "Slowest minus fastest: self CPU time"},
+              {"Device delta", "Slowest minus fastest: self device time"},
+          },
+          Name, parent) {}
 
 QString RankOperatorModel::text(int r, int c) const {
     const OperatorDiffRow& x = row(r);
@@ -100,12 +107,18 @@ double RankOperatorModel::value(int r, int c) const {
 }
 
 RanksView::RanksView(QWidget* parent)
-    : QWidget(parent), ranks_(new RankStepModel(this)), operators_(new RankOperatorModel(this)), step_box_(new QComboBox),
-      rank_box_(new QComboBox), open_rank_(new QPushButton(tr("Open rank as a run"))), summary_(new QLabel) {
+    : QWidget(parent),
+      ranks_(new RankStepModel(this)),
+      operators_(new RankOperatorModel(this)),
+      step_box_(new QComboBox),
+      rank_box_(new QComboBox),
+      open_rank_(new QPushButton(tr("Open rank as a run"))),
+      summary_(new QLabel) {
     summary_->setWordWrap(true);
     step_box_->setToolTip(tr("The ProfilerStep the ranks are compared in (every rank recorded it)"));
-    rank_box_->setToolTip(tr("A rank to open as a run of its own: its operators, kernels and GPU time alone; Compare runs then "
-                             "compares two ranks"));
+    rank_box_->setToolTip(
+        tr("A rank to open as a run of its own: its operators, kernels and GPU time alone; Compare runs then "
+           "compares two ranks"));
     open_rank_->setToolTip(rank_box_->toolTip());
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Step")));
@@ -124,7 +137,8 @@ RanksView::RanksView(QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(summary_);
     layout->addWidget(split, 1);
-    connect(step_box_, &QComboBox::activated, this, [this](int index) { compareStep(step_box_->itemData(index).toInt()); });
+    connect(step_box_, &QComboBox::activated, this,
+            [this](int index) { compareStep(step_box_->itemData(index).toInt()); });
     connect(open_rank_, &QPushButton::clicked, this, [this] {
         if (!run_.result || rank_box_->currentIndex() < 0) return;
         const int32_t rank = rank_box_->currentData().toInt();
@@ -150,8 +164,9 @@ void RanksView::showRun(const NamedRun& run, bool) {
     ranks_->setRows({});
     operators_->setRows({});
     if (!several) {
-        summary_->setText(tr("One process: the ranks are compared in runs of several ranks (a folder of rank traces, or rank files "
-                             "opened together)"));
+        summary_->setText(
+            tr("One process: the ranks are compared in runs of several ranks (a folder of rank traces, or rank files "
+               "opened together)"));
         return;
     }
     compareStep(-1);
@@ -162,7 +177,10 @@ void RanksView::compareStep(int step) {
     summary_->setText(tr("Comparing the ranks..."));
     const bool large = is_large(run_.result->trace);
     compute_then(
-        this, large, [result = run_.result, analysis = run_.analysis, step] { return compare_ranks(result->trace, *analysis, step); },
+        this, large,
+        [result = run_.result, analysis = run_.analysis, step] {
+            return compare_ranks(result->trace, *analysis, step);
+        },
         [this, generation](const RankComparison& c) {
             if (generation != generation_) return;
             comparison_ = c;
@@ -181,19 +199,25 @@ void RanksView::showComparison() {
     ranks_->setRows(c.ranks);
     operators_->setRows(c.operators);
     // A CPU run (gloo) has no GPU time: its columns are hidden rather than shown as zeros.
-    const bool device = std::any_of(c.ranks.begin(), c.ranks.end(), [](const RankStep& r) { return r.computation_ns + r.communication_ns > 0; });
-    for (int col = RankStepModel::Computation; col <= RankStepModel::Idle; ++col) ranks_view_->setColumnHidden(col, !device);
+    const bool device = std::any_of(c.ranks.begin(), c.ranks.end(),
+                                    [](const RankStep& r) { return r.computation_ns + r.communication_ns > 0; });
+    for (int col = RankStepModel::Computation; col <= RankStepModel::Idle; ++col)
+        ranks_view_->setColumnHidden(col, !device);
     fit_columns(ranks_view_, RankStepModel::Rank);
     fit_columns(operators_view_, RankOperatorModel::Name);
     if (c.step < 0) {
         summary_->setText(tr("No ProfilerStep that two ranks or more recorded: nothing to compare"));
         return;
     }
-    summary_->setText(c.slowest >= 0 && c.slowest != c.fastest
-                          ? tr("ProfilerStep#%1: rank %2 is the slowest (its step less its waits at collectives), rank %3 the fastest; "
-                               "right: where rank %2 spends more, operator by operator over the step")
-                                .arg(c.step).arg(c.slowest).arg(c.fastest)
-                          : tr("ProfilerStep#%1").arg(c.step));
+    summary_->setText(
+        c.slowest >= 0 && c.slowest != c.fastest
+            ? tr("ProfilerStep#%1: rank %2 is the slowest (its step less its waits at collectives), rank %3 the "
+                 "fastest; "
+                 "right: where rank %2 spends more, operator by operator over the step")
+                  .arg(c.step)
+                  .arg(c.slowest)
+                  .arg(c.fastest)
+            : tr("ProfilerStep#%1").arg(c.step));
 }
 
 }  // namespace awb::ui

@@ -17,8 +17,9 @@
 namespace awb::ui {
 
 QColor series_color(int i) {
-    static const QColor colors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
-                                    QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
+    static const QColor colors[] = {QColor(31, 119, 180),  QColor(255, 127, 14),  QColor(44, 160, 44),
+                                    QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
+                                    QColor(227, 119, 194), QColor(127, 127, 127)};
     return colors[i % 8];
 }
 
@@ -86,13 +87,15 @@ int label_roofline_points(QCustomPlot* plot, const std::vector<RooflinePoint>& p
     for (const RooflinePoint& p : points) {
         const QPointF px(plot->xAxis->coordToPixel(p.intensity), plot->yAxis->coordToPixel(p.tflops));
         const auto near = [&](size_t j) {
-            return labelled[j]->tag == p.tag && std::abs(placed[j].x() - px.x()) < 40 && std::abs(placed[j].y() - px.y()) < 12;
+            return labelled[j]->tag == p.tag && std::abs(placed[j].x() - px.x()) < 40 &&
+                   std::abs(placed[j].y() - px.y()) < 12;
         };
         bool seen = false;
         for (size_t j = 0; j < labelled.size() && !seen; ++j) seen = near(j);
         if (!seen) placed.push_back(px), labelled.push_back(&p);
     }
-    if (labelled.empty() || labelled.size() > max_points) return 0;  // many: the tooltip and the read-out say which is which
+    if (labelled.empty() || labelled.size() > max_points)
+        return 0;  // many: the tooltip and the read-out say which is which
     for (const RooflinePoint* p : labelled) {
         auto* text = new QCPItemText(plot);
         text->position->setCoords(p->intensity, p->tflops);
@@ -129,11 +132,13 @@ void place_legend_outside(QCustomPlot* plot, bool right) {
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
 }
 
-int nearest_roofline_point(const QCustomPlot* plot, const std::vector<RooflinePoint>& points, const QPointF& pos, double max_px) {
+int nearest_roofline_point(const QCustomPlot* plot, const std::vector<RooflinePoint>& points, const QPointF& pos,
+                           double max_px) {
     int best = -1;
     double best_d = max_px;
     for (size_t i = 0; i < points.size(); ++i) {
-        const double d = std::hypot(plot->xAxis->coordToPixel(points[i].intensity) - pos.x(), plot->yAxis->coordToPixel(points[i].tflops) - pos.y());
+        const double d = std::hypot(plot->xAxis->coordToPixel(points[i].intensity) - pos.x(),
+                                    plot->yAxis->coordToPixel(points[i].tflops) - pos.y());
         if (d < best_d) best_d = d, best = int(i);
     }
     return best;
@@ -146,13 +151,15 @@ QString describe_roofline_point(const RooflinePoint& p, const std::vector<Roof>&
                        .arg(QString::fromStdString(format_flop_rate(p.tflops)));
     if (const Roof* r = find_roof(roofs, p.dtype)) {
         const double attainable = std::min(r->peak_tflops, p.intensity * r->memory_tb_s);
-        text += QObject::tr(" (%1 of the %2 attainable)").arg(QString::fromStdString(awb::format_share(p.tflops / attainable)),
-                                                              QString::fromStdString(format_flop_rate(attainable)));
+        text += QObject::tr(" (%1 of the %2 attainable)")
+                    .arg(QString::fromStdString(awb::format_share(p.tflops / attainable)),
+                         QString::fromStdString(format_flop_rate(attainable)));
     }
     return text;
 }
 
-RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot), readout_(new QLabel), note_(new QLabel) {
+RooflineChart::RooflineChart(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot), readout_(new QLabel), note_(new QLabel) {
     auto* save = new QPushButton(tr("Export PNG/PDF..."));
     auto* top = new QHBoxLayout;
     top->addWidget(readout_, 1);
@@ -173,9 +180,8 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCust
         const int i = nearest_roofline_point(plot_, points_, e->position());
         if (i >= 0) emit pointClicked(points_[size_t(i)].index);
     });
-    connect(save, &QPushButton::clicked, this, [this] {
-        export_plot_interactively(this, plot_, tr("Export roofline"), QStringLiteral("roofline.png"));
-    });
+    connect(save, &QPushButton::clicked, this,
+            [this] { export_plot_interactively(this, plot_, tr("Export roofline"), QStringLiteral("roofline.png")); });
     setData({}, {});
 }
 
@@ -184,17 +190,19 @@ void RooflineChart::setData(std::vector<Roof> roofs, std::vector<RooflinePoint> 
     points_ = std::move(points);
     highlighted_ = -1;
     plot_roofline(plot_, roofs_, points_);
-    const QString note = points_.empty() ? tr("No points: the roofline needs calls with known shapes and times.")
-                   : roofs_.empty()
-                       ? tr("No roof: the trace names no GPU the device table lists, and the run measured none (our own runs measure "
-                            "the CPU's with a matmul and a copy). The points still show where each call sits.")
-                       : tr("Roofs: %1. Dashed: measured in the run; solid: the datasheet. A point's height over its roof at its "
-                            "intensity is its share of what the device can do.")
-                             .arg(QString::fromStdString([&] {
-                                 std::string s;
-                                 for (const Roof& r : roofs_) s += (s.empty() ? "" : "; ") + r.source;
-                                 return s;
-                             }()));
+    const QString note =
+        points_.empty() ? tr("No points: the roofline needs calls with known shapes and times.")
+        : roofs_.empty()
+            ? tr("No roof: the trace names no GPU the device table lists, and the run measured none (our own runs "
+                 "measure "
+                 "the CPU's with a matmul and a copy). The points still show where each call sits.")
+            : tr("Roofs: %1. Dashed: measured in the run; solid: the datasheet. A point's height over its roof at its "
+                 "intensity is its share of what the device can do.")
+                  .arg(QString::fromStdString([&] {
+                      std::string s;
+                      for (const Roof& r : roofs_) s += (s.empty() ? "" : "; ") + r.source;
+                      return s;
+                  }()));
     note_text_ = note;
     note_->setToolTip(note);
     show_note();

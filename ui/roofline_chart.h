@@ -30,7 +30,8 @@ int label_roofline_points(QCustomPlot* plot, const std::vector<RooflinePoint>& p
 // or below it (two columns), where it can cover no point.
 void place_legend_outside(QCustomPlot* plot, bool right);
 // The point nearest pos (pixels) within max_px, or -1: its position in points.
-int nearest_roofline_point(const QCustomPlot* plot, const std::vector<RooflinePoint>& points, const QPointF& pos, double max_px = 12);
+int nearest_roofline_point(const QCustomPlot* plot, const std::vector<RooflinePoint>& points, const QPointF& pos,
+                           double max_px = 12);
 // "flash fwd c10::BFloat16: 2x8x1024x64, 1.2 ms; 53.1 FLOP/byte, 120 TFLOP/s (12.1% of the roof)"
 QString describe_roofline_point(const RooflinePoint& p, const std::vector<Roof>& roofs);
 

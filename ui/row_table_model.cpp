@@ -5,7 +5,9 @@ namespace awb::ui {
 RowTableModelBase::RowTableModelBase(std::vector<Column> columns, int name_column, QObject* parent)
     : QAbstractTableModel(parent), columns_(std::move(columns)), name_column_(name_column) {}
 
-int RowTableModelBase::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(columns_.size()); }
+int RowTableModelBase::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(columns_.size());
+}
 
 QVariant RowTableModelBase::more(int, int, int) const { return {}; }
 

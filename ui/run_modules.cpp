@@ -28,7 +28,8 @@ PanelModule read_panel_module(const QString& path) {
     m.path = QString::fromStdString(absolute_module_path(path.toStdString()));
     m.name = QString::fromStdString(module_stem(path.toStdString()));
     try {
-        m.identity = module_identity(m.path.toStdString());  // the engine's: hashed once, the exporter from its metadata
+        m.identity =
+            module_identity(m.path.toStdString());  // the engine's: hashed once, the exporter from its metadata
     } catch (const InvalidInput& e) {
         QStringList lines;
         for (const SpecProblem& p : e.problems()) lines << QString::fromStdString(p.message);
@@ -42,7 +43,9 @@ PanelModule read_panel_module(const QString& path) {
 QString module_refusal(const QString& path, const std::vector<PanelModule>& added, const DeviceCaps& caps) {
     const std::string file = path.toStdString();
     if (!is_module_path(file))
-        return QObject::tr("'%1' is not a module file: the workbench runs TorchScript (.pt) and AOTInductor (.pt2) files").arg(path);
+        return QObject::tr(
+                   "'%1' is not a module file: the workbench runs TorchScript (.pt) and AOTInductor (.pt2) files")
+            .arg(path);
     std::string problems;
     for (const SpecProblem& p : validate(with_variant(RunSpec{}, file), caps))
         if (p.field == "variant") problems += p.message + "\n";
@@ -53,8 +56,9 @@ QString module_refusal(const QString& path, const std::vector<PanelModule>& adde
         if (m.path == absolute && !m.missing())  // a missing one is replaced: its file is back
             return QObject::tr("module '%1' is already among the variants, as '%2'").arg(absolute, m.name);
         if (m.path != absolute && m.name == name)
-            return QObject::tr("module '%1' would be named '%2', as '%3' already is (a variant is named by its file's stem): "
-                               "rename one of the files")
+            return QObject::tr(
+                       "module '%1' would be named '%2', as '%3' already is (a variant is named by its file's stem): "
+                       "rename one of the files")
                 .arg(absolute, name, m.path);
     }
     return {};
@@ -76,7 +80,8 @@ QString module_tooltip(const PanelModule& m) {
 
 QString environment_modules_text(const Environment& e) {
     QStringList lines;
-    for (const ModuleIdentity& m : e.modules) lines << QObject::tr("module %1").arg(QString::fromStdString(describe_module(m)));
+    for (const ModuleIdentity& m : e.modules)
+        lines << QObject::tr("module %1").arg(QString::fromStdString(describe_module(m)));
     return lines.join(QLatin1Char('\n'));
 }
 

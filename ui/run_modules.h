@@ -37,7 +37,8 @@ QString module_label(const PanelModule& m);    // "mine", or "mine (missing)"
 QString module_tooltip(const PanelModule& m);  // name and format, path, size and sha256, exporter
 
 // The user's modules a result ran, one line each ("module mine: /path/mine.pt (torchscript, 1.9 KiB,
-// sha256 ..., exported by torch 1.13.0)", describe_module), for the tooltips and hovers that say where a result ran; empty when it ran none.
+// sha256 ..., exported by torch 1.13.0)", describe_module), for the tooltips and hovers that say where a result ran;
+// empty when it ran none.
 QString environment_modules_text(const Environment& e);
 
 // The modules added in earlier sessions (QSettings "modules/recent"), newest first, at most 10.

@@ -80,16 +80,21 @@ void RunPanel::createSpecWidgets() {
     variant_->setObjectName(QStringLiteral("variant"));
     for (int i = 0; i < variant_->count(); ++i)
         variant_->setItemData(i, QString::fromStdString(variant_catalog()[size_t(i)].description), Qt::ToolTipRole);
-    dtype_ = combo({QStringLiteral("float32"), QStringLiteral("float64"), QStringLiteral("float16"), QStringLiteral("bfloat16")},
-                   QStringLiteral("float32"));
+    dtype_ = combo(
+        {QStringLiteral("float32"), QStringLiteral("float64"), QStringLiteral("float16"), QStringLiteral("bfloat16")},
+        QStringLiteral("float32"));
     QStringList devices{QStringLiteral("cpu")};
     for (int i = 0; i < caps_.cuda_device_count; ++i) devices << QStringLiteral("cuda:%1").arg(i);
     device_ = combo(devices, QStringLiteral("cpu"));
     mode_ = combo({QStringLiteral("train"), QStringLiteral("forward")}, QStringLiteral("train"));
     mode_->setToolTip(tr("train = forward + out.square().mean().backward()"));
-    mask_ = combo({QStringLiteral("none"), QStringLiteral("causal"), QStringLiteral("padding"), QStringLiteral("window")}, QStringLiteral("none"));
-    mask_->setToolTip(tr("causal: top-left as PyTorch's is_causal; padding: per-batch key lengths; window: causal within the last W keys "
-                         "(a sliding window, as Mistral's)"));
+    mask_ =
+        combo({QStringLiteral("none"), QStringLiteral("causal"), QStringLiteral("padding"), QStringLiteral("window")},
+              QStringLiteral("none"));
+    mask_->setToolTip(
+        tr("causal: top-left as PyTorch's is_causal; padding: per-batch key lengths; window: causal within the last W "
+           "keys "
+           "(a sliding window, as Mistral's)"));
     sdpa_backend_ = combo({QStringLiteral("auto"), QStringLiteral("math"), QStringLiteral("flash"),
                            QStringLiteral("efficient"), QStringLiteral("cudnn")},
                           QStringLiteral("auto"));
@@ -184,7 +189,8 @@ QGroupBox* RunPanel::buildSweepBox() {
     sweep_dtypes_ = new QLineEdit;
     sweep_dtypes_->setPlaceholderText(tr("the spec's dtype, or e.g. float32,bfloat16"));
     sform->addRow(tr("Dtypes"), sweep_dtypes_);
-    sweep_budget_ms_ = spin(0, 600000, 1000, tr("Timed samples per point run at least this long (ms), after 5 samples"));
+    sweep_budget_ms_ =
+        spin(0, 600000, 1000, tr("Timed samples per point run at least this long (ms), after 5 samples"));
     sweep_budget_ms_->setSuffix(tr(" ms"));
     sform->addRow(tr("Budget per point"), sweep_budget_ms_);
     sweep_problems_ = new QLabel;
@@ -192,8 +198,9 @@ QGroupBox* RunPanel::buildSweepBox() {
     sweep_problems_->setStyleSheet(QStringLiteral("color: #b00020"));
     sform->addRow(sweep_problems_);
     run_sweep_ = new QPushButton(tr("Run sweep"));
-    run_sweep_->setToolTip(tr("Benchmark every N x variant x dtype with the profiler off; points appear in the chart as "
-                              "they finish; Cancel stops between samples"));
+    run_sweep_->setToolTip(
+        tr("Benchmark every N x variant x dtype with the profiler off; points appear in the chart as "
+           "they finish; Cancel stops between samples"));
     sform->addRow(run_sweep_);
     return sweep_box;
 }
@@ -208,8 +215,10 @@ void RunPanel::connectWidgets() {
         if (kv_heads_->property("follows").toBool()) kv_heads_->setValue(v);
     });
     kv_heads_->setProperty("follows", true);
-    connect(kv_heads_, &QSpinBox::valueChanged, this, [this](int v) { kv_heads_->setProperty("follows", v == heads_->value()); });
-    for (auto* s : {batch_, heads_, kv_heads_, seq_q_, seq_k_, head_dim_, threads_, block_, window_, wait_, warmup_, active_, repeat_})
+    connect(kv_heads_, &QSpinBox::valueChanged, this,
+            [this](int v) { kv_heads_->setProperty("follows", v == heads_->value()); });
+    for (auto* s : {batch_, heads_, kv_heads_, seq_q_, seq_k_, head_dim_, threads_, block_, window_, wait_, warmup_,
+                    active_, repeat_})
         connect(s, &QSpinBox::valueChanged, this, &RunPanel::revalidate);
     for (auto* c : {variant_, dtype_, device_, mode_, mask_, layout_, sdpa_backend_})
         connect(c, &QComboBox::currentTextChanged, this, &RunPanel::revalidate);
@@ -250,7 +259,8 @@ RunSpec RunPanel::spec() const {
     s.block_size = block_->value();
     s.key_lengths = parse_list(key_lengths_->text());
     s.window = s.mask == MaskKind::Window ? window_->value() : 0;
-    if (s.variant == "sdpa") s.sdpa_backend = parse_sdpa_backend(sdpa_backend_->currentText().toStdString()).value_or(SdpaBackend::Auto);
+    if (s.variant == "sdpa")
+        s.sdpa_backend = parse_sdpa_backend(sdpa_backend_->currentText().toStdString()).value_or(SdpaBackend::Auto);
     if (const QString module = variant_->currentData(kModulePathRole).toString(); !module.isEmpty()) {
         s = with_variant(s, module.toStdString());  // variant: the file's stem; module: its path
         if (s.module == module_inputs_for_) s.module_inputs = module_inputs_;
@@ -311,7 +321,8 @@ SweepPlan RunPanel::sweepPlan() const {
     plan.seq_lengths = parse_list(sweep_seq_->text());
     for (auto* box : sweep_variants_) {
         const QString module = box->property(kModulePathProperty).toString();
-        if (box->isChecked()) plan.variants.push_back(module.isEmpty() ? box->text().toStdString() : module.toStdString());
+        if (box->isChecked())
+            plan.variants.push_back(module.isEmpty() ? box->text().toStdString() : module.toStdString());
     }
     for (const auto& part : sweep_dtypes_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (auto d = parse_dtype(part.trimmed().toStdString())) plan.dtypes.push_back(*d);
@@ -329,10 +340,12 @@ QString RunPanel::sweepProblemsText() const {
     text += moduleSweepProblems(plan).toStdString();
     for (const auto& part : sweep_dtypes_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (!parse_dtype(part.trimmed().toStdString()))
-            text += "dtypes: '" + part.trimmed().toStdString() + "' is not one of float32, float64, float16, bfloat16\n";
+            text +=
+                "dtypes: '" + part.trimmed().toStdString() + "' is not one of float32, float64, float16, bfloat16\n";
     // The base spec's own problems, except those a sweep replaces (lengths, variant).
     for (const auto& p : validate(plan.base, caps_))
-        if (p.field != "seq_q" && p.field != "seq_k" && p.field != "memory" && (p.field != "variant" || plan.variants.empty()))
+        if (p.field != "seq_q" && p.field != "seq_k" && p.field != "memory" &&
+            (p.field != "variant" || plan.variants.empty()))
             text += p.field + ": " + p.message + "\n";
     return QString::fromStdString(text).trimmed();
 }

@@ -44,7 +44,7 @@ public:
     // The user's modules among the variants, in the order added (a workspace keeps them).
     const std::vector<PanelModule>& modules() const { return modules_; }
     QStringList modulePaths() const;
-    void setModules(const QStringList& paths);  // replaces them; a file that vanished stays, shown as missing
+    void setModules(const QStringList& paths);         // replaces them; a file that vanished stays, shown as missing
     QString moduleRefusal(const QString& path) const;  // empty when addModule(path) takes it
     QToolButton* addModuleButton() const { return add_module_; }
     QToolButton* removeModuleButton() const { return remove_module_; }
@@ -70,7 +70,7 @@ private:
     QGroupBox* buildProfilerBox();
     QGroupBox* buildSweepBox();
     void connectWidgets();
-    QWidget* buildModuleRow();  // run_panel_modules.cpp
+    QWidget* buildModuleRow();         // run_panel_modules.cpp
     void insertModule(PanelModule m);  // combo item and sweep box, no checks
     void layoutSweepVariants();
     void rebuildModuleMenu();

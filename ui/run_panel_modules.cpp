@@ -35,10 +35,11 @@ QWidget* RunPanel::buildModuleRow() {
     add_module_->setObjectName(QStringLiteral("addModule"));
     add_module_->setText(tr("Add module..."));
     add_module_->setPopupMode(QToolButton::MenuButtonPopup);
-    add_module_->setToolTip(tr("Your own attention as a variant: a TorchScript module (.pt) or an AOTInductor package (.pt2, "
-                               "LibTorch 2.x) taking q, k, v [B, H, N, D] and returning the output, as "
-                               "scripts/export_attention.py writes them. It is named by its file's stem in tables and "
-                               "charts. The arrow offers the modules added before."));
+    add_module_->setToolTip(
+        tr("Your own attention as a variant: a TorchScript module (.pt) or an AOTInductor package (.pt2, "
+           "LibTorch 2.x) taking q, k, v [B, H, N, D] and returning the output, as "
+           "scripts/export_attention.py writes them. It is named by its file's stem in tables and "
+           "charts. The arrow offers the modules added before."));
     add_module_->setMenu(new QMenu(add_module_));
     add_module_->menu()->setToolTipsVisible(true);
     connect(add_module_->menu(), &QMenu::aboutToShow, this, &RunPanel::rebuildModuleMenu);
@@ -66,8 +67,10 @@ void RunPanel::rebuildModuleMenu() {
         const bool added = variant_->findData(path, kModulePathRole) >= 0;
         const bool exists = file.isFile();
         QString text = QStringLiteral("%1  (%2)").arg(file.fileName(), file.absolutePath());
-        if (!exists) text += tr(" - missing");
-        else if (added) text += tr(" - added");
+        if (!exists)
+            text += tr(" - missing");
+        else if (added)
+            text += tr(" - added");
         QAction* action = menu->addAction(text, this, [this, path] { addModule(path); });
         action->setEnabled(exists && !added);
         action->setToolTip(exists ? path : tr("%1 is no longer there").arg(path));
@@ -77,7 +80,8 @@ void RunPanel::rebuildModuleMenu() {
     if (modules_.empty()) return;
     menu->addSection(tr("Added"));
     for (const PanelModule& m : modules_) {
-        QAction* action = menu->addAction(tr("Remove %1").arg(m.name), this, [this, path = m.path] { removeModule(path); });
+        QAction* action =
+            menu->addAction(tr("Remove %1").arg(m.name), this, [this, path = m.path] { removeModule(path); });
         action->setToolTip(module_tooltip(m));
     }
 }
@@ -85,8 +89,9 @@ void RunPanel::rebuildModuleMenu() {
 void RunPanel::updateModuleButtons() {
     const QString path = variant_->currentData(kModulePathRole).toString();
     remove_module_->setEnabled(!path.isEmpty());
-    remove_module_->setToolTip(path.isEmpty() ? tr("Select a module in Variant to remove it from the variants")
-                                              : tr("Remove %1 from the variants (the file stays where it is)").arg(path));
+    remove_module_->setToolTip(path.isEmpty()
+                                   ? tr("Select a module in Variant to remove it from the variants")
+                                   : tr("Remove %1 from the variants (the file stays where it is)").arg(path));
 }
 
 void RunPanel::layoutSweepVariants() {
@@ -143,7 +148,8 @@ bool RunPanel::addModule(const QString& path) {
 }
 
 void RunPanel::removeModule(const QString& path) {
-    const auto it = std::find_if(modules_.begin(), modules_.end(), [&](const PanelModule& m) { return m.path == path; });
+    const auto it =
+        std::find_if(modules_.begin(), modules_.end(), [&](const PanelModule& m) { return m.path == path; });
     if (it == modules_.end()) return;
     const int index = variant_->findData(path, kModulePathRole);
     if (index == variant_->currentIndex()) variant_->setCurrentIndex(0);
@@ -175,8 +181,9 @@ void RunPanel::setModules(const QStringList& paths) {
 
 void RunPanel::chooseModule() {
     QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Add an attention module"), settings.value(kDirKey).toString(),
-                                                      tr("Attention modules (*.pt *.pt2);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Add an attention module"), settings.value(kDirKey).toString(),
+                                     tr("Attention modules (*.pt *.pt2);;All files (*)"));
     if (path.isEmpty()) return;
     settings.setValue(kDirKey, QFileInfo(path).absolutePath());
     addModule(path);

@@ -39,7 +39,8 @@ protected:
         if (event->type() == QEvent::ChildAdded) {
             QObject* child = static_cast<QChildEvent*>(event)->child();
             if (child->isWidgetType()) watch(child);
-        } else if (event->type() == QEvent::Wheel && takes_wheel(watched) && !static_cast<QWidget*>(watched)->hasFocus()) {
+        } else if (event->type() == QEvent::Wheel && takes_wheel(watched) &&
+                   !static_cast<QWidget*>(watched)->hasFocus()) {
             // Not delivered here: to the scroll area holding it (QApplication does not hand a
             // synthesised wheel event up to the parents), else ignored for the parents to take.
             for (QWidget* p = static_cast<QWidget*>(watched)->parentWidget(); p; p = p->parentWidget())

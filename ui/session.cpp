@@ -16,7 +16,8 @@ namespace {
 // "manual+sdpa float32 1x2xNx16 train, N 16-64, 17:05:12": what a sweep run here measures, and when it started.
 QString liveLabel(const SweepPlan& plan) {
     std::string variants;
-    for (const std::string& v : plan.variants) variants += (variants.empty() ? "" : "+") + (is_module_path(v) ? module_stem(v) : v);
+    for (const std::string& v : plan.variants)
+        variants += (variants.empty() ? "" : "+") + (is_module_path(v) ? module_stem(v) : v);
     RunSpec named = plan.base;  // a module's path is named by its stem: "sdpa+mine"
     named.variant = variants.empty() ? plan.base.variant : variants;
     QString text = QString::fromStdString(series_name(named));
@@ -63,8 +64,12 @@ void Session::changeShown() {
     auto still_shown = [this, result = run.result] { return shown().result == result; };
     std::vector<std::function<void()>> steps;
     for (const View& v : views_)
-        steps.push_back([=] { if (v.alive && still_shown()) v.view->showRun(run, large); });
-    steps.push_back([=, this] { if (still_shown()) emit viewsShown(); });
+        steps.push_back([=] {
+            if (v.alive && still_shown()) v.view->showRun(run, large);
+        });
+    steps.push_back([=, this] {
+        if (still_shown()) emit viewsShown();
+    });
     if (!large) {
         run_steps(this, false, std::move(steps));
         return;
@@ -129,7 +134,8 @@ void Session::startLiveSweep(const SweepPlan& plan) {
     live_sweep_.plan = plan;
     live_sweep_.planned_points = int(expand(plan).size());
     live_index_ = int(sweeps_.size());
-    sweeps_.push_back(labelled_sweep(liveLabel(plan), std::make_shared<const SweepResult>(live_sweep_), true, nextTag()));
+    sweeps_.push_back(
+        labelled_sweep(liveLabel(plan), std::make_shared<const SweepResult>(live_sweep_), true, nextTag()));
     emit sweepsChanged();
 }
 
@@ -144,7 +150,8 @@ void Session::finishLiveSweep(SweepResult result) {
 }
 
 void Session::setLive() {
-    if (live_index_ < 0) return;  // its entry was removed while it ran: the result stays in liveSweep() (File > Save sweep)
+    if (live_index_ < 0)
+        return;  // its entry was removed while it ran: the result stays in liveSweep() (File > Save sweep)
     LabelledSweep& live = sweeps_[size_t(live_index_)];
     live = labelled_sweep(live.label, std::make_shared<const SweepResult>(live_sweep_), live.shown, live.tag);
     emit sweepsChanged();
@@ -162,10 +169,12 @@ void Session::setCheck(std::shared_ptr<const CheckReport> check) {
 
 void Session::restore(const Workspace& w, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses) {
     runs_.clear();
-    for (size_t i = 0; i < w.runs.size(); ++i) runs_.push_back({QString::fromStdString(w.runs[i].label), w.runs[i].result, analyses[i]});
+    for (size_t i = 0; i < w.runs.size(); ++i)
+        runs_.push_back({QString::fromStdString(w.runs[i].label), w.runs[i].result, analyses[i]});
     sweeps_.clear();
     for (const auto& s : w.sweeps)
-        sweeps_.push_back(labelled_sweep(QString::fromStdString(s.label), std::make_shared<const SweepResult>(s.sweep), s.shown, nextTag()));
+        sweeps_.push_back(labelled_sweep(QString::fromStdString(s.label), std::make_shared<const SweepResult>(s.sweep),
+                                         s.shown, nextTag()));
     live_sweep_ = SweepResult{};
     live_index_ = -1;
     bench_ = w.bench;
@@ -177,7 +186,8 @@ void Session::restore(const Workspace& w, const std::vector<std::shared_ptr<cons
     changeShown();
 }
 
-std::shared_ptr<const Workspace> Session::toWorkspace(const RunSpec& panel_spec, std::vector<std::string> panel_modules) const {
+std::shared_ptr<const Workspace> Session::toWorkspace(const RunSpec& panel_spec,
+                                                      std::vector<std::string> panel_modules) const {
     auto w = std::make_shared<Workspace>();
     w->panel_spec = panel_spec;
     w->panel_modules = std::move(panel_modules);

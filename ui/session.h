@@ -30,7 +30,7 @@ public:
     const NamedRun& shown() const { return shown_ >= 0 ? runs_[size_t(shown_)] : none_; }
     // Every sweep of the session, in the order added (opened, run here, restored), shown or not.
     const std::vector<LabelledSweep>& sweeps() const { return sweeps_; }
-    std::vector<LabelledSweep> shownSweeps() const;  // the ones on the chart
+    std::vector<LabelledSweep> shownSweeps() const;               // the ones on the chart
     const SweepResult& liveSweep() const { return live_sweep_; }  // the sweep running or last run here
     const std::shared_ptr<const BenchResult>& bench() const { return bench_; }
     const std::shared_ptr<const CheckReport>& check() const { return check_; }
@@ -47,13 +47,15 @@ public:
     // turn for a large trace so the window answers in between, and none once another run is on screen;
     // viewsShown after the last. A view destroyed before the session is dropped.
     template <typename View>
-    void addView(View* view) { views_.push_back({QPointer<QObject>(view), view}); }
+    void addView(View* view) {
+        views_.push_back({QPointer<QObject>(view), view});
+    }
 
-    void addRun(NamedRun run, bool show = true);  // runsChanged, then shownChanged when shown
-    void clearShown();                            // shownChanged
+    void addRun(NamedRun run, bool show = true);             // runsChanged, then shownChanged when shown
+    void clearShown();                                       // shownChanged
     void addSweep(SweepResult sweep, const QString& label);  // sweepsChanged
-    void setSweepShown(int index, bool shown);              // sweepsChanged
-    void removeSweeps(std::vector<int> indices);            // sweepsChanged; nothing else is touched
+    void setSweepShown(int index, bool shown);               // sweepsChanged
+    void removeSweeps(std::vector<int> indices);             // sweepsChanged; nothing else is touched
     void clearSweeps();
     // A sweep starts in this window: a new entry of the list (named by its spec and the time it started),
     // shown with those already shown, that grows point by point until finishLiveSweep puts the engine's
@@ -66,7 +68,8 @@ public:
     // Replaces everything with a workspace's contents (analyses: one per run, in order); every signal.
     void restore(const Workspace& workspace, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses);
     // The saved form; panel_spec and panel_modules are the run panel's, which the session does not hold.
-    std::shared_ptr<const Workspace> toWorkspace(const RunSpec& panel_spec, std::vector<std::string> panel_modules = {}) const;
+    std::shared_ptr<const Workspace> toWorkspace(const RunSpec& panel_spec,
+                                                 std::vector<std::string> panel_modules = {}) const;
 
 signals:
     void runsChanged();

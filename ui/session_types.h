@@ -29,7 +29,8 @@ struct LabelledSweep {
 
 // A sweep with its analysis, kept beside it as a run's RunAnalysis is: the chart, the findings and the
 // files read this one value.
-inline LabelledSweep labelled_sweep(QString label, std::shared_ptr<const SweepResult> sweep, bool shown = true, QString tag = {}) {
+inline LabelledSweep labelled_sweep(QString label, std::shared_ptr<const SweepResult> sweep, bool shown = true,
+                                    QString tag = {}) {
     auto analysis = std::make_shared<const SweepAnalysis>(analyze_sweep(*sweep));
     return {std::move(label), std::move(sweep), shown, std::move(tag), std::move(analysis)};
 }

@@ -17,18 +17,20 @@
 namespace awb::ui {
 
 SnapshotDiffModel::SnapshotDiffModel(QObject* parent)
-    : RowTableModel({{"In", "both: blocks allocated under this frame in A and B; new in B; gone in B (only in A)", true},
-                     {"A at peak", "Bytes of A's blocks alive at its peak allocated under this frame"},
-                     {"B at peak", "The same in B"},
-                     {"Change at peak", "B minus A at the peak: what B holds more (+) or less (-) there"},
-                     {"A blocks", "A's blocks at its peak under this frame"},
-                     {"B blocks", "B's blocks at its peak under this frame"},
-                     {"A allocs", "Allocations in A's trace under this frame"},
-                     {"B allocs", "Allocations in B's trace under this frame"},
-                     {"A allocated", "Bytes of those allocations in A"},
-                     {"B allocated", "Bytes of those allocations in B"},
-                     {"Allocated by", "The frame that allocated the blocks (the model's line), by its text: the same in both runs", true}},
-                    Frame, parent) {}
+    : RowTableModel(
+          {{"In", "both: blocks allocated under this frame in A and B; new in B; gone in B (only in A)", true},
+           {"A at peak", "Bytes of A's blocks alive at its peak allocated under this frame"},
+           {"B at peak", "The same in B"},
+           {"Change at peak", "B minus A at the peak: what B holds more (+) or less (-) there"},
+           {"A blocks", "A's blocks at its peak under this frame"},
+           {"B blocks", "B's blocks at its peak under this frame"},
+           {"A allocs", "Allocations in A's trace under this frame"},
+           {"B allocs", "Allocations in B's trace under this frame"},
+           {"A allocated", "Bytes of those allocations in A"},
+           {"B allocated", "Bytes of those allocations in B"},
+           {"Allocated by",
+            "The frame that allocated the blocks (the model's line), by its text: the same in both runs", true}},
+          Frame, parent) {}
 
 QString SnapshotDiffModel::text(int r, int c) const {
     const SnapshotDiffRow& d = row(r);
@@ -73,12 +75,16 @@ QVariant SnapshotDiffModel::more(int r, int c, int role) const {
 }
 
 SnapshotDiffPanel::SnapshotDiffPanel(QWidget* parent)
-    : QWidget(parent), status_(new LinesLabel), swap_(new QPushButton(tr("Swap A and B"))), model_(new SnapshotDiffModel(this)),
+    : QWidget(parent),
+      status_(new LinesLabel),
+      swap_(new QPushButton(tr("Swap A and B"))),
+      model_(new SnapshotDiffModel(this)),
       view_(sorted_table(model_, SnapshotDiffModel::PeakDelta, Qt::DescendingOrder, this)) {
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     swap_->setToolTip(tr("Compare the other way round: B becomes the baseline"));
     swap_->setEnabled(false);
-    connect(swap_, &QPushButton::clicked, this, [this] { setSnapshots(b_, b_name_, a_, a_name_, b_replayed_, a_replayed_); });
+    connect(swap_, &QPushButton::clicked, this,
+            [this] { setSnapshots(b_, b_name_, a_, a_name_, b_replayed_, a_replayed_); });
     auto* top = new QHBoxLayout;
     top->addWidget(status_, 1);
     top->addWidget(swap_);
@@ -91,8 +97,9 @@ SnapshotDiffPanel::SnapshotDiffPanel(QWidget* parent)
 
 QLabel* SnapshotDiffPanel::status() const { return status_; }
 
-void SnapshotDiffPanel::setSnapshots(std::shared_ptr<const MemorySnapshot> a, const QString& a_name, std::shared_ptr<const MemorySnapshot> b,
-                                     const QString& b_name, std::shared_ptr<const SnapshotTimeline> a_replayed,
+void SnapshotDiffPanel::setSnapshots(std::shared_ptr<const MemorySnapshot> a, const QString& a_name,
+                                     std::shared_ptr<const MemorySnapshot> b, const QString& b_name,
+                                     std::shared_ptr<const SnapshotTimeline> a_replayed,
                                      std::shared_ptr<const SnapshotTimeline> b_replayed) {
     a_ = std::move(a);
     b_ = std::move(b);
@@ -123,7 +130,8 @@ void SnapshotDiffPanel::compare() {
             const auto replayed = [](const MemorySnapshot& s, const std::shared_ptr<const SnapshotTimeline>& given) {
                 return given ? given : std::make_shared<const SnapshotTimeline>(analyze_snapshot(s));
             };
-            return std::make_shared<const SnapshotDiff>(diff_snapshots(*a, *replayed(*a, a_replayed), *b, *replayed(*b, b_replayed)));
+            return std::make_shared<const SnapshotDiff>(
+                diff_snapshots(*a, *replayed(*a, a_replayed), *b, *replayed(*b, b_replayed)));
         },
         [this, generation](std::shared_ptr<const SnapshotDiff> diff) {
             if (generation != generation_) return;
@@ -140,20 +148,24 @@ void SnapshotDiffPanel::display() {
             if (!d || dev.device == device_) d = &dev;
     if (!d) {
         model_->setRows({});
-        status_->setLines(!a_ || !b_ ? tr("Open a second snapshot (File > Open) to compare it with this one: the one open before is A, "
-                                          "the new one B (manual attention, then SDPA: which allocations appear and disappear)")
-                                     : tr("A %1 and B %2: neither has a device with a trace or segments").arg(a_name_, b_name_));
+        status_->setLines(
+            !a_ || !b_
+                ? tr("Open a second snapshot (File > Open) to compare it with this one: the one open before is A, "
+                     "the new one B (manual attention, then SDPA: which allocations appear and disappear)")
+                : tr("A %1 and B %2: neither has a device with a trace or segments").arg(a_name_, b_name_));
         emit updated();
         return;
     }
-    status_->setLines(tr("A: %1, B: %2 (%3): peak allocated A %4, B %5 (%6); peak reserved A %7, B %8; trace events A %9, B %10")
-                          .arg(a_name_, b_name_)
-                          .arg(QString::fromStdString(a_->device_name(d->device)))
-                          .arg(format_bytes(d->peak_a), format_bytes(d->peak_b), QString::fromStdString(awb::format_signed_bytes(d->peak_b - d->peak_a)),
-                               QString::fromStdString(reserved_text(d->reserved_recorded_a, d->peak_reserved_a)),
-                               QString::fromStdString(reserved_text(d->reserved_recorded_b, d->peak_reserved_b)))
-                          .arg(d->events_a)
-                          .arg(d->events_b));
+    status_->setLines(
+        tr("A: %1, B: %2 (%3): peak allocated A %4, B %5 (%6); peak reserved A %7, B %8; trace events A %9, B %10")
+            .arg(a_name_, b_name_)
+            .arg(QString::fromStdString(a_->device_name(d->device)))
+            .arg(format_bytes(d->peak_a), format_bytes(d->peak_b),
+                 QString::fromStdString(awb::format_signed_bytes(d->peak_b - d->peak_a)),
+                 QString::fromStdString(reserved_text(d->reserved_recorded_a, d->peak_reserved_a)),
+                 QString::fromStdString(reserved_text(d->reserved_recorded_b, d->peak_reserved_b)))
+            .arg(d->events_a)
+            .arg(d->events_b));
     model_->setRows(d->rows);
     fit_columns(view_, SnapshotDiffModel::Frame);
     emit updated();

@@ -24,7 +24,20 @@ class LinesLabel;
 class SnapshotDiffModel : public RowTableModel<SnapshotDiffRow> {
     Q_OBJECT
 public:
-    enum Column { Status, PeakA, PeakB, PeakDelta, BlocksA, BlocksB, AllocsA, AllocsB, AllocBytesA, AllocBytesB, Frame, ColumnCount };
+    enum Column {
+        Status,
+        PeakA,
+        PeakB,
+        PeakDelta,
+        BlocksA,
+        BlocksB,
+        AllocsA,
+        AllocsB,
+        AllocBytesA,
+        AllocBytesB,
+        Frame,
+        ColumnCount
+    };
     explicit SnapshotDiffModel(QObject* parent = nullptr);
 
 protected:
@@ -40,8 +53,9 @@ public:
     // A: the snapshot opened before (null: none yet), B: the one on screen. Compared off the GUI thread
     // when large; each replayed there unless its replay without a filter is given (A_REPLAYED, B_REPLAYED:
     // made beside its reading).
-    void setSnapshots(std::shared_ptr<const MemorySnapshot> a, const QString& a_name, std::shared_ptr<const MemorySnapshot> b,
-                      const QString& b_name, std::shared_ptr<const SnapshotTimeline> a_replayed = nullptr,
+    void setSnapshots(std::shared_ptr<const MemorySnapshot> a, const QString& a_name,
+                      std::shared_ptr<const MemorySnapshot> b, const QString& b_name,
+                      std::shared_ptr<const SnapshotTimeline> a_replayed = nullptr,
                       std::shared_ptr<const SnapshotTimeline> b_replayed = nullptr);
     void showDevice(int device);  // the device whose rows are listed
     QTableView* table() const { return view_; }

@@ -20,14 +20,19 @@ QVariant swatch(const QColor& colour) {
 }  // namespace
 
 SnapshotBlockModel::SnapshotBlockModel(QObject* parent)
-    : SnapshotShareModel({{"Size", "The block's bytes (the caching allocator's rounded size)"},
-                     {"% of peak", "Its share of the allocated bytes at the peak"},
-                     {"Address", "Where the block starts", true},
-                     {"Allocated", "The trace event that allocated it; 'before recording' for a block alive when recording began "
-                                   "(reconstructed from the final state and the frees)", false, true},
-                     {"Allocated by", "The innermost frame of its stack in the model's Python code (outside torch); its colour in the chart", true},
-                     {"Stack", "Its stack, innermost first (hover for the whole)", true}},
-                    AllocatedBy, parent) {}
+    : SnapshotShareModel(
+          {{"Size", "The block's bytes (the caching allocator's rounded size)"},
+           {"% of peak", "Its share of the allocated bytes at the peak"},
+           {"Address", "Where the block starts", true},
+           {"Allocated",
+            "The trace event that allocated it; 'before recording' for a block alive when recording began "
+            "(reconstructed from the final state and the frees)",
+            false, true},
+           {"Allocated by",
+            "The innermost frame of its stack in the model's Python code (outside torch); its colour in the chart",
+            true},
+           {"Stack", "Its stack, innermost first (hover for the whole)", true}},
+          AllocatedBy, parent) {}
 
 QString SnapshotBlockModel::text(int r, int c) const {
     const LiveBlock& b = row(r);
@@ -55,12 +60,17 @@ QVariant SnapshotBlockModel::more(int r, int c, int role) const {
 }
 
 SnapshotFrameModel::SnapshotFrameModel(QObject* parent)
-    : SnapshotShareModel({{"Bytes", "Bytes at the peak of the blocks with this frame anywhere in their stack (a block counts for every "
-                               "frame of its stack, so the rows add up to more than the peak)"},
-                     {"% of peak", "Those bytes over the allocated bytes at the peak"},
-                     {"Blocks", "Blocks at the peak under this frame"},
-                     {"Frame", "The frame (function, file and line); a swatch where it is the frame that allocated blocks drawn in the chart", true}},
-                    Frame, parent) {}
+    : SnapshotShareModel(
+          {{"Bytes",
+            "Bytes at the peak of the blocks with this frame anywhere in their stack (a block counts for every "
+            "frame of its stack, so the rows add up to more than the peak)"},
+           {"% of peak", "Those bytes over the allocated bytes at the peak"},
+           {"Blocks", "Blocks at the peak under this frame"},
+           {"Frame",
+            "The frame (function, file and line); a swatch where it is the frame that allocated blocks drawn in the "
+            "chart",
+            true}},
+          Frame, parent) {}
 
 QString SnapshotFrameModel::text(int r, int c) const {
     const FrameBytes& f = row(r);
@@ -88,16 +98,20 @@ QVariant SnapshotFrameModel::more(int r, int c, int role) const {
 }
 
 SegmentModel::SegmentModel(QObject* parent)
-    : RowTableModel({{"Address", "Where the segment (one cudaMalloc, or an expandable segment's mapping) starts", true},
-                     {"Size", "The segment's bytes: reserved from the device"},
-                     {"Allocated", "Bytes of its active blocks"},
-                     {"Free", "Reserved but not allocated: its inactive blocks (fragmentation when no request fits them)"},
-                     {"Largest free", "Its largest inactive block: the largest request it can serve without a new segment"},
-                     {"Blocks", "Active blocks / all blocks"},
-                     {"Stream", "The CUDA stream the segment serves"},
-                     {"Type", "The pool: large (blocks > 1 MiB) or small", true},
-                     {"Map", "The segment from its start: active blocks in the colour of the frame that allocated them, free space empty", true}},
-                    Address, parent) {}
+    : RowTableModel(
+          {{"Address", "Where the segment (one cudaMalloc, or an expandable segment's mapping) starts", true},
+           {"Size", "The segment's bytes: reserved from the device"},
+           {"Allocated", "Bytes of its active blocks"},
+           {"Free", "Reserved but not allocated: its inactive blocks (fragmentation when no request fits them)"},
+           {"Largest free", "Its largest inactive block: the largest request it can serve without a new segment"},
+           {"Blocks", "Active blocks / all blocks"},
+           {"Stream", "The CUDA stream the segment serves"},
+           {"Type", "The pool: large (blocks > 1 MiB) or small", true},
+           {"Map",
+            "The segment from its start: active blocks in the colour of the frame that allocated them, free space "
+            "empty",
+            true}},
+          Address, parent) {}
 
 void SegmentModel::setSegments(std::shared_ptr<const SnapshotShown> shown, int device) {
     shown_ = std::move(shown);
@@ -128,7 +142,9 @@ QString SegmentModel::text(int r, int c) const {
         case LargestFree: return format_bytes(s.largest_free);
         case Blocks: return QStringLiteral("%1 / %2").arg(s.active_blocks).arg(s.segment->blocks.size());
         case Stream: return QString::number(s.segment->stream);
-        case Type: return s.segment->segment_type.empty() ? QStringLiteral("-") : QString::fromStdString(s.segment->segment_type);
+        case Type:
+            return s.segment->segment_type.empty() ? QStringLiteral("-")
+                                                   : QString::fromStdString(s.segment->segment_type);
         default: return {};
     }
 }
@@ -138,7 +154,8 @@ double SegmentModel::value(int r, int c) const {
     switch (c) {
         case Size: return double(s.segment->total_size);
         case Allocated: return double(s.allocated);
-        case Free: case Map: return double(s.segment->total_size - s.allocated);
+        case Free:
+        case Map: return double(s.segment->total_size - s.allocated);
         case LargestFree: return double(s.largest_free);
         case Blocks: return double(s.active_blocks);
         default: return double(s.segment->stream);

@@ -16,13 +16,16 @@
 namespace awb::ui {
 
 OpMemoryModel::OpMemoryModel(QObject* parent)
-    : RowTableModel({{"At peak", "Bytes of the blocks it allocated that were alive at their device's peak: what it holds there"},
-                     {"Blocks at peak", "How many of its blocks were alive at the peak"},
-                     {"Allocated", "Bytes of every block it allocated while the snapshot recorded"},
-                     {"Allocations", "Blocks it allocated (not those of an operator under it)"},
-                     {"Operator", "The operator running when the blocks were allocated: the shortest one running during the allocation's "
-                                  "microsecond, on any thread; click for its blocks (its children's included)", true}},
-                    Operator, parent) {}
+    : RowTableModel(
+          {{"At peak", "Bytes of the blocks it allocated that were alive at their device's peak: what it holds there"},
+           {"Blocks at peak", "How many of its blocks were alive at the peak"},
+           {"Allocated", "Bytes of every block it allocated while the snapshot recorded"},
+           {"Allocations", "Blocks it allocated (not those of an operator under it)"},
+           {"Operator",
+            "The operator running when the blocks were allocated: the shortest one running during the allocation's "
+            "microsecond, on any thread; click for its blocks (its children's included)",
+            true}},
+          Operator, parent) {}
 
 QString OpMemoryModel::text(int r, int c) const {
     const OpMemoryRow& o = row(r);
@@ -51,7 +54,8 @@ OpBlockModel::OpBlockModel(QObject* parent)
                      {"Size", "The block's bytes"},
                      {"At peak", "Alive at its device's peak"},
                      {"Made by", "The operator running then: the chosen one or one under it", true},
-                     {"Allocated by", "The innermost frame of its stack in the model's Python code; its colour in the chart", true},
+                     {"Allocated by",
+                      "The innermost frame of its stack in the model's Python code; its colour in the chart", true},
                      {"Stack", "Its stack, innermost first (hover for the whole)", true}},
                     MadeBy, parent) {}
 
@@ -69,7 +73,10 @@ QString OpBlockModel::text(int r, int c) const {
     const OpAllocation& a = row(r);
     const SnapshotEvent& e = event(r);
     switch (c) {
-        case Allocated: return tr("%1: event %2").arg(QString::fromStdString(shown_->shown->snapshot->device_name(a.device))).arg(a.event);
+        case Allocated:
+            return tr("%1: event %2")
+                .arg(QString::fromStdString(shown_->shown->snapshot->device_name(a.device)))
+                .arg(a.event);
         case Time: return QString::fromStdString(time_in_trace(e, *shown_->trace));
         case Size: return format_bytes(e.size);
         case AtPeak: return alive_at_peak(shown_->at_peak, a) ? tr("yes") : tr("no");
@@ -100,17 +107,22 @@ QVariant OpBlockModel::more(int r, int c, int role) const {
 }
 
 SnapshotOpsPanel::SnapshotOpsPanel(QWidget* parent)
-    : QWidget(parent), status_(new LinesLabel), op_status_(new LinesLabel), ops_model_(new OpMemoryModel(this)), blocks_model_(new OpBlockModel(this)),
+    : QWidget(parent),
+      status_(new LinesLabel),
+      op_status_(new LinesLabel),
+      ops_model_(new OpMemoryModel(this)),
+      blocks_model_(new OpBlockModel(this)),
       op_view_(sorted_table(ops_model_, OpMemoryModel::AtPeak, Qt::DescendingOrder, this)),
       block_view_(sorted_table(blocks_model_, OpBlockModel::Allocated, Qt::AscendingOrder, this)) {
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     op_status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     op_view_->setSelectionMode(QAbstractItemView::SingleSelection);
-    connect(op_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (!current.isValid()) return;
-        const QModelIndex name = current.siblingAtColumn(OpMemoryModel::Operator);
-        showOperator(name.data().toString());
-    });
+    connect(op_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (!current.isValid()) return;
+                const QModelIndex name = current.siblingAtColumn(OpMemoryModel::Operator);
+                showOperator(name.data().toString());
+            });
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(op_view_);
     auto* blocks = new QWidget;
@@ -163,7 +175,8 @@ void SnapshotOpsPanel::attribute() {
     }
     const bool placed = ops_ && ops_snapshot_ == shown_->snapshot.get() && ops_trace_ == trace_.get();
     const bool large = shown_->snapshot->event_count() + int64_t(trace_->events().size()) >= int64_t(kBackgroundEvents);
-    if (large && !placed) status_->setLines(tr("Placing the snapshot's allocations in %1's operators...").arg(trace_name_));
+    if (large && !placed)
+        status_->setLines(tr("Placing the snapshot's allocations in %1's operators...").arg(trace_name_));
     compute_then(
         this, large,
         [shown = shown_, trace = trace_, ops = placed ? ops_ : nullptr] {
@@ -189,11 +202,14 @@ void SnapshotOpsPanel::display() {
         blocks_model_->setAllocations(nullptr, {});
         op_status_->setLines(QString());
         marks_.clear();
-        status_->setLines(!trace_ ? tr("Open the chrome trace of the same run too (File > Open; profiled while the snapshot recorded) to see "
-                                       "which operator allocated each block, and select an operator to see its blocks")
-                                  : tr("Open the memory snapshot of the run of %1 (File > Open its pickle) to see which of its operators "
-                                       "allocated what")
-                                        .arg(trace_name_));
+        status_->setLines(
+            !trace_
+                ? tr("Open the chrome trace of the same run too (File > Open; profiled while the snapshot recorded) "
+                     "to see "
+                     "which operator allocated each block, and select an operator to see its blocks")
+                : tr("Open the memory snapshot of the run of %1 (File > Open its pickle) to see which of its operators "
+                     "allocated what")
+                      .arg(trace_name_));
         emit updated();
         return;
     }
@@ -204,17 +220,20 @@ void SnapshotOpsPanel::display() {
     page->at_peak = allocs_at_peak(peaks_);
     page_ = std::move(page);
     const std::string why = attribution_problem(*ops_, *trace_);
-    QStringList lines{why.empty() ? tr("%1 of %2 allocations made inside operators of %3; select one (here or in the Operators panel) for "
-                                       "its blocks, marked in the chart")
-                                        .arg(ops_->in_ops)
-                                        .arg(ops_->allocations)
-                                        .arg(trace_name_)
-                                  : tr("%1: %2").arg(trace_name_, QString::fromStdString(why))};
+    QStringList lines{
+        why.empty()
+            ? tr("%1 of %2 allocations made inside operators of %3; select one (here or in the Operators panel) for "
+                 "its blocks, marked in the chart")
+                  .arg(ops_->in_ops)
+                  .arg(ops_->allocations)
+                  .arg(trace_name_)
+            : tr("%1: %2").arg(trace_name_, QString::fromStdString(why))};
     for (const TracePeak& p : peaks_)
         if (const std::string text = trace_peak_text(p, shown_->timeline(), *shown_->snapshot); !text.empty())
             lines << QString::fromStdString(text);
     status_->setLines(lines.join(QLatin1Char('\n')));
-    ops_model_->setRows(why.empty() ? op_memory_rows(*ops_, *shown_->snapshot, *trace_, page_->at_peak) : std::vector<OpMemoryRow>{});
+    ops_model_->setRows(why.empty() ? op_memory_rows(*ops_, *shown_->snapshot, *trace_, page_->at_peak)
+                                    : std::vector<OpMemoryRow>{});
     fit_columns(op_view_, OpMemoryModel::Operator);
     showBlocks();
 }
@@ -230,15 +249,18 @@ void SnapshotOpsPanel::showBlocks() {
         emit updated();
         return;
     }
-    std::vector<OpAllocation> under = op_.isEmpty() ? std::vector<OpAllocation>{} : allocations_under(*page_->ops, *page_->trace, op_.toStdString());
+    std::vector<OpAllocation> under =
+        op_.isEmpty() ? std::vector<OpAllocation>{} : allocations_under(*page_->ops, *page_->trace, op_.toStdString());
     const AllocationBytes bytes = allocation_bytes(*page_->shown->snapshot, page_->at_peak, under);
     marks_.clear();
     for (const OpAllocation& a : under) marks_[a.device].push_back(a.event);
-    op_status_->setLines(op_.isEmpty() ? tr("Select an operator for the blocks allocated while it ran")
-                                       : tr("Allocated while %1 ran (by it or an operator under it): %2 block(s), %3; alive at the peak %4")
-                                             .arg(op_)
-                                             .arg(under.size())
-                                             .arg(format_bytes(bytes.bytes), format_bytes(bytes.at_peak)));
+    op_status_->setLines(
+        op_.isEmpty()
+            ? tr("Select an operator for the blocks allocated while it ran")
+            : tr("Allocated while %1 ran (by it or an operator under it): %2 block(s), %3; alive at the peak %4")
+                  .arg(op_)
+                  .arg(under.size())
+                  .arg(format_bytes(bytes.bytes), format_bytes(bytes.at_peak)));
     blocks_model_->setAllocations(page_, std::move(under));
     fit_columns(block_view_, OpBlockModel::MadeBy);
     emit updated();

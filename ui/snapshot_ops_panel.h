@@ -96,7 +96,7 @@ private:
     std::shared_ptr<const SnapshotOpsShown> page_;
     QString op_;
     std::map<int, std::vector<int64_t>> marks_;  // by device
-    std::vector<TracePeak> peaks_;                // trace_peaks of shown_ and trace_, made with ops_
+    std::vector<TracePeak> peaks_;               // trace_peaks of shown_ and trace_, made with ops_
     int generation_ = 0;
     LinesLabel* status_;
     LinesLabel* op_status_;

@@ -3,7 +3,6 @@
 #include <QObject>
 #include <QStringList>
 
-
 #include "analysis/snapshot_frames.h"
 
 namespace awb::ui {
@@ -13,7 +12,8 @@ namespace {
 // Colours by allocating frame, the frames with the most bytes drawn (then at the peak) first.
 std::unordered_map<int32_t, QColor> colours_of(const SnapshotShown& s) {
     std::unordered_map<int32_t, QColor> out;
-    for (const auto& [frame, colour] : allocating_frame_colours(s.timeline(), s.allocating)) out[frame] = QColor(QLatin1String(colour.c_str()));
+    for (const auto& [frame, colour] : allocating_frame_colours(s.timeline(), s.allocating))
+        out[frame] = QColor(QLatin1String(colour.c_str()));
     return out;
 }
 
@@ -21,11 +21,13 @@ std::unordered_map<int32_t, QColor> colours_of(const SnapshotShown& s) {
 
 QColor SnapshotShown::colourOf(StackId stack) const {
     const auto it = colours.find(allocatingFrame(stack));
-    return it == colours.end() ? QColor(QLatin1String(kNoStackColour)) : it->second;  // slate: apart from the smaller blocks' grey
+    return it == colours.end() ? QColor(QLatin1String(kNoStackColour))
+                               : it->second;  // slate: apart from the smaller blocks' grey
 }
 
 QString SnapshotShown::frameText(int32_t frame) const {
-    return frame < 0 ? QObject::tr("(no stack recorded)") : QString::fromStdString(frame_text(snapshot->frames[size_t(frame)]));
+    return frame < 0 ? QObject::tr("(no stack recorded)")
+                     : QString::fromStdString(frame_text(snapshot->frames[size_t(frame)]));
 }
 
 QString SnapshotShown::stackText(StackId stack, size_t max_frames) const {
@@ -38,13 +40,16 @@ QString SnapshotShown::stackText(StackId stack, size_t max_frames) const {
     return lines.join(QLatin1Char('\n'));
 }
 
-SnapshotShown snapshot_shown(std::shared_ptr<const MemorySnapshot> snapshot, const QString& filter, std::shared_ptr<const SnapshotTimeline> replayed) {
+SnapshotShown snapshot_shown(std::shared_ptr<const MemorySnapshot> snapshot, const QString& filter,
+                             std::shared_ptr<const SnapshotTimeline> replayed) {
     SnapshotShown s;
     s.snapshot = std::move(snapshot);
     s.filter = filter.trimmed();
     s.options.max_bands = kMaxBands;
     if (!s.filter.isEmpty()) s.options.keep = stacks_matching(*s.snapshot, s.filter.toStdString());
-    s.replayed = replayed && s.filter.isEmpty() ? std::move(replayed) : std::make_shared<const SnapshotTimeline>(analyze_snapshot(*s.snapshot, s.options));
+    s.replayed = replayed && s.filter.isEmpty()
+                     ? std::move(replayed)
+                     : std::make_shared<const SnapshotTimeline>(analyze_snapshot(*s.snapshot, s.options));
     s.allocating = allocating_frames(*s.snapshot);
     s.colours = colours_of(s);
     return s;

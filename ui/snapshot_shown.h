@@ -18,16 +18,18 @@ namespace awb::ui {
 
 struct SnapshotShown {
     std::shared_ptr<const MemorySnapshot> snapshot;
-    SnapshotOptions options;         // the filter's and the bands'
-    std::shared_ptr<const SnapshotTimeline> replayed;  // analyze_snapshot with them (or the same, made beside the reading)
-    QString filter;                  // the frame filter it was made with ("": none)
+    SnapshotOptions options;  // the filter's and the bands'
+    std::shared_ptr<const SnapshotTimeline>
+        replayed;                     // analyze_snapshot with them (or the same, made beside the reading)
+    QString filter;                   // the frame filter it was made with ("": none)
     std::vector<int32_t> allocating;  // by StackId: allocating_frame
-    std::unordered_map<int32_t, QColor> colours;  // by allocating frame: the most drawn bytes get the most distinct colours
+    std::unordered_map<int32_t, QColor>
+        colours;  // by allocating frame: the most drawn bytes get the most distinct colours
 
     const SnapshotTimeline& timeline() const { return *replayed; }
     int32_t allocatingFrame(StackId stack) const { return stack == kNoStack ? -1 : allocating[size_t(stack)]; }
-    QColor colourOf(StackId stack) const;     // its allocating frame's colour; slate without a stack
-    QString frameText(int32_t frame) const;   // "(no stack recorded)" for -1
+    QColor colourOf(StackId stack) const;    // its allocating frame's colour; slate without a stack
+    QString frameText(int32_t frame) const;  // "(no stack recorded)" for -1
     QString stackText(StackId stack, size_t max_frames = 12) const;  // one frame a line, innermost first
 };
 

@@ -30,13 +30,17 @@ namespace awb::ui {
 
 namespace {
 
-const char* metric_key(SweepChart::Metric m) { return m == SweepChart::Metric::MedianTime ? "median_time" : "peak_memory"; }
+const char* metric_key(SweepChart::Metric m) {
+    return m == SweepChart::Metric::MedianTime ? "median_time" : "peak_memory";
+}
 
 // "ran on gpu-node-3: NVIDIA H200 (cuda:0), torch 2.11.0, CUDA 13.0, driver 580.65"
 QString ran_on_text(const Environment& e) {
-    QString text = QObject::tr("ran on %1: %2").arg(QString::fromStdString(e.host.empty() ? "?" : e.host),
-                                                  QString::fromStdString(e.device_name.empty() ? e.device : e.device_name));
-    if (!e.device.empty() && !e.device_name.empty()) text += QStringLiteral(" (%1)").arg(QString::fromStdString(e.device));
+    QString text = QObject::tr("ran on %1: %2")
+                       .arg(QString::fromStdString(e.host.empty() ? "?" : e.host),
+                            QString::fromStdString(e.device_name.empty() ? e.device : e.device_name));
+    if (!e.device.empty() && !e.device_name.empty())
+        text += QStringLiteral(" (%1)").arg(QString::fromStdString(e.device));
     if (!e.torch_version.empty()) text += QObject::tr(", torch %1").arg(QString::fromStdString(e.torch_version));
     if (!e.cuda_version.empty()) text += QObject::tr(", CUDA %1").arg(QString::fromStdString(e.cuda_version));
     if (!e.driver_version.empty()) text += QObject::tr(", driver %1").arg(QString::fromStdString(e.driver_version));
@@ -47,14 +51,23 @@ QString ran_on_text(const Environment& e) {
 }  // namespace
 
 SweepChart::SweepChart(QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot), metric_box_(new QComboBox), log_box_(new QCheckBox(tr("Log-log"))),
-      readout_(new QLabel), list_(new QListWidget), remove_(new QPushButton(tr("Remove"))), save_(new QPushButton(tr("Export..."))) {
+    : QWidget(parent),
+      plot_(new QCustomPlot),
+      metric_box_(new QComboBox),
+      log_box_(new QCheckBox(tr("Log-log"))),
+      readout_(new QLabel),
+      list_(new QListWidget),
+      remove_(new QPushButton(tr("Remove"))),
+      save_(new QPushButton(tr("Export..."))) {
     save_->setToolTip(tr("The chart as PNG or PDF"));
     metric_box_->addItem(tr("Median time vs N (bars: p10-p90)"));
     metric_box_->addItem(tr("Peak memory vs N"));
     metric_box_->addItem(tr("Roofline (TFLOP/s vs FLOP/byte)"));
-    metric_box_->setItemData(2, tr("Each point's achieved rate at its arithmetic intensity (FLOPs over ideal bytes), under the roof "
-                                   "measured in the sweep (CPU) or the GPU's datasheet roof"), Qt::ToolTipRole);
+    metric_box_->setItemData(
+        2,
+        tr("Each point's achieved rate at its arithmetic intensity (FLOPs over ideal bytes), under the roof "
+           "measured in the sweep (CPU) or the GPU's datasheet roof"),
+        Qt::ToolTipRole);
     log_box_->setChecked(log_log_);
     log_box_->setToolTip(tr("Both axes logarithmic: a power law N^k is a straight line of slope k"));
     auto* layout = new QVBoxLayout(this);
@@ -71,13 +84,13 @@ SweepChart::SweepChart(QWidget* parent)
     layoutLegend();
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMinimumHeight(150);  // the Sweep charts dock at 1000x700 shows ~190 px
-    connect(metric_box_, &QComboBox::currentIndexChanged, this,
-            [this](int i) { setMetric(i == 0 ? Metric::MedianTime : i == 1 ? Metric::PeakMemory : Metric::Roofline); });
+    connect(metric_box_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        setMetric(i == 0 ? Metric::MedianTime : i == 1 ? Metric::PeakMemory : Metric::Roofline);
+    });
     connect(log_box_, &QCheckBox::toggled, this, &SweepChart::setLogLog);
     connect(plot_, &QCustomPlot::mouseMove, this, &SweepChart::showReadout);
-    connect(save_, &QPushButton::clicked, this, [this] {
-        export_plot_interactively(this, plot_, tr("Export chart"), QStringLiteral("sweep.png"));
-    });
+    connect(save_, &QPushButton::clicked, this,
+            [this] { export_plot_interactively(this, plot_, tr("Export chart"), QStringLiteral("sweep.png")); });
     rebuild();
 }
 
@@ -97,14 +110,18 @@ QWidget* SweepChart::listPanel() {
     v->addWidget(new QLabel(tr("Sweeps (checked: on the chart)")));
     v->addWidget(list_, 1);
     v->addWidget(remove_);
-    list_->setMinimumHeight(36);  // two rows: the panel never makes the dock scroll    list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    list_->setToolTip(tr("Every sweep of this window: opened, run here or restored with the workspace. Check the ones to "
-                         "show together; select and Remove to take them out."));
-    remove_->setToolTip(tr("Removes the selected sweeps from this window (File > Save sweep still saves the last sweep run here)"));
+    list_->setMinimumHeight(36);  // two rows: the panel never makes the dock scroll
+    list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    list_->setToolTip(
+        tr("Every sweep of this window: opened, run here or restored with the workspace. Check the ones to "
+           "show together; select and Remove to take them out."));
+    remove_->setToolTip(
+        tr("Removes the selected sweeps from this window (File > Save sweep still saves the last sweep run here)"));
     remove_->setEnabled(false);
     auto* del = new QShortcut(QKeySequence::Delete, list_, nullptr, nullptr, Qt::WidgetShortcut);
     connect(del, &QShortcut::activated, remove_, &QPushButton::click);
-    connect(list_, &QListWidget::itemSelectionChanged, this, [this] { remove_->setEnabled(!list_->selectedItems().isEmpty()); });
+    connect(list_, &QListWidget::itemSelectionChanged, this,
+            [this] { remove_->setEnabled(!list_->selectedItems().isEmpty()); });
     connect(list_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
         const int i = list_->row(item);
         if (i >= 0 && size_t(i) < sweeps_.size() && sweeps_[size_t(i)].shown != (item->checkState() == Qt::Checked))
@@ -164,7 +181,9 @@ void SweepChart::addSweep(const SweepResult& sweep, const QString& label) {
 
 void SweepChart::rebuildList() {
     const QSignalBlocker quiet(list_);
-    auto name_of = [](const LabelledSweep& s) { return s.tag.isEmpty() ? s.label : s.tag + QStringLiteral("  ") + s.label; };
+    auto name_of = [](const LabelledSweep& s) {
+        return s.tag.isEmpty() ? s.label : s.tag + QStringLiteral("  ") + s.label;
+    };
     bool same = list_->count() == int(sweeps_.size());
     for (int i = 0; same && i < list_->count(); ++i) same = list_->item(i)->text() == name_of(sweeps_[size_t(i)]);
     if (!same) {  // a check box toggled keeps its items (the list may be inside that item's signal)
@@ -178,8 +197,9 @@ void SweepChart::rebuildList() {
         const LabelledSweep& s = sweeps_[size_t(i)];
         QListWidgetItem* item = list_->item(i);
         item->setCheckState(s.shown ? Qt::Checked : Qt::Unchecked);
-        item->setToolTip(QStringLiteral("%1\n%2\n%3").arg(s.label, QString::fromStdString(sweep_count_text(*s.sweep)),
-                                                          QString::fromStdString(s.sweep->environment.device_name)));
+        item->setToolTip(QStringLiteral("%1\n%2\n%3")
+                             .arg(s.label, QString::fromStdString(sweep_count_text(*s.sweep)),
+                                  QString::fromStdString(s.sweep->environment.device_name)));
     }
     remove_->setEnabled(!list_->selectedItems().isEmpty());
 }
@@ -204,14 +224,17 @@ void SweepChart::setLogLog(bool on) {
 }
 
 int SweepChart::curveCount() const { return plot_->graphCount(); }
-QString SweepChart::legendText(int curve) const { return curve < plot_->graphCount() ? plot_->graph(curve)->name() : QString(); }
+QString SweepChart::legendText(int curve) const {
+    return curve < plot_->graphCount() ? plot_->graph(curve)->name() : QString();
+}
 
 namespace {
 
 // What tells the sweeps apart on the chart: each shown sweep's marker and line style.
 QCPScatterStyle::ScatterShape sweep_marker(size_t k) {
-    static const QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
-                                                           QCPScatterStyle::ssDiamond, QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssCrossSquare};
+    static const QCPScatterStyle::ScatterShape shapes[] = {
+        QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare,           QCPScatterStyle::ssTriangle,
+        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssCrossSquare};
     return shapes[k % 6];
 }
 Qt::PenStyle sweep_line(size_t k) {
@@ -231,7 +254,9 @@ QString fit_text(const SweepAnalysis& analysis, const std::string& series, const
             if (!f.fit.valid) return QStringLiteral("  [%1]").arg(QString::fromStdString(fit_refusal(f.fit)));
             QString text = QStringLiteral("  (N^%1)").arg(f.fit.exponent, 0, 'f', 2);
             if (f.exponent_interval.valid)
-                text += QObject::tr(" 95%: %1 to %2").arg(f.exponent_interval.low, 0, 'f', 2).arg(f.exponent_interval.high, 0, 'f', 2);
+                text += QObject::tr(" 95%: %1 to %2")
+                            .arg(f.exponent_interval.low, 0, 'f', 2)
+                            .arg(f.exponent_interval.high, 0, 'f', 2);
             return text;
         }
     return {};
@@ -305,7 +330,8 @@ void SweepChart::plotCurves() {
             graph_sources_.back() = {on[k].sweep, series.name};
             g->setPen(QPen(c, 2, sweep_line(k)));
             g->setScatterStyle(QCPScatterStyle(sweep_marker(k), c, Qt::white, 7));
-            g->setName(prefix_of(on[k], on.size()) + QString::fromStdString(series.name) + fit_text(analysis, series.name, metric_key(metric_)));
+            g->setName(prefix_of(on[k], on.size()) + QString::fromStdString(series.name) +
+                       fit_text(analysis, series.name, metric_key(metric_)));
             QVector<double> xs, ys, lo, hi;
             for (const auto& p : points) {
                 xs << p.n;
@@ -330,11 +356,12 @@ void SweepChart::plotCurves() {
 
 // Peak memory: the fitted curve extended (dashed) to the length at which it reaches the device's
 // memory, marked, when that is within 64x the longest measured length.
-void SweepChart::plotMemoryReach(const SweepAnalysis& analysis, const SweepSeries& series, double longest, const QColor& c,
-                                 MemoryLine& capacity) {
+void SweepChart::plotMemoryReach(const SweepAnalysis& analysis, const SweepSeries& series, double longest,
+                                 const QColor& c, MemoryLine& capacity) {
     const double scale = 1048576.0;
     for (const auto& f : analysis.fits) {
-        if (f.series != series.name || f.metric != "peak_memory" || f.fills_memory_at_n <= 0 || f.fills_memory_at_n > 64 * longest)
+        if (f.series != series.name || f.metric != "peak_memory" || f.fills_memory_at_n <= 0 ||
+            f.fills_memory_at_n > 64 * longest)
             continue;
         QCPGraph* ext = plot_->addGraph();
         graph_sources_.resize(size_t(plot_->graphCount()));  // drawn only: no points of its own
@@ -353,8 +380,9 @@ void SweepChart::plotMemoryReach(const SweepAnalysis& analysis, const SweepSerie
         mark->setSize(9);
         mark->setPen(QPen(c, 2));
         mark->position->setCoords(f.fills_memory_at_n, double(analysis.memory_bytes) / scale);
-        capacity.fills += (capacity.fills.isEmpty() ? QString() : QStringLiteral(", ")) +
-                          tr("%1 at N~%2").arg(QString::fromStdString(series.variant)).arg(f.fills_memory_at_n, 0, 'f', 0);
+        capacity.fills +=
+            (capacity.fills.isEmpty() ? QString() : QStringLiteral(", ")) +
+            tr("%1 at N~%2").arg(QString::fromStdString(series.variant)).arg(f.fills_memory_at_n, 0, 'f', 0);
         capacity.bytes = double(analysis.memory_bytes);
     }
 }
@@ -367,7 +395,8 @@ void SweepChart::plotCrossovers(const SweepAnalysis& analysis) {
         line->point1->setCoords(x.at.n, 1);
         line->point2->setCoords(x.at.n, 2);
         // Crossovers inside the p10-p90 noise get a faint dotted line and no label.
-        line->setPen(x.within_noise ? QPen(QColor(190, 190, 190), 1, Qt::DotLine) : QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+        line->setPen(x.within_noise ? QPen(QColor(190, 190, 190), 1, Qt::DotLine)
+                                    : QPen(QColor(90, 90, 90), 1, Qt::DashLine));
         if (x.n_interval.valid) {  // where the crossover lies in 95% of the resamples that keep it: a band
             auto* band = new QCPItemRect(plot_);
             band->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -384,8 +413,9 @@ void SweepChart::plotCrossovers(const SweepAnalysis& analysis) {
         text->setPositionAlignment(Qt::AlignBottom | Qt::AlignLeft);
         const std::string& lower = x.at.a_lower_after ? x.series_a : x.series_b;
         const std::string& other = x.at.a_lower_after ? x.series_b : x.series_a;
-        const QString range = x.n_interval.valid ? tr(" (95%: %1-%2)").arg(x.n_interval.low, 0, 'f', 0).arg(x.n_interval.high, 0, 'f', 0)
-                                                 : QString();
+        const QString range =
+            x.n_interval.valid ? tr(" (95%: %1-%2)").arg(x.n_interval.low, 0, 'f', 0).arg(x.n_interval.high, 0, 'f', 0)
+                               : QString();
         text->setText(tr(" N~%1%2: %3 below %4")
                           .arg(x.at.n, 0, 'f', 0)
                           .arg(range, QString::fromStdString(lower.substr(0, lower.find(' '))),
@@ -446,7 +476,8 @@ QString SweepChart::pointText(int graph, double n) const {
     if (!source.sweep) return {};
     const SweepPoint* point = nullptr;
     for (const auto& p : source.sweep->points)
-        if (p.status == PointStatus::Ok && double(p.spec.seq_k) == n && series_name(p.spec) == source.series) point = &p;
+        if (p.status == PointStatus::Ok && double(p.spec.seq_k) == n && series_name(p.spec) == source.series)
+            point = &p;
     if (!point) return {};
     const BenchResult& b = point->bench;
     const QString value = metric_ == Metric::MedianTime

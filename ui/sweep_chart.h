@@ -65,7 +65,7 @@ protected:
 private:
     struct MemoryLine {  // the device's memory, drawn once under the extrapolated memory curves
         double bytes = 0;
-        QString fills;   // which curve reaches it where
+        QString fills;  // which curve reaches it where
     };
     void rebuild();
     void rebuildList();
@@ -73,7 +73,8 @@ private:
     void layoutLegend();
     void placeLegend();
     void plotCurves();
-    void plotMemoryReach(const SweepAnalysis& analysis, const SweepSeries& series, double longest, const QColor& c, MemoryLine& capacity);
+    void plotMemoryReach(const SweepAnalysis& analysis, const SweepSeries& series, double longest, const QColor& c,
+                         MemoryLine& capacity);
     void plotCrossovers(const SweepAnalysis& analysis);
     void plotCapacity(const MemoryLine& capacity);
     std::vector<LabelledSweep> shown() const;
@@ -84,7 +85,7 @@ private:
     };
     std::vector<GraphSource> graph_sources_;  // per graph index; empty sweep for drawn-only graphs
     std::vector<LabelledSweep> sweeps_;
-    std::vector<Roof> roofs_;                     // the roofline view's
+    std::vector<Roof> roofs_;  // the roofline view's
     std::vector<RooflinePoint> roofline_points_;
     std::vector<std::shared_ptr<const SweepResult>> roofline_sweeps_;  // each roofline point's sweep
     Metric metric_ = Metric::MedianTime;

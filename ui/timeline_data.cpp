@@ -52,7 +52,8 @@ std::string process_label(const TraceMeta& meta, uint64_t thread) {
     if (pid == meta.thread_process.end()) return "CPU";
     const auto name = meta.process_names.find(pid->second);
     if (is_text_id(pid->second)) return name != meta.process_names.end() ? name->second : "CPU";
-    return (name != meta.process_names.end() ? name->second + " " : std::string()) + "(pid " + std::to_string(pid->second) + ")";
+    return (name != meta.process_names.end() ? name->second + " " : std::string()) + "(pid " +
+           std::to_string(pid->second) + ")";
 }
 
 // A lane's title and group, with the trace's thread, stream and process names where it has them; a
@@ -66,9 +67,11 @@ TimelineLane lane_for(const TraceMeta& meta, int32_t rank, DeviceKind device, in
     if (cpu) {
         lane.group = process_label(meta, thread);
         if (is_text_id(thread))
-            lane.title = (lane.group != "CPU" ? lane.group + ": " : std::string()) + (has_name ? named->second : std::string("thread"));
+            lane.title = (lane.group != "CPU" ? lane.group + ": " : std::string()) +
+                         (has_name ? named->second : std::string("thread"));
         else
-            lane.title = has_name ? named->second + " (CPU " + std::to_string(thread) + ")" : "CPU thread " + std::to_string(thread);
+            lane.title = has_name ? named->second + " (CPU " + std::to_string(thread) + ")"
+                                  : "CPU thread " + std::to_string(thread);
     } else {
         lane.group = to_string(DeviceSpec{device, device_index});
         lane.title = lane.group + " " + (has_name ? named->second : "stream " + std::to_string(thread));
@@ -165,8 +168,7 @@ RowLayout layout_rows(const TimelineData& data, const std::vector<LaneView>& vie
 
 std::vector<int> lane_order(const TimelineData& data, const std::vector<int>& order, bool gpu_on_top) {
     std::vector<int> out = order;
-    if (gpu_on_top)
-        std::stable_partition(out.begin(), out.end(), [&](int l) { return data.lanes[size_t(l)].device; });
+    if (gpu_on_top) std::stable_partition(out.begin(), out.end(), [&](int l) { return data.lanes[size_t(l)].device; });
     return out;
 }
 
@@ -174,8 +176,9 @@ namespace {
 
 // First span whose end is after t (spans sorted by start and by end).
 size_t first_ending_after(const std::vector<TimelineSpan>& spans, int64_t t) {
-    return size_t(std::partition_point(spans.begin(), spans.end(), [t](const TimelineSpan& s) { return s.end_ns <= t; }) -
-                  spans.begin());
+    return size_t(
+        std::partition_point(spans.begin(), spans.end(), [t](const TimelineSpan& s) { return s.end_ns <= t; }) -
+        spans.begin());
 }
 
 // First span at or after index from whose start is at or after t.

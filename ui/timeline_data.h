@@ -31,7 +31,7 @@ struct TimeMapping {
 struct TimelineSpan {
     int64_t start_ns = 0;
     int64_t end_ns = 0;
-    int32_t name = 0;   // index into TimelineData::names
+    int32_t name = 0;    // index into TimelineData::names
     int32_t event = -1;  // index into the trace's events, -1 for synthetic data
 };
 
@@ -50,10 +50,12 @@ struct TimelineLane {
 };
 
 struct TimelineData {
-    std::vector<std::string> names;   // as the trace gives them (raw kernel names: selection matches these)
-    std::vector<std::string> labels;  // as drawn: Itanium-mangled kernel names demangled (model/kernel_name.h); else empty
+    std::vector<std::string> names;  // as the trace gives them (raw kernel names: selection matches these)
+    std::vector<std::string>
+        labels;  // as drawn: Itanium-mangled kernel names demangled (model/kernel_name.h); else empty
     const std::string& label(int32_t name) const {
-        return size_t(name) < labels.size() && !labels[size_t(name)].empty() ? labels[size_t(name)] : names[size_t(name)];
+        return size_t(name) < labels.size() && !labels[size_t(name)].empty() ? labels[size_t(name)]
+                                                                             : names[size_t(name)];
     }
     std::vector<TimelineLane> lanes;
     struct Place {
@@ -84,12 +86,12 @@ struct LaneView {
 // The rows on screen, from the lane views: per lane its header's y and per level its row's y (-1 where
 // not shown). Python-frame-only levels deeper than frame_depth are folded unless the lane expands them.
 struct RowLayout {
-    std::vector<int> order;                 // shown lanes, top to bottom
-    std::vector<int> header_y;              // per lane: -1 when hidden
-    std::vector<std::vector<int>> row_y;    // per lane, per level: -1 when not shown
-    std::vector<int> folded_levels;         // per lane: Python levels folded away
-    int bottom = 0;                         // below the last shown lane
-    int shownRows(int lane) const;          // rows of the lane on screen (0 when collapsed or hidden)
+    std::vector<int> order;               // shown lanes, top to bottom
+    std::vector<int> header_y;            // per lane: -1 when hidden
+    std::vector<std::vector<int>> row_y;  // per lane, per level: -1 when not shown
+    std::vector<int> folded_levels;       // per lane: Python levels folded away
+    int bottom = 0;                       // below the last shown lane
+    int shownRows(int lane) const;        // rows of the lane on screen (0 when collapsed or hidden)
 };
 RowLayout layout_rows(const TimelineData& data, const std::vector<LaneView>& views, const std::vector<int>& order,
                       int top, int header_px, int row_px, size_t frame_depth);

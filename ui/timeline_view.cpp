@@ -38,13 +38,13 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 }
 
 void TimelineView::setData(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
-                             std::vector<MemorySeries> memory) {
+                           std::vector<MemorySeries> memory) {
     owned_memory_ = std::move(memory);
     showPrepared(std::move(data), std::move(trace), nullptr);
 }
 
 void TimelineView::showPrepared(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
-                                  std::shared_ptr<const RunAnalysis> analysis) {
+                                std::shared_ptr<const RunAnalysis> analysis) {
     ++requests_;
     preparing_ = 0;
     data_ = std::move(data);
@@ -74,11 +74,14 @@ namespace {
 // and the comparison's two often ask for the same run's at once. An entry lives while its trace does.
 QFuture<std::shared_ptr<const TimelineData>> shared_build(const std::shared_ptr<const Trace>& trace) {
     static std::mutex mutex;
-    static std::map<const Trace*, std::pair<std::weak_ptr<const Trace>, QFuture<std::shared_ptr<const TimelineData>>>> builds;
+    static std::map<const Trace*, std::pair<std::weak_ptr<const Trace>, QFuture<std::shared_ptr<const TimelineData>>>>
+        builds;
     std::lock_guard lock(mutex);
-    for (auto it = builds.begin(); it != builds.end();) it = it->second.first.expired() ? builds.erase(it) : std::next(it);
+    for (auto it = builds.begin(); it != builds.end();)
+        it = it->second.first.expired() ? builds.erase(it) : std::next(it);
     if (const auto it = builds.find(trace.get()); it != builds.end()) return it->second.second;
-    auto future = run_in_background([trace] { return std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)); });
+    auto future =
+        run_in_background([trace] { return std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)); });
     builds[trace.get()] = {trace, future};
     return future;
 }
@@ -97,18 +100,20 @@ void TimelineView::setRun(std::shared_ptr<const ProfileResult> run, std::shared_
     const bool large = is_large(*trace);
     owned_memory_.clear();
     if (!large) {
-        showPrepared(std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)), trace, std::move(analysis));
+        showPrepared(std::make_shared<const TimelineData>(TimelineData::from_trace(*trace)), trace,
+                     std::move(analysis));
         return;
     }
     showPrepared(nullptr, nullptr, nullptr);
     preparing_ = trace->events().size();
     const uint64_t request = requests_;
     auto* watcher = new QFutureWatcher<std::shared_ptr<const TimelineData>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, trace, request, analysis = std::move(analysis)] {
-        watcher->deleteLater();
-        if (request != requests_) return;  // a newer run or trace was set meanwhile
-        showPrepared(watcher->result(), trace, analysis);
-    });
+    connect(watcher, &QFutureWatcherBase::finished, this,
+            [this, watcher, trace, request, analysis = std::move(analysis)] {
+                watcher->deleteLater();
+                if (request != requests_) return;  // a newer run or trace was set meanwhile
+                showPrepared(watcher->result(), trace, analysis);
+            });
     watcher->setFuture(shared_build(trace));
 }
 
@@ -199,7 +204,8 @@ size_t TimelineView::paintTo(QPainter& p, const QRect& area) {
     view.width_px = std::max(1, area.width() - kGutterPx);
     // Rows are laid out from the area's top; only those in the exposed part are built.
     const QRect exposed = paint_clip_.isNull() ? area : paint_clip_.intersected(area);
-    build_draw_list(*data_, view, kFoldPx, items_, rows_, exposed.top() - area.top(), exposed.bottom() + 1 - area.top(), kRowPx);
+    build_draw_list(*data_, view, kFoldPx, items_, rows_, exposed.top() - area.top(), exposed.bottom() + 1 - area.top(),
+                    kRowPx);
 
     const int x_base = area.left() + kGutterPx;
     p.save();
@@ -232,7 +238,8 @@ void TimelineView::paintIdle(QPainter& p, const QRect& area, const TimeMapping& 
         const int rows = rows_.shownRows(l);
         if (!idle || rows == 0) continue;
         const int top = area.top() + rows_.header_y[size_t(l)] + kLaneHeaderPx;
-        auto it = std::partition_point(idle->gaps.begin(), idle->gaps.end(), [&](const auto& g) { return g.second <= view.start_ns; });
+        auto it = std::partition_point(idle->gaps.begin(), idle->gaps.end(),
+                                       [&](const auto& g) { return g.second <= view.start_ns; });
         for (; it != idle->gaps.end() && it->first < view.end_ns; ++it) {
             const double x0 = std::max(0.0, view.x_of(it->first)), x1 = std::min(view.width_px, view.x_of(it->second));
             if (x1 - x0 >= 1) p.fillRect(QRectF(x_base + x0, top, x1 - x0, rows * kRowPx), QColor(230, 60, 60, 38));
@@ -259,8 +266,8 @@ void TimelineView::paintItems(QPainter& p, const QRect& area) {
         }
         if (w > 24) {  // label only where it fits
             p.setPen(Qt::black);
-            const QString label = fm.elidedText(QString::fromStdString(data_->label(it.name)), Qt::ElideRight,
-                                                int(w) - 4);
+            const QString label =
+                fm.elidedText(QString::fromStdString(data_->label(it.name)), Qt::ElideRight, int(w) - 4);
             if (label.size() > 1) p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
         }
     }
@@ -302,7 +309,8 @@ void TimelineView::paintFlows(QPainter& p, const QRect& area, const TimeMapping&
     p.setPen(QPen(QColor(20, 20, 20), 2));
     p.setBrush(Qt::NoBrush);
     if (top_of(selected_) >= 0)
-        p.drawRect(QRectF(x_of(sel.start_ns), top_of(selected_), std::max(2.0, view.x_of(sel.end_ns) - view.x_of(sel.start_ns)), kRowPx - 2));
+        p.drawRect(QRectF(x_of(sel.start_ns), top_of(selected_),
+                          std::max(2.0, view.x_of(sel.end_ns) - view.x_of(sel.start_ns)), kRowPx - 2));
     const QColor flow(200, 60, 20);
     for (const FlowLink& f : flows_) {
         const TraceEvent& a = trace_->events()[size_t(f.from)];
@@ -316,7 +324,8 @@ void TimelineView::paintFlows(QPainter& p, const QRect& area, const TimeMapping&
         const QLineF line(to, from);
         const double angle = std::atan2(-line.dy(), line.dx());
         const QPointF head1 = to + QPointF(std::sin(angle + M_PI / 3) * 7, std::cos(angle + M_PI / 3) * 7);
-        const QPointF head2 = to + QPointF(std::sin(angle + M_PI - M_PI / 3) * 7, std::cos(angle + M_PI - M_PI / 3) * 7);
+        const QPointF head2 =
+            to + QPointF(std::sin(angle + M_PI - M_PI / 3) * 7, std::cos(angle + M_PI - M_PI / 3) * 7);
         p.setBrush(flow);
         p.drawPolygon(QPolygonF({to, head1, head2}));
         p.setBrush(Qt::NoBrush);
@@ -360,7 +369,8 @@ QString TimelineView::describe(const TimelineSpan& s) const {
                        .arg(QString::fromStdString(data_->label(s.name)).toHtmlEscaped(),
                             format_duration_ns(double(s.end_ns - s.start_ns)));
     if (data_->label(s.name) != data_->names[size_t(s.name)])  // demangled for display: the raw name too
-        text += QStringLiteral("<br>raw name %1").arg(QString::fromStdString(data_->names[size_t(s.name)]).toHtmlEscaped());
+        text +=
+            QStringLiteral("<br>raw name %1").arg(QString::fromStdString(data_->names[size_t(s.name)]).toHtmlEscaped());
     if (trace_ && s.event >= 0 && size_t(s.event) < trace_->events().size()) {
         const auto& events = trace_->events();
         const TraceEvent& e = events[size_t(s.event)];
@@ -369,8 +379,10 @@ QString TimelineView::describe(const TimelineSpan& s) const {
         for (size_t i = size_t(s.event) + 1; i < events.size() && events[i].start_ns <= e.end_ns; ++i)
             if (events[i].parent == s.event) children += events[i].duration_ns();
         text += QStringLiteral("<br>self %1").arg(format_duration_ns(double(e.duration_ns() - children)));
-        text += QStringLiteral("<br>start %1 after trace start").arg(format_duration_ns(double(e.start_ns - trace_->begin_ns())));
-        if (!e.shapes().empty()) text += QStringLiteral("<br>shapes %1").arg(QString::fromStdString(format_shapes(e.shapes())));
+        text += QStringLiteral("<br>start %1 after trace start")
+                    .arg(format_duration_ns(double(e.start_ns - trace_->begin_ns())));
+        if (!e.shapes().empty())
+            text += QStringLiteral("<br>shapes %1").arg(QString::fromStdString(format_shapes(e.shapes())));
         if (!e.dtypes().empty()) {
             QStringList types;
             for (const auto& t : e.dtypes()) types << QString::fromStdString(t);
@@ -382,15 +394,21 @@ QString TimelineView::describe(const TimelineSpan& s) const {
             if (m.thread == e.thread && m.ts_ns >= e.start_ns && m.ts_ns <= e.end_ns && m.bytes > 0) bytes += m.bytes;
         if (bytes > 0) text += QStringLiteral("<br>allocated %1").arg(format_bytes(bytes));
         if (e.replayed)
-            text += tr("<br>recorded while a CUDA graph was captured, placed at its replayed kernels: no CPU time here");
+            text +=
+                tr("<br>recorded while a CUDA graph was captured, placed at its replayed kernels: no CPU time here");
         if (const DeviceLaunch* l = e.launch.get()) {
-            if (!l->kernel.empty()) text += tr("<br>launches %1").arg(QString::fromStdString(l->kernel.str()).toHtmlEscaped());
+            if (!l->kernel.empty())
+                text += tr("<br>launches %1").arg(QString::fromStdString(l->kernel.str()).toHtmlEscaped());
             if (l->grid[0] > 0)
-                text += QStringLiteral("<br>grid %1, block %2").arg(QString::fromStdString(format_dim3(l->grid)),
-                                                                    QString::fromStdString(format_dim3(l->block)));
-            if (l->registers_per_thread >= 0) text += QStringLiteral("<br>%1 registers / thread").arg(l->registers_per_thread);
-            if (l->shared_memory_bytes >= 0) text += QStringLiteral(", shared memory %1").arg(format_bytes(l->shared_memory_bytes));
-            if (l->occupancy_pct >= 0) text += QStringLiteral("<br>est. achieved occupancy %1 %").arg(l->occupancy_pct, 0, 'f', 1);
+                text += QStringLiteral("<br>grid %1, block %2")
+                            .arg(QString::fromStdString(format_dim3(l->grid)),
+                                 QString::fromStdString(format_dim3(l->block)));
+            if (l->registers_per_thread >= 0)
+                text += QStringLiteral("<br>%1 registers / thread").arg(l->registers_per_thread);
+            if (l->shared_memory_bytes >= 0)
+                text += QStringLiteral(", shared memory %1").arg(format_bytes(l->shared_memory_bytes));
+            if (l->occupancy_pct >= 0)
+                text += QStringLiteral("<br>est. achieved occupancy %1 %").arg(l->occupancy_pct, 0, 'f', 1);
             if (l->bytes > 0) text += QStringLiteral("<br>%1 copied").arg(format_bytes(l->bytes));
             if (l->bandwidth_gb_s > 0) text += QStringLiteral(" at %1 GB/s").arg(l->bandwidth_gb_s, 0, 'f', 1);
         }
@@ -402,7 +420,8 @@ QString TimelineView::describe(const TimelineSpan& s) const {
 }
 
 const DeviceIdle* TimelineView::idleOf(int lane) const {
-    if (!analysis_ || !data_ || lane < 0 || size_t(lane) >= data_->lanes.size() || !data_->lanes[size_t(lane)].device) return nullptr;
+    if (!analysis_ || !data_ || lane < 0 || size_t(lane) >= data_->lanes.size() || !data_->lanes[size_t(lane)].device)
+        return nullptr;
     const TimelineLane& l = data_->lanes[size_t(lane)];
     for (const DeviceIdle& d : analysis_->gpu_idle)
         if (d.rank == l.rank && d.device_index == l.device_index) return &d;
@@ -412,7 +431,8 @@ const DeviceIdle* TimelineView::idleOf(int lane) const {
 std::pair<int64_t, int64_t> TimelineView::idleGapAt(int lane, int64_t t) const {
     const DeviceIdle* idle = idleOf(lane);
     if (!idle) return {0, 0};
-    const auto it = std::partition_point(idle->gaps.begin(), idle->gaps.end(), [t](const auto& g) { return g.second <= t; });
+    const auto it =
+        std::partition_point(idle->gaps.begin(), idle->gaps.end(), [t](const auto& g) { return g.second <= t; });
     return it != idle->gaps.end() && it->first <= t ? *it : std::pair<int64_t, int64_t>{0, 0};
 }
 
@@ -449,22 +469,25 @@ bool TimelineView::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip && data_) {
         auto* help = static_cast<QHelpEvent*>(e);
         const Hit h = rowAt(help->pos().y());
-        const TimelineSpan* s = h.lane >= 0 ? span_at(*data_, view_, h.lane, h.level, help->pos().x() - kGutterPx, 2.0)
-                                            : nullptr;
-        const auto [gap_start, gap_end] =
-            h.lane >= 0 && !s ? idleGapAt(h.lane, view_.ns_at(help->pos().x() - kGutterPx)) : std::pair<int64_t, int64_t>{0, 0};
+        const TimelineSpan* s =
+            h.lane >= 0 ? span_at(*data_, view_, h.lane, h.level, help->pos().x() - kGutterPx, 2.0) : nullptr;
+        const auto [gap_start, gap_end] = h.lane >= 0 && !s
+                                              ? idleGapAt(h.lane, view_.ns_at(help->pos().x() - kGutterPx))
+                                              : std::pair<int64_t, int64_t>{0, 0};
         const int track = memoryTrackAt(help->pos().y());
         if (track >= 0 && help->pos().x() >= kGutterPx)
             QToolTip::showText(help->globalPos(), memoryTooltip(track, help->pos().x() - kGutterPx), this);
         else if (s)
             QToolTip::showText(help->globalPos(), describe(*s), this);
         else if (gap_end > gap_start)
-            QToolTip::showText(help->globalPos(),
-                               tr("<b>GPU idle</b> %1<br>no kernel, copy or set on any stream of this GPU<br>from %2 to %3 after trace start")
-                                   .arg(format_duration_ns(double(gap_end - gap_start)),
-                                        format_duration_ns(double(gap_start - data_->start_ns)),
-                                        format_duration_ns(double(gap_end - data_->start_ns))),
-                               this);
+            QToolTip::showText(
+                help->globalPos(),
+                tr("<b>GPU idle</b> %1<br>no kernel, copy or set on any stream of this GPU<br>from %2 to %3 after "
+                   "trace start")
+                    .arg(format_duration_ns(double(gap_end - gap_start)),
+                         format_duration_ns(double(gap_start - data_->start_ns)),
+                         format_duration_ns(double(gap_end - data_->start_ns))),
+                this);
         else
             QToolTip::hideText();
         return true;
@@ -516,14 +539,14 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
         update();
     } else if (dragging_) {
         dragging_ = false;
-        if ((e->pos() - press_pos_).manhattanLength() < 3 && data_) {  // a click, not a drag
+        if ((e->pos() - press_pos_).manhattanLength() < 3 && data_) {      // a click, not a drag
             if (const int lane = laneAtHeader(e->pos().y()); lane >= 0) {  // on a lane's header: collapse / expand
                 setLaneCollapsed(lane, !lane_views_[size_t(lane)].collapsed);
                 return;
             }
             const Hit h = rowAt(e->pos().y());
-            if (const TimelineSpan* s = h.lane >= 0 ? span_at(*data_, view_, h.lane, h.level, e->pos().x() - kGutterPx, 2.0)
-                                                    : nullptr) {
+            if (const TimelineSpan* s =
+                    h.lane >= 0 ? span_at(*data_, view_, h.lane, h.level, e->pos().x() - kGutterPx, 2.0) : nullptr) {
                 setHighlightedNames({s->name});
                 selectEvent(s->event);
                 if (s->event >= 0) emit eventClicked(s->event);

@@ -73,7 +73,7 @@ public:
     void setLaneCollapsed(int lane, bool collapsed);
     void setFramesExpanded(int lane, bool expanded);
     void setGroupCollapsed(const std::string& group, bool collapsed);  // every lane of a process or device
-    void moveLane(int lane, int delta);  // up (-1) or down (+1) among the shown lanes
+    void moveLane(int lane, int delta);                                // up (-1) or down (+1) among the shown lanes
     void showAllLanes();
     void setGpuOnTop(bool on);
     bool gpuOnTop() const { return gpu_on_top_; }
@@ -84,7 +84,7 @@ public:
     // Memory: the allocator's totals (default, where the trace has them) or the relative running sum.
     void setMemoryRelative(bool relative);
     bool memoryRelative() const { return memory_relative_; }
-    int memoryTrackAt(int y) const;  // the memory track at y (header or curve), -1 when none
+    int memoryTrackAt(int y) const;       // the memory track at y (header or curve), -1 when none
     int memoryTrackTop(int track) const;  // its header's y
     // The hover readout of a track at time t: the levels at t with units.
     QString memoryReadout(int track, int64_t t) const;
@@ -111,7 +111,7 @@ public:
     static constexpr size_t kFrameDepth = 3;  // Python-frame-only levels deeper than this start folded
 
 signals:
-    void eventClicked(int event);       // index into the trace's events
+    void eventClicked(int event);  // index into the trace's events
     void viewChanged(qint64 start_ns, qint64 end_ns);
 
 protected:
@@ -135,20 +135,20 @@ private:
     QString totalsInRun(const TraceEvent& event) const;  // "in this run: ..." from the analysis's tables
     void paintMemoryTracks(QPainter& p, const QRect& area);
     void paintMemoryAxis(QPainter& p, const QRect& track, int64_t lo, int64_t hi);
-    void paintMemoryCurve(QPainter& p, const QRect& track, const std::vector<MemoryPoint>& points, int64_t lo, int64_t hi,
-                          const QPen& pen);
+    void paintMemoryCurve(QPainter& p, const QRect& track, const std::vector<MemoryPoint>& points, int64_t lo,
+                          int64_t hi, const QPen& pen);
     void paintLaneHeaders(QPainter& p, const QRect& area);
     void paintIdle(QPainter& p, const QRect& area, const TimeMapping& view);
     void paintItems(QPainter& p, const QRect& area);
     std::pair<int64_t, int64_t> memoryRange(int track) const;  // the y-axis's bytes, low and high
-    void relayout();  // rows_ from the lane views and order; the widget's height
+    void relayout();    // rows_ from the lane views and order; the widget's height
     void resetLanes();  // every lane shown in the data's order (a new trace)
     void addGroupActions(QMenu* menu, int lane);
     QString memoryTooltip(int track, int x) const;
     void paintRuler(QPainter& p, const QRect& ruler, const TimeMapping& view);
     void paintFlows(QPainter& p, const QRect& area, const TimeMapping& view);
     void paintMarks(QPainter& p, const QRect& area, const TimeMapping& view);  // setMarkedEvents
-    void paintMarkLabel(QPainter& p, int top, const TimeMapping& view);     // ... its label, over the lanes' headers
+    void paintMarkLabel(QPainter& p, int top, const TimeMapping& view);        // ... its label, over the lanes' headers
 
     std::shared_ptr<const TimelineData> data_;
     std::shared_ptr<const Trace> trace_;
@@ -156,12 +156,12 @@ private:
     const DeviceIdle* idleOf(int lane) const;      // the idle gaps of a device lane's GPU, or null
     void showPrepared(std::shared_ptr<const TimelineData> data, std::shared_ptr<const Trace> trace,
                       std::shared_ptr<const RunAnalysis> analysis);
-    std::vector<MemorySeries> owned_memory_;     // setData's tracks
-    std::vector<const MemorySeries*> memory_;    // the tracks with points: in owned_memory_ or the analysis
+    std::vector<MemorySeries> owned_memory_;   // setData's tracks
+    std::vector<const MemorySeries*> memory_;  // the tracks with points: in owned_memory_ or the analysis
     TimeMapping view_;
     std::set<int32_t> highlighted_;
     int selected_ = -1;
-    std::vector<int> marked_;                 // setMarkedEvents
+    std::vector<int> marked_;  // setMarkedEvents
     int64_t band_start_ns_ = 0, band_end_ns_ = 0;
     QString band_label_;
     uint64_t requests_ = 0;  // setRun / setData calls: a background result of an older one is dropped

@@ -22,8 +22,8 @@ void TimelineView::resetLanes() {
 
 void TimelineView::relayout() {
     if (data_)
-        rows_ = layout_rows(*data_, lane_views_, lane_order(*data_, order_, gpu_on_top_), kRulerPx, kLaneHeaderPx, kRowPx,
-                            kFrameDepth);
+        rows_ = layout_rows(*data_, lane_views_, lane_order(*data_, order_, gpu_on_top_), kRulerPx, kLaneHeaderPx,
+                            kRowPx, kFrameDepth);
     else
         rows_ = RowLayout{};
     setMinimumHeight(std::max(120, contentHeight()));
@@ -90,25 +90,32 @@ void TimelineView::addGroupActions(QMenu* menu, int lane) {
     for (const auto& l : data_->lanes) members += l.group == group;
     if (members < 2) return;
     const QString name = QString::fromStdString(group);
-    menu->addAction(tr("Collapse all %1 lanes of %2").arg(members).arg(name), this, [this, group] { setGroupCollapsed(group, true); });
-    menu->addAction(tr("Expand all %1 lanes of %2").arg(members).arg(name), this, [this, group] { setGroupCollapsed(group, false); });
+    menu->addAction(tr("Collapse all %1 lanes of %2").arg(members).arg(name), this,
+                    [this, group] { setGroupCollapsed(group, true); });
+    menu->addAction(tr("Expand all %1 lanes of %2").arg(members).arg(name), this,
+                    [this, group] { setGroupCollapsed(group, false); });
 }
 
 QMenu* TimelineView::laneMenu(int lane) {
     auto* menu = new QMenu(this);
     if (!data_ || lane < 0 || size_t(lane) >= lane_views_.size()) return menu;
     const LaneView v = lane_views_[size_t(lane)];
-    menu->addAction(v.collapsed ? tr("Expand lane") : tr("Collapse lane"), this, [this, lane, v] { setLaneCollapsed(lane, !v.collapsed); });
+    menu->addAction(v.collapsed ? tr("Expand lane") : tr("Collapse lane"), this,
+                    [this, lane, v] { setLaneCollapsed(lane, !v.collapsed); });
     if (rows_.folded_levels[size_t(lane)] > 0 || v.frames_expanded)
-        menu->addAction(v.frames_expanded ? tr("Fold deep Python frames") : tr("Show all Python frames (%1 levels folded)").arg(rows_.folded_levels[size_t(lane)]),
+        menu->addAction(v.frames_expanded
+                            ? tr("Fold deep Python frames")
+                            : tr("Show all Python frames (%1 levels folded)").arg(rows_.folded_levels[size_t(lane)]),
                         this, [this, lane, v] { setFramesExpanded(lane, !v.frames_expanded); });
     addGroupActions(menu, lane);
     menu->addSeparator();
     menu->addAction(tr("Hide lane"), this, [this, lane] { setLaneHidden(lane, true); });
     menu->addAction(tr("Move up"), this, [this, lane] { moveLane(lane, -1); });
     menu->addAction(tr("Move down"), this, [this, lane] { moveLane(lane, +1); });
-    const auto hidden = std::count_if(lane_views_.begin(), lane_views_.end(), [](const LaneView& x) { return x.hidden; });
-    menu->addAction(tr("Show all hidden lanes (%1)").arg(hidden), this, [this] { showAllLanes(); })->setEnabled(hidden > 0);
+    const auto hidden =
+        std::count_if(lane_views_.begin(), lane_views_.end(), [](const LaneView& x) { return x.hidden; });
+    menu->addAction(tr("Show all hidden lanes (%1)").arg(hidden), this, [this] { showAllLanes(); })
+        ->setEnabled(hidden > 0);
     menu->addSeparator();
     QAction* pin = menu->addAction(tr("Pin GPU lanes on top"), this, [this](bool on) { setGpuOnTop(on); });
     pin->setCheckable(true);
@@ -119,11 +126,13 @@ QMenu* TimelineView::laneMenu(int lane) {
 void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
     if (const int track = memoryTrackAt(e->pos().y()); track >= 0) {
         QMenu menu(this);
-        QAction* relative = menu.addAction(tr("Memory relative to the trace start"), this, [this](bool on) { setMemoryRelative(on); });
+        QAction* relative =
+            menu.addAction(tr("Memory relative to the trace start"), this, [this](bool on) { setMemoryRelative(on); });
         relative->setCheckable(true);
         relative->setChecked(memory_relative_);
-        relative->setToolTip(tr("The running sum of the [memory] events' bytes from zero at the trace start, instead of the "
-                                "allocator's Total Allocated / Total Reserved"));
+        relative->setToolTip(
+            tr("The running sum of the [memory] events' bytes from zero at the trace start, instead of the "
+               "allocator's Total Allocated / Total Reserved"));
         menu.exec(e->globalPos());
         return;
     }
@@ -144,12 +153,15 @@ void TimelineView::paintLaneHeaders(QPainter& p, const QRect& area) {
         const LaneView& v = lane_views_[size_t(l)];
         const auto& lane = data_->lanes[size_t(l)];
         p.fillRect(QRect(area.left(), top, area.width(), kLaneHeaderPx), palette().alternateBase());
-        QString text = (v.collapsed ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ")) + QString::fromStdString(lane.title);
+        QString text =
+            (v.collapsed ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ")) + QString::fromStdString(lane.title);
         if (v.collapsed)
             text += tr("  (collapsed: %1 rows)").arg(std::max<size_t>(1, lane.levels.size()));
         else if (rows_.folded_levels[size_t(l)] > 0)
-            text += tr("  (%1 levels of Python frames folded: right-click to show)").arg(rows_.folded_levels[size_t(l)]);
-        p.drawText(QRect(area.left() + 4, top, area.width() - 8, kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft, text);
+            text +=
+                tr("  (%1 levels of Python frames folded: right-click to show)").arg(rows_.folded_levels[size_t(l)]);
+        p.drawText(QRect(area.left() + 4, top, area.width() - 8, kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft,
+                   text);
     }
 }
 

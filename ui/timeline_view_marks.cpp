@@ -9,7 +9,8 @@
 
 namespace awb::ui {
 
-void TimelineView::setMarkedEvents(std::vector<int> events, qint64 band_start_ns, qint64 band_end_ns, const QString& label) {
+void TimelineView::setMarkedEvents(std::vector<int> events, qint64 band_start_ns, qint64 band_end_ns,
+                                   const QString& label) {
     marked_.clear();
     band_label_ = label;
     band_start_ns_ = band_start_ns;
@@ -37,7 +38,8 @@ void TimelineView::setMarkedEvents(std::vector<int> events, qint64 band_start_ns
     }
     if (relaid) relayout();
     if (lo < hi) {
-        const int64_t pad = std::max<int64_t>(1000, (hi - lo) / 4);  // the marks with a quarter of their span either side
+        const int64_t pad =
+            std::max<int64_t>(1000, (hi - lo) / 4);  // the marks with a quarter of their span either side
         setView({lo - pad, hi + pad, view_.width_px});
     }
     update();
@@ -61,7 +63,8 @@ void TimelineView::paintMarks(QPainter& p, const QRect& area, const TimeMapping&
         const int row = at.lane < 0 ? -1 : rows_.row_y[size_t(at.lane)][size_t(at.level)];
         if (row < 0 || !trace_) continue;
         const TraceEvent& ev = trace_->events()[size_t(e)];
-        p.drawRect(QRectF(x_of(ev.start_ns), area.top() + row, std::max(3.0, view.x_of(ev.end_ns) - view.x_of(ev.start_ns)), kRowPx - 2));
+        p.drawRect(QRectF(x_of(ev.start_ns), area.top() + row,
+                          std::max(3.0, view.x_of(ev.end_ns) - view.x_of(ev.start_ns)), kRowPx - 2));
     }
 }
 
@@ -74,7 +77,8 @@ void TimelineView::paintMarkLabel(QPainter& p, int top, const TimeMapping& view)
     // Over the lane headers, just under the ruler, from the band's start (kept on screen).
     const QFontMetrics fm(p.font());
     const int w = fm.horizontalAdvance(band_label_) + 10, h = fm.height() + 4;
-    const double x = std::clamp(kGutterPx + view.x_of(band_start_ns_) + 2, double(kGutterPx), double(std::max(kGutterPx, width() - w)));
+    const double x = std::clamp(kGutterPx + view.x_of(band_start_ns_) + 2, double(kGutterPx),
+                                double(std::max(kGutterPx, width() - w)));
     const QRectF box(x, top + kRulerPx + 1, w, h);
     p.fillRect(box, QColor(255, 236, 205));
     p.setPen(QColor(160, 70, 0));

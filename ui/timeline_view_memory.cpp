@@ -37,7 +37,8 @@ std::pair<int64_t, int64_t> TimelineView::memoryRange(int track) const {
     // Absolute: from the lowest allocated level to the highest reserved one (the labels say where the
     // axis starts: a few MiB moving on 140 GiB of weights stay visible); relative: from zero or below.
     const MemorySeries& s = *memory_[size_t(track)];
-    if (memory_relative_ || !s.has_totals()) return {std::min<int64_t>(0, s.low_bytes), std::max<int64_t>(1, s.peak_bytes)};
+    if (memory_relative_ || !s.has_totals())
+        return {std::min<int64_t>(0, s.low_bytes), std::max<int64_t>(1, s.peak_bytes)};
     const int64_t hi = std::max(s.peak_allocated_bytes, s.peak_reserved_bytes);
     const int64_t lo = memory_low_[size_t(track)];
     const int64_t margin = std::max<int64_t>(1, (hi - lo) / 20);
@@ -56,14 +57,17 @@ void TimelineView::paintMemoryTracks(QPainter& p, const QRect& area) {
         QString text;
         if (absolute)
             text = tr("Memory on %1: allocated (red, peak %2)").arg(label, format_bytes(s.peak_allocated_bytes)) +
-                   (s.peak_reserved_bytes >= 0 ? tr(", reserved by the caching allocator (blue, peak %1)").arg(format_bytes(s.peak_reserved_bytes))
+                   (s.peak_reserved_bytes >= 0 ? tr(", reserved by the caching allocator (blue, peak %1)")
+                                                     .arg(format_bytes(s.peak_reserved_bytes))
                                                : QString());
         else
             text = tr("Memory on %1 relative to the trace start (peak %2%3)")
                        .arg(label, format_bytes(s.peak_bytes),
-                            s.has_totals() ? tr("; right-click for the allocator's totals") : tr("; the trace has no allocator totals"));
+                            s.has_totals() ? tr("; right-click for the allocator's totals")
+                                           : tr("; the trace has no allocator totals"));
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRect(area.left() + 4, top, area.width() - 8, kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft, text);
+        p.drawText(QRect(area.left() + 4, top, area.width() - 8, kLaneHeaderPx), Qt::AlignVCenter | Qt::AlignLeft,
+                   text);
         const QRect track(x_base, top + kLaneHeaderPx, area.width() - kGutterPx, kMemoryTrackPx);
         const auto [lo, hi] = memoryRange(int(m));
         paintMemoryAxis(p, track, lo, hi);
@@ -88,23 +92,28 @@ void TimelineView::paintMemoryAxis(QPainter& p, const QRect& track, int64_t lo, 
         p.drawLine(track.left(), y, track.right(), y);
         p.restore();
         const int label_top = std::clamp(y - 8, track.top(), track.bottom() - 16);  // inside the track
-        p.drawText(QRect(track.left() - kGutterPx + 4, label_top, kGutterPx - 10, 16), Qt::AlignRight | Qt::AlignVCenter,
+        p.drawText(QRect(track.left() - kGutterPx + 4, label_top, kGutterPx - 10, 16),
+                   Qt::AlignRight | Qt::AlignVCenter,
                    bytes < 0 ? QStringLiteral("-") + format_bytes(-bytes) : format_bytes(bytes));
     }
 }
 
 void TimelineView::paintMemoryCurve(QPainter& p, const QRect& track, const std::vector<MemoryPoint>& points, int64_t lo,
-                                      int64_t hi, const QPen& pen) {
+                                    int64_t hi, const QPen& pen) {
     if (points.empty()) return;
     TimeMapping view = view_;
     view.width_px = track.width();
-    auto y_of = [&](int64_t bytes) { return track.bottom() - 2 - double(bytes - lo) / double(hi - lo) * (track.height() - 4); };
+    auto y_of = [&](int64_t bytes) {
+        return track.bottom() - 2 - double(bytes - lo) / double(hi - lo) * (track.height() - 4);
+    };
     // Min and max per pixel column, so that no peak vanishes; the level before the view carries in
     // (none before the first point: the curve starts there).
-    auto first = std::partition_point(points.begin(), points.end(), [&](const MemoryPoint& m) { return m.ts_ns < view.start_ns; });
+    auto first = std::partition_point(points.begin(), points.end(),
+                                      [&](const MemoryPoint& m) { return m.ts_ns < view.start_ns; });
     QPolygonF line;
     int64_t level = first == points.begin() ? first->bytes : std::prev(first)->bytes;
-    line.append(QPointF(first == points.begin() ? track.left() + std::max(0.0, view.x_of(first->ts_ns)) : track.left(), y_of(level)));
+    line.append(QPointF(first == points.begin() ? track.left() + std::max(0.0, view.x_of(first->ts_ns)) : track.left(),
+                        y_of(level)));
     for (auto it = first; it != points.end() && it->ts_ns <= view.end_ns;) {
         const int col = int(view.x_of(it->ts_ns));
         const int64_t line_level = level;
@@ -119,7 +128,8 @@ void TimelineView::paintMemoryCurve(QPainter& p, const QRect& track, const std::
         line.append(QPointF(track.left() + col, y_of(high)));
         line.append(QPointF(track.left() + col, y_of(level)));
     }
-    if (points.back().ts_ns >= view.start_ns || first != points.begin()) line.append(QPointF(track.right(), y_of(level)));
+    if (points.back().ts_ns >= view.start_ns || first != points.begin())
+        line.append(QPointF(track.right(), y_of(level)));
     p.save();
     p.setClipRect(track);
     p.setPen(pen);
@@ -144,8 +154,10 @@ QString TimelineView::memoryReadout(int track, int64_t t) const {
     }
     const MemoryPoint* rel = memory_level_at(s.points, t);
     const int64_t r = rel ? rel->bytes : 0;
-    text += tr("<br>relative to the trace start %1%2").arg(r < 0 ? QStringLiteral("-") : QStringLiteral("+"), format_bytes(std::abs(r)));
-    if (!s.has_totals()) text += tr("<br><i>the trace has no allocator totals: memory allocated before it started is not counted</i>");
+    text += tr("<br>relative to the trace start %1%2")
+                .arg(r < 0 ? QStringLiteral("-") : QStringLiteral("+"), format_bytes(std::abs(r)));
+    if (!s.has_totals())
+        text += tr("<br><i>the trace has no allocator totals: memory allocated before it started is not counted</i>");
     return text;
 }
 

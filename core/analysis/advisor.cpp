@@ -32,7 +32,8 @@ std::string fmt(const char* format, Args... args) {
 std::vector<std::string> ops_at(const Trace& trace, const std::vector<const MemoryEvent*>& allocations) {
     std::vector<size_t> order(allocations.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return allocations[a]->ts_ns < allocations[b]->ts_ns; });
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return allocations[a]->ts_ns < allocations[b]->ts_ns; });
     std::vector<const TraceEvent*> best(allocations.size(), nullptr);
     for (const auto& e : trace.events()) {
         if (e.device != DeviceKind::CPU || e.kind == EventKind::Other) continue;
@@ -52,18 +53,21 @@ std::string score_matrix_action(const ProfileResult& run) {
     const bool torch1 = run.environment.torch_version.rfind("1.", 0) == 0;
     const std::string chunked = "the chunked variant (block-wise online softmax) never holds it either";
     if (run.spec.variant == "sdpa" && torch1)
-        return "On LibTorch " + run.environment.torch_version + " scaled_dot_product_attention is the math path and "
+        return "On LibTorch " + run.environment.torch_version +
+               " scaled_dot_product_attention is the math path and "
                "holds [N, N] itself; LibTorch 2.x runs a fused kernel that does not (flash on CPU; flash, "
-               "memory-efficient or cuDNN on CUDA): profile it there (scripts/build.sh --torch2); " + chunked + ".";
+               "memory-efficient or cuDNN on CUDA): profile it there (scripts/build.sh --torch2); " +
+               chunked + ".";
     if (run.spec.variant == "sdpa" && run.spec.sdpa_backend == SdpaBackend::Math)
         return "The math backend was forced (--sdpa-backend math): auto or flash (CPU and CUDA), efficient or cudnn "
                "(CUDA) run fused kernels whose memory is linear in N.";
     return "Use an attention that never holds [N, N]: scaled_dot_product_attention on LibTorch 2.x (flash on CPU; "
-           "flash, memory-efficient or cuDNN on CUDA; on 1.13 it is the math path and holds it too), or " + chunked +
-           "; memory becomes linear in N.";
+           "flash, memory-efficient or cuDNN on CUDA; on 1.13 it is the math path and holds it too), or " +
+           chunked + "; memory becomes linear in N.";
 }
 
-void score_matrix(const ProfileResult& run, const RunAnalysis& analysis, const AdvisorThresholds& t, std::vector<Finding>& out) {
+void score_matrix(const ProfileResult& run, const RunAnalysis& analysis, const AdvisorThresholds& t,
+                  std::vector<Finding>& out) {
     if (!run.spec_known) return;  // a foreign trace: B, H, N are not known
     const RunSpec& s = run.spec;
     const int64_t bytes = s.batch * s.heads * s.seq_q * s.seq_k * element_size(s.dtype);
@@ -79,7 +83,8 @@ void score_matrix(const ProfileResult& run, const RunAnalysis& analysis, const A
     if (peak <= 0 || double(bytes) < t.score_share_of_peak * double(peak)) return;
     std::vector<const MemoryEvent*> matching;
     for (const auto& m : run.trace.memory())
-        if (m.device == s.device.kind && double(m.bytes) >= 0.95 * double(bytes) && double(m.bytes) <= 1.05 * double(bytes))
+        if (m.device == s.device.kind && double(m.bytes) >= 0.95 * double(bytes) &&
+            double(m.bytes) <= 1.05 * double(bytes))
             matching.push_back(&m);
     const int count = int(matching.size());
     std::map<std::string, int> by_op;
@@ -89,15 +94,15 @@ void score_matrix(const ProfileResult& run, const RunAnalysis& analysis, const A
     Finding f;
     f.rule = "score-matrix";
     f.weight = double(bytes) / double(peak);
-    f.title = "The [B, H, Nq, Nk] = [" + std::to_string(s.batch) + ", " + std::to_string(s.heads) + ", " + std::to_string(s.seq_q) +
-              ", " + std::to_string(s.seq_k) + "] " + to_string(s.dtype) + " score matrix (" + format_mib(bytes) +
-              ") is materialised: " + fmt("%.0f", double(count) / steps) + " allocation(s) of that size per step, each " +
-              format_share(f.weight) + " of the peak";
+    f.title = "The [B, H, Nq, Nk] = [" + std::to_string(s.batch) + ", " + std::to_string(s.heads) + ", " +
+              std::to_string(s.seq_q) + ", " + std::to_string(s.seq_k) + "] " + to_string(s.dtype) + " score matrix (" +
+              format_mib(bytes) + ") is materialised: " + fmt("%.0f", double(count) / steps) +
+              " allocation(s) of that size per step, each " + format_share(f.weight) + " of the peak";
     for (const auto& [name, n] : by_op)
         f.evidence.push_back(name + " allocates " + format_mib(bytes) + fmt(" (%.0f per step)", double(n) / steps));
-    f.evidence.push_back("peak memory " + format_mib(peak) + " (" +
-                         (run.device_peak_bytes > 0 ? std::string("CUDA allocator")
-                                                     : std::string("[memory] events, ") + basis) + ")");
+    f.evidence.push_back(
+        "peak memory " + format_mib(peak) + " (" +
+        (run.device_peak_bytes > 0 ? std::string("CUDA allocator") : std::string("[memory] events, ") + basis) + ")");
     f.evidence.push_back("memory for [N, N] grows as N^2: at 2N it is " + format_mib(bytes * 4));
     f.action = score_matrix_action(run);
     out.push_back(std::move(f));
@@ -124,8 +129,8 @@ void mark_between(const Trace& trace, const AttentionInstance& call, std::vector
     const TraceEvent& qk = events[size_t(call.event)];
     for (size_t i = size_t(call.event) + 1; i < events.size() && events[i].start_ns <= call.end_ns; ++i) {
         const TraceEvent& e = events[i];
-        if (e.kind != EventKind::CpuOp || !nests_on_cpu(e) || e.thread != call.thread || e.rank != call.rank || e.start_ns < qk.end_ns ||
-            e.end_ns > call.end_ns || is_product_op(e.name))
+        if (e.kind != EventKind::CpuOp || !nests_on_cpu(e) || e.thread != call.thread || e.rank != call.rank ||
+            e.start_ns < qk.end_ns || e.end_ns > call.end_ns || is_product_op(e.name))
             continue;
         bool nested = false;  // inside an op that itself starts after Q K^T: counted there, or P V's own
         for (int32_t a = e.parent; a >= 0 && !nested; a = events[size_t(a)].parent)
@@ -179,7 +184,8 @@ TraceTime trace_time(const Trace& trace) {
     for (const TraceEvent& e : events) {
         if (e.kind != EventKind::CpuOp || !nests_on_cpu(e)) continue;
         bool outermost = true;
-        for (int32_t a = e.parent; a >= 0 && outermost; a = events[size_t(a)].parent) outermost = events[size_t(a)].kind != EventKind::CpuOp;
+        for (int32_t a = e.parent; a >= 0 && outermost; a = events[size_t(a)].parent)
+            outermost = events[size_t(a)].kind != EventKind::CpuOp;
         if (outermost) t.ns += e.duration_ns();
     }
     return t;
@@ -188,9 +194,11 @@ TraceTime trace_time(const Trace& trace) {
 // "[B, H, Nq, Nk] = [2, 8, 1024, 1024]" or, heads folded, "[BxH, Nq, Nk] = [16, 1024, 1024]".
 std::string scores_shape(const AttentionInstance& c) {
     const AttentionShape& s = c.shape;
-    if (c.heads_folded) return "[BxH, Nq, Nk] = [" + std::to_string(s.batch) + ", " + std::to_string(s.seq_q) + ", " + std::to_string(s.seq_k) + "]";
-    return "[B, H, Nq, Nk] = [" + std::to_string(s.batch) + ", " + std::to_string(s.heads_q) + ", " + std::to_string(s.seq_q) + ", " +
-           std::to_string(s.seq_k) + "]";
+    if (c.heads_folded)
+        return "[BxH, Nq, Nk] = [" + std::to_string(s.batch) + ", " + std::to_string(s.seq_q) + ", " +
+               std::to_string(s.seq_k) + "]";
+    return "[B, H, Nq, Nk] = [" + std::to_string(s.batch) + ", " + std::to_string(s.heads_q) + ", " +
+           std::to_string(s.seq_q) + ", " + std::to_string(s.seq_k) + "]";
 }
 
 // 0 when the element size is unknown or the size does not fit (a damaged trace's dims).
@@ -205,10 +213,13 @@ int64_t scores_bytes(const AttentionInstance& c) {
 std::vector<std::vector<const AttentionInstance*>> score_groups(const std::vector<AttentionInstance>& calls) {
     std::map<std::tuple<std::string, std::string, std::string>, std::vector<const AttentionInstance*>> groups;
     for (const AttentionInstance& c : calls)
-        if (c.backend == AttentionBackend::Manual && !c.backward && c.shape.known()) groups[{scores_shape(c), c.dtype, c.op}].push_back(&c);
+        if (c.backend == AttentionBackend::Manual && !c.backward && c.shape.known())
+            groups[{scores_shape(c), c.dtype, c.op}].push_back(&c);
     std::vector<std::vector<const AttentionInstance*>> out;
     for (auto& [key, members] : groups) out.push_back(std::move(members));
-    auto total = [](const std::vector<const AttentionInstance*>& g) { return double(scores_bytes(*g.front())) * double(g.size()); };
+    auto total = [](const std::vector<const AttentionInstance*>& g) {
+        return double(scores_bytes(*g.front())) * double(g.size());
+    };
     std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) { return total(a) > total(b); });
     return out;
 }
@@ -217,20 +228,23 @@ std::string group_evidence(const std::vector<const AttentionInstance*>& g) {
     const AttentionInstance& c = *g.front();
     const int64_t bytes = scores_bytes(c);
     return c.op + fmt(": %.0f forward call(s) on ", double(g.size())) + scores_shape(c) + " " + c.dtype + " scores" +
-           (c.heads_folded ? " (heads folded into the batch)" : "") + ", " + (bytes > 0 ? format_bytes(bytes) + " per call" : "size unknown") +
-           "; [Nq, Nk] grows as N^2: at 2N " + (bytes > 0 ? format_bytes(bytes * 4) : "4x");
+           (c.heads_folded ? " (heads folded into the batch)" : "") + ", " +
+           (bytes > 0 ? format_bytes(bytes) + " per call" : "size unknown") + "; [Nq, Nk] grows as N^2: at 2N " +
+           (bytes > 0 ? format_bytes(bytes * 4) : "4x");
 }
 
 // The calls' own time (their two matmuls and the ops between) against the trace's.
-void calls_evidence(const std::vector<const AttentionInstance*>& calls, const BetweenOps& between, const TraceTime& total, Finding& f) {
+void calls_evidence(const std::vector<const AttentionInstance*>& calls, const BetweenOps& between,
+                    const TraceTime& total, Finding& f) {
     int64_t ns = 0;
     for (const AttentionInstance* c : calls) ns += total.device ? c->device_ns : c->cpu_ns();
     const int64_t between_ns = total.device ? between.device_ns : between.cpu_ns;
     if (ns <= 0 || total.ns <= 0) return;
-    f.evidence.push_back(fmt("the %.0f forward call(s): ", double(calls.size())) + format_duration_ns(double(ns)) + " (" +
-                         format_share(double(ns) / double(total.ns)) + (total.device ? " of the device time" : " of the CPU op time") +
-                         "), the matmuls and layout ops " + format_duration_ns(double(ns - between_ns)) + ", the ops between " +
-                         format_duration_ns(double(between_ns)));
+    f.evidence.push_back(fmt("the %.0f forward call(s): ", double(calls.size())) + format_duration_ns(double(ns)) +
+                         " (" + format_share(double(ns) / double(total.ns)) +
+                         (total.device ? " of the device time" : " of the CPU op time") +
+                         "), the matmuls and layout ops " + format_duration_ns(double(ns - between_ns)) +
+                         ", the ops between " + format_duration_ns(double(between_ns)));
 }
 
 void between_evidence(const BetweenOps& between, const TraceTime& total, Finding& f) {
@@ -238,8 +252,9 @@ void between_evidence(const BetweenOps& between, const TraceTime& total, Finding
     for (const auto& [name, t] : between.by_name) ops.push_back({total.device ? t.second : t.first, name});
     std::sort(ops.rbegin(), ops.rend());
     const std::string of = total.device ? " of the trace's device time" : " of the trace's CPU op time";
-    std::string line = "between the two matmuls: " + format_duration_ns(double(total.device ? between.device_ns : between.cpu_ns)) + " (" +
-                       format_share(f.weight) + of + ")";
+    std::string line =
+        "between the two matmuls: " + format_duration_ns(double(total.device ? between.device_ns : between.cpu_ns)) +
+        " (" + format_share(f.weight) + of + ")";
     for (size_t i = 0; i < ops.size() && i < 4; ++i)
         line += (i == 0 ? ": " : ", ") + ops[i].second + " " + format_duration_ns(double(ops[i].first));
     f.evidence.push_back(line);
@@ -262,16 +277,19 @@ void materialised_scores(const ProfileResult& run, const RunAnalysis& analysis, 
     const AttentionInstance& c = *groups.front().front();
     const int64_t bytes = scores_bytes(c), others = int64_t(calls.size() - groups.front().size());
     f.title = "Manual attention materialises its " + scores_shape(c) + " " + c.dtype + " scores" +
-              (bytes > 0 ? " (" + format_bytes(bytes) + " per call)" : "") + fmt(" in %.0f forward call(s)", double(groups.front().size())) +
-              (others > 0 ? fmt(" and %.0f of other shapes", double(others)) : "") + "; the ops between its matmuls take " +
-              format_share(f.weight) + (total.device ? " of the device time" : " of the CPU op time");
+              (bytes > 0 ? " (" + format_bytes(bytes) + " per call)" : "") +
+              fmt(" in %.0f forward call(s)", double(groups.front().size())) +
+              (others > 0 ? fmt(" and %.0f of other shapes", double(others)) : "") +
+              "; the ops between its matmuls take " + format_share(f.weight) +
+              (total.device ? " of the device time" : " of the CPU op time");
     for (const auto& g : groups) f.evidence.push_back(group_evidence(g));
     calls_evidence(calls, between, total, f);
     between_evidence(between, total, f);
-    f.action = "Replace the written-out attention with one fused call: torch.nn.functional.scaled_dot_product_attention "
-               "(Hugging Face: attn_implementation=\"sdpa\"). Its flash, memory-efficient and cuDNN kernels never hold "
-               "[Nq, Nk] (memory linear in N) and apply the scale, mask, softmax and dropout inside the kernel; pass the "
-               "mask as attn_mask or is_causal=True. [BxH, N, D] tensors can be passed as they are or viewed as [B, H, N, D].";
+    f.action =
+        "Replace the written-out attention with one fused call: torch.nn.functional.scaled_dot_product_attention "
+        "(Hugging Face: attn_implementation=\"sdpa\"). Its flash, memory-efficient and cuDNN kernels never hold "
+        "[Nq, Nk] (memory linear in N) and apply the scale, mask, softmax and dropout inside the kernel; pass the "
+        "mask as attn_mask or is_causal=True. [BxH, N, D] tensors can be passed as they are or viewed as [B, H, N, D].";
     out.push_back(std::move(f));
 }
 
@@ -293,17 +311,22 @@ void layout_copies(const ProfileResult& run, const std::vector<OperatorRow>& row
     Finding f;
     f.rule = "layout-copies";
     f.weight = share;
-    f.title = "Layout copies take " + format_share(share) + " of self CPU time (" + format_duration_ns(double(copy_ns) / steps) + " per step)";
+    f.title = "Layout copies take " + format_share(share) + " of self CPU time (" +
+              format_duration_ns(double(copy_ns) / steps) + " per step)";
     for (const OperatorRow* r : found)
-        f.evidence.push_back(r->name + ": " + fmt("%.0f calls per step, ", double(r->calls) / steps) + format_duration_ns(double(r->self_cpu_ns) / steps) +
-                             " self per step" + (r->cpu_memory_bytes > 0 ? ", " + format_mib(r->cpu_memory_bytes / steps) + " per step" : ""));
+        f.evidence.push_back(
+            r->name + ": " + fmt("%.0f calls per step, ", double(r->calls) / steps) +
+            format_duration_ns(double(r->self_cpu_ns) / steps) + " self per step" +
+            (r->cpu_memory_bytes > 0 ? ", " + format_mib(r->cpu_memory_bytes / steps) + " per step" : ""));
     if (run.spec.layout == Layout::BNHD) {
         f.evidence.push_back("q, k, v arrive as [B, N, H, D] (layout bnhd) and are transposed before the matmuls");
-        f.action = "Fix the projection's output layout: have it produce [B, H, N, D] (or pass the transposed views to "
-                   "scaled_dot_product_attention, which takes strided inputs) instead of copying after the transpose.";
+        f.action =
+            "Fix the projection's output layout: have it produce [B, H, N, D] (or pass the transposed views to "
+            "scaled_dot_product_attention, which takes strided inputs) instead of copying after the transpose.";
     } else {
-        f.action = "Find the transpose / permute that feeds each copy (the timeline shows the parent op) and produce the "
-                   "layout the next op wants directly, instead of calling .contiguous() after it.";
+        f.action =
+            "Find the transpose / permute that feeds each copy (the timeline shows the parent op) and produce the "
+            "layout the next op wants directly, instead of calling .contiguous() after it.";
     }
     out.push_back(std::move(f));
 }
@@ -331,10 +354,12 @@ void fragmentation(const ProfileResult& run, const std::vector<OperatorRow>& row
     f.title = std::to_string(many.size()) + " operator(s) run " + fmt("%.0f", t.calls_per_step) +
               "+ times per step for little work each (" + format_share(f.weight) + " of self CPU time)";
     for (size_t i = 0; i < many.size() && i < 5; ++i)
-        f.evidence.push_back(many[i]->name + fmt(": %.0f calls per step, %.2f us self each", double(many[i]->calls) / steps,
+        f.evidence.push_back(many[i]->name + fmt(": %.0f calls per step, %.2f us self each",
+                                                 double(many[i]->calls) / steps,
                                                  double(many[i]->self_cpu_ns) / double(many[i]->calls) / 1e3));
-    f.action = "Fuse or batch: replace loops over heads or rows with one batched op (one bmm, not one matmul per head); "
-               "each call pays the dispatcher's fixed cost whatever its size.";
+    f.action =
+        "Fuse or batch: replace loops over heads or rows with one batched op (one bmm, not one matmul per head); "
+        "each call pays the dispatcher's fixed cost whatever its size.";
     out.push_back(std::move(f));
 }
 
@@ -345,13 +370,15 @@ const char* host_wait_kind(const TraceEvent& e) {
     if (e.device != DeviceKind::CPU) return nullptr;
     const std::string_view n = e.name;
     auto has = [n](std::string_view s) { return n.find(s) != std::string_view::npos; };
-    if (has("StreamSynchronize") || has("DeviceSynchronize") || has("EventSynchronize") || has("CtxSynchronize")) return "device synchronisation";
-    if ((has("DataLoader") || has("dataloader.py")) && (has("__next__") || n.rfind("enumerate(DataLoader)", 0) == 0)) return "DataLoader";
+    if (has("StreamSynchronize") || has("DeviceSynchronize") || has("EventSynchronize") || has("CtxSynchronize"))
+        return "device synchronisation";
+    if ((has("DataLoader") || has("dataloader.py")) && (has("__next__") || n.rfind("enumerate(DataLoader)", 0) == 0))
+        return "DataLoader";
     return nullptr;
 }
 
 struct HostWaits {
-    int64_t ns = 0;                      // merged over threads, within the steps (the whole trace without any)
+    int64_t ns = 0;  // merged over threads, within the steps (the whole trace without any)
     std::map<std::string, std::pair<int64_t, int64_t>> by_name;  // name -> calls, summed time (not merged)
 };
 
@@ -407,24 +434,29 @@ void dispatch_bound(const ProfileResult& run, const std::vector<OperatorRow>& ro
     Finding f;
     f.rule = "dispatch-bound";
     f.weight = 1.0 - 1.0 / ratio;
-    f.title = "CPU-bound: " + format_duration_ns(double(cpu_ns) / n) + " of CPU time per step against " + format_duration_ns(double(device_ns) / n) +
-              " of kernels (" + fmt("%.1fx", ratio) + "); the device waits for launches";
+    f.title = "CPU-bound: " + format_duration_ns(double(cpu_ns) / n) + " of CPU time per step against " +
+              format_duration_ns(double(device_ns) / n) + " of kernels (" + fmt("%.1fx", ratio) +
+              "); the device waits for launches";
     if (waits.ns > 0) f.title += " (" + format_duration_ns(double(waits.ns) / n) + " per step of waiting left out)";
-    f.evidence.push_back(fmt("%.0f kernel launches per step, %.1f us of device time (kernels, copies, sets) per launch on average",
-                             double(launches) / n, launches ? double(device_ns) / double(launches) / 1e3 : 0.0));
+    f.evidence.push_back(
+        fmt("%.0f kernel launches per step, %.1f us of device time (kernels, copies, sets) per launch on average",
+            double(launches) / n, launches ? double(device_ns) / double(launches) / 1e3 : 0.0));
     for (const auto& [name, calls_ns] : waits.by_name)
-        f.evidence.push_back("waiting, not dispatch: " + name + fmt(": %.0f calls per step, ", double(calls_ns.first) / n) +
+        f.evidence.push_back("waiting, not dispatch: " + name +
+                             fmt(": %.0f calls per step, ", double(calls_ns.first) / n) +
                              format_duration_ns(double(calls_ns.second) / n) + " per step");
     std::vector<OperatorRow> top(rows.begin(), rows.end());
     sort_rows(top, SortKey::SelfCpu);
     for (size_t i = 0, shown = 0; i < top.size() && shown < 3; ++i)
         if (top[i].device == DeviceKind::CPU && top[i].name != "ProfilerStep*") {
-            f.evidence.push_back(top[i].name + ": " + format_duration_ns(double(top[i].self_cpu_ns) / n) + " self CPU per step, " +
-                                 format_duration_ns(double(top[i].self_device_ns) / n) + " on the device");
+            f.evidence.push_back(top[i].name + ": " + format_duration_ns(double(top[i].self_cpu_ns) / n) +
+                                 " self CPU per step, " + format_duration_ns(double(top[i].self_device_ns) / n) +
+                                 " on the device");
             ++shown;
         }
-    f.action = "Overhead, not arithmetic: fewer, larger launches (batch more work per op, fuse with torch.compile, "
-               "capture the step in a CUDA graph) and remove host syncs (cudaStreamSynchronize, .item()).";
+    f.action =
+        "Overhead, not arithmetic: fewer, larger launches (batch more work per op, fuse with torch.compile, "
+        "capture the step in a CUDA graph) and remove host syncs (cudaStreamSynchronize, .item()).";
     out.push_back(std::move(f));
 }
 
@@ -435,12 +467,14 @@ void cold_start(const BenchResult& b, const AdvisorThresholds& t, std::vector<Fi
     Finding f;
     f.rule = "cold-start";
     f.weight = std::min(1.0, (ratio - 1) / ratio);
-    f.title = "The first iteration is " + fmt("%.1fx", ratio) + " the steady state (" + format_duration_ns(b.cold_ns) + " vs a median of " +
-              format_duration_ns(b.timing.median_ns) + ")";
-    f.evidence.push_back("cold iteration on fresh inputs " + format_duration_ns(b.cold_ns) + "; then " + std::to_string(b.warmup_iterations) +
-                         " warm-up iteration(s) and " + std::to_string(b.timing.repeats) + " timed samples");
-    f.action = "Warm up before timing (allocator, kernel selection, lazy initialisation are one-time costs) and report "
-               "the first call separately if users pay it (a server's first request).";
+    f.title = "The first iteration is " + fmt("%.1fx", ratio) + " the steady state (" + format_duration_ns(b.cold_ns) +
+              " vs a median of " + format_duration_ns(b.timing.median_ns) + ")";
+    f.evidence.push_back("cold iteration on fresh inputs " + format_duration_ns(b.cold_ns) + "; then " +
+                         std::to_string(b.warmup_iterations) + " warm-up iteration(s) and " +
+                         std::to_string(b.timing.repeats) + " timed samples");
+    f.action =
+        "Warm up before timing (allocator, kernel selection, lazy initialisation are one-time costs) and report "
+        "the first call separately if users pay it (a server's first request).";
     out.push_back(std::move(f));
 }
 
@@ -449,12 +483,15 @@ void profiler_distortion(const BenchResult& b, const AdvisorThresholds& t, std::
     Finding f;
     f.rule = "profiler-distortion";
     f.weight = std::min(1.0, (b.profiler_overhead - 1) / b.profiler_overhead);
-    f.title = "The profiler slows a step " + fmt("%.2fx", b.profiler_overhead) + " (" + format_duration_ns(b.profiled_step_ns) + " profiled vs " +
-              format_duration_ns(b.timing.median_ns) + " off)";
-    f.evidence.push_back("median profiled step " + format_duration_ns(b.profiled_step_ns) + ", profiler-off median " + format_duration_ns(b.timing.median_ns) +
-                         " (p10-p90 " + format_duration_ns(b.timing.p10_ns) + " - " + format_duration_ns(b.timing.p90_ns) + ")");
-    f.action = "Quote profiler-off times (attnwb bench); read the profile for where time goes (shares, shapes, calls), "
-               "not for how long a step takes.";
+    f.title = "The profiler slows a step " + fmt("%.2fx", b.profiler_overhead) + " (" +
+              format_duration_ns(b.profiled_step_ns) + " profiled vs " + format_duration_ns(b.timing.median_ns) +
+              " off)";
+    f.evidence.push_back("median profiled step " + format_duration_ns(b.profiled_step_ns) + ", profiler-off median " +
+                         format_duration_ns(b.timing.median_ns) + " (p10-p90 " + format_duration_ns(b.timing.p10_ns) +
+                         " - " + format_duration_ns(b.timing.p90_ns) + ")");
+    f.action =
+        "Quote profiler-off times (attnwb bench); read the profile for where time goes (shares, shapes, calls), "
+        "not for how long a step takes.";
     out.push_back(std::move(f));
 }
 
@@ -480,8 +517,9 @@ void length_sensitivity(const SweepResult& sweep, const AdvisorThresholds& t, st
         std::sort(points.begin(), points.end());
         for (const auto& [n, ns_per_flop] : points)
             f.evidence.push_back(fmt("N = %.0f: %.2f ms per GFLOP", double(n), ns_per_flop * 1e9 / 1e6));
-        f.action = "Bucket the lengths your traffic has (pad to a few sizes) and benchmark each bucket; one length does "
-                   "not predict another (different kernels, cache behaviour, memory traffic).";
+        f.action =
+            "Bucket the lengths your traffic has (pad to a few sizes) and benchmark each bucket; one length does "
+            "not predict another (different kernels, cache behaviour, memory traffic).";
         out.push_back(std::move(f));
     }
 }
@@ -497,12 +535,14 @@ void precision(const CheckReport& check, std::vector<Finding>& out) {
         if (!v.failure.empty()) f.evidence.push_back("did not run: " + v.failure);
         for (const auto& e : v.tensors)
             if (!e.passed)
-                f.evidence.push_back(e.name + ": error " + fmt("%.2e", e.error) + " (max |x - ref| " + fmt("%.2e", e.max_abs_error) +
-                                     ", max |ref| " + fmt("%.2e", e.ref_max_abs) + ")" + (e.finite ? "" : ", NaN or inf"));
+                f.evidence.push_back(e.name + ": error " + fmt("%.2e", e.error) + " (max |x - ref| " +
+                                     fmt("%.2e", e.max_abs_error) + ", max |ref| " + fmt("%.2e", e.ref_max_abs) + ")" +
+                                     (e.finite ? "" : ", NaN or inf"));
         for (const auto& m : v.mask_checks)
             if (!m.passed) f.evidence.push_back(m.name + ": " + m.detail);
-        f.action = "Do not compare its timings until it is right: compute the softmax in float32 (upcast the scores), "
-                   "check the mask handling named above, or use a variant within tolerance.";
+        f.action =
+            "Do not compare its timings until it is right: compute the softmax in float32 (upcast the scores), "
+            "check the mask handling named above, or use a variant within tolerance.";
         out.push_back(std::move(f));
     }
 }
@@ -517,12 +557,15 @@ bool graph_capture(const RunAnalysis& analysis, std::vector<Finding>& out) {
     f.weight = 1.0;  // it qualifies every other figure: first
     f.title = "A graph-capture trace: " + std::to_string(c.launches) + " launches inside " + std::to_string(c.graphs) +
               " captured graphs did not run, so its device time is not the model's";
-    f.evidence.push_back(std::to_string(c.graphs) + " " + c.begin_call + " .. EndCapture regions holding " + std::to_string(c.launches) +
-                         " kernel, copy and set launches");
-    f.evidence.push_back(std::to_string(c.device_events) + " device events ran outside the captures (warm-up, copies): " +
-                         format_duration_ns(double(c.device_ns)));
-    f.action = "Open the replay trace (the one recorded while the graphs ran) with this capture: attnwb inspect REPLAY --capture "
-               "CAPTURE, or File > Open of both files; its kernels are then attributed to the ops captured here.";
+    f.evidence.push_back(std::to_string(c.graphs) + " " + c.begin_call + " .. EndCapture regions holding " +
+                         std::to_string(c.launches) + " kernel, copy and set launches");
+    f.evidence.push_back(
+        std::to_string(c.device_events) +
+        " device events ran outside the captures (warm-up, copies): " + format_duration_ns(double(c.device_ns)));
+    f.action =
+        "Open the replay trace (the one recorded while the graphs ran) with this capture: attnwb inspect REPLAY "
+        "--capture "
+        "CAPTURE, or File > Open of both files; its kernels are then attributed to the ops captured here.";
     out.push_back(std::move(f));
     return true;
 }
@@ -556,7 +599,11 @@ std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) 
 nlohmann::json findings_json(const std::vector<Finding>& findings) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& f : findings)
-        out.push_back({{"rule", f.rule}, {"title", f.title}, {"evidence", f.evidence}, {"action", f.action}, {"weight", f.weight}});
+        out.push_back({{"rule", f.rule},
+                       {"title", f.title},
+                       {"evidence", f.evidence},
+                       {"action", f.action},
+                       {"weight", f.weight}});
     return out;
 }
 

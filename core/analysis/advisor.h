@@ -27,14 +27,14 @@ struct Finding {
 
 // The thresholds each rule fires at (defaults: what the article treats as worth a look).
 struct AdvisorThresholds {
-    double score_share_of_peak = 0.10;    // the score matrix is at least this share of peak memory
-    double copy_share_of_self_cpu = 0.10; // layout copies take at least this share of self CPU time
-    double calls_per_step = 40;           // fragmentation: an op called at least this often per step...
-    double max_avg_self_us = 20;          // ...taking at most this long per call
-    double cpu_over_device = 2.0;         // dispatch-bound: CPU time per step over the kernels' time
-    double cold_over_median = 3.0;        // cold start: first iteration over the steady-state median
-    double time_per_flop_spread = 1.5;    // length sensitivity: max/min time per FLOP across N
-    double profiler_overhead = 1.3;       // profiled step time over the profiler-off median
+    double score_share_of_peak = 0.10;     // the score matrix is at least this share of peak memory
+    double copy_share_of_self_cpu = 0.10;  // layout copies take at least this share of self CPU time
+    double calls_per_step = 40;            // fragmentation: an op called at least this often per step...
+    double max_avg_self_us = 20;           // ...taking at most this long per call
+    double cpu_over_device = 2.0;          // dispatch-bound: CPU time per step over the kernels' time
+    double cold_over_median = 3.0;         // cold start: first iteration over the steady-state median
+    double time_per_flop_spread = 1.5;     // length sensitivity: max/min time per FLOP across N
+    double profiler_overhead = 1.3;        // profiled step time over the profiler-off median
 };
 
 // Findings of every rule that applies, heaviest first. The score-matrix rule reads the run's spec and

@@ -34,7 +34,9 @@ int64_t product(const std::vector<int64_t>& d, size_t n) {
 }
 
 namespace {
-bool is_sibling_op(const TraceEvent& e) { return nests_on_cpu(e) && (e.kind == EventKind::CpuOp || e.kind == EventKind::UserAnnotation); }
+bool is_sibling_op(const TraceEvent& e) {
+    return nests_on_cpu(e) && (e.kind == EventKind::CpuOp || e.kind == EventKind::UserAnnotation);
+}
 }  // namespace
 
 Siblings::Siblings(const std::vector<TraceEvent>& events) : prev(events.size(), -1), next(events.size(), -1) {
@@ -132,12 +134,15 @@ void assign_device_time(Calls& calls, const Trace& trace) {
 }
 
 void cost(AttentionInstance& a) {
-    const int64_t element = trace_dtype_bytes(a.dtype), kv_element = a.kv_dtype.empty() ? element : trace_dtype_bytes(a.kv_dtype);
+    const int64_t element = trace_dtype_bytes(a.dtype),
+                  kv_element = a.kv_dtype.empty() ? element : trace_dtype_bytes(a.kv_dtype);
     if (!a.shape.known()) {
         // A packed batch of several sequences: its tensors' sizes are known, the pairs are not.
         const AttentionShape& s = a.shape;
-        if (a.layout == AttentionLayout::Varlen && a.query_tokens > 0 && a.key_tokens > 0 && s.heads_q > 0 && s.heads_kv > 0 && s.head_dim > 0) {
-            const AttentionShape packed{1, s.heads_q, s.heads_kv, a.query_tokens, a.key_tokens, s.head_dim, s.head_dim_v};
+        if (a.layout == AttentionLayout::Varlen && a.query_tokens > 0 && a.key_tokens > 0 && s.heads_q > 0 &&
+            s.heads_kv > 0 && s.head_dim > 0) {
+            const AttentionShape packed{1,          s.heads_q,   s.heads_kv, a.query_tokens, a.key_tokens,
+                                        s.head_dim, s.head_dim_v};
             a.bytes = attention_bytes(packed, element, a.backward, BytesModel::Ideal, 128, kv_element);
         }
         if (a.missing.empty()) a.missing = "the call's shapes are not all in the trace";
@@ -173,8 +178,8 @@ void mark_captured(std::vector<AttentionInstance>& calls, const std::vector<Trac
 // backward (autograd nodes) shows no mask op either.
 void apply_spec(AttentionInstance& a, const RunSpec& spec) {
     const bool unknown = a.causal < 0 || (a.backend == AttentionBackend::Manual && a.backward);
-    if (!unknown || a.shape.batch != spec.batch || a.shape.heads_q != spec.heads || a.shape.seq_q != spec.seq_q || a.shape.seq_k != spec.seq_k ||
-        a.shape.head_dim != spec.head_dim)
+    if (!unknown || a.shape.batch != spec.batch || a.shape.heads_q != spec.heads || a.shape.seq_q != spec.seq_q ||
+        a.shape.seq_k != spec.seq_k || a.shape.head_dim != spec.head_dim)
         return;
     if (spec.mask == MaskKind::Padding) {
         a.causal = -1;
@@ -224,14 +229,13 @@ int64_t trace_dtype_bytes(const std::string& dtype) {
     if (dtype == "float") return 4;
     if (dtype == "double") return 8;
     if (dtype == "c10::Half" || dtype == "c10::BFloat16" || dtype == "Half" || dtype == "BFloat16") return 2;
-    if (dtype.find("Float8") != std::string::npos || dtype == "signed char" || dtype == "unsigned char" || dtype == "c10::Byte" ||
-        dtype == "int8")
+    if (dtype.find("Float8") != std::string::npos || dtype == "signed char" || dtype == "unsigned char" ||
+        dtype == "c10::Byte" || dtype == "int8")
         return 1;
     if (dtype == "int") return 4;
     if (dtype == "long int" || dtype == "long") return 8;
     return 0;
 }
-
 
 std::vector<AttentionInstance> attention_instances(const Trace& trace, const RunSpec* spec) {
     Calls calls(trace);
@@ -246,43 +250,52 @@ std::vector<AttentionInstance> attention_instances(const Trace& trace, const Run
         cost(a);
     }
     std::vector<AttentionInstance> out = std::move(calls.out);
-    std::stable_sort(out.begin(), out.end(), [](const AttentionInstance& a, const AttentionInstance& b) { return a.start_ns < b.start_ns; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const AttentionInstance& a, const AttentionInstance& b) { return a.start_ns < b.start_ns; });
     return out;
 }
 
 std::vector<AttentionGroup> group_attention(const std::vector<AttentionInstance>& instances) {
-    using Key = std::tuple<int, std::string, std::string, bool, int, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                           std::string, std::string, int, int64_t, bool>;
+    using Key = std::tuple<int, std::string, std::string, bool, int, int64_t, int64_t, int64_t, int64_t, int64_t,
+                           int64_t, int64_t, std::string, std::string, int, int64_t, bool>;
     std::map<Key, size_t> index;
     std::vector<AttentionGroup> groups;
     for (const AttentionInstance& a : instances) {
         const AttentionShape& s = a.shape;
-        const auto [it, added] = index.try_emplace(Key{int(a.backend), a.library, a.implementation, a.backward, int(a.layout), s.batch, s.heads_q,
-                                                       s.heads_kv, s.seq_q, s.seq_k, s.head_dim, a.query_tokens, a.dtype, a.kv_dtype, a.causal,
-                                                       a.window, a.replayed},
-                                                   groups.size());
+        const auto [it, added] = index.try_emplace(
+            Key{int(a.backend), a.library, a.implementation, a.backward, int(a.layout), s.batch, s.heads_q, s.heads_kv,
+                s.seq_q, s.seq_k, s.head_dim, a.query_tokens, a.dtype, a.kv_dtype, a.causal, a.window, a.replayed},
+            groups.size());
         if (added) groups.push_back({a});
         groups[it->second].add(a);
     }
-    std::stable_sort(groups.begin(), groups.end(), [](const AttentionGroup& a, const AttentionGroup& b) { return a.time_ns > b.time_ns; });
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const AttentionGroup& a, const AttentionGroup& b) { return a.time_ns > b.time_ns; });
     return groups;
 }
 
 std::string attention_conventions() {
-    return "FLOPs: 2 x visible pairs x (D + Dv) forward, backward 2.5x forward as FlashAttention counts (with recompute; "
-           "torch.utils.flop_counter: 2x); causal: top-left as PyTorch's is_causal, '-' a mask tensor (every pair counted); "
-           "bytes: Q, K, V, O once (backward also dO, dQ, dK, dV; a KV cache at its own element size); varlen and paged calls "
-           "need each sequence's lengths, which traces do not hold: FLOPs '?' unless the batch is one sequence; rates over the "
+    return "FLOPs: 2 x visible pairs x (D + Dv) forward, backward 2.5x forward as FlashAttention counts (with "
+           "recompute; "
+           "torch.utils.flop_counter: 2x); causal: top-left as PyTorch's is_causal, '-' a mask tensor (every pair "
+           "counted); "
+           "bytes: Q, K, V, O once (backward also dO, dQ, dK, dV; a KV cache at its own element size); varlen and "
+           "paged calls "
+           "need each sequence's lengths, which traces do not hold: FLOPs '?' unless the batch is one sequence; rates "
+           "over the "
            "device time, or the CPU time where no kernel ran";
 }
 
 std::string bytes_model_convention() {
-    return "bytes model: of ideal (each tensor once), scores (the [Nq, Nk] scores at every pass) and chunked (K, V re-read per "
-           "128-query block), the one whose roofline time max(FLOP / peak, bytes / bandwidth) is nearest the measured time; '=' when "
+    return "bytes model: of ideal (each tensor once), scores (the [Nq, Nk] scores at every pass) and chunked (K, V "
+           "re-read per "
+           "128-query block), the one whose roofline time max(FLOP / peak, bytes / bandwidth) is nearest the measured "
+           "time; '=' when "
            "all three give the same time (compute-bound)";
 }
 
-std::vector<Roof> call_roofs(const Roof& measured, const std::string& device_name, const std::vector<AttentionInstance>& calls) {
+std::vector<Roof> call_roofs(const Roof& measured, const std::string& device_name,
+                             const std::vector<AttentionInstance>& calls) {
     if (measured.known()) return {measured};
     std::vector<Roof> roofs;
     const DeviceRoof* table = find_device_roof(device_name);
@@ -316,7 +329,8 @@ RoofFit roof_fit(const AttentionInstance& call, const Roof& roof) {
 RoofFit roof_fit(const AttentionGroup& g, const Roof& roof) {
     RoofFit fit;
     const bool cpu_roof = roof.measured && roof.device == "CPU";
-    fit.applies = roof.known() && g.first.shape.known() && g.time_ns > 0 && g.bytes > 0 && (cpu_roof ? g.device_ns == 0 : g.device_ns > 0);
+    fit.applies = roof.known() && g.first.shape.known() && g.time_ns > 0 && g.bytes > 0 &&
+                  (cpu_roof ? g.device_ns == 0 : g.device_ns > 0);
     if (!fit.applies) return fit;
     fit.attainable_tflops = roof.attainable_tflops(g.flops, g.bytes);
     fit.share = fit.attainable_tflops > 0 ? g.tflops_per_s() / fit.attainable_tflops : 0.0;
@@ -324,6 +338,5 @@ RoofFit roof_fit(const AttentionGroup& g, const Roof& roof) {
     fit.bytes = fit_bytes_model(g.flops, bytes, double(g.time_ns), roof.peak_tflops, roof.memory_tb_s);
     return fit;
 }
-
 
 }  // namespace awb

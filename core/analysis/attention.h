@@ -49,7 +49,6 @@
 
 namespace awb {
 
-
 // SDPA's backends, the manual pattern, and Library: a library's or engine's own op or kernel, named by
 // AttentionInstance::library and ::implementation.
 enum class AttentionBackend { Flash, MemEfficient, Cudnn, CpuFlash, Math, Manual, Unknown, Library };
@@ -61,52 +60,56 @@ enum class AttentionLayout : uint8_t { Dense, Varlen, Paged };
 std::string to_string(AttentionLayout l);  // "dense", "varlen", "paged"
 
 struct AttentionInstance {
-    int32_t event = -1;      // the call: its outermost attention op, or the manual pattern's first matmul
-    std::string op;          // that op's name ("aten::scaled_dot_product_attention", "aten::matmul", ...), or the
-                             // kernel's for a call found by its kernel alone
+    int32_t event = -1;  // the call: its outermost attention op, or the manual pattern's first matmul
+    std::string op;      // that op's name ("aten::scaled_dot_product_attention", "aten::matmul", ...), or the
+                         // kernel's for a call found by its kernel alone
     AttentionBackend backend = AttentionBackend::Unknown;
     std::string library;         // who runs it: "PyTorch SDPA", "manual", "vLLM", "SGLang", "FlashInfer", ...
     std::string implementation;  // the library's op or kernel family ("unified attention", "paged attention ragged")
     bool backward = false;
     AttentionLayout layout = AttentionLayout::Dense;
-    AttentionShape shape;    // -1 where the trace does not say (varlen: Nq and Nk per sequence; paged: Nk)
+    AttentionShape shape;       // -1 where the trace does not say (varlen: Nq and Nk per sequence; paged: Nk)
     int64_t query_tokens = -1;  // query rows in the call: B x Nq dense, the packed tokens varlen/paged
-    int64_t key_tokens = -1;    // key rows the op takes as inputs (not a paged cache's): B x Nk dense, packed tokens varlen
+    int64_t key_tokens =
+        -1;  // key rows the op takes as inputs (not a paged cache's): B x Nk dense, packed tokens varlen
     bool heads_folded = false;  // the manual pattern on [B x H, N, D] whose H cannot be told from the ops around it:
                                 // shape.batch is B x H, shape.heads_q 1 (when H can be told: B and H as usual)
     bool decode = false;        // one query token per sequence
-    std::string dtype;       // as the trace names it ("float", "c10::BFloat16")
-    std::string kv_dtype;    // the KV cache's or K's, when it differs from the query's ("c10::Float8_e4m3fn")
-    std::string name_facts;  // what the kernel's name adds ("causal, sliding window, fp8 KV, head dim 64"): from the name only
-    std::string missing;     // why FLOPs (and bytes) are unknown, "" when known
-    bool replayed = false;   // its ops were recorded while a CUDA graph was captured and its kernels replayed
-                             // (graph_replay.h): no CPU time of its own here
+    std::string dtype;          // as the trace names it ("float", "c10::BFloat16")
+    std::string kv_dtype;       // the KV cache's or K's, when it differs from the query's ("c10::Float8_e4m3fn")
+    std::string
+        name_facts;  // what the kernel's name adds ("causal, sliding window, fp8 KV, head dim 64"): from the name only
+    std::string missing;       // why FLOPs (and bytes) are unknown, "" when known
+    bool replayed = false;     // its ops were recorded while a CUDA graph was captured and its kernels replayed
+                               // (graph_replay.h): no CPU time of its own here
     bool kernel_only = false;  // found by a kernel whose launch names no op: no CPU span (start, end: the kernel's)
-    bool captured = false;     // called while a CUDA graph was being captured: its kernels were recorded into the graph,
-                               // not run (a capture trace); a replay trace with --capture times them
-    int causal = -1;         // 1: is_causal, 0: no mask, -1: a mask tensor or not recorded
-    int64_t window = 0;      // > 0: our own run's sliding window (causal 1): query i sees keys i - window + 1 .. i
-    double mean_keys = 0;    // > 0: our own run's padding: the mean key length over the batch (its pairs: Nq x this)
+    bool captured = false;  // called while a CUDA graph was being captured: its kernels were recorded into the graph,
+                            // not run (a capture trace); a replay trace with --capture times them
+    int causal = -1;        // 1: is_causal, 0: no mask, -1: a mask tensor or not recorded
+    int64_t window = 0;     // > 0: our own run's sliding window (causal 1): query i sees keys i - window + 1 .. i
+    double mean_keys = 0;   // > 0: our own run's padding: the mean key length over the batch (its pairs: Nq x this)
     int32_t rank = -1;
     uint64_t thread = 0;
     int64_t start_ns = 0, end_ns = 0;  // CPU span (the manual pattern: first matmul's start to last one's end)
-    int64_t device_ns = 0;   // the sum of the kernels, copies and sets its ops launched
+    int64_t device_ns = 0;             // the sum of the kernels, copies and sets its ops launched
     int64_t kernels = 0;
-    int device_index = -1;   // the device of its first kernel
+    int device_index = -1;        // the device of its first kernel
     int64_t device_start_ns = 0;  // when its first kernel starts
-    int64_t step_gpu_ns = 0; // busy time of that device in the call's step (or the whole trace): its share's denominator
-    double pairs = 0;        // visible (query, key) pairs over all batches and query heads
-    double flops = 0;        // the cost model above (backward: FlashAttention's 2.5x)
+    int64_t step_gpu_ns =
+        0;             // busy time of that device in the call's step (or the whole trace): its share's denominator
+    double pairs = 0;  // visible (query, key) pairs over all batches and query heads
+    double flops = 0;  // the cost model above (backward: FlashAttention's 2.5x)
     double flops_backward_no_recompute = 0;  // backward only: torch.utils.flop_counter's 2x
-    double bytes = 0;        // ideal bytes
-    double bytes_scores = 0;   // the materialised-scores model's bytes (model/attention_cost.h)
-    double bytes_chunked = 0;  // the chunked model's bytes (blocks of 128)
+    double bytes = 0;                        // ideal bytes
+    double bytes_scores = 0;                 // the materialised-scores model's bytes (model/attention_cost.h)
+    double bytes_chunked = 0;                // the chunked model's bytes (blocks of 128)
     int64_t cpu_ns() const { return replayed || kernel_only ? 0 : end_ns - start_ns; }
     bool costed() const { return flops > 0; }  // FLOPs known
     double step_share() const { return step_gpu_ns > 0 ? double(device_ns) / double(step_gpu_ns) : 0.0; }
-    // What the rates use: the device time, else the CPU time (a CPU run); none for a captured call (its kernels did not run).
+    // What the rates use: the device time, else the CPU time (a CPU run); none for a captured call (its kernels did not
+    // run).
     int64_t time_ns() const { return device_ns > 0 ? device_ns : captured ? 0 : cpu_ns(); }
-    int64_t span_ns() const { return end_ns - start_ns; }                      // on the timeline
+    int64_t span_ns() const { return end_ns - start_ns; }  // on the timeline
     double tflops_per_s() const { return time_ns() > 0 ? flops / double(time_ns()) / 1e3 : 0.0; }
     double gb_per_s() const { return time_ns() > 0 ? bytes / double(time_ns()) : 0.0; }
     bool operator==(const AttentionInstance&) const = default;
@@ -151,7 +154,8 @@ struct AttentionGroup {
     double tflops_per_s() const { return time_ns > 0 ? flops / double(time_ns) / 1e3 : 0.0; }
     double gb_per_s() const { return time_ns > 0 ? bytes / double(time_ns) : 0.0; }
 };
-std::vector<AttentionGroup> group_attention(const std::vector<AttentionInstance>& instances);  // largest total time first
+std::vector<AttentionGroup> group_attention(
+    const std::vector<AttentionInstance>& instances);  // largest total time first
 
 // The cost model's conventions in one sentence, printed with every table of calls.
 std::string attention_conventions();
@@ -160,7 +164,8 @@ std::string bytes_model_convention();
 
 // The roofs that apply to a run's calls: the one measured in the run (our own runs), else the
 // device table's for each dtype of the calls when the run names a GPU it lists; none otherwise.
-std::vector<Roof> call_roofs(const Roof& measured, const std::string& device_name, const std::vector<AttentionInstance>& calls);
+std::vector<Roof> call_roofs(const Roof& measured, const std::string& device_name,
+                             const std::vector<AttentionInstance>& calls);
 
 // A call's (or group's) place under its roof: the share of the attainable rate and the bytes model
 // whose roofline time is nearest its measured time. Applies when the roof is a GPU's and the call ran
@@ -181,7 +186,8 @@ RoofFit roof_fit(const AttentionInstance& call, const Roof& roof);  // a group o
 // report), with its share of gpu_busy_ns; and a call's notes: why a number is unknown, the KV's
 // dtype, what the kernel's name adds, a graph's replay or capture.
 const std::vector<std::string>& attention_columns();
-std::vector<std::string> attention_cells(const AttentionGroup& group, int64_t gpu_busy_ns, const std::vector<Roof>& roofs);
+std::vector<std::string> attention_cells(const AttentionGroup& group, int64_t gpu_busy_ns,
+                                         const std::vector<Roof>& roofs);
 std::vector<std::string> attention_notes(const AttentionInstance& call);
 
 // gpu: the trace's GPU time breakdown, for the attention's share of the GPUs' busy time.

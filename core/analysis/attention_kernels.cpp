@@ -72,14 +72,16 @@ void find_kernel_calls(Calls& calls, const Trace& trace) {
         if (!graphs) graphs = graph_launches(events);
         // A region (a user's record_function) or a graph launch holds many kernels: not one call's op.
         // (A graph's kernel that a capture trace attributed to its captured op keeps that op: graph_replay.h.)
-        const bool via_graph = graphs->count(link_key(e.rank, e.correlation_id)) && !(op >= 0 && events[size_t(op)].replayed);
+        const bool via_graph =
+            graphs->count(link_key(e.rank, e.correlation_id)) && !(op >= 0 && events[size_t(op)].replayed);
         if (op >= 0 && (events[size_t(op)].kind != EventKind::CpuOp || via_graph)) op = -1;
         if (op >= 0) {
             // One call per launching op; it owns its attention kernels only (the op may launch others).
             auto [call, fresh] = call_of_op.try_emplace(op, -1);
             if (fresh) {
                 AttentionInstance found = kernel_call(calls, op, *rule);
-                if (match_kernel_rule(events[size_t(op)].name.view()) == rule) read_launching_op(found, events[size_t(op)], *rule);
+                if (match_kernel_rule(events[size_t(op)].name.view()) == rule)
+                    read_launching_op(found, events[size_t(op)], *rule);
                 call->second = calls.add_unowned(std::move(found));
             }
             calls.instance_of[i] = call->second;
@@ -87,8 +89,9 @@ void find_kernel_calls(Calls& calls, const Trace& trace) {
         }
         AttentionInstance call = kernel_call(calls, int32_t(i), *rule);
         call.kernel_only = true;
-        call.missing = "a kernel with no op recorded around its launch (a CUDA graph's replay, or a bare launch): no shapes; a "
-                       "capture trace names a replay's ops (attnwb inspect --capture)";
+        call.missing =
+            "a kernel with no op recorded around its launch (a CUDA graph's replay, or a bare launch): no shapes; a "
+            "capture trace names a replay's ops (attnwb inspect --capture)";
         calls.add(std::move(call), int32_t(i));
     }
 }

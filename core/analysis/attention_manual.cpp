@@ -27,9 +27,10 @@ namespace awb::attention_detail {
 // Named, not anonymous: the unity build compiles the other recognisers' helpers into the same unit.
 namespace manual_pattern {
 
-constexpr int kBetweenSteps = 32;  // ops passed between the softmax and either product (T5 computes its position bias there)
-constexpr int kAroundSteps = 24;   // ops looked at before Q K^T and after P V (layouts, repeated K/V)
-constexpr int kNodeSteps = 16;     // autograd nodes passed between the softmax's backward and either product's
+constexpr int kBetweenSteps =
+    32;  // ops passed between the softmax and either product (T5 computes its position bias there)
+constexpr int kAroundSteps = 24;  // ops looked at before Q K^T and after P V (layouts, repeated K/V)
+constexpr int kNodeSteps = 16;    // autograd nodes passed between the softmax's backward and either product's
 
 // Products of recorded dims, checked: -1 when a dim is negative or the product overflows (a damaged or
 // fuzzed trace), so that no such shape matches.
@@ -54,7 +55,9 @@ bool is_product(const EventName& n) {
 }
 
 // Another computation: the walk from the softmax to its products stops there.
-bool stops_walk(const EventName& n) { return is_product(n) || n == "aten::linear" || n == "aten::addmm" || is_softmax(n); }
+bool stops_walk(const EventName& n) {
+    return is_product(n) || n == "aten::linear" || n == "aten::addmm" || is_softmax(n);
+}
 
 bool has_dims(const TraceEvent& e, int i, size_t at_least) {
     const std::vector<int64_t>* d = input(e, i);
@@ -149,7 +152,8 @@ struct Between {
 void note_between(const TraceEvent& e, const Scores& s, bool before_softmax, Between& b) {
     b.masked = b.masked || (before_softmax && is_mask(e, times(times(s.batch, s.nq), s.nk)));
     const std::vector<int64_t>* d = input(e, 0);
-    if (b.heads == 0 && s.dims.size() == 3 && d && d->size() == 4 && (*d)[2] == s.nq && (*d)[3] == s.nk && times((*d)[0], (*d)[1]) == s.batch) {
+    if (b.heads == 0 && s.dims.size() == 3 && d && d->size() == 4 && (*d)[2] == s.nq && (*d)[3] == s.nk &&
+        times((*d)[0], (*d)[1]) == s.batch) {
         b.batch = (*d)[0];
         b.heads = (*d)[1];
     }
@@ -164,12 +168,15 @@ struct Match {
 };
 
 bool makes_scores(const Product& p, const Scores& s) { return p.rows == s.nq && p.cols == s.nk && p.batch == s.batch; }
-bool applies_scores(const Product& p, const Scores& s) { return p.rows == s.nq && p.inner == s.nk && p.batch == s.batch; }
+bool applies_scores(const Product& p, const Scores& s) {
+    return p.rows == s.nq && p.inner == s.nk && p.batch == s.batch;
+}
 
 // Walks from the softmax (back to Q K^T or on to P V) over the ops between to the first product; it is
 // the match's if `fits` says so. Masks count before the softmax only.
 template <class Fits>
-int32_t walk_to_product(const Calls& calls, const std::vector<int32_t>& step, bool back, Match& m, Product& out, Fits fits) {
+int32_t walk_to_product(const Calls& calls, const std::vector<int32_t>& step, bool back, Match& m, Product& out,
+                        Fits fits) {
     const auto& events = calls.events;
     const TraceEvent& softmax = events[size_t(m.softmax)];
     int32_t s = step[size_t(m.softmax)];
@@ -192,7 +199,9 @@ int32_t walk_to_product(const Calls& calls, const std::vector<int32_t>& step, bo
 
 std::optional<Match> match_forward(const Calls& calls, const Siblings& sib, int32_t i) {
     const TraceEvent& sm = calls.events[size_t(i)];
-    if (!is_softmax(sm.name) || !nests_on_cpu(sm) || (sm.parent >= 0 && is_softmax(calls.events[size_t(sm.parent)].name))) return std::nullopt;
+    if (!is_softmax(sm.name) || !nests_on_cpu(sm) ||
+        (sm.parent >= 0 && is_softmax(calls.events[size_t(sm.parent)].name)))
+        return std::nullopt;
     const std::optional<Scores> scores = scores_of(sm);
     if (!scores || calls.owner(i) >= 0) return std::nullopt;
     Match m;
@@ -218,7 +227,8 @@ bool unfold(const std::vector<int64_t>& d, const AttentionShape& s, int64_t fold
         batch = d[0], heads = d[2];
         return true;
     }
-    if (d.size() == 3 && is_seq(d[1]) && d[2] > s.head_dim && s.head_dim > 0 && d[2] % s.head_dim == 0 && times(d[0], d[2] / s.head_dim) == folded) {
+    if (d.size() == 3 && is_seq(d[1]) && d[2] > s.head_dim && s.head_dim > 0 && d[2] % s.head_dim == 0 &&
+        times(d[0], d[2] / s.head_dim) == folded) {
         batch = d[0], heads = d[2] / s.head_dim;
         return true;
     }
@@ -233,8 +243,8 @@ int64_t repeated_kv_heads(const TraceEvent& e, const AttentionShape& s) {
     const int64_t hkv = d->size() >= 2 ? (*d)[1] : 0;
     if (hkv <= 0 || hkv >= s.heads_q || s.heads_q % hkv != 0) return 0;
     if (e.name == "aten::repeat_interleave") return d->size() == 4 && (*d)[2] == s.seq_k ? hkv : 0;
-    const bool repeat_kv = (e.name == "aten::expand" || e.name == "aten::reshape") && d->size() == 5 && (*d)[3] == s.seq_k &&
-                           ((*d)[2] == 1 || times(hkv, (*d)[2]) == s.heads_q);
+    const bool repeat_kv = (e.name == "aten::expand" || e.name == "aten::reshape") && d->size() == 5 &&
+                           (*d)[3] == s.seq_k && ((*d)[2] == 1 || times(hkv, (*d)[2]) == s.heads_q);
     return repeat_kv ? hkv : 0;
 }
 
@@ -242,9 +252,11 @@ int64_t repeated_kv_heads(const TraceEvent& e, const AttentionShape& s) {
 // softmax (another call's) ends either walk.
 template <class Visit>
 void visit_around(const Calls& calls, const Siblings& sib, const Match& m, Visit visit) {
-    for (int32_t s = sib.prev[size_t(m.qk)], n = 0; s >= 0 && n < kAroundSteps && !is_softmax(calls.events[size_t(s)].name); s = sib.prev[size_t(s)], ++n)
+    for (int32_t s = sib.prev[size_t(m.qk)], n = 0;
+         s >= 0 && n < kAroundSteps && !is_softmax(calls.events[size_t(s)].name); s = sib.prev[size_t(s)], ++n)
         if (visit(calls.events[size_t(s)], true)) return;
-    for (int32_t s = sib.next[size_t(m.pv)], n = 0; s >= 0 && n < kAroundSteps && !is_softmax(calls.events[size_t(s)].name); s = sib.next[size_t(s)], ++n)
+    for (int32_t s = sib.next[size_t(m.pv)], n = 0;
+         s >= 0 && n < kAroundSteps && !is_softmax(calls.events[size_t(s)].name); s = sib.next[size_t(s)], ++n)
         if (visit(calls.events[size_t(s)], false)) return;
 }
 
@@ -300,7 +312,9 @@ AttentionInstance forward_call(const Calls& calls, const Siblings& sib, const Ma
 
 // ---- the backward ----
 
-bool is_softmax_backward(const EventName& n) { return n == "aten::_softmax_backward_data" || n == "aten::_log_softmax_backward_data"; }
+bool is_softmax_backward(const EventName& n) {
+    return n == "aten::_softmax_backward_data" || n == "aten::_log_softmax_backward_data";
+}
 
 bool is_product_node(const EventName& n) {
     return n.ends_with(": BmmBackward0") || n.ends_with(": MmBackward0") || n.ends_with(": BaddbmmBackward0");
@@ -318,13 +332,16 @@ int32_t evaluate_of(const std::vector<TraceEvent>& events, int32_t i) {
 }
 
 // A bmm / mm under the node whose inputs are [.., rows, cols] x [.., cols, out_cols] (-1: any).
-const TraceEvent* child_bmm(const std::vector<TraceEvent>& events, int32_t node, int64_t rows, int64_t cols, int64_t out_cols) {
+const TraceEvent* child_bmm(const std::vector<TraceEvent>& events, int32_t node, int64_t rows, int64_t cols,
+                            int64_t out_cols) {
     const TraceEvent& n = events[size_t(node)];
     for (size_t c = size_t(node) + 1; c < events.size() && events[c].start_ns < n.end_ns; ++c) {
         const TraceEvent& m = events[c];
         if (m.thread != n.thread || (m.name != "aten::bmm" && m.name != "aten::mm")) continue;
         const std::optional<Product> p = product_from(m, 0);
-        if (p && (rows < 0 || p->rows == rows) && (cols < 0 || p->inner == cols) && (out_cols < 0 || p->cols == out_cols)) return &m;
+        if (p && (rows < 0 || p->rows == rows) && (cols < 0 || p->inner == cols) &&
+            (out_cols < 0 || p->cols == out_cols))
+            return &m;
     }
     return nullptr;
 }
@@ -417,7 +434,8 @@ void set_backward_heads(AttentionInstance& call, const BackwardMatch& b, const A
     AttentionShape& s = call.shape;
     const size_t lead = b.grad.size() - 2;
     const int64_t folded = numel(b.grad, lead);
-    if (forward && forward->shape.seq_q == b.nq && forward->shape.seq_k == b.nk && times(forward->shape.batch, forward->shape.heads_q) == folded) {
+    if (forward && forward->shape.seq_q == b.nq && forward->shape.seq_k == b.nk &&
+        times(forward->shape.batch, forward->shape.heads_q) == folded) {
         s.batch = forward->shape.batch;
         s.heads_q = forward->shape.heads_q;
         s.heads_kv = forward->shape.heads_kv;
@@ -442,7 +460,8 @@ AttentionInstance backward_call(const Calls& calls, const BackwardMatch& b, cons
     call.shape.seq_k = b.nk;
     call.shape.head_dim = input(*b.qk_bmm, 1)->back();
     call.shape.head_dim_v = input(*b.pv_bmm, 0)->back();
-    const AttentionInstance* forward = links.of(calls, calls.events[size_t(b.node)], node_sequence(calls.events, b.node));
+    const AttentionInstance* forward =
+        links.of(calls, calls.events[size_t(b.node)], node_sequence(calls.events, b.node));
     set_backward_heads(call, b, forward);
     if (forward && forward->backend == AttentionBackend::Math) {  // SDPA's math path: its backward is SDPA's math too
         call.backend = forward->backend;
@@ -463,7 +482,8 @@ void link_math_calls(const Calls& calls, ForwardLinks& links) {
         if (c.backend != AttentionBackend::Math || c.backward || c.event < 0) continue;
         const int64_t end = events[size_t(c.event)].end_ns;
         for (size_t j = size_t(c.event) + 1; j < events.size() && events[j].start_ns <= end; ++j)
-            if ((events[j].name == "aten::softmax" || events[j].name == "aten::_softmax") && under(events, j, c.event)) {
+            if ((events[j].name == "aten::softmax" || events[j].name == "aten::_softmax") &&
+                under(events, j, c.event)) {
                 links.add(events, int32_t(j), int32_t(id));
                 break;
             }

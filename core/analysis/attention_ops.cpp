@@ -12,13 +12,15 @@ namespace awb::attention_detail {
 
 namespace {
 
-constexpr std::string_view kPackedLengths = "the sequences' lengths in a packed batch (cu_seqlens values) are not in the trace";
+constexpr std::string_view kPackedLengths =
+    "the sequences' lengths in a packed batch (cu_seqlens values) are not in the trace";
 
 // (batch, heads, sequence, head dim) of a dense Q, K or V input; unbatched [H, N, D] is batch 1.
 std::optional<std::array<int64_t, 4>> bhnd(const std::vector<int64_t>* d, bool bnhd) {
     if (!d || d->size() < 3 || d->size() > 4) return std::nullopt;
     const std::vector<int64_t>& x = *d;
-    if (x.size() == 3) return bnhd ? std::array<int64_t, 4>{1, x[1], x[0], x[2]} : std::array<int64_t, 4>{1, x[0], x[1], x[2]};
+    if (x.size() == 3)
+        return bnhd ? std::array<int64_t, 4>{1, x[1], x[0], x[2]} : std::array<int64_t, 4>{1, x[0], x[1], x[2]};
     return bnhd ? std::array<int64_t, 4>{x[0], x[2], x[1], x[3]} : std::array<int64_t, 4>{x[0], x[1], x[2], x[3]};
 }
 
@@ -34,7 +36,8 @@ struct Reading {
 
 // How many of the numbers the cost needs are unknown.
 int unknowns(const AttentionShape& s, int64_t query_tokens) {
-    return (s.batch <= 0) + (s.heads_q <= 0) + (s.heads_kv <= 0) + (s.seq_q <= 0) + (s.seq_k <= 0) + (s.head_dim <= 0) + (query_tokens <= 0);
+    return (s.batch <= 0) + (s.heads_q <= 0) + (s.heads_kv <= 0) + (s.seq_q <= 0) + (s.seq_k <= 0) + (s.head_dim <= 0) +
+           (query_tokens <= 0);
 }
 
 // The (heads, head dim) positions of a cache's K and V dims by its layout; -1 where not read.
@@ -44,7 +47,8 @@ struct CacheDims {
 };
 CacheDims cache_dims(KvSource kv, size_t rank) {
     switch (kv) {
-        case KvSource::BlockNHD: return rank == 3 ? CacheDims{3, 1, 2, 2} : CacheDims{4, 2, 3, 3};  // [slots, Hkv, D] is pages of one
+        case KvSource::BlockNHD:
+            return rank == 3 ? CacheDims{3, 1, 2, 2} : CacheDims{4, 2, 3, 3};  // [slots, Hkv, D] is pages of one
         case KvSource::BlockHND: return {4, 1, 3, 3};
         case KvSource::SplitK: return {rank, 1, -1, 2};  // K [blocks, Hkv, D / x, block, x], V [blocks, Hkv, D, block]
         case KvSource::TokenPool:
@@ -152,7 +156,8 @@ Reading read_packed(const TraceEvent& e, const AttentionRule& r) {
 // 3-d Q of a [B, N, H, D] op with sequence offsets is packed.
 QkvLayout layout_of(const TraceEvent& e, const AttentionRule& r) {
     const auto& c = e.concrete();
-    if (r.layout_arg >= 0 && size_t(r.layout_arg) < c.size()) return c[size_t(r.layout_arg)] == "0" ? QkvLayout::BNHD : QkvLayout::BHND;
+    if (r.layout_arg >= 0 && size_t(r.layout_arg) < c.size())
+        return c[size_t(r.layout_arg)] == "0" ? QkvLayout::BNHD : QkvLayout::BHND;
     const std::vector<int64_t>* q = input(e, r.q);
     if (r.layout == QkvLayout::BNHD && r.seqs >= 0 && q && q->size() == 3) return QkvLayout::THD;
     return r.layout;
@@ -166,7 +171,9 @@ Reading read(const TraceEvent& e, const AttentionRule& rule) {
         case QkvLayout::BHND:
         case QkvLayout::BNHD: out = read_dense(e, r); break;
         case QkvLayout::THD: out = read_packed(e, r); break;
-        case QkvLayout::None: out.missing = r.note.empty() ? "no shapes this op's rule reads" : std::string(r.note); return out;
+        case QkvLayout::None:
+            out.missing = r.note.empty() ? "no shapes this op's rule reads" : std::string(r.note);
+            return out;
     }
     // The KV's element type where it differs from Q's: V's (SageAttention: int8 K, fp8 V), else K's.
     const std::string q = dtype_of(e, r.q), k = dtype_of(e, r.k), v = dtype_of(e, r.v);
@@ -226,13 +233,14 @@ AttentionInstance new_call(const Calls& calls, int32_t i, const AttentionRule& r
 // An op inside a call: its backend names the call's (SDPA); what it records fills in what the outer op did not.
 void refine(AttentionInstance& call, const TraceEvent& e, const AttentionRule& r) {
     if (r.backend != AttentionBackend::Unknown && r.backend != AttentionBackend::Library) call.backend = r.backend;
-    if (r.backend == AttentionBackend::Library && call.backend == AttentionBackend::Library && r.implementation != call.implementation &&
-        call.implementation.find(r.implementation) == std::string::npos)
+    if (r.backend == AttentionBackend::Library && call.backend == AttentionBackend::Library &&
+        r.implementation != call.implementation && call.implementation.find(r.implementation) == std::string::npos)
         call.implementation += " > " + std::string(r.implementation);
     if (r.layout != QkvLayout::None) {
         const Reading inner = read(e, r);
         const bool outer_known = call.shape.known() || (call.missing.empty() && call.query_tokens > 0);
-        if (!outer_known && unknowns(inner.shape, inner.query_tokens) < unknowns(call.shape, call.query_tokens)) apply(call, inner);
+        if (!outer_known && unknowns(inner.shape, inner.query_tokens) < unknowns(call.shape, call.query_tokens))
+            apply(call, inner);
     }
     if (call.causal < 0) call.causal = causal_of(e, r);
     if (call.window == 0) call.window = window_of(e, r, call.causal);
@@ -256,7 +264,8 @@ void find_op_calls(Calls& calls) {
     std::unordered_map<const char*, const AttentionRule*> rule_of;  // per distinct (interned) name
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
-        if (e.device != DeviceKind::CPU || (e.kind != EventKind::CpuOp && e.kind != EventKind::UserAnnotation)) continue;
+        if (e.device != DeviceKind::CPU || (e.kind != EventKind::CpuOp && e.kind != EventKind::UserAnnotation))
+            continue;
         auto [it, added] = rule_of.try_emplace(e.name.data(), nullptr);
         if (added) it->second = op_rule(e);
         const AttentionRule* rule = it->second;

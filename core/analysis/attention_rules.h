@@ -34,16 +34,20 @@ enum class QkvLayout : uint8_t {
 
 // Where the keys and values come from.
 enum class KvSource : uint8_t {
-    Inputs,    // K and V are inputs in the Q layout
-    BlockNHD,  // a paged cache [blocks, block size, Hkv, D] at k and v
-    BlockHND,  // a paged cache [blocks, Hkv, block size, D]
-    SplitK,    // vLLM's paged_attention: K [blocks, Hkv, D / x, block size, x], V [blocks, Hkv, D, block size]
-    TokenPool, // SGLang's token pool [slots, Hkv, D] (pages of one token)
-    Opaque,    // a paged cache in a layout this table does not read (its heads unknown)
-    Hidden,    // a cache the op does not take as an input (vLLM's forward context): K, V inputs are the new tokens
+    Inputs,     // K and V are inputs in the Q layout
+    BlockNHD,   // a paged cache [blocks, block size, Hkv, D] at k and v
+    BlockHND,   // a paged cache [blocks, Hkv, block size, D]
+    SplitK,     // vLLM's paged_attention: K [blocks, Hkv, D / x, block size, x], V [blocks, Hkv, D, block size]
+    TokenPool,  // SGLang's token pool [slots, Hkv, D] (pages of one token)
+    Opaque,     // a paged cache in a layout this table does not read (its heads unknown)
+    Hidden,     // a cache the op does not take as an input (vLLM's forward context): K, V inputs are the new tokens
 };
 
-enum class CausalArg : uint8_t { None, Bool, MaskType };  // is_causal "True"/"False"; xformers' 0 none, 1 top-left, 2 bottom-right
+enum class CausalArg : uint8_t {
+    None,
+    Bool,
+    MaskType
+};  // is_causal "True"/"False"; xformers' 0 none, 1 top-left, 2 bottom-right
 
 struct AttentionRule {
     RuleOn on = RuleOn::Op;
@@ -54,11 +58,11 @@ struct AttentionRule {
     AttentionBackend backend = AttentionBackend::Library;  // SDPA's ops: their backend (Unknown: named by an inner op)
     bool backward = false;
     QkvLayout layout = QkvLayout::None;
-    int8_t q = -1, k = -1, v = -1;    // input positions
+    int8_t q = -1, k = -1, v = -1;  // input positions
     KvSource kv = KvSource::Inputs;
-    int8_t seqs = -1;        // an input whose length is the sequences + 1 (cu_seqlens_q, kv_indptr, qo_indptr), -1 none
-    int8_t lens = -1;        // an input whose length is the sequences (seq_lens, context_lens), -1 none
-    int8_t block_table = -1; // an input that, when recorded, makes K and V a BlockNHD cache (flash-attn's block_table)
+    int8_t seqs = -1;  // an input whose length is the sequences + 1 (cu_seqlens_q, kv_indptr, qo_indptr), -1 none
+    int8_t lens = -1;  // an input whose length is the sequences (seq_lens, context_lens), -1 none
+    int8_t block_table = -1;  // an input that, when recorded, makes K and V a BlockNHD cache (flash-attn's block_table)
     CausalArg causal = CausalArg::None;
     int8_t causal_arg = -1;  // its position in "Concrete Inputs"
     int8_t mask_arg = -1;    // an attn_mask / bias tensor input: when recorded, the pairs it hides are data

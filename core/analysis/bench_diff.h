@@ -15,8 +15,8 @@ namespace awb {
 
 struct BenchDiff {
     double median_a_ns = 0, median_b_ns = 0;
-    RatioOfMedians ratio;              // B / A
-    std::string verdict;               // "B is faster than A by 13.8% (95% interval 11.5% to 16.0%)"
+    RatioOfMedians ratio;                  // B / A
+    std::string verdict;                   // "B is faster than A by 13.8% (95% interval 11.5% to 16.0%)"
     std::vector<std::string> differences;  // "variant: manual -> sdpa", "device_name: ... -> ..."
 };
 

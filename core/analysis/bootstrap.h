@@ -12,10 +12,10 @@
 namespace awb {
 
 struct Interval {
-    bool valid = false;   // enough samples and resamples to say
+    bool valid = false;  // enough samples and resamples to say
     double low = 0, high = 0;
     double level = 0.95;
-    int resamples = 0;    // resamples in which the statistic existed (a crossover may vanish in some)
+    int resamples = 0;  // resamples in which the statistic existed (a crossover may vanish in some)
     bool operator==(const Interval&) const = default;
 };
 
@@ -41,9 +41,9 @@ Interval bootstrap(const std::function<bool(Resampler&, double&)>& statistic, in
 // B against A from their timed samples: the ratio of medians B / A with its interval, and the share of
 // resamples in which B's median is below A's.
 struct RatioOfMedians {
-    double ratio = 0;        // median(B) / median(A)
-    Interval interval;       // of that ratio
-    double b_faster = 0;     // share of resamples with ratio < 1
+    double ratio = 0;     // median(B) / median(A)
+    Interval interval;    // of that ratio
+    double b_faster = 0;  // share of resamples with ratio < 1
 };
 RatioOfMedians compare_medians(const std::vector<double>& a_samples, const std::vector<double>& b_samples,
                                int resamples = kBootstrapResamples);

@@ -83,14 +83,17 @@ ChecklistItem environment_item(const Measurements& m) {
         if (!gaps.empty()) missing.push_back(who + " does not record its " + join(gaps, ", "));
     }
     if (m.run && !m.run->spec_known)
-        missing.push_back("the run is an imported trace without our metadata: no dtype or [B, H, N, D] (per-op shapes only)");
+        missing.push_back(
+            "the run is an imported trace without our metadata: no dtype or [B, H, N, D] (per-op shapes only)");
     for (size_t i = 1; i < envs.size(); ++i) {
         const Environment& a = *envs[0].second;
         const Environment& b = *envs[i].second;
         if (!a.torch_version.empty() && !b.torch_version.empty() && a.torch_version != b.torch_version)
-            missing.push_back(envs[0].first + " ran on torch " + a.torch_version + ", " + envs[i].first + " on " + b.torch_version);
+            missing.push_back(envs[0].first + " ran on torch " + a.torch_version + ", " + envs[i].first + " on " +
+                              b.torch_version);
         if (!a.device_name.empty() && !b.device_name.empty() && a.device_name != b.device_name)
-            missing.push_back(envs[0].first + " ran on " + a.device_name + ", " + envs[i].first + " on " + b.device_name);
+            missing.push_back(envs[0].first + " ran on " + a.device_name + ", " + envs[i].first + " on " +
+                              b.device_name);
     }
     if (!missing.empty()) {
         set(it, false, join(missing));
@@ -102,11 +105,15 @@ ChecklistItem environment_item(const Measurements& m) {
     }
     const Environment& e = *envs[0].second;
     std::string reason = "torch " + e.torch_version + ", " + e.device + " (" + e.device_name + ")";
-    reason += e.device.rfind("cuda", 0) == 0 ? ", CUDA " + e.cuda_version + ", driver " + e.driver_version : ", no driver on CPU";
+    reason += e.device.rfind("cuda", 0) == 0 ? ", CUDA " + e.cuda_version + ", driver " + e.driver_version
+                                             : ", no driver on CPU";
     const RunSpec* spec = primary_spec(m);
-    if (spec) reason += ", " + to_string(spec->dtype) + ", " + shape_string(*spec) + " [B,H,N,D]";
-    else if (m.sweep) reason += ", " + to_string(m.sweep->plan.base.dtype) + " and the shapes of every point";
-    else if (m.check) reason += ", " + to_string(m.check->spec.dtype) + ", " + shape_string(m.check->spec) + " [B,H,N,D]";
+    if (spec)
+        reason += ", " + to_string(spec->dtype) + ", " + shape_string(*spec) + " [B,H,N,D]";
+    else if (m.sweep)
+        reason += ", " + to_string(m.sweep->plan.base.dtype) + " and the shapes of every point";
+    else if (m.check)
+        reason += ", " + to_string(m.check->spec.dtype) + ", " + shape_string(m.check->spec) + " [B,H,N,D]";
     for (const ModuleIdentity& module : e.modules) reason += "; module " + describe_module(module);
     set(it, true, reason);
     return it;
@@ -117,8 +124,9 @@ ChecklistItem scope_item(const Measurements& m) {
     const RunSpec* spec = primary_spec(m);
     if (!spec && m.sweep) spec = &m.sweep->plan.base;
     if (spec)
-        set(it, true, spec->mode == Mode::Train ? "a full step: forward + backward (mode train)"
-                                                 : "forward only (mode forward, no backward)");
+        set(it, true,
+            spec->mode == Mode::Train ? "a full step: forward + backward (mode train)"
+                                      : "forward only (mode forward, no backward)");
     else if (m.check)
         set(it, true, "forward + backward: the check compares the output and the q, k, v gradients");
     else
@@ -159,26 +167,30 @@ ChecklistItem warmup_item(const Measurements& m) {
             first = -1;
         }
         if (first < 0 && first_in_trace > 0)
-            ok.push_back(printf_string("the first recorded step is ProfilerStep#%d: %d step(s) ran before it (wait/warmup)",
-                                       first_in_trace, first_in_trace));
+            ok.push_back(
+                printf_string("the first recorded step is ProfilerStep#%d: %d step(s) ran before it (wait/warmup)",
+                              first_in_trace, first_in_trace));
         else if (first < 0 && first_in_trace == 0)
-            bad.push_back("ProfilerStep#0 is recorded: the cold first step (allocator, lazy initialisation) is in the profile; "
-                          "use schedule(wait >= 1 or warmup >= 1)");
+            bad.push_back(
+                "ProfilerStep#0 is recorded: the cold first step (allocator, lazy initialisation) is in the profile; "
+                "use schedule(wait >= 1 or warmup >= 1)");
         else if (first < 0)
             bad.push_back("the run has no step records: whether warm-up steps ran before the recorded ones is unknown");
         else if (first == 0)
-            bad.push_back("step 0 (cold: allocator, lazy initialisation, kernel selection) is among the recorded steps; "
-                          "use wait >= 1 or warmup >= 1");
+            bad.push_back(
+                "step 0 (cold: allocator, lazy initialisation, kernel selection) is among the recorded steps; "
+                "use wait >= 1 or warmup >= 1");
         else
-            ok.push_back(printf_string("profiled steps start at step %d (wait=%d, warmup=%d), ", first, m.run->options.wait,
-                                       m.run->options.warmup) +
+            ok.push_back(printf_string("profiled steps start at step %d (wait=%d, warmup=%d), ", first,
+                                       m.run->options.wait, m.run->options.warmup) +
                          sync_words(device));
     }
     if (m.bench) {
         if (m.bench->warmup_iterations < 1)
             bad.push_back("the benchmark timed without warm-up iterations (--warmup 0)");
         else
-            ok.push_back(printf_string("benchmark: cold iteration apart, %d warm-up iteration(s), timer ", m.bench->warmup_iterations) +
+            ok.push_back(printf_string("benchmark: cold iteration apart, %d warm-up iteration(s), timer ",
+                                       m.bench->warmup_iterations) +
                          m.bench->timer);
     }
     if (m.sweep) {
@@ -188,8 +200,10 @@ ChecklistItem warmup_item(const Measurements& m) {
             ok.push_back(printf_string("sweep: %d warm-up iteration(s) per point, ", m.sweep->plan.bench.warmup) +
                          sync_words(to_string(m.sweep->plan.base.device)));
     }
-    if (bad.empty()) set(it, true, join(ok));
-    else set(it, false, join(bad));
+    if (bad.empty())
+        set(it, true, join(ok));
+    else
+        set(it, false, join(bad));
     return it;
 }
 
@@ -202,8 +216,10 @@ ChecklistItem collected_item(const Measurements& m) {
     if (m.run && m.run->trace.events().empty() && m.run->spec_known) {  // read from a report: its options say
         const ProfileOptions& o = m.run->options;
         if (!o.record_shapes || !o.profile_memory)
-            set(it, false, std::string("the run was profiled without ") + (o.record_shapes ? "" : "input shapes (record_shapes) ") +
-                               (o.profile_memory ? "" : "memory (profile_memory)"));
+            set(it, false,
+                std::string("the run was profiled without ") +
+                    (o.record_shapes ? "" : "input shapes (record_shapes) ") +
+                    (o.profile_memory ? "" : "memory (profile_memory)"));
         else
             set(it, true, "self and total time, calls, input shapes and memory (record_shapes and profile_memory on)");
         return it;
@@ -225,23 +241,26 @@ ChecklistItem collected_item(const Measurements& m) {
             set(it, false, "the profile has no " + join(gaps, ", no ") + ": re-profile with them on");
             return it;
         }
-        set(it, true, printf_string("self and total time, calls and input shapes of %zu events; %zu [memory] events",
-                                    trace.events().size(), trace.memory().size()) +
-                          (m.run->device_peak_bytes > 0 ? ", CUDA allocator peak " + format_mib(m.run->device_peak_bytes) : ""));
+        set(it, true,
+            printf_string("self and total time, calls and input shapes of %zu events; %zu [memory] events",
+                          trace.events().size(), trace.memory().size()) +
+                (m.run->device_peak_bytes > 0 ? ", CUDA allocator peak " + format_mib(m.run->device_peak_bytes) : ""));
         return it;
     }
     if (m.sweep && m.sweep->plan.profile) {
         const ProfileOptions& o = m.sweep->plan.profile_options;
         if (!o.record_shapes || !o.profile_memory) {
-            set(it, false, std::string("the sweep profiled each point without ") + (o.record_shapes ? "" : "shapes ") +
-                               (o.profile_memory ? "" : "memory"));
+            set(it, false,
+                std::string("the sweep profiled each point without ") + (o.record_shapes ? "" : "shapes ") +
+                    (o.profile_memory ? "" : "memory"));
             return it;
         }
         set(it, true, "an operator table (self time, calls, shapes, memory) for each sweep point");
         return it;
     }
-    set(it, false, "profiler-off timings only: no self times, call counts or shapes; profile the same spec "
-                   "(attnwb profile, or Run in the workbench) to see where the time goes");
+    set(it, false,
+        "profiler-off timings only: no self times, call counts or shapes; profile the same spec "
+        "(attnwb profile, or Run in the workbench) to see where the time goes");
     return it;
 }
 
@@ -263,10 +282,12 @@ ChecklistItem lengths_item(const Measurements& m) {
     const RunSpec* spec = primary_spec(m);
     std::string reason = m.sweep ? (lengths.empty() ? std::string("the sweep has no finished point of this spec")
                                                     : "only N = " + list + " measured")
-                                 : spec ? "one length measured (N = " + std::to_string(spec->seq_k) + ")"
-                                        : std::string("one trace, one length");
-    set(it, false, reason + "; time and memory are not linear in N: sweep three or more (attnwb sweep --seq 256,512,1024,2048, "
-                            "or Sweep in the workbench)");
+                         : spec  ? "one length measured (N = " + std::to_string(spec->seq_k) + ")"
+                                 : std::string("one trace, one length");
+    set(it, false,
+        reason +
+            "; time and memory are not linear in N: sweep three or more (attnwb sweep --seq 256,512,1024,2048, "
+            "or Sweep in the workbench)");
     return it;
 }
 
@@ -278,16 +299,18 @@ ChecklistItem profiler_off_item(const Measurements& m) {
     }
     const double profiled = m.run ? median_recorded_step_ns(*m.run) : -1;
     auto overhead = [&](double off_ns) {
-        return profiled > 0 && off_ns > 0 ? printf_string("; profiled step %s (%.2fx)", format_ms(profiled).c_str(), profiled / off_ns)
-                                          : std::string();
+        return profiled > 0 && off_ns > 0
+                   ? printf_string("; profiled step %s (%.2fx)", format_ms(profiled).c_str(), profiled / off_ns)
+                   : std::string();
     };
     const RunSpec* run_spec = m.run && m.run->spec_known ? &m.run->spec : nullptr;
     if (m.bench && (!run_spec || point_key(m.bench->spec) == point_key(*run_spec))) {
         const TimingStats& t = m.bench->timing;
-        std::string reason = "profiler-off median " + format_ms(t.median_ns) + " (p10 " + format_ms(t.p10_ns) + ", p90 " +
-                             format_ms(t.p90_ns) + printf_string(", %d samples)", t.repeats);
+        std::string reason = "profiler-off median " + format_ms(t.median_ns) + " (p10 " + format_ms(t.p10_ns) +
+                             ", p90 " + format_ms(t.p90_ns) + printf_string(", %d samples)", t.repeats);
         if (m.bench->profiler_overhead > 0)
-            reason += printf_string("; profiled step %s (%.2fx)", format_ms(m.bench->profiled_step_ns).c_str(), m.bench->profiler_overhead);
+            reason += printf_string("; profiled step %s (%.2fx)", format_ms(m.bench->profiled_step_ns).c_str(),
+                                    m.bench->profiler_overhead);
         else
             reason += overhead(t.median_ns);
         set(it, true, reason);
@@ -300,15 +323,17 @@ ChecklistItem profiler_off_item(const Measurements& m) {
         }
         for (const auto& p : m.sweep->points)
             if (p.status == PointStatus::Ok && point_key(p.spec) == point_key(*run_spec)) {
-                set(it, true, "the sweep's point of this spec: profiler-off median " + format_ms(p.bench.timing.median_ns) +
-                                  overhead(p.bench.timing.median_ns));
+                set(it, true,
+                    "the sweep's point of this spec: profiler-off median " + format_ms(p.bench.timing.median_ns) +
+                        overhead(p.bench.timing.median_ns));
                 return it;
             }
     }
-    std::string reason = m.bench || m.sweep ? "the benchmark or sweep does not cover this run's spec"
-                                            : "only profiled step times";
+    std::string reason =
+        m.bench || m.sweep ? "the benchmark or sweep does not cover this run's spec" : "only profiled step times";
     if (profiled > 0) reason += " (median " + format_ms(profiled) + ", profiler overhead included)";
-    set(it, false, reason + ": time the same spec with the profiler off (attnwb bench, or a sweep point in the workbench)");
+    set(it, false,
+        reason + ": time the same spec with the profiler off (attnwb bench, or a sweep point in the workbench)");
     return it;
 }
 
@@ -337,7 +362,8 @@ ChecklistItem numerical_item(const Measurements& m) {
             it.reason = "the manual formula in float32/float64 is the reference the other variants are checked against";
             return it;
         }
-        set(it, false, "not checked: " + names + " against the float64 reference (attnwb check --variant ... --dtype ...)");
+        set(it, false,
+            "not checked: " + names + " against the float64 reference (attnwb check --variant ... --dtype ...)");
         return it;
     }
     const CheckReport& c = *m.check;
@@ -348,8 +374,9 @@ ChecklistItem numerical_item(const Measurements& m) {
         const std::string& variant = entry.first;  // not a structured binding: the lambda below captures it
         const Dtype dtype = entry.second;
         if (is_reference(variant, dtype)) continue;
-        const bool covered = c.spec.dtype == dtype && std::any_of(c.variants.begin(), c.variants.end(),
-                                                                  [&](const VariantCheck& v) { return v.variant == variant; });
+        const bool covered =
+            c.spec.dtype == dtype && std::any_of(c.variants.begin(), c.variants.end(),
+                                                 [&](const VariantCheck& v) { return v.variant == variant; });
         if (!covered) bad.push_back(variant + " " + to_string(dtype) + " was not checked");
     }
     if (!bad.empty()) {
@@ -362,17 +389,17 @@ ChecklistItem numerical_item(const Measurements& m) {
         names += (names.empty() ? "" : ", ") + v.variant;
         for (const auto& t : v.tensors) worst = std::max(worst, t.error);
     }
-    set(it, true, names + " in " + to_string(c.spec.dtype) +
-                      printf_string(": output and q, k, v gradients within %.1e of the float64 reference (worst %.2e)", c.tolerance, worst) +
-                      (c.spec.mask != MaskKind::None ? ", mask semantics checked" : ""));
+    set(it, true,
+        names + " in " + to_string(c.spec.dtype) +
+            printf_string(": output and q, k, v gradients within %.1e of the float64 reference (worst %.2e)",
+                          c.tolerance, worst) +
+            (c.spec.mask != MaskKind::None ? ", mask semantics checked" : ""));
     return it;
 }
 
 }  // namespace
 
-size_t points_on_curve(const SweepResult& sweep, const RunSpec& spec) {
-    return curve_points(sweep, &spec).size();
-}
+size_t points_on_curve(const SweepResult& sweep, const RunSpec& spec) { return curve_points(sweep, &spec).size(); }
 
 std::string to_string(ItemState s) {
     switch (s) {
@@ -384,15 +411,17 @@ std::string to_string(ItemState s) {
 }
 
 std::vector<ChecklistItem> measurement_checklist(const Measurements& m) {
-    return {environment_item(m), scope_item(m),  warmup_item(m),      collected_item(m),
+    return {environment_item(m), scope_item(m),        warmup_item(m),   collected_item(m),
             lengths_item(m),     profiler_off_item(m), numerical_item(m)};
 }
 
 std::string format_checklist(const std::vector<ChecklistItem>& items) {
     int pass = 0, fail = 0, na = 0;
     for (const auto& i : items) (i.state == ItemState::Pass ? pass : i.state == ItemState::Fail ? fail : na)++;
-    std::string out = printf_string("Measurement checklist: %d of %zu pass, %d fail, %d n/a\n", pass, items.size(), fail, na);
-    for (const auto& i : items) out += printf_string("  [%-4s] ", to_string(i.state).c_str()) + i.label + ": " + i.reason + "\n";
+    std::string out =
+        printf_string("Measurement checklist: %d of %zu pass, %d fail, %d n/a\n", pass, items.size(), fail, na);
+    for (const auto& i : items)
+        out += printf_string("  [%-4s] ", to_string(i.state).c_str()) + i.label + ": " + i.reason + "\n";
     return out;
 }
 

@@ -16,8 +16,8 @@ enum class ItemState { Pass, Fail, NotApplicable };
 std::string to_string(ItemState s);  // "pass", "fail", "n/a"
 
 struct ChecklistItem {
-    std::string id;      // "environment", "scope", "warm-up", "collected", "lengths", "profiler-off", "numerical"
-    std::string label;   // the article's wording
+    std::string id;     // "environment", "scope", "warm-up", "collected", "lengths", "profiler-off", "numerical"
+    std::string label;  // the article's wording
     ItemState state = ItemState::NotApplicable;
     std::string reason;  // what was recorded, or what is missing and how to get it
     bool operator==(const ChecklistItem&) const = default;

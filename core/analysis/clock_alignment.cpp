@@ -16,7 +16,8 @@ std::map<int32_t, int64_t> rank_clock_offsets(const CollectiveReport& report) {
     for (const CollectiveCall& c : report.calls) reference = std::min(reference, c.rank);
     for (const MatchedCollective& m : report.matched) {
         if (m.ranks.size() < 2 || m.name == "send_recv" || m.name == "broadcast") continue;
-        const auto ref = std::find_if(m.ranks.begin(), m.ranks.end(), [&](const RankArrival& a) { return a.rank == reference; });
+        const auto ref =
+            std::find_if(m.ranks.begin(), m.ranks.end(), [&](const RankArrival& a) { return a.rank == reference; });
         if (ref == m.ranks.end()) continue;
         const int64_t ref_end = ref->start_ns + ref->duration_ns;
         for (const RankArrival& a : m.ranks)
@@ -47,7 +48,8 @@ std::vector<KernelClass> communication_only(const Trace& trace) {
 std::string offsets_text(const std::map<int32_t, int64_t>& offsets) {
     std::string out;
     for (const auto& [rank, ns] : offsets)
-        out += (out.empty() ? "" : ", ") + ("rank " + std::to_string(rank) + " " + (ns >= 0 ? "+" : "-") + format_duration_ns(double(ns >= 0 ? ns : -ns)));
+        out += (out.empty() ? "" : ", ") + ("rank " + std::to_string(rank) + " " + (ns >= 0 ? "+" : "-") +
+                                            format_duration_ns(double(ns >= 0 ? ns : -ns)));
     return out;
 }
 
@@ -74,9 +76,12 @@ ClockAlignment align_rank_clocks(Trace& trace) {
     meta.clock_offsets_ns = offsets;
     trace = Trace::build(std::move(events), std::move(memory), std::move(meta));
     out.offsets_ns = std::move(offsets);
-    out.note = "the ranks' clocks disagree (" + std::to_string(report.clock_disagreements) +
-               " collective(s) end on a rank before their last rank arrived): aligned on the ends of the collectives the ranks "
-               "share, " + offsets_text(out.offsets_ns) + " added to their times";
+    out.note =
+        "the ranks' clocks disagree (" + std::to_string(report.clock_disagreements) +
+        " collective(s) end on a rank before their last rank arrived): aligned on the ends of the collectives the "
+        "ranks "
+        "share, " +
+        offsets_text(out.offsets_ns) + " added to their times";
     return out;
 }
 

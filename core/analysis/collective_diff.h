@@ -34,7 +34,8 @@ struct CollectiveDiff {
     bool operator==(const CollectiveDiff&) const = default;
 };
 
-CollectiveDiff diff_collectives(const CollectiveReport& a, const OverlapReport& oa, const CollectiveReport& b, const OverlapReport& ob);
+CollectiveDiff diff_collectives(const CollectiveReport& a, const OverlapReport& oa, const CollectiveReport& b,
+                                const OverlapReport& ob);
 std::string format_collective_diff(const CollectiveDiff& d, size_t rows);
 nlohmann::json collective_diff_json(const CollectiveDiff& d);
 

@@ -38,7 +38,8 @@ int64_t median_step(const std::map<int32_t, int64_t>& steps) {
 
 void straggler(const CollectiveReport& r, int64_t step_ns, const CollectiveThresholds& t, std::vector<Finding>& out) {
     if (r.straggler < 0 || step_ns <= 0) return;
-    const auto s = std::find_if(r.ranks.begin(), r.ranks.end(), [&](const RankStraggle& x) { return x.rank == r.straggler; });
+    const auto s =
+        std::find_if(r.ranks.begin(), r.ranks.end(), [&](const RankStraggle& x) { return x.rank == r.straggler; });
     // The wait it costs each other rank per step: what that rank could have computed instead.
     const size_t others = std::max<size_t>(r.ranks.size(), 2) - 1;
     const double per_step = double(s->caused_wait_ns) / std::max(r.steps, 1) / double(others);
@@ -47,25 +48,31 @@ void straggler(const CollectiveReport& r, int64_t step_ns, const CollectiveThres
     Finding f;
     f.rule = "straggler";
     f.weight = share;
-    f.title = printf_string("Rank %d is the straggler: each of the other %zu ranks waited %s per step for it (%s of a %s step)", r.straggler,
-                            others, format_duration_ns(per_step).c_str(), format_share(share).c_str(), format_duration_ns(double(step_ns)).c_str());
-    f.evidence.push_back(printf_string("it arrived last at %lld of %zu collectives; the others waited %s there in all", (long long)s->last_arrivals,
-                                       r.matched.size(), format_duration_ns(double(s->caused_wait_ns)).c_str()));
+    f.title = printf_string(
+        "Rank %d is the straggler: each of the other %zu ranks waited %s per step for it (%s of a %s step)",
+        r.straggler, others, format_duration_ns(per_step).c_str(), format_share(share).c_str(),
+        format_duration_ns(double(step_ns)).c_str());
+    f.evidence.push_back(printf_string("it arrived last at %lld of %zu collectives; the others waited %s there in all",
+                                       (long long)s->last_arrivals, r.matched.size(),
+                                       format_duration_ns(double(s->caused_wait_ns)).c_str()));
     std::vector<const MatchedCollective*> worst;
     for (const MatchedCollective& m : r.matched)
         if (m.last_rank == r.straggler) worst.push_back(&m);
     std::sort(worst.begin(), worst.end(), [](auto* a, auto* b) { return a->skew_ns > b->skew_ns; });
     for (size_t i = 0; i < worst.size() && i < 3; ++i)
-        f.evidence.push_back(printf_string("%s (group %s, step %d): arrival skew %s", worst[i]->name.c_str(), worst[i]->group.c_str(), worst[i]->step,
+        f.evidence.push_back(printf_string("%s (group %s, step %d): arrival skew %s", worst[i]->name.c_str(),
+                                           worst[i]->group.c_str(), worst[i]->step,
                                            format_duration_ns(double(worst[i]->skew_ns)).c_str()));
-    f.action = printf_string("Look at what rank %d does before these collectives (the Collectives tab marks them on every rank's lane): "
-                             "more data than the others (sequence lengths, batch composition), extra work on that rank only (logging, "
-                             "evaluation, checkpoints), a slower GPU or host. Balance the work per rank before tuning the collectives.",
-                             r.straggler);
+    f.action = printf_string(
+        "Look at what rank %d does before these collectives (the Collectives tab marks them on every rank's lane): "
+        "more data than the others (sequence lengths, batch composition), extra work on that rank only (logging, "
+        "evaluation, checkpoints), a slower GPU or host. Balance the work per rank before tuning the collectives.",
+        r.straggler);
     out.push_back(std::move(f));
 }
 
-void exposed(const OverlapReport& o, const std::map<int32_t, int64_t>& step_ns, int steps, const CollectiveThresholds& t, std::vector<Finding>& out) {
+void exposed(const OverlapReport& o, const std::map<int32_t, int64_t>& step_ns, int steps,
+             const CollectiveThresholds& t, std::vector<Finding>& out) {
     const CommOverlap* worst = nullptr;
     double worst_share = 0;
     for (const CommOverlap& row : o.rows) {
@@ -82,25 +89,29 @@ void exposed(const OverlapReport& o, const std::map<int32_t, int64_t>& step_ns, 
     Finding f;
     f.rule = "exposed-communication";
     f.weight = worst_share;
-    f.title = printf_string("%s of a step is exposed communication on rank %d: %s per step with nothing computing beside it",
-                            format_share(worst_share).c_str(), worst->rank,
-                            format_duration_ns(double(worst->exposed_ns()) / std::max(steps, 1)).c_str());
+    f.title =
+        printf_string("%s of a step is exposed communication on rank %d: %s per step with nothing computing beside it",
+                      format_share(worst_share).c_str(), worst->rank,
+                      format_duration_ns(double(worst->exposed_ns()) / std::max(steps, 1)).c_str());
     f.evidence.push_back(printf_string("rank %d communicates %s, %s of it hidden under computation (%s)", worst->rank,
-                                       format_duration_ns(double(worst->comm_ns)).c_str(), format_duration_ns(double(worst->hidden_ns)).c_str(),
+                                       format_duration_ns(double(worst->comm_ns)).c_str(),
+                                       format_duration_ns(double(worst->hidden_ns)).c_str(),
                                        format_share(worst->hidden_share()).c_str()));
     std::vector<std::pair<int64_t, std::string>> by;
     for (const auto& [name, ns] : worst->exposed_by_collective) by.emplace_back(ns, name);
     std::sort(by.rbegin(), by.rend());
     for (size_t i = 0; i < by.size() && i < 3; ++i)
         f.evidence.push_back(by[i].second + ": " + format_duration_ns(double(by[i].first)) + " exposed");
-    f.action = "Overlap the communication with computation: issue the collectives earlier and wait later (async_op=True), "
-               "DDP's gradient buckets (bucket_cap_mb) or FSDP's forward/backward prefetch; in tensor parallelism, sequence "
-               "parallelism or fusing the all-reduce with the next GEMM. If a rank is late (a straggler), fix that first: "
-               "its lateness shows here as exposed time on the others.";
+    f.action =
+        "Overlap the communication with computation: issue the collectives earlier and wait later (async_op=True), "
+        "DDP's gradient buckets (bucket_cap_mb) or FSDP's forward/backward prefetch; in tensor parallelism, sequence "
+        "parallelism or fusing the all-reduce with the next GEMM. If a rank is late (a straggler), fix that first: "
+        "its lateness shows here as exposed time on the others.";
     out.push_back(std::move(f));
 }
 
-void latency_bound(const CollectiveReport& r, const std::map<int32_t, int64_t>& step_ns, const CollectiveThresholds& t, std::vector<Finding>& out) {
+void latency_bound(const CollectiveReport& r, const std::map<int32_t, int64_t>& step_ns, const CollectiveThresholds& t,
+                   std::vector<Finding>& out) {
     std::map<int32_t, std::pair<int64_t, int64_t>> small;  // rank -> (count, time)
     std::map<std::string, int64_t> names;
     for (const CollectiveCall& c : r.calls)
@@ -118,13 +129,16 @@ void latency_bound(const CollectiveReport& r, const std::map<int32_t, int64_t>& 
         Finding f;
         f.rule = "latency-bound";
         f.weight = share;
-        f.title = printf_string("%.0f collectives of under %s per step on rank %d take %s of the step: each pays the launch and "
-                                "latency cost more than it moves data", per_step, format_bytes(t.small_bytes).c_str(), rank, format_share(share).c_str());
+        f.title = printf_string(
+            "%.0f collectives of under %s per step on rank %d take %s of the step: each pays the launch and "
+            "latency cost more than it moves data",
+            per_step, format_bytes(t.small_bytes).c_str(), rank, format_share(share).c_str());
         std::string kinds;
         for (const auto& [name, n] : names) kinds += (kinds.empty() ? "" : ", ") + name + " " + std::to_string(n);
         f.evidence.push_back("small collectives on every rank: " + kinds);
-        f.action = "Coalesce them: bucket small tensors into one flat buffer (DDP's buckets, all_gather_into_tensor / "
-                   "reduce_scatter_tensor on a flattened parameter group, torch.distributed's coalescing manager).";
+        f.action =
+            "Coalesce them: bucket small tensors into one flat buffer (DDP's buckets, all_gather_into_tensor / "
+            "reduce_scatter_tensor on a flattened parameter group, torch.distributed's coalescing manager).";
         out.push_back(std::move(f));
         return;  // one finding for the run: the first rank where it holds
     }
@@ -136,7 +150,8 @@ bool within_a_node(const std::vector<int32_t>& ranks) {
     return std::all_of(ranks.begin(), ranks.end(), [&](int32_t r) { return r / 8 == ranks.front() / 8; });
 }
 
-void low_bandwidth(const CollectiveReport& r, const std::string& device, const CollectiveThresholds& t, std::vector<Finding>& out) {
+void low_bandwidth(const CollectiveReport& r, const std::string& device, const CollectiveThresholds& t,
+                   std::vector<Finding>& out) {
     const DeviceRoof* roof = device.empty() ? nullptr : find_device_roof(device);
     if (!roof || roof->link_gb_s <= 0) return;
     std::vector<double> busbw;
@@ -151,20 +166,30 @@ void low_bandwidth(const CollectiveReport& r, const std::string& device, const C
     Finding f;
     f.rule = "low-bandwidth";
     f.weight = 1.0 - median / roof->link_gb_s;
-    f.title = printf_string("Large collectives within a node move %.1f GB/s of bus bandwidth (median of %zu), %s of the %s's NVLink (%.0f GB/s a direction)",
-                            median, busbw.size(), format_share(median / roof->link_gb_s).c_str(), std::string(roof->name).c_str(), roof->link_gb_s);
-    f.evidence.push_back(printf_string("collectives of %s or more over groups of at most 8 ranks in one block of 8, bus bandwidth as nccl-tests counts it "
-                                       "over the transfer time (the shortest rank's duration)", format_bytes(t.large_bytes).c_str()));
-    f.action = "Check what the collectives go through: NCCL_DEBUG=INFO says the transport (P2P/NVLink, SHM, NET); a PCIe board or "
-               "a group that spans nodes has less bandwidth than NVLink (then this is expected). Otherwise look at the NCCL algorithm "
-               "and protocol (the kernel names say them), NCCL_P2P_DISABLE or NCCL_NVLS_ENABLE settings, and other traffic on the links.";
+    f.title = printf_string(
+        "Large collectives within a node move %.1f GB/s of bus bandwidth (median of %zu), %s of the %s's NVLink (%.0f "
+        "GB/s a direction)",
+        median, busbw.size(), format_share(median / roof->link_gb_s).c_str(), std::string(roof->name).c_str(),
+        roof->link_gb_s);
+    f.evidence.push_back(printf_string(
+        "collectives of %s or more over groups of at most 8 ranks in one block of 8, bus bandwidth as nccl-tests "
+        "counts it "
+        "over the transfer time (the shortest rank's duration)",
+        format_bytes(t.large_bytes).c_str()));
+    f.action =
+        "Check what the collectives go through: NCCL_DEBUG=INFO says the transport (P2P/NVLink, SHM, NET); a PCIe "
+        "board or "
+        "a group that spans nodes has less bandwidth than NVLink (then this is expected). Otherwise look at the NCCL "
+        "algorithm "
+        "and protocol (the kernel names say them), NCCL_P2P_DISABLE or NCCL_NVLS_ENABLE settings, and other traffic on "
+        "the links.";
     out.push_back(std::move(f));
 }
 
 }  // namespace
 
-void collective_findings(const Trace& trace, const RunAnalysis& analysis, std::vector<Finding>& out, const std::string& device,
-                         const CollectiveThresholds& t) {
+void collective_findings(const Trace& trace, const RunAnalysis& analysis, std::vector<Finding>& out,
+                         const std::string& device, const CollectiveThresholds& t) {
     if (analysis.collectives.calls.empty()) return;
     const std::map<int32_t, int64_t> steps = step_ns_by_rank(trace);
     straggler(analysis.collectives, median_step(steps), t, out);

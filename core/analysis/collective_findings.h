@@ -15,17 +15,17 @@
 namespace awb {
 
 struct CollectiveThresholds {
-    double straggler_share = 0.02;      // each other rank's wait for it per step over the step
-    double exposed_share = 0.10;        // exposed communication per step over the step
-    int64_t small_bytes = 1 << 20;      // a collective under this many bytes is latency-bound...
-    double small_per_step = 20;         // ...when at least this many run per step...
-    double small_share = 0.05;          // ...taking at least this share of it
+    double straggler_share = 0.02;            // each other rank's wait for it per step over the step
+    double exposed_share = 0.10;              // exposed communication per step over the step
+    int64_t small_bytes = 1 << 20;            // a collective under this many bytes is latency-bound...
+    double small_per_step = 20;               // ...when at least this many run per step...
+    double small_share = 0.05;                // ...taking at least this share of it
     int64_t large_bytes = int64_t(32) << 20;  // a collective this large is bandwidth-bound...
-    double link_share = 0.25;           // ...and far under the link below this share of its bandwidth
+    double link_share = 0.25;                 // ...and far under the link below this share of its bandwidth
 };
 
 // device: the GPU the run says it ran on ("NVIDIA H100 80GB HBM3"), for the link's bandwidth; "" when unknown.
-void collective_findings(const Trace& trace, const RunAnalysis& analysis, std::vector<Finding>& out, const std::string& device = "",
-                         const CollectiveThresholds& t = {});
+void collective_findings(const Trace& trace, const RunAnalysis& analysis, std::vector<Finding>& out,
+                         const std::string& device = "", const CollectiveThresholds& t = {});
 
 }  // namespace awb

@@ -34,14 +34,16 @@ void assign_gloo_groups(const Trace& trace, FoundCalls& found) {
         std::vector<const ProcessGroup*> groups;
         for (const ProcessGroup& g : meta.process_groups) {
             const bool member = g.ranks.empty() || std::find(g.ranks.begin(), g.ranks.end(), rank) != g.ranks.end();
-            const bool gloo = g.backend.find("gloo") != std::string::npos || (g.backend.empty() && meta.backend == "gloo");
+            const bool gloo =
+                g.backend.find("gloo") != std::string::npos || (g.backend.empty() && meta.backend == "gloo");
             if (member && gloo) groups.push_back(&g);
         }
         if (groups.empty()) continue;
         if (threads.size() % groups.size() != 0) {
-            found.notes.push_back("rank " + std::to_string(rank) + ": gloo ran its calls on " + std::to_string(threads.size()) +
-                                  " worker threads for " + std::to_string(groups.size()) +
-                                  " process groups: which group each call was in is not known; they are matched by order alone");
+            found.notes.push_back(
+                "rank " + std::to_string(rank) + ": gloo ran its calls on " + std::to_string(threads.size()) +
+                " worker threads for " + std::to_string(groups.size()) +
+                " process groups: which group each call was in is not known; they are matched by order alone");
             continue;
         }
         const size_t per = threads.size() / groups.size();
@@ -64,7 +66,8 @@ namespace {
 bool is_p2p(const std::string& name) { return name == "send" || name == "recv"; }
 
 // What the k-th calls of a sequence on each rank make.
-MatchedCollective matched_of(const CollectiveReport& report, const std::vector<int32_t>& calls, int64_t index, int group_size) {
+MatchedCollective matched_of(const CollectiveReport& report, const std::vector<int32_t>& calls, int64_t index,
+                             int group_size) {
     MatchedCollective m;
     const CollectiveCall& first = report.calls[size_t(calls.front())];
     m.name = first.name;
@@ -85,7 +88,8 @@ MatchedCollective matched_of(const CollectiveReport& report, const std::vector<i
         }
         m.transfer_ns = std::min(m.transfer_ns, c.duration_ns());
     }
-    std::sort(m.ranks.begin(), m.ranks.end(), [](const RankArrival& a, const RankArrival& b) { return a.rank < b.rank; });
+    std::sort(m.ranks.begin(), m.ranks.end(),
+              [](const RankArrival& a, const RankArrival& b) { return a.rank < b.rank; });
     for (RankArrival& a : m.ranks) a.wait_ns = last - a.start_ns;
     m.skew_ns = last - first_start;
     m.first_ns = first_start;
@@ -105,7 +109,8 @@ struct Sequence {
 
 std::string rank_list(const std::map<int32_t, size_t>& counts) {
     std::string out;
-    for (const auto& [rank, n] : counts) out += (out.empty() ? "" : ", ") + ("rank " + std::to_string(rank) + ": " + std::to_string(n));
+    for (const auto& [rank, n] : counts)
+        out += (out.empty() ? "" : ", ") + ("rank " + std::to_string(rank) + ": " + std::to_string(n));
     return out;
 }
 
@@ -131,8 +136,10 @@ void match_sequence(CollectiveReport& report, const Sequence& s, std::vector<cha
             return n == name || (is_p2p(n) && is_p2p(name));
         });
         if (!same) {
-            report.notes.push_back(s.label + ": call " + std::to_string(k + 1) + " is not the same collective on every rank (" +
-                                   report.calls[size_t(calls.front())].name + " on rank " + std::to_string(report.calls[size_t(calls.front())].rank) +
+            report.notes.push_back(s.label + ": call " + std::to_string(k + 1) +
+                                   " is not the same collective on every rank (" +
+                                   report.calls[size_t(calls.front())].name + " on rank " +
+                                   std::to_string(report.calls[size_t(calls.front())].rank) +
                                    "): the ranks' sequences part there; the rest of the group is not matched");
             break;
         }
@@ -165,7 +172,8 @@ void find_straggler(CollectiveReport& report) {
     const RankStraggle* top = nullptr;
     for (auto& [rank, s] : ranks) {
         report.ranks.push_back(s);
-        if (s.caused_wait_ns > 0 && (!top || std::tie(s.caused_wait_ns, s.last_arrivals) > std::tie(top->caused_wait_ns, top->last_arrivals)))
+        if (s.caused_wait_ns > 0 &&
+            (!top || std::tie(s.caused_wait_ns, s.last_arrivals) > std::tie(top->caused_wait_ns, top->last_arrivals)))
             top = &s;
     }
     report.straggler = top ? top->rank : -1;
@@ -209,7 +217,8 @@ void match_collectives(CollectiveReport& report, const TraceMeta& meta) {
         } else {
             key = "group " + c.group;
             s.label = c.group.empty() ? "calls of no known process group" : "process group " + c.group;
-            const std::vector<int32_t> ranks = c.group_ranks.empty() ? default_group_ranks(meta, c.group) : c.group_ranks;
+            const std::vector<int32_t> ranks =
+                c.group_ranks.empty() ? default_group_ranks(meta, c.group) : c.group_ranks;
             for (int32_t r : ranks)
                 if (present.count(r)) s.members.push_back(r);
             if (s.members.empty()) s.members = {c.rank};
@@ -223,15 +232,16 @@ void match_collectives(CollectiveReport& report, const TraceMeta& meta) {
     for (auto& [key, s] : sequences) {
         // Calls in the order they were issued on each rank.
         for (auto& [rank, list] : s.by_rank)
-            std::stable_sort(list.begin(), list.end(), [&](int32_t a, int32_t b) { return report.calls[size_t(a)].op_start_ns < report.calls[size_t(b)].op_start_ns; });
+            std::stable_sort(list.begin(), list.end(), [&](int32_t a, int32_t b) {
+                return report.calls[size_t(a)].op_start_ns < report.calls[size_t(b)].op_start_ns;
+            });
         std::sort(s.members.begin(), s.members.end());
         match_sequence(report, s, matched);
     }
     if (p2p_unknown > 0)
         report.notes.push_back(std::to_string(p2p_unknown) + " send/recv call(s) name no peer: not matched");
-    std::stable_sort(report.matched.begin(), report.matched.end(), [](const MatchedCollective& a, const MatchedCollective& b) {
-        return a.first_ns < b.first_ns;
-    });
+    std::stable_sort(report.matched.begin(), report.matched.end(),
+                     [](const MatchedCollective& a, const MatchedCollective& b) { return a.first_ns < b.first_ns; });
     // On one clock a collective cannot end on a rank before its last rank arrived.
     int64_t impossible = 0, over_ranks = 0;
     for (const MatchedCollective& m : report.matched) {
@@ -245,9 +255,10 @@ void match_collectives(CollectiveReport& report, const TraceMeta& meta) {
         if (first_end + kClockSlackNs < last) ++impossible;
     }
     if (impossible > 0)
-        report.notes.push_back(std::to_string(impossible) + " of " + std::to_string(over_ranks) +
-                               " collectives matched over several ranks end on one rank before their last rank arrived: the ranks' "
-                               "clocks disagree (different hosts?), so their waits and skews are off by the clocks' offset");
+        report.notes.push_back(
+            std::to_string(impossible) + " of " + std::to_string(over_ranks) +
+            " collectives matched over several ranks end on one rank before their last rank arrived: the ranks' "
+            "clocks disagree (different hosts?), so their waits and skews are off by the clocks' offset");
     report.clock_disagreements = impossible;
     find_straggler(report);
 }

@@ -40,12 +40,23 @@ std::string collective_name(std::string_view raw) {
         if (at != std::string::npos && at + suffix.size() == s.size()) s.erase(at);
     }
     static const std::pair<std::string_view, std::string_view> names[] = {
-        {"allreduce", "all_reduce"},     {"all_reduce", "all_reduce"},         {"allgather", "all_gather"},
-        {"all_gather", "all_gather"},    {"reduce_scatter", "reduce_scatter"}, {"reducescatter", "reduce_scatter"},
-        {"alltoall", "all_to_all"},      {"all_to_all", "all_to_all"},         {"broadcast", "broadcast"},
-        {"reduce", "reduce"},            {"gather", "gather"},                 {"scatter", "scatter"},
-        {"send", "send"},                {"recv", "recv"},                     {"barrier", "barrier"},
-        {"monitored_barrier", "barrier"}, {"sendrecv", "send_recv"},
+        {"allreduce", "all_reduce"},
+        {"all_reduce", "all_reduce"},
+        {"allgather", "all_gather"},
+        {"all_gather", "all_gather"},
+        {"reduce_scatter", "reduce_scatter"},
+        {"reducescatter", "reduce_scatter"},
+        {"alltoall", "all_to_all"},
+        {"all_to_all", "all_to_all"},
+        {"broadcast", "broadcast"},
+        {"reduce", "reduce"},
+        {"gather", "gather"},
+        {"scatter", "scatter"},
+        {"send", "send"},
+        {"recv", "recv"},
+        {"barrier", "barrier"},
+        {"monitored_barrier", "barrier"},
+        {"sendrecv", "send_recv"},
     };
     for (const auto& [from, to] : names)
         if (s == from) return std::string(to);
@@ -59,11 +70,15 @@ double bus_factor(const std::string& name, int n) {
     return 1.0;
 }
 
-double CollectiveCall::algbw_gbps() const { return bytes > 0 && duration_ns() > 0 ? double(bytes) / double(duration_ns()) : 0.0; }
+double CollectiveCall::algbw_gbps() const {
+    return bytes > 0 && duration_ns() > 0 ? double(bytes) / double(duration_ns()) : 0.0;
+}
 
 double CollectiveCall::busbw_gbps() const { return algbw_gbps() * bus_factor(name, int(group_ranks.size())); }
 
-double MatchedCollective::algbw_gbps() const { return bytes > 0 && transfer_ns > 0 ? double(bytes) / double(transfer_ns) : 0.0; }
+double MatchedCollective::algbw_gbps() const {
+    return bytes > 0 && transfer_ns > 0 ? double(bytes) / double(transfer_ns) : 0.0;
+}
 
 double MatchedCollective::busbw_gbps() const { return algbw_gbps() * bus_factor(name, group_size); }
 
@@ -103,7 +118,8 @@ void from_kernel_name(std::string_view name, std::string& collective, std::strin
         for (size_t i = 1; i < parts.size(); ++i) {
             if (algorithms.count(parts[i])) {
                 algorithm = std::string(parts[i]);
-                if (i + 1 < parts.size() && (parts[i + 1] == "DIRECT" || parts[i + 1] == "CHAIN" || parts[i + 1] == "TREE"))
+                if (i + 1 < parts.size() &&
+                    (parts[i + 1] == "DIRECT" || parts[i + 1] == "CHAIN" || parts[i + 1] == "TREE"))
                     algorithm += "_" + std::string(parts[++i]);
             } else if (protocols.count(parts[i]) && !algorithm.empty()) {
                 algorithm += " " + std::string(parts[i]);
@@ -199,8 +215,10 @@ FoundCalls find_calls(const Trace& trace) {
         const std::string_view name = e.name.view();
         const bool gloo = kind & CommNames::kGloo, annotation = kind & CommNames::kAnnotation;
         if (above < 0) {
-            const bool root = (kind & CommNames::kOp) || ((kind & CommNames::kRecord) && e.comm() && !collective_name(e.comm()->collective).empty()) ||
-                              (annotation && !gloo);
+            const bool root =
+                (kind & CommNames::kOp) ||
+                ((kind & CommNames::kRecord) && e.comm() && !collective_name(e.comm()->collective).empty()) ||
+                (annotation && !gloo);
             if (!root) {
                 if (gloo) found.gloo.push_back(int32_t(i));
                 continue;
@@ -242,7 +260,8 @@ namespace {
 // carry the transfer; a call with none keeps every kernel it launched. Kernels of no call that are
 // communication (launched before the trace began, or by a custom all-reduce outside any c10d op)
 // become calls of their own, named by their record or their name.
-void link_kernels(const Trace& trace, FoundCalls& found, const std::vector<KernelClass>& classes, const LaunchCalls& launches) {
+void link_kernels(const Trace& trace, FoundCalls& found, const std::vector<KernelClass>& classes,
+                  const LaunchCalls& launches) {
     const auto& events = trace.events();
     std::vector<std::vector<int32_t>> comm(found.calls.size()), other(found.calls.size());
     for (size_t i = 0; i < events.size(); ++i) {
@@ -299,7 +318,8 @@ void link_gloo(const Trace& trace, FoundCalls& found) {
     std::vector<char> claimed(events.size(), 0);
     std::vector<size_t> order(found.calls.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return found.calls[a].op_start_ns < found.calls[b].op_start_ns; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return found.calls[a].op_start_ns < found.calls[b].op_start_ns; });
     for (size_t ci : order) {
         CollectiveCall& c = found.calls[ci];
         if (c.on_device || c.op < 0) continue;
@@ -347,7 +367,9 @@ void fill_sizes(const Trace& trace, FoundCalls& found, const TraceMeta& meta) {
             const AnnotationSize s = annotation_size(events[size_t(found.annotation[ci])]);
             const int elem = dtype_bytes(s.dtype);
             if (s.elements >= 0 && elem > 0) {
-                const int64_t n = c.name == "all_gather" ? s.elements * int64_t(std::max<size_t>(c.group_ranks.size(), 1)) : s.elements;
+                const int64_t n = c.name == "all_gather"
+                                      ? s.elements * int64_t(std::max<size_t>(c.group_ranks.size(), 1))
+                                      : s.elements;
                 c.bytes = n * elem;
                 if (c.dtype.empty()) c.dtype = s.dtype;
             }
@@ -371,15 +393,14 @@ void assign_steps(const Trace& trace, std::vector<CollectiveCall>& calls, int& s
 
 }  // namespace
 
-CollectiveReport collective_report(const Trace& trace) {
-    return collective_report(trace, kernel_classes(trace));
-}
+CollectiveReport collective_report(const Trace& trace) { return collective_report(trace, kernel_classes(trace)); }
 
 CollectiveReport collective_report(const Trace& trace, const std::vector<KernelClass>& classes) {
     return collective_report(trace, classes, LaunchCalls(trace));
 }
 
-CollectiveReport collective_report(const Trace& trace, const std::vector<KernelClass>& classes, const LaunchCalls& launches) {
+CollectiveReport collective_report(const Trace& trace, const std::vector<KernelClass>& classes,
+                                   const LaunchCalls& launches) {
     FoundCalls found = find_calls(trace);
     link_kernels(trace, found, classes, launches);
     link_gloo(trace, found);

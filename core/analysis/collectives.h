@@ -44,21 +44,21 @@ double bus_factor(const std::string& name, int n);
 
 struct CollectiveCall {
     int32_t rank = -1;
-    std::string name;          // collective_name
-    std::string group;         // process group name ("0"), "" when the trace does not say
-    std::string group_desc;    // "default_pg", ...
+    std::string name;                  // collective_name
+    std::string group;                 // process group name ("0"), "" when the trace does not say
+    std::string group_desc;            // "default_pg", ...
     std::vector<int32_t> group_ranks;  // global ranks of the group (the run's ranks when the trace does not say)
-    int32_t peer = -1;         // send / recv: the other rank, when known
+    int32_t peer = -1;                 // send / recv: the other rank, when known
     std::string dtype;
-    int64_t bytes = -1;        // one rank's message as nccl-tests sizes it; -1 when unknown
+    int64_t bytes = -1;                          // one rank's message as nccl-tests sizes it; -1 when unknown
     std::vector<int64_t> in_splits, out_splits;  // all_to_all(v): rows sent to / received from each peer
-    int step = -1;             // k of the ProfilerStep#k that holds the call's op, -1 outside every step
-    int32_t op = -1;           // the call's op (index into the trace's events)
+    int step = -1;    // k of the ProfilerStep#k that holds the call's op, -1 outside every step
+    int32_t op = -1;  // the call's op (index into the trace's events)
     int64_t op_start_ns = 0, op_end_ns = 0;
-    std::vector<int32_t> work;  // the kernels (or the gloo annotation) that carried it out
+    std::vector<int32_t> work;         // the kernels (or the gloo annotation) that carried it out
     int64_t start_ns = 0, end_ns = 0;  // the work's span (the op's when no work is known)
-    bool on_device = false;    // its work ran on a device stream
-    std::string algorithm;     // NCCL's algorithm and protocol from its kernel's name ("RING LL"), when known
+    bool on_device = false;            // its work ran on a device stream
+    std::string algorithm;             // NCCL's algorithm and protocol from its kernel's name ("RING LL"), when known
     int64_t duration_ns() const { return end_ns - start_ns; }
     double algbw_gbps() const;  // bytes / duration (GB/s); 0 when either is unknown
     double busbw_gbps() const;  // algbw * bus_factor(name, group size)
@@ -67,26 +67,26 @@ struct CollectiveCall {
 
 struct RankArrival {
     int32_t rank = -1;
-    int32_t call = -1;         // index into CollectiveReport::calls
+    int32_t call = -1;  // index into CollectiveReport::calls
     int64_t start_ns = 0;
     int64_t duration_ns = 0;
-    int64_t wait_ns = 0;       // from its start to the last rank's arrival
+    int64_t wait_ns = 0;  // from its start to the last rank's arrival
     bool operator==(const RankArrival&) const = default;
 };
 
 struct MatchedCollective {
     std::string name, group;
-    int64_t index = 0;         // its place in the group's sequence (the pair's, for send/recv)
+    int64_t index = 0;  // its place in the group's sequence (the pair's, for send/recv)
     int64_t bytes = -1;
-    int group_size = 0;        // ranks of its group (the run may hold fewer: see ranks)
+    int group_size = 0;  // ranks of its group (the run may hold fewer: see ranks)
     int step = -1;
     std::vector<RankArrival> ranks;  // the ranks present, ascending
-    int64_t first_ns = 0;      // the first arrival
-    int64_t skew_ns = 0;       // last arrival - first arrival
-    int64_t transfer_ns = 0;   // the shortest duration across the ranks
-    int32_t last_rank = -1;    // the last to arrive (-1 with one rank, or when all arrived at once)
-    double split_imbalance = 0;  // all_to_all(v): the largest (rank, peer) split over their mean; 0 when unknown
-    double algbw_gbps() const;  // bytes / transfer time
+    int64_t first_ns = 0;            // the first arrival
+    int64_t skew_ns = 0;             // last arrival - first arrival
+    int64_t transfer_ns = 0;         // the shortest duration across the ranks
+    int32_t last_rank = -1;          // the last to arrive (-1 with one rank, or when all arrived at once)
+    double split_imbalance = 0;      // all_to_all(v): the largest (rank, peer) split over their mean; 0 when unknown
+    double algbw_gbps() const;       // bytes / transfer time
     double busbw_gbps() const;
     bool operator==(const MatchedCollective&) const = default;
 };
@@ -95,18 +95,18 @@ struct RankStraggle {
     int32_t rank = -1;
     int64_t caused_wait_ns = 0;  // the others' wait at the collectives it arrived last at
     int64_t last_arrivals = 0;
-    int64_t own_wait_ns = 0;     // its own wait, summed
+    int64_t own_wait_ns = 0;  // its own wait, summed
     bool operator==(const RankStraggle&) const = default;
 };
 
 struct CollectiveReport {
-    std::vector<CollectiveCall> calls;        // by rank, then start
-    std::vector<MatchedCollective> matched;   // by first arrival
-    std::vector<RankStraggle> ranks;          // one per rank with calls, ascending
-    int32_t straggler = -1;                   // -1: no collective matched over two ranks, or none waited
-    int steps = 0;                            // ProfilerSteps per rank the waits are divided by (at least 1)
-    std::vector<std::string> notes;           // calls that could not be matched, and why
-    int64_t clock_disagreements = 0;          // matched collectives that end on a rank before their last rank arrived
+    std::vector<CollectiveCall> calls;       // by rank, then start
+    std::vector<MatchedCollective> matched;  // by first arrival
+    std::vector<RankStraggle> ranks;         // one per rank with calls, ascending
+    int32_t straggler = -1;                  // -1: no collective matched over two ranks, or none waited
+    int steps = 0;                           // ProfilerSteps per rank the waits are divided by (at least 1)
+    std::vector<std::string> notes;          // calls that could not be matched, and why
+    int64_t clock_disagreements = 0;         // matched collectives that end on a rank before their last rank arrived
     bool operator==(const CollectiveReport&) const = default;
 };
 
@@ -126,7 +126,8 @@ std::map<std::pair<std::string, std::string>, CollectiveKindSum> collective_sums
 CollectiveReport collective_report(const Trace& trace);
 // The same with the trace's kernel classes already computed (kernel_classes(trace)), and its launches.
 CollectiveReport collective_report(const Trace& trace, const std::vector<KernelClass>& classes);
-CollectiveReport collective_report(const Trace& trace, const std::vector<KernelClass>& classes, const LaunchCalls& launches);
+CollectiveReport collective_report(const Trace& trace, const std::vector<KernelClass>& classes,
+                                   const LaunchCalls& launches);
 
 // The report as text for attnwb inspect --collectives: the matched collectives, the ranks' waits and
 // the straggler.

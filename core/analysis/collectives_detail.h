@@ -13,7 +13,7 @@
 
 namespace awb::collectives_detail {
 
-bool is_collective_op(std::string_view name);          // c10d::allreduce_, _c10d_functional::all_gather_into_tensor, ...
+bool is_collective_op(std::string_view name);  // c10d::allreduce_, _c10d_functional::all_gather_into_tensor, ...
 bool is_collective_annotation(std::string_view name);  // nccl:all_reduce, gloo:broadcast, ...
 bool is_gloo_annotation(std::string_view name);
 // What a name is to the collectives, asked once per distinct (interned) name: a trace repeats a few
@@ -40,9 +40,9 @@ void from_kernel_name(std::string_view name, std::string& collective, std::strin
 
 struct FoundCalls {
     std::vector<CollectiveCall> calls;
-    std::vector<int32_t> call_of;     // per event: the call it lies under (CPU events), -1 when none
-    std::vector<int32_t> annotation;  // per call: its nccl:* / gloo:* annotation, -1 when none
-    std::vector<int32_t> gloo;        // gloo:* annotations, to be linked to their calls
+    std::vector<int32_t> call_of;               // per event: the call it lies under (CPU events), -1 when none
+    std::vector<int32_t> annotation;            // per call: its nccl:* / gloo:* annotation, -1 when none
+    std::vector<int32_t> gloo;                  // gloo:* annotations, to be linked to their calls
     std::map<size_t, uint64_t> gloo_thread_of;  // call -> the thread its gloo annotation ran on
     std::vector<std::string> notes;
 };

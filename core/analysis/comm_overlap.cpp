@@ -30,8 +30,8 @@ struct RankWork {
 
 void add_cpu_ranks(const Trace& trace, const CollectiveReport& report, std::map<int32_t, RankWork>& ranks);
 
-std::map<int32_t, RankWork> rank_work(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& report,
-                                      const LaunchCalls& launches) {
+std::map<int32_t, RankWork> rank_work(const Trace& trace, const std::vector<KernelClass>& classes,
+                                      const CollectiveReport& report, const LaunchCalls& launches) {
     const auto& events = trace.events();
     const StepSpans steps(trace);
     std::map<int32_t, RankWork> ranks;
@@ -70,7 +70,8 @@ void add_cpu_ranks(const Trace& trace, const CollectiveReport& report, std::map<
     const std::vector<int32_t> call_of = collectives_detail::find_calls(trace).call_of;
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
-        if (nests_on_cpu(e) && e.kind == EventKind::CpuOp && call_of[i] < 0 && cpu_ranks.count(e.rank)) ranks[e.rank].comp.push_back({e.start_ns, e.end_ns});
+        if (nests_on_cpu(e) && e.kind == EventKind::CpuOp && call_of[i] < 0 && cpu_ranks.count(e.rank))
+            ranks[e.rank].comp.push_back({e.start_ns, e.end_ns});
     }
 }
 
@@ -102,12 +103,12 @@ struct HtaRank {
     int last_step = -1;
     std::set<std::string_view> step_names;
     bool fractional = false;
-    std::vector<std::pair<size_t, bool>> device;         // candidate device events: (index, communication)
+    std::vector<std::pair<size_t, bool>> device;  // candidate device events: (index, communication)
 };
 
 // HTA 0.5.0's figure for each GPU rank (see the header): one pass over the events for all ranks.
-std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<KernelClass>& classes, const std::set<int32_t>& gpu_ranks,
-                                     const LaunchCalls& launches) {
+std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<KernelClass>& classes,
+                                     const std::set<int32_t>& gpu_ranks, const LaunchCalls& launches) {
     const auto& events = trace.events();
     const int64_t origin = trace.meta().origin_ns;
     std::map<int32_t, HtaRank> ranks;
@@ -133,7 +134,8 @@ std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<Kerne
     }
     std::vector<HtaOverlap> out;
     for (const auto& entry : ranks) {
-        const HtaRank& h = entry.second;  // a named reference: lambdas below capture it (clang 14 cannot capture a binding)
+        const HtaRank& h =
+            entry.second;  // a named reference: lambdas below capture it (clang 14 cannot capture a binding)
         const int32_t rank = entry.first;
         const bool filter = h.step_names.size() >= 2;
         auto us = [&](int64_t t, bool up) {  // whole microseconds of the file's clock, as HTA rounds them
@@ -150,8 +152,10 @@ std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<Kerne
             }
             const Span s{us(e.start_ns, true), us(e.end_ns, false)};
             const std::string_view n = e.name.view();
-            if (is_comm) comm.push_back(s);
-            else if (n.find("Memcpy") == std::string_view::npos && n.find("Memset") == std::string_view::npos && n.find("Sync") == std::string_view::npos)
+            if (is_comm)
+                comm.push_back(s);
+            else if (n.find("Memcpy") == std::string_view::npos && n.find("Memset") == std::string_view::npos &&
+                     n.find("Sync") == std::string_view::npos)
                 comp.push_back(s);
         }
         HtaOverlap o;
@@ -170,7 +174,8 @@ std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<Kerne
 std::vector<AttentionComm> attention_windows(const Trace& trace, const std::vector<AttentionInstance>& attention) {
     std::vector<AttentionComm> out;
     for (const AttentionInstance& a : attention)
-        if (!a.kernel_only && a.event >= 0) out.push_back({a.rank, trace.events()[size_t(a.event)].name.str(), a.event, a.start_ns, a.end_ns});
+        if (!a.kernel_only && a.event >= 0)
+            out.push_back({a.rank, trace.events()[size_t(a.event)].name.str(), a.event, a.start_ns, a.end_ns});
     const auto& events = trace.events();
     std::vector<char> inside(events.size(), 0);
     std::unordered_map<const char*, bool> like_attention;  // per interned name
@@ -181,19 +186,23 @@ std::vector<AttentionComm> attention_windows(const Trace& trace, const std::vect
         auto [named, added] = like_attention.try_emplace(e.name.data(), false);
         if (added) {
             std::string name(e.name.view());
-            std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+            std::transform(name.begin(), name.end(), name.begin(),
+                           [](unsigned char c) { return char(std::tolower(c)); });
             named->second = name.find("attention") != std::string::npos || name.find("attn") != std::string::npos;
         }
         const bool attention_range = e.kind == EventKind::UserAnnotation && named->second;
         inside[i] = above || attention_range;
         if (attention_range && !above) out.push_back({e.rank, e.name.str(), int32_t(i), e.start_ns, e.end_ns});
     }
-    std::sort(out.begin(), out.end(), [](const AttentionComm& a, const AttentionComm& b) { return std::tie(a.start_ns, a.rank) < std::tie(b.start_ns, b.rank); });
+    std::sort(out.begin(), out.end(), [](const AttentionComm& a, const AttentionComm& b) {
+        return std::tie(a.start_ns, a.rank) < std::tie(b.start_ns, b.rank);
+    });
     return out;
 }
 
 // Each window's collectives (its rank's calls issued in it) against its rank's computation.
-void add_attention_comm(const Trace& trace, const CollectiveReport& collectives, const std::vector<AttentionInstance>& attention,
+void add_attention_comm(const Trace& trace, const CollectiveReport& collectives,
+                        const std::vector<AttentionInstance>& attention,
                         const std::map<int32_t, std::vector<Span>>& comp, OverlapReport& out) {
     std::map<int32_t, std::vector<const CollectiveCall*>> by_rank;  // in op start order
     for (const CollectiveCall& c : collectives.calls)
@@ -203,7 +212,8 @@ void add_attention_comm(const Trace& trace, const CollectiveReport& collectives,
     for (AttentionComm w : attention_windows(trace, attention)) {
         const auto it = by_rank.find(w.rank);
         if (it == by_rank.end()) continue;
-        const auto first = std::lower_bound(it->second.begin(), it->second.end(), w.start_ns, [](auto* c, int64_t t) { return c->op_start_ns < t; });
+        const auto first = std::lower_bound(it->second.begin(), it->second.end(), w.start_ns,
+                                            [](auto* c, int64_t t) { return c->op_start_ns < t; });
         std::vector<Span> work;
         for (auto c = first; c != it->second.end() && (*c)->op_start_ns < w.end_ns; ++c) {
             ++w.collectives;
@@ -221,13 +231,14 @@ void add_attention_comm(const Trace& trace, const CollectiveReport& collectives,
 
 }  // namespace
 
-OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives,
-                           const std::vector<AttentionInstance>& attention) {
+OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes,
+                           const CollectiveReport& collectives, const std::vector<AttentionInstance>& attention) {
     return comm_overlap(trace, classes, collectives, attention, LaunchCalls(trace));
 }
 
-OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives,
-                           const std::vector<AttentionInstance>& attention, const LaunchCalls& launches) {
+OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes,
+                           const CollectiveReport& collectives, const std::vector<AttentionInstance>& attention,
+                           const LaunchCalls& launches) {
     OverlapReport out;
     std::set<int32_t> gpu_ranks;
     std::map<int32_t, std::vector<Span>> comps;
@@ -253,16 +264,20 @@ std::string format_attention_comm(const std::vector<AttentionComm>& calls, size_
         comm += a.comm_ns;
         hidden += a.hidden_ns;
     }
-    std::string out = printf_string("Attention calls that communicate (%zu; their collectives' work against the rank's computation): %s of %s hidden (%s)\n",
-                                    calls.size(), format_duration_ns(double(hidden)).c_str(), format_duration_ns(double(comm)).c_str(),
-                                    format_share(comm > 0 ? double(hidden) / double(comm) : 0).c_str());
-    out += printf_string("%-5s %-28s %12s %11s %10s %12s %12s %12s\n", "rank", "call", "duration", "collectives", "bytes", "communication",
-                         "hidden", "exposed");
+    std::string out = printf_string(
+        "Attention calls that communicate (%zu; their collectives' work against the rank's computation): %s of %s "
+        "hidden (%s)\n",
+        calls.size(), format_duration_ns(double(hidden)).c_str(), format_duration_ns(double(comm)).c_str(),
+        format_share(comm > 0 ? double(hidden) / double(comm) : 0).c_str());
+    out += printf_string("%-5s %-28s %12s %11s %10s %12s %12s %12s\n", "rank", "call", "duration", "collectives",
+                         "bytes", "communication", "hidden", "exposed");
     for (size_t i = 0; i < calls.size() && i < rows; ++i) {
         const AttentionComm& a = calls[i];
-        out += printf_string("%-5d %-28.28s %12s %11lld %10s %12s %12s %12s\n", a.rank, a.name.c_str(), format_duration_ns(double(a.end_ns - a.start_ns)).c_str(),
-                             (long long)a.collectives, format_bytes(a.bytes).c_str(), format_duration_ns(double(a.comm_ns)).c_str(),
-                             format_duration_ns(double(a.hidden_ns)).c_str(), format_duration_ns(double(a.exposed_ns())).c_str());
+        out += printf_string("%-5d %-28.28s %12s %11lld %10s %12s %12s %12s\n", a.rank, a.name.c_str(),
+                             format_duration_ns(double(a.end_ns - a.start_ns)).c_str(), (long long)a.collectives,
+                             format_bytes(a.bytes).c_str(), format_duration_ns(double(a.comm_ns)).c_str(),
+                             format_duration_ns(double(a.hidden_ns)).c_str(),
+                             format_duration_ns(double(a.exposed_ns())).c_str());
     }
     if (calls.size() > rows) out += printf_string("... %zu more (--rows)\n", calls.size() - rows);
     return out;
@@ -271,19 +286,22 @@ std::string format_attention_comm(const std::vector<AttentionComm>& calls, size_
 std::string format_overlap(const OverlapReport& report) {
     if (report.rows.empty()) return "Communication overlap: no communication in the trace\n";
     std::string out = "Communication hidden under computation (intervals merged across streams)\n";
-    out += printf_string("%-5s %-6s %-7s %14s %14s %8s %14s  %s\n", "rank", "step", "on", "communication", "hidden", "hidden", "exposed",
-                         "exposed by collective");
+    out += printf_string("%-5s %-6s %-7s %14s %14s %8s %14s  %s\n", "rank", "step", "on", "communication", "hidden",
+                         "hidden", "exposed", "exposed by collective");
     for (const CommOverlap& o : report.rows) {
         std::string by;
-        for (const auto& [name, ns] : o.exposed_by_collective) by += (by.empty() ? "" : ", ") + name + " " + format_duration_ns(double(ns));
-        out += printf_string("%-5d %-6s %-7s %14s %14s %8s %14s  %s\n", o.rank, o.step < 0 ? "all" : ("#" + std::to_string(o.step)).c_str(),
+        for (const auto& [name, ns] : o.exposed_by_collective)
+            by += (by.empty() ? "" : ", ") + name + " " + format_duration_ns(double(ns));
+        out += printf_string("%-5d %-6s %-7s %14s %14s %8s %14s  %s\n", o.rank,
+                             o.step < 0 ? "all" : ("#" + std::to_string(o.step)).c_str(),
                              o.on_device ? "device" : "CPU", format_duration_ns(double(o.comm_ns)).c_str(),
                              format_duration_ns(double(o.hidden_ns)).c_str(), format_share(o.hidden_share()).c_str(),
                              format_duration_ns(double(o.exposed_ns())).c_str(), by.c_str());
     }
     for (const HtaOverlap& h : report.hta)
-        out += printf_string("rank %d as HolisticTraceAnalysis 0.5.0 counts it (kernels %s, whole us): %.2f%% of %s hidden\n", h.rank,
-                             h.steps.c_str(), h.pct, format_duration_ns(double(h.comm_ns)).c_str());
+        out += printf_string(
+            "rank %d as HolisticTraceAnalysis 0.5.0 counts it (kernels %s, whole us): %.2f%% of %s hidden\n", h.rank,
+            h.steps.c_str(), h.pct, format_duration_ns(double(h.comm_ns)).c_str());
     return out;
 }
 

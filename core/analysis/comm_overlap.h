@@ -36,10 +36,10 @@ inline bool starts_off_whole_us(const TraceEvent& e, int64_t origin) { return (e
 
 struct CommOverlap {
     int32_t rank = -1;
-    int step = -1;            // k of ProfilerStep#k; -1: the whole trace
-    bool on_device = false;   // measured on the device's kernels (else on the CPU: gloo)
-    int64_t comm_ns = 0;      // union of the communication
-    int64_t hidden_ns = 0;    // ... under computation
+    int step = -1;                                         // k of ProfilerStep#k; -1: the whole trace
+    bool on_device = false;                                // measured on the device's kernels (else on the CPU: gloo)
+    int64_t comm_ns = 0;                                   // union of the communication
+    int64_t hidden_ns = 0;                                 // ... under computation
     std::map<std::string, int64_t> exposed_by_collective;  // collective name -> its exposed time
     int64_t exposed_ns() const { return comm_ns - hidden_ns; }
     double hidden_share() const { return comm_ns > 0 ? double(hidden_ns) / double(comm_ns) : 0.0; }
@@ -48,10 +48,10 @@ struct CommOverlap {
 
 struct HtaOverlap {
     int32_t rank = -1;
-    std::string steps;        // which steps it covers: "all", "before ProfilerStep#6 (the last)"
-    int64_t comm_ns = 0;      // in whole microseconds where HTA rounds
+    std::string steps;    // which steps it covers: "all", "before ProfilerStep#6 (the last)"
+    int64_t comm_ns = 0;  // in whole microseconds where HTA rounds
     int64_t hidden_ns = 0;
-    double pct = 0;           // round(100 * hidden / comm, 2): HTA's comp_comm_overlap_pctg
+    double pct = 0;  // round(100 * hidden / comm, 2): HTA's comp_comm_overlap_pctg
     bool operator==(const HtaOverlap&) const = default;
 };
 
@@ -62,8 +62,8 @@ struct HtaOverlap {
 // span, measured as the overlap is (against the rank's computation).
 struct AttentionComm {
     int32_t rank = -1;
-    std::string name;         // the call's op or range
-    int32_t event = -1;       // index into the trace's events
+    std::string name;    // the call's op or range
+    int32_t event = -1;  // index into the trace's events
     int64_t start_ns = 0, end_ns = 0;
     int64_t collectives = 0;  // calls issued in it
     int64_t bytes = 0;        // their bytes (those known)
@@ -74,18 +74,19 @@ struct AttentionComm {
 };
 
 struct OverlapReport {
-    std::vector<CommOverlap> rows;  // per rank: the whole trace, then its steps in order
-    std::vector<HtaOverlap> hta;    // per GPU rank with communication
+    std::vector<CommOverlap> rows;         // per rank: the whole trace, then its steps in order
+    std::vector<HtaOverlap> hta;           // per GPU rank with communication
     std::vector<AttentionComm> attention;  // attention calls that communicate, in trace order
     bool operator==(const OverlapReport&) const = default;
 };
 
 // attention: the run's attention calls (analysis/attention.h), for the calls' communication; may be empty.
-OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives,
-                           const std::vector<AttentionInstance>& attention = {});
+OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes,
+                           const CollectiveReport& collectives, const std::vector<AttentionInstance>& attention = {});
 // ... and the trace's launches already indexed (trace_links.h).
-OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes, const CollectiveReport& collectives,
-                           const std::vector<AttentionInstance>& attention, const LaunchCalls& launches);
+OverlapReport comm_overlap(const Trace& trace, const std::vector<KernelClass>& classes,
+                           const CollectiveReport& collectives, const std::vector<AttentionInstance>& attention,
+                           const LaunchCalls& launches);
 
 // The attention calls' communication as text (nothing when none communicates).
 std::string format_attention_comm(const std::vector<AttentionComm>& calls, size_t rows);

@@ -28,7 +28,8 @@ struct DeviceEvent {
 
 // The events (sorted by start) that can overlap [lo, hi): those starting before hi and at most the
 // longest event's duration before lo. A step measures these, not the whole trace's.
-std::span<const DeviceEvent> overlapping(const std::vector<DeviceEvent>& events, int64_t longest, int64_t lo, int64_t hi) {
+std::span<const DeviceEvent> overlapping(const std::vector<DeviceEvent>& events, int64_t longest, int64_t lo,
+                                         int64_t hi) {
     auto by_start = [](const DeviceEvent& e, int64_t t) { return e.span.first < t; };
     const auto first = std::lower_bound(events.begin(), events.end(), lo - longest, by_start);
     const auto last = std::lower_bound(first, events.end(), hi, by_start);
@@ -69,7 +70,8 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<Ke
     return gpu_breakdown(trace, classes, LaunchCalls(trace));
 }
 
-std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes, const LaunchCalls& launches) {
+std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes,
+                                        const LaunchCalls& launches) {
     const StepSpans steps(trace);
     std::map<std::pair<int32_t, int>, std::vector<DeviceEvent>> devices;
     for (size_t i = 0; i < trace.events().size(); ++i) {
@@ -80,7 +82,8 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<Ke
                           : cls == KernelClass::Memcpy      ? Work::Memcpy
                           : cls == KernelClass::Memset      ? Work::Memset
                                                             : Work::Computation;
-        devices[{e.rank, e.device_index}].push_back({{e.start_ns, e.end_ns}, work, cls, steps.at(e.rank, launches.launched_at(e))});
+        devices[{e.rank, e.device_index}].push_back(
+            {{e.start_ns, e.end_ns}, work, cls, steps.at(e.rank, launches.launched_at(e))});
     }
     std::vector<GpuBreakdown> out;
     for (const auto& [key, events] : devices) {
@@ -93,7 +96,8 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<Ke
             longest = std::max(longest, e.span.second - e.span.first);
             if (e.step < 0) continue;
             auto [it, fresh] = step_extent.try_emplace(e.step, e.span);
-            if (!fresh) it->second = {std::min(it->second.first, e.span.first), std::max(it->second.second, e.span.second)};
+            if (!fresh)
+                it->second = {std::min(it->second.first, e.span.first), std::max(it->second.second, e.span.second)};
             ++step_events[e.step];
         }
         GpuBreakdown whole = measure(events, lo, hi);
@@ -102,7 +106,8 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<Ke
         out.push_back(whole);
         for (auto it = step_extent.begin(); it != step_extent.end(); ++it) {
             const auto next = std::next(it);
-            const int64_t end = next != step_extent.end() ? std::max(it->second.first, next->second.first) : it->second.second;
+            const int64_t end =
+                next != step_extent.end() ? std::max(it->second.first, next->second.first) : it->second.second;
             GpuBreakdown step = measure(overlapping(events, longest, it->second.first, end), it->second.first, end);
             std::tie(step.rank, step.device_index) = key;
             step.step = it->first;
@@ -116,7 +121,8 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<Ke
 std::vector<DeviceIdle> gpu_idle_gaps(const Trace& trace) {
     std::map<std::pair<int32_t, int>, std::vector<TimeSpan>> work;
     for (const TraceEvent& e : trace.events())
-        if (e.device != DeviceKind::CPU && is_device_work(e)) work[{e.rank, e.device_index}].emplace_back(e.start_ns, e.end_ns);
+        if (e.device != DeviceKind::CPU && is_device_work(e))
+            work[{e.rank, e.device_index}].emplace_back(e.start_ns, e.end_ns);
     std::vector<DeviceIdle> out;
     for (const auto& [key, intervals] : work) {
         DeviceIdle idle;
@@ -136,18 +142,22 @@ std::string format_gpu_breakdown(const std::vector<GpuBreakdown>& rows) {
     const bool in_us = longest < 10'000'000;
     const double scale = in_us ? 1e3 : 1e6;
     const char* unit = in_us ? "us" : "ms";
-    std::string out = printf_string("GPU time breakdown (intervals merged across streams; each: %s and %% of the span)\n", unit) +
-                      printf_string("%-5s %-6s %-6s %10s %7s %17s %17s %17s %17s %17s %17s %17s %17s\n", "rank", "device", "step",
-                                    (std::string("span ") + unit).c_str(), "events", "busy", "computation", "communication", "memcpy",
-                                    "memset", "idle", "exposed comm", "exposed memcpy");
+    std::string out =
+        printf_string("GPU time breakdown (intervals merged across streams; each: %s and %% of the span)\n", unit) +
+        printf_string("%-5s %-6s %-6s %10s %7s %17s %17s %17s %17s %17s %17s %17s %17s\n", "rank", "device", "step",
+                      (std::string("span ") + unit).c_str(), "events", "busy", "computation", "communication", "memcpy",
+                      "memset", "idle", "exposed comm", "exposed memcpy");
     for (const GpuBreakdown& b : rows) {
-        auto cell = [&](int64_t ns) { return printf_string("%10.3f %5.1f%%", double(ns) / scale, 100.0 * b.share(ns)); };
+        auto cell = [&](int64_t ns) {
+            return printf_string("%10.3f %5.1f%%", double(ns) / scale, 100.0 * b.share(ns));
+        };
         out += printf_string("%-5s %-6d %-6s %10.3f %7lld %17s %17s %17s %17s %17s %17s %17s %17s\n",
                              b.rank < 0 ? "-" : std::to_string(b.rank).c_str(), b.device_index,
                              b.step < 0 ? "all" : ("#" + std::to_string(b.step)).c_str(), double(b.span_ns()) / scale,
-                             (long long)b.kernels, cell(b.busy_ns).c_str(), cell(b.computation_ns).c_str(), cell(b.communication_ns).c_str(),
-                             cell(b.memcpy_ns).c_str(), cell(b.memset_ns).c_str(), cell(b.idle_ns).c_str(),
-                             cell(b.exposed_communication_ns).c_str(), cell(b.exposed_memcpy_ns).c_str());
+                             (long long)b.kernels, cell(b.busy_ns).c_str(), cell(b.computation_ns).c_str(),
+                             cell(b.communication_ns).c_str(), cell(b.memcpy_ns).c_str(), cell(b.memset_ns).c_str(),
+                             cell(b.idle_ns).c_str(), cell(b.exposed_communication_ns).c_str(),
+                             cell(b.exposed_memcpy_ns).c_str());
     }
     // Computation class by class (the classes some row has).
     std::vector<int> shown;
@@ -156,14 +166,16 @@ std::string format_gpu_breakdown(const std::vector<GpuBreakdown>& rows) {
             std::any_of(rows.begin(), rows.end(), [c](const GpuBreakdown& b) { return b.class_ns[size_t(c)] > 0; }))
             shown.push_back(c);
     if (shown.empty()) return out;
-    out += printf_string("Computation by kernel class (%s and %% of the span)\n%-5s %-6s %-6s", unit, "rank", "device", "step");
+    out += printf_string("Computation by kernel class (%s and %% of the span)\n%-5s %-6s %-6s", unit, "rank", "device",
+                         "step");
     for (int c : shown) out += printf_string(" %17.17s", to_string(KernelClass(c)).c_str());
     out += "\n";
     for (const GpuBreakdown& b : rows) {
         out += printf_string("%-5s %-6d %-6s", b.rank < 0 ? "-" : std::to_string(b.rank).c_str(), b.device_index,
                              b.step < 0 ? "all" : ("#" + std::to_string(b.step)).c_str());
         for (int c : shown)
-            out += printf_string(" %10.3f %5.1f%%", double(b.class_ns[size_t(c)]) / scale, 100.0 * b.share(b.class_ns[size_t(c)]));
+            out += printf_string(" %10.3f %5.1f%%", double(b.class_ns[size_t(c)]) / scale,
+                                 100.0 * b.share(b.class_ns[size_t(c)]));
         out += "\n";
     }
     return out;

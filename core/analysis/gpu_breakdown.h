@@ -30,12 +30,12 @@
 namespace awb {
 
 struct GpuBreakdown {
-    int32_t rank = -1;     // -1 for a single-process trace
+    int32_t rank = -1;  // -1 for a single-process trace
     int device_index = -1;
     int step = -1;         // k of ProfilerStep#k; -1: the whole trace
     int64_t start_ns = 0;  // the span, on the trace's clock (like the file's ts)
     int64_t end_ns = 0;
-    int64_t kernels = 0;   // device events in the span (kernels, copies, sets)
+    int64_t kernels = 0;  // device events in the span (kernels, copies, sets)
     int64_t computation_ns = 0;
     int64_t communication_ns = 0;
     int64_t memcpy_ns = 0;
@@ -58,7 +58,8 @@ std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace);
 // The same with the trace's kernel classes already computed (kernel_classes(trace)).
 std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes);
 // ... and its launches already indexed (trace_links.h).
-std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes, const LaunchCalls& launches);
+std::vector<GpuBreakdown> gpu_breakdown(const Trace& trace, const std::vector<KernelClass>& classes,
+                                        const LaunchCalls& launches);
 
 // A device's idle gaps: where no kernel, copy or set runs on any of its streams, between its first
 // event and its last, in time order (they sum to the whole-trace row's idle_ns).

@@ -13,7 +13,9 @@ bool contains(std::string_view s, std::string_view part) { return s.find(part) !
 
 bool is_runtime_call(const TraceEvent& e) { return e.kind == EventKind::Runtime && e.device == DeviceKind::CPU; }
 
-std::string plural(int64_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+std::string plural(int64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 
 }  // namespace
 
@@ -53,12 +55,14 @@ GraphCaptureSummary graph_capture_summary(const Trace& trace) {
         const auto it = by_thread.find({e.rank, e.thread});
         if (it == by_thread.end()) return false;
         const auto& list = it->second;  // the last region begun at or before the launch
-        const auto after = std::upper_bound(list.begin(), list.end(), e.start_ns, [](int64_t t, const CaptureRegion* r) { return t < r->begin_ns; });
+        const auto after = std::upper_bound(list.begin(), list.end(), e.start_ns,
+                                            [](int64_t t, const CaptureRegion* r) { return t < r->begin_ns; });
         return after != list.begin() && (*std::prev(after))->holds(e.rank, e.thread, e.start_ns);
     };
     for (const TraceEvent& e : trace.events()) {
         if (out.graphs > 0 && is_runtime_call(e) && launched_work(e.name) && captured(e)) ++out.launches;
-        if (out.begin_call.empty() && is_runtime_call(e) && contains(e.name, "BeginCapture")) out.begin_call = e.name.str();
+        if (out.begin_call.empty() && is_runtime_call(e) && contains(e.name, "BeginCapture"))
+            out.begin_call = e.name.str();
         if (e.device == DeviceKind::CPU || !is_device_work(e)) continue;
         ++out.device_events;
         out.device_ns += e.duration_ns();
@@ -71,11 +75,14 @@ std::string graph_capture_note(const GraphCaptureSummary& s) {
     std::string out = "graph-capture trace: " + plural(s.graphs, "graph", "graphs") + " captured (" + s.begin_call +
                       " .. EndCapture); their " + plural(s.launches, "launch", "launches") +
                       " did not run here, so this trace's device time is not the model's: ";
-    out += s.device_events > 0 ? "its " + plural(s.device_events, "device event", "device events") + " (" +
-                                     format_duration_ns(double(s.device_ns)) + ") ran outside the captures (warm-up, copies). "
-                               : "it holds no device work. ";
-    return out + "The graphs' kernels are in the replay trace: open it with this capture (attnwb inspect REPLAY --capture CAPTURE, "
-                 "or File > Open of both files)";
+    out += s.device_events > 0
+               ? "its " + plural(s.device_events, "device event", "device events") + " (" +
+                     format_duration_ns(double(s.device_ns)) + ") ran outside the captures (warm-up, copies). "
+               : "it holds no device work. ";
+    return out +
+           "The graphs' kernels are in the replay trace: open it with this capture (attnwb inspect REPLAY --capture "
+           "CAPTURE, "
+           "or File > Open of both files)";
 }
 
 }  // namespace awb

@@ -25,7 +25,9 @@ struct CaptureRegion {
     int32_t rank = -1;
     uint64_t thread = 0;
     int64_t begin_ns = 0, end_ns = INT64_MAX;
-    bool holds(int32_t r, uint64_t t, int64_t ns) const { return r == rank && t == thread && ns >= begin_ns && ns < end_ns; }
+    bool holds(int32_t r, uint64_t t, int64_t ns) const {
+        return r == rank && t == thread && ns >= begin_ns && ns < end_ns;
+    }
 };
 std::vector<CaptureRegion> capture_regions(const std::vector<TraceEvent>& events);  // in the order they began
 

@@ -14,8 +14,10 @@ Union merged(const std::vector<TimeSpan>& intervals, int64_t lo, int64_t hi) {
     std::sort(out.begin(), out.end());
     size_t n = 0;
     for (const TimeSpan& iv : out) {
-        if (n > 0 && iv.first <= out[n - 1].second) out[n - 1].second = std::max(out[n - 1].second, iv.second);
-        else out[n++] = iv;
+        if (n > 0 && iv.first <= out[n - 1].second)
+            out[n - 1].second = std::max(out[n - 1].second, iv.second);
+        else
+            out[n++] = iv;
     }
     out.resize(n);
     return out;
@@ -33,7 +35,8 @@ int64_t length_outside(const Union& a, const Union& b) {
     for (const auto& [s, e] : a) {
         while (j < b.size() && b[j].second <= s) ++j;
         int64_t covered = 0;
-        for (size_t k = j; k < b.size() && b[k].first < e; ++k) covered += std::min(e, b[k].second) - std::max(s, b[k].first);
+        for (size_t k = j; k < b.size() && b[k].first < e; ++k)
+            covered += std::min(e, b[k].second) - std::max(s, b[k].first);
         total += (e - s) - covered;
     }
     return total;

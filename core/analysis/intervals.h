@@ -17,7 +17,7 @@ using Union = std::vector<TimeSpan>;           // sorted, disjoint, non-empty in
 Union merged(const std::vector<TimeSpan>& intervals, int64_t lo = std::numeric_limits<int64_t>::min(),
              int64_t hi = std::numeric_limits<int64_t>::max());
 int64_t length(const Union& u);
-int64_t length_outside(const Union& a, const Union& b);  // |a \ b|
+int64_t length_outside(const Union& a, const Union& b);                                                    // |a \ b|
 inline int64_t length_inside(const Union& a, const Union& b) { return length(a) - length_outside(a, b); }  // |a ∩ b|
 
 }  // namespace awb

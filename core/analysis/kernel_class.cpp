@@ -68,7 +68,8 @@ KernelClass by_attention_rule(std::string_view name) {
     if (rule->library == "xformers") return KernelClass::AttentionMemEfficient;
     if (rule->library == "cuDNN") return KernelClass::AttentionCudnn;
     // CK's and aiter's FMHA (forward, backward, batch prefill) are FlashAttention's algorithm.
-    if (rule->library == "aiter" && (rule->implementation.find("FMHA") != std::string::npos || rule->implementation.rfind("CK ", 0) == 0))
+    if (rule->library == "aiter" &&
+        (rule->implementation.find("FMHA") != std::string::npos || rule->implementation.rfind("CK ", 0) == 0))
         return KernelClass::AttentionFlash;
     return KernelClass::AttentionOther;
 }
@@ -81,19 +82,20 @@ bool is_communication_kernel(std::string_view raw_name) {
 }
 
 bool is_convolution_op(std::string_view op) {
-    if (op.find("convolution") != std::string_view::npos) return true;  // aten::convolution, aten::cudnn_convolution, ...
+    if (op.find("convolution") != std::string_view::npos)
+        return true;  // aten::convolution, aten::cudnn_convolution, ...
     return op.rfind("aten::conv", 0) == 0 && op.rfind("aten::convert", 0) != 0;  // aten::conv2d, aten::conv_transpose2d
 }
-
 
 namespace {
 
 // Whether a rule on the event's kind, an op above it or its launching op holds.
-bool context_rule_holds(const KernelClassRule& r, EventKind kind, std::string_view launching_op, bool under_math_attention,
-                        bool under_library_attention, bool under_convolution) {
+bool context_rule_holds(const KernelClassRule& r, EventKind kind, std::string_view launching_op,
+                        bool under_math_attention, bool under_library_attention, bool under_convolution) {
     switch (r.basis) {
         case KernelRuleBasis::EventKind:
-            return (r.cls == KernelClass::Memcpy && kind == EventKind::Memcpy) || (r.cls == KernelClass::Memset && kind == EventKind::Memset);
+            return (r.cls == KernelClass::Memcpy && kind == EventKind::Memcpy) ||
+                   (r.cls == KernelClass::Memset && kind == EventKind::Memset);
         case KernelRuleBasis::OpAbove:
             if (r.cls == KernelClass::AttentionMath) return under_math_attention;
             if (r.cls == KernelClass::Convolution) return under_convolution || is_convolution_op(launching_op);
@@ -105,8 +107,8 @@ bool context_rule_holds(const KernelClassRule& r, EventKind kind, std::string_vi
 
 }  // namespace
 
-KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::string_view launching_op, bool under_math_attention,
-                            bool under_library_attention, bool under_convolution) {
+KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::string_view launching_op,
+                            bool under_math_attention, bool under_library_attention, bool under_convolution) {
     const std::string name = lower(raw_name);
     for (const KernelClassRule& r : kernel_class_rules()) {
         if (r.basis == KernelRuleBasis::Name) {
@@ -114,7 +116,8 @@ KernelClass classify_kernel(std::string_view raw_name, EventKind kind, std::stri
         } else if (r.basis == KernelRuleBasis::AttentionRules) {
             if (kind != EventKind::Kernel) continue;
             if (const KernelClass c = by_attention_rule(raw_name); c != KernelClass::Other) return c;
-        } else if (context_rule_holds(r, kind, launching_op, under_math_attention, under_library_attention, under_convolution)) {
+        } else if (context_rule_holds(r, kind, launching_op, under_math_attention, under_library_attention,
+                                      under_convolution)) {
             return r.cls;
         }
     }
@@ -138,7 +141,8 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
     struct SeenHash {
         size_t operator()(const Seen& s) const {
             const std::hash<const void*> h;
-            return h(s.name) ^ (h(s.op) * 31) ^ (size_t(s.kind) << 3) ^ size_t(s.math) ^ (size_t(s.library) << 1) ^ (size_t(s.conv) << 2);
+            return h(s.name) ^ (h(s.op) * 31) ^ (size_t(s.kind) << 3) ^ size_t(s.math) ^ (size_t(s.library) << 1) ^
+                   (size_t(s.conv) << 2);
         }
     };
     std::unordered_map<Seen, KernelClass, SeenHash> seen;
@@ -161,8 +165,8 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
     // attention op, a convolution. Kept per op, so each op's chain is walked once however many kernels
     // its descendants launch (a Python-stack trace nests ops tens of frames deep).
     enum : uint8_t { kKnown = 1, kMath = 2, kLibrary = 4, kConv = 8 };
-    static const std::string_view math_op =
-        kernel_class_rule(KernelClass::AttentionMath, KernelRuleBasis::OpAbove).any.front();  // aten::_scaled_dot_product_attention_math
+    static const std::string_view math_op = kernel_class_rule(KernelClass::AttentionMath, KernelRuleBasis::OpAbove)
+                                                .any.front();  // aten::_scaled_dot_product_attention_math
     std::vector<uint8_t> chain(events.size(), 0);
     std::vector<int32_t> path;
     auto chain_of = [&](int32_t op) {
@@ -171,8 +175,8 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
             const int32_t a = path.back();
             path.pop_back();
             const TraceEvent& x = events[size_t(a)];
-            uint8_t own = kKnown | (x.name == math_op ? kMath : 0) |
-                          (is_library_op(x) ? kLibrary : 0) | (is_conv_op(x) ? kConv : 0);
+            uint8_t own = kKnown | (x.name == math_op ? kMath : 0) | (is_library_op(x) ? kLibrary : 0) |
+                          (is_conv_op(x) ? kConv : 0);
             if (!(own & kMath) && x.parent >= 0) own |= chain[size_t(x.parent)];  // the walk stops at a math op
             chain[size_t(a)] = own;
         }
@@ -190,8 +194,10 @@ std::vector<KernelClass> kernel_classes(const Trace& trace) {
             library = flags & kLibrary;
             conv = flags & kConv;
         }
-        const auto [it, added] = seen.try_emplace(Seen{e.name.data(), op ? op->data() : nullptr, e.kind, math, library, conv}, KernelClass::Other);
-        if (added) it->second = classify_kernel(e.name, e.kind, op ? op->view() : std::string_view(), math, library, conv);
+        const auto [it, added] = seen.try_emplace(
+            Seen{e.name.data(), op ? op->data() : nullptr, e.kind, math, library, conv}, KernelClass::Other);
+        if (added)
+            it->second = classify_kernel(e.name, e.kind, op ? op->view() : std::string_view(), math, library, conv);
         out[i] = it->second;
     }
     return out;

@@ -21,7 +21,8 @@ enum class KernelClass : uint8_t {
     AttentionMemEfficient,
     AttentionCudnn,
     AttentionMath,
-    AttentionOther,  // an inference engine's or library's attention (vLLM, SGLang, FlashInfer, aiter, TensorRT-LLM, Triton)
+    // an inference engine's or library's attention (vLLM, SGLang, FlashInfer, aiter, TensorRT-LLM, Triton)
+    AttentionOther,
     Softmax,
     Normalization,
     Reduction,
@@ -40,10 +41,12 @@ bool is_computation(KernelClass c);    // neither communication, memcpy nor mems
 
 // One kernel by its name, kind, the op that launched it ("" when unknown) and whether that op runs
 // inside the SDPA math path, inside a library's attention op or inside a convolution op.
-KernelClass classify_kernel(std::string_view name, EventKind kind, std::string_view launching_op = {}, bool under_math_attention = false,
-                            bool under_library_attention = false, bool under_convolution = false);
+KernelClass classify_kernel(std::string_view name, EventKind kind, std::string_view launching_op = {},
+                            bool under_math_attention = false, bool under_library_attention = false,
+                            bool under_convolution = false);
 bool is_convolution_op(std::string_view op);  // aten::convolution, aten::cudnn_convolution, aten::conv2d, ...
-bool is_communication_kernel(std::string_view name);  // a collective's or P2P transfer's kernel, by name (the rules' communication rule)
+bool is_communication_kernel(
+    std::string_view name);  // a collective's or P2P transfer's kernel, by name (the rules' communication rule)
 
 // Every event's class (indexed like trace.events(); Other for CPU events): device events are linked
 // to the op that launched them through their External id, on their rank.

@@ -2,6 +2,7 @@
 #include "analysis/kernel_class_rules.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "model/units.h"
 
@@ -12,26 +13,30 @@ namespace {
 using B = KernelRuleBasis;
 using K = KernelClass;
 
-std::vector<KernelClassRule> make_rules() {
+// A table, one rule a line (left as laid out by hand):
+// clang-format off
+std::vector<KernelClassRule> event_and_name_rules() {
     return {
         {K::Memcpy, B::EventKind, {}, {}, {}, {}, "a copy event (gpu_memcpy)"},
         {K::Memset, B::EventKind, {}, {}, {}, {}, "a set event (gpu_memset)"},
         {K::Memcpy, B::Name, {"__amd_rocclr_copy"}, {}, {}, {}, "ROCm's copy kernels"},
         {K::Memset, B::Name, {"__amd_rocclr_fill"}, {}, {}, {}, "ROCm's fill kernels"},
         {K::Communication, B::Name,
-         {"nccl", "rccl", "msccl", "nvshmem", "cross_device_reduce", "quickreduce", "quick_reduce", "allreduce", "all_reduce", "allgather",
-          "all_gather", "reduce_scatter", "reducescatter", "alltoall", "all_to_all", "multimem", "symm_mem", "symmetric_memory", "deep_ep",
-          "custom_ar", "lamport", "sendrecv"},
+         {"nccl", "rccl", "msccl", "nvshmem", "cross_device_reduce", "quickreduce", "quick_reduce", "allreduce",
+          "all_reduce", "allgather", "all_gather", "reduce_scatter", "reducescatter", "alltoall", "all_to_all",
+          "multimem", "symm_mem", "symmetric_memory", "deep_ep", "custom_ar", "lamport", "sendrecv"},
          {}, {}, {},
-         "NCCL (ncclKernel_*, ncclDevKernel_* of 2.19+), RCCL, MSCCL, NVSHMEM; the engines' custom all-reduce (vLLM's and SGLang's "
-         "cross_device_reduce_*, quickreduce, TensorRT-LLM's and FlashInfer's one/two-shot and Lamport kernels), torch's symmetric "
-         "memory (multimem_*, one_shot_all_reduce), DeepEP's dispatch/combine"},
+         "NCCL (ncclKernel_*, ncclDevKernel_* of 2.19+), RCCL, MSCCL, NVSHMEM; the engines' custom all-reduce (vLLM's "
+         "and SGLang's cross_device_reduce_*, quickreduce, TensorRT-LLM's and FlashInfer's one/two-shot and Lamport "
+         "kernels), torch's symmetric memory (multimem_*, one_shot_all_reduce), DeepEP's dispatch/combine"},
         {K::AttentionOther, B::AttentionRules, {}, {}, {}, {},
-         "a kernel of the attention rules (attnwb inspect --attention-rules): flash-attn's -> attention (flash), xformers' -> "
-         "attention (memory-efficient), cuDNN's -> attention (cuDNN), CK's and aiter's FMHA -> attention (flash), every other "
-         "library's and engine's (vLLM, SGLang, FlashInfer, TensorRT-LLM, Triton) -> attention (other)"},
+         "a kernel of the attention rules (attnwb inspect --attention-rules): flash-attn's -> attention (flash), "
+         "xformers' -> attention (memory-efficient), cuDNN's -> attention (cuDNN), CK's and aiter's FMHA -> attention "
+         "(flash), every other library's and engine's (vLLM, SGLang, FlashInfer, TensorRT-LLM, Triton) -> attention "
+         "(other)"},
         {K::AttentionCudnn, B::Name, {"sdpa", "fmha", "flash"}, {"cudnn"}, {}, {}, "cuDNN's fused attention"},
-        {K::AttentionFlash, B::Name, {"flash_fwd", "flash_bwd", "pytorch_flash", "flash::", "flashattn", "flash_attn"}, {}, {}, {},
+        {K::AttentionFlash, B::Name,
+         {"flash_fwd", "flash_bwd", "pytorch_flash", "flash::", "flashattn", "flash_attn"}, {}, {}, {},
          "FlashAttention's kernels (PyTorch SDPA's pytorch_flash:: included)"},
         {K::AttentionFlash, B::Name, {"ck_tile", "ck::", "_zn2ck", "_zn7ck_tile"}, {"fmha"}, {}, {},
          "CK's FMHA (FlashAttention's algorithm)"},
@@ -39,45 +44,72 @@ std::vector<KernelClassRule> make_rules() {
          "PyTorch's memory-efficient attention (xformers' CUTLASS FMHA)"},
         {K::AttentionMath, B::OpAbove, {"aten::_scaled_dot_product_attention_math"}, {}, {}, {},
          "any other kernel launched under SDPA's math path"},
-        {K::AttentionOther, B::OpAbove, {}, {}, {}, {}, "any other kernel launched under a library's attention op (the attention rules' op names)"},
+        {K::AttentionOther, B::OpAbove, {}, {}, {}, {},
+         "any other kernel launched under a library's attention op (the attention rules' op names)"},
         {K::Convolution, B::OpAbove, {}, {}, {}, {},
-         "any other kernel launched under (or by) a convolution op: an op whose name holds \"convolution\" (aten::convolution, "
-         "cudnn_convolution, miopen_convolution, convolution_backward), or aten::conv* other than aten::convert* (cuDNN's GEMMs, transposes "
-         "and offset kernels of a convolution are its work)"},
+         "any other kernel launched under (or by) a convolution op: an op whose name holds \"convolution\" "
+         "(aten::convolution, cudnn_convolution, miopen_convolution, convolution_backward), or aten::conv* other than "
+         "aten::convert* (cuDNN's GEMMs, transposes and offset kernels of a convolution are its work)"},
         {K::Convolution, B::Name,
-         {"convolution", "conv2d", "conv3d", "grouped_conv", "_conv_", "scudnn", "winograd", "dgrad", "wgrad", "fprop", "implicit_gemm",
-          "implicit_convolve", "igemm_fwd", "igemm_bwd", "igemm_wrw", "computeoffsetskernel", "computeboffsetskernel",
-          "computewgradboffsetskernel"},
-         {}, {}, {}, "cuDNN's convolutions (scudnn, winograd, implicit GEMM, dgrad/wgrad/fprop), MIOpen's igemm_*, CK's grouped_conv"},
+         {"convolution", "conv2d", "conv3d", "grouped_conv", "_conv_", "scudnn", "winograd", "dgrad", "wgrad", "fprop",
+          "implicit_gemm", "implicit_convolve", "igemm_fwd", "igemm_bwd", "igemm_wrw", "computeoffsetskernel",
+          "computeboffsetskernel", "computewgradboffsetskernel"},
+         {}, {}, {},
+         "cuDNN's convolutions (scudnn, winograd, implicit GEMM, dgrad/wgrad/fprop), MIOpen's igemm_*, CK's "
+         "grouped_conv"},
         {K::Convolution, B::Name, {"fft2d"}, {"cudnn"}, {}, {}, "cuDNN's FFT convolutions"},
-        {K::Gemm, B::Name, {"gemm", "gemv", "cutlass", "xmma", "nvjet", "cublas", "cijk_", "triton_tem", "_matmul_ogs", "matmul_kernel"}, {}, {},
-         "fbgemm", "cuBLAS, CUTLASS, nvjet, ROCm's Tensile (Cijk_), Triton templates, triton_kernels' MoE matmul (FBGEMM's are no GEMMs)"},
+        {K::Gemm, B::Name,
+         {"gemm", "gemv", "cutlass", "xmma", "nvjet", "cublas", "cijk_", "triton_tem", "_matmul_ogs", "matmul_kernel"},
+         {}, {}, "fbgemm",
+         "cuBLAS, CUTLASS, nvjet, ROCm's Tensile (Cijk_), Triton templates, triton_kernels' MoE matmul (FBGEMM's are "
+         "no GEMMs)"},
         {K::Softmax, B::Name, {"softmax"}, {}, {}, {}, "softmax kernels"},
         {K::Normalization, B::Name,
-         {"layer_norm", "layernorm", "batch_norm", "batchnorm", "rms_norm", "rmsnorm", "group_norm", "groupnorm", "::bn_fw", "::bn_bw",
-          "bn_fw_tr", "bn_fw_inf"},
+         {"layer_norm", "layernorm", "batch_norm", "batchnorm", "rms_norm", "rmsnorm", "group_norm", "groupnorm",
+          "::bn_fw", "::bn_bw", "bn_fw_tr", "bn_fw_inf"},
          {}, {}, {}, "layer, batch, RMS and group norms, cuDNN's bn_fw/bn_bw"},
-        {K::Embedding, B::Name, {"embedding"}, {}, {"rotary"}, {}, "embedding lookups (FBGEMM's split_embedding_*), not rotary ones"},
+        {K::Embedding, B::Name, {"embedding"}, {}, {"rotary"}, {},
+         "embedding lookups (FBGEMM's split_embedding_*), not rotary ones"},
         {K::Reduction, B::Name, {"reduce", "triton_red", "triton_per"}, {}, {}, {}, "reductions, Triton's reductions"},
-        {K::Elementwise, B::Name, {"elementwise", "triton_poi", "fill_kernel", "catarraybatchedcopy", "multi_tensor_apply", "rotary_embedding"},
-         {}, {}, {}, "elementwise and Triton pointwise kernels, the fused optimizers' multi_tensor_apply, rotary embeddings"},
-        {K::Gemm, B::LaunchingOp, {"aten::mm", "aten::bmm", "aten::addmm", "aten::baddbmm", "aten::matmul", "aten::linear", "aten::addbmm"}, {}, {}, {},
-         "launched by a matrix product op"},
-        {K::Softmax, B::LaunchingOp, {"aten::_softmax", "aten::softmax", "aten::_softmax_backward_data"}, {}, {}, {}, "launched by a softmax op"},
+        {K::Elementwise, B::Name,
+         {"elementwise", "triton_poi", "fill_kernel", "catarraybatchedcopy", "multi_tensor_apply", "rotary_embedding"},
+         {}, {}, {},
+         "elementwise and Triton pointwise kernels, the fused optimizers' multi_tensor_apply, rotary embeddings"},
+    };
+}
+
+// The rules that look at the op that launched the kernel, checked after those above.
+std::vector<KernelClassRule> launching_op_rules() {
+    return {
+        {K::Gemm, B::LaunchingOp,
+         {"aten::mm", "aten::bmm", "aten::addmm", "aten::baddbmm", "aten::matmul", "aten::linear", "aten::addbmm"},
+         {}, {}, {}, "launched by a matrix product op"},
+        {K::Softmax, B::LaunchingOp, {"aten::_softmax", "aten::softmax", "aten::_softmax_backward_data"}, {}, {}, {},
+         "launched by a softmax op"},
         {K::Normalization, B::LaunchingOp,
-         {"aten::native_layer_norm", "aten::layer_norm", "aten::native_batch_norm", "aten::_fused_rms_norm", "aten::native_layer_norm_backward",
-          "aten::native_batch_norm_backward", "aten::cudnn_batch_norm", "aten::cudnn_batch_norm_backward", "aten::miopen_batch_norm",
-          "aten::miopen_batch_norm_backward", "aten::native_group_norm", "aten::native_group_norm_backward"},
+         {"aten::native_layer_norm", "aten::layer_norm", "aten::native_batch_norm", "aten::_fused_rms_norm",
+          "aten::native_layer_norm_backward", "aten::native_batch_norm_backward", "aten::cudnn_batch_norm",
+          "aten::cudnn_batch_norm_backward", "aten::miopen_batch_norm", "aten::miopen_batch_norm_backward",
+          "aten::native_group_norm", "aten::native_group_norm_backward"},
          {}, {}, {}, "launched by a norm op or its backward"},
         {K::Embedding, B::LaunchingOp,
-         {"aten::embedding", "aten::embedding_dense_backward", "aten::embedding_backward", "aten::_embedding_bag", "aten::_embedding_bag_backward"},
+         {"aten::embedding", "aten::embedding_dense_backward", "aten::embedding_backward", "aten::_embedding_bag",
+          "aten::_embedding_bag_backward"},
          {}, {}, {}, "launched by an embedding op"},
-        {K::Reduction, B::LaunchingOp, {"aten::sum", "aten::mean", "aten::amax", "aten::max"}, {}, {}, {}, "launched by a reduction op"},
+        {K::Reduction, B::LaunchingOp, {"aten::sum", "aten::mean", "aten::amax", "aten::max"}, {}, {}, {},
+         "launched by a reduction op"},
         {K::Elementwise, B::LaunchingOp,
-         {"aten::add", "aten::add_", "aten::mul", "aten::mul_", "aten::div", "aten::div_", "aten::sub", "aten::exp", "aten::fill_", "aten::copy_",
-          "aten::masked_fill", "aten::where"},
+         {"aten::add", "aten::add_", "aten::mul", "aten::mul_", "aten::div", "aten::div_", "aten::sub", "aten::exp",
+          "aten::fill_", "aten::copy_", "aten::masked_fill", "aten::where"},
          {}, {}, {}, "launched by an elementwise op"},
     };
+}
+// clang-format on
+
+std::vector<KernelClassRule> make_rules() {
+    std::vector<KernelClassRule> rules = event_and_name_rules();
+    for (KernelClassRule& r : launching_op_rules()) rules.push_back(std::move(r));
+    return rules;
 }
 
 bool holds(const std::string& name, std::string_view part) { return name.find(part) != std::string::npos; }
@@ -111,7 +143,8 @@ const std::vector<KernelClassRule>& kernel_class_rules() {
 
 const KernelClassRule& kernel_class_rule(KernelClass cls, KernelRuleBasis basis) {
     const auto& rules = kernel_class_rules();
-    return *std::find_if(rules.begin(), rules.end(), [&](const KernelClassRule& r) { return r.cls == cls && r.basis == basis; });
+    return *std::find_if(rules.begin(), rules.end(),
+                         [&](const KernelClassRule& r) { return r.cls == cls && r.basis == basis; });
 }
 
 bool name_rule_holds(const KernelClassRule& rule, const std::string& lower_name) {
@@ -123,7 +156,8 @@ bool name_rule_holds(const KernelClassRule& rule, const std::string& lower_name)
         name = &stripped;
     }
     const auto in_name = [name](std::string_view part) { return holds(*name, part); };
-    return std::any_of(rule.any.begin(), rule.any.end(), in_name) && std::all_of(rule.all.begin(), rule.all.end(), in_name) &&
+    return std::any_of(rule.any.begin(), rule.any.end(), in_name) &&
+           std::all_of(rule.all.begin(), rule.all.end(), in_name) &&
            std::none_of(rule.none.begin(), rule.none.end(), in_name);
 }
 
@@ -154,7 +188,8 @@ std::string format_kernel_class_rules() {
     int n = 0;
     for (const KernelClassRule& r : kernel_class_rules()) {
         const std::string cls = r.basis == B::AttentionRules ? std::string("attention (by library)") : to_string(r.cls);
-        out += printf_string("%2d. %s\n", ++n, cls.c_str()) + wrapped(std::string(r.says), 96, "    ") + wrapped(basis_text(r), 96, "      ");
+        out += printf_string("%2d. %s\n", ++n, cls.c_str()) + wrapped(std::string(r.says), 96, "    ") +
+               wrapped(basis_text(r), 96, "      ");
     }
     return out;
 }

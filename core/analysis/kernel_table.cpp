@@ -9,14 +9,16 @@ namespace awb {
 std::vector<KernelRow> kernel_table(const Trace& trace) { return kernel_table(trace, kernel_classes(trace)); }
 
 std::vector<KernelRow> kernel_table(const Trace& trace, const std::vector<KernelClass>& classes) {
-    using Key = std::tuple<std::string, int, std::array<int32_t, 3>, std::array<int32_t, 3>, int32_t, int64_t, int, int>;
+    using Key =
+        std::tuple<std::string, int, std::array<int32_t, 3>, std::array<int32_t, 3>, int32_t, int64_t, int, int>;
     std::map<Key, KernelRow> groups;
     std::map<Key, double> occupancy_weight;
     for (size_t i = 0; i < trace.events().size(); ++i) {
         const TraceEvent& e = trace.events()[i];
         if (!is_device_work(e)) continue;
         const DeviceLaunch l = e.launch ? *e.launch : DeviceLaunch{};
-        const Key key{e.name, int(e.kind), l.grid, l.block, l.registers_per_thread, l.shared_memory_bytes, e.device_index, int(classes[i])};
+        const Key key{e.name,         int(e.kind),    l.grid, l.block, l.registers_per_thread, l.shared_memory_bytes,
+                      e.device_index, int(classes[i])};
         KernelRow& r = groups[key];
         const int64_t d = e.duration_ns();
         if (r.calls == 0) {
@@ -43,7 +45,8 @@ std::vector<KernelRow> kernel_table(const Trace& trace, const std::vector<Kernel
     std::vector<KernelRow> rows;
     rows.reserve(groups.size());
     for (auto& [key, row] : groups) rows.push_back(std::move(row));
-    std::stable_sort(rows.begin(), rows.end(), [](const KernelRow& a, const KernelRow& b) { return a.total_ns > b.total_ns; });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const KernelRow& a, const KernelRow& b) { return a.total_ns > b.total_ns; });
     return rows;
 }
 
@@ -65,7 +68,8 @@ std::vector<KernelRow> kernels_by_class(const std::vector<KernelRow>& rows) {
         if (r.mean_occupancy_pct >= 0) {
             double& w = occupancy_time[key];
             const double weight = double(std::max<int64_t>(r.total_ns, 1));
-            g.mean_occupancy_pct = (std::max(g.mean_occupancy_pct, 0.0) * w + r.mean_occupancy_pct * weight) / (w + weight);
+            g.mean_occupancy_pct =
+                (std::max(g.mean_occupancy_pct, 0.0) * w + r.mean_occupancy_pct * weight) / (w + weight);
             w += weight;
         }
         g.calls += r.calls;
@@ -76,7 +80,8 @@ std::vector<KernelRow> kernels_by_class(const std::vector<KernelRow>& rows) {
     }
     std::vector<KernelRow> out;
     for (auto& [key, g] : groups) out.push_back(std::move(g));
-    std::stable_sort(out.begin(), out.end(), [](const KernelRow& a, const KernelRow& b) { return a.total_ns > b.total_ns; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const KernelRow& a, const KernelRow& b) { return a.total_ns > b.total_ns; });
     return out;
 }
 

@@ -14,14 +14,14 @@ namespace awb {
 
 struct KernelRow {
     std::string name;
-    EventKind kind = EventKind::Kernel;  // Kernel, Memcpy or Memset
+    EventKind kind = EventKind::Kernel;    // Kernel, Memcpy or Memset
     KernelClass cls = KernelClass::Other;  // from the name and the launching op (kernel_class.h)
     int device_index = -1;
     int64_t calls = 0;
     int64_t total_ns = 0;
     int64_t min_ns = 0;
     int64_t max_ns = 0;
-    DeviceLaunch launch;          // grid, block, registers, shared memory of the group; bytes summed
+    DeviceLaunch launch;             // grid, block, registers, shared memory of the group; bytes summed
     double mean_occupancy_pct = -1;  // weighted by duration; -1 when the trace has none (ROCm)
     double avg_ns() const { return calls ? double(total_ns) / double(calls) : 0.0; }
     bool operator==(const KernelRow&) const = default;

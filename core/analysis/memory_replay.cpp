@@ -22,7 +22,8 @@ void add_total(std::vector<MemoryPoint>& points, int64_t& peak, int64_t& peak_ts
 }  // namespace
 
 const MemoryPoint* memory_level_at(const std::vector<MemoryPoint>& points, int64_t t) {
-    const auto it = std::partition_point(points.begin(), points.end(), [t](const MemoryPoint& m) { return m.ts_ns <= t; });
+    const auto it =
+        std::partition_point(points.begin(), points.end(), [t](const MemoryPoint& m) { return m.ts_ns <= t; });
     return it == points.begin() ? nullptr : &*std::prev(it);
 }
 
@@ -67,7 +68,8 @@ const char* memory_peak_basis(const MemorySeries& s) { return s.has_totals() ? "
 
 std::string memory_peak_text(const MemorySeries& s) {
     if (!s.has_totals())
-        return format_bytes(s.peak_bytes) + " above the level at trace start (relative: the trace has no allocator totals)";
+        return format_bytes(s.peak_bytes) +
+               " above the level at trace start (relative: the trace has no allocator totals)";
     std::string text = format_bytes(s.peak_allocated_bytes) + " allocated";
     if (s.peak_reserved_bytes >= 0) text += ", " + format_bytes(s.peak_reserved_bytes) + " reserved";
     return text;
@@ -104,7 +106,7 @@ std::vector<MemoryPoint> downsample_min_max(const std::vector<MemoryPoint>& poin
 }
 
 std::string memory_series_label(const MemorySeries& s) {
-    std::string label = s.device == DeviceKind::CPU ? std::string("cpu")
+    std::string label = s.device == DeviceKind::CPU    ? std::string("cpu")
                         : s.device == DeviceKind::CUDA ? "cuda:" + std::to_string(std::max(s.device_index, 0))
                                                        : "device " + std::to_string(std::max(s.device_index, 0));
     return label + (s.rank >= 0 ? " rank " + std::to_string(s.rank) : "");

@@ -21,7 +21,7 @@ struct MemoryPoint {
 struct MemorySeries {
     DeviceKind device = DeviceKind::CPU;
     int device_index = -1;
-    int32_t rank = -1;  // of a distributed trace; -1 for one process
+    int32_t rank = -1;                // of a distributed trace; -1 for one process
     std::vector<MemoryPoint> points;  // the running sum after each memory event (relative)
     int64_t peak_bytes = 0;           // max of the running sum, >= 0
     int64_t low_bytes = 0;            // min of the running sum, <= 0 (frees of memory allocated before)
@@ -31,8 +31,8 @@ struct MemorySeries {
     std::vector<MemoryPoint> allocated_points, reserved_points;
     int64_t peak_allocated_bytes = -1, peak_allocated_ts_ns = 0;  // -1: no totals in the trace
     int64_t peak_reserved_bytes = -1, peak_reserved_ts_ns = 0;
-    int64_t allocated_bytes = 0;      // sum of allocations
-    int64_t freed_bytes = 0;          // sum of frees (positive)
+    int64_t allocated_bytes = 0;  // sum of allocations
+    int64_t freed_bytes = 0;      // sum of frees (positive)
     int64_t allocations = 0;
     int64_t frees = 0;
     bool operator==(const MemorySeries&) const = default;

@@ -10,7 +10,8 @@ namespace awb {
 std::vector<OperatorDiffRow> join_operators(const std::vector<OperatorRow>& a, const std::vector<OperatorRow>& b) {
     // A CPU op and a device row may share a name (attn_fwd's user annotation on both): the device is in the key.
     std::map<std::tuple<std::string, std::string, int>, OperatorDiffRow> joined;
-    auto add = [&](const std::vector<OperatorRow>& rows, bool OperatorDiffRow::*present, OperatorRow OperatorDiffRow::*slot) {
+    auto add = [&](const std::vector<OperatorRow>& rows, bool OperatorDiffRow::*present,
+                   OperatorRow OperatorDiffRow::*slot) {
         for (const auto& r : rows) {
             auto& d = joined[{r.name, r.input_shapes, int(r.device)}];
             d.name = r.name;
@@ -29,7 +30,9 @@ std::vector<OperatorDiffRow> join_operators(const std::vector<OperatorRow>& a, c
     return out;
 }
 
-int64_t OperatorDiffRow::impact_ns() const { return std::llabs(self_cpu_delta_ns()) + std::llabs(self_device_delta_ns()); }
+int64_t OperatorDiffRow::impact_ns() const {
+    return std::llabs(self_cpu_delta_ns()) + std::llabs(self_device_delta_ns());
+}
 
 std::vector<KernelDiffRow> join_kernels(const std::vector<KernelRow>& a, const std::vector<KernelRow>& b) {
     std::map<std::string, KernelDiffRow> joined;
@@ -47,8 +50,9 @@ std::vector<KernelDiffRow> join_kernels(const std::vector<KernelRow>& a, const s
     add(b, &KernelDiffRow::in_b, &KernelDiffRow::calls_b, &KernelDiffRow::total_b_ns);
     std::vector<KernelDiffRow> out;
     for (auto& [name, row] : joined) out.push_back(std::move(row));
-    std::stable_sort(out.begin(), out.end(),
-                     [](const KernelDiffRow& x, const KernelDiffRow& y) { return std::llabs(x.delta_ns()) > std::llabs(y.delta_ns()); });
+    std::stable_sort(out.begin(), out.end(), [](const KernelDiffRow& x, const KernelDiffRow& y) {
+        return std::llabs(x.delta_ns()) > std::llabs(y.delta_ns());
+    });
     return out;
 }
 

@@ -39,6 +39,27 @@ void for_each_child(const std::vector<FnEvent>& fes, const FnEvent& e, F&& f) {
     for (int32_t c = e.first_child; c >= 0; c = fes[size_t(c)].next_sibling) f(c);
 }
 
+// The [memory] records within fe's interval, any thread (MemRecordsAcc.in_interval: bisect_left(start) ..
+// bisect_right(end)), added to it and marked taken. Events come in start order, so the left end lo only
+// moves forward; the right end is galloped to from it (an op holds a few records; a step, many).
+void take_memory_in(const std::vector<MemoryEvent>& mem, std::vector<MemoryEvent>::const_iterator& lo, FnEvent& fe,
+                    std::vector<char>& attributed) {
+    while (lo != mem.end() && lo->ts_ns < fe.start) ++lo;
+    size_t step = 1;
+    auto bound = lo;
+    while (size_t(mem.end() - bound) > step && bound[std::ptrdiff_t(step)].ts_ns <= fe.end) {
+        bound += std::ptrdiff_t(step);
+        step *= 2;
+    }
+    const auto limit = size_t(mem.end() - bound) > step ? bound + std::ptrdiff_t(step) + 1 : mem.end();
+    const auto hi = std::upper_bound(bound, limit, fe.end, [](int64_t t, const MemoryEvent& m) { return t < m.ts_ns; });
+    for (auto it = lo; it < hi; ++it) {
+        if (it->device == DeviceKind::CPU) fe.cpu_mem += it->bytes;
+        if (it->device == DeviceKind::CUDA) fe.device_mem += it->bytes;
+        attributed[size_t(it - mem.begin())] = 1;
+    }
+}
+
 std::vector<FnEvent> function_events(const Trace& trace) {
     static const EventName step_name("ProfilerStep*"), memory_name("[memory]");
     const auto& mem = trace.memory();  // sorted by time, stable
@@ -60,26 +81,10 @@ std::vector<FnEvent> function_events(const Trace& trace) {
         fe.rank = e.rank;
         fe.is_async = e.is_async;
         fe.replayed = e.replayed;
-        if (e.device == DeviceKind::CPU && !e.replayed) {  // a replayed op's span is its kernels', not a CPU interval
-            // MemRecordsAcc.in_interval: bisect_left(start) .. bisect_right(end), any thread. Events come
-            // in start order, so the left end only moves forward; the right end is galloped to from it
-            // (an op holds a few records; a step, many).
-            while (lo != mem.end() && lo->ts_ns < e.start_ns) ++lo;
-            size_t step = 1;
-            auto bound = lo;
-            while (size_t(mem.end() - bound) > step && bound[std::ptrdiff_t(step)].ts_ns <= e.end_ns) {
-                bound += std::ptrdiff_t(step);
-                step *= 2;
-            }
-            const auto limit = size_t(mem.end() - bound) > step ? bound + std::ptrdiff_t(step) + 1 : mem.end();
-            const auto hi = std::upper_bound(bound, limit, e.end_ns, [](int64_t t, const MemoryEvent& m) { return t < m.ts_ns; });
-            for (auto it = lo; it < hi; ++it) {
-                if (it->device == DeviceKind::CPU) fe.cpu_mem += it->bytes;
-                if (it->device == DeviceKind::CUDA) fe.device_mem += it->bytes;
-                attributed[size_t(it - mem.begin())] = 1;
-            }
-        }
-        if (e.linked_correlation_id > 0) linked.emplace_back(link_key(e.rank, e.linked_correlation_id), int32_t(fes.size()));
+        if (e.device == DeviceKind::CPU && !e.replayed)  // a replayed op's span is its kernels', not a CPU interval
+            take_memory_in(mem, lo, fe, attributed);
+        if (e.linked_correlation_id > 0)
+            linked.emplace_back(link_key(e.rank, e.linked_correlation_id), int32_t(fes.size()));
         fes.push_back(std::move(fe));
     }
     // Associate device events (and runtime calls) with the CPU op whose id they link to.
@@ -114,9 +119,9 @@ std::vector<FnEvent> function_events(const Trace& trace) {
     }
     // The trace's events come sorted by (start, -end) and the [memory] records by time: merging the two
     // runs is the stable sort PyTorch does, without sorting what is already in order.
-    std::inplace_merge(fes.begin(), fes.begin() + std::ptrdiff_t(from_events), fes.end(), [](const FnEvent& a, const FnEvent& b) {
-        return a.start != b.start ? a.start < b.start : a.end > b.end;
-    });
+    std::inplace_merge(
+        fes.begin(), fes.begin() + std::ptrdiff_t(from_events), fes.end(),
+        [](const FnEvent& a, const FnEvent& b) { return a.start != b.start ? a.start < b.start : a.end > b.end; });
     return fes;
 }
 
@@ -129,7 +134,8 @@ void populate_children(std::vector<FnEvent>& fes) {
     });
     std::vector<int32_t> open;
     for (size_t k = 0; k < order.size(); ++k) {
-        if (k == 0 || fes[order[k]].thread != fes[order[k - 1]].thread || fes[order[k]].rank != fes[order[k - 1]].rank) open.clear();
+        if (k == 0 || fes[order[k]].thread != fes[order[k - 1]].thread || fes[order[k]].rank != fes[order[k - 1]].rank)
+            open.clear();
         FnEvent& e = fes[order[k]];
         while (!open.empty()) {
             FnEvent& p = fes[open.back()];
@@ -159,7 +165,8 @@ void remove_duplicate_nodes(std::vector<FnEvent>& fes) {
                 p.first_child = e.first_child;
                 p.child_count = e.child_count;
                 p.kernel_ns = e.kernel_ns;
-                for (int32_t c = e.first_child; c >= 0; c = fes[size_t(c)].next_sibling) fes[size_t(c)].parent = e.parent;
+                for (int32_t c = e.first_child; c >= 0; c = fes[size_t(c)].next_sibling)
+                    fes[size_t(c)].parent = e.parent;
                 e.deleted = true;
                 any = true;
             }
@@ -201,13 +208,13 @@ std::string table_name(const std::string& name) { return std::string(table_name_
 
 bool is_filtered_op_name(const std::string& name) {
     static constexpr std::string_view kFiltered[] = {"[memory]",
-                                            "[OutOfMemory]",
-                                            "profiler::_record_function_enter",
-                                            "profiler::_record_function_enter_new",
-                                            "profiler::_record_function_exit",
-                                            "aten::is_leaf",
-                                            "aten::output_nr",
-                                            "aten::_version"};
+                                                     "[OutOfMemory]",
+                                                     "profiler::_record_function_enter",
+                                                     "profiler::_record_function_enter_new",
+                                                     "profiler::_record_function_exit",
+                                                     "aten::is_leaf",
+                                                     "aten::output_nr",
+                                                     "aten::_version"};
     for (std::string_view f : kFiltered)
         if (std::string_view(name) == f) return true;  // lengths first: most names differ there
     return false;
@@ -312,12 +319,15 @@ void sort_rows(std::vector<OperatorRow>& rows, SortKey key) {
 }
 
 namespace {
-const std::pair<const char*, SortKey> kSortKeys[] = {
-    {"self_cpu", SortKey::SelfCpu},           {"cpu_total", SortKey::CpuTotal},
-    {"self_device", SortKey::SelfDevice},     {"device_total", SortKey::DeviceTotal},
-    {"calls", SortKey::Calls},                {"cpu_mem", SortKey::CpuMemory},
-    {"self_cpu_mem", SortKey::SelfCpuMemory}, {"device_mem", SortKey::DeviceMemory},
-    {"self_device_mem", SortKey::SelfDeviceMemory}};
+const std::pair<const char*, SortKey> kSortKeys[] = {{"self_cpu", SortKey::SelfCpu},
+                                                     {"cpu_total", SortKey::CpuTotal},
+                                                     {"self_device", SortKey::SelfDevice},
+                                                     {"device_total", SortKey::DeviceTotal},
+                                                     {"calls", SortKey::Calls},
+                                                     {"cpu_mem", SortKey::CpuMemory},
+                                                     {"self_cpu_mem", SortKey::SelfCpuMemory},
+                                                     {"device_mem", SortKey::DeviceMemory},
+                                                     {"self_device_mem", SortKey::SelfDeviceMemory}};
 }
 
 std::string to_string(SortKey k) {
@@ -346,10 +356,12 @@ std::string sort_key_names() {
 
 OpTableTotals totals(const std::vector<OperatorRow>& rows) {
     OpTableTotals t;
-    const bool device_rows = std::any_of(rows.begin(), rows.end(), [](const OperatorRow& r) { return r.device != DeviceKind::CPU; });
+    const bool device_rows =
+        std::any_of(rows.begin(), rows.end(), [](const OperatorRow& r) { return r.device != DeviceKind::CPU; });
     for (const auto& r : rows) {
         t.self_cpu_ns += r.self_cpu_ns;
-        if (device_rows ? r.device != DeviceKind::CPU && !r.user_annotation : true) t.self_device_ns += r.self_device_ns;
+        if (device_rows ? r.device != DeviceKind::CPU && !r.user_annotation : true)
+            t.self_device_ns += r.self_device_ns;
     }
     return t;
 }

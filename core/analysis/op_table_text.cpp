@@ -31,7 +31,8 @@ std::string format_table(const std::vector<OperatorRow>& rows, const TableTextOp
     const size_t col = 12;
     size_t shapes_width = 12;
     if (o.shapes_column)
-        for (size_t i = 0; i < shown; ++i) shapes_width = std::min<size_t>(80, std::max(shapes_width, rows[i].input_shapes.size() + 4));
+        for (size_t i = 0; i < shown; ++i)
+            shapes_width = std::min<size_t>(80, std::max(shapes_width, rows[i].input_shapes.size() + 4));
 
     std::vector<std::string> headers{"Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"};
     if (o.device_columns) headers.insert(headers.end(), {"Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg"});
@@ -63,19 +64,21 @@ std::string format_table(const std::vector<OperatorRow>& rows, const TableTextOp
                                        percent(r.cpu_total_ns, sum.self_cpu_ns), format_time_us(r.cpu_total_ns / 1e3),
                                        format_time_us(r.cpu_total_ns / 1e3 / calls)};
         if (o.device_columns)
-            cells.insert(cells.end(), {format_time_us(r.self_device_ns / 1e3), percent(r.self_device_ns, sum.self_device_ns),
-                                       format_time_us(r.device_total_ns / 1e3),
-                                       format_time_us(r.device_total_ns / 1e3 / calls)});
+            cells.insert(cells.end(),
+                         {format_time_us(r.self_device_ns / 1e3), percent(r.self_device_ns, sum.self_device_ns),
+                          format_time_us(r.device_total_ns / 1e3), format_time_us(r.device_total_ns / 1e3 / calls)});
         if (o.memory_columns) {
             cells.insert(cells.end(), {format_memory(r.cpu_memory_bytes), format_memory(r.self_cpu_memory_bytes)});
             if (o.device_columns)
-                cells.insert(cells.end(), {format_memory(r.device_memory_bytes), format_memory(r.self_device_memory_bytes)});
+                cells.insert(cells.end(),
+                             {format_memory(r.device_memory_bytes), format_memory(r.self_device_memory_bytes)});
         }
         cells.push_back(std::to_string(r.calls));
         out += name_cell(r.name);
         for (const auto& c : cells) out += "  " + pad_left(c, col);
         if (o.shapes_column) {
-            std::string s = r.input_shapes.size() > shapes_width ? r.input_shapes.substr(0, shapes_width - 3) + "..." : r.input_shapes;
+            std::string s = r.input_shapes.size() > shapes_width ? r.input_shapes.substr(0, shapes_width - 3) + "..."
+                                                                 : r.input_shapes;
             out += "  " + s + std::string(shapes_width - s.size(), ' ');
         }
         out += "  \n";

@@ -9,8 +9,8 @@
 namespace awb {
 
 struct TableTextOptions {
-    size_t row_limit = 15;       // 0: all rows
-    bool device_columns = false; // Self CUDA / CUDA total / CUDA Mem columns
+    size_t row_limit = 15;        // 0: all rows
+    bool device_columns = false;  // Self CUDA / CUDA total / CUDA Mem columns
     bool memory_columns = true;
     bool shapes_column = false;
 };

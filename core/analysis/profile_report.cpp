@@ -16,13 +16,17 @@ void set_trace_peak(ProfileReport& r) {
                                     [](const MemorySeries& s) { return s.device != DeviceKind::CPU; });
     const MemorySeries* top = nullptr;
     for (const auto& s : r.memory_series)
-        if ((s.device != DeviceKind::CPU) == device && (!top || s.quoted_peak_bytes() > top->quoted_peak_bytes())) top = &s;
+        if ((s.device != DeviceKind::CPU) == device && (!top || s.quoted_peak_bytes() > top->quoted_peak_bytes()))
+            top = &s;
     if (!top) return;
     r.peak_memory_bytes = top->quoted_peak_bytes();
-    r.peak_memory_source = top->has_totals()
-        ? std::string("Total Allocated of the trace's ") + (device ? "device" : "cpu") + " [memory] events" +
-              (top->peak_reserved_bytes >= 0 ? ", " + format_bytes(top->peak_reserved_bytes) + " reserved" : std::string())
-        : std::string("replayed ") + (device ? "device" : "cpu") + " [memory] events, above the level when recording started";
+    r.peak_memory_source =
+        top->has_totals()
+            ? std::string("Total Allocated of the trace's ") + (device ? "device" : "cpu") + " [memory] events" +
+                  (top->peak_reserved_bytes >= 0 ? ", " + format_bytes(top->peak_reserved_bytes) + " reserved"
+                                                 : std::string())
+            : std::string("replayed ") + (device ? "device" : "cpu") +
+                  " [memory] events, above the level when recording started";
 }
 
 }  // namespace
@@ -50,10 +54,12 @@ ProfileReport make_report(const ProfileResult& result, const RunAnalysis& analys
     }
     r.attention = analysis.attention;
     r.roofs = analysis.roofs;
-    const bool ran_kernels = std::any_of(r.attention.begin(), r.attention.end(), [](const AttentionInstance& a) { return a.device_ns > 0; });
+    const bool ran_kernels =
+        std::any_of(r.attention.begin(), r.attention.end(), [](const AttentionInstance& a) { return a.device_ns > 0; });
     if (ran_kernels) r.attention_gpu_busy_ns = attention_totals(r.attention, analysis.gpu).gpu_busy_ns;
     r.steps = result.steps;
-    if (!result.spec_known && r.steps.empty()) r.steps = recorded_steps(result);  // a foreign trace: its ProfilerStep#k spans
+    if (!result.spec_known && r.steps.empty())
+        r.steps = recorded_steps(result);  // a foreign trace: its ProfilerStep#k spans
     return r;
 }
 

@@ -21,13 +21,13 @@ struct ProfileReport {
     bool grouped_by_shape = false;
     bool device_columns = false;  // RunAnalysis::device_columns: the operator tables show the device columns
     std::vector<OperatorRow> operators;
-    int64_t peak_memory_bytes = 0;    // replayed from [memory] events (CPU), or CUDA allocator peak
-    std::string peak_memory_source;   // "replayed cpu allocations" / "cuda allocator"
+    int64_t peak_memory_bytes = 0;            // replayed from [memory] events (CPU), or CUDA allocator peak
+    std::string peak_memory_source;           // "replayed cpu allocations" / "cuda allocator"
     std::vector<MemorySeries> memory_series;  // min/max downsampled
     std::vector<StepRecord> steps;
     std::vector<AttentionInstance> attention;  // every attention call of the run
     std::vector<Roof> roofs;                   // the roofs its calls are measured against (RunAnalysis::roofs)
-    int64_t attention_gpu_busy_ns = 0;         // busy time of the GPUs its calls ran on (attention_totals), 0 without kernels
+    int64_t attention_gpu_busy_ns = 0;  // busy time of the GPUs its calls ran on (attention_totals), 0 without kernels
 };
 
 // The report of a run, from its analysis (analyze_run(result)): the operators grouped by input shape

@@ -9,12 +9,14 @@ RangeMax::RangeMax(const std::vector<int64_t>& curve) {
     if (curve.size() < 2 * kBlock) return;  // short: walked
     std::vector<int64_t> level((curve.size() + kBlock - 1) / kBlock);
     for (size_t i = 0; i < level.size(); ++i)
-        level[i] = *std::max_element(curve.begin() + std::ptrdiff_t(i * kBlock), curve.begin() + std::ptrdiff_t(std::min(curve.size(), (i + 1) * kBlock)));
+        level[i] = *std::max_element(curve.begin() + std::ptrdiff_t(i * kBlock),
+                                     curve.begin() + std::ptrdiff_t(std::min(curve.size(), (i + 1) * kBlock)));
     levels_.push_back(std::move(level));
     while (levels_.back().size() > 1) {
         const std::vector<int64_t>& below = levels_.back();
         std::vector<int64_t> up((below.size() + 1) / 2);
-        for (size_t i = 0; i < up.size(); ++i) up[i] = std::max(below[2 * i], 2 * i + 1 < below.size() ? below[2 * i + 1] : below[2 * i]);
+        for (size_t i = 0; i < up.size(); ++i)
+            up[i] = std::max(below[2 * i], 2 * i + 1 < below.size() ? below[2 * i + 1] : below[2 * i]);
         levels_.push_back(std::move(up));
     }
 }

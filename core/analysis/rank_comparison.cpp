@@ -89,7 +89,8 @@ RankComparison compare_ranks(const Trace& trace, const RunAnalysis& analysis, in
     for (auto& [rank, r] : rows) c.ranks.push_back(r);
     // The slowest rank is the one whose own work took longest: its step less the waits it had.
     auto own = [](const RankStep& r) { return r.step_ns - r.wait_ns; };
-    const auto [fast, slow] = std::minmax_element(c.ranks.begin(), c.ranks.end(), [&](const RankStep& a, const RankStep& b) { return own(a) < own(b); });
+    const auto [fast, slow] = std::minmax_element(
+        c.ranks.begin(), c.ranks.end(), [&](const RankStep& a, const RankStep& b) { return own(a) < own(b); });
     c.fastest = fast->rank;
     c.slowest = slow->rank;
     if (c.fastest != c.slowest) {
@@ -101,23 +102,31 @@ RankComparison compare_ranks(const Trace& trace, const RunAnalysis& analysis, in
 
 std::string format_rank_comparison(const RankComparison& c, size_t rows) {
     if (c.step < 0) return "Ranks: no ProfilerStep recorded on two ranks or more to compare\n";
-    std::string out = printf_string("Ranks in ProfilerStep#%d (the steps all ranks recorded: %zu):\n", c.step, c.steps.size());
-    out += printf_string("%-5s %12s %12s %14s %12s %12s %12s %12s\n", "rank", "step", "computation", "communication", "exposed", "idle",
-                         "waited", "made wait");
+    std::string out =
+        printf_string("Ranks in ProfilerStep#%d (the steps all ranks recorded: %zu):\n", c.step, c.steps.size());
+    out += printf_string("%-5s %12s %12s %14s %12s %12s %12s %12s\n", "rank", "step", "computation", "communication",
+                         "exposed", "idle", "waited", "made wait");
     for (const RankStep& r : c.ranks)
-        out += printf_string("%-5d %12s %12s %14s %12s %12s %12s %12s\n", r.rank, format_duration_ns(double(r.step_ns)).c_str(),
-                             format_duration_ns(double(r.computation_ns)).c_str(), format_duration_ns(double(r.communication_ns)).c_str(),
-                             format_duration_ns(double(r.exposed_ns)).c_str(), format_duration_ns(double(r.idle_ns)).c_str(),
-                             format_duration_ns(double(r.wait_ns)).c_str(), format_duration_ns(double(r.caused_wait_ns)).c_str());
+        out += printf_string(
+            "%-5d %12s %12s %14s %12s %12s %12s %12s\n", r.rank, format_duration_ns(double(r.step_ns)).c_str(),
+            format_duration_ns(double(r.computation_ns)).c_str(),
+            format_duration_ns(double(r.communication_ns)).c_str(), format_duration_ns(double(r.exposed_ns)).c_str(),
+            format_duration_ns(double(r.idle_ns)).c_str(), format_duration_ns(double(r.wait_ns)).c_str(),
+            format_duration_ns(double(r.caused_wait_ns)).c_str());
     if (c.slowest < 0 || c.slowest == c.fastest) return out;
-    out += printf_string("slowest rank %d (its step less its waits) against the fastest, rank %d, over the step (self CPU and self device time):\n",
-                         c.slowest, c.fastest);
-    out += printf_string("%-48s %12s %12s %12s %12s\n", "operator", "self CPU A", "self CPU B", "CPU delta", "device delta");
+    out += printf_string(
+        "slowest rank %d (its step less its waits) against the fastest, rank %d, over the step (self CPU and self "
+        "device time):\n",
+        c.slowest, c.fastest);
+    out += printf_string("%-48s %12s %12s %12s %12s\n", "operator", "self CPU A", "self CPU B", "CPU delta",
+                         "device delta");
     for (size_t i = 0; i < c.operators.size() && i < rows; ++i) {
         const OperatorDiffRow& r = c.operators[i];
-        out += printf_string("%-48.48s %12s %12s %12s %12s\n", r.name.c_str(), format_duration_ns(double(r.a.self_cpu_ns)).c_str(),
+        out += printf_string("%-48.48s %12s %12s %12s %12s\n", r.name.c_str(),
+                             format_duration_ns(double(r.a.self_cpu_ns)).c_str(),
                              format_duration_ns(double(r.b.self_cpu_ns)).c_str(),
-                             format_signed_duration_ns(double(r.self_cpu_delta_ns())).c_str(), format_signed_duration_ns(double(r.self_device_delta_ns())).c_str());
+                             format_signed_duration_ns(double(r.self_cpu_delta_ns())).c_str(),
+                             format_signed_duration_ns(double(r.self_device_delta_ns())).c_str());
     }
     return out;
 }

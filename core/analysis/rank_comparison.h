@@ -16,22 +16,23 @@ namespace awb {
 
 struct RankStep {
     int32_t rank = -1;
-    int64_t step_ns = 0;          // the ProfilerStep's span; 0 when the rank has no such step
-    int64_t computation_ns = 0;   // the rank's GPUs in the step, summed over its devices (0 on a CPU run)
+    int64_t step_ns = 0;         // the ProfilerStep's span; 0 when the rank has no such step
+    int64_t computation_ns = 0;  // the rank's GPUs in the step, summed over its devices (0 on a CPU run)
     int64_t communication_ns = 0;
     int64_t exposed_ns = 0;
     int64_t idle_ns = 0;
-    int64_t wait_ns = 0;          // its waits at the step's collectives
-    int64_t caused_wait_ns = 0;   // the others' waits at those it arrived last at
+    int64_t wait_ns = 0;         // its waits at the step's collectives
+    int64_t caused_wait_ns = 0;  // the others' waits at those it arrived last at
     bool operator==(const RankStep&) const = default;
 };
 
 struct RankComparison {
-    int step = -1;                      // k of the ProfilerStep#k compared; -1 when the trace has none
-    std::vector<int> steps;             // the steps every rank recorded
-    std::vector<RankStep> ranks;        // ascending
+    int step = -1;                // k of the ProfilerStep#k compared; -1 when the trace has none
+    std::vector<int> steps;       // the steps every rank recorded
+    std::vector<RankStep> ranks;  // ascending
     int32_t slowest = -1, fastest = -1;
-    std::vector<OperatorDiffRow> operators;  // slowest (B) against fastest (A) over the step, by |self CPU| + |self device| delta
+    std::vector<OperatorDiffRow>
+        operators;  // slowest (B) against fastest (A) over the step, by |self CPU| + |self device| delta
     bool operator==(const RankComparison&) const = default;
 };
 

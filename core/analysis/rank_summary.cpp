@@ -37,13 +37,17 @@ std::vector<Keep> kept_events(const Trace& trace) {
         if (p >= 0) op_above[i] = uint8_t(op_above[size_t(p)] || events[size_t(p)].kind == EventKind::CpuOp);
         const bool in_call = found.call_of[i] >= 0;
         bool wanted = false;
-        if (e.device != DeviceKind::CPU || e.kind == EventKind::UserAnnotation) wanted = true;
-        else if (e.kind == EventKind::Runtime) wanted = in_call || launcher[i];
-        else if (e.kind == EventKind::CpuOp) wanted = in_call || !op_above[i] || launcher[i];
+        if (e.device != DeviceKind::CPU || e.kind == EventKind::UserAnnotation)
+            wanted = true;
+        else if (e.kind == EventKind::Runtime)
+            wanted = in_call || launcher[i];
+        else if (e.kind == EventKind::CpuOp)
+            wanted = in_call || !op_above[i] || launcher[i];
         if (!wanted) continue;
         keep[i] = Keep::Yes;
         for (int32_t a = p; a >= 0 && keep[size_t(a)] == Keep::No; a = events[size_t(a)].parent)
-            if (events[size_t(a)].kind == EventKind::CpuOp || events[size_t(a)].kind == EventKind::UserAnnotation) keep[size_t(a)] = Keep::Yes;
+            if (events[size_t(a)].kind == EventKind::CpuOp || events[size_t(a)].kind == EventKind::UserAnnotation)
+                keep[size_t(a)] = Keep::Yes;
     }
     return keep;
 }
@@ -62,14 +66,17 @@ TraceEvent without_stack(const TraceEvent& e, InputsInterner& interner) {
 // HTA's overlap figure rounds a rank's times to whole microseconds when any of its events starts at a
 // fraction of one (starts_off_whole_us): where only events left out do, the first of them is kept.
 void keep_a_fraction(const Trace& trace, std::vector<Keep>& keep) {
-    std::map<int32_t, std::pair<bool, int64_t>> ranks;  // rank -> (a kept event has a fraction, the first left out that has)
+    std::map<int32_t, std::pair<bool, int64_t>>
+        ranks;  // rank -> (a kept event has a fraction, the first left out that has)
     const int64_t origin = trace.meta().origin_ns;
     for (size_t i = 0; i < trace.events().size(); ++i) {
         const TraceEvent& e = trace.events()[i];
         if (!starts_off_whole_us(e, origin)) continue;
         auto [it, added] = ranks.try_emplace(e.rank, false, -1);
-        if (keep[i] == Keep::Yes) it->second.first = true;
-        else if (it->second.second < 0) it->second.second = int64_t(i);
+        if (keep[i] == Keep::Yes)
+            it->second.first = true;
+        else if (it->second.second < 0)
+            it->second.second = int64_t(i);
     }
     for (const auto& [rank, seen] : ranks)
         if (!seen.first && seen.second >= 0) keep[size_t(seen.second)] = Keep::Yes;
@@ -105,10 +112,10 @@ RankSummary summarize_rank(const Trace& trace) {
 }
 
 std::string rank_summary_text(const RankSummary& s) {
-    return format_count(int64_t(s.trace.events().size())) + " of " + format_count(s.events) + " events kept; left out: " +
-           format_count(s.nested_ops) + " CPU ops nested in another op, " + format_count(s.runtime_calls) +
-           " runtime calls that launched nothing, " + format_count(s.other_cpu) + " Python frames and other CPU events, " +
-           format_count(s.memory_events) + " memory events";
+    return format_count(int64_t(s.trace.events().size())) + " of " + format_count(s.events) +
+           " events kept; left out: " + format_count(s.nested_ops) + " CPU ops nested in another op, " +
+           format_count(s.runtime_calls) + " runtime calls that launched nothing, " + format_count(s.other_cpu) +
+           " Python frames and other CPU events, " + format_count(s.memory_events) + " memory events";
 }
 
 }  // namespace awb

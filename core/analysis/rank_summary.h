@@ -15,12 +15,12 @@
 namespace awb {
 
 struct RankSummary {
-    Trace trace;  // the events kept, with the meta of the trace summarised
-    int64_t events = 0;            // in the trace summarised
-    int64_t nested_ops = 0;        // left out: CPU ops inside another op (and not part of a collective call)
-    int64_t runtime_calls = 0;     // left out: CUDA/HIP runtime calls other than the communication kernels' launches
-    int64_t other_cpu = 0;         // left out: Python frames and other CPU events
-    int64_t memory_events = 0;     // left out: the allocator's [memory] events
+    Trace trace;                // the events kept, with the meta of the trace summarised
+    int64_t events = 0;         // in the trace summarised
+    int64_t nested_ops = 0;     // left out: CPU ops inside another op (and not part of a collective call)
+    int64_t runtime_calls = 0;  // left out: CUDA/HIP runtime calls other than the communication kernels' launches
+    int64_t other_cpu = 0;      // left out: Python frames and other CPU events
+    int64_t memory_events = 0;  // left out: the allocator's [memory] events
 };
 
 RankSummary summarize_rank(const Trace& trace);

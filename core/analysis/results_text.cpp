@@ -41,11 +41,13 @@ std::string format_bench(const BenchResult& r) {
     std::string out = "=== " + describe_spec(r.spec) + " ===\n";
     out += "torch " + e.torch_version + ", " + e.device_name + ", " + std::to_string(e.threads) +
            " thread(s), BLAS: " + e.blas + "\n" + modules_text(e);
-    out += printf_string("%-19s %s (first iteration on fresh inputs)\n", "cold iteration", format_ms(r.cold_ns).c_str());
+    out +=
+        printf_string("%-19s %s (first iteration on fresh inputs)\n", "cold iteration", format_ms(r.cold_ns).c_str());
     out += printf_string("%-19s %d iteration(s), not timed\n", "warm-up", r.warmup_iterations);
-    out += printf_string("%-19s %d sample(s) x %d iteration(s), %s, budget %.2f s%s\n", "timed", t.repeats,
-                         t.iterations_per_sample, r.timer.c_str(), r.options.budget_s,
-                         r.interrupted ? " (INTERRUPTED: the samples timed before the stop; no peak memory or roof)" : "");
+    out +=
+        printf_string("%-19s %d sample(s) x %d iteration(s), %s, budget %.2f s%s\n", "timed", t.repeats,
+                      t.iterations_per_sample, r.timer.c_str(), r.options.budget_s,
+                      r.interrupted ? " (INTERRUPTED: the samples timed before the stop; no peak memory or roof)" : "");
     out += printf_string("%-19s %s   p10 %s   p90 %s   min %s\n", "median", format_ms(t.median_ns).c_str(),
                          format_ms(t.p10_ns).c_str(), format_ms(t.p90_ns).c_str(), format_ms(t.min_ns).c_str());
     out += printf_string("%-19s %.2f GFLOP/s (%.3f GFLOP per iteration: %s4*B*H*Nq*Nk*D%s)\n", "achieved",
@@ -53,11 +55,13 @@ std::string format_bench(const BenchResult& r) {
                          r.spec.mask != MaskKind::None ? ", visible pairs only" : "");
     if (r.roof.known()) {
         const double intensity = r.bytes > 0 ? r.flops / r.bytes : 0.0;
-        out += printf_string("%-19s %.1f%% of the %s attainable at %.3g FLOP/byte (ideal bytes %s per iteration: %s)\n", "of roof",
-                             100.0 * roof_share(r), format_flop_rate(r.roof.attainable_tflops(r.flops, r.bytes)).c_str(), intensity,
-                             format_mib(int64_t(r.bytes)).c_str(), intensity >= r.roof.ridge() ? "compute-bound" : "memory-bound");
-        out += printf_string("%-19s %s, %s, ridge %.1f FLOP/byte (%s)\n", "roof", format_flop_rate(r.roof.peak_tflops).c_str(),
-                             format_bandwidth(r.roof.memory_tb_s).c_str(), r.roof.ridge(), r.roof.source.c_str());
+        out += printf_string(
+            "%-19s %.1f%% of the %s attainable at %.3g FLOP/byte (ideal bytes %s per iteration: %s)\n", "of roof",
+            100.0 * roof_share(r), format_flop_rate(r.roof.attainable_tflops(r.flops, r.bytes)).c_str(), intensity,
+            format_mib(int64_t(r.bytes)).c_str(), intensity >= r.roof.ridge() ? "compute-bound" : "memory-bound");
+        out += printf_string("%-19s %s, %s, ridge %.1f FLOP/byte (%s)\n", "roof",
+                             format_flop_rate(r.roof.peak_tflops).c_str(), format_bandwidth(r.roof.memory_tb_s).c_str(),
+                             r.roof.ridge(), r.roof.source.c_str());
     }
     if (r.peak_bytes >= 0)
         out += printf_string("%-19s %s (%s; one iteration on fresh inputs, inputs and gradients included)\n",
@@ -76,11 +80,13 @@ std::string sweep_header() {
 std::string format_sweep_point(const SweepPoint& p) {
     const auto& s = p.spec;
     if (p.status != PointStatus::Ok)
-        return printf_string("%-8s %-9s %-18s %12s %23s %10s %7s %10s  %s: %s\n", s.variant.c_str(), to_string(s.dtype).c_str(),
-                             shape_string(s).c_str(), "-", "-", "-", "-", "-", to_string(p.status).c_str(), p.reason.c_str());
+        return printf_string("%-8s %-9s %-18s %12s %23s %10s %7s %10s  %s: %s\n", s.variant.c_str(),
+                             to_string(s.dtype).c_str(), shape_string(s).c_str(), "-", "-", "-", "-", "-",
+                             to_string(p.status).c_str(), p.reason.c_str());
     const auto& t = p.bench.timing;
     const std::string range = printf_string("%.3f-%.3f", t.p10_ns / 1e6, t.p90_ns / 1e6);
-    const std::string peak = p.bench.peak_bytes >= 0 ? printf_string("%.1f", double(p.bench.peak_bytes) / 1048576.0) : "-";
+    const std::string peak =
+        p.bench.peak_bytes >= 0 ? printf_string("%.1f", double(p.bench.peak_bytes) / 1048576.0) : "-";
     const std::string share = p.bench.roof.known() ? printf_string("%.1f%%", 100.0 * roof_share(p.bench)) : "-";
     std::string row = printf_string("%-8s %-9s %-18s %12.3f %23s %10.2f %7s %10s  ok", s.variant.c_str(),
                                     to_string(s.dtype).c_str(), shape_string(s).c_str(), t.median_ns / 1e6,
@@ -92,31 +98,38 @@ std::string format_sweep_point(const SweepPoint& p) {
 std::string format_analysis(const SweepAnalysis& a) {
     std::string out;
     if (!a.fits.empty())
-        out += "Scaling with N (least squares on log-log; value ~ N^k; [95% interval: bootstrap of each point's timed samples]):\n";
+        out +=
+            "Scaling with N (least squares on log-log; value ~ N^k; [95% interval: bootstrap of each point's timed "
+            "samples]):\n";
     for (const auto& f : a.fits) {
         if (!f.fit.valid) {
-            out += printf_string("  %-12s %-48s %s\n", metric_unit(f.metric).c_str(), f.series.c_str(), fit_refusal(f.fit).c_str());
+            out += printf_string("  %-12s %-48s %s\n", metric_unit(f.metric).c_str(), f.series.c_str(),
+                                 fit_refusal(f.fit).c_str());
             continue;
         }
         const Interval& ci = f.exponent_interval;
-        out += printf_string("  %-12s %-48s k = %5.2f %-16s (r^2 %.3f, %d points)", metric_unit(f.metric).c_str(), f.series.c_str(),
-                             f.fit.exponent, ci.valid ? printf_string("[%.2f, %.2f]", ci.low, ci.high).c_str() : "", f.fit.r_squared,
+        out += printf_string("  %-12s %-48s k = %5.2f %-16s (r^2 %.3f, %d points)", metric_unit(f.metric).c_str(),
+                             f.series.c_str(), f.fit.exponent,
+                             ci.valid ? printf_string("[%.2f, %.2f]", ci.low, ci.high).c_str() : "", f.fit.r_squared,
                              f.fit.points);
         if (f.fills_memory_at_n > 0)
-            out += printf_string("; reaches the %s the device had at N ~ %.0f", format_bytes(a.memory_bytes).c_str(), f.fills_memory_at_n);
+            out += printf_string("; reaches the %s the device had at N ~ %.0f", format_bytes(a.memory_bytes).c_str(),
+                                 f.fills_memory_at_n);
         out += "\n";
     }
     if (!a.crossovers.empty()) out += "Crossovers (interpolated in log-log):\n";
     for (const auto& c : a.crossovers) {
         const std::string& lower = c.at.a_lower_after ? c.series_a : c.series_b;
         const std::string& other = c.at.a_lower_after ? c.series_b : c.series_a;
-        const std::string sure = c.n_interval.valid ? printf_string("; 95%% interval %.0f-%.0f, in %.0f%% of resamples", c.n_interval.low,
-                                                                    c.n_interval.high, 100 * c.resampled_share)
+        const std::string sure = c.n_interval.valid
+                                     ? printf_string("; 95%% interval %.0f-%.0f, in %.0f%% of resamples",
+                                                     c.n_interval.low, c.n_interval.high, 100 * c.resampled_share)
                                  : c.resampled_share > 0 || c.n_interval.resamples > 0
                                      ? printf_string("; in %.0f%% of resamples", 100 * c.resampled_share)
                                      : std::string();
-        out += printf_string("  %s: from N ~ %.0f (between %.0f and %.0f%s) %s is lower than %s%s\n", metric_unit(c.metric).c_str(), c.at.n,
-                             c.at.n_before, c.at.n_after, sure.c_str(), lower.c_str(), other.c_str(),
+        out += printf_string("  %s: from N ~ %.0f (between %.0f and %.0f%s) %s is lower than %s%s\n",
+                             metric_unit(c.metric).c_str(), c.at.n, c.at.n_before, c.at.n_after, sure.c_str(),
+                             lower.c_str(), other.c_str(),
                              c.within_noise ? " (within noise: p10-p90 ranges overlap)" : "");
     }
     return out;
@@ -125,7 +138,8 @@ std::string format_analysis(const SweepAnalysis& a) {
 std::string sweep_count_text(const SweepResult& r) {
     int by_status[4] = {0, 0, 0, 0};  // PointStatus: ok, refused, failed, cancelled
     for (const auto& p : r.points) ++by_status[int(p.status)];
-    std::string out = printf_string("%d of %d planned points measured", by_status[int(PointStatus::Ok)], r.planned_points);
+    std::string out =
+        printf_string("%d of %d planned points measured", by_status[int(PointStatus::Ok)], r.planned_points);
     std::vector<std::string> rest;
     for (PointStatus s : {PointStatus::Failed, PointStatus::Refused, PointStatus::Cancelled})
         if (by_status[int(s)] > 0) rest.push_back(std::to_string(by_status[int(s)]) + " " + to_string(s));
@@ -162,9 +176,10 @@ std::string format_check(const CheckReport& r) {
             continue;
         }
         for (const auto& t : v.tensors)
-            out += printf_string("%-8s %-7s %12.3e %12.3e %12.3e %9.3f  %s\n", v.variant.c_str(), t.name.c_str(),
-                                 t.max_abs_error, t.max_rel_error, t.error, r.tolerance > 0 ? t.error / r.tolerance : 0.0,
-                                 t.passed ? "pass" : (t.finite ? "FAIL" : "FAIL (NaN/inf)"));
+            out +=
+                printf_string("%-8s %-7s %12.3e %12.3e %12.3e %9.3f  %s\n", v.variant.c_str(), t.name.c_str(),
+                              t.max_abs_error, t.max_rel_error, t.error, r.tolerance > 0 ? t.error / r.tolerance : 0.0,
+                              t.passed ? "pass" : (t.finite ? "FAIL" : "FAIL (NaN/inf)"));
     }
     out += "mask semantics:\n";
     for (const auto& v : r.variants)

@@ -15,13 +15,13 @@
 namespace awb {
 
 struct RooflinePoint {
-    std::string series;     // what the points of one colour share: "flash fwd c10::BFloat16", "sdpa float32"
-    std::string label;      // this point: "2x8x1024x64, 1.2 ms", "N = 2048"
-    std::string dtype;      // as traces name it, for its roof (find_roof)
-    double intensity = 0;   // FLOP per byte (ideal bytes)
-    double tflops = 0;      // achieved TFLOP/s
-    int index = -1;         // the call's index in the calls given, or the sweep point's
-    std::string tag;        // its short label on a chart: the call's shape "2x8x1024x1024x64", the sweep point's "N = 2048"
+    std::string series;    // what the points of one colour share: "flash fwd c10::BFloat16", "sdpa float32"
+    std::string label;     // this point: "2x8x1024x64, 1.2 ms", "N = 2048"
+    std::string dtype;     // as traces name it, for its roof (find_roof)
+    double intensity = 0;  // FLOP per byte (ideal bytes)
+    double tflops = 0;     // achieved TFLOP/s
+    int index = -1;        // the call's index in the calls given, or the sweep point's
+    std::string tag;  // its short label on a chart: the call's shape "2x8x1024x1024x64", the sweep point's "N = 2048"
 };
 
 // Calls with a known shape, a time and bytes; series by backend, pass and dtype.

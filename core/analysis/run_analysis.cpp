@@ -28,7 +28,8 @@ RunAnalysis analyze_run(const Trace& trace, const RunSpec* spec) {
     a.overlap = comm_overlap(trace, classes, a.collectives, a.attention, launches);
     set_step_gpu_time(a.attention, a.gpu);
     a.device_columns = (spec && spec->device.kind == DeviceKind::CUDA) ||
-                       std::any_of(trace.events().begin(), trace.events().end(), [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
+                       std::any_of(trace.events().begin(), trace.events().end(),
+                                   [](const TraceEvent& e) { return e.device != DeviceKind::CPU; });
     return a;
 }
 

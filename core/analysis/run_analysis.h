@@ -24,17 +24,17 @@
 namespace awb {
 
 struct RunAnalysis {
-    std::vector<OperatorRow> operators;  // key_averages(trace), PyTorch's order
-    std::vector<KernelRow> kernels;      // kernel_table(trace)
-    std::vector<MemorySeries> memory;    // replay_memory(trace): one series per device
-    std::vector<GpuBreakdown> gpu;       // gpu_breakdown(trace): empty without device events
-    std::vector<DeviceIdle> gpu_idle;    // gpu_idle_gaps(trace): the timeline marks them
+    std::vector<OperatorRow> operators;        // key_averages(trace), PyTorch's order
+    std::vector<KernelRow> kernels;            // kernel_table(trace)
+    std::vector<MemorySeries> memory;          // replay_memory(trace): one series per device
+    std::vector<GpuBreakdown> gpu;             // gpu_breakdown(trace): empty without device events
+    std::vector<DeviceIdle> gpu_idle;          // gpu_idle_gaps(trace): the timeline marks them
     std::vector<AttentionInstance> attention;  // attention_instances(trace): every attention call
     std::vector<Roof> roofs;                   // call_roofs(...): what the calls are measured against (a run's only)
-    GraphCaptureSummary capture;               // graph_capture_summary(trace): a capture trace's graphs (none: graphs 0)
-    TraceQuality quality;                      // trace_quality(trace, the run's import notes)
-    CollectiveReport collectives;              // collective_report(trace): calls, matched across ranks, the straggler
-    OverlapReport overlap;                     // comm_overlap(trace): communication hidden or exposed, per rank and step
+    GraphCaptureSummary capture;   // graph_capture_summary(trace): a capture trace's graphs (none: graphs 0)
+    TraceQuality quality;          // trace_quality(trace, the run's import notes)
+    CollectiveReport collectives;  // collective_report(trace): calls, matched across ranks, the straggler
+    OverlapReport overlap;         // comm_overlap(trace): communication hidden or exposed, per rank and step
     // The operator table's device columns (Self CUDA, CUDA total, ...) are shown: the trace has device
     // events, or the run ran on a GPU. The CLI's tables, the GUI's and the reports ask this, not the events.
     bool device_columns = false;

@@ -43,15 +43,17 @@ int64_t device_time(const std::vector<GpuBreakdown>& gpu, const StepSpan& s) {
 int64_t level_peak(const MemorySeries& m, int64_t start, int64_t end) {
     const MemoryPoint* carried = memory_level_at(m.points, start);
     int64_t peak = carried ? carried->bytes : 0;
-    for (auto it = m.points.begin() + (carried ? carried - m.points.data() + 1 : 0); it != m.points.end() && it->ts_ns <= end; ++it)
+    for (auto it = m.points.begin() + (carried ? carried - m.points.data() + 1 : 0);
+         it != m.points.end() && it->ts_ns <= end; ++it)
         peak = std::max(peak, it->bytes);
     return peak;
 }
 
 // Device series where the trace has any with points, else CPU ones; -1 when none has points.
 int64_t memory_peak(const std::vector<MemorySeries>& memory, const StepSpan& s) {
-    const bool device = std::any_of(memory.begin(), memory.end(),
-                                    [](const MemorySeries& m) { return m.device != DeviceKind::CPU && !m.points.empty(); });
+    const bool device = std::any_of(memory.begin(), memory.end(), [](const MemorySeries& m) {
+        return m.device != DeviceKind::CPU && !m.points.empty();
+    });
     int64_t peak = -1;
     for (const MemorySeries& m : memory)
         if ((m.device != DeviceKind::CPU) == device && m.rank == s.rank && !m.points.empty())
@@ -79,15 +81,18 @@ std::string direction(VerdictMeasure m, double ratio) {
     if (ratio > 2 || ratio < 0.5) {
         const std::string times = less ? "1/" + factor(1 / ratio) + " of" : factor(ratio) + "x";
         switch (m) {
-            case VerdictMeasure::StepTime: return "B is " + factor(less ? 1 / ratio : ratio) + "x " + (less ? "faster" : "slower") + " per step";
+            case VerdictMeasure::StepTime:
+                return "B is " + factor(less ? 1 / ratio : ratio) + "x " + (less ? "faster" : "slower") + " per step";
             case VerdictMeasure::DeviceTime: return "B spends " + times + " A's device time per step";
             case VerdictMeasure::PeakMemory: return "B's peak memory per step is " + times + " A's";
         }
     }
     switch (m) {
         case VerdictMeasure::StepTime: return printf_string("B is %.1f%% %s per step", pct, less ? "faster" : "slower");
-        case VerdictMeasure::DeviceTime: return printf_string("B spends %.1f%% %s device time per step", pct, less ? "less" : "more");
-        case VerdictMeasure::PeakMemory: return printf_string("B's peak memory per step is %.1f%% %s", pct, less ? "lower" : "higher");
+        case VerdictMeasure::DeviceTime:
+            return printf_string("B spends %.1f%% %s device time per step", pct, less ? "less" : "more");
+        case VerdictMeasure::PeakMemory:
+            return printf_string("B's peak memory per step is %.1f%% %s", pct, less ? "lower" : "higher");
     }
     return {};
 }
@@ -95,7 +100,8 @@ std::string direction(VerdictMeasure m, double ratio) {
 // Why a side has no values of the measure.
 std::string missing(VerdictMeasure m, const char* side) {
     switch (m) {
-        case VerdictMeasure::StepTime: return printf_string("%s has no recorded steps (no ProfilerStep#k spans in its trace)", side);
+        case VerdictMeasure::StepTime:
+            return printf_string("%s has no recorded steps (no ProfilerStep#k spans in its trace)", side);
         case VerdictMeasure::DeviceTime:
             return printf_string("%s has no device kernels, copies or sets inside ProfilerStep#k spans", side);
         case VerdictMeasure::PeakMemory:
@@ -107,7 +113,8 @@ std::string missing(VerdictMeasure m, const char* side) {
 std::string noise_text(const MeasureVerdict& v) {
     const Interval& i = v.ratio.interval;
     if (v.n_a < 3 || v.n_b < 3)
-        return printf_string("cannot be told from noise: A has %zu step(s), B %zu; an interval needs 3 or more a side", v.n_a, v.n_b);
+        return printf_string("cannot be told from noise: A has %zu step(s), B %zu; an interval needs 3 or more a side",
+                             v.n_a, v.n_b);
     if (!i.valid) return "no interval could be drawn";
     return printf_string("95%% CI of B/A %.3f-%.3f over %zu and %zu steps, %s", i.low, i.high, v.n_a, v.n_b,
                          v.beyond_noise ? "beyond noise" : "within noise: it includes 1");
@@ -134,7 +141,8 @@ std::vector<StepSample> step_samples(const ProfileResult& run, const RunAnalysis
     }
     for (const StepSpan& s : spans) {
         // A run's own record of step k (profiler on, the whole step) where it has one, else the span.
-        const auto rec = std::find_if(records.begin(), records.end(), [&](const StepRecord& r) { return r.step == s.step; });
+        const auto rec =
+            std::find_if(records.begin(), records.end(), [&](const StepRecord& r) { return r.step == s.step; });
         const int64_t wall = run.spec_known && rec != records.end() ? rec->wall_ns : s.end_ns - s.start_ns;
         out.push_back({s.step, wall, device_time(analysis.gpu, s), memory_peak(analysis.memory, s)});
     }
@@ -168,12 +176,13 @@ MeasureVerdict compare_measure(VerdictMeasure m, const std::vector<StepSample>& 
     v.ratio = compare_medians(va, vb);
     const Interval& i = v.ratio.interval;
     v.beyond_noise = i.valid && (i.high < 1 || i.low > 1);
-    v.text = direction(m, v.ratio.ratio) + " (median B " + amount(m, v.median_b) + " vs A " + amount(m, v.median_a) + "; " +
-             noise_text(v) + ")";
+    v.text = direction(m, v.ratio.ratio) + " (median B " + amount(m, v.median_b) + " vs A " + amount(m, v.median_a) +
+             "; " + noise_text(v) + ")";
     return v;
 }
 
-RunVerdict compare_runs(const ProfileResult& a, const RunAnalysis& analysis_a, const ProfileResult& b, const RunAnalysis& analysis_b) {
+RunVerdict compare_runs(const ProfileResult& a, const RunAnalysis& analysis_a, const ProfileResult& b,
+                        const RunAnalysis& analysis_b) {
     const std::vector<StepSample> sa = step_samples(a, analysis_a), sb = step_samples(b, analysis_b);
     RunVerdict out;
     for (VerdictMeasure m : {VerdictMeasure::StepTime, VerdictMeasure::DeviceTime, VerdictMeasure::PeakMemory})

@@ -35,12 +35,12 @@ std::vector<StepSample> step_samples(const ProfileResult& run, const RunAnalysis
 
 struct MeasureVerdict {
     VerdictMeasure measure = VerdictMeasure::StepTime;
-    size_t n_a = 0, n_b = 0;          // steps with this measure on each side
+    size_t n_a = 0, n_b = 0;            // steps with this measure on each side
     double median_a = 0, median_b = 0;  // ns or bytes
-    RatioOfMedians ratio;             // B / A with its interval (valid: 3 or more steps a side)
-    bool known = false;               // both sides have the measure
-    bool beyond_noise = false;        // the interval excludes 1
-    std::string text;                 // "B is 15.6% faster per step (median 114.7 vs 135.9 ms; 95% CI of B/A 0.82-0.87, beyond noise)"
+    RatioOfMedians ratio;               // B / A with its interval (valid: 3 or more steps a side)
+    bool known = false;                 // both sides have the measure
+    bool beyond_noise = false;          // the interval excludes 1
+    std::string text;  // "B is 15.6% faster per step (median 114.7 vs 135.9 ms; 95% CI of B/A 0.82-0.87, beyond noise)"
 };
 
 struct RunVerdict {

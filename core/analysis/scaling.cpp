@@ -39,7 +39,8 @@ PowerFit fit_power_law(const std::vector<SeriesPoint>& points) {
 std::string fit_refusal(const PowerFit& f) {
     if (f.valid) return "";
     const std::string needs = " (a fit needs " + std::to_string(kMinFitPoints) + ")";
-    if (f.points < kMinFitPoints) return "no fit: " + std::to_string(f.points) + (f.points == 1 ? " point" : " points") + needs;
+    if (f.points < kMinFitPoints)
+        return "no fit: " + std::to_string(f.points) + (f.points == 1 ? " point" : " points") + needs;
     return "no fit: " + std::to_string(f.lengths) + (f.lengths == 1 ? " distinct length" : " distinct lengths") + needs;
 }
 

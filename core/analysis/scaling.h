@@ -16,8 +16,8 @@ struct SeriesPoint {
 inline constexpr int kMinFitPoints = 3;
 
 struct PowerFit {
-    bool valid = false;    // needs kMinFitPoints distinct positive n with positive values
-    double exponent = 0;   // value ~ coefficient * n^exponent
+    bool valid = false;   // needs kMinFitPoints distinct positive n with positive values
+    double exponent = 0;  // value ~ coefficient * n^exponent
     double coefficient = 0;
     double r_squared = 0;  // of the log-log line
     int points = 0;        // points used
@@ -29,9 +29,9 @@ PowerFit fit_power_law(const std::vector<SeriesPoint>& points);
 std::string fit_refusal(const PowerFit& fit);
 
 struct Crossover {
-    double n = 0;                        // where the two curves meet, interpolated in log-log
-    double n_before = 0, n_after = 0;    // the measured lengths that bracket it
-    bool a_lower_after = false;          // past the crossover, series a has the lower value
+    double n = 0;                      // where the two curves meet, interpolated in log-log
+    double n_before = 0, n_after = 0;  // the measured lengths that bracket it
+    bool a_lower_after = false;        // past the crossover, series a has the lower value
 };
 
 // Crossovers of two series over the lengths both have (matched exactly), in increasing n. Equal

@@ -13,7 +13,7 @@
 namespace awb {
 
 struct SnapshotSideFigures {
-    int64_t peak_bytes = 0;   // of its blocks alive at the device's peak
+    int64_t peak_bytes = 0;  // of its blocks alive at the device's peak
     int64_t peak_blocks = 0;
     int64_t allocs = 0;       // allocs in the trace
     int64_t alloc_bytes = 0;  // their bytes
@@ -29,7 +29,7 @@ struct SnapshotDiffRow {
 
 struct SnapshotDeviceDiff {
     int device = 0;
-    int64_t peak_a = 0, peak_b = 0;                  // allocated
+    int64_t peak_a = 0, peak_b = 0;  // allocated
     int64_t peak_reserved_a = 0, peak_reserved_b = 0;
     bool reserved_recorded_a = true, reserved_recorded_b = true;  // DeviceMemoryTimeline::reserved_recorded
     int64_t events_a = 0, events_b = 0;
@@ -43,10 +43,12 @@ struct SnapshotDiff {
 // "both", "gone in B" (only A allocated under the frame), "new in B".
 const char* diff_status(const SnapshotDiffRow& row);
 
-SnapshotDiff diff_snapshots(const MemorySnapshot& a, const SnapshotTimeline& ta, const MemorySnapshot& b, const SnapshotTimeline& tb);
+SnapshotDiff diff_snapshots(const MemorySnapshot& a, const SnapshotTimeline& ta, const MemorySnapshot& b,
+                            const SnapshotTimeline& tb);
 
 // rows: per device (0: all). Every figure with its unit.
-std::string format_snapshot_diff(const SnapshotDiff& diff, const std::string& a_name, const std::string& b_name, size_t rows);
+std::string format_snapshot_diff(const SnapshotDiff& diff, const std::string& a_name, const std::string& b_name,
+                                 size_t rows);
 nlohmann::json snapshot_diff_json(const SnapshotDiff& diff);
 
 }  // namespace awb

@@ -51,11 +51,26 @@ std::string frame_text(const SnapshotFrame& f) {
 }
 
 bool is_machinery_frame(const SnapshotFrame& f) {
-    static constexpr std::string_view kNames[] = {"unwind::unwind", "CapturedTraceback::gather", "gather_with_cpp", "__libc_start_main",
-                                                  "PyEval_", "PyObject_", "PyFunction_", "CUDACachingAllocator::",
-                                                  "c10::impl::wrap_kernel_functor_unboxed_", "c10::Dispatcher::"};
-    static constexpr std::string_view kFiles[] = {"core/boxing", "/Register", "/Redispatch", "pythonrun.c", "Modules/main.c", "Objects/call.c",
-                                                  "Objects/methodobject.c", "pycore_ceval.h", "ceval.c", "cpython/abstract.h"};
+    static constexpr std::string_view kNames[] = {"unwind::unwind",
+                                                  "CapturedTraceback::gather",
+                                                  "gather_with_cpp",
+                                                  "__libc_start_main",
+                                                  "PyEval_",
+                                                  "PyObject_",
+                                                  "PyFunction_",
+                                                  "CUDACachingAllocator::",
+                                                  "c10::impl::wrap_kernel_functor_unboxed_",
+                                                  "c10::Dispatcher::"};
+    static constexpr std::string_view kFiles[] = {"core/boxing",
+                                                  "/Register",
+                                                  "/Redispatch",
+                                                  "pythonrun.c",
+                                                  "Modules/main.c",
+                                                  "Objects/call.c",
+                                                  "Objects/methodobject.c",
+                                                  "pycore_ceval.h",
+                                                  "ceval.c",
+                                                  "cpython/abstract.h"};
     if (f.name == "??" || f.name == "_start") return true;
     for (const std::string_view n : kNames)
         if (contains(f.name, n)) return true;
@@ -69,8 +84,10 @@ ShownFrames shown_frames(const MemorySnapshot& snapshot, StackId stack, size_t m
     if (stack == kNoStack || size_t(stack) >= snapshot.stacks.size()) return out;
     for (const int32_t i : snapshot.stacks[size_t(stack)]) {
         if (is_machinery_frame(snapshot.frames[size_t(i)])) continue;
-        if (out.frames.size() == max_frames) ++out.more;
-        else out.frames.push_back(i);
+        if (out.frames.size() == max_frames)
+            ++out.more;
+        else
+            out.frames.push_back(i);
     }
     return out;
 }
@@ -100,10 +117,12 @@ std::vector<int32_t> allocating_frames(const MemorySnapshot& snapshot) {
     return out;
 }
 
-std::vector<std::pair<int32_t, std::string>> allocating_frame_colours(const SnapshotTimeline& timeline, const std::vector<int32_t>& allocating) {
+std::vector<std::pair<int32_t, std::string>> allocating_frame_colours(const SnapshotTimeline& timeline,
+                                                                      const std::vector<int32_t>& allocating) {
     // A qualitative palette (Tableau 20's darker half first): neighbouring bands stay apart.
-    static const char* const kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
-                                           "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5"};
+    static const char* const kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                           "#e377c2", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a",
+                                           "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5"};
     auto frame_of = [&](StackId stack) { return stack == kNoStack ? -1 : allocating[size_t(stack)]; };
     std::map<int32_t, int64_t> bytes;
     for (const DeviceMemoryTimeline& t : timeline.devices) {
@@ -122,10 +141,12 @@ std::vector<std::pair<int32_t, std::string>> allocating_frame_colours(const Snap
 std::vector<bool> stacks_matching(const MemorySnapshot& snapshot, std::string_view text) {
     const std::string needle = lowered(text);
     std::vector<bool> frame_matches(snapshot.frames.size());
-    for (size_t i = 0; i < snapshot.frames.size(); ++i) frame_matches[i] = contains(lowered(frame_text(snapshot.frames[i])), needle);
+    for (size_t i = 0; i < snapshot.frames.size(); ++i)
+        frame_matches[i] = contains(lowered(frame_text(snapshot.frames[i])), needle);
     std::vector<bool> out(snapshot.stacks.size());
     for (size_t s = 0; s < out.size(); ++s)
-        out[s] = std::any_of(snapshot.stacks[s].begin(), snapshot.stacks[s].end(), [&](int32_t f) { return frame_matches[size_t(f)]; });
+        out[s] = std::any_of(snapshot.stacks[s].begin(), snapshot.stacks[s].end(),
+                             [&](int32_t f) { return frame_matches[size_t(f)]; });
     return out;
 }
 

@@ -46,6 +46,7 @@ std::vector<bool> stacks_matching(const MemorySnapshot& snapshot, std::string_vi
 // "#rrggbb" in turn to the frames with the most bytes drawn as bands, then at the peak; a frame past
 // the palette's end takes its colours again. kNoStackColour: blocks without a stack.
 inline constexpr const char* kNoStackColour = "#7b8ca3";
-std::vector<std::pair<int32_t, std::string>> allocating_frame_colours(const SnapshotTimeline& timeline, const std::vector<int32_t>& allocating);
+std::vector<std::pair<int32_t, std::string>> allocating_frame_colours(const SnapshotTimeline& timeline,
+                                                                      const std::vector<int32_t>& allocating);
 
 }  // namespace awb

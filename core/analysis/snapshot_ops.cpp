@@ -18,7 +18,8 @@ bool holds_allocations(const TraceEvent& e) {
 
 // Walks up from the latest operator started on a thread to the deepest one still running at LO (ns).
 int32_t running_at(const std::vector<TraceEvent>& events, int32_t op, int64_t lo) {
-    while (op >= 0 && (!holds_allocations(events[size_t(op)]) || events[size_t(op)].end_ns < lo)) op = events[size_t(op)].parent;
+    while (op >= 0 && (!holds_allocations(events[size_t(op)]) || events[size_t(op)].end_ns < lo))
+        op = events[size_t(op)].parent;
     return op;
 }
 
@@ -28,8 +29,8 @@ std::string epoch_text(int64_t us) {
     std::tm tm{};
     if (us < 0 || !gmtime_r(&seconds, &tm)) return std::to_string(us) + " us";
     char text[64];
-    std::snprintf(text, sizeof text, "%04d-%02d-%02d %02d:%02d:%02d.%06lld UTC", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-                  tm.tm_min, tm.tm_sec, static_cast<long long>(us % 1000000));
+    std::snprintf(text, sizeof text, "%04d-%02d-%02d %02d:%02d:%02d.%06lld UTC", tm.tm_year + 1900, tm.tm_mon + 1,
+                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(us % 1000000));
     return text;
 }
 
@@ -42,7 +43,8 @@ SnapshotOps attribute_allocations(const MemorySnapshot& snapshot, const Trace& t
         for (size_t i = 0; i < snapshot.device_traces[d].size(); ++i) {
             const SnapshotEvent& e = snapshot.device_traces[d][i];
             if (e.action != SnapshotAction::Alloc) continue;
-            if (e.time_us >= 0 && e.time_us < INT64_MAX / 1000) timed.emplace_back(e.time_us * 1000, out.by_alloc.size());
+            if (e.time_us >= 0 && e.time_us < INT64_MAX / 1000)
+                timed.emplace_back(e.time_us * 1000, out.by_alloc.size());
             out.by_alloc.push_back({int(d), int64_t(i), kNoTime});
         }
     out.allocations = int64_t(out.by_alloc.size());
@@ -69,12 +71,16 @@ SnapshotOps attribute_allocations(const MemorySnapshot& snapshot, const Trace& t
         for (; next < events.size() && events[next].start_ns < t_ns + 1000; ++next) {}
         int32_t best = -1;
         const auto consider = [&](int32_t op) {
-            if (op >= 0 && (best < 0 || events[size_t(op)].duration_ns() < events[size_t(best)].duration_ns())) best = op;
+            if (op >= 0 && (best < 0 || events[size_t(op)].duration_ns() < events[size_t(best)].duration_ns()))
+                best = op;
         };
         for (auto& [thread, op] : latest) consider(op = running_at(events, op, t_ns));
         for (size_t i = before; i < next; ++i)
             if (holds_allocations(events[i])) consider(int32_t(i));
-        if (best < 0) best = !span || t_ns < span->first * 1000 ? kBeforeTrace : t_ns > span->second * 1000 ? kAfterTrace : kBetweenOperators;
+        if (best < 0)
+            best = !span || t_ns < span->first * 1000 ? kBeforeTrace
+                   : t_ns > span->second * 1000       ? kAfterTrace
+                                                      : kBetweenOperators;
         out.by_alloc[index].op = best;
         out.in_ops += best >= 0;
     }
@@ -98,13 +104,14 @@ std::string attribution_problem(const SnapshotOps& ops, const Trace& trace) {
     if (ops.timed == 0)
         return "the snapshot's allocations carry no time_us (torch records it since 2.1; a snapshot made from a CPU "
                "profile by _profile_to_snapshot has none), so they cannot be placed in the trace";
-    return "no allocation falls inside an operator of the trace: the snapshot's allocations span " + epoch_text(ops.first_us) +
-           " to " + epoch_text(ops.last_us) + ", the trace " + epoch_text(trace.begin_ns() / 1000) + " to " +
-           epoch_text(trace.end_ns() / 1000) + " (not the same run, or a trace without baseTimeNanoseconds)";
+    return "no allocation falls inside an operator of the trace: the snapshot's allocations span " +
+           epoch_text(ops.first_us) + " to " + epoch_text(ops.last_us) + ", the trace " +
+           epoch_text(trace.begin_ns() / 1000) + " to " + epoch_text(trace.end_ns() / 1000) +
+           " (not the same run, or a trace without baseTimeNanoseconds)";
 }
 
-std::vector<TracePeak> trace_peaks(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const SnapshotOptions& options,
-                                   const Trace& trace) {
+std::vector<TracePeak> trace_peaks(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline,
+                                   const SnapshotOptions& options, const Trace& trace) {
     const auto span = operators_span_us(trace);
     std::vector<TracePeak> out;
     for (const DeviceMemoryTimeline& t : timeline.devices) {
@@ -155,7 +162,8 @@ std::string_view operator_name(const Trace& trace, int32_t op) {
     }
 }
 
-AllocationBytes allocation_bytes(const MemorySnapshot& snapshot, const AllocsAtPeak& at_peak, const std::vector<OpAllocation>& allocations) {
+AllocationBytes allocation_bytes(const MemorySnapshot& snapshot, const AllocsAtPeak& at_peak,
+                                 const std::vector<OpAllocation>& allocations) {
     AllocationBytes out;
     for (const OpAllocation& a : allocations) {
         const int64_t size = snapshot.device_traces[size_t(a.device)][size_t(a.event)].size;
@@ -165,7 +173,8 @@ AllocationBytes allocation_bytes(const MemorySnapshot& snapshot, const AllocsAtP
     return out;
 }
 
-std::vector<OpMemoryRow> op_memory_rows(const SnapshotOps& ops, const MemorySnapshot& snapshot, const Trace& trace, const AllocsAtPeak& at_peak) {
+std::vector<OpMemoryRow> op_memory_rows(const SnapshotOps& ops, const MemorySnapshot& snapshot, const Trace& trace,
+                                        const AllocsAtPeak& at_peak) {
     std::unordered_map<std::string_view, OpMemoryRow> rows;
     for (const OpAllocation& a : ops.by_alloc) {
         OpMemoryRow& row = rows[operator_name(trace, a.op)];
@@ -200,7 +209,8 @@ std::vector<OpAllocation> allocations_under(const SnapshotOps& ops, const Trace&
         auto it = under.find(a.op);
         if (it == under.end()) {
             bool found = false;
-            for (int32_t op = a.op; op >= 0 && !found; op = events[size_t(op)].parent) found = events[size_t(op)].name.view() == name;
+            for (int32_t op = a.op; op >= 0 && !found; op = events[size_t(op)].parent)
+                found = events[size_t(op)].name.view() == name;
             it = under.emplace(a.op, found).first;
         }
         if (it->second) out.push_back(a);

@@ -1,6 +1,7 @@
 // A memory snapshot laid against a profile of the same run: an allocation was made by the CPU operator
 // of the trace running when it was, the shortest one running during its microsecond, on any thread
-// (the snapshot records neither threads nor anything finer than a microsecond). Both clocks count from the epoch: a snapshot's time_us (torch records it
+// (the snapshot records neither threads nor anything finer than a microsecond). Both clocks count from the epoch: a
+// snapshot's time_us (torch records it
 // since 2.1; a conversion of a CPU profile by _profile_to_snapshot has none) and a Kineto trace's
 // baseTimeNanoseconds plus ts (Trace's start_ns once imported).
 //
@@ -32,16 +33,16 @@ inline constexpr int32_t kNoTime = -4;            // the snapshot gives it no ti
 
 struct OpAllocation {
     int device = 0;
-    int64_t event = 0;        // the alloc's index in snapshot.device_traces[device]
-    int32_t op = kNoTime;     // the CPU operator that made it (index into trace.events()); < 0: none (kBeforeTrace...)
+    int64_t event = 0;     // the alloc's index in snapshot.device_traces[device]
+    int32_t op = kNoTime;  // the CPU operator that made it (index into trace.events()); < 0: none (kBeforeTrace...)
 };
 
 struct SnapshotOps {
-    int64_t allocations = 0;  // allocs in the snapshot's traces
-    int64_t timed = 0;        // of them, with a time_us
-    int64_t in_ops = 0;       // of them, inside an operator of the trace
+    int64_t allocations = 0;              // allocs in the snapshot's traces
+    int64_t timed = 0;                    // of them, with a time_us
+    int64_t in_ops = 0;                   // of them, inside an operator of the trace
     int64_t first_us = -1, last_us = -1;  // the allocations' times, -1: none timed
-    std::vector<OpAllocation> by_alloc;  // every alloc, device by device, in trace order
+    std::vector<OpAllocation> by_alloc;   // every alloc, device by device, in trace order
 };
 
 SnapshotOps attribute_allocations(const MemorySnapshot& snapshot, const Trace& trace);
@@ -55,10 +56,10 @@ std::optional<std::pair<int64_t, int64_t>> operators_span_us(const Trace& trace)
 std::string attribution_problem(const SnapshotOps& ops, const Trace& trace);
 
 struct OpMemoryRow {
-    std::string name;            // operator_name: "(before the trace began)" and the like for the rest
-    int64_t allocations = 0;     // made by it (not by an operator under it)
+    std::string name;         // operator_name: "(before the trace began)" and the like for the rest
+    int64_t allocations = 0;  // made by it (not by an operator under it)
     int64_t bytes = 0;
-    int64_t at_peak = 0;         // of them, alive at their device's peak
+    int64_t at_peak = 0;  // of them, alive at their device's peak
     int64_t bytes_at_peak = 0;
 };
 
@@ -71,15 +72,15 @@ std::string_view operator_name(const Trace& trace, int32_t op);
 // steps after them), and the blocks alive there. The device's own peak when no event is inside.
 struct TracePeak {
     int device = 0;
-    int64_t index = 0;             // on the device's event axis (DeviceMemoryTimeline::allocated)
+    int64_t index = 0;  // on the device's event axis (DeviceMemoryTimeline::allocated)
     int64_t allocated = 0;
-    bool device_peak = true;       // it is the device's own peak
-    std::vector<LiveBlock> blocks; // largest first
+    bool device_peak = true;            // it is the device's own peak
+    std::vector<LiveBlock> blocks;      // largest first
     int64_t first_x = -1, last_x = -1;  // the positions after the first and the last event inside the span; -1: none
 };
 // OPTIONS: the timeline's (its frame filter).
-std::vector<TracePeak> trace_peaks(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const SnapshotOptions& options,
-                                   const Trace& trace);
+std::vector<TracePeak> trace_peaks(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline,
+                                   const SnapshotOptions& options, const Trace& trace);
 
 // By device: the alloc events (indices into its trace) of the blocks alive at the peak.
 using AllocsAtPeak = std::map<int, std::unordered_set<int64_t>>;
@@ -87,14 +88,16 @@ AllocsAtPeak allocs_at_peak(const std::vector<TracePeak>& peaks);
 bool alive_at_peak(const AllocsAtPeak& at_peak, const OpAllocation& a);
 
 // One row per operator name that allocated, most bytes at the peak first, then most bytes.
-std::vector<OpMemoryRow> op_memory_rows(const SnapshotOps& ops, const MemorySnapshot& snapshot, const Trace& trace, const AllocsAtPeak& at_peak);
+std::vector<OpMemoryRow> op_memory_rows(const SnapshotOps& ops, const MemorySnapshot& snapshot, const Trace& trace,
+                                        const AllocsAtPeak& at_peak);
 
 // The bytes of some allocations, and of those of them alive at the peak.
 struct AllocationBytes {
     int64_t bytes = 0;
     int64_t at_peak = 0;
 };
-AllocationBytes allocation_bytes(const MemorySnapshot& snapshot, const AllocsAtPeak& at_peak, const std::vector<OpAllocation>& allocations);
+AllocationBytes allocation_bytes(const MemorySnapshot& snapshot, const AllocsAtPeak& at_peak,
+                                 const std::vector<OpAllocation>& allocations);
 
 // The allocations made while an operator named NAME ran: by it or by an operator under it.
 std::vector<OpAllocation> allocations_under(const SnapshotOps& ops, const Trace& trace, std::string_view name);

@@ -17,17 +17,18 @@ struct SnapshotOpsView {
     const Trace& trace;
     const SnapshotTimeline& timeline;
     const SnapshotOps& ops;
-    std::string trace_name;            // the trace's file, for the heading
-    std::string op;                    // --op: list the allocations made under it; empty: none
-    int rows = 15;                     // rows per table (0: all)
-    std::vector<TracePeak> peaks;      // trace_peaks
-    AllocsAtPeak at_peak;              // of the peaks
-    std::vector<OpMemoryRow> table;    // op_memory_rows
-    std::vector<OpAllocation> under;   // allocations_under(op); empty without one
+    std::string trace_name;           // the trace's file, for the heading
+    std::string op;                   // --op: list the allocations made under it; empty: none
+    int rows = 15;                    // rows per table (0: all)
+    std::vector<TracePeak> peaks;     // trace_peaks
+    AllocsAtPeak at_peak;             // of the peaks
+    std::vector<OpMemoryRow> table;   // op_memory_rows
+    std::vector<OpAllocation> under;  // allocations_under(op); empty without one
 };
 
 SnapshotOpsView snapshot_ops_view(const MemorySnapshot& snapshot, const Trace& trace, const SnapshotTimeline& timeline,
-                                  const SnapshotOptions& options, const SnapshotOps& ops, std::string trace_name, std::string op, int rows);
+                                  const SnapshotOptions& options, const SnapshotOps& ops, std::string trace_name,
+                                  std::string op, int rows);
 
 // "device 0: the table's peak is the one inside the trace, 103.0 MiB after event 163; the device's own,
 // 103.0 MiB after event 103, came before the trace began"; "" when the table's peak is the device's own.

@@ -14,7 +14,8 @@ namespace awb {
 // by (SnapshotOptions::keep from stacks_matching), said in the heading; empty: none.
 std::string format_snapshot(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, int rows,
                             const std::string& frame_filter = {});
-nlohmann::json snapshot_json(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const std::string& frame_filter = {});
+nlohmann::json snapshot_json(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline,
+                             const std::string& frame_filter = {});
 
 // Reserved BYTES as text ("1.5 GiB"), or "not recorded" where the snapshot does not say what the
 // allocator reserved (DeviceMemoryTimeline::reserved_recorded false: a CPU profile's conversion).

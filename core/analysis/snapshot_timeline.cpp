@@ -22,7 +22,8 @@ int64_t bytes_of(const std::vector<LiveBlock>& blocks) {
 }
 
 int64_t BlockBand::bottom_at(int64_t x) const {
-    const auto it = std::upper_bound(bottom.begin(), bottom.end(), x, [](int64_t v, const StepPoint& p) { return v < p.first; });
+    const auto it =
+        std::upper_bound(bottom.begin(), bottom.end(), x, [](int64_t v, const StepPoint& p) { return v < p.first; });
     return it == bottom.begin() ? bottom.front().second : std::prev(it)->second;
 }
 
@@ -30,7 +31,9 @@ int64_t BlockBand::bottom_at(int64_t x) const {
 namespace snapshot_replay {
 
 bool grows_reserved(SnapshotAction a) { return a == SnapshotAction::SegmentAlloc || a == SnapshotAction::SegmentMap; }
-bool shrinks_reserved(SnapshotAction a) { return a == SnapshotAction::SegmentFree || a == SnapshotAction::SegmentUnmap; }
+bool shrinks_reserved(SnapshotAction a) {
+    return a == SnapshotAction::SegmentFree || a == SnapshotAction::SegmentUnmap;
+}
 
 bool larger(const LiveBlock& a, const LiveBlock& b) { return a.size != b.size ? a.size > b.size : a.addr < b.addr; }
 
@@ -52,7 +55,8 @@ using ByAddress = tsl::robin_map<int64_t, V, AddressHash>;
 // With ONLY_FREED (the addresses a forward replay saw freed while not alive), the walk looks at those
 // and the final state's blocks alone: a block of the start is one or the other (its address's first
 // event is a free, or it has none).
-std::vector<LiveBlock> alive_at_start(const std::vector<SnapshotSegment>& segments, int device, const std::vector<SnapshotEvent>& events,
+std::vector<LiveBlock> alive_at_start(const std::vector<SnapshotSegment>& segments, int device,
+                                      const std::vector<SnapshotEvent>& events,
                                       const ByAddress<int64_t>* only_freed = nullptr) {
     ByAddress<LiveBlock> live;
     for (const SnapshotSegment& seg : segments)
@@ -67,8 +71,10 @@ std::vector<LiveBlock> alive_at_start(const std::vector<SnapshotSegment>& segmen
     for (auto e = events.rbegin(); e != events.rend(); ++e) {
         if (e->action != SnapshotAction::Alloc && e->action != SnapshotAction::FreeCompleted) continue;
         if (only_freed && !looked_at.contains(e->addr)) continue;
-        if (e->action == SnapshotAction::Alloc) live.erase(e->addr);
-        else live[e->addr] = {e->addr, e->size, e->stack, -1};
+        if (e->action == SnapshotAction::Alloc)
+            live.erase(e->addr);
+        else
+            live[e->addr] = {e->addr, e->size, e->stack, -1};
     }
     std::vector<LiveBlock> blocks;
     blocks.reserve(live.size());
@@ -112,7 +118,8 @@ using Elements = ChunkedColumn<Element>;
 // alive when recording began are known: a free of an address not alive is kept aside, the reserved
 // bytes are counted from 0 (a step at each segment event), a block still alive has no end yet. The
 // curves grow in chunks (model/chunked_column.h): one replayed beside a reading adds no copies to it.
-// finish() then takes the blocks of the start (alive_at_start, a walk back from the final state): each ends at the first free kept for its
+// finish() then takes the blocks of the start (alive_at_start, a walk back from the final state): each ends at the
+// first free kept for its
 // address (the others are frees the trace cannot match), and its bytes are added to the curves over
 // [0, that free); the reserved curve is moved up to the bytes reserved at the start. Their elements
 // come after the trace's (stacking order: by begin, then index).
@@ -122,9 +129,11 @@ public:
 
     // The whole trace (or its first UNTIL events): the walk back on a second thread while this one
     // replays forward.
-    void run(const MemorySnapshot& snapshot, int device, const std::vector<SnapshotEvent>& events, size_t until = SIZE_MAX) {
+    void run(const MemorySnapshot& snapshot, int device, const std::vector<SnapshotEvent>& events,
+             size_t until = SIZE_MAX) {
         std::vector<LiveBlock> start;
-        beside([&] { start = alive_at_start(snapshot.segments, device, events); }, [&] { step(events.data(), std::min(until, events.size())); });
+        beside([&] { start = alive_at_start(snapshot.segments, device, events); },
+               [&] { step(events.data(), std::min(until, events.size())); });
         finish(start);
     }
     // The next N events of the trace.
@@ -168,7 +177,8 @@ public:
         prefer_huge_pages(t_.reserved);
         const int64_t at_start = t_.final_reserved - reserved_;
         for (size_t step = 0; step < reserved_steps_.size(); ++step) {
-            const size_t until = step + 1 < reserved_steps_.size() ? size_t(reserved_steps_[step + 1].first) : t_.allocated.size();
+            const size_t until =
+                step + 1 < reserved_steps_.size() ? size_t(reserved_steps_[step + 1].first) : t_.allocated.size();
             t_.reserved.resize(until, at_start + reserved_steps_[step].second);
         }
         t_.reserved_recorded = t_.reserved_recorded || reserved_steps_.size() > 1;
@@ -195,7 +205,8 @@ public:
         const bool filtered = options_.keep.has_value();
         int64_t counted = 0, all = 0;
         size_t next = 0;
-        for (size_t x = by_end.empty() ? 0 : std::min(curve, size_t(by_end.front()->end)); x-- > 0;) {  // none alive past the first end
+        for (size_t x = by_end.empty() ? 0 : std::min(curve, size_t(by_end.front()->end));
+             x-- > 0;) {  // none alive past the first end
             for (; next < by_end.size() && by_end[next]->end > int64_t(x); ++next) {
                 all += by_end[next]->size;
                 counted += counts(by_end[next]->stack) ? by_end[next]->size : 0;
@@ -244,14 +255,14 @@ private:
     static constexpr int64_t kOpen = INT64_MAX;  // an element's end while its block is alive
     const SnapshotOptions& options_;
     DeviceMemoryTimeline& t_;
-    int64_t x_ = 0;                      // the events replayed
+    int64_t x_ = 0;  // the events replayed
     LiveMap live_;
     ByAddress<int64_t> unknown_frees_;  // address: the first free of an address not alive
     int64_t unmatched_ = 0;             // frees of an address not alive (a block of the start's first, or not matched)
     int64_t allocated_ = 0;
     int64_t all_ = 0;
-    int64_t reserved_ = 0;              // what the segment events added so far
-    std::vector<StepPoint> reserved_steps_{{0, 0}};  // reserved_ from each x on
+    int64_t reserved_ = 0;                                // what the segment events added so far
+    std::vector<StepPoint> reserved_steps_{{0, 0}};       // reserved_ from each x on
     ChunkedColumn<int64_t> allocated_curve_, all_curve_;  // until finish(): then t's allocated and allocated_all
 };
 
@@ -282,7 +293,8 @@ std::vector<FrameBytes> frames_of(const MemorySnapshot& snapshot, const std::vec
     std::vector<FrameBytes> out;
     out.reserve(by_frame.size());
     for (const auto& [f, fb] : by_frame) out.push_back(fb);
-    std::stable_sort(out.begin(), out.end(), [](const FrameBytes& a, const FrameBytes& b) { return a.bytes > b.bytes; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const FrameBytes& a, const FrameBytes& b) { return a.bytes > b.bytes; });
     return out;
 }
 
@@ -332,7 +344,9 @@ std::vector<size_t> largest(const Elements& elements, size_t n) {
 void stack_bands(const Elements& elements, size_t max_bands, DeviceMemoryTimeline& t) {
     // Stacking order: the blocks of the start first (begin 0, largest first, as they follow the trace's
     // in elements), then the allocs of the trace as they came.
-    const auto stacked_before = [&](size_t a, size_t b) { return elements[a].begin != elements[b].begin ? elements[a].begin < elements[b].begin : a < b; };
+    const auto stacked_before = [&](size_t a, size_t b) {
+        return elements[a].begin != elements[b].begin ? elements[a].begin < elements[b].begin : a < b;
+    };
     std::vector<size_t> order = largest(elements, max_bands);
     const size_t n = order.size();
     std::sort(order.begin(), order.end(), stacked_before);
@@ -370,8 +384,10 @@ void stack_bands(const Elements& elements, size_t max_bands, DeviceMemoryTimelin
             current.erase(at);
             total -= band.block.size;
         }
-        if (t.banded.back().first == c.x) t.banded.back().second = total;
-        else t.banded.push_back({c.x, total});
+        if (t.banded.back().first == c.x)
+            t.banded.back().second = total;
+        else
+            t.banded.push_back({c.x, total});
     }
 }
 
@@ -404,7 +420,8 @@ void read_curves(const MemorySnapshot& snapshot, const Replay& replay, DeviceMem
     t.allocated_max = RangeMax(t.allocated);
     t.reserved_max = RangeMax(t.reserved);
     t.allocated_all_max = RangeMax(t.allocated_all);
-    auto [at_peak, at_start] = alive_at(replay.elements, std::array<int64_t, 2>{t.peak_index, 0});  // allocs of the trace begin at 1
+    auto [at_peak, at_start] =
+        alive_at(replay.elements, std::array<int64_t, 2>{t.peak_index, 0});  // allocs of the trace begin at 1
     t.at_peak = std::move(at_peak);
     t.before_recording = std::move(at_start);
     t.frames_at_peak = frames_of(snapshot, t.at_peak);
@@ -412,11 +429,14 @@ void read_curves(const MemorySnapshot& snapshot, const Replay& replay, DeviceMem
 
 // Read off a finished replay: the peaks, the curves' maxima by range, the blocks at the peak and at the
 // start, the bytes by frame at the peak, the bands.
-void read_off(const MemorySnapshot& snapshot, const SnapshotOptions& options, const Replay& replay, DeviceMemoryTimeline& t) {
+void read_off(const MemorySnapshot& snapshot, const SnapshotOptions& options, const Replay& replay,
+              DeviceMemoryTimeline& t) {
     t.blocks = int64_t(replay.elements.size());
-    beside([&] {
-        if (options.max_bands > 0) stack_bands(replay.elements, options.max_bands, t);
-    }, [&] { read_curves(snapshot, replay, t); });
+    beside(
+        [&] {
+            if (options.max_bands > 0) stack_bands(replay.elements, options.max_bands, t);
+        },
+        [&] { read_curves(snapshot, replay, t); });
 }
 
 DeviceMemoryTimeline replay_device(const MemorySnapshot& snapshot, int device, const SnapshotOptions& options) {
@@ -435,7 +455,8 @@ std::vector<int> devices_of(const MemorySnapshot& snapshot) {
     std::vector<int> out;
     for (int d = 0; d < devices; ++d) {
         const bool has_trace = !events_of(snapshot, d).empty();
-        const bool has_segments = std::any_of(snapshot.segments.begin(), snapshot.segments.end(), [d](const SnapshotSegment& s) { return s.device == d; });
+        const bool has_segments = std::any_of(snapshot.segments.begin(), snapshot.segments.end(),
+                                              [d](const SnapshotSegment& s) { return s.device == d; });
         if (has_trace || has_segments) out.push_back(d);
     }
     return out;
@@ -443,8 +464,8 @@ std::vector<int> devices_of(const MemorySnapshot& snapshot) {
 
 }  // namespace snapshot_replay
 
-
-std::vector<LiveBlock> blocks_alive_at(const MemorySnapshot& snapshot, int device, int64_t x, const SnapshotOptions& options) {
+std::vector<LiveBlock> blocks_alive_at(const MemorySnapshot& snapshot, int device, int64_t x,
+                                       const SnapshotOptions& options) {
     const auto& events = snapshot_replay::events_of(snapshot, device);
     DeviceMemoryTimeline scratch;
     scratch.events = int64_t(events.size());
@@ -455,7 +476,8 @@ std::vector<LiveBlock> blocks_alive_at(const MemorySnapshot& snapshot, int devic
 
 SnapshotTimeline analyze_snapshot(const MemorySnapshot& snapshot, const SnapshotOptions& options) {
     SnapshotTimeline timeline;
-    for (const int d : snapshot_replay::devices_of(snapshot)) timeline.devices.push_back(snapshot_replay::replay_device(snapshot, d, options));
+    for (const int d : snapshot_replay::devices_of(snapshot))
+        timeline.devices.push_back(snapshot_replay::replay_device(snapshot, d, options));
     return timeline;
 }
 
@@ -515,7 +537,8 @@ SnapshotTimeline StreamedReplay::finish(const MemorySnapshot& snapshot, const Sn
     replayed_beside_ = 0;
     for (const int d : snapshot_replay::devices_of(snapshot)) {
         Device* streamed = size_t(d) < devices_.size() ? devices_[size_t(d)].get() : nullptr;
-        if (!streamed || streamed->events != snapshot_replay::events_of(snapshot, d).size()) {  // none streamed (segments only)
+        if (!streamed ||
+            streamed->events != snapshot_replay::events_of(snapshot, d).size()) {  // none streamed (segments only)
             timeline.devices.push_back(snapshot_replay::replay_device(snapshot, d, options));
             continue;
         }
@@ -524,8 +547,9 @@ SnapshotTimeline StreamedReplay::finish(const MemorySnapshot& snapshot, const Sn
         snapshot_replay::final_state(snapshot, d, t);
         const auto& events = snapshot_replay::events_of(snapshot, d);
         std::vector<LiveBlock> start;
-        snapshot_replay::beside([&] { start = snapshot_replay::alive_at_start(snapshot.segments, d, events, &replay.unknown_frees()); },
-                                [&] { replay.close(); });
+        snapshot_replay::beside(
+            [&] { start = snapshot_replay::alive_at_start(snapshot.segments, d, events, &replay.unknown_frees()); },
+            [&] { replay.close(); });
         replay.add_start(start);
         snapshot_replay::read_off(snapshot, options, replay, t);
         replayed_beside_ += int64_t(events.size());

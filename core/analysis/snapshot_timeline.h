@@ -45,26 +45,26 @@ using StepPoint = std::pair<int64_t, int64_t>;  // from x on, a value in bytes
 struct BlockBand {
     LiveBlock block;
     int64_t begin = 0;
-    int64_t end = 0;                // allocated.size() when alive at the end
-    std::vector<StepPoint> bottom;  // bytes under it, from each x on; the first at begin
+    int64_t end = 0;                     // allocated.size() when alive at the end
+    std::vector<StepPoint> bottom;       // bytes under it, from each x on; the first at begin
     int64_t bottom_at(int64_t x) const;  // x in [begin, end)
 };
 
 struct DeviceMemoryTimeline {
     int device = 0;
-    int64_t events = 0;               // the device's trace events
-    std::vector<int64_t> allocated;   // [0]: before the first event, [i + 1]: after event i (the blocks counted)
-    std::vector<int64_t> reserved;    // the same for the segments' bytes
+    int64_t events = 0;                  // the device's trace events
+    std::vector<int64_t> allocated;      // [0]: before the first event, [i + 1]: after event i (the blocks counted)
+    std::vector<int64_t> reserved;       // the same for the segments' bytes
     std::vector<int64_t> allocated_all;  // with a frame filter: every block's bytes, as allocated; else empty
     RangeMax allocated_max, reserved_max, allocated_all_max;  // the curves' largest over a range (a chart's column)
     int64_t peak_allocated = 0;
-    int64_t peak_index = 0;           // first index of allocated[] at the peak
+    int64_t peak_index = 0;  // first index of allocated[] at the peak
     int64_t peak_reserved = 0;
-    std::vector<LiveBlock> at_peak;            // largest first (then by address)
-    std::vector<FrameBytes> frames_at_peak;    // most bytes first
-    std::vector<LiveBlock> before_recording;   // largest first
-    int64_t blocks = 0;               // blocks counted: allocs in the trace and those alive before it
-    int64_t unmatched_frees = 0;      // free_completed of an address not alive (a trace that wrapped)
+    std::vector<LiveBlock> at_peak;           // largest first (then by address)
+    std::vector<FrameBytes> frames_at_peak;   // most bytes first
+    std::vector<LiveBlock> before_recording;  // largest first
+    int64_t blocks = 0;                       // blocks counted: allocs in the trace and those alive before it
+    int64_t unmatched_frees = 0;              // free_completed of an address not alive (a trace that wrapped)
     int64_t ooms = 0;
     // The final state's bytes (the segments of this device): allocated = active blocks.
     int64_t final_allocated = 0;
@@ -87,7 +87,7 @@ struct SnapshotTimeline {
 struct SnapshotOptions {
     // By StackId: the blocks counted (stacks_matching; a block without a stack is not); none: every block.
     std::optional<std::vector<bool>> keep;
-    size_t max_bands = 0;    // blocks drawn as bands, the largest; 0: none
+    size_t max_bands = 0;  // blocks drawn as bands, the largest; 0: none
 };
 
 SnapshotTimeline analyze_snapshot(const MemorySnapshot& snapshot, const SnapshotOptions& options = {});
@@ -118,7 +118,7 @@ private:
     };
     void consume();
     std::vector<std::unique_ptr<Device>> devices_;  // by device index; null: no events yet
-    std::unique_ptr<Handoff<Batch>> handoff_;        // while the thread runs
+    std::unique_ptr<Handoff<Batch>> handoff_;       // while the thread runs
     std::thread thread_;
     std::exception_ptr failed_;
     int64_t replayed_beside_ = 0;
@@ -126,7 +126,8 @@ private:
 
 // The blocks counted alive at position X of a device's event axis (0: before its first event),
 // largest first: its trace replayed up to there.
-std::vector<LiveBlock> blocks_alive_at(const MemorySnapshot& snapshot, int device, int64_t x, const SnapshotOptions& options = {});
+std::vector<LiveBlock> blocks_alive_at(const MemorySnapshot& snapshot, int device, int64_t x,
+                                       const SnapshotOptions& options = {});
 
 // The blocks' bytes together (those at the peak, those alive before recording).
 int64_t bytes_of(const std::vector<LiveBlock>& blocks);

@@ -22,7 +22,8 @@ std::vector<SweepSeries> sweep_series(const SweepResult& r) {
         auto [it, added] = index.emplace(name, out.size());
         if (added) out.push_back({name, comparison_group(p.spec), p.spec.variant, {}});
         const auto& t = p.bench.timing;
-        out[it->second].samples.push_back({double(p.spec.seq_k), t.median_ns, t.p10_ns, t.p90_ns, p.bench.peak_bytes, &p.bench.samples_ns});
+        out[it->second].samples.push_back(
+            {double(p.spec.seq_k), t.median_ns, t.p10_ns, t.p90_ns, p.bench.peak_bytes, &p.bench.samples_ns});
     }
     for (auto& s : out)
         std::stable_sort(s.samples.begin(), s.samples.end(), [](const auto& a, const auto& b) { return a.n < b.n; });
@@ -32,8 +33,10 @@ std::vector<SweepSeries> sweep_series(const SweepResult& r) {
 std::vector<SeriesPoint> metric_points(const SweepSeries& s, const std::string& metric) {
     std::vector<SeriesPoint> out;
     for (const auto& x : s.samples) {
-        if (metric == "median_time") out.push_back({x.n, x.median_ns});
-        else if (x.peak_bytes > 0) out.push_back({x.n, double(x.peak_bytes)});
+        if (metric == "median_time")
+            out.push_back({x.n, x.median_ns});
+        else if (x.peak_bytes > 0)
+            out.push_back({x.n, double(x.peak_bytes)});
     }
     return out;
 }
@@ -42,7 +45,8 @@ namespace {
 
 // Every point has enough timed samples to resample.
 bool resamplable(const SweepSeries& s) {
-    return std::all_of(s.samples.begin(), s.samples.end(), [](const SeriesSample& x) { return x.samples_ns && x.samples_ns->size() >= 3; });
+    return std::all_of(s.samples.begin(), s.samples.end(),
+                       [](const SeriesSample& x) { return x.samples_ns && x.samples_ns->size() >= 3; });
 }
 
 // The time curve with each point's median recomputed from a resample of its timed samples.
@@ -59,8 +63,10 @@ namespace {
 // At length n the p10-p90 ranges of the two curves overlap.
 bool spread_overlaps(const SweepSeries& x, const SweepSeries& y, double n) {
     const SeriesSample *sx = nullptr, *sy = nullptr;
-    for (const auto& s : x.samples) if (s.n == n) sx = &s;
-    for (const auto& s : y.samples) if (s.n == n) sy = &s;
+    for (const auto& s : x.samples)
+        if (s.n == n) sx = &s;
+    for (const auto& s : y.samples)
+        if (s.n == n) sy = &s;
     return sx && sy && sx->p10_ns <= sy->p90_ns && sy->p10_ns <= sx->p90_ns;
 }
 
@@ -81,7 +87,8 @@ SeriesFit fit_series(const SweepSeries& s, const std::string& metric, int64_t me
 }
 
 // The crossovers of two curves that differ only in the variant.
-void add_crossovers(const SweepSeries& si, const SweepSeries& sj, const std::string& metric, bool intervals, SweepAnalysis& a) {
+void add_crossovers(const SweepSeries& si, const SweepSeries& sj, const std::string& metric, bool intervals,
+                    SweepAnalysis& a) {
     const bool time = metric == "median_time";
     for (const auto& c : find_crossovers(metric_points(si, metric), metric_points(sj, metric))) {
         SeriesCrossover x{metric, si.name, sj.name, c, false, {}, 0};
@@ -110,7 +117,8 @@ SweepAnalysis analyze_sweep(const SweepResult& r, bool intervals) {
     const std::vector<SweepSeries> series = sweep_series(r);
     for (const char* metric : {"median_time", "peak_memory"}) {
         for (const auto& s : series)
-            if (!metric_points(s, metric).empty()) a.fits.push_back(fit_series(s, metric, r.environment.memory_bytes, intervals));
+            if (!metric_points(s, metric).empty())
+                a.fits.push_back(fit_series(s, metric, r.environment.memory_bytes, intervals));
         // Curves that differ only in the variant, pairwise in first-seen order.
         for (size_t i = 0; i < series.size(); ++i)
             for (size_t j = i + 1; j < series.size(); ++j)

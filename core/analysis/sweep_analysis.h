@@ -13,9 +13,9 @@ namespace awb {
 
 // A curve: the points of one variant, dtype and shape except N.
 struct SeriesFit {
-    std::string metric;  // "median_time" (ns) or "peak_memory" (bytes)
-    std::string series;  // "manual float32 2x8xNx64 train"
-    PowerFit fit;        // not valid with fewer than kMinFitPoints lengths (fit_refusal says so)
+    std::string metric;          // "median_time" (ns) or "peak_memory" (bytes)
+    std::string series;          // "manual float32 2x8xNx64 train"
+    PowerFit fit;                // not valid with fewer than kMinFitPoints lengths (fit_refusal says so)
     Interval exponent_interval;  // time: bootstrap over each point's timed samples; memory is exact (none)
     // Peak memory with a known capacity (Environment::memory_bytes) and a growing curve: the length
     // at which the fitted curve reaches it, coefficient x N^k = capacity; 0 otherwise.
@@ -55,8 +55,8 @@ struct SeriesSample {
     const std::vector<double>* samples_ns = nullptr;  // the point's timed samples (in the SweepResult), for intervals
 };
 struct SweepSeries {
-    std::string name;     // "manual float32 2x8xNx64 train"
-    std::string group;    // the same name without the variant: curves compared for crossovers
+    std::string name;   // "manual float32 2x8xNx64 train"
+    std::string group;  // the same name without the variant: curves compared for crossovers
     std::string variant;
     std::vector<SeriesSample> samples;
 };

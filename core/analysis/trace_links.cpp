@@ -68,7 +68,8 @@ std::vector<FlowLink> launch_flows(const Trace& trace, int32_t event) {
     if (e.device != DeviceKind::CPU) {  // a kernel: the launch with its correlation id
         if (e.correlation_id <= 0) return out;
         for (int32_t i = 0; i < int32_t(events.size()); ++i)
-            if (is_launch(events[size_t(i)]) && events[size_t(i)].correlation_id == e.correlation_id && events[size_t(i)].rank == e.rank)
+            if (is_launch(events[size_t(i)]) && events[size_t(i)].correlation_id == e.correlation_id &&
+                events[size_t(i)].rank == e.rank)
                 out.push_back({i, event});
         return out;
     }
@@ -89,7 +90,8 @@ std::vector<FlowLink> launch_flows(const Trace& trace, int32_t event) {
     if (ops.empty()) return out;
     std::vector<int32_t> launches;
     for (int32_t i = 0; i < int32_t(events.size()); ++i)
-        if (is_launch(events[size_t(i)]) && events[size_t(i)].rank == e.rank && ops.count(events[size_t(i)].linked_correlation_id))
+        if (is_launch(events[size_t(i)]) && events[size_t(i)].rank == e.rank &&
+            ops.count(events[size_t(i)].linked_correlation_id))
             launches.push_back(i);
     add_kernels(trace, launches, out);
     return out;

@@ -14,7 +14,7 @@ namespace {
 
 void count_device_overlaps(const Trace& trace, TraceQuality& q) {
     std::map<std::tuple<int32_t, int, uint64_t>, int64_t> stream_end;  // (rank, device, stream) -> end so far
-    for (const TraceEvent& e : trace.events()) {  // in start order
+    for (const TraceEvent& e : trace.events()) {                       // in start order
         if (e.device == DeviceKind::CPU || !is_device_work(e)) continue;
         ++q.device_work;
         auto [it, first] = stream_end.try_emplace({e.rank, e.device_index, e.thread}, e.end_ns);
@@ -63,8 +63,8 @@ std::string of(int64_t n, int64_t all, const char* what) {
 }  // namespace
 
 bool TraceQuality::clean() const {
-    return import.skipped_events == 0 && import.negative_durations == 0 && overlapping_device == 0 && spilling_cpu == 0 &&
-           launched_before == 0;
+    return import.skipped_events == 0 && import.negative_durations == 0 && overlapping_device == 0 &&
+           spilling_cpu == 0 && launched_before == 0;
 }
 
 TraceQuality trace_quality(const Trace& trace, const ImportNotes& import) {
@@ -79,19 +79,23 @@ TraceQuality trace_quality(const Trace& trace, const ImportNotes& import) {
 std::vector<std::string> quality_lines(const TraceQuality& q) {
     std::vector<std::string> out;
     if (q.import.skipped_events > 0) {
-        out.push_back(format_count(q.import.skipped_events) + " event(s) skipped when the trace was read (a field of the wrong type)");
+        out.push_back(format_count(q.import.skipped_events) +
+                      " event(s) skipped when the trace was read (a field of the wrong type)");
         for (const std::string& w : q.import.warnings) out.push_back("  " + w);
     }
     if (q.import.negative_durations > 0)
-        out.push_back(format_count(q.import.negative_durations) + " event(s) with a negative duration, drawn as 0: the clock went back");
+        out.push_back(format_count(q.import.negative_durations) +
+                      " event(s) with a negative duration, drawn as 0: the clock went back");
     if (q.overlapping_device > 0)
-        out.push_back(of(q.overlapping_device, q.device_work, "kernels, copies and sets") +
-                      " start before the previous one on their stream ended (by more than 1 us): a stream runs its work in "
-                      "order, so the timestamps are off (or the kernels overlap by programmatic dependent launch)");
+        out.push_back(
+            of(q.overlapping_device, q.device_work, "kernels, copies and sets") +
+            " start before the previous one on their stream ended (by more than 1 us): a stream runs its work in "
+            "order, so the timestamps are off (or the kernels overlap by programmatic dependent launch)");
     if (q.spilling_cpu > 0)
-        out.push_back(of(q.spilling_cpu, q.cpu_ops, "CPU events") +
-                      " end after the event they started in (by more than 1 us): drawn beside it, not inside; its self time "
-                      "includes them");
+        out.push_back(
+            of(q.spilling_cpu, q.cpu_ops, "CPU events") +
+            " end after the event they started in (by more than 1 us): drawn beside it, not inside; its self time "
+            "includes them");
     if (q.launched_before > 0)
         out.push_back(of(q.launched_before, q.launched, "launched kernels, copies and sets") +
                       " start before the runtime call that launched them: the CPU's and the GPU's clocks disagree");

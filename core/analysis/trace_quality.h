@@ -17,12 +17,13 @@ namespace awb {
 
 struct TraceQuality {
     ImportNotes import;
-    int64_t device_work = 0;          // kernels, copies and sets
-    int64_t overlapping_device = 0;   // ... starting more than kOverlapSlackNs before the previous one on its stream ended
-    int64_t cpu_ops = 0;              // synchronous CPU events (ops, runtime calls, annotations: those that nest)
-    int64_t spilling_cpu = 0;         // ... ending more than kOverlapSlackNs after the event they started in
-    int64_t launched = 0;             // device work whose launching runtime call is in the trace
-    int64_t launched_before = 0;      // ... starting before that call started
+    int64_t device_work = 0;  // kernels, copies and sets
+    int64_t overlapping_device =
+        0;                        // ... starting more than kOverlapSlackNs before the previous one on its stream ended
+    int64_t cpu_ops = 0;          // synchronous CPU events (ops, runtime calls, annotations: those that nest)
+    int64_t spilling_cpu = 0;     // ... ending more than kOverlapSlackNs after the event they started in
+    int64_t launched = 0;         // device work whose launching runtime call is in the trace
+    int64_t launched_before = 0;  // ... starting before that call started
     bool clean() const;
     bool operator==(const TraceQuality&) const = default;
 };

@@ -16,8 +16,7 @@ struct AllocationTracker::State final : public c10::MemoryReportingInfoBase {
         const int64_t now = current.fetch_add(alloc_size) + alloc_size;
         if (alloc_size > 0) allocations.fetch_add(1);
         int64_t seen = peak.load();
-        while (now > seen && !peak.compare_exchange_weak(seen, now)) {
-        }
+        while (now > seen && !peak.compare_exchange_weak(seen, now)) {}
     }
     bool memoryProfilingEnabled() const override { return true; }
 
@@ -32,8 +31,7 @@ struct AllocationTracker::Guard {
     c10::DebugInfoGuard guard;
 };
 
-AllocationTracker::AllocationTracker()
-    : state_(std::make_shared<State>()), guard_(std::make_unique<Guard>(state_)) {}
+AllocationTracker::AllocationTracker() : state_(std::make_shared<State>()), guard_(std::make_unique<Guard>(state_)) {}
 
 AllocationTracker::~AllocationTracker() = default;
 

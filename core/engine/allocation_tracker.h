@@ -10,7 +10,7 @@ namespace awb {
 
 class AllocationTracker {
 public:
-    AllocationTracker();  // starts tracking on the calling thread (and the work it dispatches)
+    AllocationTracker();   // starts tracking on the calling thread (and the work it dispatches)
     ~AllocationTracker();  // stops
     AllocationTracker(const AllocationTracker&) = delete;
     AllocationTracker& operator=(const AllocationTracker&) = delete;

@@ -26,8 +26,11 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 class IterationTimer {
 public:
     IterationTimer(const RunSpec& spec, const AttentionVariant& variant)
-        : spec_(spec), variant_(variant), cuda_(spec.device.kind == DeviceKind::CUDA),
-          device_(std::max(0, spec.device.index)), events_(device_) {}
+        : spec_(spec),
+          variant_(variant),
+          cuda_(spec.device.kind == DeviceKind::CUDA),
+          device_(std::max(0, spec.device.index)),
+          events_(device_) {}
 
     double run(const AttentionInputs& inputs, at::Tensor& out, int n) {
         if (cuda_) {
@@ -76,9 +79,7 @@ int64_t measure_peak(const RunSpec& spec, const AttentionVariant& variant, std::
     return tracker.peak_bytes();
 }
 
-void check_cancel(RunObserver* observer) {
-    throw_if_cancelled(observer);
-}
+void check_cancel(RunObserver* observer) { throw_if_cancelled(observer); }
 
 }  // namespace
 

@@ -54,7 +54,8 @@ std::string libtorch_lines() {
     const std::string file = loaded_libtorch_file();
     const std::string loaded = libtorch_version_of_file(file);
     std::string line = "LibTorch: built with " TORCH_VERSION "; loaded ";
-    line += file.empty() ? "from an unknown file" : (loaded.empty() ? "a version it does not name" : loaded) + " (" + file + ")";
+    line += file.empty() ? "from an unknown file"
+                         : (loaded.empty() ? "a version it does not name" : loaded) + " (" + file + ")";
     return line + "\n" + cuda_line();
 }
 

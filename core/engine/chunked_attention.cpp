@@ -29,8 +29,8 @@ at::Tensor hidden_in_block(const ChunkParams& p, int64_t i0, int64_t rows, int64
                            const at::Device& device) {
     at::Tensor hidden;
     const auto longs = at::TensorOptions().dtype(at::kLong).device(device);
-    const bool after = p.causal && j0 + cols - 1 > i0;                          // some key lies after some query (top-left aligned)
-    const bool before = p.window > 0 && j0 <= i0 + rows - 1 - p.window;          // some key lies W or more before some query
+    const bool after = p.causal && j0 + cols - 1 > i0;  // some key lies after some query (top-left aligned)
+    const bool before = p.window > 0 && j0 <= i0 + rows - 1 - p.window;  // some key lies W or more before some query
     if (after || before) {
         const auto qpos = at::arange(i0, i0 + rows, longs).view({rows, 1});
         const auto kpos = at::arange(j0, j0 + cols, longs).view({1, cols});
@@ -166,7 +166,8 @@ public:
     at::Tensor forward(const at::Tensor& q, const at::Tensor& k_in, const at::Tensor& v_in) const override {
         ChunkParams p = params_;
         p.scale = 1.0 / std::sqrt(double(q.size(-1)));
-        return ChunkedAttentionFunction::apply(q, expand_kv_heads(k_in, q.size(1)), expand_kv_heads(v_in, q.size(1)), p);
+        return ChunkedAttentionFunction::apply(q, expand_kv_heads(k_in, q.size(1)), expand_kv_heads(v_in, q.size(1)),
+                                               p);
     }
 
 private:

@@ -67,9 +67,10 @@ TensorError compare(const std::string& name, const at::Tensor& x_in, const at::T
     e.max_abs_error = diff.max().item<double>();
     e.ref_max_abs = ref_abs.max().item<double>();
     const auto significant = ref_abs.ge(1e-3 * e.ref_max_abs).logical_and(ref_abs.gt(0));
-    e.max_rel_error = significant.any().item<bool>()
-                          ? (diff / ref_abs.clamp_min(1e-300)).masked_fill(significant.logical_not(), 0.0).max().item<double>()
-                          : 0.0;
+    e.max_rel_error =
+        significant.any().item<bool>()
+            ? (diff / ref_abs.clamp_min(1e-300)).masked_fill(significant.logical_not(), 0.0).max().item<double>()
+            : 0.0;
     e.error = e.ref_max_abs > 0 ? e.max_abs_error / e.ref_max_abs : e.max_abs_error;
     e.passed = e.finite && e.error <= tolerance;
     return e;
@@ -126,8 +127,8 @@ MaskCheck fully_masked_rows_check(const RunSpec& spec, double tolerance) {
     }
     const auto kept = compare("output", out[0], ref[0], tolerance);
     MaskCheck c{"rows that see no key", kept.passed, ""};
-    c.detail = "a batch entry with every key padded gives " + describe_rows(out[1]) + " (float64 manual: " +
-               describe_rows(ref[1]) + "); the other entry " +
+    c.detail = "a batch entry with every key padded gives " + describe_rows(out[1]) +
+               " (float64 manual: " + describe_rows(ref[1]) + "); the other entry " +
                (kept.passed ? "matches the reference" : "is contaminated (error " + std::to_string(kept.error) + ")");
     return c;
 }
@@ -153,8 +154,8 @@ Reference module_reference(const RunSpec& s, const AttentionInputs& in, const at
     return r;
 }
 
-VariantCheck check_one(const RunSpec& spec, const std::string& name, const StepTensors& manual, const at::Tensor& grad_out,
-                       double tolerance, const std::string& reference_module) {
+VariantCheck check_one(const RunSpec& spec, const std::string& name, const StepTensors& manual,
+                       const at::Tensor& grad_out, double tolerance, const std::string& reference_module) {
     VariantCheck vc;
     RunSpec s = with_variant(spec, name);
     if (!s.module.empty() && !module_has_backward(s)) s.mode = Mode::Forward;  // compiled code: the output only
@@ -164,34 +165,43 @@ VariantCheck check_one(const RunSpec& spec, const std::string& name, const StepT
         auto variant = make_variant(s);
         variant->prepare(s);
         const AttentionInputs in = make_inputs(s);
-        const Reference ref = s.module.empty() ? Reference{manual} : module_reference(s, in, grad_out, manual, reference_module);
+        const Reference ref =
+            s.module.empty() ? Reference{manual} : module_reference(s, in, grad_out, manual, reference_module);
         vc.reference = ref.describe;
         if (!s.module.empty() && !module_has_backward(s)) {
             c10::NoGradGuard no_grad;  // compiled code: the output only
-            vc.tensors = {compare("output", variant->forward(in.q_view(), in.k_view(), in.v_view()), ref.tensors.output, tolerance)};
-            vc.note = "output only: an AOTInductor package's compiled code has no backward (check its TorchScript export for the gradients)";
+            vc.tensors = {compare("output", variant->forward(in.q_view(), in.k_view(), in.v_view()), ref.tensors.output,
+                                  tolerance)};
+            vc.note =
+                "output only: an AOTInductor package's compiled code has no backward (check its TorchScript export for "
+                "the gradients)";
         } else {
             const StepTensors t = run_with_grads(*variant, in, grad_out);
-            vc.tensors = {compare("output", t.output, ref.tensors.output, tolerance), compare("grad_q", t.grad_q, ref.tensors.grad_q, tolerance),
-                          compare("grad_k", t.grad_k, ref.tensors.grad_k, tolerance), compare("grad_v", t.grad_v, ref.tensors.grad_v, tolerance)};
+            vc.tensors = {compare("output", t.output, ref.tensors.output, tolerance),
+                          compare("grad_q", t.grad_q, ref.tensors.grad_q, tolerance),
+                          compare("grad_k", t.grad_k, ref.tensors.grad_k, tolerance),
+                          compare("grad_v", t.grad_v, ref.tensors.grad_v, tolerance)};
             if (s.mask == MaskKind::Padding && ref.masked_probe) vc.mask_checks.push_back(padded_keys_check(s, t));
         }
         if (ref.masked_probe) {
             try {
                 vc.mask_checks.push_back(fully_masked_rows_check(s, tolerance));
-            } catch (const InvalidInput& e) {  // the probe's padding mask with a backend that has no kernel for masks (flash on CUDA)
+            } catch (const InvalidInput&
+                         e) {  // the probe's padding mask with a backend that has no kernel for masks (flash on CUDA)
                 vc.note = "rows that see no key: not probed: " + format_problems(e.problems());
             }
         }
     } catch (const InvalidInput& e) {
-        if (s.module.empty()) throw;  // an SDPA backend with no kernel for the spec: bad input with LibTorch's reasons, as in profile
+        if (s.module.empty())
+            throw;  // an SDPA backend with no kernel for the spec: bad input with LibTorch's reasons, as in profile
         vc.failure = format_problems(e.problems());  // a module that does not fit: the other variants go on
     } catch (const c10::Error& e) {
         vc.failure = e.what_without_backtrace();
     } catch (const std::exception& e) {
         vc.failure = e.what();
     }
-    vc.passed = vc.failure.empty() && std::all_of(vc.tensors.begin(), vc.tensors.end(), [](auto& t) { return t.passed; }) &&
+    vc.passed = vc.failure.empty() &&
+                std::all_of(vc.tensors.begin(), vc.tensors.end(), [](auto& t) { return t.passed; }) &&
                 std::all_of(vc.mask_checks.begin(), vc.mask_checks.end(), [](auto& m) { return m.passed; });
     return vc;
 }
@@ -208,7 +218,8 @@ CheckReport check_variants(const RunSpec& spec_in, const std::vector<std::string
         for (auto& p : validate(with_variant(spec, name), caps))
             if (p.field == "variant" || p.field == "sdpa_backend") problems.push_back(std::move(p));
     if (!reference_module.empty() && module_format(reference_module) != ModuleFormat::TorchScript)
-        problems.push_back({"reference", "'" + reference_module + "' is not a TorchScript file (.pt): only TorchScript runs in float64"});
+        problems.push_back({"reference", "'" + reference_module +
+                                             "' is not a TorchScript file (.pt): only TorchScript runs in float64"});
     else if (!reference_module.empty())
         for (auto& p : check_module_file(reference_module)) problems.push_back({"reference", p.message});
     if (variants.empty()) problems.push_back({"variants", "no variant to check"});
@@ -223,7 +234,8 @@ CheckReport check_variants(const RunSpec& spec_in, const std::vector<std::string
         for (const auto& name : variants)
             if (const RunSpec s = with_variant(spec, name); !s.module.empty() && s.module != spec.module)
                 report.environment.modules.push_back(module_identity(s.module));
-        if (!reference_module.empty()) report.environment.modules.push_back(module_identity(absolute_module_path(reference_module)));
+        if (!reference_module.empty())
+            report.environment.modules.push_back(module_identity(absolute_module_path(reference_module)));
         if (observer) observer->on_progress(0, int(variants.size()) + 1, "float64 reference");
         const RunSpec ref_spec = with_variant(spec, "manual");
         const at::Tensor grad_out = output_gradient(spec);

@@ -44,7 +44,9 @@ int64_t free_bytes(int device) {
     const auto agg = compat::kAllocatorAggregate;
     return int64_t(free) + stats.reserved_bytes[agg].current - stats.allocated_bytes[agg].current;
 }
-int64_t total_bytes(int device) { return has_device(device) ? int64_t(at::cuda::getDeviceProperties(device)->totalGlobalMem) : -1; }
+int64_t total_bytes(int device) {
+    return has_device(device) ? int64_t(at::cuda::getDeviceProperties(device)->totalGlobalMem) : -1;
+}
 std::string device_name(int device) { return has_device(device) ? at::cuda::getDeviceProperties(device)->name : ""; }
 std::string runtime_version() {
     int v = 0;

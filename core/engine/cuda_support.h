@@ -18,13 +18,13 @@ inline constexpr bool kBuilt = false;
 bool available();
 int device_count();
 bool supports_bf16(int device);
-int64_t free_bytes(int device);        // -1 when unknown
-int64_t total_bytes(int device);       // the device's memory, -1 when unknown
+int64_t free_bytes(int device);   // -1 when unknown
+int64_t total_bytes(int device);  // the device's memory, -1 when unknown
 std::string device_name(int device);
-std::string runtime_version();         // "13.0": the CUDA runtime linked, empty without CUDA
-std::string driver_version();          // the CUDA version the driver supports, empty without a driver
+std::string runtime_version();  // "13.0": the CUDA runtime linked, empty without CUDA
+std::string driver_version();   // the CUDA version the driver supports, empty without a driver
 void synchronize(int device);
-void reset_peak_memory(int device);    // torch.cuda.reset_peak_memory_stats
+void reset_peak_memory(int device);        // torch.cuda.reset_peak_memory_stats
 int64_t max_memory_allocated(int device);  // torch.cuda.max_memory_allocated, -1 without CUDA
 int64_t memory_allocated(int device);      // torch.cuda.memory_allocated, -1 without CUDA
 

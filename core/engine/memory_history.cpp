@@ -29,8 +29,10 @@ std::vector<SpecProblem> memory_history_problems(const RunSpec& spec) {
                                         build + " (scripts/build.sh --torch2)"}};
     }
     if (spec.device.kind != DeviceKind::CUDA)
-        return {{"memory_snapshot", "--memory-snapshot records the CUDA caching allocator: use --device cuda (the spec "
-                                    "runs on " + to_string(spec.device) + ")"}};
+        return {{"memory_snapshot",
+                 "--memory-snapshot records the CUDA caching allocator: use --device cuda (the spec "
+                 "runs on " +
+                     to_string(spec.device) + ")"}};
     return {};
 }
 
@@ -48,8 +50,7 @@ MemoryHistoryRecording::MemoryHistoryRecording(std::size_t max_entries) {
 MemoryHistoryRecording::~MemoryHistoryRecording() {
     try {
         torch::cuda::_record_memory_history(std::nullopt);  // _record_memory_history(enabled=None)
-    } catch (...) {
-    }
+    } catch (...) {}
 }
 
 std::string MemoryHistoryRecording::snapshot_pickle() const { return memory_snapshot_pickle(); }

@@ -95,8 +95,9 @@ void load_aoti(LoadedModule& m, const at::Device& device) {
     if (m.meta.device.empty() && compiled_for != metadata.end()) m.meta.device = compiled_for->second;
     const std::string wanted = device.is_cuda() ? "cuda" : "cpu";
     if (!m.meta.device.empty() && m.meta.device != wanted)
-        throw InvalidInput({{"device", named_module(m.path) + " was compiled for " + m.meta.device + ", the spec runs on " +
-                                           wanted + " (export it again with --device " + wanted + ")"}});
+        throw InvalidInput(
+            {{"device", named_module(m.path) + " was compiled for " + m.meta.device + ", the spec runs on " + wanted +
+                            " (export it again with --device " + wanted + ")"}});
     m.aoti = std::make_unique<torch::inductor::AOTIModelPackageLoader>(m.path, "model", false, 1,
                                                                        device.is_cuda() ? device.index() : -1);
 }
@@ -118,13 +119,14 @@ std::shared_ptr<const LoadedModule> load_module(const std::string& path, const a
 #if AWB_AOTI
             load_aoti(*m, device);
 #else
-            throw InvalidInput({{"variant", named_module(path) + " is an AOTInductor package, which needs LibTorch 2.x (this is " +
-                                                std::string(TORCH_VERSION) + "; scripts/build.sh --torch2)"}});
+            throw InvalidInput(
+                {{"variant", named_module(path) + " is an AOTInductor package, which needs LibTorch 2.x (this is " +
+                                 std::string(TORCH_VERSION) + "; scripts/build.sh --torch2)"}});
 #endif
         }
     } catch (const c10::Error& e) {
-        throw InvalidInput({{"variant", "LibTorch " + std::string(TORCH_VERSION) + " cannot load " + named_module(path) + ": " +
-                                            torch_reason(e)}});
+        throw InvalidInput({{"variant", "LibTorch " + std::string(TORCH_VERSION) + " cannot load " +
+                                            named_module(path) + ": " + torch_reason(e)}});
     } catch (const std::runtime_error& e) {
         if (dynamic_cast<const InvalidInput*>(&e)) throw;
         throw InvalidInput({{"variant", "cannot load " + named_module(path) + ": " + e.what()}});
@@ -156,13 +158,15 @@ std::vector<at::Tensor> extra_inputs(const std::vector<std::string>& names, cons
     for (const auto& name : names) {
         if (name == "keep_mask") {
             const auto hidden = masked_out_positions(spec);
-            const auto keep = hidden.defined() ? hidden.logical_not()
-                                               : at::ones({1, 1, 1, 1}, at::TensorOptions().dtype(at::kBool).device(device));
+            const auto keep = hidden.defined()
+                                  ? hidden.logical_not()
+                                  : at::ones({1, 1, 1, 1}, at::TensorOptions().dtype(at::kBool).device(device));
             out.push_back(keep.expand({spec.batch, 1, spec.seq_q, spec.seq_k}).contiguous());
         } else if (name == "key_lengths") {
-            out.push_back(spec.mask == MaskKind::Padding
-                              ? key_lengths_tensor(spec).view({spec.batch})
-                              : at::full({spec.batch}, spec.seq_k, at::TensorOptions().dtype(at::kLong).device(device)));
+            out.push_back(
+                spec.mask == MaskKind::Padding
+                    ? key_lengths_tensor(spec).view({spec.batch})
+                    : at::full({spec.batch}, spec.seq_k, at::TensorOptions().dtype(at::kLong).device(device)));
         }
     }
     return out;
@@ -178,15 +182,18 @@ public:
         if (auto problems = check_module_against_spec(module_->meta, spec, spec.module); !problems.empty())
             throw InvalidInput(std::move(problems));
         if (module_->format == ModuleFormat::AOTInductor && spec.mode == Mode::Train)
-            throw InvalidInput({{"mode", named_module(spec.module) + " is an AOTInductor package: its compiled code has no "
-                                         "backward, so it runs --mode forward only (its TorchScript export trains)"}});
+            throw InvalidInput(
+                {{"mode", named_module(spec.module) +
+                              " is an AOTInductor package: its compiled code has no "
+                              "backward, so it runs --mode forward only (its TorchScript export trains)"}});
         const auto names = module_extra_inputs(module_->meta, spec);
         const size_t passed = 3 + names.size();
         if (module_->script && (passed > module_->arguments || passed < module_->required))
-            throw InvalidInput({{"variant", named_module(spec.module) + "'s forward takes " + std::to_string(module_->arguments) +
-                                                " inputs, the workbench passes " + std::to_string(passed) + " (q, k, v" +
-                                                (names.empty() ? "" : ", " + join(names)) +
-                                                "): see the calling convention in docs/modules.md, or --module-inputs"}});
+            throw InvalidInput(
+                {{"variant", named_module(spec.module) + "'s forward takes " + std::to_string(module_->arguments) +
+                                 " inputs, the workbench passes " + std::to_string(passed) + " (q, k, v" +
+                                 (names.empty() ? "" : ", " + join(names)) +
+                                 "): see the calling convention in docs/modules.md, or --module-inputs"}});
         extras_ = extra_inputs(names, spec);
         layout_ = spec.layout;
         checked_ = false;
@@ -216,8 +223,9 @@ private:
                                                 std::string(c10::toString(q.scalar_type())) + ": " + torch_reason(e)}});
         }
         if (!out.sizes().equals(q.sizes()))
-            throw InvalidInput({{"variant", named_module(module_->path) + " returned " + shape_text(out) + " for q " + shape_text(q) +
-                                                ": forward must return the attention output in q's shape"}});
+            throw InvalidInput(
+                {{"variant", named_module(module_->path) + " returned " + shape_text(out) + " for q " + shape_text(q) +
+                                 ": forward must return the attention output in q's shape"}});
         checked_ = true;
         return out;
     }
@@ -230,15 +238,15 @@ private:
             const OpByOp op_by_op;
             const c10::IValue result = script.forward(std::move(args));
             if (!result.isTensor())
-                throw InvalidInput({{"variant", named_module(module_->path) + "'s forward returned a " + result.tagKind() +
-                                                    ", not a tensor"}});
+                throw InvalidInput({{"variant", named_module(module_->path) + "'s forward returned a " +
+                                                    result.tagKind() + ", not a tensor"}});
             return result.toTensor();
         }
 #if AWB_AOTI
         std::vector<at::Tensor> args{q, k, v};
         args.insert(args.end(), extras_.begin(), extras_.end());
         auto outputs = module_->aoti->run(args);
-        if (outputs.empty()) throw InvalidInput({{"variant", named_module(module_->path) + " returned no tensor"}});
+        if (outputs.empty()) throw InvalidInput({{ "variant", named_module(module_->path) + " returned no tensor" }});
         return outputs.front();
 #else
         throw InvalidInput({{"variant", named_module(module_->path) + " cannot run on this LibTorch"}});
@@ -258,7 +266,9 @@ std::unique_ptr<AttentionVariant> make_module_variant(const RunSpec& spec) {
     return std::make_unique<ModuleAttention>(spec.variant.empty() ? module_stem(spec.module) : spec.variant);
 }
 
-ModuleMetadata module_metadata(const RunSpec& spec) { return load_module(spec.module, torch_device(spec.device))->meta; }
+ModuleMetadata module_metadata(const RunSpec& spec) {
+    return load_module(spec.module, torch_device(spec.device))->meta;
+}
 
 bool module_has_backward(const RunSpec& spec) { return module_format(spec.module) == ModuleFormat::TorchScript; }
 
@@ -293,11 +303,13 @@ std::unique_ptr<AttentionVariant> make_module_reference(const RunSpec& spec, con
         path = (std::filesystem::path(spec.module).parent_path() / meta.reference).string();
         describe = "its TorchScript export '" + meta.reference + "' in float64";
     } else {
-        throw InvalidInput({{"reference", named_module(spec.module) + " is compiled code for one dtype and names no TorchScript "
-                                          "reference in its metadata: give --reference PATH.pt"}});
+        throw InvalidInput(
+            {{"reference", named_module(spec.module) + " is compiled code for one dtype and names no TorchScript "
+                                                       "reference in its metadata: give --reference PATH.pt"}});
     }
     if (module_format(path) != ModuleFormat::TorchScript)
-        throw InvalidInput({{"reference", "'" + path + "' is not a TorchScript file (.pt): only TorchScript runs in float64"}});
+        throw InvalidInput(
+            {{"reference", "'" + path + "' is not a TorchScript file (.pt): only TorchScript runs in float64"}});
     RunSpec ref = with_variant(spec, path);
     ref.dtype = Dtype::Float64;
     auto variant = make_module_variant(ref);

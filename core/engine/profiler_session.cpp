@@ -112,8 +112,7 @@ public:
                 enabled_ = true;
             }
             if (enabled_) prof::disableProfiler();
-        } catch (...) {
-        }
+        } catch (...) {}
     }
 
     void start() {
@@ -300,9 +299,9 @@ ProfileResult profile_run(const RunSpec& spec, const ProfileOptions& options, Ru
             out.steps.push_back({i, action, std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()});
             recorded = recorded || action == ScheduleAction::Record || action == ScheduleAction::RecordAndSave;
             if (observer)
-                observer->on_progress(i + 1, total,
-                                      "step " + std::to_string(i + 1) + "/" + std::to_string(total) + " (" +
-                                          to_string(action) + ")");
+                observer->on_progress(
+                    i + 1, total,
+                    "step " + std::to_string(i + 1) + "/" + std::to_string(total) + " (" + to_string(action) + ")");
         }
         profiler.stop();
         out.memory_snapshot = snapshot_and_stop(history, cuda_index);

@@ -27,7 +27,8 @@ double best_ns(const DeviceSpec& device, int repeats, Work&& work) {
         const auto t0 = std::chrono::steady_clock::now();
         work();
         if (cuda) cuda::synchronize(index);
-        const double ns = double(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+        const double ns =
+            double(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
         best = i == 0 ? ns : std::min(best, ns);
     }
     return std::max(best, 1.0);
@@ -36,7 +37,8 @@ double best_ns(const DeviceSpec& device, int repeats, Work&& work) {
 // Doubles `size` until one run of the work make(size) returns lasts enough_ns or size reaches max (a
 // first call warms each size up); then the best of `first` + `more` runs at that size.
 template <typename Make>
-double time_growing(const DeviceSpec& device, int64_t& size, int64_t max, double enough_ns, int first, int more, Make&& make) {
+double time_growing(const DeviceSpec& device, int64_t& size, int64_t max, double enough_ns, int first, int more,
+                    Make&& make) {
     for (;;) {
         auto work = make(size);
         work();
@@ -63,9 +65,8 @@ Roof measure_uncached(const DeviceSpec& device, Dtype dtype, int threads) {
         std::string gemm_failure;
         try {
             gemm_ns = time_growing(device, n, cuda ? 16384 : 4096, 50e6, 1, 3, [&](int64_t size) {
-                return [a = at::randn({size, size}, options), b = at::randn({size, size}, options), c = at::Tensor()]() mutable {
-                    c = at::mm(a, b);
-                };
+                return [a = at::randn({size, size}, options), b = at::randn({size, size}, options),
+                        c = at::Tensor()]() mutable { c = at::mm(a, b); };
             });
         } catch (const c10::Error& e) {
             gemm_failure = e.what_without_backtrace();
@@ -80,16 +81,20 @@ Roof measure_uncached(const DeviceSpec& device, Dtype dtype, int threads) {
             return [src, dst = at::empty_like(src)]() mutable { dst.copy_(src); };
         });
         roof.memory_tb_s = 2.0 * double(bytes) / copy_ns / 1e3;  // bytes/ns = GB/s
-        const std::string& where = roof.device;  // "CPU" (BLAS may run its own threads: no count claimed) or the GPU's name
-        const std::string copy = printf_string("%lld MiB copy %.1f GB/s (read + write, best of 5)", (long long)(bytes >> 20), roof.memory_tb_s * 1e3);
+        const std::string& where =
+            roof.device;  // "CPU" (BLAS may run its own threads: no count claimed) or the GPU's name
+        const std::string copy = printf_string("%lld MiB copy %.1f GB/s (read + write, best of 5)",
+                                               (long long)(bytes >> 20), roof.memory_tb_s * 1e3);
         if (!gemm_failure.empty()) {
-            roof.source = "measured in this run, " + where + ": " + to_string(dtype) + " matmul failed (" + gemm_failure + "); " + copy;
+            roof.source = "measured in this run, " + where + ": " + to_string(dtype) + " matmul failed (" +
+                          gemm_failure + "); " + copy;
             return;
         }
         roof.peak_tflops = 2.0 * double(n) * double(n) * double(n) / gemm_ns / 1e3;  // FLOP/ns = GFLOP/s
-        roof.source = printf_string("measured in this run, %s: %lldx%lld %s matmul %.1f GFLOP/s (best of 4), ", where.c_str(), (long long)n,
-                                    (long long)n, to_string(dtype).c_str(), roof.peak_tflops * 1e3) +
-                      copy;
+        roof.source =
+            printf_string("measured in this run, %s: %lldx%lld %s matmul %.1f GFLOP/s (best of 4), ", where.c_str(),
+                          (long long)n, (long long)n, to_string(dtype).c_str(), roof.peak_tflops * 1e3) +
+            copy;
     });
     return roof;
 }

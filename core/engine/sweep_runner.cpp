@@ -104,8 +104,9 @@ SweepResult run_sweep(const SweepPlan& plan, SweepObserver* observer, const Swee
         result.points.push_back(point);
         if (observer) {
             observer->on_point(result.points.back(), i, total);
-            observer->on_progress(i + 1, total, "point " + std::to_string(i + 1) + "/" + std::to_string(total) + " " +
-                                                    to_string(point.status));
+            observer->on_progress(
+                i + 1, total,
+                "point " + std::to_string(i + 1) + "/" + std::to_string(total) + " " + to_string(point.status));
         }
         if (result.stopped_early) break;
     }

@@ -56,17 +56,21 @@ at::Tensor expand_kv_heads(const at::Tensor& t, int64_t heads) {
 }
 
 at::Tensor key_lengths_tensor(const RunSpec& s) {
-    return at::tensor(s.key_lengths, at::TensorOptions().dtype(at::kLong)).to(torch_device(s.device)).view({s.batch, 1, 1, 1});
+    return at::tensor(s.key_lengths, at::TensorOptions().dtype(at::kLong))
+        .to(torch_device(s.device))
+        .view({s.batch, 1, 1, 1});
 }
 
 at::Tensor masked_out_positions(const RunSpec& s) {
     const auto opts = at::TensorOptions().dtype(at::kBool).device(torch_device(s.device));
     if (s.mask == MaskKind::Causal) return at::ones({s.seq_q, s.seq_k}, opts).triu(1);
     if (s.mask == MaskKind::Window)  // after the query, or W or more keys before it
-        return at::ones({s.seq_q, s.seq_k}, opts).triu(1).logical_or(at::ones({s.seq_q, s.seq_k}, opts).tril(-s.window));
+        return at::ones({s.seq_q, s.seq_k}, opts)
+            .triu(1)
+            .logical_or(at::ones({s.seq_q, s.seq_k}, opts).tril(-s.window));
     if (s.mask == MaskKind::Padding) {
-        auto key_pos = at::arange(s.seq_k, at::TensorOptions().dtype(at::kLong).device(opts.device()))
-                           .view({1, 1, 1, s.seq_k});
+        auto key_pos =
+            at::arange(s.seq_k, at::TensorOptions().dtype(at::kLong).device(opts.device())).view({1, 1, 1, s.seq_k});
         return key_pos.ge(key_lengths_tensor(s));
     }
     return {};
@@ -107,7 +111,8 @@ public:
     void prepare(const RunSpec& spec) override {
         causal_ = spec.mask == MaskKind::Causal;
         keep_.reset();
-        if (spec.mask == MaskKind::Padding || spec.mask == MaskKind::Window) keep_ = masked_out_positions(spec).logical_not();
+        if (spec.mask == MaskKind::Padding || spec.mask == MaskKind::Window)
+            keep_ = masked_out_positions(spec).logical_not();
         backend_ = to_string(spec.sdpa_backend);
         what_ = shape_string(spec) + " " + to_string(spec.dtype) + " on " + to_string(spec.device) +
                 (spec.mask == MaskKind::None ? "" : " with mask " + to_string(spec.mask));
@@ -129,7 +134,8 @@ public:
             // with every backend it has switched off: "No viable backend"; LibTorch 2.11 on CUDA (the H200)
             // for flash with an attention mask: "Invalid backend".
             const std::string error = e.what_without_backtrace();
-            if (error.find("No available kernel") == std::string::npos && error.find("No viable backend") == std::string::npos &&
+            if (error.find("No available kernel") == std::string::npos &&
+                error.find("No viable backend") == std::string::npos &&
                 error.find("Invalid backend") == std::string::npos)
                 throw;
             std::string why;

@@ -40,7 +40,8 @@ int write_all(int fd, std::string_view bytes) {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& why, bool previous_kept) {
-    throw std::runtime_error("cannot write '" + path + "': " + why + (previous_kept ? "; the previous file is unchanged" : ""));
+    throw std::runtime_error("cannot write '" + path + "': " + why +
+                             (previous_kept ? "; the previous file is unchanged" : ""));
 }
 
 void write_in_place(const std::string& path, std::string_view bytes) {

@@ -182,7 +182,10 @@ private:
     }
 
     void add_event(const TraceEvent& e) {
-        json ev{{"ph", "X"}, {"cat", category_of(e)}, {"name", e.name}, {"ts", ts_us(e.start_ns, origin_)},
+        json ev{{"ph", "X"},
+                {"cat", category_of(e)},
+                {"name", e.name},
+                {"ts", ts_us(e.start_ns, origin_)},
                 {"dur", duration_us(e.duration_ns())}};
         if (e.device == DeviceKind::CPU) {
             ev["pid"] = pid_of(e.rank);
@@ -205,20 +208,40 @@ private:
         if (op == cpu_op_by_correlation_.end()) return;
         const auto& src = trace_.events()[op->second];
         ++flow_id_;
-        put({{"ph", "s"}, {"id", flow_id_}, {"pid", pid_of(src.rank)}, {"tid", src.thread},
-             {"ts", ts_us(src.start_ns, origin_)}, {"cat", "ac2g"}, {"name", "ac2g"}});
-        put({{"ph", "f"}, {"id", flow_id_}, {"pid", e.device_index}, {"tid", e.thread},
-             {"ts", ts_us(e.start_ns, origin_)}, {"cat", "ac2g"}, {"name", "ac2g"}, {"bp", "e"}});
+        put({{"ph", "s"},
+             {"id", flow_id_},
+             {"pid", pid_of(src.rank)},
+             {"tid", src.thread},
+             {"ts", ts_us(src.start_ns, origin_)},
+             {"cat", "ac2g"},
+             {"name", "ac2g"}});
+        put({{"ph", "f"},
+             {"id", flow_id_},
+             {"pid", e.device_index},
+             {"tid", e.thread},
+             {"ts", ts_us(e.start_ns, origin_)},
+             {"cat", "ac2g"},
+             {"name", "ac2g"},
+             {"bp", "e"}});
     }
 
     void add_memory(const MemoryEvent& m) {
         // The allocator's totals only where it gave them: a running sum written as "Total Allocated" would
         // read back as absolute memory.
-        json args{{"Device Type", m.device == DeviceKind::CUDA ? 1 : 0}, {"Device Id", m.device_index}, {"Addr", 0}, {"Bytes", m.bytes}};
+        json args{{"Device Type", m.device == DeviceKind::CUDA ? 1 : 0},
+                  {"Device Id", m.device_index},
+                  {"Addr", 0},
+                  {"Bytes", m.bytes}};
         if (m.total_allocated >= 0) args["Total Allocated"] = m.total_allocated;
         if (m.total_reserved >= 0) args["Total Reserved"] = m.total_reserved;
-        put({{"ph", "i"}, {"s", "t"}, {"cat", "cpu_instant_event"}, {"name", "[memory]"}, {"pid", pid_of(m.rank)},
-             {"tid", m.thread}, {"ts", ts_us(m.ts_ns, origin_)}, {"args", std::move(args)}});
+        put({{"ph", "i"},
+             {"s", "t"},
+             {"cat", "cpu_instant_event"},
+             {"name", "[memory]"},
+             {"pid", pid_of(m.rank)},
+             {"tid", m.thread},
+             {"ts", ts_us(m.ts_ns, origin_)},
+             {"args", std::move(args)}});
     }
 
     void meta_event(const char* what, int64_t pid, uint64_t tid, json args) {
@@ -229,7 +252,8 @@ private:
         const TraceMeta& meta = trace_.meta();
         std::map<std::pair<int64_t, uint64_t>, bool> threads;  // (pid, tid) of CPU events
         for (const auto& e : trace_.events())
-            if (e.device == DeviceKind::CPU && wanted(e.rank)) threads.emplace(std::pair{pid_of(e.rank), e.thread}, true);
+            if (e.device == DeviceKind::CPU && wanted(e.rank))
+                threads.emplace(std::pair{pid_of(e.rank), e.thread}, true);
         std::set<int64_t> pids;
         int order = 0;
         for (const auto& [key, unused] : threads) {
@@ -246,7 +270,8 @@ private:
         }
         std::set<int> named_devices;
         for (const auto& [device, stream] : streams_) {
-            if (named_devices.insert(device).second) meta_event("process_name", device, 0, {{"name", "GPU " + std::to_string(device)}});
+            if (named_devices.insert(device).second)
+                meta_event("process_name", device, 0, {{"name", "GPU " + std::to_string(device)}});
             const auto named = meta.stream_names.find(stream);
             if (named != meta.stream_names.end())
                 meta_event("thread_name", device, stream, {{"name", named->second}});
@@ -275,7 +300,8 @@ std::string chrome_trace_text(const Trace& trace, const ChromeTraceInfo& info) {
              {"baseTimeNanoseconds", base_of(trace)},
              {"traceName", info.trace_name}};
     if (info.rank != kAllRanks && info.rank >= 0)
-        out["distributedInfo"] = distributed_info_json(info.rank, trace.meta().world_size, trace.meta().backend, trace.meta().process_groups);
+        out["distributedInfo"] = distributed_info_json(info.rank, trace.meta().world_size, trace.meta().backend,
+                                                       trace.meta().process_groups);
     if (info.metadata.is_object())
         for (const auto& [key, value] : info.metadata.items()) out[key] = value;
     std::string text = out.dump();
@@ -283,12 +309,17 @@ std::string chrome_trace_text(const Trace& trace, const ChromeTraceInfo& info) {
     return text + ",\"traceEvents\":[" + Writer(trace, info).run() + "]}";
 }
 
-json distributed_info_json(int32_t rank, int world_size, const std::string& backend, const std::vector<ProcessGroup>& groups) {
+json distributed_info_json(int32_t rank, int world_size, const std::string& backend,
+                           const std::vector<ProcessGroup>& groups) {
     json out{{"rank", rank}, {"world_size", world_size}};
     if (!backend.empty()) out["backend"] = backend;
     json pg = json::array();
     for (const ProcessGroup& g : groups)
-        pg.push_back({{"pg_name", g.name}, {"pg_desc", g.desc}, {"backend_config", g.backend}, {"pg_size", g.size}, {"ranks", g.ranks}});
+        pg.push_back({{"pg_name", g.name},
+                      {"pg_desc", g.desc},
+                      {"backend_config", g.backend},
+                      {"pg_size", g.size},
+                      {"ranks", g.ranks}});
     if (!pg.empty()) out["pg_config"] = std::move(pg);
     return out;
 }
@@ -314,16 +345,19 @@ Trace restore_trace_meta(const Trace& trace, const json& j) {
         saved.origin_ns = j.value("origin_ns", meta.origin_ns);
         saved.source = j.value("source", meta.source);
         saved.clock_resolution_ns = j.value("clock_resolution_ns", meta.clock_resolution_ns);
-        if (j.contains("thread_names")) saved.thread_names = j.at("thread_names").get<std::map<uint64_t, std::string>>();
-        if (j.contains("stream_names")) saved.stream_names = j.at("stream_names").get<std::map<uint64_t, std::string>>();
-        if (j.contains("process_names")) saved.process_names = j.at("process_names").get<std::map<uint64_t, std::string>>();
-        if (j.contains("thread_process")) saved.thread_process = j.at("thread_process").get<std::map<uint64_t, uint64_t>>();
+        if (j.contains("thread_names"))
+            saved.thread_names = j.at("thread_names").get<std::map<uint64_t, std::string>>();
+        if (j.contains("stream_names"))
+            saved.stream_names = j.at("stream_names").get<std::map<uint64_t, std::string>>();
+        if (j.contains("process_names"))
+            saved.process_names = j.at("process_names").get<std::map<uint64_t, std::string>>();
+        if (j.contains("thread_process"))
+            saved.thread_process = j.at("thread_process").get<std::map<uint64_t, uint64_t>>();
         saved.world_size = j.value("world_size", meta.world_size);
         saved.backend = j.value("backend", meta.backend);
         saved.legacy_device_spans = j.value("legacy_device_spans", meta.legacy_device_spans);
         meta = std::move(saved);
-    } catch (const json::exception&) {
-    }
+    } catch (const json::exception&) {}
     return Trace::build(trace.events(), trace.memory(), std::move(meta));
 }
 
@@ -336,7 +370,8 @@ ChromeTraceInfo run_trace_info(const ProfileResult& result, std::string process_
                            {"environment", result.environment},
                            {"steps", result.steps},
                            {"device_peak_bytes", result.device_peak_bytes},
-                           {"roof", result.roof}, {"interrupted", result.interrupted},
+                           {"roof", result.roof},
+                           {"interrupted", result.interrupted},
                            {"trace_meta", trace_meta_json(result.trace.meta())}}}};
     if (result.spec_known) info.metadata["attention_workbench"]["spec"] = result.spec;  // an imported trace has none
     return info;
@@ -346,7 +381,8 @@ void write_chrome_trace(const Trace& trace, const ChromeTraceInfo& info, const s
     write_text_file(path, chrome_trace_text(trace, info));
 }
 
-void write_rank_file(const Trace& trace, const ImportedTrace& source, int32_t rank, nlohmann::json summary, const std::string& path) {
+void write_rank_file(const Trace& trace, const ImportedTrace& source, int32_t rank, nlohmann::json summary,
+                     const std::string& path) {
     ChromeTraceInfo info;
     info.trace_name = source.trace_name;
     info.process_name = rank >= 0 ? "rank " + std::to_string(rank) : "attnwb";
@@ -355,7 +391,8 @@ void write_rank_file(const Trace& trace, const ImportedTrace& source, int32_t ra
     info.metadata = source.header.is_object() ? source.header : json::object();  // Kineto's versions and options
     if (rank >= 0) {
         json distributed = distributed_info_json(rank, source.world_size, source.backend, source.process_groups);
-        if (info.metadata.contains("nccl_version")) distributed["nccl_version"] = info.metadata["nccl_version"];  // read from there
+        if (info.metadata.contains("nccl_version"))
+            distributed["nccl_version"] = info.metadata["nccl_version"];  // read from there
         info.metadata["distributedInfo"] = std::move(distributed);
     }
     info.metadata.erase("nccl_version");

@@ -25,10 +25,10 @@ namespace awb {
 inline constexpr int32_t kAllRanks = INT32_MIN;
 
 struct ChromeTraceInfo {
-    std::string trace_name;      // e.g. "manual 2x8x512x64 float32 cpu"
+    std::string trace_name;  // e.g. "manual 2x8x512x64 float32 cpu"
     std::string process_name = "attnwb";
-    int64_t pid = 0;             // 0: this process's pid
-    nlohmann::json metadata;     // extra top-level keys (spec, environment), may be null
+    int64_t pid = 0;          // 0: this process's pid
+    nlohmann::json metadata;  // extra top-level keys (spec, environment), may be null
     // Only the events of this rank, written as that rank's file (distributedInfo); kAllRanks: every event.
     int32_t rank = kAllRanks;
     // Exactly the trace held (workspaces): no thread names or memory totals it does not have. Otherwise
@@ -51,13 +51,15 @@ nlohmann::json trace_meta_json(const TraceMeta& meta);
 Trace restore_trace_meta(const Trace& trace, const nlohmann::json& j);
 
 // distributedInfo as Kineto writes it: rank, world size, backend and the process groups (pg_config).
-nlohmann::json distributed_info_json(int32_t rank, int world_size, const std::string& backend, const std::vector<ProcessGroup>& groups);
+nlohmann::json distributed_info_json(int32_t rank, int world_size, const std::string& backend,
+                                     const std::vector<ProcessGroup>& groups);
 
 void write_chrome_trace(const Trace& trace, const ChromeTraceInfo& info, const std::string& path);
 
 // trace (the part of source's kept in a rank's summary: analysis/rank_summary.h) written as rank's file
 // with what source's file said of itself (Kineto's header, the GPUs, distributedInfo with its NCCL
 // version), and "attention_workbench": {"summary": summary}, which the importer notes (.gz: compressed).
-void write_rank_file(const Trace& trace, const ImportedTrace& source, int32_t rank, nlohmann::json summary, const std::string& path);
+void write_rank_file(const Trace& trace, const ImportedTrace& source, int32_t rank, nlohmann::json summary,
+                     const std::string& path);
 
 }  // namespace awb

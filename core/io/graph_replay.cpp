@@ -68,7 +68,8 @@ public:
         const auto& events = trace_.events();
         const TraceEvent& l = events[size_t(launch)];
         int32_t op = l.parent;
-        const auto it = l.linked_correlation_id > 0 ? by_id_.find(link_key(l.rank, l.linked_correlation_id)) : by_id_.end();
+        const auto it =
+            l.linked_correlation_id > 0 ? by_id_.find(link_key(l.rank, l.linked_correlation_id)) : by_id_.end();
         if (it != by_id_.end() && inside(events[size_t(it->second)], g)) op = it->second;
         std::vector<int32_t> out;
         for (; op >= 0 && inside(events[size_t(op)], g); op = events[size_t(op)].parent)
@@ -139,7 +140,8 @@ std::vector<ReplayedGraph> replayed_graphs(const Trace& t) {
     const auto& events = t.events();
     for (size_t i = 0; i < events.size(); ++i)
         if (is_graph_launch(events[i])) {
-            if (events[i].correlation_id > 0) by_id.emplace(link_key(events[i].rank, events[i].correlation_id), out.size());
+            if (events[i].correlation_id > 0)
+                by_id.emplace(link_key(events[i].rank, events[i].correlation_id), out.size());
             out.push_back({int32_t(i), {}});
         }
     if (by_id.empty()) return out;
@@ -181,7 +183,9 @@ Fit fit(const Needs& n, const CapturedGraph& g) {
     return exact ? Fit::Exact : Fit::Subset;
 }
 
-std::string plural(int64_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+std::string plural(int64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 
 // Why no captured graph fits: the kernel count, else the kernels themselves.
 std::string why_unmatched(const Needs& n, const std::vector<const CapturedGraph*>& candidates) {
@@ -204,7 +208,8 @@ class Attacher {
 public:
     Attacher(const Trace& replay, const std::vector<CapturedGraph>& graphs, GraphReplayReport& report)
         : replay_(replay), graphs_(graphs), report_(report), events_(replay.events()) {
-        for (const TraceEvent& e : events_) next_id_ = std::max({next_id_, e.correlation_id + 1, e.linked_correlation_id + 1});
+        for (const TraceEvent& e : events_)
+            next_id_ = std::max({next_id_, e.correlation_id + 1, e.linked_correlation_id + 1});
     }
     void attach(const ReplayedGraph& r);
     std::vector<TraceEvent> finish();
@@ -214,7 +219,8 @@ private:
     const CapturedGraph* choose(const Needs& n, int32_t rank);
     void link(const ReplayedGraph& r, const CapturedGraph& g);
     void note(const std::string& why, int64_t launches, int64_t kernels);
-    int64_t copy_op(std::map<int32_t, TraceEvent>& copies, const CapturedGraph& g, int32_t op, const TraceEvent& kernel);
+    int64_t copy_op(std::map<int32_t, TraceEvent>& copies, const CapturedGraph& g, int32_t op,
+                    const TraceEvent& kernel);
 
     const Trace& replay_;
     const std::vector<CapturedGraph>& graphs_;
@@ -275,7 +281,8 @@ void Attacher::attach(const ReplayedGraph& r) {
 }
 
 // The copy of a capture-time op for this graph launch (made on first use), stretched over the kernel.
-int64_t Attacher::copy_op(std::map<int32_t, TraceEvent>& copies, const CapturedGraph& g, int32_t op, const TraceEvent& kernel) {
+int64_t Attacher::copy_op(std::map<int32_t, TraceEvent>& copies, const CapturedGraph& g, int32_t op,
+                          const TraceEvent& kernel) {
     auto [it, added] = copies.try_emplace(op);
     TraceEvent& c = it->second;
     if (added) {
@@ -333,7 +340,8 @@ std::vector<TraceEvent> Attacher::finish() {
 bool is_graph_launch(const TraceEvent& e) { return is_runtime_call(e) && contains(e.name, "GraphLaunch"); }
 
 int64_t graph_launch_count(const Trace& trace) {
-    return std::count_if(trace.events().begin(), trace.events().end(), [](const TraceEvent& e) { return is_graph_launch(e); });
+    return std::count_if(trace.events().begin(), trace.events().end(),
+                         [](const TraceEvent& e) { return is_graph_launch(e); });
 }
 
 int64_t graph_capture_count(const Trace& trace) {
@@ -351,9 +359,12 @@ AttachedTrace attach_captures(const Trace& replay, const std::vector<const Trace
     report.captured_graphs = int64_t(graphs.size());
     report.graph_launches = int64_t(replayed.size());
     for (const ReplayedGraph& r : replayed) report.kernels += int64_t(r.work.size());
-    if (replayed.empty()) report.problems.push_back("the replay holds no graph launch (cudaGraphLaunch / hipGraphLaunch): nothing to attribute");
+    if (replayed.empty())
+        report.problems.push_back(
+            "the replay holds no graph launch (cudaGraphLaunch / hipGraphLaunch): nothing to attribute");
     if (graphs.empty() && !captures.empty())
-        report.problems.push_back("the capture holds no graph capture (cudaStreamBeginCapture / hipStreamBeginCapture .. EndCapture)");
+        report.problems.push_back(
+            "the capture holds no graph capture (cudaStreamBeginCapture / hipStreamBeginCapture .. EndCapture)");
     if (replayed.empty()) {
         out.trace = replay;
         return out;
@@ -375,14 +386,16 @@ std::string graph_replay_summary(const GraphReplayReport& r) {
 }
 
 std::vector<std::string> graph_replay_lines(const GraphReplayReport& r, bool with_problems) {
-    std::vector<std::string> out{graph_replay_summary(r) + "; " + plural(r.captured_graphs, "captured graph", "captured graphs") +
-                                 ", " + plural(r.ops_added, "op", "ops") + " added on the lane \"" + kGraphReplayLaneName + "\""};
+    std::vector<std::string> out{
+        graph_replay_summary(r) + "; " + plural(r.captured_graphs, "captured graph", "captured graphs") + ", " +
+        plural(r.ops_added, "op", "ops") + " added on the lane \"" + kGraphReplayLaneName + "\""};
     for (const std::string& f : r.capture_files) out.push_back("  capture: " + f);
     if (r.captured_not_replayed > 0)
         out.push_back("  " + plural(r.captured_not_replayed, "captured launch", "captured launches") +
                       " of the matched graphs ran no kernel in the replay trace");
     if (r.unattributed_kernels() > 0)
-        out.push_back("  " + plural(r.unattributed_kernels(), "kernel", "kernels") + " not attributed (kept as they are):");
+        out.push_back("  " + plural(r.unattributed_kernels(), "kernel", "kernels") +
+                      " not attributed (kept as they are):");
     for (const std::string& why : r.unattributed) out.push_back("    " + why);
     if (with_problems)
         for (const std::string& p : r.problems) out.push_back("  problem: " + p);

@@ -36,13 +36,13 @@
 namespace awb {
 
 struct GraphReplayReport {
-    int64_t graph_launches = 0;     // cudaGraphLaunch / hipGraphLaunch calls in the replay
-    int64_t matched = 0;            // of them, paired with a captured graph
-    int64_t captured_graphs = 0;    // capture regions (BeginCapture .. EndCapture) in the capture traces
-    int64_t kernels = 0;            // kernels, copies and sets under the graph launches
-    int64_t attributed = 0;         // of them, linked to an op recorded at capture time
-    int64_t ops_added = 0;          // replayed op copies added to the trace
-    int64_t captured_not_replayed = 0;  // launches of matched graphs with no kernel in the replay
+    int64_t graph_launches = 0;              // cudaGraphLaunch / hipGraphLaunch calls in the replay
+    int64_t matched = 0;                     // of them, paired with a captured graph
+    int64_t captured_graphs = 0;             // capture regions (BeginCapture .. EndCapture) in the capture traces
+    int64_t kernels = 0;                     // kernels, copies and sets under the graph launches
+    int64_t attributed = 0;                  // of them, linked to an op recorded at capture time
+    int64_t ops_added = 0;                   // replayed op copies added to the trace
+    int64_t captured_not_replayed = 0;       // launches of matched graphs with no kernel in the replay
     std::vector<std::string> capture_files;  // the files the captures came from (graph_replay_import.h)
     // Why kernels stayed as they were, one line each ("3 graph launches (45 kernels): no captured graph
     // has 15 kernels (captured: 4, 12)").
@@ -74,7 +74,7 @@ AttachedTrace attach_captures(const Trace& replay, const std::vector<const Trace
 inline constexpr uint64_t kGraphReplayLane = 0x67726170685f6f70ull;  // "graph_op"
 inline constexpr const char* kGraphReplayLaneName = "CUDA graph replay: ops from capture";
 
-bool is_graph_launch(const TraceEvent& e);   // a cudaGraphLaunch / hipGraphLaunch / cuGraphLaunch runtime call
+bool is_graph_launch(const TraceEvent& e);  // a cudaGraphLaunch / hipGraphLaunch / cuGraphLaunch runtime call
 int64_t graph_launch_count(const Trace& trace);
 int64_t graph_capture_count(const Trace& trace);  // BeginCapture .. EndCapture regions
 

@@ -47,14 +47,15 @@ std::vector<std::string> named_in_details(const fs::path& dir, std::vector<std::
         if (fs::is_regular_file(file))
             out.push_back(file.string());
         else
-            problems.push_back("'" + details.string() + "' names '" + entry["file"].get<std::string>() + "', which is not there");
+            problems.push_back("'" + details.string() + "' names '" + entry["file"].get<std::string>() +
+                               "', which is not there");
     }
     return out;
 }
 
 // The captures that can serve: readable, with at least one graph capture. The others are problems.
-std::vector<std::pair<std::string, ImportedTrace>> read_captures(const std::vector<std::string>& paths, RunObserver* observer,
-                                                                 GraphReplayReport& report) {
+std::vector<std::pair<std::string, ImportedTrace>> read_captures(const std::vector<std::string>& paths,
+                                                                 RunObserver* observer, GraphReplayReport& report) {
     std::vector<std::pair<std::string, ImportedTrace>> out;
     for (const std::string& path : paths) {
         try {
@@ -63,7 +64,8 @@ std::vector<std::pair<std::string, ImportedTrace>> read_captures(const std::vect
                 out.emplace_back(path, std::move(t));
                 continue;
             }
-            report.problems.push_back("'" + path + "' holds no graph capture (no cudaStreamBeginCapture / hipStreamBeginCapture .. "
+            report.problems.push_back("'" + path +
+                                      "' holds no graph capture (no cudaStreamBeginCapture / hipStreamBeginCapture .. "
                                       "EndCapture): not used as a capture");
         } catch (const TraceImportError& e) {
             report.problems.push_back(std::string(e.what()) + " (not used as a capture)");
@@ -73,20 +75,25 @@ std::vector<std::pair<std::string, ImportedTrace>> read_captures(const std::vect
 }
 
 // The replay's kernels attributed to the captures' ops; the report keeps the problems found so far.
-void attach_into(ReplayImport& out, const std::string& replay_name, const std::vector<std::pair<std::string, ImportedTrace>>& captures) {
+void attach_into(ReplayImport& out, const std::string& replay_name,
+                 const std::vector<std::pair<std::string, ImportedTrace>>& captures) {
     std::vector<std::string> problems = std::move(out.report.problems);
     std::vector<const Trace*> traces;
     for (const auto& [path, t] : captures) traces.push_back(&t.trace);
     if (graph_launch_count(out.imported.trace) == 0) {
-        problems.push_back("'" + replay_name + "' holds no graph launch (cudaGraphLaunch / hipGraphLaunch): its kernels are shown as they are");
+        problems.push_back(
+            "'" + replay_name +
+            "' holds no graph launch (cudaGraphLaunch / hipGraphLaunch): its kernels are shown as they are");
         traces.clear();
     } else {
         AttachedTrace attached = attach_captures(out.imported.trace, traces);
         out.report = std::move(attached.report);
         out.imported.trace = std::move(attached.trace);
         if (!captures.empty() && out.report.matched == 0)
-            problems.push_back("no graph captured in " + (captures.size() == 1 ? "'" + captures.front().first + "'" : "the " +
-                               std::to_string(captures.size()) + " capture files") + " matches a graph launch of '" + replay_name +
+            problems.push_back("no graph captured in " +
+                               (captures.size() == 1 ? "'" + captures.front().first + "'"
+                                                     : "the " + std::to_string(captures.size()) + " capture files") +
+                               " matches a graph launch of '" + replay_name +
                                "' (another run's capture?): its kernels are shown as they are");
     }
     for (const auto& [path, t] : captures) out.report.capture_files.push_back(path);
@@ -118,10 +125,12 @@ std::optional<ReplayFiles> replay_files_of(const std::string& folder) {
     ReplayFiles files;
     files.replay = traces_in(folder);
     if (files.replay.empty())
-        throw TraceImportError("'" + folder + "' holds " + kCaptureFolder + "/ but no replay trace (.json or .json.gz) beside it");
+        throw TraceImportError("'" + folder + "' holds " + kCaptureFolder +
+                               "/ but no replay trace (.json or .json.gz) beside it");
     files.captures = capture_files_of(folder, &files.problems);
     if (files.captures.empty())
-        files.problems.push_back("'" + (fs::path(folder) / kCaptureFolder).string() + "' holds no capture trace (.json or .json.gz)");
+        files.problems.push_back("'" + (fs::path(folder) / kCaptureFolder).string() +
+                                 "' holds no capture trace (.json or .json.gz)");
     return files;
 }
 
@@ -134,7 +143,8 @@ ReplayImport import_replay(const ReplayFiles& files, RunObserver* observer) {
     return out;
 }
 
-std::optional<ReplayImport> import_replay_selection(const std::vector<std::string>& paths, RunObserver* observer, ImportedTrace* ranks) {
+std::optional<ReplayImport> import_replay_selection(const std::vector<std::string>& paths, RunObserver* observer,
+                                                    ImportedTrace* ranks) {
     std::vector<std::pair<std::string, ImportedTrace>> captures;
     std::vector<ImportedTrace> replays;
     std::vector<std::string> replay_paths;
@@ -153,7 +163,8 @@ std::optional<ReplayImport> import_replay_selection(const std::vector<std::strin
         return std::nullopt;
     }
     if (replays.empty())
-        throw TraceImportError("each of the " + n + " files holds a graph capture: select the replay trace (the one with "
+        throw TraceImportError("each of the " + n +
+                               " files holds a graph capture: select the replay trace (the one with "
                                "cudaGraphLaunch / hipGraphLaunch calls) with its capture");
     ReplayImport out;
     out.imported = merge_rank_traces(std::move(replays), replay_paths);

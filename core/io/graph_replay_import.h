@@ -40,6 +40,7 @@ ReplayImport import_replay(const ReplayFiles& files, RunObserver* observer = nul
 // trace, or the ranks of one run). When no file holds a capture, they are the ranks of one run (or one
 // trace), read into *ranks, and nullopt is returned. Each file is read once. Throws TraceImportError
 // when every file holds captures, MixedRunsError when the others are not one run.
-std::optional<ReplayImport> import_replay_selection(const std::vector<std::string>& paths, RunObserver* observer, ImportedTrace* ranks);
+std::optional<ReplayImport> import_replay_selection(const std::vector<std::string>& paths, RunObserver* observer,
+                                                    ImportedTrace* ranks);
 
 }  // namespace awb

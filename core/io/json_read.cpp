@@ -17,13 +17,14 @@ void check_schema(const json& j, const std::string& schema, int version, const s
         throw std::runtime_error("not an Attention Workbench " + noun + " (schema is not '" + schema + "')");
     const int found = int_or<int>(j, "schema_version", 0);
     if (found != version)
-        throw std::runtime_error(noun + " schema_version " + std::to_string(found) + " is not supported (this build reads " +
-                                 std::to_string(version) + ")");
+        throw std::runtime_error(noun + " schema_version " + std::to_string(found) +
+                                 " is not supported (this build reads " + std::to_string(version) + ")");
 }
 
 std::string json_error_in_words(const json::exception& e) {
     std::string what = e.what();
-    if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) what = what.substr(what.find("] ") + 2);
+    if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos)
+        what = what.substr(what.find("] ") + 2);
     std::string pointer;
     if (!what.empty() && what[0] == '(' && what.find(") ") != std::string::npos) {
         pointer = what.substr(1, what.find(") ") - 1);

@@ -56,7 +56,9 @@ Int checked_field(const nlohmann::json& v) {
 
 // j[key], null when j has no such key; j must be an object (else nlohmann's type_error naming j).
 inline const nlohmann::json* find_field(const nlohmann::json& j, const char* key) {
-    if (!j.is_object()) throw nlohmann::json::type_error::create(306, std::string("cannot read '") + key + "' of a " + j.type_name(), &j);
+    if (!j.is_object())
+        throw nlohmann::json::type_error::create(306, std::string("cannot read '") + key + "' of a " + j.type_name(),
+                                                 &j);
     const auto it = j.find(key);
     return it == j.end() ? nullptr : &*it;
 }
@@ -77,7 +79,8 @@ Int int_or(const nlohmann::json& j, const char* key, Int fallback) {
 template <typename Int>
 std::vector<Int> int_list_at(const nlohmann::json& j, const char* key) {
     const nlohmann::json& a = j.at(key);
-    if (!a.is_array()) throw nlohmann::json::type_error::create(302, std::string("type must be array, but is ") + a.type_name(), &a);
+    if (!a.is_array())
+        throw nlohmann::json::type_error::create(302, std::string("type must be array, but is ") + a.type_name(), &a);
     std::vector<Int> out;
     out.reserve(a.size());
     for (const auto& v : a) out.push_back(checked_field<Int>(v));
@@ -86,9 +89,11 @@ std::vector<Int> int_list_at(const nlohmann::json& j, const char* key) {
 
 // A time in microseconds (a JSON number) as nanoseconds, at most limit_us either way.
 inline int64_t checked_ns_of_us(const nlohmann::json& v, double limit_us) {
-    if (!v.is_number()) throw nlohmann::json::type_error::create(302, std::string("type must be number, but is ") + v.type_name(), &v);
+    if (!v.is_number())
+        throw nlohmann::json::type_error::create(302, std::string("type must be number, but is ") + v.type_name(), &v);
     const double us = v.get<double>();
-    if (!(std::fabs(us) <= limit_us)) throw nlohmann::json::out_of_range::create(406, v.dump() + " us is out of range", &v);
+    if (!(std::fabs(us) <= limit_us))
+        throw nlohmann::json::out_of_range::create(406, v.dump() + " us is out of range", &v);
     return int64_t(std::llround(us * 1000.0));
 }
 
@@ -109,7 +114,8 @@ inline const nlohmann::json& array_or_empty(const nlohmann::json& j, const char*
     static const nlohmann::json empty = nlohmann::json::array();
     const nlohmann::json* v = find_field(j, key);
     if (!v) return empty;
-    if (!v->is_array()) throw nlohmann::json::type_error::create(302, std::string("type must be array, but is ") + v->type_name(), v);
+    if (!v->is_array())
+        throw nlohmann::json::type_error::create(302, std::string("type must be array, but is ") + v->type_name(), v);
     return *v;
 }
 

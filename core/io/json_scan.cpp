@@ -144,8 +144,8 @@ size_t value_end(TraceInput& in, const char* what) {
         if (!in.fill()) {
             const char c = in.data()[in.pos];
             if (c != '"' && c != '{' && c != '[') return in.size();  // a number or literal ends the file
-            fail(std::string("the file ends inside ") + what + " that starts at byte offset " + std::to_string(in.offset(in.pos)) +
-                     " (truncated?)",
+            fail(std::string("the file ends inside ") + what + " that starts at byte offset " +
+                     std::to_string(in.offset(in.pos)) + " (truncated?)",
                  in.offset(in.pos + pending));
         }
     }

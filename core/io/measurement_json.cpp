@@ -27,9 +27,10 @@ std::string csv_field(const std::string& s) {
 
 // Found by ADL from nlohmann's serializer, so in namespace awb (not the anonymous one).
 void to_json(json& j, const TimingStats& t) {
-    j = json{{"repeats", t.repeats}, {"iterations_per_sample", t.iterations_per_sample},
-             {"median_ns", t.median_ns}, {"p10_ns", t.p10_ns}, {"p90_ns", t.p90_ns},
-             {"min_ns", t.min_ns}, {"max_ns", t.max_ns}, {"mean_ns", t.mean_ns}};
+    j = json{{"repeats", t.repeats},     {"iterations_per_sample", t.iterations_per_sample},
+             {"median_ns", t.median_ns}, {"p10_ns", t.p10_ns},
+             {"p90_ns", t.p90_ns},       {"min_ns", t.min_ns},
+             {"max_ns", t.max_ns},       {"mean_ns", t.mean_ns}};
 }
 
 void from_json(const json& j, TimingStats& t) {
@@ -44,12 +45,18 @@ void from_json(const json& j, TimingStats& t) {
 }
 
 void to_json(json& j, const PowerFit& f) {
-    j = json{{"exponent", f.exponent}, {"coefficient", f.coefficient}, {"r_squared", f.r_squared}, {"points", f.points}};
+    j = json{
+        {"exponent", f.exponent}, {"coefficient", f.coefficient}, {"r_squared", f.r_squared}, {"points", f.points}};
 }
 
 void to_json(json& j, const TensorError& e) {
-    j = json{{"name", e.name}, {"max_abs_error", e.max_abs_error}, {"max_rel_error", e.max_rel_error},
-             {"ref_max_abs", e.ref_max_abs}, {"error", e.error}, {"finite", e.finite}, {"passed", e.passed}};
+    j = json{{"name", e.name},
+             {"max_abs_error", e.max_abs_error},
+             {"max_rel_error", e.max_rel_error},
+             {"ref_max_abs", e.ref_max_abs},
+             {"error", e.error},
+             {"finite", e.finite},
+             {"passed", e.passed}};
 }
 
 void from_json(const json& j, TensorError& e) {
@@ -71,8 +78,11 @@ void from_json(const json& j, MaskCheck& m) {
 }
 
 void to_json(json& j, const VariantCheck& v) {
-    j = json{{"variant", v.variant}, {"failure", v.failure}, {"tensors", v.tensors},
-             {"mask_checks", v.mask_checks}, {"passed", v.passed}};
+    j = json{{"variant", v.variant},
+             {"failure", v.failure},
+             {"tensors", v.tensors},
+             {"mask_checks", v.mask_checks},
+             {"passed", v.passed}};
     if (!v.reference.empty()) j["reference"] = v.reference;
     if (!v.note.empty()) j["note"] = v.note;
 }
@@ -88,8 +98,12 @@ void from_json(const json& j, VariantCheck& v) {
 }
 
 void to_json(json& j, const BenchOptions& o) {
-    j = json{{"warmup", o.warmup}, {"budget_s", o.budget_s}, {"min_repeats", o.min_repeats},
-             {"max_repeats", o.max_repeats}, {"min_sample_s", o.min_sample_s}, {"measure_memory", o.measure_memory},
+    j = json{{"warmup", o.warmup},
+             {"budget_s", o.budget_s},
+             {"min_repeats", o.min_repeats},
+             {"max_repeats", o.max_repeats},
+             {"min_sample_s", o.min_sample_s},
+             {"measure_memory", o.measure_memory},
              {"measure_roof", o.measure_roof}};
 }
 
@@ -147,10 +161,11 @@ void from_json(const json& j, BenchResult& r) {
 void to_json(json& j, const SweepPlan& p) {
     std::vector<std::string> dtypes;
     for (auto d : p.dtypes) dtypes.push_back(to_string(d));
-    j = json{{"base", p.base},           {"seq_lengths", p.seq_lengths}, {"batches", p.batches},
-             {"heads", p.heads},         {"head_dims", p.head_dims},     {"variants", p.variants},
-             {"dtypes", dtypes},         {"bench", p.bench},             {"profile", p.profile},
-             {"profile_options", p.profile_options}};
+    j = json{{"base", p.base},           {"seq_lengths", p.seq_lengths},
+             {"batches", p.batches},     {"heads", p.heads},
+             {"head_dims", p.head_dims}, {"variants", p.variants},
+             {"dtypes", dtypes},         {"bench", p.bench},
+             {"profile", p.profile},     {"profile_options", p.profile_options}};
 }
 
 void from_json(const json& j, SweepPlan& p) {
@@ -217,12 +232,19 @@ json sweep_file_json(const SweepResult& r, const SweepAnalysis& a) {
     // Derived, for readers that do not recompute: the loader ignores them and calls analyze_sweep().
     json fits = json::array(), crossovers = json::array();
     for (const auto& f : a.fits)
-        fits.push_back({{"metric", f.metric}, {"series", f.series}, {"fit", f.fit}, {"exponent_interval", f.exponent_interval}});
+        fits.push_back(
+            {{"metric", f.metric}, {"series", f.series}, {"fit", f.fit}, {"exponent_interval", f.exponent_interval}});
     for (const auto& c : a.crossovers)
-        crossovers.push_back({{"metric", c.metric}, {"series_a", c.series_a}, {"series_b", c.series_b},
-                              {"n", c.at.n}, {"n_before", c.at.n_before}, {"n_after", c.at.n_after},
-                              {"a_lower_after", c.at.a_lower_after}, {"within_noise", c.within_noise},
-                              {"n_interval", c.n_interval}, {"resampled_share", c.resampled_share}});
+        crossovers.push_back({{"metric", c.metric},
+                              {"series_a", c.series_a},
+                              {"series_b", c.series_b},
+                              {"n", c.at.n},
+                              {"n_before", c.at.n_before},
+                              {"n_after", c.at.n_after},
+                              {"a_lower_after", c.at.a_lower_after},
+                              {"within_noise", c.within_noise},
+                              {"n_interval", c.n_interval},
+                              {"resampled_share", c.resampled_share}});
     j["fits"] = fits;
     j["crossovers"] = crossovers;
     return j;
@@ -245,8 +267,8 @@ SweepResult sweep_from_file_json(const json& j) {
             r.shard.count = int_at<int>(s, "count");
             r.shard.chosen_by = s.value("chosen_by", "");
             if (r.shard.count < 1 || r.shard.index < 0 || r.shard.index >= r.shard.count)
-                throw std::runtime_error("shard " + std::to_string(r.shard.index) + " of " + std::to_string(r.shard.count) +
-                                         " is not a shard (0 <= index < count)");
+                throw std::runtime_error("shard " + std::to_string(r.shard.index) + " of " +
+                                         std::to_string(r.shard.count) + " is not a shard (0 <= index < count)");
         }
         r.merged_from = j.value("merged_from", std::vector<std::string>{});
         r.mixed_environments = j.value("mixed_environments", false);
@@ -294,8 +316,9 @@ std::string sweep_csv(const SweepResult& r) {
                       to_string(s.mask).c_str(), (long long)s.block_size, to_string(p.status).c_str());
         out += buf;
         if (ok) {
-            std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.3f,%s,%lld,%s,", t.median_ns / 1e6, t.p10_ns / 1e6,
-                          t.p90_ns / 1e6, t.min_ns / 1e6, t.repeats, p.bench.cold_ns / 1e6, p.bench.gflops_per_s,
+            std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.3f,%s,%lld,%s,", t.median_ns / 1e6,
+                          t.p10_ns / 1e6, t.p90_ns / 1e6, t.min_ns / 1e6, t.repeats, p.bench.cold_ns / 1e6,
+                          p.bench.gflops_per_s,
                           p.bench.roof.known() ? printf_string("%.4f", roof_share(p.bench)).c_str() : "",
                           (long long)p.bench.peak_bytes,
                           p.bench.profiler_overhead > 0 ? std::to_string(p.bench.profiler_overhead).c_str() : "");

@@ -40,7 +40,8 @@ struct Where {
 
 // A trace event's fields, found in one pass over its dict (the last of a repeated key, as Python keeps).
 enum EventField : int8_t { kAction, kAddr, kSize, kStream, kTimeUs, kDeviceFree, kFrames, kCategory, kEventFields };
-constexpr std::string_view kEventFieldNames[kEventFields] = {"action", "addr", "size", "stream", "time_us", "device_free", "frames", "category"};
+constexpr std::string_view kEventFieldNames[kEventFields] = {"action",  "addr",        "size",   "stream",
+                                                             "time_us", "device_free", "frames", "category"};
 
 // What was made of a container, by its index: a vector, not a hash map (a trace looks a frames list up
 // for every event); the generation tells a reused slot.
@@ -113,28 +114,34 @@ public:
             for (size_t i = 0; i < list.size(); ++i) read_segment(list[i], Where{nullptr, "segments", int64_t(i)});
         }
         if (const Ref* traces = find(root, "device_traces")) read_traces(*traces);
-        if (!find(root, "segments") && !find(root, "device_traces")) fail(top, "a dict with neither segments nor device_traces");
+        if (!find(root, "segments") && !find(root, "device_traces"))
+            fail(top, "a dict with neither segments nor device_traces");
         if (const Ref* settings = find(root, "allocator_settings"); settings && settings->kind == Kind::Dict) {
             const std::vector<Ref>& kv = items(*settings);
-            for (size_t i = 0; i + 1 < kv.size(); i += 2) snapshot.allocator_settings.emplace_back(text_of(kv[i], 0), text_of(kv[i + 1], 0));
+            for (size_t i = 0; i + 1 < kv.size(); i += 2)
+                snapshot.allocator_settings.emplace_back(text_of(kv[i], 0), text_of(kv[i + 1], 0));
         }
         for (const auto& [name, count] : unknown_) snapshot.unknown_actions.emplace_back(name, count);
         // _profile_to_snapshot's signature: "category" on its allocs, one untyped segment per device.
         snapshot.from_profile = categorised_ && snapshot.segments.size() == snapshot.device_traces.size() &&
-                                std::all_of(snapshot.segments.begin(), snapshot.segments.end(), [](const SnapshotSegment& s) { return s.segment_type.empty(); });
+                                std::all_of(snapshot.segments.begin(), snapshot.segments.end(),
+                                            [](const SnapshotSegment& s) { return s.segment_type.empty(); });
         snapshot.pickle_protocol = store.protocol;
         snapshot.events_scanned = store.events_scanned;
     }
 
 private:
-    [[noreturn]] static void fail(const Where& where, const std::string& what) { throw SnapshotFormatError(where.str() + ": " + what); }
+    [[noreturn]] static void fail(const Where& where, const std::string& what) {
+        throw SnapshotFormatError(where.str() + ": " + what);
+    }
     static void expect(Ref v, Kind kind, const Where& where) {
         if (v.kind != kind) fail(where, pickle::a_kind(v.kind) + ", not " + pickle::a_kind(kind));
     }
     // A container's values; a frames list emptied by streaming is read only as a stack.
     const std::vector<Ref>& items(Ref v) const {
         const Container& c = store_->container(v);
-        if (c.role == pickle::Role::Made || c.role == pickle::Role::Trace) throw pickle::StreamFallback{};  // items not held
+        if (c.role == pickle::Role::Made || c.role == pickle::Role::Trace)
+            throw pickle::StreamFallback{};  // items not held
         return c.items;
     }
     const Ref* find(Ref dict, std::string_view key) const {
@@ -143,17 +150,23 @@ private:
     }
     static int64_t integer(const Ref* v, const char* key, const Where& where, int64_t missing) {
         if (!v || v->kind == Kind::None) return missing;
-        if (v->kind != Kind::Int) fail(where.at((std::string(".") + key).c_str()), pickle::a_kind(v->kind) + ", not an int");
+        if (v->kind != Kind::Int)
+            fail(where.at((std::string(".") + key).c_str()), pickle::a_kind(v->kind) + ", not an int");
         return v->num;
     }
-    int64_t integer(Ref dict, const char* key, const Where& where, int64_t missing) const { return integer(find(dict, key), key, where, missing); }
+    int64_t integer(Ref dict, const char* key, const Where& where, int64_t missing) const {
+        return integer(find(dict, key), key, where, missing);
+    }
     const std::string& string(const Ref* v, const char* key, const Where& where) const {
         static const std::string kEmpty;
         if (!v || v->kind == Kind::None) return kEmpty;
-        if (v->kind != Kind::Str) fail(where.at((std::string(".") + key).c_str()), pickle::a_kind(v->kind) + ", not a str");
+        if (v->kind != Kind::Str)
+            fail(where.at((std::string(".") + key).c_str()), pickle::a_kind(v->kind) + ", not a str");
         return store_->text(*v);
     }
-    const std::string& string(Ref dict, const char* key, const Where& where) const { return string(find(dict, key), key, where); }
+    const std::string& string(Ref dict, const char* key, const Where& where) const {
+        return string(find(dict, key), key, where);
+    }
 
     std::string text_of(Ref v, int depth) const;
     void append_text(Ref v, int depth, std::string& s) const;
@@ -177,18 +190,17 @@ private:
     ValueStore* store_ = nullptr;
     std::vector<EventColumn> traces_;  // streamed, by device
     std::exception_ptr stashed_;       // the first streamed event that was wrong
-    ByObject by_object_;  // the StackId of a frames list
+    ByObject by_object_;               // the StackId of a frames list
     std::unordered_map<std::vector<int32_t>, StackId, FramesHash> by_frames_;
     std::vector<int32_t> stack_ids_;  // the stack being read
-    ByObject frame_by_object_;  // the frame index of a frame dict
+    ByObject frame_by_object_;        // the frame index of a frame dict
     std::unordered_map<std::string, int32_t> frame_by_text_;
     std::unordered_map<int64_t, uint16_t> stream_ids_;
-    std::vector<int8_t> field_of_string_;  // by string index: its EventField, -1 none, -2 not looked at yet
+    std::vector<int8_t> field_of_string_;   // by string index: its EventField, -1 none, -2 not looked at yet
     std::vector<int8_t> action_of_string_;  // by string index: its place in kActions, -1 none, -2 not looked at yet
     std::map<std::string, int64_t> unknown_;
     bool categorised_ = false;  // an event with a "category" (io: MemorySnapshot::from_profile)
 };
-
 
 // A setting's value as text (they are numbers, bools, strings, None or small dicts), at most about
 // 200 characters.
@@ -213,8 +225,11 @@ void SnapshotBuilder::append_text(Ref v, int depth, std::string& s) const {
             s += f;
             return;
         }
-        case Kind::Str: case Kind::Bytes: s += store_->text(v).substr(0, 200); return;
-        case Kind::List: case Kind::Tuple: case Kind::Dict: {
+        case Kind::Str:
+        case Kind::Bytes: s += store_->text(v).substr(0, 200); return;
+        case Kind::List:
+        case Kind::Tuple:
+        case Kind::Dict: {
             if (depth > 4) {
                 s += "...";
                 return;
@@ -298,7 +313,7 @@ void SnapshotBuilder::read_segment(Ref v, const Where& where) {
 void SnapshotBuilder::read_blocks(Ref blocks, const Where& where, SnapshotSegment& seg) {
     expect(blocks, Kind::List, where.at(".blocks"));
     const std::vector<Ref> list = items(blocks);  // a copy: reading may empty frames lists
-    int64_t next = seg.address;  // blocks without an address follow each other from the segment's
+    int64_t next = seg.address;                   // blocks without an address follow each other from the segment's
     for (size_t i = 0; i < list.size(); ++i) {
         const Where at = where.at(".blocks", int64_t(i));
         const Ref b = list[i];
@@ -308,10 +323,14 @@ void SnapshotBuilder::read_blocks(Ref blocks, const Where& where, SnapshotSegmen
         block.size = integer(b, "size", at, 0);
         block.requested_size = integer(b, "requested_size", at, block.size);
         const std::string& state = string(b, "state", at);
-        if (state == "active_allocated") block.state = BlockState::ActiveAllocated;
-        else if (state == "active_awaiting_free") block.state = BlockState::ActiveAwaitingFree;
-        else if (state == "inactive" || state.empty()) block.state = BlockState::Inactive;
-        else fail(at.at(".state"), "'" + state + "' (known: active_allocated, active_awaiting_free, inactive)");
+        if (state == "active_allocated")
+            block.state = BlockState::ActiveAllocated;
+        else if (state == "active_awaiting_free")
+            block.state = BlockState::ActiveAwaitingFree;
+        else if (state == "inactive" || state.empty())
+            block.state = BlockState::Inactive;
+        else
+            fail(at.at(".state"), "'" + state + "' (known: active_allocated, active_awaiting_free, inactive)");
         block.stack = stack(find(b, "frames"), at);
         next = block.address + block.size;
     }
@@ -330,7 +349,8 @@ void SnapshotBuilder::read_traces(Ref traces) {
         expect(devices[d], Kind::List, where);
         const Container& trace = store_->container(devices[d]);
         if (trace.role != pickle::Role::Trace)
-            for (size_t i = 0; i < trace.items.size(); ++i) read_event(store_->container(devices[d]).items[i], where.at("", int64_t(i)), traces_[d]);
+            for (size_t i = 0; i < trace.items.size(); ++i)
+                read_event(store_->container(devices[d]).items[i], where.at("", int64_t(i)), traces_[d]);
         snapshot.device_traces.push_back(traces_[d].take());
     }
 }
@@ -349,17 +369,23 @@ void SnapshotBuilder::event_fields(const Ref* kv, size_t n, const Ref* (&fields)
     }
 }
 
-constexpr std::pair<std::string_view, SnapshotAction> kActions[] = {
-    {"alloc", SnapshotAction::Alloc}, {"free_requested", SnapshotAction::FreeRequested},
-    {"free_completed", SnapshotAction::FreeCompleted}, {"segment_alloc", SnapshotAction::SegmentAlloc},
-    {"segment_free", SnapshotAction::SegmentFree}, {"segment_map", SnapshotAction::SegmentMap},
-    {"segment_unmap", SnapshotAction::SegmentUnmap}, {"oom", SnapshotAction::Oom}, {"snapshot", SnapshotAction::Snapshot}};
+constexpr std::pair<std::string_view, SnapshotAction> kActions[] = {{"alloc", SnapshotAction::Alloc},
+                                                                    {"free_requested", SnapshotAction::FreeRequested},
+                                                                    {"free_completed", SnapshotAction::FreeCompleted},
+                                                                    {"segment_alloc", SnapshotAction::SegmentAlloc},
+                                                                    {"segment_free", SnapshotAction::SegmentFree},
+                                                                    {"segment_map", SnapshotAction::SegmentMap},
+                                                                    {"segment_unmap", SnapshotAction::SegmentUnmap},
+                                                                    {"oom", SnapshotAction::Oom},
+                                                                    {"snapshot", SnapshotAction::Snapshot}};
 
 // ACTION's place in kActions, -1 when unknown: looked up once per str (a few serve millions of events).
 int8_t SnapshotBuilder::action_index(const Ref* v, const std::string& action) {
     const bool str = v && v->kind == Kind::Str;
-    if (str && v->index < action_of_string_.size() && action_of_string_[v->index] != -2) return action_of_string_[v->index];
-    const auto* it = std::find_if(std::begin(kActions), std::end(kActions), [&](const auto& a) { return a.first == action; });
+    if (str && v->index < action_of_string_.size() && action_of_string_[v->index] != -2)
+        return action_of_string_[v->index];
+    const auto* it =
+        std::find_if(std::begin(kActions), std::end(kActions), [&](const auto& a) { return a.first == action; });
     const int8_t known = it == std::end(kActions) ? -1 : int8_t(it - std::begin(kActions));
     if (str) {
         if (v->index >= action_of_string_.size()) action_of_string_.resize(store_->strings.size(), -2);
@@ -407,7 +433,8 @@ uint16_t SnapshotBuilder::stream_id(int64_t stream, const Where& where) {
     return it->second;
 }
 
-MemorySnapshot read_snapshot_once(const std::string& path, bool streaming, RunObserver* observer, SnapshotEventSink* sink) {
+MemorySnapshot read_snapshot_once(const std::string& path, bool streaming, RunObserver* observer,
+                                  SnapshotEventSink* sink) {
     MemorySnapshot snapshot;
     {
         ValueStore store;
@@ -425,10 +452,10 @@ MemorySnapshot read_snapshot_once(const std::string& path, bool streaming, RunOb
     return snapshot;
 }
 
-
 }  // namespace
 
-MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how, RunObserver* observer, SnapshotEventSink* sink) {
+MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how, RunObserver* observer,
+                                    SnapshotEventSink* sink) {
     // Streamed when the file can be read again (a regular file): should the layout not be what the
     // streaming guesses (pickle_machine.h), the second reading holds every value.
     std::error_code ec;

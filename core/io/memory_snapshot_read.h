@@ -23,8 +23,8 @@ enum class SnapshotReading { Streamed, Whole };
 // Throws pickle::PickleError (the pickle itself) or SnapshotFormatError (its layout), naming the file;
 // Cancelled when OBSERVER (may be null; told the MiB read as the file goes) asks. SINK (may be null; a
 // StreamedReplay) is handed the trace events as they are read, and told to restart should the reading.
-MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how = SnapshotReading::Streamed, RunObserver* observer = nullptr,
-                                    SnapshotEventSink* sink = nullptr);
+MemorySnapshot read_memory_snapshot(const std::string& path, SnapshotReading how = SnapshotReading::Streamed,
+                                    RunObserver* observer = nullptr, SnapshotEventSink* sink = nullptr);
 
 class SnapshotFormatError : public std::runtime_error {
 public:

@@ -22,9 +22,17 @@ constexpr uint8_t kFrame = 0x95, kMemoize = 0x94, kLong1 = 0x8a, kTrue = 0x88, k
 
 class Scanner {
 public:
-    Scanner(std::string_view bytes, const Memo& memo, const ValueStore& store, const PickleLimits& limits, const RunCache& cache, ScannedEvent& out)
-        : begin_(bytes.data()), p_(bytes.data()), end_(bytes.data() + bytes.size()), memo_(memo), store_(store), limits_(limits), cache_(cache),
-          out_(out), next_slot_(memo.size()) {}
+    Scanner(std::string_view bytes, const Memo& memo, const ValueStore& store, const PickleLimits& limits,
+            const RunCache& cache, ScannedEvent& out)
+        : begin_(bytes.data()),
+          p_(bytes.data()),
+          end_(bytes.data() + bytes.size()),
+          memo_(memo),
+          store_(store),
+          limits_(limits),
+          cache_(cache),
+          out_(out),
+          next_slot_(memo.size()) {}
 
     bool event() {
         out_.pairs = 0;
@@ -68,7 +76,8 @@ private:
         return true;
     }
     bool assigned(uint64_t slot) const {
-        return slot >= lowest_assigned_ && std::find(assigned_, assigned_ + assigned_count_, slot) != assigned_ + assigned_count_;
+        return slot >= lowest_assigned_ &&
+               std::find(assigned_, assigned_ + assigned_count_, slot) != assigned_ + assigned_count_;
     }
 
     // An optional memo put (MEMOIZE, BINPUT, LONG_BINPUT) into SLOT; false where the machine would
@@ -78,15 +87,20 @@ private:
         const char* at = p_;
         const int o = op();
         const char* b = nullptr;
-        if (o == kMemoize) slot = next_slot_;
-        else if (o == 'q' && (b = take(1))) slot = uint8_t(*b);
-        else if (o == 'r' && (b = take(4))) slot = little_endian<4>(b);
-        else if (o == 'q' || o == 'r') return false;
+        if (o == kMemoize)
+            slot = next_slot_;
+        else if (o == 'q' && (b = take(1)))
+            slot = uint8_t(*b);
+        else if (o == 'r' && (b = take(4)))
+            slot = little_endian<4>(b);
+        else if (o == 'q' || o == 'r')
+            return false;
         else {
             p_ = at;  // not a put
             return true;
         }
-        if (slot >= uint64_t(limits_.max_memo) || slot > next_slot_ + (uint64_t(1) << 20) || assigned(slot) || assigned_count_ == kMaxAssigned)
+        if (slot >= uint64_t(limits_.max_memo) || slot > next_slot_ + (uint64_t(1) << 20) || assigned(slot) ||
+            assigned_count_ == kMaxAssigned)
             return false;
         assigned_[assigned_count_++] = slot;
         lowest_assigned_ = std::min(lowest_assigned_, slot);
@@ -111,14 +125,28 @@ private:
     bool value(int o, Ref& v, size_t at) {
         const char* b;
         switch (o) {
-            case 'K': if (!(b = take(1))) return false; v = Ref{int64_t(uint8_t(*b)), 0, Kind::Int}; return true;          // BININT1
-            case 'M': if (!(b = take(2))) return false; v = Ref{int64_t(little_endian<2>(b)), 0, Kind::Int}; return true;  // BININT2
-            case 'J': if (!(b = take(4))) return false; v = Ref{int32_t(uint32_t(little_endian<4>(b))), 0, Kind::Int}; return true;  // BININT
+            case 'K':
+                if (!(b = take(1))) return false;
+                v = Ref{int64_t(uint8_t(*b)), 0, Kind::Int};
+                return true;  // BININT1
+            case 'M':
+                if (!(b = take(2))) return false;
+                v = Ref{int64_t(little_endian<2>(b)), 0, Kind::Int};
+                return true;  // BININT2
+            case 'J':
+                if (!(b = take(4))) return false;
+                v = Ref{int32_t(uint32_t(little_endian<4>(b))), 0, Kind::Int};
+                return true;  // BININT
             case kLong1: return long1(v);
             case 'N': v = Ref{}; return true;
-            case kTrue: case kFalse: v = Ref{o == kTrue, 0, Kind::Bool}; return true;
-            case 'G': if (!(b = take(8))) return false; v = Ref{int64_t(float_bits(b)), 0, Kind::Float}; return true;  // BINFLOAT
-            case 'h': case 'j': return ref(o, v);
+            case kTrue:
+            case kFalse: v = Ref{o == kTrue, 0, Kind::Bool}; return true;
+            case 'G':
+                if (!(b = take(8))) return false;
+                v = Ref{int64_t(float_bits(b)), 0, Kind::Float};
+                return true;  // BINFLOAT
+            case 'h':
+            case 'j': return ref(o, v);
             case kShortStr: return text((b = take(1)) ? uint8_t(*b) : SIZE_MAX, at);
             case 'X': return text((b = take(4)) ? little_endian<4>(b) : SIZE_MAX, at);  // BINUNICODE
             case ']': v = Ref{0, 0, Kind::List}; return list(at);
@@ -152,7 +180,8 @@ private:
         if (o == '(') {
             size_t items = memo_refs();
             for (o = op(); o != 'e'; o = op())
-                if (!slot_of(o, slot) || ++items >= 1000) return false;  // Python's pickler appends at most 1,000 at once
+                if (!slot_of(o, slot) || ++items >= 1000)
+                    return false;  // Python's pickler appends at most 1,000 at once
             if (items == 0) return false;
         } else {
             run = op_at_;
@@ -214,7 +243,8 @@ private:
 
 }  // namespace
 
-bool scan_event(std::string_view bytes, const Memo& memo, const ValueStore& store, const PickleLimits& limits, const RunCache& cache, ScannedEvent& out) {
+bool scan_event(std::string_view bytes, const Memo& memo, const ValueStore& store, const PickleLimits& limits,
+                const RunCache& cache, ScannedEvent& out) {
     return Scanner(bytes, memo, store, limits, cache, out).event();
 }
 

@@ -69,8 +69,9 @@ struct ScannedEvent {
     static constexpr size_t kMaxPairs = 32;
     static constexpr size_t kMaxLists = 2;
     static constexpr size_t kMaxTexts = 4;
-    uint64_t dict_slots[2] = {kNoSlot, kNoSlot};  // the memo slots the dict was put in (after EMPTY_DICT, after SETITEMS)
-    Ref kv[2 * kMaxPairs];                        // key, value, ...: a frames list's value is set when it is made
+    uint64_t dict_slots[2] = {kNoSlot,
+                              kNoSlot};  // the memo slots the dict was put in (after EMPTY_DICT, after SETITEMS)
+    Ref kv[2 * kMaxPairs];               // key, value, ...: a frames list's value is set when it is made
     size_t pairs = 0;
     ScannedList lists[kMaxLists];
     size_t list_count = 0;
@@ -82,6 +83,7 @@ struct ScannedEvent {
 // Scans BYTES, which follow an EMPTY_DICT, as an event dict: MARK, pairs of a memo-referred key and a
 // scalar, a str, a memo-referred value or a frames list, SETITEMS, with memo puts where Python's pickler and
 // LibTorch's put them and FRAMEs anywhere. True: OUT says what running them does; false: run them.
-bool scan_event(std::string_view bytes, const Memo& memo, const ValueStore& store, const PickleLimits& limits, const RunCache& cache, ScannedEvent& out);
+bool scan_event(std::string_view bytes, const Memo& memo, const ValueStore& store, const PickleLimits& limits,
+                const RunCache& cache, ScannedEvent& out);
 
 }  // namespace awb::pickle

@@ -25,9 +25,12 @@ const Ref* ValueStore::find(Ref dict, std::string_view key) const {
     return nullptr;
 }
 
-bool is_pickle_head(const unsigned char* head, size_t n) { return n >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5; }
+bool is_pickle_head(const unsigned char* head, size_t n) {
+    return n >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5;
+}
 
-ByteSource::ByteSource(std::string_view bytes) : begin_(bytes.data()), cur_(bytes.data()), end_(bytes.data() + bytes.size()) {
+ByteSource::ByteSource(std::string_view bytes)
+    : begin_(bytes.data()), cur_(bytes.data()), end_(bytes.data() + bytes.size()) {
     set_origin();
 }
 
@@ -35,7 +38,6 @@ ByteSource::ByteSource(trace_io::TraceInput& in, RunObserver* observer)
     : in_(&in), observer_(observer), begin_(in.data()), cur_(in.data() + in.pos), end_(in.data() + in.size()) {
     set_origin();
 }
-
 
 void ByteSource::set_origin() {
     const char* data = in_ ? in_->data() : begin_;
@@ -74,7 +76,10 @@ void assign_utf8(std::string& out, const char* p, size_t n) {
         if (ok && len > 1) {  // no overlong forms, no surrogates, nothing above U+10FFFF
             uint32_t cp = c & (0xff >> (len + 1));
             for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (u[i + k] & 0x3f);
-            ok = cp >= (len == 2 ? 0x80u : len == 3 ? 0x800u : 0x10000u) && (cp < 0xd800 || cp > 0xdfff) && cp <= 0x10ffff;
+            ok = cp >= (len == 2   ? 0x80u
+                        : len == 3 ? 0x800u
+                                   : 0x10000u) &&
+                 (cp < 0xd800 || cp > 0xdfff) && cp <= 0x10ffff;
         }
         if (ok) {
             out.append(p + i, len);
@@ -114,15 +119,19 @@ uint64_t float_bits(const char* bytes) {
 
 Ref ValueStore::add_text(Kind kind, const char* p, size_t n) {
     if (kind == Kind::Str) {
-        const bool ascii = std::all_of(p, p + n, [](char c) { return static_cast<unsigned char>(c) < 0x80; });  // valid UTF-8 as it is
-        const std::string_view text = ascii ? std::string_view(p, n) : (assign_utf8(scratch, p, n), std::string_view(scratch));
+        const bool ascii =
+            std::all_of(p, p + n, [](char c) { return static_cast<unsigned char>(c) < 0x80; });  // valid UTF-8 as it is
+        const std::string_view text =
+            ascii ? std::string_view(p, n) : (assign_utf8(scratch, p, n), std::string_view(scratch));
         if (const auto it = str_index.find(text); it != str_index.end()) return Ref{0, it->second, kind};
         if (ascii) scratch.assign(p, n);
     }
     if (strings.size() >= UINT32_MAX) throw MachineError{"more than 2^32 str and bytes", 0};
     const uint32_t index = uint32_t(strings.size());
-    if (kind == Kind::Str) str_index.emplace(strings.emplace_back(scratch), index);
-    else strings.emplace_back(p, n);
+    if (kind == Kind::Str)
+        str_index.emplace(strings.emplace_back(scratch), index);
+    else
+        strings.emplace_back(p, n);
     return Ref{0, index, kind};
 }
 
@@ -131,7 +140,6 @@ namespace {
 bool same(Ref a, Ref b) { return a.kind == b.kind && a.index == b.index && a.num == b.num && a.made == b.made; }
 
 }  // namespace
-
 
 namespace {
 
@@ -147,10 +155,14 @@ public:
             op_origin_ = in_.origin();
             const uint8_t op = uint8_t(*take(1));
             // The memo references first: most of a snapshot's opcodes are these (its frames lists).
-            if (op == 'j') memo_get(unsigned_le<4>());       // LONG_BINGET
-            else if (op == 'h') memo_get(unsigned_le<1>());  // BINGET
-            else if (op == '.') break;                     // STOP
-            else if (op != '}' || !scanned_event()) step(op);
+            if (op == 'j')
+                memo_get(unsigned_le<4>());  // LONG_BINGET
+            else if (op == 'h')
+                memo_get(unsigned_le<1>());  // BINGET
+            else if (op == '.')
+                break;  // STOP
+            else if (op != '}' || !scanned_event())
+                step(op);
         }
         if (stack_.empty() || open_mark()) fail("STOP with nothing on the stack");
         store_.root = stack_.back();
@@ -158,7 +170,9 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) { throw MachineError{what, ByteSource::offset_of(op_origin_, op_at_)}; }
+    [[noreturn]] void fail(const std::string& what) {
+        throw MachineError{what, ByteSource::offset_of(op_origin_, op_at_)};
+    }
 
     void read_head() {
         op_at_ = in_.cursor();
@@ -172,7 +186,8 @@ private:
         }
         if (head[0] == 0x80) fail("pickle protocol " + std::to_string(head[1]) + ": this reader takes 2 to 5");
         if (*first == '{' || *first == '[') fail("this is JSON (or text), not a pickle");
-        fail("not a pickle of protocol 2 to 5 (they start with the PROTO opcode, 0x80; protocols 0 and 1 are not read)");
+        fail(
+            "not a pickle of protocol 2 to 5 (they start with the PROTO opcode, 0x80; protocols 0 and 1 are not read)");
     }
 
     const char* take(size_t n) {
@@ -231,7 +246,8 @@ private:
 
     // --- the stack ---
     void push(Ref v) {
-        if (int64_t(stack_.size()) >= limits_.max_stack) fail("more than " + std::to_string(limits_.max_stack) + " values on the stack");
+        if (int64_t(stack_.size()) >= limits_.max_stack)
+            fail("more than " + std::to_string(limits_.max_stack) + " values on the stack");
         stack_.push_back(v);
     }
     bool open_mark() const { return !marks_.empty() && marks_.back() == stack_.size(); }
@@ -272,11 +288,13 @@ private:
         if (stack_.empty()) return Role::None;
         const size_t base = marks_.empty() ? 0 : marks_.back();
         if (has_traces_) {
-            const bool into_traces = (base > 0 && same(stack_[base - 1], traces_)) || (base < stack_.size() && same(stack_.back(), traces_));
+            const bool into_traces =
+                (base > 0 && same(stack_[base - 1], traces_)) || (base < stack_.size() && same(stack_.back(), traces_));
             return into_traces ? Role::Trace : Role::None;
         }
         const bool root_value = root_made_ && base <= 1 && same(stack_[0], root_) && (stack_.size() - 1) % 2 == 1;
-        if (root_value && stack_.back().kind == Kind::Str && store_.text(stack_.back()) == "device_traces") return Role::Traces;
+        if (root_value && stack_.back().kind == Kind::Str && store_.text(stack_.back()) == "device_traces")
+            return Role::Traces;
         return Role::None;
     }
     void push_new_container(Kind kind) {
@@ -324,7 +342,9 @@ private:
         if (role == Role::None && made_at_once(at, first, last)) return;
         std::vector<Ref>& items = cont(list).items;
         for (const Ref* p = first; role == Role::Traces && p != last; ++p)
-            if (!p->is_container() || cont(*p).role != Role::Trace || cont(*p).device != items.size() + size_t(p - first)) throw StreamFallback{};
+            if (!p->is_container() || cont(*p).role != Role::Trace ||
+                cont(*p).device != items.size() + size_t(p - first))
+                throw StreamFallback{};
         items.insert(items.end(), first, last);
     }
     // A list filled at once (one APPENDS of fewer than the 1,000 items Python's pickler writes in one)
@@ -361,7 +381,9 @@ private:
     bool scanned_event() {
         if (!sink_ || !has_traces_ || marks_.empty() || marks_.back() == 0) return false;
         const Ref list = stack_[marks_.back() - 1];
-        if (!list.is_container() || store_.containers[list.index].generation != list.num || cont(list).role != Role::Trace) return false;
+        if (!list.is_container() || store_.containers[list.index].generation != list.num ||
+            cont(list).role != Role::Trace)
+            return false;
         ScannedEvent& e = scanned_;
         if (!scan_event(in_.buffered(), memo_, store_, limits_, runs_, e)) return false;
         in_.skip(e.bytes);
@@ -402,7 +424,8 @@ private:
     // A container made from the values above a MARK (LIST, TUPLE, DICT, FROZENSET).
     void push_from_mark(Kind kind) {
         const size_t m = pop_mark();
-        if (kind == Kind::Dict && (stack_.size() - m) % 2) fail("SETITEMS with an odd number of values (a key without its value)");
+        if (kind == Kind::Dict && (stack_.size() - m) % 2)
+            fail("SETITEMS with an odd number of values (a key without its value)");
         const Ref r = new_container(kind);
         cont(r).items.assign(stack_.begin() + std::ptrdiff_t(m), stack_.end());
         stack_.resize(m);
@@ -446,13 +469,16 @@ private:
         std::string which;
         for (int lines = 0; lines < 2 && which.size() < 200;) {
             const char c = *take(1);
-            if (c != '\n') which += c;
-            else if (++lines == 1) which += '.';
+            if (c != '\n')
+                which += c;
+            else if (++lines == 1)
+                which += '.';
         }
         return which;
     }
     [[noreturn]] void refuse_class(const std::string& which) {
-        fail("an object of a Python class (" + which + "): a memory snapshot holds only dicts, lists, tuples, str, int, float, bool and None");
+        fail("an object of a Python class (" + which +
+             "): a memory snapshot holds only dicts, lists, tuples, str, int, float, bool and None");
     }
 
     void step(uint8_t op) {
@@ -470,8 +496,8 @@ private:
     std::vector<Ref> stack_;
     std::vector<size_t> marks_;
     Memo memo_;
-    RunCache runs_;         // frames lists made, by their bytes (scanned_event)
-    ScannedEvent scanned_;  // the event being scanned
+    RunCache runs_;                // frames lists made, by their bytes (scanned_event)
+    ScannedEvent scanned_;         // the event being scanned
     const char* op_at_ = nullptr;  // the opcode being run: its offset is op_origin_ + op_at_ (ByteSource::origin)
     int64_t op_origin_ = 0;
     Ref root_, traces_;
@@ -483,19 +509,21 @@ private:
 bool Machine::scalar(uint8_t op) {
     switch (op) {
         case 'N': push(Ref{}); return true;
-        case 0x88: case 0x89: push(Ref{op == 0x88, 0, Kind::Bool}); return true;  // NEWTRUE, NEWFALSE
-        case 'J': push_int(int32_t(uint32_t(unsigned_le<4>()))); return true;         // BININT
-        case 'K': push_int(int64_t(unsigned_le<1>())); return true;                  // BININT1
-        case 'M': push_int(int64_t(unsigned_le<2>())); return true;                  // BININT2
-        case 0x8a: push_long(length<1>()); return true;                              // LONG1
-        case 0x8b: push_long(length<4>()); return true;                              // LONG4
-        case 'G': push_float(); return true;                                       // BINFLOAT
-        case 0x8c: push(new_text(Kind::Str, length<1>())); return true;              // SHORT_BINUNICODE
-        case 'X': push(new_text(Kind::Str, length<4>())); return true;               // BINUNICODE
-        case 0x8d: push(new_text(Kind::Str, length<8>())); return true;              // BINUNICODE8
-        case 'C': push(new_text(Kind::Bytes, length<1>())); return true;             // SHORT_BINBYTES
-        case 'B': push(new_text(Kind::Bytes, length<4>())); return true;             // BINBYTES
-        case 0x8e: case 0x96: push(new_text(Kind::Bytes, length<8>())); return true;  // BINBYTES8, BYTEARRAY8
+        case 0x88:
+        case 0x89: push(Ref{op == 0x88, 0, Kind::Bool}); return true;          // NEWTRUE, NEWFALSE
+        case 'J': push_int(int32_t(uint32_t(unsigned_le<4>()))); return true;  // BININT
+        case 'K': push_int(int64_t(unsigned_le<1>())); return true;            // BININT1
+        case 'M': push_int(int64_t(unsigned_le<2>())); return true;            // BININT2
+        case 0x8a: push_long(length<1>()); return true;                        // LONG1
+        case 0x8b: push_long(length<4>()); return true;                        // LONG4
+        case 'G': push_float(); return true;                                   // BINFLOAT
+        case 0x8c: push(new_text(Kind::Str, length<1>())); return true;        // SHORT_BINUNICODE
+        case 'X': push(new_text(Kind::Str, length<4>())); return true;         // BINUNICODE
+        case 0x8d: push(new_text(Kind::Str, length<8>())); return true;        // BINUNICODE8
+        case 'C': push(new_text(Kind::Bytes, length<1>())); return true;       // SHORT_BINBYTES
+        case 'B': push(new_text(Kind::Bytes, length<4>())); return true;       // BINBYTES
+        case 0x8e:
+        case 0x96: push(new_text(Kind::Bytes, length<8>())); return true;  // BINBYTES8, BYTEARRAY8
         default: return false;
     }
 }
@@ -503,21 +531,25 @@ bool Machine::scalar(uint8_t op) {
 // Lists, tuples, dicts (and sets, read as lists): made empty or from a MARK, and filled.
 bool Machine::container_op(uint8_t op) {
     switch (op) {
-        case ']': push_new_container(Kind::List); return true;       // EMPTY_LIST
-        case 0x8f: push(new_container(Kind::List)); return true;     // EMPTY_SET
-        case '}': push_new_container(Kind::Dict); return true;       // EMPTY_DICT
-        case ')': push(new_container(Kind::Tuple)); return true;     // EMPTY_TUPLE
-        case 'l': case 0x91: push_from_mark(Kind::List); return true;  // LIST, FROZENSET
-        case 't': push_from_mark(Kind::Tuple); return true;          // TUPLE
-        case 0x85: case 0x86: case 0x87: push_tuple_of(op - 0x84u); return true;  // TUPLE1, TUPLE2, TUPLE3
-        case 'd': push_from_mark(Kind::Dict); return true;           // DICT
-        case 'a': {                                                  // APPEND
+        case ']': push_new_container(Kind::List); return true;    // EMPTY_LIST
+        case 0x8f: push(new_container(Kind::List)); return true;  // EMPTY_SET
+        case '}': push_new_container(Kind::Dict); return true;    // EMPTY_DICT
+        case ')': push(new_container(Kind::Tuple)); return true;  // EMPTY_TUPLE
+        case 'l':
+        case 0x91: push_from_mark(Kind::List); return true;  // LIST, FROZENSET
+        case 't': push_from_mark(Kind::Tuple); return true;  // TUPLE
+        case 0x85:
+        case 0x86:
+        case 0x87: push_tuple_of(op - 0x84u); return true;  // TUPLE1, TUPLE2, TUPLE3
+        case 'd': push_from_mark(Kind::Dict); return true;  // DICT
+        case 'a': {                                         // APPEND
             const Ref item = pop();
             checked(top(), Kind::List, "APPEND");
             append(stack_.size() - 1, &item, &item + 1);
             return true;
         }
-        case 'e': case 0x90: {  // APPENDS, ADDITEMS
+        case 'e':
+        case 0x90: {  // APPENDS, ADDITEMS
             const size_t m = pop_mark();
             container_below(m, Kind::List, op == 'e' ? "APPENDS" : "ADDITEMS");
             append(m - 1, stack_.data() + m, stack_.data() + stack_.size());
@@ -546,16 +578,19 @@ bool Machine::container_op(uint8_t op) {
 bool Machine::stack_op(uint8_t op) {
     switch (op) {
         case 0x95: length<8>(); return true;  // FRAME: the opcodes that follow, grouped; nothing to do
-        case '(':                           // MARK
-            if (int64_t(marks_.size()) >= limits_.max_marks) fail("more than " + std::to_string(limits_.max_marks) + " open MARKs");
+        case '(':                             // MARK
+            if (int64_t(marks_.size()) >= limits_.max_marks)
+                fail("more than " + std::to_string(limits_.max_marks) + " open MARKs");
             marks_.push_back(stack_.size());
             return true;
         case 'q': memo_put(unsigned_le<1>()); return true;  // BINPUT
         case 'r': memo_put(unsigned_le<4>()); return true;  // LONG_BINPUT
-        case 0x94: memo_put(memo_.size()); return true;   // MEMOIZE
-        case '0':                                         // POP (a MARK on top goes instead)
-            if (open_mark()) marks_.pop_back();
-            else pop();
+        case 0x94: memo_put(memo_.size()); return true;     // MEMOIZE
+        case '0':                                           // POP (a MARK on top goes instead)
+            if (open_mark())
+                marks_.pop_back();
+            else
+                pop();
             return true;
         case '1': stack_.resize(pop_mark()); return true;  // POP_MARK
         case '2': push(shared(top())); return true;        // DUP
@@ -570,18 +605,32 @@ void Machine::refuse(uint8_t op) {
         case 0x93: {                            // STACK_GLOBAL
             const Ref name = pop();
             const Ref module = pop();
-            refuse_class(module.kind == Kind::Str && name.kind == Kind::Str ? store_.text(module) + "." + store_.text(name) : "STACK_GLOBAL");
+            refuse_class(module.kind == Kind::Str && name.kind == Kind::Str
+                             ? store_.text(module) + "." + store_.text(name)
+                             : "STACK_GLOBAL");
         }
         case 'R': refuse_class("REDUCE");
         case 0x81: refuse_class("NEWOBJ");
         case 0x92: refuse_class("NEWOBJ_EX");
         case 'b': refuse_class("BUILD");
-        case 'i': case 'o': refuse_class("INST/OBJ");
-        case 0x82: case 0x83: case 0x84: refuse_class("EXT");
-        case 'P': case 'Q': fail("a persistent id (PERSID): not plain data");
-        case 0x97: case 0x98: fail("an out-of-band buffer (protocol 5's NEXT_BUFFER/READONLY_BUFFER): not in a file");
-        case 'I': case 'L': case 'S': case 'V': case 'F': case 'p': case 'g': case 'T': case 'U':
-            fail(std::string("opcode '") + char(op) + "' of pickle protocol 0 or 1: this reader takes 2 to 5");
+        case 'i':
+        case 'o': refuse_class("INST/OBJ");
+        case 0x82:
+        case 0x83:
+        case 0x84: refuse_class("EXT");
+        case 'P':
+        case 'Q': fail("a persistent id (PERSID): not plain data");
+        case 0x97:
+        case 0x98: fail("an out-of-band buffer (protocol 5's NEXT_BUFFER/READONLY_BUFFER): not in a file");
+        case 'I':
+        case 'L':
+        case 'S':
+        case 'V':
+        case 'F':
+        case 'p':
+        case 'g':
+        case 'T':
+        case 'U': fail(std::string("opcode '") + char(op) + "' of pickle protocol 0 or 1: this reader takes 2 to 5");
         default: {
             char hex[8];
             std::snprintf(hex, sizeof hex, "0x%02x", op);

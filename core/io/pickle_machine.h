@@ -25,7 +25,6 @@
 #include "io/pickle_reader.h"
 #include "io/trace_input.h"
 
-
 namespace awb::pickle {
 
 struct Ref {
@@ -95,7 +94,7 @@ struct ValueStore {
         made_now.push_back({value, r.index, r.kind, true});
     }
     std::unordered_map<std::string_view, uint32_t> str_index;  // the Str held, by their text
-    std::string scratch;                                        // a str being made
+    std::string scratch;                                       // a str being made
     std::vector<Ref> made_now;  // in this batch of events: the made Refs (the containers' slots in index)
     // A Dict's value under a str key (the last one, as Python keeps); nullptr when absent or not a Dict.
     const Ref* find(Ref dict, std::string_view key) const;

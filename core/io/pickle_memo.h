@@ -68,7 +68,8 @@ private:
         if (spare_.empty()) {  // a block, raw and aligned: asked for a huge page before anything is written to it
             blocks_.emplace_back(::operator new(kBlock, std::align_val_t(kBlock)));
             prefer_huge_pages(blocks_.back().get(), kBlock);
-            for (size_t i = kBlock / sizeof(Page); i-- > 0;) spare_.push_back(static_cast<Page*>(blocks_.back().get()) + i);
+            for (size_t i = kBlock / sizeof(Page); i-- > 0;)
+                spare_.push_back(static_cast<Page*>(blocks_.back().get()) + i);
         }
         Page* page = ::new (static_cast<void*>(spare_.back())) Page;
         spare_.pop_back();
@@ -78,10 +79,10 @@ private:
     struct Release {
         void operator()(void* p) const { ::operator delete(p, std::align_val_t(kBlock)); }
     };
-    std::vector<Page*> pages_;                              // by slot / kPage; nullptr: none set
-    std::vector<uint32_t> live_;                            // by page: its slots set
+    std::vector<Page*> pages_;                            // by slot / kPage; nullptr: none set
+    std::vector<uint32_t> live_;                          // by page: its slots set
     std::vector<std::unique_ptr<void, Release>> blocks_;  // the raw memory the pages are made in
-    std::vector<Page*> spare_;                             // pages of the blocks not in use
+    std::vector<Page*> spare_;                            // pages of the blocks not in use
     uint64_t size_ = 0;
     uint64_t epoch_ = 0;
 };

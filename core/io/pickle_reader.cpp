@@ -112,7 +112,8 @@ bool is_pickle_file(const std::string& path) {
     return n == 2 && is_pickle_head(head, 2);
 }
 
-void read_pickle_store(const std::string& path, ValueStore& store, const PickleLimits& limits, EventSink* sink, RunObserver* observer) {
+void read_pickle_store(const std::string& path, ValueStore& store, const PickleLimits& limits, EventSink* sink,
+                       RunObserver* observer) {
     trace_io::TraceInput in(path);
     if (!in.ok()) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno ? errno : ENOENT));
     ByteSource source(in, observer);

@@ -2,7 +2,8 @@
 // torch.cuda.memory._dump_snapshot writes (dicts, lists, tuples, str, int, float, bool, None, shared
 // through the memo, in frames). Objects of classes (GLOBAL, REDUCE, ...), out-of-band buffers and
 // protocols 0 and 1 are refused by name. Streaming: the file is inflated and decoded as it is read,
-// never held whole (io/pickle_machine.h runs it). The values live in one arena owned by the PickleDocument, so shared and even
+// never held whole (io/pickle_machine.h runs it). The values live in one arena owned by the PickleDocument, so shared
+// and even
 // cyclic references (which a damaged file can make) cost no ownership cycles; code that walks the
 // values bounds its depth (PickleValue::kMaxWalkDepth).
 #pragma once
@@ -26,7 +27,7 @@ struct PickleValue {
     bool boolean = false;
     int64_t integer = 0;
     double real = 0;
-    std::string text;                      // Str (valid UTF-8: what is not becomes U+FFFD), Bytes
+    std::string text;                       // Str (valid UTF-8: what is not becomes U+FFFD), Bytes
     std::vector<const PickleValue*> items;  // List, Tuple: the elements; Dict: key, value, key, value, ...
 
     // A Dict's value under a str key (the last one when repeated, as Python keeps); nullptr when absent or not a Dict.
@@ -41,9 +42,9 @@ struct PickleDocument {
 };
 
 struct PickleLimits {
-    int64_t max_stack = int64_t(1) << 26;   // values on the machine's stack at once
-    int64_t max_marks = 100000;             // open MARKs (nesting of containers being filled)
-    int64_t max_memo = int64_t(1) << 31;    // memo slots
+    int64_t max_stack = int64_t(1) << 26;  // values on the machine's stack at once
+    int64_t max_marks = 100000;            // open MARKs (nesting of containers being filled)
+    int64_t max_memo = int64_t(1) << 31;   // memo slots
 };
 
 // A damaged or unsupported pickle: what, at which byte offset of the (uncompressed) stream.

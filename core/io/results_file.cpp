@@ -71,7 +71,8 @@ ResultsFile open_trace_selection(const std::vector<std::string>& paths, RunObser
     if (!replay) return traces_file(std::move(ranks), std::nullopt, paths.front());
     std::string path = paths.front();
     for (const std::string& p : paths)
-        if (std::find(replay->report.capture_files.begin(), replay->report.capture_files.end(), p) == replay->report.capture_files.end()) {
+        if (std::find(replay->report.capture_files.begin(), replay->report.capture_files.end(), p) ==
+            replay->report.capture_files.end()) {
             path = p;  // the replay's (first) file names what is open
             break;
         }
@@ -102,7 +103,8 @@ void read_results(ResultsFile& out, const nlohmann::json& j, RunObserver* observ
 
 }  // namespace
 
-ResultsFile open_results_file(const std::string& path, RunObserver* observer, unsigned accepted, const SnapshotOptions* snapshot_replay) {
+ResultsFile open_results_file(const std::string& path, RunObserver* observer, unsigned accepted,
+                              const SnapshotOptions* snapshot_replay) {
     const SpooledInput input(path, observer);  // a pipe gives its bytes once: read from a copy
     if (input.spooled()) {
         try {
@@ -126,8 +128,10 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
         // A folder holds the traces of one distributed run (one lane group per rank), or a graph replay
         // beside the capture_traces/ of its graphs.
         TraceSelection traces;
-        if (std::filesystem::is_directory(path)) traces.folder = path;
-        else traces.files = {path};
+        if (std::filesystem::is_directory(path))
+            traces.folder = path;
+        else
+            traces.files = {path};
         return open_traces(traces, observer);
     }
     if (told == ResultsKind::MemorySnapshot) {  // its messages name the file
@@ -135,18 +139,24 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
         out.read = (accepted & kind_bit(out.kind)) != 0;
         if (!out.read) return out;
         StreamedReplay replay;
-        out.snapshot = std::make_shared<const MemorySnapshot>(read_memory_snapshot(path, SnapshotReading::Streamed, observer, snapshot_replay ? &replay : nullptr));
-        if (snapshot_replay) out.snapshot_timeline = std::make_shared<const SnapshotTimeline>(replay.finish(*out.snapshot, *snapshot_replay));
+        out.snapshot = std::make_shared<const MemorySnapshot>(
+            read_memory_snapshot(path, SnapshotReading::Streamed, observer, snapshot_replay ? &replay : nullptr));
+        if (snapshot_replay)
+            out.snapshot_timeline =
+                std::make_shared<const SnapshotTimeline>(replay.finish(*out.snapshot, *snapshot_replay));
         return out;
     }
     const nlohmann::json j = read_json_file(path);
     const std::string kind = results_kind(j);
-    const std::optional<ResultsKind> known = kind.empty() ? std::nullopt : kind_of_schema(j.at("schema").get<std::string>());
+    const std::optional<ResultsKind> known =
+        kind.empty() ? std::nullopt : kind_of_schema(j.at("schema").get<std::string>());
     if (!known && kind.empty())
-        throw std::runtime_error("'" + path + "': not a file of Attention Workbench (no \"schema\": \"attention-workbench/...\") "
+        throw std::runtime_error("'" + path +
+                                 "': not a file of Attention Workbench (no \"schema\": \"attention-workbench/...\") "
                                  "nor a chrome trace (no \"traceEvents\")");
     if (!known)
-        throw std::runtime_error("'" + path + "': an attnwb '" + kind + "' file, which holds no run to open; open profile "
+        throw std::runtime_error("'" + path + "': an attnwb '" + kind +
+                                 "' file, which holds no run to open; open profile "
                                  "reports, traces, benchmarks, sweeps, checks, workspaces or memory snapshots");
     out.kind = *known;
     out.read = (accepted & kind_bit(out.kind)) != 0;

@@ -1,7 +1,9 @@
-// Any file the workbench opens (its format told by io/results_formats.h), read by one function that says what it is: a chrome trace (ours,
+// Any file the workbench opens (its format told by io/results_formats.h), read by one function that says what it is: a
+// chrome trace (ours,
 // PyTorch's or Kineto's; .json, .json.gz, a folder of ranks, or a folder holding a graph replay and its
 // capture_traces/), a profile report, a benchmark, a
-// sweep, a correctness check, a workspace or a CUDA memory snapshot (a pickle). attnwb inspect, report and diff and the GUI's File > Open
+// sweep, a correctness check, a workspace or a CUDA memory snapshot (a pickle). attnwb inspect, report and diff and the
+// GUI's File > Open
 // all go through it (traces through open_traces), so a file opens the same way everywhere and fails with
 // the same message.
 #pragma once
@@ -63,8 +65,8 @@ struct ResultsFile {
 // it is a PNG image"), Cancelled when the observer asks during a trace import.
 // SNAPSHOT_REPLAY (may be null; no frame filter): a memory snapshot is also replayed with these options,
 // beside its reading (a StreamedReplay), into snapshot_timeline.
-ResultsFile open_results_file(const std::string& path, RunObserver* observer = nullptr, unsigned accepted = kAnyResultsKind,
-                              const SnapshotOptions* snapshot_replay = nullptr);
+ResultsFile open_results_file(const std::string& path, RunObserver* observer = nullptr,
+                              unsigned accepted = kAnyResultsKind, const SnapshotOptions* snapshot_replay = nullptr);
 
 // The traces of one run: one trace file, the ranks of one distributed run, or a graph replay with its
 // capture traces.

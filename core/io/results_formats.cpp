@@ -14,7 +14,8 @@ namespace {
 
 bool is_trace(const std::string& path) {
     std::error_code ec;
-    return std::filesystem::is_directory(path, ec) || (std::filesystem::is_regular_file(path, ec) && looks_like_chrome_trace(path));
+    return std::filesystem::is_directory(path, ec) ||
+           (std::filesystem::is_regular_file(path, ec) && looks_like_chrome_trace(path));
 }
 
 bool is_snapshot(const std::string& path) { return pickle::is_pickle_file(path); }

@@ -49,14 +49,22 @@ void read_number(const json& j, const char* key, T& out, std::vector<SpecProblem
 }  // namespace
 
 void to_json(json& j, const RunSpec& s) {
-    j = json{{"variant", s.variant},   {"batch", s.batch},
-             {"heads", s.heads},       {"kv_heads", s.kv_heads},
-             {"seq_q", s.seq_q},       {"seq_k", s.seq_k},
-             {"head_dim", s.head_dim}, {"dtype", to_string(s.dtype)},
-             {"device", to_string(s.device)}, {"mode", to_string(s.mode)},
-             {"mask", to_string(s.mask)}, {"key_lengths", s.key_lengths},
-             {"layout", to_string(s.layout)}, {"seed", s.seed},
-             {"threads", s.threads},   {"sdpa_backend", to_string(s.sdpa_backend)},
+    j = json{{"variant", s.variant},
+             {"batch", s.batch},
+             {"heads", s.heads},
+             {"kv_heads", s.kv_heads},
+             {"seq_q", s.seq_q},
+             {"seq_k", s.seq_k},
+             {"head_dim", s.head_dim},
+             {"dtype", to_string(s.dtype)},
+             {"device", to_string(s.device)},
+             {"mode", to_string(s.mode)},
+             {"mask", to_string(s.mask)},
+             {"key_lengths", s.key_lengths},
+             {"layout", to_string(s.layout)},
+             {"seed", s.seed},
+             {"threads", s.threads},
+             {"sdpa_backend", to_string(s.sdpa_backend)},
              {"block_size", s.block_size}};
     if (s.mask == MaskKind::Window || s.window != 0) j["window"] = s.window;
     if (!s.module.empty()) j["module"] = s.module;
@@ -83,8 +91,10 @@ void from_json(const json& j, RunSpec& s) {
         const auto& m = j["module_inputs"];
         if (!m.is_array()) problems.push_back({"module_inputs", "must be an array of input names"});
         for (const auto& v : m.is_array() ? m : json::array()) {
-            if (v.is_string()) s.module_inputs.push_back(v.get<std::string>());
-            else problems.push_back({"module_inputs", "must be an array of input names, got " + v.dump()});
+            if (v.is_string())
+                s.module_inputs.push_back(v.get<std::string>());
+            else
+                problems.push_back({"module_inputs", "must be an array of input names, got " + v.dump()});
         }
     }
     read_number(j, "batch", s.batch, problems);
@@ -149,19 +159,30 @@ void from_json(const json& j, ProfileOptions& o) {
 }
 
 void to_json(json& j, const Environment& e) {
-    j = json{{"torch_version", e.torch_version}, {"device", e.device},
-             {"device_name", e.device_name},     {"cuda_version", e.cuda_version},
-             {"driver_version", e.driver_version}, {"blas", e.blas}, {"allocator", e.allocator},
-             {"threads", e.threads},             {"build_type", e.build_type},
-             {"compiler", e.compiler},           {"host", e.host},
-             {"os", e.os},                       {"timestamp_utc", e.timestamp_utc}};
+    j = json{{"torch_version", e.torch_version},
+             {"device", e.device},
+             {"device_name", e.device_name},
+             {"cuda_version", e.cuda_version},
+             {"driver_version", e.driver_version},
+             {"blas", e.blas},
+             {"allocator", e.allocator},
+             {"threads", e.threads},
+             {"build_type", e.build_type},
+             {"compiler", e.compiler},
+             {"host", e.host},
+             {"os", e.os},
+             {"timestamp_utc", e.timestamp_utc}};
     if (!e.recorded_by.empty()) j["recorded_by"] = e.recorded_by;
     if (e.memory_bytes >= 0) j["memory_bytes"] = e.memory_bytes;
     if (!e.modules.empty()) {
         j["modules"] = json::array();
         for (const auto& m : e.modules)
-            j["modules"].push_back({{"name", m.name}, {"path", m.path}, {"format", m.format}, {"size_bytes", m.size_bytes},
-                                    {"sha256", m.sha256}, {"exported_by", m.exported_by}});
+            j["modules"].push_back({{"name", m.name},
+                                    {"path", m.path},
+                                    {"format", m.format},
+                                    {"size_bytes", m.size_bytes},
+                                    {"sha256", m.sha256},
+                                    {"exported_by", m.exported_by}});
     }
 }
 
@@ -181,20 +202,28 @@ void from_json(const json& j, Environment& e) {
     e.os = str("os");
     e.timestamp_utc = str("timestamp_utc");
     e.recorded_by = str("recorded_by");
-    e.memory_bytes = j.contains("memory_bytes") && j["memory_bytes"].is_number_integer() ? checked_magnitude(j["memory_bytes"]) : -1;
+    e.memory_bytes =
+        j.contains("memory_bytes") && j["memory_bytes"].is_number_integer() ? checked_magnitude(j["memory_bytes"]) : -1;
     e.modules.clear();
     if (j.contains("modules") && j["modules"].is_array())
         for (const auto& m : j["modules"]) {
             if (!m.is_object()) continue;
-            auto text = [&](const char* key) { return m.contains(key) && m[key].is_string() ? m[key].get<std::string>() : ""; };
-            e.modules.push_back({text("name"), text("path"), text("format"),
-                                 m.contains("size_bytes") && m["size_bytes"].is_number_integer() ? m["size_bytes"].get<int64_t>() : -1,
-                                 text("sha256"), text("exported_by")});
+            auto text = [&](const char* key) {
+                return m.contains(key) && m[key].is_string() ? m[key].get<std::string>() : "";
+            };
+            e.modules.push_back(
+                {text("name"), text("path"), text("format"),
+                 m.contains("size_bytes") && m["size_bytes"].is_number_integer() ? m["size_bytes"].get<int64_t>() : -1,
+                 text("sha256"), text("exported_by")});
         }
 }
 
 void to_json(json& j, const Interval& i) {
-    j = i.valid ? json{{"low", i.low}, {"high", i.high}, {"level", i.level}, {"resamples", i.resamples}, {"method", "percentile bootstrap"}}
+    j = i.valid ? json{{"low", i.low},
+                       {"high", i.high},
+                       {"level", i.level},
+                       {"resamples", i.resamples},
+                       {"method", "percentile bootstrap"}}
                 : json(nullptr);
 }
 
@@ -220,8 +249,14 @@ void to_json(json& j, const TraceQuality& q) {
 
 void to_json(json& j, const KernelRow& k) {
     const DeviceLaunch& l = k.launch;
-    j = json{{"name", k.name}, {"kind", to_string(k.kind)}, {"class", class_key(k.cls)}, {"device", k.device_index}, {"calls", k.calls},
-             {"total_us", double(k.total_ns) / 1e3}, {"avg_us", k.avg_ns() / 1e3}, {"min_us", double(k.min_ns) / 1e3},
+    j = json{{"name", k.name},
+             {"kind", to_string(k.kind)},
+             {"class", class_key(k.cls)},
+             {"device", k.device_index},
+             {"calls", k.calls},
+             {"total_us", double(k.total_ns) / 1e3},
+             {"avg_us", k.avg_ns() / 1e3},
+             {"min_us", double(k.min_ns) / 1e3},
              {"max_us", double(k.max_ns) / 1e3}};
     auto maybe = [&j](const char* key, auto value, bool present) { j[key] = present ? json(value) : json(nullptr); };
     maybe("grid", l.grid, l.grid[0] > 0);
@@ -240,14 +275,23 @@ json kernel_classes_json(const std::vector<KernelRow>& rows) {
     int64_t all = 0;
     for (const auto& k : classes) all += k.total_ns;
     for (const auto& k : classes)
-        out.push_back({{"class", class_key(k.cls)}, {"name", k.name}, {"device", k.device_index}, {"calls", k.calls},
-                       {"total_us", double(k.total_ns) / 1e3}, {"share", all > 0 ? double(k.total_ns) / double(all) : 0.0}});
+        out.push_back({{"class", class_key(k.cls)},
+                       {"name", k.name},
+                       {"device", k.device_index},
+                       {"calls", k.calls},
+                       {"total_us", double(k.total_ns) / 1e3},
+                       {"share", all > 0 ? double(k.total_ns) / double(all) : 0.0}});
     return out;
 }
 
 void to_json(json& j, const Roof& r) {
-    j = json{{"device", r.device}, {"dtype", r.dtype}, {"peak_tflops", r.peak_tflops}, {"memory_tb_s", r.memory_tb_s},
-             {"ridge_flop_per_byte", r.ridge()}, {"measured", r.measured}, {"source", r.source}};
+    j = json{{"device", r.device},
+             {"dtype", r.dtype},
+             {"peak_tflops", r.peak_tflops},
+             {"memory_tb_s", r.memory_tb_s},
+             {"ridge_flop_per_byte", r.ridge()},
+             {"measured", r.measured},
+             {"source", r.source}};
 }
 
 void from_json(const json& j, Roof& r) {
@@ -290,7 +334,10 @@ void to_json(json& j, const AttentionInstance& a) {
          {"head_dim_v", dim(s.head_dim_v)},
          {"dtype", a.dtype},
          {"kv_dtype", a.kv_dtype.empty() ? json(nullptr) : json(a.kv_dtype)},
-         {"causal", a.causal == 1 ? json("top-left") : a.causal == 2 ? json("bottom-right") : a.causal == 0 ? json(false) : json(nullptr)},
+         {"causal", a.causal == 1   ? json("top-left")
+                    : a.causal == 2 ? json("bottom-right")
+                    : a.causal == 0 ? json(false)
+                                    : json(nullptr)},
          {"window", a.window > 0 ? json(a.window) : json(nullptr)},
          {"mean_key_length", a.mean_keys > 0 ? json(a.mean_keys) : json(nullptr)},
          {"from_kernel_name", a.name_facts.empty() ? json(nullptr) : json(a.name_facts)},
@@ -322,13 +369,20 @@ void to_json(json& j, const AttentionInstance& a) {
 }
 
 namespace {
-int64_t dim_of(const json& j, const char* key) { return j.contains(key) && j[key].is_number_integer() ? checked_magnitude(j[key]) : int64_t(-1); }
-double number_or_zero(const json& j, const char* key) { return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0; }
-std::string string_or_empty(const json& j, const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string(); }
+int64_t dim_of(const json& j, const char* key) {
+    return j.contains(key) && j[key].is_number_integer() ? checked_magnitude(j[key]) : int64_t(-1);
+}
+double number_or_zero(const json& j, const char* key) {
+    return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+}
+std::string string_or_empty(const json& j, const char* key) {
+    return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
 
 AttentionBackend backend_of(const std::string& name) {
-    for (AttentionBackend b : {AttentionBackend::Flash, AttentionBackend::MemEfficient, AttentionBackend::Cudnn, AttentionBackend::CpuFlash,
-                               AttentionBackend::Math, AttentionBackend::Manual, AttentionBackend::Library})
+    for (AttentionBackend b :
+         {AttentionBackend::Flash, AttentionBackend::MemEfficient, AttentionBackend::Cudnn, AttentionBackend::CpuFlash,
+          AttentionBackend::Math, AttentionBackend::Manual, AttentionBackend::Library})
         if (to_string(b) == name) return b;
     return AttentionBackend::Unknown;
 }
@@ -354,12 +408,14 @@ void from_json(const json& j, AttentionInstance& a) {
     a.query_tokens = dim_of(j, "query_tokens");
     a.key_tokens = dim_of(j, "key_tokens");
     a.heads_folded = j.value("heads_folded", false);
-    a.shape = {dim_of(j, "batch"), dim_of(j, "heads_q"), dim_of(j, "heads_kv"), dim_of(j, "seq_q"), dim_of(j, "seq_k"), dim_of(j, "head_dim"),
-               dim_of(j, "head_dim_v")};
+    a.shape = {dim_of(j, "batch"), dim_of(j, "heads_q"),  dim_of(j, "heads_kv"),  dim_of(j, "seq_q"),
+               dim_of(j, "seq_k"), dim_of(j, "head_dim"), dim_of(j, "head_dim_v")};
     a.dtype = j.value("dtype", std::string());
     a.kv_dtype = string_or_empty(j, "kv_dtype");
     const json causal = j.value("causal", json(nullptr));
-    a.causal = causal.is_string() ? (causal.get<std::string>() == "bottom-right" ? 2 : 1) : causal.is_boolean() ? 0 : -1;
+    a.causal = causal.is_string()    ? (causal.get<std::string>() == "bottom-right" ? 2 : 1)
+               : causal.is_boolean() ? 0
+                                     : -1;
     a.window = j.contains("window") && j["window"].is_number_integer() ? checked_magnitude(j["window"]) : 0;
     a.mean_keys = number_or_zero(j, "mean_key_length");
     a.name_facts = string_or_empty(j, "from_kernel_name");
@@ -373,8 +429,10 @@ void from_json(const json& j, AttentionInstance& a) {
     a.end_ns = a.start_ns + duration_ns(j, j.contains("span_us") ? "span_us" : "cpu_us");
     a.device_ns = duration_ns(j, "device_us");
     a.device_index = j.contains("device") && j["device"].is_number_integer() ? checked_int<int>(j["device"]) : -1;
-    a.device_start_ns = j.contains("device_start_us") && j["device_start_us"].is_number() ? timestamp_ns(j, "device_start_us") : 0;
-    a.step_gpu_ns = j.contains("step_gpu_busy_us") && j["step_gpu_busy_us"].is_number() ? duration_ns(j, "step_gpu_busy_us") : 0;
+    a.device_start_ns =
+        j.contains("device_start_us") && j["device_start_us"].is_number() ? timestamp_ns(j, "device_start_us") : 0;
+    a.step_gpu_ns =
+        j.contains("step_gpu_busy_us") && j["step_gpu_busy_us"].is_number() ? duration_ns(j, "step_gpu_busy_us") : 0;
     a.kernels = int_or<int64_t>(j, "kernels", 0);
     a.pairs = number_or_zero(j, "visible_pairs");
     a.flops = number_or_zero(j, "flops");
@@ -406,7 +464,8 @@ void to_json(json& j, const GpuBreakdown& b) {
     }
     json classes = json::object();
     for (int c = 0; c < kKernelClassCount; ++c)
-        if (const int64_t ns = b.class_ns[size_t(c)]; ns > 0) classes[class_key(KernelClass(c))] = {{"us", double(ns) / 1e3}, {"share", b.share(ns)}};
+        if (const int64_t ns = b.class_ns[size_t(c)]; ns > 0)
+            classes[class_key(KernelClass(c))] = {{"us", double(ns) / 1e3}, {"share", b.share(ns)}};
     j["by_class"] = classes;
 }
 
@@ -525,7 +584,8 @@ ProfileReport report_from_json(const json& j) {
         r.device_columns = j.contains("device_columns")
                                ? j.at("device_columns").get<bool>()
                                : r.spec.device.kind == DeviceKind::CUDA ||
-                                     std::any_of(r.operators.begin(), r.operators.end(), [](const OperatorRow& o) { return o.self_device_ns > 0; });
+                                     std::any_of(r.operators.begin(), r.operators.end(),
+                                                 [](const OperatorRow& o) { return o.self_device_ns > 0; });
         r.peak_memory_bytes = int_or<int64_t>(j, "peak_memory_bytes", 0);
         r.peak_memory_source = j.value("peak_memory_source", std::string());
         for (const auto& s : array_or_empty(j, "memory_series")) {
@@ -553,7 +613,9 @@ ProfileReport report_from_json(const json& j) {
         r.steps = array_or_empty(j, "steps").get<std::vector<StepRecord>>();
         r.attention = array_or_empty(j, "attention").get<std::vector<AttentionInstance>>();
         r.roofs = array_or_empty(j, "roofs").get<std::vector<Roof>>();
-        r.attention_gpu_busy_ns = j.contains("attention_gpu_busy_us") && j["attention_gpu_busy_us"].is_number() ? duration_ns(j, "attention_gpu_busy_us") : 0;
+        r.attention_gpu_busy_ns = j.contains("attention_gpu_busy_us") && j["attention_gpu_busy_us"].is_number()
+                                      ? duration_ns(j, "attention_gpu_busy_us")
+                                      : 0;
         return r;
     });
 }

@@ -32,7 +32,9 @@ public:
 
 private:
     // The events from FIRST (a chunk's first) to the end of its chunk or of the column.
-    void hand(size_t first) { sink_->take(device_, events_.chunk(first / events_.kChunk), std::min(events_.size() - first, events_.kChunk)); }
+    void hand(size_t first) {
+        sink_->take(device_, events_.chunk(first / events_.kChunk), std::min(events_.size() - first, events_.kChunk));
+    }
 
     ChunkedColumn<SnapshotEvent> events_;
     SnapshotEventSink* sink_;

@@ -17,8 +17,9 @@ LaunchKey key_of(const DeviceLaunch& l) {
         std::memcpy(&b, &d, sizeof b);
         return b;
     };
-    return {{l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.registers_per_thread, l.shared_memory_bytes,
-             bits(l.blocks_per_sm), bits(l.warps_per_sm), bits(l.occupancy_pct), l.bytes, bits(l.bandwidth_gb_s),
+    return {{l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.registers_per_thread,
+             l.shared_memory_bytes, bits(l.blocks_per_sm), bits(l.warps_per_sm), bits(l.occupancy_pct), l.bytes,
+             bits(l.bandwidth_gb_s),
              int64_t(reinterpret_cast<intptr_t>(l.kernel.data()))}};  // interned: equal names, equal pointers
 }
 
@@ -122,7 +123,8 @@ void EventConverter::link_legacy_device_spans() {
     if (legacy_flows_.empty()) return;
     std::map<std::pair<uint64_t, int64_t>, size_t> cpu_at, device_at;  // (tid, start) -> event
     for (size_t i = 0; i < events_.size(); ++i)
-        (events_[i].device == DeviceKind::CPU ? cpu_at : device_at).emplace(std::pair{events_[i].thread, events_[i].start_ns}, i);
+        (events_[i].device == DeviceKind::CPU ? cpu_at : device_at)
+            .emplace(std::pair{events_[i].thread, events_[i].start_ns}, i);
     std::map<int64_t, std::pair<int64_t, int64_t>> ends;  // id -> (op, span) event indices
     for (const LegacyFlow& f : legacy_flows_) {
         const auto& at = f.start ? cpu_at : device_at;
@@ -145,7 +147,9 @@ MemoryEvent EventConverter::memory_event(const RawEvent& r) {
     m.ts_ns = r.ts;
     m.bytes = r.bytes;
     // c10::DeviceType: 0 CPU, 1 CUDA, 6 HIP (ROCm's allocator reports its GPUs as HIP).
-    m.device = r.device_type == 0 ? DeviceKind::CPU : r.device_type == 1 || r.device_type == 6 ? DeviceKind::CUDA : DeviceKind::Other;
+    m.device = r.device_type == 0                         ? DeviceKind::CPU
+               : r.device_type == 1 || r.device_type == 6 ? DeviceKind::CUDA
+                                                          : DeviceKind::Other;
     m.device_index = int(r.device_id);
     m.thread = r.tid;
     m.total_allocated = r.total_allocated;
@@ -162,7 +166,8 @@ void EventConverter::note_process(const RawEvent& r) {
 
 void EventConverter::convert(RawEvent& r, int64_t offset) {
     const std::string_view ph = r.ph;
-    if (!ph.empty() && ph != "X" && ph != "i" && ph != "I" && ph != "M" && ph != "C" && ph != "s" && ph != "f" && ph != "t") {
+    if (!ph.empty() && ph != "X" && ph != "i" && ph != "I" && ph != "M" && ph != "C" && ph != "s" && ph != "f" &&
+        ph != "t") {
         count_category(r.cat.empty() ? ph : r.cat);
         return;  // B/E and other phases: counted, not shown
     }
@@ -191,7 +196,8 @@ void EventConverter::convert_marker(const RawEvent& r, int64_t offset) {
     } else if (ph == "s" || ph == "f" || ph == "t") {
         ++out_.flow_events;
         // The legacy profiler's flow from an op to its CUDA span (both at the flow's tid and ts).
-        if (r.cat == "cpu_to_cuda" && r.flow_id >= 0 && r.has_ts) legacy_flows_.push_back({r.flow_id, ph == "s", r.tid, r.ts});
+        if (r.cat == "cpu_to_cuda" && r.flow_id >= 0 && r.has_ts)
+            legacy_flows_.push_back({r.flow_id, ph == "s", r.tid, r.ts});
     } else if (r.name != "[memory]") {  // "i" / "I"
         ++out_.instant_events;
     } else if (!r.has_ts || r.bad_bytes) {
@@ -205,7 +211,8 @@ void EventConverter::place_on_host(RawEvent& r, TraceEvent& t) {
     t.thread = r.tid;
     if (r.tid != last_tid_) note_process(r);
     // A tid that is a name ("PyTorch Profiler" of Kineto's span) names its lane.
-    if (!r.tid_text.empty() && id_of_string(r.tid_text) != 0 && r.tid_text.find_first_of("0123456789") == std::string_view::npos)
+    if (!r.tid_text.empty() && id_of_string(r.tid_text) != 0 &&
+        r.tid_text.find_first_of("0123456789") == std::string_view::npos)
         thread_names_.push_back({r.pid, r.tid, std::string(r.tid_text), false});
     if (t.kind == EventKind::Runtime) {
         // As in Kineto's own records: a runtime call's id is CUPTI's correlation (its kernels carry
@@ -249,10 +256,13 @@ void EventConverter::convert_complete(RawEvent& r, const Category& category, int
     t.sequence_nr = r.sequence_nr;
     t.replayed = r.replayed && t.device == DeviceKind::CPU;
     t.fwd_thread = uint64_t(r.fwd_thread);
-    if (!r.comm.empty() && r.comm.group_ranks.empty() && r.global_rank_start >= 0 && r.global_rank_stride > 0 && r.comm.group_size > 0)
-        for (int32_t i = 0; i < r.comm.group_size; ++i) r.comm.group_ranks.push_back(int32_t(r.global_rank_start + i * r.global_rank_stride));
+    if (!r.comm.empty() && r.comm.group_ranks.empty() && r.global_rank_start >= 0 && r.global_rank_stride > 0 &&
+        r.comm.group_size > 0)
+        for (int32_t i = 0; i < r.comm.group_size; ++i)
+            r.comm.group_ranks.push_back(int32_t(r.global_rank_start + i * r.global_rank_stride));
     if (!r.shapes.empty() || !r.dtypes.empty() || !r.concrete.empty() || !r.stack.empty() || !r.comm.empty())
-        t.inputs = inputs_.intern({std::move(r.shapes), std::move(r.dtypes), std::move(r.stack), std::move(r.concrete), std::move(r.comm)});
+        t.inputs = inputs_.intern(
+            {std::move(r.shapes), std::move(r.dtypes), std::move(r.stack), std::move(r.concrete), std::move(r.comm)});
     events_.push_back(std::move(t));
 }
 

@@ -33,7 +33,7 @@ class EventConverter {
 public:
     EventConverter(ImportedTrace& out, TraceMeta& meta) : out_(out), meta_(meta) {}
 
-    void convert(RawEvent& r, int64_t offset);        // offset: where the event starts, for warnings
+    void convert(RawEvent& r, int64_t offset);          // offset: where the event starts, for warnings
     void skip(const std::string& why, int64_t offset);  // counted, and among the first warnings
     // The events, memory and names into out.trace (timestamps shifted by base_ns); fails (ReadError)
     // when nothing was converted.

@@ -37,7 +37,9 @@ bool read_double(const element& v, double& out) {
     return is_number(v) && !v.get_double().get(out) && std::isfinite(out);
 }
 
-bool read_string(const element& v, std::string_view& out) { return v.type() == element_type::STRING && !v.get_string().get(out); }
+bool read_string(const element& v, std::string_view& out) {
+    return v.type() == element_type::STRING && !v.get_string().get(out);
+}
 
 // Microseconds as nanoseconds: integers exactly, doubles rounded to the nanosecond (exact below
 // 9e12 us, far beyond any relative Kineto timestamp). At most 2e15 us (absolute epoch microseconds
@@ -136,8 +138,10 @@ void read_int32(const element& v, int32_t& out) {
 
 void read_text(const element& v, std::string& out) {
     std::string_view s;
-    if (read_string(v, s)) out = s;
-    else if (int64_t n = 0; read_int(v, n)) out = std::to_string(n);  // a group named by a number
+    if (read_string(v, s))
+        out = s;
+    else if (int64_t n = 0; read_int(v, n))
+        out = std::to_string(n);  // a group named by a number
 }
 
 void read_types(const element& v, std::vector<std::string>& out) {
@@ -209,6 +213,8 @@ void add_comm_readers(KeyTable<ArgReader>& t) {
     for (const auto& [key, reader] : readers) t.add(key, reader);
 }
 
+// A table, one reader a line (left as laid out by hand):
+// clang-format off
 const KeyTable<ArgReader>& arg_readers() {
     static const KeyTable<ArgReader> table = [] {
         KeyTable<ArgReader> t = {
@@ -287,15 +293,19 @@ const KeyTable<ArgReader>& arg_readers() {
     }();
     return table;
 }
+// clang-format on
 
 // The event's own keys. A reader returns what the value should have been when it is not ("a string"),
 // or null when it was read.
 using FieldReader = const char* (*)(const element&, RawEvent&);
 const KeyTable<FieldReader>& field_readers() {
     static const KeyTable<FieldReader> table = {
-        {"ph", [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.ph) ? nullptr : "a string"; }},
-        {"cat", [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.cat) ? nullptr : "a string"; }},
-        {"name", [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.name) ? nullptr : "a string"; }},
+        {"ph",
+         [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.ph) ? nullptr : "a string"; }},
+        {"cat",
+         [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.cat) ? nullptr : "a string"; }},
+        {"name",
+         [](const element& v, RawEvent& r) -> const char* { return read_string(v, r.name) ? nullptr : "a string"; }},
         {"ts",
          [](const element& v, RawEvent& r) -> const char* {
              r.has_ts = read_us(v, r.ts);
@@ -306,8 +316,14 @@ const KeyTable<FieldReader>& field_readers() {
              r.has_dur = read_us(v, r.dur);
              return r.has_dur ? nullptr : "a number of microseconds within 2e15";
          }},
-        {"pid", [](const element& v, RawEvent& r) -> const char* { return read_id(v, r.pid, r.pid_text) ? nullptr : "a number or a string"; }},
-        {"tid", [](const element& v, RawEvent& r) -> const char* { return read_id(v, r.tid, r.tid_text) ? nullptr : "a number or a string"; }},
+        {"pid",
+         [](const element& v, RawEvent& r) -> const char* {
+             return read_id(v, r.pid, r.pid_text) ? nullptr : "a number or a string";
+         }},
+        {"tid",
+         [](const element& v, RawEvent& r) -> const char* {
+             return read_id(v, r.tid, r.tid_text) ? nullptr : "a number or a string";
+         }},
         {"args",
          [](const element& v, RawEvent& r) -> const char* {
              simdjson::dom::object args;

@@ -33,7 +33,7 @@ struct RawEvent {
     DeviceLaunch launch;
     bool has_launch = false;
     bool bad_bytes = false;
-    bool replayed = false;      // "Replayed from capture": an op placed at a CUDA graph's replayed kernels (ours)
+    bool replayed = false;  // "Replayed from capture": an op placed at a CUDA graph's replayed kernels (ours)
     std::vector<std::vector<int64_t>> shapes;
     std::vector<std::string> dtypes;
     std::vector<std::string> concrete;  // "Concrete Inputs"
@@ -41,7 +41,7 @@ struct RawEvent {
     int64_t scope = -1;                 // "Record scope" (ours): at::RecordScope
     CommArgs comm;                      // a collective's record ("Collective name", "In msg nelems", ...)
     int64_t global_rank_start = -1, global_rank_stride = -1;  // older traces' group, without "Process Group Ranks"
-    bool is_async = false;              // "Async" (ours)
+    bool is_async = false;                                    // "Async" (ours)
 };
 
 // pid/tid are numbers or strings ("stream 7", "12345"): the digits, or a stable hash with kTextIdBit set.

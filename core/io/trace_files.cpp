@@ -23,7 +23,8 @@ std::vector<std::string> glob_files(const std::string& pattern) {
     std::vector<std::string> out;
     if (::glob(pattern.c_str(), 0, nullptr, &matched) == 0)
         for (size_t i = 0; i < matched.gl_pathc; ++i)
-            if (std::error_code ec; std::filesystem::is_regular_file(matched.gl_pathv[i], ec)) out.push_back(matched.gl_pathv[i]);
+            if (std::error_code ec; std::filesystem::is_regular_file(matched.gl_pathv[i], ec))
+                out.push_back(matched.gl_pathv[i]);
     ::globfree(&matched);
     if (out.empty()) throw TraceImportError("no file matches '" + pattern + "'");
     return out;  // glob sorts them

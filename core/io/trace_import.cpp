@@ -36,15 +36,16 @@ namespace {
 // A rank's summary (attnwb inspect RANK --summary) says what it lacks, on every view of it.
 void note_summary(ImportedTrace& out) {
     if (!out.extra.is_object() || !out.extra.contains("summary")) return;
-    out.notes.run.push_back("a rank's summary (attnwb inspect --summary): the kernels, copies, sets, steps and collectives are whole; "
-                            "the operator table holds only the outermost ops, those that launched work and those of collective calls");
+    out.notes.run.push_back(
+        "a rank's summary (attnwb inspect --summary): the kernels, copies, sets, steps and collectives are whole; "
+        "the operator table holds only the outermost ops, those that launched work and those of collective calls");
 }
 
 using namespace trace_io;
 using simdjson::dom::element;
 
 constexpr size_t kBatch = size_t(512) << 10;  // bytes of event objects parsed by simdjson at once
-constexpr size_t kBatchesInFlight = 2;      // cut and waiting to be parsed, at most
+constexpr size_t kBatchesInFlight = 2;        // cut and waiting to be parsed, at most
 
 // A run of events cut from "traceEvents": their text as one JSON list, and where each came from.
 struct Batch {
@@ -169,13 +170,15 @@ std::vector<DeviceProperties> devices_of(const json& v) {
         if (!d.is_object() || !d.contains("name") || !d["name"].is_string()) continue;
         auto small = [&d](const char* key, int fallback) {  // a small non-negative integer, else fallback
             const auto it = d.find(key);
-            if (it == d.end() || !it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > 1'000'000) return fallback;
+            if (it == d.end() || !it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > 1'000'000)
+                return fallback;
             return int(it->get<int64_t>());
         };
         DeviceProperties p;
         p.id = small("id", -1);
         p.name = d["name"].get<std::string>();
-        if (const auto mem = d.find("totalGlobalMem"); mem != d.end() && mem->is_number() && mem->get<double>() >= 0 && mem->get<double>() < 1e18)
+        if (const auto mem = d.find("totalGlobalMem");
+            mem != d.end() && mem->is_number() && mem->get<double>() >= 0 && mem->get<double>() < 1e18)
             p.total_global_mem = int64_t(mem->get<double>());
         p.compute_major = small("computeMajor", -1);
         p.compute_minor = small("computeMinor", 0);
@@ -196,12 +199,16 @@ std::vector<ProcessGroup> process_groups_of(const json& info) {
         ProcessGroup pg;
         auto text = [&g](const char* key) {
             const auto f = g.find(key);
-            return f == g.end() ? std::string() : f->is_string() ? f->get<std::string>() : f->is_number_integer() ? std::to_string(f->get<int64_t>()) : std::string();
+            return f == g.end()             ? std::string()
+                   : f->is_string()         ? f->get<std::string>()
+                   : f->is_number_integer() ? std::to_string(f->get<int64_t>())
+                                            : std::string();
         };
         pg.name = text("pg_name");
         pg.desc = text("pg_desc");
         pg.backend = text("backend_config");
-        if (const auto size = g.find("pg_size"); size != g.end() && size->is_number_integer()) pg.size = size->get<int32_t>();
+        if (const auto size = g.find("pg_size"); size != g.end() && size->is_number_integer())
+            pg.size = size->get<int32_t>();
         if (const auto ranks = g.find("ranks"); ranks != g.end()) {
             if (ranks->is_array()) {
                 for (const json& r : *ranks)
@@ -217,9 +224,9 @@ std::vector<ProcessGroup> process_groups_of(const json& info) {
 }
 
 void Scanner::top_level_value(std::string_view key, size_t start, size_t end) {
-    static const std::set<std::string_view> kHeader = {"schemaVersion", "cupti_version", "cuda_runtime_version",
-                                                       "cuda_driver_version", "hip_runtime_version", "record_shapes",
-                                                       "profile_memory", "with_stack", "with_flops", "with_modules"};
+    static const std::set<std::string_view> kHeader = {
+        "schemaVersion", "cupti_version",  "cuda_runtime_version", "cuda_driver_version", "hip_runtime_version",
+        "record_shapes", "profile_memory", "with_stack",           "with_flops",          "with_modules"};
     const bool header = kHeader.count(key) > 0;
     const bool wanted = header || key == "baseTimeNanoseconds" || key == "traceName" || key == "deviceProperties" ||
                         key == "distributedInfo" || key == "attention_workbench";
@@ -238,7 +245,9 @@ void Scanner::top_level_value(std::string_view key, size_t start, size_t end) {
         const double base = v.get<double>();
         if (!(std::fabs(base) <= 2e18)) fail("\"baseTimeNanoseconds\" is out of range", in_.offset(start));
         top_.head.has_base_time = true;
-        top_.base_ns = v.is_number_float() ? int64_t(std::llround(base)) : v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
+        top_.base_ns = v.is_number_float()      ? int64_t(std::llround(base))
+                       : v.is_number_unsigned() ? int64_t(v.get<uint64_t>())
+                                                : v.get<int64_t>();
     } else if (key == "traceName" && v.is_string()) {
         out.trace_name = v.get<std::string>();
     } else if (key == "deviceProperties") {
@@ -316,8 +325,8 @@ void Scanner::parse(Batch& batch) {
     if (batch.text.empty()) return;
     if (!batch.parser) batch.parser = std::make_unique<simdjson::dom::parser>();
     simdjson::dom::element doc;
-    batch.parsed = !batch.parser->parse(batch.text.data(), batch.text.size(), false).get(doc) &&
-                   !doc.get_array().get(batch.list);
+    batch.parsed =
+        !batch.parser->parse(batch.text.data(), batch.text.size(), false).get(doc) && !doc.get_array().get(batch.list);
 }
 
 // The consumer (the calling thread): reads each parsed event's fields and converts them; reports
@@ -496,9 +505,9 @@ void refuse_if_it_cannot_fit(const std::string& path) {
     const int64_t need = int64_t(0.6 * double(json)) + (int64_t(64) << 20);
     const HostMemory host = host_memory();
     if (host.available_bytes >= 0 && need > host.available_bytes)
-        throw TraceImportError("'" + path + "' needs about " + format_mib(need) + " of memory to import (" + format_mib(json) +
-                               " of JSON) but " + format_mib(host.available_bytes) + " is left (" + host.limited_by +
-                               "); import it where more memory is free");
+        throw TraceImportError("'" + path + "' needs about " + format_mib(need) + " of memory to import (" +
+                               format_mib(json) + " of JSON) but " + format_mib(host.available_bytes) + " is left (" +
+                               host.limited_by + "); import it where more memory is free");
 }
 
 }  // namespace
@@ -522,11 +531,13 @@ namespace {
 // progress said with its place ("file 3 of 8: ..."); cancel is asked of the caller's.
 class FileObserver : public RunObserver {
 public:
-    FileObserver(RunObserver* inner, std::mutex& lock, size_t file, size_t files) : inner_(inner), lock_(lock), file_(file), files_(files) {}
+    FileObserver(RunObserver* inner, std::mutex& lock, size_t file, size_t files)
+        : inner_(inner), lock_(lock), file_(file), files_(files) {}
     void on_progress(int done, int total, const std::string& what) override {
         if (!inner_) return;
         std::lock_guard held(lock_);
-        inner_->on_progress(done, total, "file " + std::to_string(file_ + 1) + " of " + std::to_string(files_) + ": " + what);
+        inner_->on_progress(done, total,
+                            "file " + std::to_string(file_ + 1) + " of " + std::to_string(files_) + ": " + what);
     }
     bool cancel_requested() const override { return inner_ && inner_->cancel_requested(); }
 
@@ -570,7 +581,8 @@ std::vector<ImportedTrace> import_chrome_trace_files(const std::vector<std::stri
 namespace {
 
 // The parts of run r, moved out of parts, and their paths.
-ImportedTrace take_run(std::vector<ImportedTrace>& parts, const std::vector<std::string>& paths, const trace_io::RankRun& r) {
+ImportedTrace take_run(std::vector<ImportedTrace>& parts, const std::vector<std::string>& paths,
+                       const trace_io::RankRun& r) {
     if (r.files.size() == 1) return std::move(parts[r.files.front()]);
     std::vector<ImportedTrace> mine;
     std::vector<std::string> mine_paths;
@@ -605,7 +617,8 @@ ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObs
 std::vector<ImportedTrace> import_chrome_trace_runs(const std::vector<std::string>& paths, RunObserver* observer) {
     std::vector<ImportedTrace> parts = import_chrome_trace_files(paths, observer);
     std::vector<ImportedTrace> out;
-    for (const trace_io::RankRun& r : trace_io::group_rank_files(parts, paths)) out.push_back(take_run(parts, paths, r));
+    for (const trace_io::RankRun& r : trace_io::group_rank_files(parts, paths))
+        out.push_back(take_run(parts, paths, r));
     return out;
 }
 

@@ -45,23 +45,23 @@ private:
 
 struct ImportedTrace {
     Trace trace;
-    std::string trace_name;           // "traceName", when present
-    nlohmann::json extra;             // top-level "attention_workbench" object (spec, environment), when present
+    std::string trace_name;                 // "traceName", when present
+    nlohmann::json extra;                   // top-level "attention_workbench" object (spec, environment), when present
     std::vector<DeviceProperties> devices;  // "deviceProperties": the GPUs it ran on (name, memory, compute capability)
     nlohmann::json header = nlohmann::json::object();  // the versions and options Kineto records: schemaVersion,
-                                      // cupti_version, cuda_runtime_version, cuda_driver_version, record_shapes, ...
-    int rank = -1;                    // "distributedInfo": rank, world size, backend, process groups (pg_config)
+        // cupti_version, cuda_runtime_version, cuda_driver_version, record_shapes, ...
+    int rank = -1;  // "distributedInfo": rank, world size, backend, process groups (pg_config)
     int world_size = -1;
     std::string backend;
     std::vector<ProcessGroup> process_groups;
-    bool has_base_time = false;       // "baseTimeNanoseconds" given: the events' clock is the epoch's
+    bool has_base_time = false;                 // "baseTimeNanoseconds" given: the events' clock is the epoch's
     std::map<std::string, int64_t> categories;  // events by "cat" (phase letter for events without one)
-    int64_t flow_events = 0;          // "s"/"f"/"t" (ac2g, fwdbwd, async)
-    int64_t counter_events = 0;       // "C"
-    int64_t metadata_events = 0;      // "M"
-    int64_t instant_events = 0;       // "i"/"I" other than [memory]
-    ImportNotes notes;                // events skipped (with the first reasons and their byte offsets), negative durations
-    int64_t bytes_read = 0;           // uncompressed JSON bytes
+    int64_t flow_events = 0;                    // "s"/"f"/"t" (ac2g, fwdbwd, async)
+    int64_t counter_events = 0;                 // "C"
+    int64_t metadata_events = 0;                // "M"
+    int64_t instant_events = 0;                 // "i"/"I" other than [memory]
+    ImportNotes notes;       // events skipped (with the first reasons and their byte offsets), negative durations
+    int64_t bytes_read = 0;  // uncompressed JSON bytes
 };
 
 // Progress is reported in MiB of the file read (compressed bytes for .gz), against the file's size;
@@ -77,11 +77,13 @@ ImportedTrace import_chrome_traces(const std::vector<std::string>& paths, RunObs
 
 // Several traces each by itself, read two at a time (each file's progress said with its place). Throws
 // as import_chrome_trace does, once both readers have stopped.
-std::vector<ImportedTrace> import_chrome_trace_files(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
+std::vector<ImportedTrace> import_chrome_trace_files(const std::vector<std::string>& paths,
+                                                     RunObserver* observer = nullptr);
 
 // The same files opened as the runs they make (one trace per run: a file, or the ranks of one run),
 // in the order of their first files; one run gives one trace.
-std::vector<ImportedTrace> import_chrome_trace_runs(const std::vector<std::string>& paths, RunObserver* observer = nullptr);
+std::vector<ImportedTrace> import_chrome_trace_runs(const std::vector<std::string>& paths,
+                                                    RunObserver* observer = nullptr);
 
 // Traces already read from paths (parts[i] from paths[i]) as the one run they are; MixedRunsError when not.
 ImportedTrace merge_rank_traces(std::vector<ImportedTrace> parts, const std::vector<std::string>& paths);

@@ -8,7 +8,9 @@
 
 namespace awb::trace_io {
 
-void fail(const std::string& what, int64_t offset) { throw ReadError{what + " (byte offset " + std::to_string(offset) + ")"}; }
+void fail(const std::string& what, int64_t offset) {
+    throw ReadError{what + " (byte offset " + std::to_string(offset) + ")"};
+}
 
 TraceInput::TraceInput(const std::string& path) : file_(gzopen(path.c_str(), "rb")) {
     if (file_) gzbuffer(file_, 1 << 18);
@@ -61,7 +63,8 @@ void FileProgress::report(RunObserver* observer, int64_t position, int64_t file_
     const int64_t percent = file_size > 0 ? position * 100 / file_size : 0;
     if (total >= 16 && percent != reported_percent_) {  // small files read in a blink: no progress lines
         reported_percent_ = percent;
-        observer->on_progress(done, std::max(total, done), "read " + std::to_string(done) + " of " + std::to_string(total) + " MiB");
+        observer->on_progress(done, std::max(total, done),
+                              "read " + std::to_string(done) + " of " + std::to_string(total) + " MiB");
     }
     throw_if_cancelled(observer);
 }

@@ -28,9 +28,12 @@ std::string ranks_text(const std::vector<int32_t>& ranks);
 std::string gap_text(int64_t ns) {
     const double s = double(ns) / 1e9;
     char buf[48];
-    if (s >= 2 * 86400) std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
-    else if (s >= 2 * 3600) std::snprintf(buf, sizeof buf, "%.1f hours", s / 3600);
-    else std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+    if (s >= 2 * 86400)
+        std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
+    else if (s >= 2 * 3600)
+        std::snprintf(buf, sizeof buf, "%.1f hours", s / 3600);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
     return buf;
 }
 
@@ -59,10 +62,12 @@ struct RunSoFar {
     std::string conflict(const ImportedTrace& p, const std::vector<std::string>& paths) const {
         if (p.world_size >= 0 && world_size >= 0 && p.world_size != world_size)
             return "world size " + std::to_string(p.world_size) + ", not " + std::to_string(world_size);
-        if (!p.backend.empty() && !backend.empty() && p.backend != backend) return "backend " + p.backend + ", not " + backend;
+        if (!p.backend.empty() && !backend.empty() && p.backend != backend)
+            return "backend " + p.backend + ", not " + backend;
         for (const ProcessGroup& g : p.process_groups)
             if (const auto it = groups.find(g.name); it != groups.end() && it->second != g.ranks)
-                return "process group '" + g.name + "' holds ranks " + ranks_text(g.ranks) + ", not " + ranks_text(it->second);
+                return "process group '" + g.name + "' holds ranks " + ranks_text(g.ranks) + ", not " +
+                       ranks_text(it->second);
         if (!p.trace.events().empty() && begin_ns <= end_ns) {
             const int64_t gap = std::max(p.trace.begin_ns() - end_ns, begin_ns - p.trace.end_ns());
             if (gap > kSameRunClockGapNs)
@@ -82,7 +87,10 @@ std::string ranks_text(const std::vector<int32_t>& ranks) {
     for (size_t i = 0; i < r.size();) {
         size_t j = i;
         while (j + 1 < r.size() && r[j + 1] == r[j] + 1) ++j;
-        out += (out.empty() ? "" : ", ") + std::to_string(r[i]) + (j > i + 1 ? "-" + std::to_string(r[j]) : j == i + 1 ? ", " + std::to_string(r[j]) : "");
+        out += (out.empty() ? "" : ", ") + std::to_string(r[i]) +
+               (j > i + 1    ? "-" + std::to_string(r[j])
+                : j == i + 1 ? ", " + std::to_string(r[j])
+                             : "");
         i = j + 1;
     }
     return "[" + out + "]";
@@ -145,7 +153,8 @@ std::vector<RankRun> group_rank_files(const std::vector<ImportedTrace>& parts, c
 std::string mixed_runs_message(const std::vector<RankRun>& runs, const std::vector<std::string>& paths) {
     size_t files = 0;
     for (const RankRun& r : runs) files += r.files.size();
-    std::string out = "the " + std::to_string(files) + " traces are not the ranks of one run; they make " + std::to_string(runs.size()) + ":";
+    std::string out = "the " + std::to_string(files) + " traces are not the ranks of one run; they make " +
+                      std::to_string(runs.size()) + ":";
     for (const RankRun& r : runs) {
         out += "\n  " + r.label + ":";
         size_t shown = 0;
@@ -165,11 +174,13 @@ std::string mixed_runs_message(const std::vector<RankRun>& runs, const std::vect
 namespace {
 
 // What the run's files say of each other, for ImportNotes::run.
-std::vector<std::string> run_notes(const std::vector<ImportedTrace>& parts, const std::vector<std::string>& paths, bool ranked) {
+std::vector<std::string> run_notes(const std::vector<ImportedTrace>& parts, const std::vector<std::string>& paths,
+                                   bool ranked) {
     std::vector<std::string> notes;
     if (!ranked) {
-        notes.push_back("none of the " + std::to_string(parts.size()) + " files says its rank (no distributedInfo): numbered 0-" +
-                        std::to_string(parts.size() - 1) + " in the order given");
+        notes.push_back("none of the " + std::to_string(parts.size()) +
+                        " files says its rank (no distributedInfo): numbered 0-" + std::to_string(parts.size() - 1) +
+                        " in the order given");
         return notes;
     }
     int world = -1;
@@ -183,13 +194,15 @@ std::vector<std::string> run_notes(const std::vector<ImportedTrace>& parts, cons
         std::set<int32_t> have(ranks.begin(), ranks.end());
         for (int32_t r = 0; r < world; ++r)
             if (!have.count(r)) missing.push_back(r);
-        notes.push_back(std::to_string(ranks.size()) + " of the run's " + std::to_string(world) + " ranks are in the files; missing " +
-                        ranks_text(missing) + ": what joins the ranks (collectives, their waits) is measured over these");
+        notes.push_back(std::to_string(ranks.size()) + " of the run's " + std::to_string(world) +
+                        " ranks are in the files; missing " + ranks_text(missing) +
+                        ": what joins the ranks (collectives, their waits) is measured over these");
     }
     auto lacking = [&](const char* what, auto&& lacks) {
         std::vector<std::string> names;
         size_t have = 0;
-        for (size_t i = 0; i < parts.size(); ++i) (lacks(parts[i]) ? names.push_back(file_name(paths[i])) : void(++have));
+        for (size_t i = 0; i < parts.size(); ++i)
+            (lacks(parts[i]) ? names.push_back(file_name(paths[i])) : void(++have));
         if (have == 0 || names.empty()) return;
         std::string list;
         for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
@@ -219,7 +232,8 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
     memory.reserve(total_memory);
     TraceMeta meta;
     meta.origin_ns = INT64_MAX;
-    std::map<std::string, std::vector<std::string>> part_notes;  // a file's own notes (a summary's): the files that say each
+    std::map<std::string, std::vector<std::string>>
+        part_notes;  // a file's own notes (a summary's): the files that say each
     for (size_t i = 0; i < parts.size(); ++i) {
         ImportedTrace& p = parts[i];
         const int32_t rank = ranked ? p.rank : int32_t(i);
@@ -240,7 +254,8 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         for (const auto& [pid, name] : part_meta.process_names) meta.process_names.emplace(pid, name);
         for (const auto& [tid, pid] : part_meta.thread_process) meta.thread_process.emplace(tid, pid);
         for (const ProcessGroup& g : p.process_groups)
-            if (std::none_of(meta.process_groups.begin(), meta.process_groups.end(), [&g](const ProcessGroup& x) { return x.name == g.name; }))
+            if (std::none_of(meta.process_groups.begin(), meta.process_groups.end(),
+                             [&g](const ProcessGroup& x) { return x.name == g.name; }))
                 meta.process_groups.push_back(g);
         meta.legacy_device_spans = meta.legacy_device_spans || part_meta.legacy_device_spans;
         for (const auto& [cat, n] : p.categories) out.categories[cat] += n;

@@ -26,8 +26,8 @@ inline constexpr int64_t kSameRunClockGapNs = int64_t(600) * 1'000'000'000;  // 
 struct RankRun {
     std::vector<size_t> files;  // positions in the parts, in the order given
     std::string label;
-    std::string why_apart;      // for every run but the first: why its files are not the first run's ranks
-    bool ranked = true;         // false: files that say no rank (numbered by position when alone)
+    std::string why_apart;  // for every run but the first: why its files are not the first run's ranks
+    bool ranked = true;     // false: files that say no rank (numbered by position when alone)
 };
 
 // The runs the parts make, the first file's first (one run: they are one run's ranks).

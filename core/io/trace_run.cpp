@@ -24,7 +24,8 @@ std::string recorded_by(const json& h, const std::string& trace_name) {
     if (h.contains("schemaVersion")) recorded.push_back("schema " + h["schemaVersion"].dump());
     if (h.contains("cupti_version")) recorded.push_back("CUPTI " + h["cupti_version"].dump());
     if (h.contains("hip_runtime_version")) recorded.push_back("HIP " + h["hip_runtime_version"].dump());
-    if (h.contains("nccl_version") && h["nccl_version"].is_string()) recorded.push_back("NCCL " + h["nccl_version"].get<std::string>());
+    if (h.contains("nccl_version") && h["nccl_version"].is_string())
+        recorded.push_back("NCCL " + h["nccl_version"].get<std::string>());
     std::vector<std::string> options;
     for (const char* o : {"record_shapes", "profile_memory", "with_stack", "with_flops", "with_modules"})
         if (h.contains(o) && ((h[o].is_number() && h[o].get<double>() != 0) || (h[o].is_boolean() && h[o].get<bool>())))
@@ -49,7 +50,8 @@ Environment environment_of_import(const ImportedTrace& t) {
             e.memory_bytes = e.memory_bytes < 0 ? d.total_global_mem : std::min(e.memory_bytes, d.total_global_mem);
     }
     for (const auto& [name, n] : gpus)
-        e.device_name += (e.device_name.empty() ? "" : "; ") + (n > 1 ? std::to_string(n) + " x " : std::string()) + name;
+        e.device_name +=
+            (e.device_name.empty() ? "" : "; ") + (n > 1 ? std::to_string(n) + " x " : std::string()) + name;
     e.device = gpus.empty() ? "" : "cuda";
     const json& h = t.header;
     e.cuda_version = cuda_version_of(h.value("cuda_runtime_version", json()));
@@ -78,8 +80,7 @@ ProfileResult run_of_metadata(const json& meta) {
             result.device_peak_bytes = int_or<int64_t>(meta, "device_peak_bytes", -1);
             if (meta.contains("roof")) result.roof = meta.at("roof").get<Roof>();
             result.interrupted = meta.value("interrupted", false);
-        } catch (const std::exception&) {
-        }
+        } catch (const std::exception&) {}
     }
     return result;
 }

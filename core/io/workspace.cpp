@@ -37,7 +37,8 @@ void report(RunObserver* observer, int done, int total, const std::string& what)
 
 // Writes a run's trace as one file, or for a distributed run one file per rank (each with its
 // distributedInfo, so that the set opens as the ranks of one run); what the workspace file records of it.
-json save_run_trace(const ProfileResult& run, const fs::path& folder, const std::string& stem, std::vector<fs::path>& written) {
+json save_run_trace(const ProfileResult& run, const fs::path& folder, const std::string& stem,
+                    std::vector<fs::path>& written) {
     ChromeTraceInfo info = run_trace_info(run, "attention-workbench");
     info.exact = true;
     const std::vector<int32_t>& ranks = run.trace.meta().ranks;
@@ -64,7 +65,8 @@ std::string run_trace_file(const fs::path& base, const std::string& trace) {
         throw std::runtime_error("its trace '" + trace + "' is not in the workspace's folder");
     const fs::path file = base / rel;
     std::error_code fe;
-    if (!fs::is_regular_file(file, fe)) throw std::runtime_error("its trace '" + file.string() + "' is missing or not a file");
+    if (!fs::is_regular_file(file, fe))
+        throw std::runtime_error("its trace '" + file.string() + "' is missing or not a file");
     return file.string();
 }
 
@@ -77,7 +79,8 @@ std::shared_ptr<const ProfileResult> load_run(const json& r, const fs::path& bas
     if (trace.is_array())
         for (const json& t : trace)
             if (t.is_string()) files.push_back(run_trace_file(base, t.get<std::string>()));
-    if (files.empty() || (trace.is_array() && files.size() != trace.size())) throw std::runtime_error("no trace file named");
+    if (files.empty() || (trace.is_array() && files.size() != trace.size()))
+        throw std::runtime_error("no trace file named");
     return std::make_shared<const ProfileResult>(profile_result_from_import(import_chrome_traces(files)));
 }
 
@@ -92,8 +95,8 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
     // Each save writes its traces under names of its own (run-N.SAVE.trace.json.gz) and only then, atomically,
     // the workspace file that names them: until that rename the previous workspace and all its traces stay
     // whole, whatever stops this save (a kill, a full disk, cancel). The previous save's traces go afterwards.
-    const std::string save = printf_string("%lx%x", long(std::chrono::system_clock::now().time_since_epoch().count()),
-                                           unsigned(::getpid()));
+    const std::string save =
+        printf_string("%lx%x", long(std::chrono::system_clock::now().time_since_epoch().count()), unsigned(::getpid()));
     std::vector<fs::path> written;
     json runs = json::array();
     const int total = int(workspace.runs.size());
@@ -106,7 +109,8 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
         }
         json sweeps = json::array();
         for (const WorkspaceSweep& s : workspace.sweeps)
-            sweeps.push_back({{"label", s.label}, {"shown", s.shown}, {"sweep", sweep_file_json(s.sweep, analyze_sweep(s.sweep))}});
+            sweeps.push_back(
+                {{"label", s.label}, {"shown", s.shown}, {"sweep", sweep_file_json(s.sweep, analyze_sweep(s.sweep))}});
         json j{{"schema", kWorkspaceSchema},
                {"schema_version", kWorkspaceVersion},
                {"panel_spec", workspace.panel_spec},
@@ -127,8 +131,8 @@ void save_workspace(const Workspace& workspace, const std::string& path, RunObse
     std::vector<fs::path> stale;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (name.rfind("run-", 0) == 0 && name.size() > 14 && name.compare(name.size() - 14, 14, ".trace.json.gz") == 0 &&
-            !kept.count(name))
+        if (name.rfind("run-", 0) == 0 && name.size() > 14 &&
+            name.compare(name.size() - 14, 14, ".trace.json.gz") == 0 && !kept.count(name))
             stale.push_back(it->path());
     }
     for (const fs::path& p : stale) fs::remove(p, ec);
@@ -152,8 +156,10 @@ Workspace workspace_from_json(const json& j, const std::string& path, RunObserve
                     if (m.is_string()) w.panel_modules.push_back(m.get<std::string>());
             for (const auto& s : j.at("sweeps")) {
                 const bool named = s.is_object() && s.contains("label") && s["label"].is_string();
-                const bool shown = !s.is_object() || !s.contains("shown") || !s["shown"].is_boolean() || s["shown"].get<bool>();
-                w.sweeps.push_back({named ? s["label"].get<std::string>() : std::string(), sweep_from_file_json(s.at("sweep")), shown});
+                const bool shown =
+                    !s.is_object() || !s.contains("shown") || !s["shown"].is_boolean() || s["shown"].get<bool>();
+                w.sweeps.push_back({named ? s["label"].get<std::string>() : std::string(),
+                                    sweep_from_file_json(s.at("sweep")), shown});
             }
             if (j.contains("bench")) w.bench = std::make_shared<const BenchResult>(bench_from_file_json(j.at("bench")));
             if (j.contains("check")) w.check = std::make_shared<const CheckReport>(check_from_file_json(j.at("check")));

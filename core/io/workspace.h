@@ -44,8 +44,8 @@ struct Workspace {
     std::vector<WorkspaceSweep> sweeps;
     std::shared_ptr<const BenchResult> bench;  // null for none
     std::shared_ptr<const CheckReport> check;
-    int shown = -1;                      // index into runs of the run on screen, -1 for none
-    std::vector<std::string> problems;   // on load: runs that could not be read (the rest still open)
+    int shown = -1;                     // index into runs of the run on screen, -1 for none
+    std::vector<std::string> problems;  // on load: runs that could not be read (the rest still open)
 };
 
 // Writes NAME.json and NAME.runs/run-K.trace.json.gz; throws std::runtime_error naming the file that

@@ -17,7 +17,8 @@ double bottom_right_pairs(int64_t seq_q, int64_t seq_k) {
 }
 
 double attention_flops(const AttentionShape& s, double pairs_per_head, bool backward) {
-    const double forward = 2.0 * pairs_per_head * double(s.head_dim + s.head_dim_v) * double(s.batch) * double(s.heads_q);
+    const double forward =
+        2.0 * pairs_per_head * double(s.head_dim + s.head_dim_v) * double(s.batch) * double(s.heads_q);
     return backward ? 2.5 * forward : forward;
 }
 
@@ -32,11 +33,13 @@ std::string to_string(BytesModel m) {
 
 double attention_bytes(const AttentionShape& s, int64_t element_bytes, bool backward, BytesModel model, int64_t block,
                        int64_t kv_element_bytes) {
-    const double b = double(s.batch), hq = double(s.heads_q), hkv = double(s.heads_kv), nq = double(s.seq_q), nk = double(s.seq_k);
+    const double b = double(s.batch), hq = double(s.heads_q), hkv = double(s.heads_kv), nq = double(s.seq_q),
+                 nk = double(s.seq_k);
     const double d = double(s.head_dim), dv = double(s.head_dim_v), e = double(element_bytes);
     const double ekv = kv_element_bytes > 0 ? double(kv_element_bytes) : e;
     // Q and O (and their gradients) at the element size, K and V at theirs.
-    const double q = e * b * hq * nq * d, k = ekv * b * hkv * nk * d, v = ekv * b * hkv * nk * dv, o = e * b * hq * nq * dv;
+    const double q = e * b * hq * nq * d, k = ekv * b * hkv * nk * d, v = ekv * b * hkv * nk * dv,
+                 o = e * b * hq * nq * dv;
     const double ideal = (q + k + v + o) * (backward ? 2.0 : 1.0);  // backward: + dO, dQ, dK, dV
     switch (model) {
         case BytesModel::Ideal: return ideal;
@@ -61,7 +64,8 @@ double attention_bytes(const RunSpec& spec, BytesModel model) {
     return spec.mode == Mode::Train ? forward + attention_bytes(s, e, true, model, spec.block_size) : forward;
 }
 
-BytesFit fit_bytes_model(double flops, const double bytes[3], double measured_ns, double peak_tflops, double memory_tb_s) {
+BytesFit fit_bytes_model(double flops, const double bytes[3], double measured_ns, double peak_tflops,
+                         double memory_tb_s) {
     BytesFit fit;
     if (measured_ns <= 0 || peak_tflops <= 0 || memory_tb_s <= 0) return fit;
     double best = 0, low = 0, high = 0;

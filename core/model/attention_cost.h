@@ -26,7 +26,9 @@ namespace awb {
 
 struct AttentionShape {
     int64_t batch = -1, heads_q = -1, heads_kv = -1, seq_q = -1, seq_k = -1, head_dim = -1, head_dim_v = -1;
-    bool known() const { return batch > 0 && heads_q > 0 && heads_kv > 0 && seq_q > 0 && seq_k > 0 && head_dim > 0 && head_dim_v > 0; }
+    bool known() const {
+        return batch > 0 && heads_q > 0 && heads_kv > 0 && seq_q > 0 && seq_k > 0 && head_dim > 0 && head_dim_v > 0;
+    }
     bool operator==(const AttentionShape&) const = default;
 };
 
@@ -45,8 +47,8 @@ std::string to_string(BytesModel m);  // "ideal", "scores", "chunked"
 
 // Bytes one pass moves under a model (see above); block: the chunked model's block (FlashAttention's 128);
 // kv_element_bytes: K's and V's element size when it differs (an fp8 KV cache), 0 for element_bytes.
-double attention_bytes(const AttentionShape& s, int64_t element_bytes, bool backward, BytesModel model, int64_t block = 128,
-                       int64_t kv_element_bytes = 0);
+double attention_bytes(const AttentionShape& s, int64_t element_bytes, bool backward, BytesModel model,
+                       int64_t block = 128, int64_t kv_element_bytes = 0);
 
 // Bytes of one iteration of a spec (forward, and in train mode its backward); the chunked model uses
 // the spec's block size.
@@ -60,6 +62,7 @@ struct BytesFit {
     double predicted_ns[3] = {0, 0, 0};  // per model, in kBytesModels' order
     bool tie = false;
 };
-BytesFit fit_bytes_model(double flops, const double bytes[3], double measured_ns, double peak_tflops, double memory_tb_s);
+BytesFit fit_bytes_model(double flops, const double bytes[3], double measured_ns, double peak_tflops,
+                         double memory_tb_s);
 
 }  // namespace awb

@@ -14,8 +14,8 @@ std::vector<SpecProblem> validate(const BenchOptions& o) {
         out.push_back({"budget", std::to_string(o.budget_s) + " s must be between 0 and 86400"});
     if (o.min_repeats < 1) out.push_back({"min_repeats", std::to_string(o.min_repeats) + " must be >= 1"});
     if (o.max_repeats < o.min_repeats)
-        out.push_back({"max_repeats", std::to_string(o.max_repeats) + " must be >= min_repeats = " +
-                                          std::to_string(o.min_repeats)});
+        out.push_back({"max_repeats",
+                       std::to_string(o.max_repeats) + " must be >= min_repeats = " + std::to_string(o.min_repeats)});
     if (!(o.min_sample_s >= 0) || o.min_sample_s > 60)
         out.push_back({"min_sample", std::to_string(o.min_sample_s) + " s must be between 0 and 60"});
     return out;

@@ -16,18 +16,18 @@ namespace awb {
 double default_tolerance(Dtype dtype);
 
 struct TensorError {
-    std::string name;           // "output", "grad_q", "grad_k", "grad_v"
-    double max_abs_error = 0;   // max |x - ref|
-    double max_rel_error = 0;   // max |x - ref| / |ref| over entries with |ref| >= 1e-3 max|ref|
-    double ref_max_abs = 0;     // max |ref|
-    double error = 0;           // max_abs_error / ref_max_abs: the number compared to the tolerance
-    bool finite = true;         // no NaN/inf where the reference is finite
+    std::string name;          // "output", "grad_q", "grad_k", "grad_v"
+    double max_abs_error = 0;  // max |x - ref|
+    double max_rel_error = 0;  // max |x - ref| / |ref| over entries with |ref| >= 1e-3 max|ref|
+    double ref_max_abs = 0;    // max |ref|
+    double error = 0;          // max_abs_error / ref_max_abs: the number compared to the tolerance
+    bool finite = true;        // no NaN/inf where the reference is finite
     bool passed = false;
     bool operator==(const TensorError&) const = default;
 };
 
 struct MaskCheck {
-    std::string name;    // "padded keys get no gradient", "rows that see no key"
+    std::string name;  // "padded keys get no gradient", "rows that see no key"
     bool passed = false;
     std::string detail;  // what was observed
     bool operator==(const MaskCheck&) const = default;

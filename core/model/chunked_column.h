@@ -31,7 +31,9 @@ public:
     static constexpr size_t kChunk = size_t(1) << kChunkBits;  // values a chunk
 
     ChunkedColumn() = default;
-    ChunkedColumn(ChunkedColumn&& o) noexcept : chunks_(std::move(o.chunks_)), size_(std::exchange(o.size_, 0)) { o.chunks_.clear(); }
+    ChunkedColumn(ChunkedColumn&& o) noexcept : chunks_(std::move(o.chunks_)), size_(std::exchange(o.size_, 0)) {
+        o.chunks_.clear();
+    }
     ChunkedColumn& operator=(ChunkedColumn&& o) noexcept {
         if (this != &o) {
             clear();

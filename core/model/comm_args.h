@@ -22,9 +22,9 @@ struct CommArgs {
     std::vector<int32_t> group_ranks;  // "Process Group Ranks": global ranks, "[0, 1]"
     std::vector<int64_t> in_splits;    // "In split size" / "Out split size": all_to_all(v)'s rows per peer
     std::vector<int64_t> out_splits;
-    int64_t seq = -1;        // "Seq": the call's number within its process group
-    int32_t rank = -1;       // "Rank": the global rank that recorded it
-    int32_t peer = -1;       // "Src Rank" (recv) / "Dst Rank" (send)
+    int64_t seq = -1;   // "Seq": the call's number within its process group
+    int32_t rank = -1;  // "Rank": the global rank that recorded it
+    int32_t peer = -1;  // "Src Rank" (recv) / "Dst Rank" (send)
     bool empty() const { return collective.empty() && in_nelems < 0 && out_nelems < 0 && group_name.empty(); }
     bool operator==(const CommArgs&) const = default;
 };

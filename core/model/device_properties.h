@@ -9,12 +9,12 @@
 namespace awb {
 
 struct DeviceProperties {
-    int id = -1;                     // "id": the device index the trace's events name
-    std::string name;                // "name": "NVIDIA H100 80GB HBM3"
-    int64_t total_global_mem = -1;   // "totalGlobalMem", bytes; -1 when not given
-    int compute_major = -1;          // "computeMajor" / "computeMinor": compute capability; -1 when not given
+    int id = -1;                    // "id": the device index the trace's events name
+    std::string name;               // "name": "NVIDIA H100 80GB HBM3"
+    int64_t total_global_mem = -1;  // "totalGlobalMem", bytes; -1 when not given
+    int compute_major = -1;         // "computeMajor" / "computeMinor": compute capability; -1 when not given
     int compute_minor = 0;
-    int num_sms = -1;                // "numSms"; -1 when not given
+    int num_sms = -1;  // "numSms"; -1 when not given
     bool operator==(const DeviceProperties&) const = default;
 };
 

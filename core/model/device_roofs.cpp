@@ -10,15 +10,21 @@ namespace {
 // SXM 900 GB/s, H100 NVL 600, A100 SXM 600, B200/GB200 1.8 TB/s) or Infinity Fabric (MI300X 896) figure,
 // which counts both directions.
 const DeviceRoof kRoofs[] = {
-    {"H100 PCIe", "H100 PCIe", 51.2, 378, 756, 756, 1513, 2.0, 0, "NVIDIA H100 Tensor Core GPU datasheet (PCIe column, dense)"},
-    {"H100 NVL", "H100 NVL", 60, 418, 835, 835, 1671, 3.9, 300, "NVIDIA H100 Tensor Core GPU datasheet (NVL column, per GPU, dense)"},
-    {"H100 SXM5", "H100", 67, 495, 989, 989, 1979, 3.35, 450, "NVIDIA H100 Tensor Core GPU datasheet (SXM column, dense)"},
-    {"H200 SXM", "H200", 67, 495, 989, 989, 1979, 4.8, 450, "NVIDIA H200 Tensor Core GPU datasheet (SXM column, dense)"},
-    {"A100 SXM4 80GB", "A100-SXM4-80GB", 19.5, 156, 312, 312, 0, 2.039, 300, "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM, dense)"},
+    {"H100 PCIe", "H100 PCIe", 51.2, 378, 756, 756, 1513, 2.0, 0,
+     "NVIDIA H100 Tensor Core GPU datasheet (PCIe column, dense)"},
+    {"H100 NVL", "H100 NVL", 60, 418, 835, 835, 1671, 3.9, 300,
+     "NVIDIA H100 Tensor Core GPU datasheet (NVL column, per GPU, dense)"},
+    {"H100 SXM5", "H100", 67, 495, 989, 989, 1979, 3.35, 450,
+     "NVIDIA H100 Tensor Core GPU datasheet (SXM column, dense)"},
+    {"H200 SXM", "H200", 67, 495, 989, 989, 1979, 4.8, 450,
+     "NVIDIA H200 Tensor Core GPU datasheet (SXM column, dense)"},
+    {"A100 SXM4 80GB", "A100-SXM4-80GB", 19.5, 156, 312, 312, 0, 2.039, 300,
+     "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM, dense)"},
     {"L40S", "L40S", 91.6, 183, 362, 362, 733, 0.864, 0, "NVIDIA L40S datasheet (dense)"},
     {"GB200", "GB200", 90, 1250, 2500, 2500, 5000, 8.0, 900, "NVIDIA GB200 NVL72 datasheet (per GPU, dense; 1,200 W)"},
     {"B200", "B200", 80, 1100, 2250, 2250, 4500, 8.0, 900, "NVIDIA HGX B200 datasheet (per GPU, dense; 1,000 W)"},
-    {"MI300X", "MI300X", 163.4, 653.7, 1307.4, 1307.4, 2614.9, 5.3, 448, "AMD Instinct MI300X data sheet (dense matrix)"},
+    {"MI300X", "MI300X", 163.4, 653.7, 1307.4, 1307.4, 2614.9, 5.3, 448,
+     "AMD Instinct MI300X data sheet (dense matrix)"},
 };
 
 }  // namespace

@@ -12,15 +12,15 @@
 namespace awb {
 
 struct DeviceRoof {
-    std::string_view name;       // "H100 SXM5"
-    std::string_view match;      // a part of the device name CUDA/ROCm report ("H100 PCIe", "H100")
-    double fp32_tflops;          // non-tensor FP32 (PyTorch's float matmuls unless TF32 is allowed)
+    std::string_view name;   // "H100 SXM5"
+    std::string_view match;  // a part of the device name CUDA/ROCm report ("H100 PCIe", "H100")
+    double fp32_tflops;      // non-tensor FP32 (PyTorch's float matmuls unless TF32 is allowed)
     double tf32_tflops;
     double bf16_tflops;
     double fp16_tflops;
-    double fp8_tflops;           // 0: none
+    double fp8_tflops;  // 0: none
     double memory_tb_s;
-    double link_gb_s;            // one direction of the GPU's NVLink / Infinity Fabric to its peers, GB/s; 0: none (PCIe)
+    double link_gb_s;  // one direction of the GPU's NVLink / Infinity Fabric to its peers, GB/s; 0: none (PCIe)
     std::string_view source;
 };
 
@@ -35,12 +35,12 @@ double peak_tflops(const DeviceRoof& roof, const std::string& trace_dtype);
 // The roof for one element type on one device: from the table above or measured in a run
 // (engine/roof_probe.h). What a roofline chart draws and what "% of roof" divides by.
 struct Roof {
-    std::string device;       // "H200 SXM", "CPU"
-    std::string dtype;        // as traces name it ("float", "c10::BFloat16")
-    double peak_tflops = 0;   // dense matmul peak of that dtype
+    std::string device;      // "H200 SXM", "CPU"
+    std::string dtype;       // as traces name it ("float", "c10::BFloat16")
+    double peak_tflops = 0;  // dense matmul peak of that dtype
     double memory_tb_s = 0;
-    bool measured = false;    // measured in the run rather than read from a datasheet
-    std::string source;       // the datasheet, or what was measured and how
+    bool measured = false;  // measured in the run rather than read from a datasheet
+    std::string source;     // the datasheet, or what was measured and how
     bool known() const { return peak_tflops > 0 && memory_tb_s > 0; }
     double ridge() const { return known() ? peak_tflops / memory_tb_s : 0.0; }  // FLOP per byte where the roofs meet
     // min(peak, flops / bytes x bandwidth) in TFLOP/s; 0 when the roof or the work is unknown.

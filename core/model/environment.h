@@ -18,14 +18,16 @@ struct Environment {
     std::string blas;            // the BLAS library actually loaded
     std::string allocator;       // C library allocator setting (see process_tuning.h)
     int threads = 0;             // intra-op threads during the run
-    int64_t memory_bytes = -1;   // what a run could use: the GPU's memory, or the CPU's available memory at the run; -1 unknown
-    std::string build_type;      // of this program
+    int64_t memory_bytes =
+        -1;  // what a run could use: the GPU's memory, or the CPU's available memory at the run; -1 unknown
+    std::string build_type;  // of this program
     std::string compiler;
     std::string host;
     std::string os;
-    std::string timestamp_utc;   // ISO 8601
-    std::string recorded_by;     // an imported trace: what wrote it ("Kineto trace schema 1, CUPTI 18; record_shapes")
-    std::vector<ModuleIdentity> modules;  // the user's module files the result ran (path, size, sha256, format, exporter)
+    std::string timestamp_utc;  // ISO 8601
+    std::string recorded_by;    // an imported trace: what wrote it ("Kineto trace schema 1, CUPTI 18; record_shapes")
+    std::vector<ModuleIdentity>
+        modules;  // the user's module files the result ran (path, size, sha256, format, exporter)
     bool operator==(const Environment&) const = default;
 };
 

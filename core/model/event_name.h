@@ -16,7 +16,7 @@ namespace awb {
 
 class EventName {
 public:
-    EventName();  // ""
+    EventName();                       // ""
     EventName(std::string_view name);  // NOLINT: implicit, names are assigned from strings everywhere
     EventName(const std::string& name) : EventName(std::string_view(name)) {}
     EventName(const char* name) : EventName(std::string_view(name)) {}
@@ -39,7 +39,9 @@ public:
     size_t rfind(std::string_view s, size_t pos = std::string::npos) const { return view().rfind(s, pos); }
     size_t rfind(char c, size_t pos = std::string::npos) const { return view().rfind(c, pos); }
     size_t find_first_of(std::string_view s, size_t pos = 0) const { return view().find_first_of(s, pos); }
-    size_t find_last_of(std::string_view s, size_t pos = std::string::npos) const { return view().find_last_of(s, pos); }
+    size_t find_last_of(std::string_view s, size_t pos = std::string::npos) const {
+        return view().find_last_of(s, pos);
+    }
     std::string substr(size_t pos = 0, size_t n = std::string::npos) const { return s_->substr(pos, n); }
     int compare(std::string_view s) const { return view().compare(s); }
     bool starts_with(std::string_view s) const { return view().starts_with(s); }

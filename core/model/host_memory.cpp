@@ -52,7 +52,8 @@ HostMemory host_memory() {
         for (std::string group = line.substr(3); !group.empty();) {
             const std::string dir = "/sys/fs/cgroup" + (group == "/" ? std::string() : group);
             const int64_t max = read_number(dir + "/memory.max"), current = read_number(dir + "/memory.current");
-            if (max >= 0 && current >= 0) consider(m, std::max<int64_t>(0, max - current), "the memory limit of cgroup " + group);
+            if (max >= 0 && current >= 0)
+                consider(m, std::max<int64_t>(0, max - current), "the memory limit of cgroup " + group);
             if (group == "/") break;
             const size_t slash = group.rfind('/');
             group = slash == 0 || slash == std::string::npos ? "/" : group.substr(0, slash);

@@ -34,7 +34,9 @@ struct SystemPages {
     T* allocate(size_t n) { return static_cast<T*>(system_pages(n * sizeof(T))); }
     void deallocate(T* p, size_t n) { free_system_pages(p, n * sizeof(T)); }
     template <class U>
-    bool operator==(const SystemPages<U>&) const { return true; }
+    bool operator==(const SystemPages<U>&) const {
+        return true;
+    }
 };
 
 }  // namespace awb

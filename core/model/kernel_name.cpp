@@ -24,7 +24,8 @@ namespace {
 
 std::string demangle_uncached(std::string_view raw) {
     std::string symbol(raw.rfind("__Z", 0) == 0 ? raw.substr(1) : raw);
-    if (symbol.size() > 3 && symbol.compare(symbol.size() - 3, 3, ".kd") == 0) symbol.resize(symbol.size() - 3);  // ROCm's kernel descriptor
+    if (symbol.size() > 3 && symbol.compare(symbol.size() - 3, 3, ".kd") == 0)
+        symbol.resize(symbol.size() - 3);  // ROCm's kernel descriptor
     int status = 0;
     char* out = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
 #if defined(AWB_WITH_LLVM_DEMANGLE)
@@ -96,14 +97,17 @@ std::string elide_middle(std::string_view name, size_t width) {
     if (display_length(name) <= width) return std::string(name);
     if (width <= 1) return std::string(first_chars(kEllipsis, width));
     const size_t keep = width - 1;
-    return std::string(first_chars(name, (keep + 1) / 2)) + std::string(kEllipsis) + std::string(last_chars(name, keep / 2));
+    return std::string(first_chars(name, (keep + 1) / 2)) + std::string(kEllipsis) +
+           std::string(last_chars(name, keep / 2));
 }
 
 // ---- tokens and families ----
 
 namespace {
 
-bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || (static_cast<unsigned char>(c) & 0x80) != 0; }
+bool is_word_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || (static_cast<unsigned char>(c) & 0x80) != 0;
+}
 
 // Runs of letters and digits are tokens; every other character is a token of its own.
 std::vector<std::string_view> tokenize(std::string_view s) {
@@ -150,7 +154,8 @@ std::vector<bool> lcs_mask(const Tokens& a, const Tokens& b) {
     std::vector<uint32_t> len((n + 1) * (m + 1), 0);  // len[i][j]: LCS of a[i..], b[j..]
     auto at = [&len, m](size_t i, size_t j) -> uint32_t& { return len[i * (m + 1) + j]; };
     for (size_t i = n; i-- > 0;)
-        for (size_t j = m; j-- > 0;) at(i, j) = a[i] == b[j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+        for (size_t j = m; j-- > 0;)
+            at(i, j) = a[i] == b[j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
     for (size_t i = 0, j = 0; i < n && j < m;) {
         if (a[i] == b[j]) {
             in[i++] = true;
@@ -265,7 +270,8 @@ size_t head_end(const KernelNameElider::Analysed& a, size_t width, std::string& 
             const size_t from = at - 2 > start ? a.name.rfind("::", at - 3) : std::string::npos;
             const size_t part = from == std::string::npos || from < start ? start : from + 2;
             const std::string_view name = std::string_view(a.name).substr(part, at - 2 - part);
-            if (name.find('(') != std::string_view::npos || display_length(name) + 2 + display_length(head) > budget) break;
+            if (name.find('(') != std::string_view::npos || display_length(name) + 2 + display_length(head) > budget)
+                break;
             head = std::string(name) + "::" + head;
             at = part;
         }
@@ -309,7 +315,8 @@ std::string assemble(const Tokens& t, size_t first, const std::string& head, con
 
 // The texts of the differing word tokens after `first` that others in the family hold too, in the
 // order they go: held by most first, then the latest in the name; those in `keep` last.
-std::vector<std::string_view> drop_order(const KernelNameElider::Analysed& a, size_t first, const std::set<std::string>& keep) {
+std::vector<std::string_view> drop_order(const KernelNameElider::Analysed& a, size_t first,
+                                         const std::set<std::string>& keep) {
     std::vector<size_t> order;
     for (size_t i = first; i < a.tokens.size(); ++i)
         if (a.differs[i] && a.freq[i] > 1 && has_word(a.tokens[i])) order.push_back(i);
@@ -332,7 +339,8 @@ std::string head_and_differences(const KernelNameElider::Analysed& a, size_t wid
     std::string head;
     const size_t first = head_end(a, width, head);
     std::vector<bool> differs = a.differs;
-    for (size_t i = first; i < a.tokens.size(); ++i) differs[i] = differs[i] || keep.count(std::string(a.tokens[i])) > 0;
+    for (size_t i = first; i < a.tokens.size(); ++i)
+        differs[i] = differs[i] || keep.count(std::string(a.tokens[i])) > 0;
     const std::string all = assemble(a.tokens, first, head, differs);
     if (display_length(all) <= width) return all;
     const std::vector<std::string_view> order = drop_order(a, first, keep);
@@ -371,7 +379,8 @@ std::set<std::string> KernelNameElider::differing_tokens(std::string_view name) 
     std::set<std::string> out;
     if (const auto it = names_.find(std::string(name)); it != names_.end())
         for (size_t i = 0; i < it->second->tokens.size(); ++i)
-            if (it->second->differs[i] && has_word(it->second->tokens[i])) out.insert(std::string(it->second->tokens[i]));
+            if (it->second->differs[i] && has_word(it->second->tokens[i]))
+                out.insert(std::string(it->second->tokens[i]));
     return out;
 }
 

@@ -63,15 +63,18 @@ void check_mask(const ModuleMetadata& meta, const RunSpec& s, const std::vector<
     };
     if (meta.mask && *meta.mask != MaskKind::None) {
         if (*meta.mask != s.mask || (s.mask == MaskKind::Window && meta.window != s.window))
-            add("mask", "applies a " + to_string(*meta.mask) +
-                            (*meta.mask == MaskKind::Window ? " " + std::to_string(meta.window) : std::string()) +
-                            " mask itself, the spec's mask is " + spec_mask() + " (use --mask " + to_string(*meta.mask) +
-                            (*meta.mask == MaskKind::Window ? " --window " + std::to_string(meta.window) : std::string()) + ")");
+            add("mask",
+                "applies a " + to_string(*meta.mask) +
+                    (*meta.mask == MaskKind::Window ? " " + std::to_string(meta.window) : std::string()) +
+                    " mask itself, the spec's mask is " + spec_mask() + " (use --mask " + to_string(*meta.mask) +
+                    (*meta.mask == MaskKind::Window ? " --window " + std::to_string(meta.window) : std::string()) +
+                    ")");
         return;
     }
     if (s.mask != MaskKind::None && meta.semantics == "attention" && inputs.empty())
-        add("mask", "takes no mask input (keep_mask, key_lengths) and applies none itself, so it cannot apply the spec's " +
-                        spec_mask() + " mask (export it with --inputs keep_mask, or run --mask none)");
+        add("mask",
+            "takes no mask input (keep_mask, key_lengths) and applies none itself, so it cannot apply the spec's " +
+                spec_mask() + " mask (export it with --inputs keep_mask, or run --mask none)");
 }
 
 }  // namespace
@@ -93,7 +96,8 @@ const std::vector<std::string>& module_input_names() {
     return names;
 }
 
-ModuleMetadata parse_module_metadata(const std::string& text, const std::string& path, std::vector<SpecProblem>& problems) {
+ModuleMetadata parse_module_metadata(const std::string& text, const std::string& path,
+                                     std::vector<SpecProblem>& problems) {
     ModuleMetadata m;
     const auto j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
@@ -110,11 +114,14 @@ ModuleMetadata parse_module_metadata(const std::string& text, const std::string&
     m.reference = string_field(j, "reference");
     if (const auto layout = string_field(j, "layout"); !layout.empty()) {
         m.layout = parse_layout(layout);
-        if (!m.layout) problems.push_back({"variant", named(path) + "metadata: layout '" + layout + "' is not bhnd or bnhd"});
+        if (!m.layout)
+            problems.push_back({"variant", named(path) + "metadata: layout '" + layout + "' is not bhnd or bnhd"});
     }
     if (const auto mask = string_field(j, "mask"); !mask.empty()) {
         m.mask = parse_mask(mask);
-        if (!m.mask) problems.push_back({"variant", named(path) + "metadata: mask '" + mask + "' is not none, causal or window"});
+        if (!m.mask)
+            problems.push_back(
+                {"variant", named(path) + "metadata: mask '" + mask + "' is not none, causal or window"});
     }
     if (j.contains("window") && j["window"].is_number_integer()) m.window = j["window"].get<int64_t>();
     if (j.contains("inputs") && j["inputs"].is_array())
@@ -129,7 +136,8 @@ ModuleMetadata parse_module_metadata(const std::string& text, const std::string&
         for (const auto& [key, value] : j["static"].items())
             if (value.is_number_integer()) m.static_sizes[key] = value.get<int64_t>();
     if (!m.semantics.empty() && m.semantics != "attention" && m.semantics != "custom")
-        problems.push_back({"variant", named(path) + "metadata: semantics '" + m.semantics + "' is not attention or custom"});
+        problems.push_back(
+            {"variant", named(path) + "metadata: semantics '" + m.semantics + "' is not attention or custom"});
     return m;
 }
 
@@ -137,13 +145,15 @@ std::vector<std::string> module_extra_inputs(const ModuleMetadata& meta, const R
     return spec.module_inputs.empty() ? meta.inputs : spec.module_inputs;
 }
 
-std::vector<SpecProblem> check_module_against_spec(const ModuleMetadata& meta, const RunSpec& s, const std::string& path) {
+std::vector<SpecProblem> check_module_against_spec(const ModuleMetadata& meta, const RunSpec& s,
+                                                   const std::string& path) {
     std::vector<SpecProblem> out;
     auto add = [&](const std::string& field, const std::string& what) { out.push_back({field, named(path) + what}); };
     for (const auto& input : module_extra_inputs(meta, s)) {
         const auto& known = module_input_names();
         if (std::find(known.begin(), known.end(), input) == known.end())
-            add("module_inputs", "takes an input '" + input + "' the workbench cannot make (known: keep_mask, key_lengths)");
+            add("module_inputs",
+                "takes an input '" + input + "' the workbench cannot make (known: keep_mask, key_lengths)");
     }
     if (!meta.present) return out;
     check_mask(meta, s, module_extra_inputs(meta, s), add);
@@ -162,15 +172,16 @@ std::vector<SpecProblem> check_module_against_spec(const ModuleMetadata& meta, c
     for (const auto& [field, value] : sizes) {
         const auto it = meta.static_sizes.find(field);
         if (it != meta.static_sizes.end() && it->second != value)
-            add(field, "was exported for " + std::string(field) + " " + std::to_string(it->second) + " only, the spec has " +
-                           std::to_string(value));
+            add(field, "was exported for " + std::string(field) + " " + std::to_string(it->second) +
+                           " only, the spec has " + std::to_string(value));
     }
     if (meta.seq_equal && s.seq_q != s.seq_k)
-        add("seq_k", "was exported with one length for queries and keys, the spec has seq_q " + std::to_string(s.seq_q) +
-                         " and seq_k " + std::to_string(s.seq_k));
+        add("seq_k", "was exported with one length for queries and keys, the spec has seq_q " +
+                         std::to_string(s.seq_q) + " and seq_k " + std::to_string(s.seq_k));
     for (const auto& [field, n] : {std::pair<const char*, int64_t>{"seq_q", s.seq_q}, {"seq_k", s.seq_k}}) {
         if (meta.seq_min > 0 && meta.seq_min == meta.seq_max && n != meta.seq_min)
-            add(field, "was exported for a static N of " + std::to_string(meta.seq_min) + ", the spec has " + std::to_string(n));
+            add(field, "was exported for a static N of " + std::to_string(meta.seq_min) + ", the spec has " +
+                           std::to_string(n));
         else if ((meta.seq_min > 0 && n < meta.seq_min) || (meta.seq_max > 0 && n > meta.seq_max))
             add(field, "accepts N from " + std::to_string(meta.seq_min) + " to " +
                            (meta.seq_max > 0 ? std::to_string(meta.seq_max) : std::string("any")) + ", the spec has " +
@@ -180,8 +191,9 @@ std::vector<SpecProblem> check_module_against_spec(const ModuleMetadata& meta, c
 }
 
 std::string describe_module(const ModuleIdentity& id) {
-    return id.name + ": " + id.path + " (" + id.format + (id.size_bytes >= 0 ? ", " + format_bytes(id.size_bytes) : "") +
-           ", sha256 " + id.sha256.substr(0, 12) + ", exported by " +
+    return id.name + ": " + id.path + " (" + id.format +
+           (id.size_bytes >= 0 ? ", " + format_bytes(id.size_bytes) : "") + ", sha256 " + id.sha256.substr(0, 12) +
+           ", exported by " +
            (id.exported_by.empty() ? std::string("an unknown torch (no attnwb metadata)") : id.exported_by) + ")";
 }
 

@@ -33,22 +33,22 @@ const std::vector<std::string>& module_input_names();
 // The metadata scripts/export_attention.py stores in the file (TorchScript: the extra file
 // "attnwb.json"; AOTInductor: the package metadata key "attnwb.json"). Absent fields are unknown.
 struct ModuleMetadata {
-    bool present = false;                // the file had our metadata
-    std::string name;                    // the function or class exported
+    bool present = false;  // the file had our metadata
+    std::string name;      // the function or class exported
     std::string description;
-    std::string torch_version;           // of the torch that exported it
-    std::optional<Layout> layout;        // the layout of q, k, v and the output
-    std::vector<std::string> inputs;     // extra inputs after (q, k, v), see module_input_names()
-    std::string semantics;               // "attention": softmax(QK^T/sqrt(D) + mask) V of the spec's mask;
-                                         // "custom": anything else (checked against a reference module)
-    std::optional<MaskKind> mask;        // a mask the module applies itself (the spec must say the same)
-    int64_t window = 0;                  // ... its window, with MaskKind::Window
-    std::string device;                  // .pt2: what it was compiled for ("cpu", "cuda")
-    std::string dtype;                   // .pt2: the dtype its inputs were traced with
-    int64_t seq_min = 0, seq_max = 0;    // the sequence lengths it accepts (0: unbounded); equal: static
-    bool seq_equal = false;              // exported with one dim for Nq and Nk: no cross attention
+    std::string torch_version;                    // of the torch that exported it
+    std::optional<Layout> layout;                 // the layout of q, k, v and the output
+    std::vector<std::string> inputs;              // extra inputs after (q, k, v), see module_input_names()
+    std::string semantics;                        // "attention": softmax(QK^T/sqrt(D) + mask) V of the spec's mask;
+                                                  // "custom": anything else (checked against a reference module)
+    std::optional<MaskKind> mask;                 // a mask the module applies itself (the spec must say the same)
+    int64_t window = 0;                           // ... its window, with MaskKind::Window
+    std::string device;                           // .pt2: what it was compiled for ("cpu", "cuda")
+    std::string dtype;                            // .pt2: the dtype its inputs were traced with
+    int64_t seq_min = 0, seq_max = 0;             // the sequence lengths it accepts (0: unbounded); equal: static
+    bool seq_equal = false;                       // exported with one dim for Nq and Nk: no cross attention
     std::map<std::string, int64_t> static_sizes;  // "batch", "heads", "kv_heads", "head_dim" fixed at export
-    std::string reference;               // a sibling file to check it against (the .pt of a .pt2), relative to it
+    std::string reference;  // a sibling file to check it against (the .pt of a .pt2), relative to it
     bool operator==(const ModuleMetadata&) const = default;
 };
 
@@ -66,9 +66,9 @@ std::vector<SpecProblem> check_module_against_spec(const ModuleMetadata& meta, c
 std::vector<std::string> module_extra_inputs(const ModuleMetadata& meta, const RunSpec& spec);
 
 struct ModuleIdentity {
-    std::string name;         // stem, as in tables
-    std::string path;         // absolute
-    std::string format;       // to_string(ModuleFormat)
+    std::string name;    // stem, as in tables
+    std::string path;    // absolute
+    std::string format;  // to_string(ModuleFormat)
     int64_t size_bytes = -1;
     std::string sha256;       // hex
     std::string exported_by;  // "torch 2.11.0"; empty: unknown (no metadata)

@@ -10,10 +10,10 @@
 namespace awb {
 
 struct OperatorRow {
-    std::string name;          // "ProfilerStep*" for all ProfilerStep#k, as PyTorch rewrites them
-    std::string input_shapes;  // Python's str() of the shapes, only when grouped by shape
+    std::string name;                     // "ProfilerStep*" for all ProfilerStep#k, as PyTorch rewrites them
+    std::string input_shapes;             // Python's str() of the shapes, only when grouped by shape
     DeviceKind device = DeviceKind::CPU;  // CUDA for rows made of kernels themselves
-    bool user_annotation = false;         // a device-side user annotation (gpu_user_annotation): no kernel time of its own
+    bool user_annotation = false;  // a device-side user annotation (gpu_user_annotation): no kernel time of its own
     int64_t calls = 0;
     int64_t self_cpu_ns = 0;
     int64_t cpu_total_ns = 0;

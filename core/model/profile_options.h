@@ -24,7 +24,7 @@ struct ProfileOptions {
 enum class ScheduleAction { None, Warmup, Record, RecordAndSave };
 
 ScheduleAction schedule_action(const ProfileOptions& o, int step);  // torch's schedule_fn(step)
-int total_steps(const ProfileOptions& o);                          // (wait + warmup + active) * repeat
+int total_steps(const ProfileOptions& o);                           // (wait + warmup + active) * repeat
 std::vector<SpecProblem> validate(const ProfileOptions& o);
 std::string to_string(ScheduleAction a);
 

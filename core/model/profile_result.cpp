@@ -41,7 +41,8 @@ std::vector<size_t> step_span_events(const Trace& trace) {
     };
     std::vector<size_t> out;
     for (size_t i = 0; i < events.size(); ++i)
-        if (events[i].device == DeviceKind::CPU && profiler_step_number(events[i].name) >= 0 && !in_step(events[i])) out.push_back(i);
+        if (events[i].device == DeviceKind::CPU && profiler_step_number(events[i].name) >= 0 && !in_step(events[i]))
+            out.push_back(i);
     return out;
 }
 
@@ -51,14 +52,17 @@ StepSpans::StepSpans(const Trace& trace) {
         spans_[e.rank].push_back({e.start_ns, e.end_ns, profiler_step_number(e.name)});
     }
     for (auto& [rank, spans] : spans_)
-        std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return std::tie(a.start_ns, a.end_ns, a.step) < std::tie(b.start_ns, b.end_ns, b.step); });
+        std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) {
+            return std::tie(a.start_ns, a.end_ns, a.step) < std::tie(b.start_ns, b.end_ns, b.step);
+        });
 }
 
 int StepSpans::at(int32_t rank, int64_t t) const {
     const auto it = spans_.find(rank);
     if (it == spans_.end()) return -1;
     const auto& spans = it->second;
-    const auto after = std::upper_bound(spans.begin(), spans.end(), t, [](int64_t v, const Span& s) { return v < s.start_ns; });
+    const auto after =
+        std::upper_bound(spans.begin(), spans.end(), t, [](int64_t v, const Span& s) { return v < s.start_ns; });
     if (after == spans.begin()) return -1;
     const Span& s = *std::prev(after);
     return t <= s.end_ns ? s.step : -1;

@@ -23,20 +23,20 @@ struct StepRecord {
 
 struct ProfileResult {
     RunSpec spec;
-    bool spec_known = true;          // false for a trace imported without our metadata: spec is the default
+    bool spec_known = true;  // false for a trace imported without our metadata: spec is the default
     ProfileOptions options;
     Environment environment;
     Trace trace;                     // events of all recorded steps
     std::vector<StepRecord> steps;   // every step, recorded or not
     int64_t device_peak_bytes = -1;  // CUDA allocator peak over recorded steps; -1 on CPU
     bool interrupted = false;        // stopped early: the steps run so far, the recording cut where it stood
-    Roof roof;                       // the run's roof for its dtype (engine/roof_probe.h: run_roof), set by the CLI and the GUI
-                                     // after profile_run; not known() for foreign traces
+    Roof roof;  // the run's roof for its dtype (engine/roof_probe.h: run_roof), set by the CLI and the GUI
+                // after profile_run; not known() for foreign traces
     std::vector<std::string> kineto_trace_files;     // Kineto's own chrome traces written (see profile_run)
     std::vector<std::string> kineto_trace_problems;  // ... and those Kineto failed to write, with the reason
-    std::string memory_snapshot;  // the CUDA caching allocator's history over the steps, pickled as
-                                  // torch.cuda.memory._dump_snapshot writes it, when profile_run was asked
-                                  // to record it (engine/memory_history.h); empty otherwise
+    std::string memory_snapshot;                     // the CUDA caching allocator's history over the steps, pickled as
+        // torch.cuda.memory._dump_snapshot writes it, when profile_run was asked
+        // to record it (engine/memory_history.h); empty otherwise
     ImportNotes import;  // what reading its trace file left out or found odd; empty for a run of ours
 };
 

@@ -14,9 +14,7 @@ class RunObserver {
 public:
     virtual ~RunObserver() = default;
     // done of total units finished; what: a short label ("step 3/5 (record)").
-    virtual void on_progress(int done, int total, const std::string& what) {
-        (void)done, (void)total, (void)what;
-    }
+    virtual void on_progress(int done, int total, const std::string& what) { (void)done, (void)total, (void)what; }
     // Polled between steps; returning true stops the job with Cancelled.
     virtual bool cancel_requested() const { return false; }
     // Polled where a job can end early and keep what it finished (a sweep between points, a benchmark

@@ -37,13 +37,14 @@ const std::pair<const char*, Dtype> kDtypes[] = {{"float32", Dtype::Float32},
                                                  {"float64", Dtype::Float64},
                                                  {"float16", Dtype::Float16},
                                                  {"bfloat16", Dtype::BFloat16}};
-const std::pair<const char*, Dtype> kDtypeAliases[] = {{"fp32", Dtype::Float32}, {"float", Dtype::Float32},
-                                                       {"fp64", Dtype::Float64}, {"double", Dtype::Float64},
-                                                       {"fp16", Dtype::Float16}, {"half", Dtype::Float16},
-                                                       {"bf16", Dtype::BFloat16}};
+const std::pair<const char*, Dtype> kDtypeAliases[] = {
+    {"fp32", Dtype::Float32}, {"float", Dtype::Float32}, {"fp64", Dtype::Float64}, {"double", Dtype::Float64},
+    {"fp16", Dtype::Float16}, {"half", Dtype::Float16},  {"bf16", Dtype::BFloat16}};
 const std::pair<const char*, Mode> kModes[] = {{"forward", Mode::Forward}, {"train", Mode::Train}};
-const std::pair<const char*, MaskKind> kMasks[] = {
-    {"none", MaskKind::None}, {"causal", MaskKind::Causal}, {"padding", MaskKind::Padding}, {"window", MaskKind::Window}};
+const std::pair<const char*, MaskKind> kMasks[] = {{"none", MaskKind::None},
+                                                   {"causal", MaskKind::Causal},
+                                                   {"padding", MaskKind::Padding},
+                                                   {"window", MaskKind::Window}};
 const std::pair<const char*, Layout> kLayouts[] = {{"bhnd", Layout::BHND}, {"bnhd", Layout::BNHD}};
 const std::pair<const char*, SdpaBackend> kBackends[] = {{"auto", SdpaBackend::Auto},
                                                          {"math", SdpaBackend::Math},
@@ -145,15 +146,15 @@ int64_t estimate_peak_bytes(const RunSpec& s, bool sdpa_fused) {
     const double q = double(s.batch) * s.heads * s.seq_q * s.head_dim;
     const double kv = double(s.batch) * s.heads * s.seq_k * s.head_dim;  // after GQA expansion
     const VariantInfo* info = find_variant(s.variant);
-    const double scores = info && info->blockwise
-                              ? double(s.batch) * s.heads * std::min(s.block_size, s.seq_q) * std::min(s.block_size, s.seq_k)
-                              : double(s.batch) * s.heads * s.seq_q * s.seq_k;
+    const double scores = info && info->blockwise ? double(s.batch) * s.heads * std::min(s.block_size, s.seq_q) *
+                                                        std::min(s.block_size, s.seq_k)
+                                                  : double(s.batch) * s.heads * s.seq_q * s.seq_k;
     const bool train = s.mode == Mode::Train;
     int copies = info ? (train ? info->score_buffers_train : info->score_buffers_forward) : 6;
     if (s.mask != MaskKind::None) copies += train ? 2 : 1;  // masked scores (+ their gradient)
     if (sdpa_fused && s.variant == "sdpa") copies = 0;      // a fused kernel keeps no [Nq, Nk] buffer
-    const double tensors = (q + 2 * kv) * (train ? 3 : 1)  // inputs, expanded K/V, their gradients
-                           + q * (train ? 3 : 1)           // output (+ square, grad)
+    const double tensors = (q + 2 * kv) * (train ? 3 : 1)   // inputs, expanded K/V, their gradients
+                           + q * (train ? 3 : 1)            // output (+ square, grad)
                            + scores * copies;
     const double bytes = tensors * e;
     return bytes >= 9.0e18 ? int64_t(9e18) : int64_t(bytes);
@@ -172,11 +173,14 @@ namespace {
 std::vector<SpecProblem> variant_problems(const RunSpec& s, const DeviceCaps& caps) {
     if (s.module.empty()) {
         if (find_variant(s.variant)) return {};
-        return {{"variant", "'" + s.variant + "' is not a known variant (known: " + variant_names() + ", or a module file .pt/.pt2)"}};
+        return {{"variant", "'" + s.variant + "' is not a known variant (known: " + variant_names() +
+                                ", or a module file .pt/.pt2)"}};
     }
     auto out = check_module_file(s.module);
-    if (module_format(s.module) == ModuleFormat::AOTInductor && !caps.torch_version.empty() && caps.torch_version[0] < '2')
-        out.push_back({"variant", "module '" + s.module + "' is an AOTInductor package, which needs LibTorch 2.x (this is " +
+    if (module_format(s.module) == ModuleFormat::AOTInductor && !caps.torch_version.empty() &&
+        caps.torch_version[0] < '2')
+        out.push_back({"variant", "module '" + s.module +
+                                      "' is an AOTInductor package, which needs LibTorch 2.x (this is " +
                                       caps.torch_version + "; scripts/build.sh --torch2)"});
     return out;
 }
@@ -189,9 +193,8 @@ using AddProblem = std::function<void(std::string, std::string)>;
 
 // The sizes positive and heads a multiple of kv_heads; false when a size is not positive.
 bool check_sizes(const RunSpec& s, const AddProblem& add) {
-    const std::pair<const char*, int64_t> sizes[] = {{"batch", s.batch},     {"heads", s.heads},
-                                                     {"kv_heads", s.kv_heads}, {"seq_q", s.seq_q},
-                                                     {"seq_k", s.seq_k},     {"head_dim", s.head_dim}};
+    const std::pair<const char*, int64_t> sizes[] = {{"batch", s.batch}, {"heads", s.heads}, {"kv_heads", s.kv_heads},
+                                                     {"seq_q", s.seq_q}, {"seq_k", s.seq_k}, {"head_dim", s.head_dim}};
     bool sizes_ok = true;
     for (const auto& [field, value] : sizes) {
         if (value <= 0) {
@@ -219,8 +222,9 @@ void check_device_and_dtype(const RunSpec& s, const DeviceCaps& caps, const std:
                           " CUDA device(s), indices 0.." + std::to_string(caps.cuda_device_count - 1));
     }
     if (!cuda && s.dtype == Dtype::Float16 && !caps.cpu_float16)
-        add("dtype", "float16 is not supported on cpu by LibTorch 1.13 (its CPU matmul has no half kernel); "
-                     "use float32, float64 or bfloat16, or a cuda device");
+        add("dtype",
+            "float16 is not supported on cpu by LibTorch 1.13 (its CPU matmul has no half kernel); "
+            "use float32, float64 or bfloat16, or a cuda device");
     if (cuda && caps.cuda_available && s.dtype == Dtype::BFloat16 && !caps.cuda_bf16)
         add("dtype", "bfloat16 is not supported by this GPU; use float16 or float32");
 }
@@ -245,7 +249,8 @@ void check_mask(const RunSpec& s, const AddProblem& add) {
     if (s.mask == MaskKind::Window && s.window < 1)
         add("window", std::to_string(s.window) + ": mask window needs the window's length in keys, >= 1 (--window W)");
     if (s.mask != MaskKind::Window && s.window != 0)
-        add("window", "given (" + std::to_string(s.window) + ") but mask is '" + to_string(s.mask) + "'; a window only applies to mask window");
+        add("window", "given (" + std::to_string(s.window) + ") but mask is '" + to_string(s.mask) +
+                          "'; a window only applies to mask window");
 }
 
 // An SDPA backend other than auto: only for variant sdpa, with a LibTorch that selects backends, one it has.
@@ -255,13 +260,15 @@ void check_sdpa_backend(const RunSpec& s, const DeviceCaps& caps, const std::str
     if (s.variant != "sdpa") {
         add("sdpa_backend", "'" + name + "' only applies to variant sdpa (variant is '" + s.variant + "')");
     } else if (!caps.sdpa_backend_selectable) {
-        add("sdpa_backend", "'" + name + "' cannot be chosen: " + torch + " has no backend selection (it came with LibTorch 2.0); use auto");
+        add("sdpa_backend", "'" + name + "' cannot be chosen: " + torch +
+                                " has no backend selection (it came with LibTorch 2.0); use auto");
     } else {
         const auto& usable = s.device.kind == DeviceKind::CUDA ? caps.cuda_sdpa_backends : caps.cpu_sdpa_backends;
         if (std::find(usable.begin(), usable.end(), name) == usable.end()) {
             std::string avail = "auto";
             for (const auto& b : usable) avail += ", " + b;
-            add("sdpa_backend", "'" + name + "' is not available on " + to_string(s.device) + " with " + torch + " (available: " + avail + ")");
+            add("sdpa_backend", "'" + name + "' is not available on " + to_string(s.device) + " with " + torch +
+                                    " (available: " + avail + ")");
         }
     }
 }
@@ -270,7 +277,9 @@ void check_sdpa_backend(const RunSpec& s, const DeviceCaps& caps, const std::str
 
 std::vector<SpecProblem> validate(const RunSpec& s, const DeviceCaps& caps) {
     std::vector<SpecProblem> out;
-    const AddProblem add = [&](std::string field, std::string msg) { out.push_back({std::move(field), std::move(msg)}); };
+    const AddProblem add = [&](std::string field, std::string msg) {
+        out.push_back({std::move(field), std::move(msg)});
+    };
     for (auto& p : variant_problems(s, caps)) out.push_back(std::move(p));
     const bool sizes_ok = check_sizes(s, add);
     const std::string torch = caps.torch_version.empty() ? "this LibTorch" : "LibTorch " + caps.torch_version;

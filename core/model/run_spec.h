@@ -11,9 +11,9 @@
 namespace awb {
 
 enum class Dtype { Float32, Float64, Float16, BFloat16 };
-enum class Mode { Forward, Train };  // Train = forward + out.square().mean().backward()
+enum class Mode { Forward, Train };                     // Train = forward + out.square().mean().backward()
 enum class MaskKind { None, Causal, Padding, Window };  // Window: causal, within the last `window` keys
-enum class Layout { BHND, BNHD };  // BNHD: a [B,N,H,D] tensor transposed to [B,H,N,D]
+enum class Layout { BHND, BNHD };                       // BNHD: a [B,N,H,D] tensor transposed to [B,H,N,D]
 enum class SdpaBackend { Auto, Math, Flash, Efficient, CuDNN };
 enum class DeviceKind { CPU, CUDA, Other };
 
@@ -24,8 +24,8 @@ struct DeviceSpec {
 };
 
 struct RunSpec {
-    std::string variant = "manual";  // a built-in's name, or a module's file stem (module_file.h)
-    std::string module;              // a user's module file (.pt, .pt2), absolute; empty for the built-ins
+    std::string variant = "manual";          // a built-in's name, or a module's file stem (module_file.h)
+    std::string module;                      // a user's module file (.pt, .pt2), absolute; empty for the built-ins
     std::vector<std::string> module_inputs;  // extra inputs after (q, k, v); empty: the module's metadata
     int64_t batch = 2;
     int64_t heads = 8;
@@ -38,7 +38,7 @@ struct RunSpec {
     Mode mode = Mode::Train;
     MaskKind mask = MaskKind::None;
     std::vector<int64_t> key_lengths;  // per batch entry, with MaskKind::Padding
-    int64_t window = 0;                // MaskKind::Window: query i sees keys i - window + 1 .. i (Mistral's sliding window)
+    int64_t window = 0;  // MaskKind::Window: query i sees keys i - window + 1 .. i (Mistral's sliding window)
     Layout layout = Layout::BHND;
     uint64_t seed = 7;
     int threads = 0;  // 0: LibTorch's default
@@ -59,17 +59,17 @@ RunSpec article_spec(DeviceKind device);
 // What the machine offers, queried once from LibTorch (see device_caps.h) and passed in so that the
 // checks below stay pure and testable.
 struct DeviceCaps {
-    std::string torch_version;              // "2.11.0", for messages; empty: unknown
-    bool cuda_built = false;                // this LibTorch build has CUDA (AWB_WITH_CUDA)
-    bool cuda_available = false;            // ... and a GPU is visible
+    std::string torch_version;    // "2.11.0", for messages; empty: unknown
+    bool cuda_built = false;      // this LibTorch build has CUDA (AWB_WITH_CUDA)
+    bool cuda_available = false;  // ... and a GPU is visible
     int cuda_device_count = 0;
     bool cuda_bf16 = false;
-    bool cpu_float16 = false;               // CPU matmul has half kernels (LibTorch >= 2.0)
-    bool sdpa_backend_selectable = false;  // LibTorch >= 2.0
+    bool cpu_float16 = false;                     // CPU matmul has half kernels (LibTorch >= 2.0)
+    bool sdpa_backend_selectable = false;         // LibTorch >= 2.0
     std::vector<std::string> cpu_sdpa_backends;   // SDPA backends usable on the CPU, besides "auto"
     std::vector<std::string> cuda_sdpa_backends;  // ... on CUDA devices
-    int64_t cpu_available_bytes = -1;       // -1: unknown
-    std::vector<int64_t> cuda_free_bytes;   // per device, -1: unknown
+    int64_t cpu_available_bytes = -1;             // -1: unknown
+    std::vector<int64_t> cuda_free_bytes;         // per device, -1: unknown
 };
 
 struct SpecProblem {

@@ -57,20 +57,20 @@ struct SweepPoint {
     int index = -1;  // position in expand(plan): the same point in every shard and in the merge
     RunSpec spec;
     PointStatus status = PointStatus::Ok;
-    std::string reason;                   // why refused / failed
-    BenchResult bench;                    // filled when status is ok
-    std::vector<OperatorRow> operators;   // when the plan profiles
-    std::optional<Environment> ran_on;    // set by a merge: the environment of the shard that ran it
+    std::string reason;                  // why refused / failed
+    BenchResult bench;                   // filled when status is ok
+    std::vector<OperatorRow> operators;  // when the plan profiles
+    std::optional<Environment> ran_on;   // set by a merge: the environment of the shard that ran it
     bool operator==(const SweepPoint&) const = default;
 };
 
 struct SweepResult {
     SweepPlan plan;
     Environment environment;
-    std::vector<SweepPoint> points;  // in run order; fewer than planned when stopped early
-    int planned_points = 0;          // of this shard (of the sweep when whole)
-    bool stopped_early = false;      // cancelled or stopped between points (a merge: points missing)
-    SweepShard shard;                // the part of the plan this result holds
+    std::vector<SweepPoint> points;        // in run order; fewer than planned when stopped early
+    int planned_points = 0;                // of this shard (of the sweep when whole)
+    bool stopped_early = false;            // cancelled or stopped between points (a merge: points missing)
+    SweepShard shard;                      // the part of the plan this result holds
     std::vector<std::string> merged_from;  // a merge: the shard files it joined, in shard order
     bool mixed_environments = false;       // a merge of shards measured on different environments
     bool operator==(const SweepResult&) const = default;

@@ -44,10 +44,10 @@ std::string differing_field(const SweepPlan& a, const SweepPlan& b) {
 // when they agree, as on a cluster of one kind of node for all but the host).
 Environment joined_environment(const std::vector<const ShardFile*>& files) {
     Environment e = files.front()->sweep.environment;
-    for (auto field : {&Environment::torch_version, &Environment::device, &Environment::device_name,
-                       &Environment::cuda_version, &Environment::driver_version, &Environment::blas,
-                       &Environment::allocator, &Environment::build_type, &Environment::compiler, &Environment::host,
-                       &Environment::os}) {
+    for (auto field :
+         {&Environment::torch_version, &Environment::device, &Environment::device_name, &Environment::cuda_version,
+          &Environment::driver_version, &Environment::blas, &Environment::allocator, &Environment::build_type,
+          &Environment::compiler, &Environment::host, &Environment::os}) {
         std::vector<std::string> seen;
         for (const auto& f : files) {
             const std::string& v = f->sweep.environment.*field;
@@ -102,24 +102,26 @@ void check_same_sweep(const std::vector<ShardFile>& files, MergeOutcome& out) {
 
 // The files' points placed on the plan: holder[i] is the file holding point i (-1: none); a point twice,
 // or one that is not the plan's, is named. Returns (file, point) of each placed point.
-std::vector<std::pair<int, const SweepPoint*>> place_points(const std::vector<ShardFile>& files, const std::vector<RunSpec>& specs,
-                                                            std::vector<int>& holder, MergeOutcome& out) {
+std::vector<std::pair<int, const SweepPoint*>> place_points(const std::vector<ShardFile>& files,
+                                                            const std::vector<RunSpec>& specs, std::vector<int>& holder,
+                                                            MergeOutcome& out) {
     holder.assign(specs.size(), -1);
     std::vector<std::pair<int, const SweepPoint*>> points;
     for (size_t fi = 0; fi < files.size(); ++fi) {
         for (const auto& p : files[fi].sweep.points) {
             const bool in_plan = p.index >= 0 && size_t(p.index) < specs.size();
             if (!in_plan || specs[size_t(p.index)] != p.spec) {
-                out.problems.push_back(quoted(files[fi].name) + ": point " + std::to_string(p.index) + " (" + p.spec.variant +
-                                       " " + shape_string(p.spec) + ") is not " +
-                                       (in_plan ? "point " + std::to_string(p.index) + " of the sweep's plan"
-                                                : "in the sweep's plan (points 0.." + std::to_string(int(specs.size()) - 1) + ")"));
+                out.problems.push_back(
+                    quoted(files[fi].name) + ": point " + std::to_string(p.index) + " (" + p.spec.variant + " " +
+                    shape_string(p.spec) + ") is not " +
+                    (in_plan ? "point " + std::to_string(p.index) + " of the sweep's plan"
+                             : "in the sweep's plan (points 0.." + std::to_string(int(specs.size()) - 1) + ")"));
                 continue;
             }
             int& h = holder[size_t(p.index)];
             if (h >= 0) {
-                out.problems.push_back("point " + point_label(p.index, p.spec) + " is in both " + quoted(files[size_t(h)].name) +
-                                       " and " + quoted(files[fi].name));
+                out.problems.push_back("point " + point_label(p.index, p.spec) + " is in both " +
+                                       quoted(files[size_t(h)].name) + " and " + quoted(files[fi].name));
                 continue;
             }
             h = int(fi);
@@ -207,8 +209,9 @@ MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOption
 
     std::vector<const ShardFile*> by_shard;
     for (const auto& f : files) by_shard.push_back(&f);
-    std::stable_sort(by_shard.begin(), by_shard.end(),
-                     [](const ShardFile* a, const ShardFile* b) { return a->sweep.shard.index < b->sweep.shard.index; });
+    std::stable_sort(by_shard.begin(), by_shard.end(), [](const ShardFile* a, const ShardFile* b) {
+        return a->sweep.shard.index < b->sweep.shard.index;
+    });
     SweepResult& m = out.merged;
     m.plan = first.sweep.plan;
     m.environment = joined_environment(by_shard);
@@ -217,7 +220,8 @@ MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOption
     m.mixed_environments = mixed;
     m.stopped_early = !out.missing.empty();
     for (const ShardFile* f : by_shard) m.merged_from.push_back(f->name);
-    std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.second->index < b.second->index; });
+    std::sort(points.begin(), points.end(),
+              [](const auto& a, const auto& b) { return a.second->index < b.second->index; });
     for (const auto& [fi, p] : points) {
         SweepPoint copy = *p;
         if (!copy.ran_on) copy.ran_on = files[size_t(fi)].sweep.environment;

@@ -23,10 +23,10 @@ struct MergeOptions {
 };
 
 struct MergeOutcome {
-    SweepResult merged;                  // valid when problems is empty
-    std::vector<std::string> problems;   // why the merge is refused, one line each
-    std::vector<std::string> notes;      // what an allowed merge should still tell (missing points, mixed)
-    std::vector<int> missing;            // indices into expand(plan) no file holds
+    SweepResult merged;                 // valid when problems is empty
+    std::vector<std::string> problems;  // why the merge is refused, one line each
+    std::vector<std::string> notes;     // what an allowed merge should still tell (missing points, mixed)
+    std::vector<int> missing;           // indices into expand(plan) no file holds
 };
 
 MergeOutcome merge_shards(const std::vector<ShardFile>& files, const MergeOptions& options = {});

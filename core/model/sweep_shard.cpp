@@ -78,7 +78,8 @@ std::optional<SweepShard> shard_from_environment(const EnvironmentLookup& get, s
             if (error.empty()) error = "RANK and WORLD_SIZE must be set together (torchrun sets both)";
             return std::nullopt;
         }
-        auto shard = make_shard(rank, world, "RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(world), error);
+        auto shard =
+            make_shard(rank, world, "RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(world), error);
         if (shard) shard->chosen_by = "RANK/WORLD_SIZE";
         return shard;
     }
@@ -107,12 +108,13 @@ std::optional<SweepShard> shard_from_environment(const EnvironmentLookup& get, s
 double expected_point_seconds(const RunSpec& s, const SweepPlan& plan) {
     const NominalSpeed speed = nominal_speed(s);
     const double bytes = attention_bytes(s, s.variant == "chunked" ? BytesModel::Chunked : BytesModel::Scores);
-    const double iteration = std::max(attention_flops(s) / speed.flops_per_s, bytes / speed.bytes_per_s) + speed.overhead_s;
+    const double iteration =
+        std::max(attention_flops(s) / speed.flops_per_s, bytes / speed.bytes_per_s) + speed.overhead_s;
     const BenchOptions& b = plan.bench;
     const double sample = std::max(iteration, b.min_sample_s);
-    double seconds = 0.05                                               // inputs, dispatch set-up
-                     + iteration * (1 + b.warmup)                       // cold + warm-up
-                     + std::max(b.budget_s, sample * b.min_repeats)     // the timed samples
+    double seconds = 0.05                                            // inputs, dispatch set-up
+                     + iteration * (1 + b.warmup)                    // cold + warm-up
+                     + std::max(b.budget_s, sample * b.min_repeats)  // the timed samples
                      + (b.measure_memory ? iteration : 0.0);
     if (plan.profile) seconds += 0.2 + 2.0 * iteration * total_steps(plan.profile_options);
     return seconds;
@@ -147,7 +149,9 @@ std::vector<std::vector<int>> split_by_cost(const std::vector<double>& cost, int
 
 }  // namespace
 
-std::vector<std::vector<int>> split_points(const SweepPlan& plan, int count) { return split_by_cost(point_costs(plan), count); }
+std::vector<std::vector<int>> split_points(const SweepPlan& plan, int count) {
+    return split_by_cost(point_costs(plan), count);
+}
 
 std::vector<int> shard_points(const SweepPlan& plan, const SweepShard& shard) {
     auto all = split_points(plan, shard.count);

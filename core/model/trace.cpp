@@ -66,7 +66,8 @@ Trace Trace::of_rank(int32_t rank, int64_t lo, int64_t hi) const {
     std::vector<TraceEvent> events;
     std::vector<MemoryEvent> memory;
     for (const TraceEvent& e : events_)
-        if (e.rank == rank && (!window || (e.start_ns >= lo && e.start_ns < hi))) events.push_back(e);  // nested anew by build
+        if (e.rank == rank && (!window || (e.start_ns >= lo && e.start_ns < hi)))
+            events.push_back(e);  // nested anew by build
     for (const MemoryEvent& m : memory_)
         if (m.rank == rank && (!window || (m.ts_ns >= lo && m.ts_ns < hi))) memory.push_back(m);
     TraceMeta meta = meta_;

@@ -24,16 +24,16 @@ enum class EventKind : uint8_t { CpuOp, UserAnnotation, Kernel, Memcpy, Memset, 
 // (ROCm traces carry fewer of these). Kernels, copies and sets carry one; so does a runtime launch call
 // that names its kernel (ROCm's hipLaunchKernel & co. write "kernel" in their args; CUDA's do not).
 struct DeviceLaunch {
-    EventName kernel;               // runtime launch calls: the kernel launched (interned), "" otherwise
+    EventName kernel;  // runtime launch calls: the kernel launched (interned), "" otherwise
     std::array<int32_t, 3> grid{0, 0, 0};
     std::array<int32_t, 3> block{0, 0, 0};
     int32_t registers_per_thread = -1;
     int64_t shared_memory_bytes = -1;
     double blocks_per_sm = -1;
     double warps_per_sm = -1;
-    double occupancy_pct = -1;      // "est. achieved occupancy %"
-    int64_t bytes = -1;             // memcpy / memset
-    double bandwidth_gb_s = -1;     // "memory bandwidth (GB/s)"
+    double occupancy_pct = -1;   // "est. achieved occupancy %"
+    int64_t bytes = -1;          // memcpy / memset
+    double bandwidth_gb_s = -1;  // "memory bandwidth (GB/s)"
     bool operator==(const DeviceLaunch&) const = default;
 };
 
@@ -67,12 +67,12 @@ struct TraceEvent {
     int device_index = -1;
     int64_t start_ns = 0;
     int64_t end_ns = 0;
-    uint64_t thread = 0;       // thread the event started on (for device events: the stream)
-    bool is_async = false;     // started and ended on different threads, or flagged async
-    bool replayed = false;     // a CPU op recorded while a CUDA graph was captured, placed where its kernels were
-                               // replayed (io/graph_replay.h): it did not run on the CPU here
-    int scope = 0;             // at::RecordScope: 0 function, 1 backward function, 5 user scope...
-    int64_t correlation_id = 0;         // CPU op: its id; kernels: the launch they belong to
+    uint64_t thread = 0;         // thread the event started on (for device events: the stream)
+    bool is_async = false;       // started and ended on different threads, or flagged async
+    bool replayed = false;       // a CPU op recorded while a CUDA graph was captured, placed where its kernels were
+                                 // replayed (io/graph_replay.h): it did not run on the CPU here
+    int scope = 0;               // at::RecordScope: 0 function, 1 backward function, 5 user scope...
+    int64_t correlation_id = 0;  // CPU op: its id; kernels: the launch they belong to
     int64_t linked_correlation_id = 0;  // device events / runtime calls: the CPU op they link to
     int64_t sequence_nr = -1;           // autograd sequence number, links forward and backward ops
     uint64_t fwd_thread = 0;
@@ -103,18 +103,18 @@ struct MemoryEvent {
 };
 
 struct TraceMeta {
-    int64_t origin_ns = 0;              // time zero of the trace (profiler start)
-    int64_t clock_resolution_ns = 1;    // 1000 where the profiler reports whole microseconds
-    std::string source;                 // "profiler" or the file it came from
+    int64_t origin_ns = 0;            // time zero of the trace (profiler start)
+    int64_t clock_resolution_ns = 1;  // 1000 where the profiler reports whole microseconds
+    std::string source;               // "profiler" or the file it came from
     // Names from the trace's "M" metadata events (imported traces): CPU threads by tid, device streams
     // by stream id, processes by pid.
     std::map<uint64_t, std::string> thread_names;
     std::map<uint64_t, std::string> stream_names;
     std::map<uint64_t, std::string> process_names;  // a pid that is a string ("Spans") names itself
-    std::map<uint64_t, uint64_t> thread_process;     // CPU thread -> the pid its events came under
-    std::vector<int32_t> ranks;         // distributed ranks present, ascending; empty for one process
-    int world_size = -1;                // what the trace's distributedInfo says: ranks in the run, backend,
-    std::string backend;                // process groups (pg_config, where it lists them)
+    std::map<uint64_t, uint64_t> thread_process;    // CPU thread -> the pid its events came under
+    std::vector<int32_t> ranks;                     // distributed ranks present, ascending; empty for one process
+    int world_size = -1;                            // what the trace's distributedInfo says: ranks in the run, backend,
+    std::string backend;                            // process groups (pg_config, where it lists them)
     std::vector<ProcessGroup> process_groups;
     // Per rank, what was added to its times to align its clock on the others' (analysis/clock_alignment.h).
     std::map<int32_t, int64_t> clock_offsets_ns;
@@ -165,7 +165,9 @@ inline bool is_device_work(const TraceEvent& e) {
 
 // A correlation or External id as a key across ranks: each process numbers its ids from 1, so in a
 // distributed trace an id means something within its rank (the rank goes in the high bits).
-inline int64_t link_key(int32_t rank, int64_t id) { return int64_t(uint64_t(id) ^ (uint64_t(uint32_t(rank + 1)) << 48)); }
+inline int64_t link_key(int32_t rank, int64_t id) {
+    return int64_t(uint64_t(id) ^ (uint64_t(uint32_t(rank + 1)) << 48));
+}
 
 // "[[2, 8, 512, 64], []]": Python's str() of the shapes list, the key PyTorch groups by.
 std::string format_shapes(const std::vector<std::vector<int64_t>>& shapes);

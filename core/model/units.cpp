@@ -33,7 +33,9 @@ std::string format_bytes(int64_t bytes) {
     return fixed(double(bytes) / 1073741824.0, 2, "GiB");
 }
 
-std::string format_signed_bytes(int64_t delta) { return (delta > 0 ? "+" : delta < 0 ? "-" : "") + format_bytes(std::llabs(delta)); }
+std::string format_signed_bytes(int64_t delta) {
+    return (delta > 0 ? "+" : delta < 0 ? "-" : "") + format_bytes(std::llabs(delta));
+}
 
 std::string format_signed_duration_ns(double delta) { return (delta > 0 ? "+" : "") + format_duration_ns(delta); }
 
@@ -50,16 +52,23 @@ std::string format_count(int64_t n) {
 }
 
 std::string format_flops(double flops) {
-    static const std::pair<double, const char*> units[] = {{1e15, "PFLOP"}, {1e12, "TFLOP"}, {1e9, "GFLOP"}, {1e6, "MFLOP"}, {1e3, "kFLOP"}};
+    static const std::pair<double, const char*> units[] = {
+        {1e15, "PFLOP"}, {1e12, "TFLOP"}, {1e9, "GFLOP"}, {1e6, "MFLOP"}, {1e3, "kFLOP"}};
     for (const auto& [scale, unit] : units)
-        if (flops >= scale) return printf_string(flops >= 100 * scale ? "%.0f %s" : flops >= 10 * scale ? "%.1f %s" : "%.2f %s", flops / scale, unit);
+        if (flops >= scale)
+            return printf_string(flops >= 100 * scale  ? "%.0f %s"
+                                 : flops >= 10 * scale ? "%.1f %s"
+                                                       : "%.2f %s",
+                                 flops / scale, unit);
     return printf_string("%.0f FLOP", flops);
 }
 
 std::string format_flop_rate(double tflops) { return format_flops(tflops * 1e12) + "/s"; }
 
 std::string format_bandwidth(double tb_s) {
-    return tb_s >= 1 ? printf_string("%.2f TB/s", tb_s) : tb_s >= 1e-3 ? printf_string("%.1f GB/s", tb_s * 1e3) : printf_string("%.1f MB/s", tb_s * 1e6);
+    return tb_s >= 1      ? printf_string("%.2f TB/s", tb_s)
+           : tb_s >= 1e-3 ? printf_string("%.1f GB/s", tb_s * 1e3)
+                          : printf_string("%.1f MB/s", tb_s * 1e6);
 }
 
 std::string format_gb_s(double gb_s) { return gb_s > 0 ? format_bandwidth(gb_s / 1e3) : std::string("-"); }

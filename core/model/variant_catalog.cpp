@@ -4,9 +4,7 @@ namespace awb {
 
 const std::vector<VariantInfo>& variant_catalog() {
     static const std::vector<VariantInfo> catalog = {
-        {"manual",
-         "the article's three lines: softmax(Q K^T / sqrt(d)) V, mask applied with masked_fill(-inf)",
-         3, 6},
+        {"manual", "the article's three lines: softmax(Q K^T / sqrt(d)) V, mask applied with masked_fill(-inf)", 3, 6},
         {"sdpa",
          "PyTorch's scaled_dot_product_attention: on LibTorch 2.x a fused kernel that never holds [N, N] "
          "(flash on CPU; flash, memory-efficient or cuDNN on CUDA; --sdpa-backend picks one), on LibTorch "

@@ -20,10 +20,12 @@ namespace awb {
 namespace {
 
 const char* kStyle = R"(<style>
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#222;line-height:1.4}
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#222;
+line-height:1.4}
 h1{font-size:22px;margin-bottom:2px} h2{font-size:18px;border-bottom:1px solid #ccc;padding-bottom:3px;margin-top:28px}
 h3{font-size:15px;margin-bottom:4px} .sub{color:#666;font-size:13px}
-table{border-collapse:collapse;font-size:13px;margin:6px 0 12px} th,td{border:1px solid #ddd;padding:3px 7px;vertical-align:top}
+table{border-collapse:collapse;font-size:13px;margin:6px 0 12px}
+th,td{border:1px solid #ddd;padding:3px 7px;vertical-align:top}
 th{background:#f3f3f3;text-align:left} td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .state{font-weight:bold;border-radius:3px;padding:1px 6px;color:#fff;white-space:nowrap}
 .pass{background:#1a7f37} .fail{background:#c62828} .na{background:#888}
@@ -67,10 +69,13 @@ ChartSeries series_of(std::string name, bool markers, bool lines, bool steps = f
 
 std::string default_title(const ReportInput& in) {
     if (in.profile)
-        return in.profile->spec_known ? "Profile of " + in.profile->spec.variant + " " + shape_string(in.profile->spec) + " " +
-                                            to_string(in.profile->spec.dtype) + " " + to_string(in.profile->spec.device)
-                                      : std::string("Profile of an imported trace");
-    if (in.bench) return "Benchmark of " + in.bench->spec.variant + " " + shape_string(in.bench->spec) + " " + to_string(in.bench->spec.dtype);
+        return in.profile->spec_known
+                   ? "Profile of " + in.profile->spec.variant + " " + shape_string(in.profile->spec) + " " +
+                         to_string(in.profile->spec.dtype) + " " + to_string(in.profile->spec.device)
+                   : std::string("Profile of an imported trace");
+    if (in.bench)
+        return "Benchmark of " + in.bench->spec.variant + " " + shape_string(in.bench->spec) + " " +
+               to_string(in.bench->spec.dtype);
     if (in.sweep) return printf_string("Sweep of %zu points", in.sweep->points.size());
     if (in.check) return "Correctness check in " + to_string(in.check->spec.dtype);
     if (in.snapshot) return "Memory snapshot " + in.snapshot_name;
@@ -107,9 +112,10 @@ std::string spec_table(const RunSpec& s) {
     std::string out = "<table>\n";
     out += row("variant", s.variant + (s.variant == "chunked" ? " (block " + std::to_string(s.block_size) + ")" : "") +
                               (s.variant == "sdpa" ? " (backend " + to_string(s.sdpa_backend) + ")" : ""));
-    out += row("shape [B, H, Nq, Nk, D]", printf_string("[%lld, %lld, %lld, %lld, %lld]", (long long)s.batch, (long long)s.heads,
-                                                        (long long)s.seq_q, (long long)s.seq_k, (long long)s.head_dim) +
-                                              (s.kv_heads != s.heads ? printf_string(", %lld key/value heads", (long long)s.kv_heads) : ""));
+    out += row("shape [B, H, Nq, Nk, D]",
+               printf_string("[%lld, %lld, %lld, %lld, %lld]", (long long)s.batch, (long long)s.heads,
+                             (long long)s.seq_q, (long long)s.seq_k, (long long)s.head_dim) +
+                   (s.kv_heads != s.heads ? printf_string(", %lld key/value heads", (long long)s.kv_heads) : ""));
     out += row("dtype", to_string(s.dtype));
     out += row("device", to_string(s.device));
     out += row("mode", s.mode == Mode::Train ? "train (forward + backward)" : "forward only");
@@ -128,27 +134,32 @@ std::string spec_table(const RunSpec& s) {
 
 std::string spec_section(const ReportInput& in) {
     if (in.profile && !in.profile->spec_known)
-        return "<h2>Spec</h2>\n<p>An imported trace without Attention Workbench metadata: the operators' input shapes are in the "
-               "table below; batch, heads, lengths and dtype of the attention are not recorded.</p>\n";
+        return "<h2>Spec</h2>\n<p>An imported trace without Attention Workbench metadata: the operators' input shapes "
+               "are in the table below; batch, heads, lengths and dtype of the attention are not recorded.</p>\n";
     const RunSpec* s = in.profile ? &in.profile->spec : in.bench ? &in.bench->spec : nullptr;
     if (s) return "<h2>Spec</h2>\n" + spec_table(*s);
-    if (in.sweep) return "<h2>Spec</h2>\n<p>The sweep's base spec (lengths, variants and dtypes are swept):</p>\n" + spec_table(in.sweep->plan.base);
+    if (in.sweep)
+        return "<h2>Spec</h2>\n<p>The sweep's base spec (lengths, variants and dtypes are swept):</p>\n" +
+               spec_table(in.sweep->plan.base);
     if (in.check) return "<h2>Spec</h2>\n" + spec_table(in.check->spec);
     return "";
 }
 
 std::string checklist_section(const std::vector<ChecklistItem>& items) {
     if (items.empty()) return "";
-    const int pass = int(std::count_if(items.begin(), items.end(), [](const auto& i) { return i.state == ItemState::Pass; }));
-    const int fail = int(std::count_if(items.begin(), items.end(), [](const auto& i) { return i.state == ItemState::Fail; }));
-    std::string out = "<h2>Measurement checklist</h2>\n<p class=\"sub\">" +
-                      printf_string("%d of %zu pass, %d fail. ", pass, items.size(), fail) +
-                      "The article's list before trusting a number: each item is judged on what this report holds.</p>\n"
-                      "<table>\n<tr><th>state</th><th>item</th><th>reason</th></tr>\n";
+    const int pass =
+        int(std::count_if(items.begin(), items.end(), [](const auto& i) { return i.state == ItemState::Pass; }));
+    const int fail =
+        int(std::count_if(items.begin(), items.end(), [](const auto& i) { return i.state == ItemState::Fail; }));
+    std::string out =
+        "<h2>Measurement checklist</h2>\n<p class=\"sub\">" +
+        printf_string("%d of %zu pass, %d fail. ", pass, items.size(), fail) +
+        "The article's list before trusting a number: each item is judged on what this report holds.</p>\n"
+        "<table>\n<tr><th>state</th><th>item</th><th>reason</th></tr>\n";
     for (const auto& i : items) {
         const char* cls = i.state == ItemState::Pass ? "pass" : i.state == ItemState::Fail ? "fail" : "na";
-        out += std::string("<tr><td><span class=\"state ") + cls + "\">" + esc(to_string(i.state)) + "</span></td>" + td(i.label) +
-               td(i.reason) + "</tr>\n";
+        out += std::string("<tr><td><span class=\"state ") + cls + "\">" + esc(to_string(i.state)) + "</span></td>" +
+               td(i.label) + td(i.reason) + "</tr>\n";
     }
     return out + "</table>\n";
 }
@@ -157,7 +168,8 @@ std::string findings_section(const std::vector<Finding>& findings) {
     std::string out = "<h2>Findings</h2>\n";
     if (findings.empty()) return out + "<p>None of the advisor's rules fired on what this report holds.</p>\n";
     for (const auto& f : findings) {
-        out += "<div class=\"finding\"><div><span class=\"rule\">[" + esc(f.rule) + "]</span> <b>" + esc(f.title) + "</b></div>\n<ul>";
+        out += "<div class=\"finding\"><div><span class=\"rule\">[" + esc(f.rule) + "]</span> <b>" + esc(f.title) +
+               "</b></div>\n<ul>";
         for (const auto& e : f.evidence) out += "<li>" + esc(e) + "</li>";
         out += "</ul><div class=\"action\">&rarr; " + esc(f.action) + "</div></div>\n";
     }
@@ -175,14 +187,14 @@ std::string memory_chart(const ProfileReport& r) {
         if (points.empty()) continue;
         ChartSeries c = series_of(memory_series_label(s), false, true, true);
         const int64_t t0 = points.front().ts_ns;
-        for (const auto& p : points) c.points.push_back({double(p.ts_ns - t0) / 1e6, double(p.bytes) / (1024.0 * 1024.0)});
+        for (const auto& p : points)
+            c.points.push_back({double(p.ts_ns - t0) / 1e6, double(p.bytes) / (1024.0 * 1024.0)});
         mem.push_back(std::move(c));
     }
     if (!mem.empty()) {
         Chart c{totals ? "Memory allocated over the recorded steps (the allocator's Total Allocated)"
                        : "Memory allocated over the recorded steps (relative to the start)",
-                axis("time (ms)", false, ms_text),
-                axis("allocated (MiB)", false, mib_text), 720, 300};
+                axis("time (ms)", false, ms_text), axis("allocated (MiB)", false, mib_text), 720, 300};
         return svg_chart(c, mem);
     }
     return {};
@@ -193,18 +205,22 @@ std::string memory_chart(const ProfileReport& r) {
 std::string profile_facts(const ProfileReport& r) {
     std::vector<int64_t> recorded;
     for (const auto& s : r.steps)
-        if (s.action == ScheduleAction::Record || s.action == ScheduleAction::RecordAndSave) recorded.push_back(s.wall_ns);
+        if (s.action == ScheduleAction::Record || s.action == ScheduleAction::RecordAndSave)
+            recorded.push_back(s.wall_ns);
     std::string facts =
-        r.spec_known ? printf_string("%zu steps run, %zu recorded (schedule wait=%d warmup=%d active=%d repeat=%d)", r.steps.size(),
-                                     recorded.size(), r.options.wait, r.options.warmup, r.options.active, r.options.repeat)
+        r.spec_known ? printf_string("%zu steps run, %zu recorded (schedule wait=%d warmup=%d active=%d repeat=%d)",
+                                     r.steps.size(), recorded.size(), r.options.wait, r.options.warmup,
+                                     r.options.active, r.options.repeat)
         : r.steps.empty() ? std::string("no ProfilerStep#k spans in the trace: its steps are not known")
-                          : printf_string("%zu step(s) recorded in the trace (ProfilerStep#%d", r.steps.size(), r.steps.front().step) +
+                          : printf_string("%zu step(s) recorded in the trace (ProfilerStep#%d", r.steps.size(),
+                                          r.steps.front().step) +
                                 (r.steps.size() > 1 ? printf_string("..#%d)", r.steps.back().step) : std::string(")"));
     if (!recorded.empty()) {
         std::vector<double> v(recorded.begin(), recorded.end());
         facts += "; median recorded step " + format_ms(quantile(v, 0.5)) + " with the profiler on";
     }
-    if (r.peak_memory_bytes > 0) facts += "; peak memory " + format_mib(r.peak_memory_bytes) + " (" + r.peak_memory_source + ")";
+    if (r.peak_memory_bytes > 0)
+        facts += "; peak memory " + format_mib(r.peak_memory_bytes) + " (" + r.peak_memory_source + ")";
     if (r.memory_series.size() > 1 || (r.memory_series.size() == 1 && r.peak_memory_bytes <= 0)) {
         std::vector<std::string> peaks;  // every device's own peak: the allocator's totals, or replayed
         for (const auto& s : r.memory_series) peaks.push_back(memory_series_label(s) + " " + memory_peak_text(s));
@@ -238,39 +254,47 @@ std::string operator_bars(const std::vector<OperatorRow>& sorted, const OpTableT
                         format_duration_ns(v) + " (" + format_share(all > 0 ? double(v) / double(all) : 0) + ")"});
     }
     if (bars.empty()) return {};
-    return svg_bar_chart(std::string("Self ") + (device ? "device" : "CPU") + " time by operator (all recorded steps)", bars);
+    return svg_bar_chart(std::string("Self ") + (device ? "device" : "CPU") + " time by operator (all recorded steps)",
+                         bars);
 }
 
 // The top operators as a table: the columns key_averages().table() shows for this run.
-std::string operator_table(const ProfileReport& r, const std::vector<OperatorRow>& rows, const OpTableTotals& total, bool device, size_t top) {
+std::string operator_table(const ProfileReport& r, const std::vector<OperatorRow>& rows, const OpTableTotals& total,
+                           bool device, size_t top) {
     const bool memory = r.options.profile_memory;
-    std::string out = "<h3>Top operators by self " + std::string(device ? "device" : "CPU") + " time</h3>\n<table>\n<tr>" + th("operator") +
-                      (r.grouped_by_shape ? th("input shapes") : "") + th("calls") + th("self CPU") + th("self CPU %") + th("CPU total");
+    std::string out = "<h3>Top operators by self " + std::string(device ? "device" : "CPU") +
+                      " time</h3>\n<table>\n<tr>" + th("operator") + (r.grouped_by_shape ? th("input shapes") : "") +
+                      th("calls") + th("self CPU") + th("self CPU %") + th("CPU total");
     if (device) out += th("self device") + th("self device %") + th("device total");
     if (memory) out += th("CPU memory") + th("self CPU memory");
     if (memory && device) out += th("device memory");
     out += "</tr>\n";
     for (size_t i = 0; i < rows.size() && i < top; ++i) {
         const OperatorRow& o = rows[i];
-        out += "<tr>" + name_td(o.name) + (r.grouped_by_shape ? td(o.input_shapes) : "") + num(std::to_string(o.calls)) +
-               num(format_duration_ns(o.self_cpu_ns)) + num(format_share(total.self_cpu_ns > 0 ? double(o.self_cpu_ns) / double(total.self_cpu_ns) : 0)) +
+        out += "<tr>" + name_td(o.name) + (r.grouped_by_shape ? td(o.input_shapes) : "") +
+               num(std::to_string(o.calls)) + num(format_duration_ns(o.self_cpu_ns)) +
+               num(format_share(total.self_cpu_ns > 0 ? double(o.self_cpu_ns) / double(total.self_cpu_ns) : 0)) +
                num(format_duration_ns(o.cpu_total_ns));
         if (device)
             out += num(format_duration_ns(o.self_device_ns)) +
-                   num(format_share(total.self_device_ns > 0 ? double(o.self_device_ns) / double(total.self_device_ns) : 0)) +
+                   num(format_share(total.self_device_ns > 0 ? double(o.self_device_ns) / double(total.self_device_ns)
+                                                             : 0)) +
                    num(format_duration_ns(o.device_total_ns));
         if (memory) out += num(format_bytes(o.cpu_memory_bytes)) + num(format_bytes(o.self_cpu_memory_bytes));
         if (memory && device) out += num(format_bytes(o.device_memory_bytes));
         out += "</tr>\n";
     }
     out += "</table>\n";
-    if (rows.size() > top) out += printf_string("<p class=\"sub\">%zu of %zu rows shown; percentages are of all rows.</p>\n", top, rows.size());
+    if (rows.size() > top)
+        out += printf_string("<p class=\"sub\">%zu of %zu rows shown; percentages are of all rows.</p>\n", top,
+                             rows.size());
     return out;
 }
 
 std::string profile_section(const ProfileReport& r, size_t top) {
     const bool device = r.device_columns;
-    const bool device_time = std::any_of(r.operators.begin(), r.operators.end(), [](const auto& o) { return o.self_device_ns > 0; });
+    const bool device_time =
+        std::any_of(r.operators.begin(), r.operators.end(), [](const auto& o) { return o.self_device_ns > 0; });
     std::vector<OperatorRow> rows = r.operators;
     sort_rows(rows, device_time ? SortKey::SelfDevice : SortKey::SelfCpu);
     const OpTableTotals total = totals(r.operators);
@@ -279,7 +303,8 @@ std::string profile_section(const ProfileReport& r, size_t top) {
 }
 
 // A log-log roofline: each roof (bandwidth slope, then its peak) and the points, a colour per series.
-std::string roofline_chart(const std::string& title, const std::vector<Roof>& roofs, const std::vector<RooflinePoint>& points) {
+std::string roofline_chart(const std::string& title, const std::vector<Roof>& roofs,
+                           const std::vector<RooflinePoint>& points) {
     if (points.empty()) return {};
     const auto [lo, hi] = roofline_x_range(points, roofs);
     std::vector<ChartSeries> series;
@@ -290,36 +315,42 @@ std::string roofline_chart(const std::string& title, const std::vector<Roof>& ro
         series.push_back(std::move(s));
     }
     for (const RooflinePoint& p : points) {
-        auto it = std::find_if(series.begin() + long(roofs.size()), series.end(), [&](const ChartSeries& s) { return s.name == p.series; });
+        auto it = std::find_if(series.begin() + long(roofs.size()), series.end(),
+                               [&](const ChartSeries& s) { return s.name == p.series; });
         if (it == series.end()) it = series.insert(series.end(), series_of(p.series, true, false));
         it->points.push_back({p.intensity, p.tflops});
     }
     auto g3 = [](double v) { return printf_string("%g", v); };
-    return svg_chart({title, axis("arithmetic intensity (FLOP per ideal byte)", true, g3), axis("achieved TFLOP/s", true, g3), 760, 380}, series);
+    return svg_chart({title, axis("arithmetic intensity (FLOP per ideal byte)", true, g3),
+                      axis("achieved TFLOP/s", true, g3), 760, 380},
+                     series);
 }
 
-std::string attention_section(const std::vector<AttentionInstance>& calls, const std::vector<Roof>& roofs, int64_t gpu_busy_ns) {
+std::string attention_section(const std::vector<AttentionInstance>& calls, const std::vector<Roof>& roofs,
+                              int64_t gpu_busy_ns) {
     std::string out = "<h2>Attention calls</h2>\n";
     if (calls.empty())
-        return out + "<p>None in this run: no scaled_dot_product_attention op, no library's or engine's attention op or kernel, and no "
-                     "matmul -> softmax -> matmul with recorded shapes.</p>\n";
+        return out +
+               "<p>None in this run: no scaled_dot_product_attention op, no library's or engine's attention op or "
+               "kernel, and no "
+               "matmul -> softmax -> matmul with recorded shapes.</p>\n";
     const std::vector<AttentionGroup> groups = group_attention(calls);
     AttentionTotals totals = attention_totals(calls, {});
     totals.gpu_busy_ns = gpu_busy_ns;
-    out += "<p>" + esc(std::to_string(groups.size()) + " groups: " + format_attention_totals(totals) + ".") + "</p>\n<p class=\"sub\">" +
-           esc(attention_conventions() + ".") + "</p>\n<table>\n<tr>";
+    out += "<p>" + esc(std::to_string(groups.size()) + " groups: " + format_attention_totals(totals) + ".") +
+           "</p>\n<p class=\"sub\">" + esc(attention_conventions() + ".") + "</p>\n<table>\n<tr>";
     for (const std::string& h : attention_columns()) out += th(h);
     out += th("notes") + "</tr>\n";
     for (const AttentionGroup& g : groups) {
         out += "<tr>";
         const std::vector<std::string> cells = attention_cells(g, gpu_busy_ns, roofs);
-        for (size_t i = 0; i < cells.size(); ++i) out += i < 4 || i == 11 || i == 12 || i == 21 ? td(cells[i]) : num(cells[i]);
+        for (size_t i = 0; i < cells.size(); ++i)
+            out += i < 4 || i == 11 || i == 12 || i == 21 ? td(cells[i]) : num(cells[i]);
         out += td(join(attention_notes(g.first))) + "</tr>\n";
     }
     out += "</table>\n";
     for (const Roof& r : roofs) out += "<p class=\"sub\">" + esc(roof_legend(r) + ": " + r.source) + "</p>\n";
-    if (!roofs.empty())
-        out += "<p class=\"sub\">" + esc(bytes_model_convention() + ".") + "</p>\n";
+    if (!roofs.empty()) out += "<p class=\"sub\">" + esc(bytes_model_convention() + ".") + "</p>\n";
     return out + roofline_chart("Roofline of the attention calls (one point per call)", roofs, roofline_points(calls));
 }
 
@@ -328,21 +359,25 @@ std::string bench_section(const BenchResult& b) {
     std::string out = "<h2>Benchmark (profiler off)</h2>\n<table>\n";
     out += row("cold iteration", format_ms(b.cold_ns) + " (first iteration on fresh inputs)");
     out += row("warm-up", std::to_string(b.warmup_iterations) + " iteration(s), not timed");
-    out += row("timed", printf_string("%d sample(s) x %d iteration(s), ", t.repeats, t.iterations_per_sample) + b.timer);
-    out += row("median", format_ms(t.median_ns) + "  (p10 " + format_ms(t.p10_ns) + ", p90 " + format_ms(t.p90_ns) + ", min " +
-                             format_ms(t.min_ns) + ", max " + format_ms(t.max_ns) + ")");
+    out +=
+        row("timed", printf_string("%d sample(s) x %d iteration(s), ", t.repeats, t.iterations_per_sample) + b.timer);
+    out += row("median", format_ms(t.median_ns) + "  (p10 " + format_ms(t.p10_ns) + ", p90 " + format_ms(t.p90_ns) +
+                             ", min " + format_ms(t.min_ns) + ", max " + format_ms(t.max_ns) + ")");
     out += row("achieved", printf_string("%.2f GFLOP/s (%.3f GFLOP per iteration)", b.gflops_per_s, b.flops / 1e9));
     if (b.roof.known())
-        out += row("of roof", format_share(roof_share(b)) + " of " + format_flop_rate(b.roof.attainable_tflops(b.flops, b.bytes)) + " attainable; " +
+        out += row("of roof", format_share(roof_share(b)) + " of " +
+                                  format_flop_rate(b.roof.attainable_tflops(b.flops, b.bytes)) + " attainable; " +
                                   roof_legend(b.roof) + " (" + b.roof.source + ")");
     if (b.peak_bytes >= 0) out += row("peak memory", format_mib(b.peak_bytes) + " (" + b.peak_source + ")");
     if (b.profiler_overhead > 0)
-        out += row("profiled step", format_ms(b.profiled_step_ns) + printf_string(" (%.2fx the profiler-off median)", b.profiler_overhead));
+        out += row("profiled step", format_ms(b.profiled_step_ns) +
+                                        printf_string(" (%.2fx the profiler-off median)", b.profiler_overhead));
     out += "</table>\n";
     if (!b.samples_ns.empty()) {
         ChartSeries s = series_of("sample", true, false);
         for (size_t i = 0; i < b.samples_ns.size(); ++i) s.points.push_back({double(i + 1), b.samples_ns[i] / 1e6});
-        Chart c{"Time per iteration of each timed sample, in run order", axis("sample", false, n_text), axis("time per iteration (ms)", false, ms_text), 720, 260};
+        Chart c{"Time per iteration of each timed sample, in run order", axis("sample", false, n_text),
+                axis("time per iteration (ms)", false, ms_text), 720, 260};
         out += svg_chart(c, {s});
     }
     return out;
@@ -352,34 +387,41 @@ std::string bench_section(const BenchResult& b) {
 std::string sweep_analysis_html(const SweepAnalysis& a) {
     std::string out;
     if (!a.fits.empty()) {
-        out += "<h3>Scaling (power-law fits, value ~ c &middot; N<sup>k</sup>)</h3>\n<table>\n<tr>" + th("metric") + th("series") +
-               th("exponent k") + th("95% interval") + th("R\u00b2") + th("points") +
-               th(a.memory_bytes > 0 ? "reaches " + format_bytes(a.memory_bytes) + " at N" : std::string("fills memory at N")) + "</tr>\n";
+        out += "<h3>Scaling (power-law fits, value ~ c &middot; N<sup>k</sup>)</h3>\n<table>\n<tr>" + th("metric") +
+               th("series") + th("exponent k") + th("95% interval") + th("R\u00b2") + th("points") +
+               th(a.memory_bytes > 0 ? "reaches " + format_bytes(a.memory_bytes) + " at N"
+                                     : std::string("fills memory at N")) +
+               "</tr>\n";
         for (const auto& f : a.fits)
             if (!f.fit.valid)
-                out += "<tr>" + td(f.metric == "median_time" ? "time" : "peak memory") + td(f.series) + td(fit_refusal(f.fit)) +
-                       num("-") + num("-") + num(std::to_string(f.fit.points)) + num("-") + "</tr>\n";
+                out += "<tr>" + td(f.metric == "median_time" ? "time" : "peak memory") + td(f.series) +
+                       td(fit_refusal(f.fit)) + num("-") + num("-") + num(std::to_string(f.fit.points)) + num("-") +
+                       "</tr>\n";
             else
                 out += "<tr>" + td(f.metric == "median_time" ? "time" : "peak memory") + td(f.series) +
                        num(printf_string("%.2f", f.fit.exponent)) +
-                       num(f.exponent_interval.valid ? printf_string("%.2f to %.2f", f.exponent_interval.low, f.exponent_interval.high)
-                                                     : std::string(f.metric == "median_time" ? "-" : "exact")) +
-                       num(printf_string("%.3f", f.fit.r_squared)) +
-                       num(std::to_string(f.fit.points)) +
-                       num(f.fills_memory_at_n > 0 ? printf_string("~%.0f", f.fills_memory_at_n) : std::string("-")) + "</tr>\n";
+                       num(f.exponent_interval.valid
+                               ? printf_string("%.2f to %.2f", f.exponent_interval.low, f.exponent_interval.high)
+                               : std::string(f.metric == "median_time" ? "-" : "exact")) +
+                       num(printf_string("%.3f", f.fit.r_squared)) + num(std::to_string(f.fit.points)) +
+                       num(f.fills_memory_at_n > 0 ? printf_string("~%.0f", f.fills_memory_at_n) : std::string("-")) +
+                       "</tr>\n";
         out += "</table>\n";
     }
     if (!a.crossovers.empty()) {
         out += "<h3>Crossovers</h3>\n<ul>\n";
         for (const auto& c : a.crossovers)
-            out += "<li>" + esc((c.metric == "median_time" ? std::string("time") : std::string("peak memory")) + ": " + c.series_a + " and " +
-                                c.series_b + printf_string(" cross near N = %.0f (between %.0f and %.0f", c.at.n, c.at.n_before, c.at.n_after) +
-                                (c.n_interval.valid ? printf_string("; 95%% interval %.0f to %.0f, in %.0f%% of resamples", c.n_interval.low,
-                                                                    c.n_interval.high, 100 * c.resampled_share)
-                                                    : std::string()) +
-                                "); past it " +
-                                (c.at.a_lower_after ? c.series_a : c.series_b) + " is lower" + (c.within_noise ? " (within the p10-p90 noise)" : "")) +
-                   "</li>\n";
+            out +=
+                "<li>" +
+                esc((c.metric == "median_time" ? std::string("time") : std::string("peak memory")) + ": " + c.series_a +
+                    " and " + c.series_b +
+                    printf_string(" cross near N = %.0f (between %.0f and %.0f", c.at.n, c.at.n_before, c.at.n_after) +
+                    (c.n_interval.valid ? printf_string("; 95%% interval %.0f to %.0f, in %.0f%% of resamples",
+                                                        c.n_interval.low, c.n_interval.high, 100 * c.resampled_share)
+                                        : std::string()) +
+                    "); past it " + (c.at.a_lower_after ? c.series_a : c.series_b) + " is lower" +
+                    (c.within_noise ? " (within the p10-p90 noise)" : "")) +
+                "</li>\n";
         out += "</ul>\n";
     }
     return out;
@@ -404,19 +446,22 @@ std::string sweep_section(const SweepResult& r, const SweepAnalysis& analysis) {
         if (!m.points.empty()) memory.push_back(std::move(m));
     }
     if (!time.empty())
-        out += svg_chart({"Median time per iteration (bars: p10-p90)", n_axis, axis("time (ms)", true, ms_text), 760, 340}, time);
+        out += svg_chart(
+            {"Median time per iteration (bars: p10-p90)", n_axis, axis("time (ms)", true, ms_text), 760, 340}, time);
     if (!memory.empty())
         out += svg_chart({"Peak memory per iteration", n_axis, axis("peak memory (MiB)", true, mib_text), 760, 340},
                          memory);
-    out += roofline_chart("Roofline of the sweep's points (intensity grows with N)", sweep_roofs(r), roofline_points(r));
+    out +=
+        roofline_chart("Roofline of the sweep's points (intensity grows with N)", sweep_roofs(r), roofline_points(r));
     out += sweep_analysis_html(analysis);
-    out += "<h3>Points</h3>\n<table>\n<tr>" + th("variant") + th("dtype") + th("shape") + th("status") + th("median") + th("p10") + th("p90") +
-           th("GFLOP/s") + th("% of roof") + th("peak memory") + "</tr>\n";
+    out += "<h3>Points</h3>\n<table>\n<tr>" + th("variant") + th("dtype") + th("shape") + th("status") + th("median") +
+           th("p10") + th("p90") + th("GFLOP/s") + th("% of roof") + th("peak memory") + "</tr>\n";
     for (const auto& p : r.points) {
         const bool okp = p.status == PointStatus::Ok;
         out += "<tr>" + td(p.spec.variant) + td(to_string(p.spec.dtype)) + td(shape_string(p.spec)) +
-               td(to_string(p.status) + (p.reason.empty() ? "" : ": " + p.reason)) + num(okp ? format_ms(p.bench.timing.median_ns) : "") +
-               num(okp ? format_ms(p.bench.timing.p10_ns) : "") + num(okp ? format_ms(p.bench.timing.p90_ns) : "") +
+               td(to_string(p.status) + (p.reason.empty() ? "" : ": " + p.reason)) +
+               num(okp ? format_ms(p.bench.timing.median_ns) : "") + num(okp ? format_ms(p.bench.timing.p10_ns) : "") +
+               num(okp ? format_ms(p.bench.timing.p90_ns) : "") +
                num(okp ? printf_string("%.2f", p.bench.gflops_per_s) : "") +
                num(okp && p.bench.roof.known() ? format_share(roof_share(p.bench)) : "") +
                num(okp && p.bench.peak_bytes >= 0 ? format_mib(p.bench.peak_bytes) : "") + "</tr>\n";
@@ -425,18 +470,25 @@ std::string sweep_section(const SweepResult& r, const SweepAnalysis& analysis) {
 }
 
 std::string check_section(const CheckReport& c) {
-    std::string out = "<h2>Correctness check</h2>\n<p>" +
-                      esc("Each variant against a float64 evaluation of the manual formula on the same inputs; error = max|x - ref| / max|ref|, "
-                          "tolerance " + printf_string("%.1e", c.tolerance) + " in " + to_string(c.spec.dtype) + ".") +
-                      "</p>\n<table>\n<tr>" + th("variant") + th("tensor") + th("error") + th("max |x - ref|") + th("max |ref|") + th("finite") +
-                      th("result") + "</tr>\n";
+    std::string out =
+        "<h2>Correctness check</h2>\n<p>" +
+        esc("Each variant against a float64 evaluation of the manual formula on the same inputs; error = max|x - "
+            "ref| / max|ref|, "
+            "tolerance " +
+            printf_string("%.1e", c.tolerance) + " in " + to_string(c.spec.dtype) + ".") +
+        "</p>\n<table>\n<tr>" + th("variant") + th("tensor") + th("error") + th("max |x - ref|") + th("max |ref|") +
+        th("finite") + th("result") + "</tr>\n";
     for (const auto& v : c.variants) {
-        if (!v.failure.empty()) out += "<tr>" + td(v.variant) + "<td colspan=\"5\">" + esc("did not run: " + v.failure) + "</td>" + td("fail") + "</tr>\n";
+        if (!v.failure.empty())
+            out += "<tr>" + td(v.variant) + "<td colspan=\"5\">" + esc("did not run: " + v.failure) + "</td>" +
+                   td("fail") + "</tr>\n";
         for (const auto& t : v.tensors)
-            out += "<tr>" + td(v.variant) + td(t.name) + num(printf_string("%.2e", t.error)) + num(printf_string("%.2e", t.max_abs_error)) +
-                   num(printf_string("%.2e", t.ref_max_abs)) + td(t.finite ? "yes" : "NaN/inf") + td(t.passed ? "pass" : "FAIL") + "</tr>\n";
+            out += "<tr>" + td(v.variant) + td(t.name) + num(printf_string("%.2e", t.error)) +
+                   num(printf_string("%.2e", t.max_abs_error)) + num(printf_string("%.2e", t.ref_max_abs)) +
+                   td(t.finite ? "yes" : "NaN/inf") + td(t.passed ? "pass" : "FAIL") + "</tr>\n";
         for (const auto& m : v.mask_checks)
-            out += "<tr>" + td(v.variant) + td(m.name) + "<td colspan=\"4\">" + esc(m.detail) + "</td>" + td(m.passed ? "pass" : "FAIL") + "</tr>\n";
+            out += "<tr>" + td(v.variant) + td(m.name) + "<td colspan=\"4\">" + esc(m.detail) + "</td>" +
+                   td(m.passed ? "pass" : "FAIL") + "</tr>\n";
         for (const auto* text : {&v.reference, &v.note})
             if (!text->empty() && text->rfind("the float64 manual", 0) != 0)
                 out += "<tr>" + td(v.variant) + td(text == &v.reference ? "reference" : "note") + "<td colspan=\"5\">" +
@@ -449,25 +501,30 @@ std::string check_section(const CheckReport& c) {
 
 std::string html_report(const ReportInput& in) {
     const std::string title = in.title.empty() ? default_title(in) : in.title;
-    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + esc(title) + "</title>\n" + kStyle +
-                      "</head>\n<body>\n<h1>" + esc(title) + "</h1>\n<div class=\"sub\">Attention Workbench report, written by " +
-                      esc(in.generated_by) + " on " + utc_now("%Y-%m-%d %H:%M UTC") + "</div>\n";
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + esc(title) +
+                      "</title>\n" + kStyle + "</head>\n<body>\n<h1>" + esc(title) +
+                      "</h1>\n<div class=\"sub\">Attention Workbench report, written by " + esc(in.generated_by) +
+                      " on " + utc_now("%Y-%m-%d %H:%M UTC") + "</div>\n";
     out += environment_section(in);
     out += spec_section(in);
     out += checklist_section(in.explanation.checklist);
     // Without a checklist nothing was judged (a memory snapshot alone): no findings to say none of.
-    if (!in.explanation.checklist.empty() || !in.explanation.findings.empty()) out += findings_section(in.explanation.findings);
+    if (!in.explanation.checklist.empty() || !in.explanation.findings.empty())
+        out += findings_section(in.explanation.findings);
     if (in.profile) out += profile_section(*in.profile, in.top_operators);
-    if (in.profile) out += attention_section(in.profile->attention, in.profile->roofs, in.profile->attention_gpu_busy_ns);
+    if (in.profile)
+        out += attention_section(in.profile->attention, in.profile->roofs, in.profile->attention_gpu_busy_ns);
     if (in.collectives && in.overlap) out += collectives_section(*in.collectives, *in.overlap, 30);
     if (in.bench) out += bench_section(*in.bench);
     if (in.sweep) {
-        if (!in.sweep_analysis) throw std::invalid_argument("html_report: a sweep without its analysis (analyze_sweep)");
+        if (!in.sweep_analysis)
+            throw std::invalid_argument("html_report: a sweep without its analysis (analyze_sweep)");
         out += sweep_section(*in.sweep, *in.sweep_analysis);
     }
     if (in.check) out += check_section(*in.check);
     if (in.snapshot) {
-        if (!in.snapshot_timeline) throw std::invalid_argument("html_report: a memory snapshot without its replay (analyze_snapshot)");
+        if (!in.snapshot_timeline)
+            throw std::invalid_argument("html_report: a memory snapshot without its replay (analyze_snapshot)");
         out += snapshot_section(*in.snapshot, *in.snapshot_timeline, in.snapshot_name, in.top_operators);
     }
     return out + "</body>\n</html>\n";

@@ -23,10 +23,11 @@ struct ReportInput {
     const SweepResult* sweep = nullptr;
     const SweepAnalysis* sweep_analysis = nullptr;  // analyze_sweep(*sweep): required with a sweep
     const CheckReport* check = nullptr;
-    const MemorySnapshot* snapshot = nullptr;             // with its replay (max_bands: kReportBands) and its file's name
+    const MemorySnapshot* snapshot = nullptr;  // with its replay (max_bands: kReportBands) and its file's name
     const SnapshotTimeline* snapshot_timeline = nullptr;
     std::string snapshot_name;
-    const CollectiveReport* collectives = nullptr;  // a run of several ranks: its collectives and overlap (both or neither)
+    const CollectiveReport* collectives =
+        nullptr;  // a run of several ranks: its collectives and overlap (both or neither)
     const OverlapReport* overlap = nullptr;
     Explanation explanation;  // the checklist and the findings
     size_t top_operators = 20;

@@ -13,6 +13,7 @@ namespace awb {
 
 // timeline: analyze_snapshot with SnapshotOptions::max_bands set (kReportBands: what the picture draws).
 inline constexpr size_t kReportBands = 400;
-std::string snapshot_section(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const std::string& name, size_t top_rows);
+std::string snapshot_section(const MemorySnapshot& snapshot, const SnapshotTimeline& timeline, const std::string& name,
+                             size_t top_rows);
 
 }  // namespace awb

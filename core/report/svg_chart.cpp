@@ -50,7 +50,8 @@ std::vector<double> ticks(const Scale& s) {
             step = m * mag;
             break;
         }
-    for (double v = std::ceil(s.lo / step) * step; v <= s.hi + step * 1e-9; v += step) out.push_back(std::abs(v) < step * 1e-9 ? 0 : v);
+    for (double v = std::ceil(s.lo / step) * step; v <= s.hi + step * 1e-9; v += step)
+        out.push_back(std::abs(v) < step * 1e-9 ? 0 : v);
     return out;
 }
 
@@ -127,46 +128,55 @@ std::string chart_axes(const Chart& chart, const Scale& sx, const Scale& sy, con
     std::string out;
     for (double v : chart.x.ticks.empty() ? ticks(sx) : chart.x.ticks) {
         const double px = sx.map(v);
-        out += printf_string("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>", px, sy.pixel_hi, px, sy.pixel_lo);
-        out += printf_string("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px, sy.pixel_lo + 15) + html_escape(xt(v)) + "</text>\n";
+        out += printf_string("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>", px,
+                             sy.pixel_hi, px, sy.pixel_lo);
+        out += printf_string("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px, sy.pixel_lo + 15) +
+               html_escape(xt(v)) + "</text>\n";
     }
     for (double v : chart.y.ticks.empty() ? ticks(sy) : chart.y.ticks) {
         const double py = sy.map(v);
-        out += printf_string("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>", sx.pixel_lo, py, sx.pixel_hi, py);
-        out += printf_string("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", sx.pixel_lo - 5, py + 4) + html_escape(yt(v)) + "</text>\n";
+        out += printf_string("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>", sx.pixel_lo,
+                             py, sx.pixel_hi, py);
+        out += printf_string("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", sx.pixel_lo - 5, py + 4) +
+               html_escape(yt(v)) + "</text>\n";
     }
-    out += printf_string("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", sx.pixel_lo,
-                         sy.pixel_hi, sx.pixel_hi - sx.pixel_lo, sy.pixel_lo - sy.pixel_hi);
-    out += printf_string("<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", (sx.pixel_lo + sx.pixel_hi) / 2, chart.height - 12) +
+    out += printf_string("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n",
+                         sx.pixel_lo, sy.pixel_hi, sx.pixel_hi - sx.pixel_lo, sy.pixel_lo - sy.pixel_hi);
+    out += printf_string("<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", (sx.pixel_lo + sx.pixel_hi) / 2,
+                         chart.height - 12) +
            html_escape(chart.x.label + (chart.x.log ? " (log scale)" : "")) + "</text>\n";
-    out += printf_string("<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">", (sy.pixel_lo + sy.pixel_hi) / 2) +
+    out += printf_string("<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">",
+                         (sy.pixel_lo + sy.pixel_hi) / 2) +
            html_escape(chart.y.label + (chart.y.log ? " (log scale)" : "")) + "</text>\n";
     return out;
 }
 
 // One series: its line (or steps), error bars and markers with a tooltip each, and its legend entry (row i).
-std::string chart_series(const Chart& chart, const ChartSeries& s, size_t i, const char* colour, const Scale& sx, const Scale& sy,
-                         const TickText& xt, const TickText& yt) {
+std::string chart_series(const Chart& chart, const ChartSeries& s, size_t i, const char* colour, const Scale& sx,
+                         const Scale& sy, const TickText& xt, const TickText& yt) {
     std::string out, path;
     for (const auto& p : s.points) {
         if (!usable(p.x, chart.x.log) || !usable(p.y, chart.y.log)) continue;
         if (s.steps && !path.empty()) path += printf_string("H%.1f ", sx.map(p.x));
         path += printf_string("%s%.1f,%.1f ", path.empty() ? "M" : "L", sx.map(p.x), sy.map(p.y));
     }
-    if (s.lines && !path.empty()) out += "<path d=\"" + path + printf_string("\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"/>\n", colour);
+    if (s.lines && !path.empty())
+        out += "<path d=\"" + path + printf_string("\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"/>\n", colour);
     for (const auto& p : s.points) {
         if (!usable(p.x, chart.x.log) || !usable(p.y, chart.y.log)) continue;
         const double px = sx.map(p.x);
         if (p.y_low < p.y_high && usable(p.y_low, chart.y.log))
-            out += printf_string("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", px, sy.map(p.y_low), px,
-                                 sy.map(p.y_high), colour);
+            out += printf_string("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", px,
+                                 sy.map(p.y_low), px, sy.map(p.y_high), colour);
         if (s.markers)
-            out += printf_string("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\" fill=\"%s\"><title>", px, sy.map(p.y), colour) +
+            out += printf_string("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\" fill=\"%s\"><title>", px, sy.map(p.y),
+                                 colour) +
                    html_escape(s.name + ": " + xt(p.x) + ", " + yt(p.y)) + "</title></circle>";
     }
     out += "\n";
     const double ly = chart.height + 10 + 16.0 * double(i);
-    out += printf_string("<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>", sx.pixel_lo, ly - 4, colour);
+    out += printf_string("<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>", sx.pixel_lo, ly - 4,
+                         colour);
     out += printf_string("<text x=\"%.1f\" y=\"%.1f\">", sx.pixel_lo + 20, ly) + html_escape(s.name) + "</text>\n";
     return out;
 }
@@ -178,13 +188,16 @@ std::string svg_chart(const Chart& chart, const std::vector<ChartSeries>& series
     const auto [sx, sy] = chart_scales(chart, series);
     const TickText xt = chart.x.text ? TickText(chart.x.text) : TickText(default_text);
     const TickText yt = chart.y.text ? TickText(chart.y.text) : TickText(default_text);
-    std::string out = printf_string("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                                    "font-family=\"sans-serif\" font-size=\"11\">\n",
-                                    chart.width, total_height, chart.width, total_height);
-    out += printf_string("<text x=\"%.0f\" y=\"18\" font-size=\"13\" font-weight=\"bold\">", sx.pixel_lo) + html_escape(chart.title) + "</text>\n";
+    std::string out = printf_string(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+        "font-family=\"sans-serif\" font-size=\"11\">\n",
+        chart.width, total_height, chart.width, total_height);
+    out += printf_string("<text x=\"%.0f\" y=\"18\" font-size=\"13\" font-weight=\"bold\">", sx.pixel_lo) +
+           html_escape(chart.title) + "</text>\n";
     out += chart_axes(chart, sx, sy, xt, yt);
     for (size_t i = 0, palette = 0; i < series.size(); ++i) {
-        const char* colour = series[i].colour.empty() ? kColours[palette++ % std::size(kColours)] : series[i].colour.c_str();
+        const char* colour =
+            series[i].colour.empty() ? kColours[palette++ % std::size(kColours)] : series[i].colour.c_str();
         out += chart_series(chart, series[i], i, colour, sx, sy, xt, yt);
     }
     out += "</svg>\n";
@@ -196,19 +209,21 @@ std::string svg_bar_chart(const std::string& title, const std::vector<ChartBar>&
     const int height = int(top + row * double(bars.size()) + 8);
     double max = 0;
     for (const auto& b : bars) max = std::max(max, b.value);
-    std::string out = printf_string("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                                    "font-family=\"sans-serif\" font-size=\"11\">\n",
-                                    width, height, width, height);
+    std::string out = printf_string(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+        "font-family=\"sans-serif\" font-size=\"11\">\n",
+        width, height, width, height);
     out += "<text x=\"4\" y=\"16\" font-size=\"13\" font-weight=\"bold\">" + html_escape(title) + "</text>\n";
     for (size_t i = 0; i < bars.size(); ++i) {
         const double y = top + row * double(i);
         const double w = max > 0 ? (double(width) - label_w - text_w) * bars[i].value / max : 0;
         std::string label = bars[i].label.size() > 40 ? bars[i].label.substr(0, 39) + "\u2026" : bars[i].label;
-        out += printf_string("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w - 6, y + 12) + html_escape(label) + "<title>" +
-               html_escape(bars[i].label) + "</title></text>";
-        out += printf_string("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>", label_w, y + 2, std::max(w, 0.5),
-                             row - 5, kColours[0]);
-        out += printf_string("<text x=\"%.1f\" y=\"%.1f\">", label_w + w + 5, y + 12) + html_escape(bars[i].value_text) + "</text>\n";
+        out += printf_string("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w - 6, y + 12) +
+               html_escape(label) + "<title>" + html_escape(bars[i].label) + "</title></text>";
+        out += printf_string("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>", label_w, y + 2,
+                             std::max(w, 0.5), row - 5, kColours[0]);
+        out += printf_string("<text x=\"%.1f\" y=\"%.1f\">", label_w + w + 5, y + 12) +
+               html_escape(bars[i].value_text) + "</text>\n";
     }
     out += "</svg>\n";
     return out;

@@ -19,7 +19,8 @@ struct ChartSeries {
     bool markers = true;             // a dot at each point (else a plain line)
     bool lines = true;               // join the points
     bool steps = false;              // join them as a step function (a level held until the next point)
-    std::string colour;              // "#444444"; empty: the palette's, by position (a reference line's own colour keeps the palette's for the rest)
+    // "#444444"; empty: the palette's, by position (a reference line's own colour keeps the palette's for the rest)
+    std::string colour;
 };
 
 struct ChartAxis {

@@ -110,7 +110,8 @@ TEST(AtomicFile, FullDiskKeepsThePreviousFile) {
     write_text_file(path.string(), previous);
     const std::string e = error_of([&] { write_text_file(path.string(), std::string(200 * 1024, 'n')); });
     EXPECT_NE(e.find("cannot write '" + path.string() + "'"), std::string::npos) << e;
-    EXPECT_NE(e.find("No space left on device (the disk is full); the previous file is unchanged"), std::string::npos) << e;
+    EXPECT_NE(e.find("No space left on device (the disk is full); the previous file is unchanged"), std::string::npos)
+        << e;
     EXPECT_EQ(read_all(path), previous);
     EXPECT_EQ(temporaries_in(dir), 0u);
     // The space the failed save took is given back: a save that fits still succeeds.
@@ -131,7 +132,9 @@ TEST(AtomicFile, KillNineMidSaveLeavesThePreviousOrTheNewFile) {
     std::vector<char> letters;
     // Kills at growing delays, at least 8 rounds, until one landed during a save and one after a save
     // completed (a sanitized writer starts and writes several times slower).
-    for (int round = 0; round < 8 || ((orphans_seen == 0 || std::count(letters.begin(), letters.end(), 'O') == long(letters.size())) && round < 40);
+    for (int round = 0;
+         round < 8 ||
+         ((orphans_seen == 0 || std::count(letters.begin(), letters.end(), 'O') == long(letters.size())) && round < 40);
          ++round) {
         pid_t pid = 0;
         std::string exe = AWB_WRITE_LOOP, p = path.string(), n = std::to_string(bytes);

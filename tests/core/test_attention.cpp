@@ -21,13 +21,16 @@ using namespace awb;
 
 namespace {
 
-
-TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id, std::vector<std::vector<int64_t>> shapes = {},
-              std::vector<std::string> concrete = {}) {
+TraceEvent op(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id,
+              std::vector<std::vector<int64_t>> shapes = {}, std::vector<std::string> concrete = {}) {
     const bool inputs = !shapes.empty() || !concrete.empty();
     return test_traces::cpu_op(name, start_us, end_us, external_id,
-                           inputs ? EventInputs{std::move(shapes), {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"}, {}, std::move(concrete), {}}
-                                  : EventInputs{});
+                               inputs ? EventInputs{std::move(shapes),
+                                                    {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"},
+                                                    {},
+                                                    std::move(concrete),
+                                                    {}}
+                                      : EventInputs{});
 }
 
 using test_traces::gpu_kernel;
@@ -53,7 +56,8 @@ TEST(Attention, SdpaCpuFlashForwardAndBackwardOfATorch211Trace) {
         EXPECT_DOUBLE_EQ(a.bytes, 4.0 * 4 * 2 * 64 * 16 * (a.backward ? 2 : 1));
         EXPECT_GT(a.cpu_ns(), 0);
         backward += a.backward;
-        EXPECT_EQ(a.op, a.backward ? "aten::_scaled_dot_product_flash_attention_for_cpu_backward" : "aten::scaled_dot_product_attention");
+        EXPECT_EQ(a.op, a.backward ? "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
+                                   : "aten::scaled_dot_product_attention");
     }
     EXPECT_EQ(backward, 2);
 }
@@ -73,7 +77,8 @@ TEST(Attention, ManualPatternAndItsFlopsEqualTheVariantsCount) {
         EXPECT_EQ(a.op, "autograd::engine::evaluate_function: BmmBackward0");
         EXPECT_DOUBLE_EQ(a.flops_backward_no_recompute, 2 * 4.0 * 2 * 64 * 64 * 16);
     }
-    calls.erase(std::remove_if(calls.begin(), calls.end(), [](const AttentionInstance& a) { return a.backward; }), calls.end());
+    calls.erase(std::remove_if(calls.begin(), calls.end(), [](const AttentionInstance& a) { return a.backward; }),
+                calls.end());
     RunSpec spec;
     spec.batch = 1;
     spec.heads = spec.kv_heads = 2;
@@ -99,7 +104,7 @@ TEST(Attention, GroupedQueryAttentionWrittenOutWithAPaddingMask) {
     for (const AttentionInstance& a : calls) {
         EXPECT_EQ(a.shape, (AttentionShape{2, 8, 2, 32, 32, 16, 16}));  // K and V repeated from 2 heads
         EXPECT_EQ(a.causal, -1);  // masked_fill with a [2, 1, 1, 32] mask: which pairs it hides is data
-        EXPECT_DOUBLE_EQ(a.pairs, 2.0 * 8 * 32 * 32);  // so every pair is counted
+        EXPECT_DOUBLE_EQ(a.pairs, 2.0 * 8 * 32 * 32);                                  // so every pair is counted
         EXPECT_DOUBLE_EQ(a.bytes, 4.0 * (2 * 8 * 32 * 16 * 2 + 2 * 2 * 32 * 16 * 2));  // K, V at their own 2 heads
     }
 }
@@ -107,9 +112,10 @@ TEST(Attention, GroupedQueryAttentionWrittenOutWithAPaddingMask) {
 TEST(Attention, DeviceTimeIsTheSumOfTheCallsKernelsAndCausalHalvesThePairs) {
     const int64_t b = 2, h = 8, n = 128, d = 64;
     std::vector<TraceEvent> events{
-        op("aten::scaled_dot_product_attention", 0, 100, 1, {{b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {}, {}, {}, {}, {}},
-           {"", "", "", "", "0.", "True", "", "False"}),
-        op("aten::_scaled_dot_product_flash_attention", 5, 95, 2, {{b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {}, {}, {}, {}}),
+        op("aten::scaled_dot_product_attention", 0, 100, 1,
+           {{b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {}, {}, {}, {}, {}}, {"", "", "", "", "0.", "True", "", "False"}),
+        op("aten::_scaled_dot_product_flash_attention", 5, 95, 2,
+           {{b, h, n, d}, {b, h, n, d}, {b, h, n, d}, {}, {}, {}, {}}),
         op("aten::_flash_attention_forward", 10, 90, 3, {{b, n, h, d}, {b, n, h, d}, {b, n, h, d}}),
         op("aten::empty", 11, 12, 4),
         op("aten::_scaled_dot_product_flash_attention_backward", 200, 300, 5,
@@ -133,7 +139,7 @@ TEST(Attention, DeviceTimeIsTheSumOfTheCallsKernelsAndCausalHalvesThePairs) {
     EXPECT_DOUBLE_EQ(fwd.pairs, double(b * h) * (128.0 * 129.0 / 2.0));
     EXPECT_DOUBLE_EQ(fwd.flops, 4.0 * fwd.pairs * double(d));
     EXPECT_DOUBLE_EQ(fwd.tflops_per_s(), fwd.flops / 30'000.0 / 1e3);  // over the device time
-    EXPECT_DOUBLE_EQ(fwd.bytes, 2.0 * 4 * double(b * h * n * d));       // bf16 Q, K, V, O
+    EXPECT_DOUBLE_EQ(fwd.bytes, 2.0 * 4 * double(b * h * n * d));      // bf16 Q, K, V, O
     EXPECT_TRUE(bwd.backward);
     EXPECT_EQ(bwd.backend, AttentionBackend::Flash);
     EXPECT_EQ(bwd.causal, -1);  // the backward op's is_causal was not recorded here
@@ -160,7 +166,8 @@ TEST(Attention, BottomRightCausalOfXformersMaskTypeTwo) {
     for (const auto& [nq, nk, pairs] : {std::tuple{2, 4, 7.0}, std::tuple{6, 4, 10.0}, std::tuple{4, 4, 10.0}}) {
         std::vector<std::string> concrete(10);
         concrete[9] = "2";
-        std::vector<TraceEvent> events{op("aten::_efficient_attention_forward", 0, 10, 1, {{1, nq, 1, 8}, {1, nk, 1, 8}, {1, nk, 1, 8}}, concrete)};
+        std::vector<TraceEvent> events{op("aten::_efficient_attention_forward", 0, 10, 1,
+                                          {{1, nq, 1, 8}, {1, nk, 1, 8}, {1, nk, 1, 8}}, concrete)};
         const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
         ASSERT_EQ(calls.size(), 1u);
         EXPECT_EQ(calls[0].backend, AttentionBackend::MemEfficient);
@@ -228,7 +235,7 @@ TEST(Attention, RoofOfTheDeviceTheTraceNames) {
     EXPECT_EQ(find_device_roof("NVIDIA H100 PCIe")->name, "H100 PCIe");
     EXPECT_EQ(find_device_roof("AMD Instinct MI300X")->name, "MI300X");
     EXPECT_EQ(find_device_roof("NVIDIA B200")->name, "B200");
-    EXPECT_EQ(find_device_roof("NVIDIA GB200")->name, "GB200");  // before B200, whose name it contains
+    EXPECT_EQ(find_device_roof("NVIDIA GB200")->name, "GB200");       // before B200, whose name it contains
     EXPECT_EQ(find_device_roof("NVIDIA GeForce RTX 2060"), nullptr);  // not in the table: no roof, no guess
     const Roof bf16 = datasheet_roof(*h200, "c10::BFloat16");
     EXPECT_DOUBLE_EQ(bf16.attainable_tflops(1e12, 1e9), 989);  // 1000 FLOP/byte: compute-bound
@@ -238,9 +245,9 @@ TEST(Attention, RoofOfTheDeviceTheTraceNames) {
     EXPECT_FALSE(datasheet_roof(*h200, "c10::ComplexFloat").known());
     EXPECT_DOUBLE_EQ(datasheet_roof(*find_device_roof("NVIDIA B200"), "c10::Half").peak_tflops, 2250);
     // The hand-made GPU call at 30 us: its share of the H200's bf16 roof, printed per group.
-    std::vector<TraceEvent> events{
-        op("aten::_scaled_dot_product_flash_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}}, {"", "", "", "0.", "False"}),
-        gpu_kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 1)};
+    std::vector<TraceEvent> events{op("aten::_scaled_dot_product_flash_attention", 0, 100, 1,
+                                      {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}}, {"", "", "", "0.", "False"}),
+                                   gpu_kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 1)};
     const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
     ASSERT_EQ(calls.size(), 1u);
     const std::vector<Roof> roofs = call_roofs(Roof{}, "NVIDIA H200", calls);
@@ -249,7 +256,9 @@ TEST(Attention, RoofOfTheDeviceTheTraceNames) {
     const double share = calls[0].tflops_per_s() / bf16.attainable_tflops(calls[0].flops, calls[0].bytes);
     const std::string table = format_attention(calls, roofs);
     EXPECT_NE(table.find("% of roof"), std::string::npos) << table;
-    EXPECT_NE(table.find("Roof for c10::BFloat16: H200 SXM, 989 TFLOP/s, 4.80 TB/s, ridge 206.0 FLOP/byte"), std::string::npos) << table;
+    EXPECT_NE(table.find("Roof for c10::BFloat16: H200 SXM, 989 TFLOP/s, 4.80 TB/s, ridge 206.0 FLOP/byte"),
+              std::string::npos)
+        << table;
     EXPECT_NE(table.find(printf_string("%.1f%%", 100 * share)), std::string::npos) << table;
     EXPECT_EQ(format_attention(calls).find("% of roof"), std::string::npos);
     EXPECT_TRUE(call_roofs(Roof{}, "NVIDIA GeForce RTX 2060", calls).empty());
@@ -269,7 +278,8 @@ TEST(Attention, RooflinePointsAndRoofs) {
     EXPECT_DOUBLE_EQ(line[2].second, 989);
     EXPECT_EQ(roof_polyline(h200, 300, 1000).size(), 2u);  // all past the ridge: flat
     std::vector<TraceEvent> events{
-        op("aten::_scaled_dot_product_flash_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}}, {"", "", "", "0.", "False"}),
+        op("aten::_scaled_dot_product_flash_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}},
+           {"", "", "", "0.", "False"}),
         gpu_kernel("pytorch_flash::flash_fwd_kernel", 120, 150, 1),
         op("aten::scaled_dot_product_attention", 200, 300, 2, {{1, 2}})};  // no usable shape: no point
     const auto calls = attention_instances(Trace::build(std::move(events), {}, {}));
@@ -298,16 +308,19 @@ TEST(Attention, BytesUnderTheThreeModels) {
     // Chunked, blocks of 128: two query blocks, each query head reads its K and V rows once per block;
     // backward: four key blocks, each re-reading Q and dO and reading and writing dQ.
     EXPECT_DOUBLE_EQ(attention_bytes(s, 2, false, BytesModel::Chunked), 2 * (q + o + 4 * 2 * 512.0 * (64 + 32)));
-    EXPECT_DOUBLE_EQ(attention_bytes(s, 2, true, BytesModel::Chunked), 2 * (2 * (k + v) + 2 * o + 4 * 4 * 256.0 * (3 * 64 + 32)));
+    EXPECT_DOUBLE_EQ(attention_bytes(s, 2, true, BytesModel::Chunked),
+                     2 * (2 * (k + v) + 2 * o + 4 * 4 * 256.0 * (3 * 64 + 32)));
     // One block covering every query, no grouping: the forward reads what the ideal model does.
     const AttentionShape one{2, 2, 2, 100, 300, 64, 64};
-    EXPECT_DOUBLE_EQ(attention_bytes(one, 4, false, BytesModel::Chunked), attention_bytes(one, 4, false, BytesModel::Ideal));
+    EXPECT_DOUBLE_EQ(attention_bytes(one, 4, false, BytesModel::Chunked),
+                     attention_bytes(one, 4, false, BytesModel::Ideal));
     // A spec: forward plus backward in train mode, the chunked variant's own block.
     RunSpec spec;
     spec.block_size = 64;
     const AttentionShape ss = attention_shape(spec);
-    EXPECT_DOUBLE_EQ(attention_bytes(spec, BytesModel::Chunked),
-                     attention_bytes(ss, 4, false, BytesModel::Chunked, 64) + attention_bytes(ss, 4, true, BytesModel::Chunked, 64));
+    EXPECT_DOUBLE_EQ(
+        attention_bytes(spec, BytesModel::Chunked),
+        attention_bytes(ss, 4, false, BytesModel::Chunked, 64) + attention_bytes(ss, 4, true, BytesModel::Chunked, 64));
 
     // Which model's roofline time is nearest the measured one: a roof of 1 TFLOP/s and 0.1 TB/s.
     const double flops = 1e9, bytes[3] = {1e7, 1e9, 2e7};  // 1 ms of compute; 0.1, 10 and 0.2 ms of traffic
@@ -324,7 +337,8 @@ TEST(Attention, BytesUnderTheThreeModels) {
 TEST(Attention, OurOwnRunsSpecGivesTheCausalFlagTheTraceLacks) {
     // LibTorch's C++ profiler records no Concrete Inputs: the sdpa op alone cannot say is_causal.
     auto trace = [] {
-        std::vector<TraceEvent> events{op("aten::scaled_dot_product_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}})};
+        std::vector<TraceEvent> events{
+            op("aten::scaled_dot_product_attention", 0, 100, 1, {{2, 8, 128, 64}, {2, 8, 128, 64}, {2, 8, 128, 64}})};
         return Trace::build(std::move(events), {}, {});
     };
     EXPECT_EQ(attention_instances(trace())[0].causal, -1);
@@ -357,7 +371,8 @@ TEST(Attention, OurOwnRunsSpecGivesTheCausalFlagTheTraceLacks) {
     manual.head_dim = 16;
     manual.mask = MaskKind::Window;
     manual.window = 16;
-    const auto calls = attention_instances(import_chrome_trace(test::trace_fixture("torch2/manual_train.json")).trace, &manual);
+    const auto calls =
+        attention_instances(import_chrome_trace(test::trace_fixture("torch2/manual_train.json")).trace, &manual);
     ASSERT_FALSE(calls.empty());
     for (const AttentionInstance& a : calls) {
         if (!a.backward) continue;

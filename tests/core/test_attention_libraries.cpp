@@ -41,7 +41,9 @@ TraceEvent op(const Op& o) {
 using test_traces::gpu_kernel;
 using test_traces::runtime_call;
 
-std::vector<AttentionInstance> calls_of(std::vector<TraceEvent> events) { return attention_instances(Trace::build(std::move(events), {}, {})); }
+std::vector<AttentionInstance> calls_of(std::vector<TraceEvent> events) {
+    return attention_instances(Trace::build(std::move(events), {}, {}));
+}
 
 std::vector<std::string> concrete_at(size_t n, std::map<size_t, std::string> values) {
     std::vector<std::string> c(n);
@@ -80,7 +82,8 @@ TEST(AttentionLibraries, VllmUnifiedAttentionOfAPublicTrace) {
         EXPECT_EQ(a.bytes, 0);
         EXPECT_NE(a.missing.find("forward context"), std::string::npos) << a.missing;
         EXPECT_EQ(a.kernels, 1);
-        EXPECT_EQ(a.device_ns, by_op.at(t.trace.events()[size_t(a.event)].correlation_id));  // kernel_unified_attention_2d
+        EXPECT_EQ(a.device_ns,
+                  by_op.at(t.trace.events()[size_t(a.event)].correlation_id));  // kernel_unified_attention_2d
         EXPECT_GT(a.step_gpu_ns, 0);
     }
     EXPECT_EQ(calls[0].device_ns, 132'878);
@@ -137,7 +140,8 @@ TEST(AttentionLibraries, SageAttentionTritonOpsGiveTheirShapes) {
 TEST(AttentionLibraries, FlashAttnVarlenCountsFlopsOnlyForOneSequence) {
     // cu_seqlens_q [3]: two sequences packed into 96 tokens; their lengths are data: bytes known, FLOPs not.
     const std::vector<std::vector<int64_t>> two{{96, 8, 64}, {96, 2, 64}, {96, 2, 64}, {3}, {3}};
-    auto calls = calls_of({op({"flash_attn::_flash_attn_varlen_forward", 0, 10, 1, two, {}, concrete_at(16, {{9, "True"}, {10, "-1"}})})});
+    auto calls = calls_of({op(
+        {"flash_attn::_flash_attn_varlen_forward", 0, 10, 1, two, {}, concrete_at(16, {{9, "True"}, {10, "-1"}})})});
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls[0].layout, AttentionLayout::Varlen);
     EXPECT_EQ(calls[0].shape.batch, 2);
@@ -147,7 +151,8 @@ TEST(AttentionLibraries, FlashAttnVarlenCountsFlopsOnlyForOneSequence) {
     EXPECT_NE(calls[0].missing.find("packed"), std::string::npos);
     // One sequence: its lengths are the token counts.
     const std::vector<std::vector<int64_t>> one{{96, 8, 64}, {96, 2, 64}, {96, 2, 64}, {2}, {2}};
-    calls = calls_of({op({"flashattn::_flash_attn_varlen_forward", 0, 10, 1, one, {}, concrete_at(16, {{9, "True"}})})});
+    calls =
+        calls_of({op({"flashattn::_flash_attn_varlen_forward", 0, 10, 1, one, {}, concrete_at(16, {{9, "True"}})})});
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls[0].shape, (AttentionShape{1, 8, 2, 96, 96, 64, 64}));
     EXPECT_EQ(calls[0].causal, 1);
@@ -157,15 +162,16 @@ TEST(AttentionLibraries, FlashAttnVarlenCountsFlopsOnlyForOneSequence) {
 
 TEST(AttentionLibraries, FlashAttnDenseWithASlidingWindowAndAPagedBlockTable) {
     const std::vector<std::vector<int64_t>> bnhd{{2, 256, 8, 64}, {2, 256, 8, 64}, {2, 256, 8, 64}};
-    auto calls = calls_of({op({"flashattn::_flash_attn_forward", 0, 10, 1, bnhd, {}, concrete_at(11, {{5, "True"}, {6, "127"}, {7, "0"}})})});
+    auto calls = calls_of({op(
+        {"flashattn::_flash_attn_forward", 0, 10, 1, bnhd, {}, concrete_at(11, {{5, "True"}, {6, "127"}, {7, "0"}})})});
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls[0].library, "flash-attn");
     EXPECT_EQ(calls[0].shape, (AttentionShape{2, 8, 8, 256, 256, 64, 64}));
     EXPECT_EQ(calls[0].window, 128);  // window_size_left 127: query i sees keys i - 127 .. i
     EXPECT_DOUBLE_EQ(calls[0].pairs, 2.0 * 8 * visible_pairs(256, 256, true, 128));
     // A block_table: K and V are a paged cache [blocks, block size, Hkv, D]; the KV lengths are data.
-    const std::vector<std::vector<int64_t>> paged{{40, 8, 64}, {500, 16, 2, 64}, {500, 16, 2, 64}, {5}, {5}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {},
-                                                  {4, 32}};
+    const std::vector<std::vector<int64_t>> paged{
+        {40, 8, 64}, {500, 16, 2, 64}, {500, 16, 2, 64}, {5}, {5}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {4, 32}};
     calls = calls_of({op({"flash_attn::_flash_attn_varlen_forward", 0, 10, 1, paged, {}, {}})});
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls[0].layout, AttentionLayout::Paged);
@@ -188,7 +194,8 @@ TEST(AttentionLibraries, VllmPagedAttentionV2DecodeReadsItsSplitKCache) {
     in[10] = {8};
     std::vector<std::string> dtypes(13, "c10::Half");
     dtypes[5] = dtypes[6] = "unsigned char";  // an fp8 cache is stored as bytes
-    const auto calls = calls_of({op({"_C::paged_attention_v2", 0, 10, 1, in, dtypes, {}}), gpu_kernel("void vllm::paged_attention_v2_kernel<...>", 11, 21, 1),
+    const auto calls = calls_of({op({"_C::paged_attention_v2", 0, 10, 1, in, dtypes, {}}),
+                                 gpu_kernel("void vllm::paged_attention_v2_kernel<...>", 11, 21, 1),
                                  gpu_kernel("void vllm::paged_attention_v2_reduce_kernel<...>", 21, 23, 1)});
     ASSERT_EQ(calls.size(), 1u);
     const AttentionInstance& a = calls[0];
@@ -201,7 +208,8 @@ TEST(AttentionLibraries, VllmPagedAttentionV2DecodeReadsItsSplitKCache) {
     EXPECT_EQ(a.kv_dtype, "unsigned char");
     EXPECT_EQ(a.device_ns, 12'000);  // both kernels of the op
     EXPECT_EQ(a.kernels, 2);
-    EXPECT_EQ(classify_kernel("void vllm::paged_attention_v2_kernel<...>", EventKind::Kernel), KernelClass::AttentionOther);
+    EXPECT_EQ(classify_kernel("void vllm::paged_attention_v2_kernel<...>", EventKind::Kernel),
+              KernelClass::AttentionOther);
 }
 
 TEST(AttentionLibraries, AnEnginesLayerOpTakesItsBackendOpsShapes) {
@@ -212,10 +220,17 @@ TEST(AttentionLibraries, AnEnginesLayerOpTakesItsBackendOpsShapes) {
     inner[4] = {9};
     inner[8] = {8, 128};
     const auto calls = calls_of({
-        op({"vllm::unified_attention_with_output", 0, 100, 1, {{64, 16, 128}, {64, 4, 128}, {64, 4, 128}, {64, 16, 128}}, {}, {}}),
+        op({"vllm::unified_attention_with_output",
+            0,
+            100,
+            1,
+            {{64, 16, 128}, {64, 4, 128}, {64, 4, 128}, {64, 16, 128}},
+            {},
+            {}}),
         op({"_vllm_fa2_C::varlen_fwd", 10, 90, 2, inner, {}, concrete_at(21, {{15, "True"}, {16, "-1"}})}),
-        gpu_kernel("void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4, false, false, cutlass::bfloat16_t>, true>", 95,
-               120, 2),
+        gpu_kernel("void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4, false, false, "
+                   "cutlass::bfloat16_t>, true>",
+                   95, 120, 2),
     });
     ASSERT_EQ(calls.size(), 1u);
     const AttentionInstance& a = calls[0];
@@ -227,15 +242,17 @@ TEST(AttentionLibraries, AnEnginesLayerOpTakesItsBackendOpsShapes) {
     EXPECT_EQ(a.device_ns, 25'000);
     EXPECT_NE(a.name_facts.find("head dim 128"), std::string::npos) << a.name_facts;
     EXPECT_NE(a.name_facts.find("split KV"), std::string::npos) << a.name_facts;
-    EXPECT_EQ(classify_kernel("void flash::flash_fwd_splitkv_kernel<...>", EventKind::Kernel), KernelClass::AttentionFlash);
+    EXPECT_EQ(classify_kernel("void flash::flash_fwd_splitkv_kernel<...>", EventKind::Kernel),
+              KernelClass::AttentionFlash);
 }
 
 TEST(AttentionLibraries, FlashAttention3WrapperAndItsInnerOp) {
     std::vector<std::vector<int64_t>> in(34);
     in[0] = {2, 128, 16, 64};
     in[1] = in[2] = {2, 512, 4, 64};
-    const auto calls = calls_of({op({"flash_attn_3::_flash_attn_forward", 0, 100, 1, in, {}, {}}),
-                                 op({"flash_attn_3::fwd", 5, 95, 2, in, {}, concrete_at(34, {{24, "True"}, {25, "-1"}})})});
+    const auto calls =
+        calls_of({op({"flash_attn_3::_flash_attn_forward", 0, 100, 1, in, {}, {}}),
+                  op({"flash_attn_3::fwd", 5, 95, 2, in, {}, concrete_at(34, {{24, "True"}, {25, "-1"}})})});
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls[0].implementation, "FlashAttention-3");
     EXPECT_EQ(calls[0].shape, (AttentionShape{2, 16, 4, 128, 512, 64, 64}));
@@ -244,13 +261,16 @@ TEST(AttentionLibraries, FlashAttention3WrapperAndItsInnerOp) {
 }
 
 TEST(AttentionLibraries, TensorRtLlmKernelNameFacts) {
-    const std::string fmha = "fmhaSm100aKernel_QkvE4m3OBfloat16H64PagedKvSlidingOrChunkedCausalP32VarSeqQ128Kv128PersistentSwapsAbForGen";
-    const auto calls = calls_of({op({"trtllm::attention", 0, 10, 1, {{128, 3072}}, {}, {}}), gpu_kernel(fmha, 11, 31, 1)});
+    const std::string fmha =
+        "fmhaSm100aKernel_QkvE4m3OBfloat16H64PagedKvSlidingOrChunkedCausalP32VarSeqQ128Kv128PersistentSwapsAbForGen";
+    const auto calls =
+        calls_of({op({"trtllm::attention", 0, 10, 1, {{128, 3072}}, {}, {}}), gpu_kernel(fmha, 11, 31, 1)});
     ASSERT_EQ(calls.size(), 1u);
     const AttentionInstance& a = calls[0];
     EXPECT_EQ(a.library, "TensorRT-LLM");
     EXPECT_EQ(a.device_ns, 20'000);
-    for (const char* fact : {"sliding window or chunked causal", "paged KV", "QKV fp8 e4m3", "head dim 64", "sm100a", "O bf16"})
+    for (const char* fact :
+         {"sliding window or chunked causal", "paged KV", "QKV fp8 e4m3", "head dim 64", "sm100a", "O bf16"})
         EXPECT_NE(a.name_facts.find(fact), std::string::npos) << fact << " in " << a.name_facts;
     EXPECT_EQ(a.flops, 0);
     EXPECT_EQ(classify_kernel(fmha, EventKind::Kernel), KernelClass::AttentionOther);
@@ -261,8 +281,12 @@ TEST(AttentionLibraries, KernelsFoundByNameWithAndWithoutAnOp) {
         // FlashInfer's kernels launched from pybind (no op of theirs) inside a model's op: one call, that
         // op's other kernels not counted.
         op({"aten::linear", 0, 50, 1, {}, {}, {}}),
-        gpu_kernel("void flashinfer::BatchDecodeWithPagedKVCacheKernel<(PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u>(...)", 60, 70, 1),
-        gpu_kernel("void flashinfer::BatchDecodeWithPagedKVCacheKernel<(PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u>(...)", 70, 75, 1),
+        gpu_kernel(
+            "void flashinfer::BatchDecodeWithPagedKVCacheKernel<(PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u>(...)", 60,
+            70, 1),
+        gpu_kernel(
+            "void flashinfer::BatchDecodeWithPagedKVCacheKernel<(PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u>(...)", 70,
+            75, 1),
         gpu_kernel("ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_tn", 80, 90, 1),
         // A Triton decode kernel replayed from a graph under torch.compile's region: no op of its own.
         op({"Torch-Compiled Region: 0/0", 100, 200, 9, {}, {}, {}}),
@@ -292,13 +316,14 @@ TEST(AttentionLibraries, OtherOpsOfAProfilerShimAreNotAttention) {
                                  op({"sglang_profiler::utils_apply_qk_norm_487", 20, 30, 2, {{32, 32, 128}}, {}, {}})});
     EXPECT_TRUE(calls.empty());
     EXPECT_EQ(match_op_rule("aten::linear"), nullptr);
-    EXPECT_EQ(match_op_rule("sglang_profiler::decode_attention_decode_attention_fwd_12")->implementation, "Triton decode");
+    EXPECT_EQ(match_op_rule("sglang_profiler::decode_attention_decode_attention_fwd_12")->implementation,
+              "Triton decode");
 }
 
 TEST(AttentionLibraries, TheRulesTableNamesEveryLibrary) {
     const std::string table = format_attention_rules();
-    for (const char* library : {"PyTorch SDPA", "vLLM", "SGLang", "FlashInfer", "flash-attn", "xformers", "aiter", "TensorRT-LLM", "cuDNN",
-                                "FlexAttention", "SageAttention", "Triton"})
+    for (const char* library : {"PyTorch SDPA", "vLLM", "SGLang", "FlashInfer", "flash-attn", "xformers", "aiter",
+                                "TensorRT-LLM", "cuDNN", "FlexAttention", "SageAttention", "Triton"})
         EXPECT_NE(table.find(library), std::string::npos) << library;
     for (const AttentionRule& r : attention_rules()) {
         EXPECT_FALSE(r.pattern.empty());
@@ -332,13 +357,15 @@ TEST(AttentionLibraries, JsonKeepsNullsAndTheReasons) {
 // The whole public traces, when they are beside the repository (as on CI).
 TEST(AttentionLibraries, PublicTraces) {
     const std::string root = std::string(AWB_FIXTURE_DIR) + "/../../../shared/public-traces/tracelens";
-    if (!std::filesystem::exists(root)) GTEST_SKIP() << "the public traces are not at " << root << " (../shared/public-traces beside the repository)";
+    if (!std::filesystem::exists(root))
+        GTEST_SKIP() << "the public traces are not at " << root << " (../shared/public-traces beside the repository)";
     {
         const ImportedTrace t = import_chrome_trace(root + "/vllm_prefilldecode_piecewise/graph_execution.json.gz");
         const auto calls = attention_instances(t.trace);
         const auto by_op = kernel_ns_by_op(t.trace);
         ASSERT_EQ(calls.size(), 24u);  // one per layer
-        for (const AttentionInstance& a : calls) EXPECT_EQ(a.device_ns, by_op.at(t.trace.events()[size_t(a.event)].correlation_id));
+        for (const AttentionInstance& a : calls)
+            EXPECT_EQ(a.device_ns, by_op.at(t.trace.events()[size_t(a.event)].correlation_id));
     }
     {
         const ImportedTrace t = import_chrome_trace(root + "/sglang_decode_capture/bs_32_rank0.json.gz");
@@ -366,7 +393,12 @@ TEST(AttentionLibraries, PublicTraces) {
 // The other families, one call each, with the argument orders they register.
 TEST(AttentionLibraries, XformersAiterSageFlexAndCudnnCalls) {
     // xformers' memory-efficient forward, [B, M, H, K], custom_mask_type 2: bottom-right causal.
-    auto calls = calls_of({op({"xformers::efficient_attention_forward_cutlass", 0, 10, 1, {{2, 64, 8, 64}, {2, 128, 8, 64}, {2, 128, 8, 64}}, {},
+    auto calls = calls_of({op({"xformers::efficient_attention_forward_cutlass",
+                               0,
+                               10,
+                               1,
+                               {{2, 64, 8, 64}, {2, 128, 8, 64}, {2, 128, 8, 64}},
+                               {},
                                concrete_at(13, {{9, "2"}})})});
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls[0].library, "xformers");
@@ -374,8 +406,20 @@ TEST(AttentionLibraries, XformersAiterSageFlexAndCudnnCalls) {
     EXPECT_EQ(calls[0].causal, 2);
     EXPECT_DOUBLE_EQ(calls[0].pairs, 2.0 * 8 * bottom_right_pairs(64, 128));
     // aiter's CK forward, [B, N, H, D], is_causal at 5; and its batch prefill against a paged cache.
-    calls = calls_of({op({"aiter::mha_fwd", 0, 10, 1, {{1, 256, 16, 128}, {1, 256, 4, 128}, {1, 256, 4, 128}}, {}, concrete_at(20, {{5, "True"}})}),
-                      op({"aiter::mha_batch_prefill", 20, 30, 2, {{300, 16, 128}, {4096, 16, 4, 128}, {4096, 16, 4, 128}, {4}}, {}, {}})});
+    calls = calls_of({op({"aiter::mha_fwd",
+                          0,
+                          10,
+                          1,
+                          {{1, 256, 16, 128}, {1, 256, 4, 128}, {1, 256, 4, 128}},
+                          {},
+                          concrete_at(20, {{5, "True"}})}),
+                      op({"aiter::mha_batch_prefill",
+                          20,
+                          30,
+                          2,
+                          {{300, 16, 128}, {4096, 16, 4, 128}, {4096, 16, 4, 128}, {4}},
+                          {},
+                          {}})});
     ASSERT_EQ(calls.size(), 2u);
     EXPECT_EQ(calls[0].shape, (AttentionShape{1, 16, 4, 256, 256, 128, 128}));
     EXPECT_EQ(calls[0].causal, 1);
@@ -384,14 +428,25 @@ TEST(AttentionLibraries, XformersAiterSageFlexAndCudnnCalls) {
     EXPECT_EQ(calls[1].query_tokens, 300);
     EXPECT_EQ(calls[1].shape.heads_kv, 4);
     // SageAttention's CUDA op in its NHD layout (tensor_layout 0): [B, N, H, D].
-    calls = calls_of({op({"sageattention_qattn_sm89::qk_int8_sv_f8_accum_f32_attn", 0, 10, 1, {{1, 1024, 24, 128}, {1, 1024, 24, 128}, {1, 1024, 24, 128}},
-                          {"signed char", "signed char", "c10::Float8_e4m3fn"}, concrete_at(11, {{6, "0"}, {7, "0"}})})});
+    calls = calls_of({op({"sageattention_qattn_sm89::qk_int8_sv_f8_accum_f32_attn",
+                          0,
+                          10,
+                          1,
+                          {{1, 1024, 24, 128}, {1, 1024, 24, 128}, {1, 1024, 24, 128}},
+                          {"signed char", "signed char", "c10::Float8_e4m3fn"},
+                          concrete_at(11, {{6, "0"}, {7, "0"}})})});
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls[0].shape, (AttentionShape{1, 24, 24, 1024, 1024, 128, 128}));
     EXPECT_EQ(calls[0].causal, 0);
     EXPECT_EQ(calls[0].kv_dtype, "c10::Float8_e4m3fn");
     // FlexAttention compiled: Inductor's op named after its template kernel records Q, K, V.
-    calls = calls_of({op({"triton_tem_fused_flex_attention_0", 0, 10, 1, {{2, 8, 512, 64}, {2, 8, 512, 64}, {2, 8, 512, 64}}, {}, {}}),
+    calls = calls_of({op({"triton_tem_fused_flex_attention_0",
+                          0,
+                          10,
+                          1,
+                          {{2, 8, 512, 64}, {2, 8, 512, 64}, {2, 8, 512, 64}},
+                          {},
+                          {}}),
                       gpu_kernel("triton_tem_fused_flex_attention_0", 12, 40, 1)});
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls[0].library, "FlexAttention");
@@ -399,21 +454,30 @@ TEST(AttentionLibraries, XformersAiterSageFlexAndCudnnCalls) {
     EXPECT_EQ(calls[0].device_ns, 28'000);
     EXPECT_EQ(calls[0].causal, -1);  // the block mask is data: every pair counted
     // cuDNN's SDPA kernels launched by TransformerEngine (no aten op): by name, backward from "bprop".
-    calls = calls_of({op({"FusedAttnFunc", 0, 10, 1, {}, {}, {}}),
-                      gpu_kernel("cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_3_64x64x128_4x1x1_kernel0_0", 12, 20, 1)});
+    calls = calls_of(
+        {op({"FusedAttnFunc", 0, 10, 1, {}, {}, {}}),
+         gpu_kernel("cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_3_64x64x128_4x1x1_kernel0_0", 12,
+                    20, 1)});
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls[0].library, "cuDNN");
     EXPECT_TRUE(calls[0].backward);
     EXPECT_NE(calls[0].name_facts.find("sm90"), std::string::npos) << calls[0].name_facts;
-    EXPECT_EQ(classify_kernel("cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_3", EventKind::Kernel), KernelClass::AttentionCudnn);
+    EXPECT_EQ(classify_kernel("cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_3", EventKind::Kernel),
+              KernelClass::AttentionCudnn);
 }
 
 TEST(AttentionLibraries, SglangTritonDecodeOnItsTokenPool) {
     // SGLang's profiler op of decode_attention_fwd: q [T, Hq, D], k_buffer / v_buffer the token pool
     // [slots, Hkv, D], o, kv_indptr [B + 1].
-    const auto calls = calls_of({op({"sglang_profiler::decode_attention_decode_attention_fwd_7", 0, 10, 1,
-                                     {{16, 32, 128}, {65536, 8, 128}, {65536, 8, 128}, {16, 32, 128}, {17}, {4000}}, {}, {}}),
-                                 gpu_kernel("_fwd_grouped_kernel_stage1", 12, 30, 1), gpu_kernel("_fwd_kernel_stage2", 30, 33, 1)});
+    const auto calls =
+        calls_of({op({"sglang_profiler::decode_attention_decode_attention_fwd_7",
+                      0,
+                      10,
+                      1,
+                      {{16, 32, 128}, {65536, 8, 128}, {65536, 8, 128}, {16, 32, 128}, {17}, {4000}},
+                      {},
+                      {}}),
+                  gpu_kernel("_fwd_grouped_kernel_stage1", 12, 30, 1), gpu_kernel("_fwd_kernel_stage2", 30, 33, 1)});
     ASSERT_EQ(calls.size(), 1u);
     EXPECT_EQ(calls[0].implementation, "Triton decode");
     EXPECT_TRUE(calls[0].decode);

@@ -58,7 +58,8 @@ void expect_span(const Trace& trace, const AttentionInstance& a) {
     EXPECT_EQ(first.name.str(), a.op);
     int softmaxes = 0, last_products = 0;
     for (const TraceEvent& e : events) {
-        if (e.thread != a.thread || e.kind != EventKind::CpuOp || e.start_ns < first.end_ns || e.end_ns > a.end_ns) continue;
+        if (e.thread != a.thread || e.kind != EventKind::CpuOp || e.start_ns < first.end_ns || e.end_ns > a.end_ns)
+            continue;
         softmaxes += is_softmax(e.name.str());
         last_products += is_product(e.name.str()) && e.end_ns == a.end_ns;
     }
@@ -152,7 +153,8 @@ TEST(ManualAttention, LlamaRepeatKvGivesTheKeyValueHeadsForwardAndBackward) {
     // the causal mask's slice added. The backward takes Hkv, the mask and the dtype from its forward.
     const Found f = found_in("llama_gqa_bf16_train_stack.json.gz");
     expect_calls(f, {{2, 8, 2, 32, 32, 8, 8}, false, -1, "c10::BFloat16", "aten::matmul"}, 2, 2);
-    EXPECT_DOUBLE_EQ(f.forward[0].bytes, 2.0 * (2 * 8 * 32 * 8 * 2 + 2 * 2 * 32 * 8 * 2));  // Q, O at 8 heads; K, V at 2
+    EXPECT_DOUBLE_EQ(f.forward[0].bytes,
+                     2.0 * (2 * 8 * 32 * 8 * 2 + 2 * 2 * 32 * 8 * 2));  // Q, O at 8 heads; K, V at 2
 }
 
 TEST(ManualAttention, LogSoftmaxForwardAndBackward) {
@@ -171,7 +173,8 @@ TEST(ManualAttention, AnMlpWithBmmAndSoftmaxIsNotAttention) {
 TEST(ManualAttention, Torch113TracesHoldNoShapesSoNothingIsMatched) {
     const Found f = found_in("clip_vision_train_torch113.json.gz");
     ASSERT_FALSE(f.trace.events().empty());
-    EXPECT_TRUE(std::none_of(f.trace.events().begin(), f.trace.events().end(), [](const TraceEvent& e) { return !e.shapes().empty(); }));
+    EXPECT_TRUE(std::none_of(f.trace.events().begin(), f.trace.events().end(),
+                             [](const TraceEvent& e) { return !e.shapes().empty(); }));
     EXPECT_TRUE(f.forward.empty());
     EXPECT_TRUE(f.backward.empty());
 }
@@ -222,7 +225,9 @@ TEST(ManualAttention, AdvisorSaysTheScoresAreMaterialisedInAnImportedTrace) {
     const Finding* f = finding(found, "materialised-scores");
     ASSERT_TRUE(f) << format_findings(found);
     EXPECT_FALSE(finding(found, "score-matrix"));  // that one needs our own run's spec
-    EXPECT_NE(f->title.find("[B, H, Nq, Nk] = [2, 4, 33, 33] float scores (34.0 KiB per call) in 2 forward call(s)"), std::string::npos) << f->title;
+    EXPECT_NE(f->title.find("[B, H, Nq, Nk] = [2, 4, 33, 33] float scores (34.0 KiB per call) in 2 forward call(s)"),
+              std::string::npos)
+        << f->title;
     EXPECT_NE(f->title.find("of the CPU op time"), std::string::npos) << f->title;  // a CPU trace
     ASSERT_EQ(f->evidence.size(), 3u) << format_findings(found);  // the shape's calls, all calls' time, the ops between
     EXPECT_NE(f->evidence[0].find("aten::matmul: 2 forward call(s)"), std::string::npos) << f->evidence[0];
@@ -236,7 +241,8 @@ TEST(ManualAttention, AdvisorSaysTheScoresAreMaterialisedInAnImportedTrace) {
     const std::vector<Finding> folded_found = advise({&folded});  // kept: g points into it
     const Finding* g = finding(folded_found, "materialised-scores");
     ASSERT_TRUE(g);
-    EXPECT_NE(g->title.find("[BxH, Nq, Nk] = [16, 40, 40] float scores (100.0 KiB per call)"), std::string::npos) << g->title;
+    EXPECT_NE(g->title.find("[BxH, Nq, Nk] = [16, 40, 40] float scores (100.0 KiB per call)"), std::string::npos)
+        << g->title;
     // Nothing to say without manual attention, nor for our own runs (the score-matrix rule's).
     const ProfileResult mlp = imported("mlp_softmax_forward.json.gz");
     EXPECT_FALSE(finding(advise({&mlp}), "materialised-scores"));
@@ -247,9 +253,12 @@ TEST(ManualAttention, AdvisorSaysTheScoresAreMaterialisedInAnImportedTrace) {
 
 namespace {
 
-TraceEvent half_op(const std::string& name, int64_t start_us, int64_t end_us, int64_t id, std::vector<std::vector<int64_t>> shapes = {}) {
+TraceEvent half_op(const std::string& name, int64_t start_us, int64_t end_us, int64_t id,
+                   std::vector<std::vector<int64_t>> shapes = {}) {
     const bool inputs = !shapes.empty();
-    return test_traces::cpu_op(name, start_us, end_us, id, inputs ? EventInputs{std::move(shapes), {"c10::Half", "c10::Half"}, {}, {}, {}} : EventInputs{});
+    return test_traces::cpu_op(
+        name, start_us, end_us, id,
+        inputs ? EventInputs{std::move(shapes), {"c10::Half", "c10::Half"}, {}, {}, {}} : EventInputs{});
 }
 
 using test_traces::gpu_kernel;
@@ -278,11 +287,17 @@ TEST(ManualAttention, AdvisorSharesOfTheDeviceTimeBetweenTheMatmuls) {
     const Finding* f = finding(found, "materialised-scores");
     ASSERT_TRUE(f) << format_findings(found);
     EXPECT_DOUBLE_EQ(f->weight, 0.46);
-    EXPECT_NE(f->title.find("[BxH, Nq, Nk] = [16, 5185, 5185] c10::Half scores (820.4 MiB per call)"), std::string::npos) << f->title;
+    EXPECT_NE(f->title.find("[BxH, Nq, Nk] = [16, 5185, 5185] c10::Half scores (820.4 MiB per call)"),
+              std::string::npos)
+        << f->title;
     EXPECT_NE(f->title.find("46.0% of the device time"), std::string::npos) << f->title;
     ASSERT_EQ(f->evidence.size(), 3u) << format_findings(found);
-    EXPECT_EQ(f->evidence[1], "the 1 forward call(s): 660.0 us (66.0% of the device time), the matmuls and layout ops 200.0 us, the ops between 460.0 us");
-    EXPECT_NE(f->evidence[2].find("46.0% of the trace's device time): aten::softmax 460.0 us"), std::string::npos) << f->evidence[2];
+    EXPECT_EQ(
+        f->evidence[1],
+        "the 1 forward call(s): 660.0 us (66.0% of the device time), the matmuls and layout ops 200.0 us, the ops "
+        "between 460.0 us");
+    EXPECT_NE(f->evidence[2].find("46.0% of the trace's device time): aten::softmax 460.0 us"), std::string::npos)
+        << f->evidence[2];
 }
 TEST(ManualAttention, AnInnerSoftmaxEndingAMicrosecondLateIsStillTheSoftmaxs) {
     // Whole-microsecond clocks (LibTorch's own traces) can end _softmax 1 us after its softmax: it is

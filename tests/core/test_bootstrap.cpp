@@ -99,7 +99,8 @@ TEST(Bootstrap, IntervalsOfExponentsAndCrossoversFromTheTimedSamples) {
         }
     }
     EXPECT_EQ(checked, 4);
-    const auto time_crossing = std::find_if(a.crossovers.begin(), a.crossovers.end(), [](const SeriesCrossover& c) { return c.metric == "median_time"; });
+    const auto time_crossing = std::find_if(a.crossovers.begin(), a.crossovers.end(),
+                                            [](const SeriesCrossover& c) { return c.metric == "median_time"; });
     ASSERT_NE(time_crossing, a.crossovers.end());
     ASSERT_TRUE(time_crossing->n_interval.valid);
     EXPECT_LT(time_crossing->n_interval.low, 700);

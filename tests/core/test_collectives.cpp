@@ -28,13 +28,26 @@ namespace collectives_test {
 
 TEST(Collectives, NamesAreNormalisedAsPyTorchsApiNamesThem) {
     const std::pair<const char*, const char*> cases[] = {
-        {"c10d::allreduce_", "all_reduce"},         {"allreduce", "all_reduce"},           {"nccl:all_reduce", "all_reduce"},
-        {"c10d::_allgather_base_", "all_gather"},   {"_allgather_base", "all_gather"},     {"nccl:_all_gather_base", "all_gather"},
-        {"allgather_into_tensor_coalesced", "all_gather"}, {"c10d::_reduce_scatter_base_", "reduce_scatter"},
-        {"reduce_scatter_tensor_coalesced", "reduce_scatter"}, {"c10d::alltoall_base_", "all_to_all"}, {"gloo:all_to_all", "all_to_all"},
-        {"all_to_all_single", "all_to_all"},        {"c10d::broadcast_", "broadcast"},     {"c10d::send", "send"},
-        {"c10d::recv_", "recv"},                    {"recv_any_source", "recv"},           {"c10d::barrier", "barrier"},
-        {"_c10d_functional::all_reduce", "all_reduce"}, {"_c10d_functional::wait_tensor", ""}, {"wait", ""},
+        {"c10d::allreduce_", "all_reduce"},
+        {"allreduce", "all_reduce"},
+        {"nccl:all_reduce", "all_reduce"},
+        {"c10d::_allgather_base_", "all_gather"},
+        {"_allgather_base", "all_gather"},
+        {"nccl:_all_gather_base", "all_gather"},
+        {"allgather_into_tensor_coalesced", "all_gather"},
+        {"c10d::_reduce_scatter_base_", "reduce_scatter"},
+        {"reduce_scatter_tensor_coalesced", "reduce_scatter"},
+        {"c10d::alltoall_base_", "all_to_all"},
+        {"gloo:all_to_all", "all_to_all"},
+        {"all_to_all_single", "all_to_all"},
+        {"c10d::broadcast_", "broadcast"},
+        {"c10d::send", "send"},
+        {"c10d::recv_", "recv"},
+        {"recv_any_source", "recv"},
+        {"c10d::barrier", "barrier"},
+        {"_c10d_functional::all_reduce", "all_reduce"},
+        {"_c10d_functional::wait_tensor", ""},
+        {"wait", ""},
         {"aten::mm", ""},
     };
     for (const auto& [raw, name] : cases) EXPECT_EQ(collective_name(raw), name) << raw;
@@ -75,20 +88,23 @@ TEST(Collectives, ListsAndDtypesAsTorchWritesThem) {
 }
 
 TEST(Collectives, CommunicationKernelsOfNcclAndTheEnginesCustomAllReduce) {
-    for (const char* name : {"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
-                             "ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
-                             "void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)",
-                             "void quickreduce::allreduce_prototype_twoshot<quickreduce::CodecFP, false>(...)",
-                             "void c10d::symmetric_memory::multimem_all_reduce_kernel<float, 16>(...)",
-                             "void c10d::symmetric_memory::one_shot_all_reduce_kernel<c10::BFloat16, 16>(...)",
-                             "void deep_ep::intranode::dispatch<8, 768, 8192>(...)", "void deep_ep::internode_ll::combine<...>(...)",
-                             "void tensorrt_llm::kernels::ar_fusion::allreduce_fusion_kernel_oneshot_lamport<...>(...)",
-                             "rcclKernel_AllReduce_RING_LL", "void sglang::cross_device_reduce_2stage<float, 8>(...)"}) {
+    for (const char* name :
+         {"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+          "ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+          "void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, "
+          "__nv_bfloat16*, int, int)",
+          "void quickreduce::allreduce_prototype_twoshot<quickreduce::CodecFP, false>(...)",
+          "void c10d::symmetric_memory::multimem_all_reduce_kernel<float, 16>(...)",
+          "void c10d::symmetric_memory::one_shot_all_reduce_kernel<c10::BFloat16, 16>(...)",
+          "void deep_ep::intranode::dispatch<8, 768, 8192>(...)", "void deep_ep::internode_ll::combine<...>(...)",
+          "void tensorrt_llm::kernels::ar_fusion::allreduce_fusion_kernel_oneshot_lamport<...>(...)",
+          "rcclKernel_AllReduce_RING_LL", "void sglang::cross_device_reduce_2stage<float, 8>(...)"}) {
         EXPECT_TRUE(is_communication_kernel(name)) << name;
         EXPECT_EQ(classify_kernel(name, EventKind::Kernel), KernelClass::Communication) << name;
     }
-    for (const char* name : {"void at::native::reduce_kernel<512, 1>(...)", "ampere_sgemm_128x64_tn", "triton_red_fused_sum_0",
-                             "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float>(...)"})
+    for (const char* name :
+         {"void at::native::reduce_kernel<512, 1>(...)", "ampere_sgemm_128x64_tn", "triton_red_fused_sum_0",
+          "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float>(...)"})
         EXPECT_FALSE(is_communication_kernel(name)) << name;
 }
 
@@ -104,11 +120,16 @@ TEST(Collectives, TheCallsOfARealGlooRunAreMatchedAcrossItsRanks) {
     EXPECT_TRUE(r.notes.empty()) << r.notes.front();
     std::map<std::pair<std::string, std::string>, int> kinds;
     for (const MatchedCollective& m : r.matched) ++kinds[{m.name, m.group}];
-    EXPECT_EQ(kinds, (std::map<std::pair<std::string, std::string>, int>{{{"all_reduce", "0"}, 3}, {{"all_gather", "0"}, 3},
-                                                                         {{"reduce_scatter", "0"}, 3}, {{"all_to_all", "0"}, 3},
-                                                                         {{"broadcast", "0"}, 3}, {{"all_reduce", "1"}, 3},
-                                                                         {{"all_reduce", "2"}, 3}, {{"send_recv", "0->1"}, 3},
-                                                                         {{"send_recv", "1->2"}, 3}, {{"send_recv", "2->3"}, 3},
+    EXPECT_EQ(kinds, (std::map<std::pair<std::string, std::string>, int>{{{"all_reduce", "0"}, 3},
+                                                                         {{"all_gather", "0"}, 3},
+                                                                         {{"reduce_scatter", "0"}, 3},
+                                                                         {{"all_to_all", "0"}, 3},
+                                                                         {{"broadcast", "0"}, 3},
+                                                                         {{"all_reduce", "1"}, 3},
+                                                                         {{"all_reduce", "2"}, 3},
+                                                                         {{"send_recv", "0->1"}, 3},
+                                                                         {{"send_recv", "1->2"}, 3},
+                                                                         {{"send_recv", "2->3"}, 3},
                                                                          {{"send_recv", "3->0"}, 3}}));
     for (const MatchedCollective& m : r.matched) {
         const size_t ranks = m.name == "send_recv" || m.group == "1" || m.group == "2" ? 2u : 4u;
@@ -123,9 +144,11 @@ TEST(Collectives, TheCallsOfARealGlooRunAreMatchedAcrossItsRanks) {
             EXPECT_EQ(a.wait_ns, last - a.start_ns);
         }
         const std::map<std::string, int64_t> bytes = {{"all_reduce", m.group == "0" ? 65536 * 4 : 12288 * 4},
-                                                       {"all_gather", 16384 * 4}, {"reduce_scatter", 16384 * 4},
-                                                       {"all_to_all", 16390 * 4},  // rank 3's input, the largest
-                                                       {"broadcast", 8192 * 4}, {"send_recv", 2048 * 4}};
+                                                      {"all_gather", 16384 * 4},
+                                                      {"reduce_scatter", 16384 * 4},
+                                                      {"all_to_all", 16390 * 4},  // rank 3's input, the largest
+                                                      {"broadcast", 8192 * 4},
+                                                      {"send_recv", 2048 * 4}};
         EXPECT_EQ(m.bytes, bytes.at(m.name)) << m.name;
         if (m.name == "all_to_all") {
             // Splits (r+1)*1024+j over all 16 (rank, peer) pairs: the largest 4099 rows, the mean 40984/16.
@@ -178,7 +201,8 @@ TEST(Collectives, TheRankThatArrivesLateIsTheStraggler) {
     const auto s = std::find_if(r.ranks.begin(), r.ranks.end(), [](const RankStraggle& x) { return x.rank == 2; });
     ASSERT_NE(s, r.ranks.end());
     EXPECT_GE(s->last_arrivals, 3);
-    EXPECT_GT(s->caused_wait_ns, 3 * 3 * 15'000'000);  // 3 ranks waited ~20 ms (the sleep, less gloo's start) at each of 3 all_reduces
+    EXPECT_GT(s->caused_wait_ns,
+              3 * 3 * 15'000'000);  // 3 ranks waited ~20 ms (the sleep, less gloo's start) at each of 3 all_reduces
     EXPECT_NE(format_collectives(r, 5).find("straggler: rank 2"), std::string::npos);
 }
 
@@ -187,7 +211,8 @@ TEST(Collectives, TheRankThatArrivesLateIsTheStraggler) {
 TEST(Collectives, ARingAttentionsTransfersAreHiddenInPart) {
     const ResultsFile f = open_results_file(test::trace_fixture("gloo/ring_attention"));
     const RunAnalysis a = analyze_run(*f.run);
-    EXPECT_EQ(a.collectives.matched.size(), 4u * 3u * 6u);  // 4 pairs (r -> r+1), 6 sends of K or V a step each, 3 steps
+    EXPECT_EQ(a.collectives.matched.size(),
+              4u * 3u * 6u);  // 4 pairs (r -> r+1), 6 sends of K or V a step each, 3 steps
     ASSERT_FALSE(a.overlap.rows.empty());
     for (const CommOverlap& o : a.overlap.rows) {
         EXPECT_FALSE(o.on_device);
@@ -242,7 +267,8 @@ TEST(Collectives, AnNcclCallIsItsKernelWithItsRecordsSize) {
     for (const CommOverlap& o : a.overlap.rows) {
         if (o.step >= 0) continue;
         ++whole;
-        const auto b = std::find_if(a.gpu.begin(), a.gpu.end(), [&](const GpuBreakdown& g) { return g.rank == o.rank && g.step < 0; });
+        const auto b = std::find_if(a.gpu.begin(), a.gpu.end(),
+                                    [&](const GpuBreakdown& g) { return g.rank == o.rank && g.step < 0; });
         ASSERT_NE(b, a.gpu.end());
         EXPECT_EQ(o.exposed_ns(), b->exposed_communication_ns) << "rank " << o.rank;
         EXPECT_EQ(o.comm_ns, b->communication_ns) << "rank " << o.rank;
@@ -259,7 +285,8 @@ TEST(Collectives, TwoRunsCollectivesSideBySide) {
     EXPECT_EQ(d.straggler_a, 2);
     EXPECT_EQ(d.straggler_b, b.collectives.straggler);
     const auto row = [&](const std::string& name, const std::string& group) {
-        return *std::find_if(d.rows.begin(), d.rows.end(), [&](const CollectiveDiffRow& r) { return r.name == name && r.group == group; });
+        return *std::find_if(d.rows.begin(), d.rows.end(),
+                             [&](const CollectiveDiffRow& r) { return r.name == name && r.group == group; });
     };
     const CollectiveDiffRow all_reduce = row("all_reduce", "0");
     EXPECT_EQ(all_reduce.a.count, 3);
@@ -298,12 +325,14 @@ TEST(Collectives, TheSlowestRankAndWhereItSpendsMore) {
         // no op, as the others' waits are not: both are their ProfilerStep's own time, so the operators that
         // differ are the collectives' spans, not the sleep.)
         auto own = [&](int32_t rank) {
-            const RankStep& r = *std::find_if(c.ranks.begin(), c.ranks.end(), [&](const RankStep& x) { return x.rank == rank; });
+            const RankStep& r =
+                *std::find_if(c.ranks.begin(), c.ranks.end(), [&](const RankStep& x) { return x.rank == rank; });
             return r.step_ns - r.wait_ns;
         };
         EXPECT_GT(own(c.slowest) - own(c.fastest), 15'000'000) << "step " << step;
         ASSERT_FALSE(c.operators.empty());
-        const auto gloo = std::find_if(c.operators.begin(), c.operators.end(), [](const OperatorDiffRow& r) { return r.name == "gloo:all_reduce"; });
+        const auto gloo = std::find_if(c.operators.begin(), c.operators.end(),
+                                       [](const OperatorDiffRow& r) { return r.name == "gloo:all_reduce"; });
         ASSERT_NE(gloo, c.operators.end());
         EXPECT_LT(gloo->self_cpu_delta_ns(), 0);  // the others' all_reduce spans hold their wait for rank 2
     }

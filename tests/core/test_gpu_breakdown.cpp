@@ -23,7 +23,8 @@ TraceEvent cpu(const std::string& name, EventKind kind, int64_t start_us, int64_
     return e;
 }
 
-TraceEvent device(const std::string& name, EventKind kind, int64_t start_us, int64_t end_us, uint64_t stream, int64_t correlation) {
+TraceEvent device(const std::string& name, EventKind kind, int64_t start_us, int64_t end_us, uint64_t stream,
+                  int64_t correlation) {
     TraceEvent e = cpu(name, kind, start_us, end_us, correlation);
     e.device = DeviceKind::CUDA;
     e.device_index = 0;
@@ -154,10 +155,10 @@ TEST(GpuBreakdown, AKernelStartedStepsEarlierStillCoversALaterStep) {
         cpu("cudaLaunchKernel", EventKind::Runtime, 110, 112, 2),
         cpu("cudaLaunchKernel", EventKind::Runtime, 210, 212, 3),
         cpu("cudaLaunchKernel", EventKind::Runtime, 220, 222, 4),
-        device("long_gemm", EventKind::Kernel, 50, 260, 7, 1),      // step 1's, into step 3
-        device("short_gemm", EventKind::Kernel, 120, 130, 8, 2),    // step 2
-        device("short_gemm", EventKind::Kernel, 230, 240, 8, 3),    // step 3: 230-240 and 270-280,
-        device("short_gemm", EventKind::Kernel, 270, 280, 8, 4),    // the long one covers 240-260
+        device("long_gemm", EventKind::Kernel, 50, 260, 7, 1),    // step 1's, into step 3
+        device("short_gemm", EventKind::Kernel, 120, 130, 8, 2),  // step 2
+        device("short_gemm", EventKind::Kernel, 230, 240, 8, 3),  // step 3: 230-240 and 270-280,
+        device("short_gemm", EventKind::Kernel, 270, 280, 8, 4),  // the long one covers 240-260
     };
     const auto rows = gpu_breakdown(Trace::build(std::move(events), {}, {}));
     ASSERT_EQ(rows.size(), 4u);  // the whole trace and steps 1, 2, 3

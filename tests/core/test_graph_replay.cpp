@@ -28,7 +28,9 @@ namespace {
 std::string graph_fixture(const std::string& name) { return test::trace_fixture("graph_replay/" + name); }
 
 std::string public_traces() {
-    return (std::filesystem::path(AWB_FIXTURE_DIR) / "../../../shared/public-traces/tracelens").lexically_normal().string();
+    return (std::filesystem::path(AWB_FIXTURE_DIR) / "../../../shared/public-traces/tracelens")
+        .lexically_normal()
+        .string();
 }
 
 AttachedTrace attach_files(const std::string& replay, const std::string& capture) {
@@ -108,12 +110,14 @@ TEST(GraphReplay, LaunchCallsKeepTheirKernelNameAndEventsDoNotGrow) {
     const Trace t = import_chrome_trace(graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")).trace;
     std::map<std::string, int> kernels_of_launches;
     for (const auto& e : t.events())
-        if (e.kind == EventKind::Runtime && e.launch && !e.launch->kernel.empty()) ++kernels_of_launches[e.launch->kernel.str()];
+        if (e.kind == EventKind::Runtime && e.launch && !e.launch->kernel.empty())
+            ++kernels_of_launches[e.launch->kernel.str()];
     EXPECT_EQ(kernels_of_launches["triton_poi_fused_0"], 1);
     EXPECT_EQ(kernels_of_launches["_topk_forward"], 2);
-    EXPECT_EQ(kernels_of_launches["void vllm::rotary_embedding_kernel<c10::BFloat16, true>(long const*, c10::BFloat16*, "
-                                  "c10::BFloat16*, c10::BFloat16 const*, int, long, long, long, int, int, int)"],
-              3);
+    EXPECT_EQ(
+        kernels_of_launches["void vllm::rotary_embedding_kernel<c10::BFloat16, true>(long const*, c10::BFloat16*, "
+                            "c10::BFloat16*, c10::BFloat16 const*, int, long, long, long, int, int, int)"],
+        3);
     // CUDA's launch calls name nothing: no record for them.
     const Trace cuda = import_chrome_trace(graph_fixture("cuda/capture_traces/capture.json")).trace;
     for (const auto& e : cuda.events()) {
@@ -140,16 +144,18 @@ TEST(GraphReplay, CudaPairIsMatchedByCountAndOrderAndCountsTheMismatch) {
     EXPECT_EQ(r.unattributed[0], "1 graph launch (4 kernels): no captured graph has 4 kernels (captured: 2, 3)");
     EXPECT_TRUE(r.problems.empty());
     using P = std::pair<std::string, std::string>;
-    const std::vector<P> expected = {
-        {"gemm_kernel", "vllm::fused_layer > aten::mm"},
-        {"softmax_kernel", "vllm::fused_layer > aten::softmax > aten::_softmax"},
-        {"Memcpy DtoD (Device -> Device)", "vllm::fused_layer > aten::copy_"},
-        {"add_kernel", "aten::add"},
-        {"mul_kernel", "aten::mul"},
-        {"gemm_kernel", "vllm::fused_layer > aten::mm"},
-        {"softmax_kernel", "vllm::fused_layer > aten::softmax > aten::_softmax"},
-        {"Memcpy DtoD (Device -> Device)", "vllm::fused_layer > aten::copy_"},
-        {"gemm_kernel", ""}, {"add_kernel", ""}, {"mul_kernel", ""}, {"add_kernel", ""}};
+    const std::vector<P> expected = {{"gemm_kernel", "vllm::fused_layer > aten::mm"},
+                                     {"softmax_kernel", "vllm::fused_layer > aten::softmax > aten::_softmax"},
+                                     {"Memcpy DtoD (Device -> Device)", "vllm::fused_layer > aten::copy_"},
+                                     {"add_kernel", "aten::add"},
+                                     {"mul_kernel", "aten::mul"},
+                                     {"gemm_kernel", "vllm::fused_layer > aten::mm"},
+                                     {"softmax_kernel", "vllm::fused_layer > aten::softmax > aten::_softmax"},
+                                     {"Memcpy DtoD (Device -> Device)", "vllm::fused_layer > aten::copy_"},
+                                     {"gemm_kernel", ""},
+                                     {"add_kernel", ""},
+                                     {"mul_kernel", ""},
+                                     {"add_kernel", ""}};
     EXPECT_EQ(replayed_kernel_ops(a.trace), expected);
     expect_replayed_ops_consistent(a.trace);
     EXPECT_EQ(a.trace.meta().thread_names.at(kGraphReplayLane), kGraphReplayLaneName);
@@ -174,7 +180,9 @@ TEST(GraphReplay, CudaPairIsMatchedByCountAndOrderAndCountsTheMismatch) {
     ASSERT_NE(relu, nullptr);
     EXPECT_EQ(relu->cpu_total_ns, 50'000);
     EXPECT_EQ(relu->self_device_ns, 20'000);
-    EXPECT_EQ(find_row(key_averages(import_chrome_trace(graph_fixture("cuda/replay.json")).trace), "aten::relu")->self_device_ns, 20'000);
+    EXPECT_EQ(find_row(key_averages(import_chrome_trace(graph_fixture("cuda/replay.json")).trace), "aten::relu")
+                  ->self_device_ns,
+              20'000);
 
     // Each replayed op spans its kernels, a parent its children, and shares the capture's inputs.
     const EventInputs* captured_mm_inputs = nullptr;
@@ -192,7 +200,8 @@ TEST(GraphReplay, CudaPairIsMatchedByCountAndOrderAndCountsTheMismatch) {
     }
     EXPECT_EQ(replayed_mm, 2);
     // Nothing is dropped.
-    EXPECT_EQ(a.trace.events().size(), import_chrome_trace(graph_fixture("cuda/replay.json")).trace.events().size() + 12);
+    EXPECT_EQ(a.trace.events().size(),
+              import_chrome_trace(graph_fixture("cuda/replay.json")).trace.events().size() + 12);
     // Exported (File > Export, workspaces) and read back, the replayed ops still have no CPU time.
     const std::string path = testing::TempDir() + "graph_replay_roundtrip.json";
     write_chrome_trace(a.trace, ChromeTraceInfo{}, path);
@@ -224,7 +233,8 @@ TEST(GraphReplay, WrongFilesGiveTheTraceAsItIsWithOneProblemEach) {
     EXPECT_NE(no_launch.report.problems[0].find("no graph launch"), std::string::npos);
 
     // Through the files: each unusable capture named once, the replay still read.
-    ReplayFiles files{{graph_fixture("cuda/replay.json")}, {graph_fixture("cuda/replay.json"), graph_fixture("none.json")}, {}};
+    ReplayFiles files{
+        {graph_fixture("cuda/replay.json")}, {graph_fixture("cuda/replay.json"), graph_fixture("none.json")}, {}};
     const ReplayImport imported = import_replay(files);
     ASSERT_EQ(imported.report.problems.size(), 2u);
     EXPECT_NE(imported.report.problems[0].find("cuda/replay.json' holds no graph capture"), std::string::npos);
@@ -233,18 +243,24 @@ TEST(GraphReplay, WrongFilesGiveTheTraceAsItIsWithOneProblemEach) {
     EXPECT_EQ(imported.imported.trace.events().size(), replay.events().size());
     // Two traces without captures are the ranks of one run: these two are not (one says rank 0, one no rank).
     ImportedTrace ranks;
-    EXPECT_THROW(import_replay_selection({graph_fixture("cuda/replay.json"), graph_fixture("xdit/profile_trace_rank_0.json.gz")}, nullptr, &ranks),
-                 MixedRunsError);
+    EXPECT_THROW(
+        import_replay_selection({graph_fixture("cuda/replay.json"), graph_fixture("xdit/profile_trace_rank_0.json.gz")},
+                                nullptr, &ranks),
+        MixedRunsError);
     // Another run's capture: it holds graphs, none of them the replay's.
-    const ReplayImport other = import_replay({{graph_fixture("cuda/replay.json")}, {graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")}, {}});
+    const ReplayImport other = import_replay(
+        {{graph_fixture("cuda/replay.json")}, {graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz")}, {}});
     EXPECT_EQ(other.report.matched, 0);
     EXPECT_EQ(other.report.captured_graphs, 3);
     ASSERT_EQ(other.report.problems.size(), 1u);
-    EXPECT_NE(other.report.problems[0].find("graph_capture_rank_0.json.gz' matches a graph launch of"), std::string::npos);
-    EXPECT_EQ(other.report.unattributed,
-              (std::vector<std::string>{"1 graph launch (2 kernels): no captured graph has 2 kernels (captured: 4, 15)",
-                                        "2 graph launches (6 kernels): no captured graph has 3 kernels (captured: 4, 15)",
-                                        "1 graph launch (4 kernels): their kernels differ from those of every captured graph of 4 launches"}));
+    EXPECT_NE(other.report.problems[0].find("graph_capture_rank_0.json.gz' matches a graph launch of"),
+              std::string::npos);
+    EXPECT_EQ(
+        other.report.unattributed,
+        (std::vector<std::string>{
+            "1 graph launch (2 kernels): no captured graph has 2 kernels (captured: 4, 15)",
+            "2 graph launches (6 kernels): no captured graph has 3 kernels (captured: 4, 15)",
+            "1 graph launch (4 kernels): their kernels differ from those of every captured graph of 4 launches"}));
 }
 
 // vLLM's folder layout: the replay beside capture_traces/ with execution_details.json.
@@ -252,17 +268,21 @@ TEST(GraphReplay, FoldersAsVllmWritesThem) {
     const auto files = replay_files_of(graph_fixture("vllm"));
     ASSERT_TRUE(files.has_value());
     EXPECT_EQ(files->replay, std::vector<std::string>{graph_fixture("vllm") + "/graph_execution.json.gz"});
-    EXPECT_EQ(files->captures, std::vector<std::string>{graph_fixture("vllm") + "/capture_traces/graph_capture_rank_0.json.gz"});
+    EXPECT_EQ(files->captures,
+              std::vector<std::string>{graph_fixture("vllm") + "/capture_traces/graph_capture_rank_0.json.gz"});
     EXPECT_TRUE(files->problems.empty());
     EXPECT_FALSE(replay_files_of(graph_fixture("vllm/capture_traces")).has_value());
     // Without execution_details.json the folder's traces are the captures; it is never a trace itself.
-    EXPECT_EQ(replay_files_of(graph_fixture("cuda"))->captures, std::vector<std::string>{graph_fixture("cuda") + "/capture_traces/capture.json"});
+    EXPECT_EQ(replay_files_of(graph_fixture("cuda"))->captures,
+              std::vector<std::string>{graph_fixture("cuda") + "/capture_traces/capture.json"});
     EXPECT_EQ(trace_files_of(graph_fixture("vllm/capture_traces")),
               std::vector<std::string>{graph_fixture("vllm") + "/capture_traces/graph_capture_rank_0.json.gz"});
     // A selection in any order: the file with the captures is the capture.
     ImportedTrace ranks;
-    const std::optional<ReplayImport> chosen = import_replay_selection(
-        {graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz"), graph_fixture("vllm/graph_execution.json.gz")}, nullptr, &ranks);
+    const std::optional<ReplayImport> chosen =
+        import_replay_selection({graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz"),
+                                 graph_fixture("vllm/graph_execution.json.gz")},
+                                nullptr, &ranks);
     ASSERT_TRUE(chosen.has_value());
     const ReplayImport& selected = *chosen;
     const ReplayImport folder = import_replay(*files);
@@ -273,7 +293,8 @@ TEST(GraphReplay, FoldersAsVllmWritesThem) {
 // Cut from vLLM's PIECEWISE replay: 3 graph pieces (4, 15, 15 kernels) matched piece by piece by the
 // kernel names ROCm's launch calls carry; the attention op between the pieces stays as it ran.
 TEST(GraphReplay, VllmPiecesAreAttributedToTheirOps) {
-    const AttachedTrace a = attach_files(graph_fixture("vllm/graph_execution.json.gz"), graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz"));
+    const AttachedTrace a = attach_files(graph_fixture("vllm/graph_execution.json.gz"),
+                                         graph_fixture("vllm/capture_traces/graph_capture_rank_0.json.gz"));
     EXPECT_EQ(a.report.graph_launches, 3);
     EXPECT_EQ(a.report.matched, 3);
     EXPECT_EQ(a.report.captured_graphs, 3);
@@ -290,7 +311,8 @@ TEST(GraphReplay, VllmPiecesAreAttributedToTheirOps) {
         by_kernel[kernel.substr(0, 24)].insert(chain.substr(chain.find(" ## > ") + 6));
     }
     using Chains = std::set<std::string>;
-    EXPECT_EQ(by_kernel["Cijk_Alik_Bljk_BBS_BH_Bi"], Chains{"vllm::rocm_unquantized_gemm > aten::linear > aten::addmm"});
+    EXPECT_EQ(by_kernel["Cijk_Alik_Bljk_BBS_BH_Bi"],
+              Chains{"vllm::rocm_unquantized_gemm > aten::linear > aten::addmm"});
     EXPECT_EQ(by_kernel["_matmul_ogs_NNT_bf16xbf1"], Chains{"vllm::moe_forward"});
     EXPECT_EQ(by_kernel["_topk_forward"], Chains{"vllm::moe_forward > TopK"});
     EXPECT_EQ(by_kernel["void vllm::rotary_embedd"], Chains{"_C::rotary_embedding"});
@@ -318,7 +340,8 @@ TEST(GraphReplay, VllmPiecesAreAttributedToTheirOps) {
 // them all and one more); sage_fwd's kernels are linked to the op that launched them at capture, with
 // its recorded input dims.
 TEST(GraphReplay, XditSageAttentionKernelsGetTheirCaptureOp) {
-    const AttachedTrace a = attach_files(graph_fixture("xdit/profile_trace_rank_0.json.gz"), graph_fixture("xdit/capture_traces/capture_trace_rank_0.json.gz"));
+    const AttachedTrace a = attach_files(graph_fixture("xdit/profile_trace_rank_0.json.gz"),
+                                         graph_fixture("xdit/capture_traces/capture_trace_rank_0.json.gz"));
     EXPECT_EQ(a.report.graph_launches, 2);
     EXPECT_EQ(a.report.matched, 2);
     EXPECT_EQ(a.report.captured_graphs, 1);
@@ -380,7 +403,8 @@ TEST(GraphReplay, PublicTraces) {
     const Trace xdit_replay = import_chrome_trace(root + "/xdit_flux.1_aiter_sage/profile_trace_rank_0.json.gz").trace;
     EXPECT_EQ(linked_device_ns(key_averages(xdit.imported.trace)), linked_device_ns(key_averages(xdit_replay)));
     // SGLang's folder is a capture without a replay: one trace, execution_details.json is no trace.
-    EXPECT_EQ(trace_files_of(root + "/sglang_decode_capture"), std::vector<std::string>{root + "/sglang_decode_capture/bs_32_rank0.json.gz"});
+    EXPECT_EQ(trace_files_of(root + "/sglang_decode_capture"),
+              std::vector<std::string>{root + "/sglang_decode_capture/bs_32_rank0.json.gz"});
     EXPECT_FALSE(replay_files_of(root + "/sglang_decode_capture").has_value());
 }
 
@@ -396,18 +420,25 @@ TEST(GraphCapture, ACaptureTraceIsRecognisedAndItsLaunchesCounted) {
     EXPECT_EQ(s.device_ns, 71'112);
     EXPECT_EQ(s.begin_call, "hipStreamBeginCapture");
     const std::string note = graph_capture_note(s);
-    EXPECT_NE(note.find("graph-capture trace: 3 graphs captured (hipStreamBeginCapture .. EndCapture); their 34 launches did not run here"),
-              std::string::npos)
+    EXPECT_NE(
+        note.find(
+            "graph-capture trace: 3 graphs captured (hipStreamBeginCapture .. EndCapture); their 34 launches did not "
+            "run here"),
+        std::string::npos)
         << note;
     ProfileResult run;
     run.trace = capture;
     const std::vector<Finding> findings = advise({&run});
     ASSERT_FALSE(findings.empty());
     EXPECT_EQ(findings.front().rule, "graph-capture");
-    EXPECT_TRUE(std::none_of(findings.begin(), findings.end(), [](const Finding& f) { return f.rule == "dispatch-bound"; }));
+    EXPECT_TRUE(
+        std::none_of(findings.begin(), findings.end(), [](const Finding& f) { return f.rule == "dispatch-bound"; }));
     // The hand-made CUDA capture: graph A (2 kernels and a copy) and B (2 kernels).
-    EXPECT_EQ(graph_capture_summary(import_chrome_trace(graph_fixture("cuda/capture_traces/capture.json")).trace).launches, 5);
+    EXPECT_EQ(
+        graph_capture_summary(import_chrome_trace(graph_fixture("cuda/capture_traces/capture.json")).trace).launches,
+        5);
     // A replay is not a capture.
     EXPECT_EQ(graph_capture_summary(import_chrome_trace(graph_fixture("cuda/replay.json")).trace).graphs, 0);
-    EXPECT_EQ(graph_capture_note(graph_capture_summary(import_chrome_trace(graph_fixture("cuda/replay.json")).trace)), "");
+    EXPECT_EQ(graph_capture_note(graph_capture_summary(import_chrome_trace(graph_fixture("cuda/replay.json")).trace)),
+              "");
 }

@@ -44,7 +44,8 @@ std::string ops_trace(int n, int at = -1, const std::string& extra = {}) {
         const int k = thread == 1 ? i : i - n / 2;
         s += "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op_" + std::to_string(i % 7) +
              "\", \"pid\": 1, \"tid\": " + std::to_string(thread) + ", \"ts\": " + std::to_string(10 * k) +
-             ", \"dur\": 5, \"args\": {\"External id\": " + std::to_string(i + 1) + ", \"Input Dims\": [[2, 8, 512, 64]]}},\n";
+             ", \"dur\": 5, \"args\": {\"External id\": " + std::to_string(i + 1) +
+             ", \"Input Dims\": [[2, 8, 512, 64]]}},\n";
         if (i == at) s += extra;
     }
     s += "  {\"ph\": \"i\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": 3, \"args\": {\"Bytes\": 64}}\n";
@@ -101,7 +102,8 @@ TEST(Handoff, GivenBackItemsAreReused) {
 }
 
 TEST(EventName, EqualNamesAreOneCopy) {
-    const std::string long_name = "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<...>>(int, ...)";
+    const std::string long_name =
+        "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<...>>(int, ...)";
     const EventName a = long_name, b = std::string_view(long_name), c("aten::mm");
     EXPECT_EQ(a.data(), b.data());  // interned: the same characters
     EXPECT_TRUE(a == b);
@@ -123,7 +125,8 @@ TEST(EventName, ThreadsInterningTheSameNamesGetTheSamePointers) {
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
         threads.emplace_back([t, &seen] {
-            for (int i = 0; i < kNames; ++i) seen[size_t(t)][size_t(i)] = EventName("pipeline_test_kernel_" + std::to_string(i)).data();
+            for (int i = 0; i < kNames; ++i)
+                seen[size_t(t)][size_t(i)] = EventName("pipeline_test_kernel_" + std::to_string(i)).data();
         });
     for (auto& th : threads) th.join();
     for (int t = 1; t < 4; ++t) EXPECT_EQ(seen[size_t(t)], seen[0]);
@@ -134,12 +137,13 @@ TEST(StableGroup, IsStableSortByKeyOfTheSelectedIndices) {
     std::mt19937 rng(7);
     std::vector<int> keys(5000);
     for (int& k : keys) k = int(rng() % 9) - 1;  // -1: left out
-    const std::vector<int32_t> got =
-        stable_group<int>(keys.size(), [&keys](size_t i) { return keys[i] >= 0 ? std::optional(keys[i]) : std::nullopt; });
+    const std::vector<int32_t> got = stable_group<int>(
+        keys.size(), [&keys](size_t i) { return keys[i] >= 0 ? std::optional(keys[i]) : std::nullopt; });
     std::vector<int32_t> want;
     for (int32_t i = 0; i < int32_t(keys.size()); ++i)
         if (keys[size_t(i)] >= 0) want.push_back(i);
-    std::stable_sort(want.begin(), want.end(), [&keys](int32_t a, int32_t b) { return keys[size_t(a)] < keys[size_t(b)]; });
+    std::stable_sort(want.begin(), want.end(),
+                     [&keys](int32_t a, int32_t b) { return keys[size_t(a)] < keys[size_t(b)]; });
     EXPECT_EQ(got, want);
 }
 
@@ -176,7 +180,8 @@ TEST(TraceBuild, SortIsStableWhetherTheEventsComeInFewRunsOrMany) {
 // 30,000 events (about 5 MB): some ten batches. What the one-thread reader gave must not change:
 // every event, a skipped one's warning with its own offset, an error naming the broken event.
 TEST(ImportPipeline, ManyBatchesGiveEveryEventAndWarnAtTheRightOffsets) {
-    const std::string bad = "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": 5, \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n  17,\n";
+    const std::string bad =
+        "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": 5, \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n  17,\n";
     const std::string text = ops_trace(30000, 25000, bad);
     ASSERT_GT(text.size(), size_t(4) << 20);
     const std::string path = temp_file("many.json", text);
@@ -186,9 +191,11 @@ TEST(ImportPipeline, ManyBatchesGiveEveryEventAndWarnAtTheRightOffsets) {
     EXPECT_EQ(t.notes.skipped_events, 2);
     ASSERT_EQ(t.notes.warnings.size(), 2u);
     const size_t bad_at = text.find(bad) + 2, number_at = text.find("  17,\n", bad_at) + 2;
-    EXPECT_NE(t.notes.warnings[0].find("byte offset " + std::to_string(bad_at) + " "), std::string::npos) << t.notes.warnings[0];
+    EXPECT_NE(t.notes.warnings[0].find("byte offset " + std::to_string(bad_at) + " "), std::string::npos)
+        << t.notes.warnings[0];
     EXPECT_NE(t.notes.warnings[0].find("\"name\""), std::string::npos) << t.notes.warnings[0];
-    EXPECT_NE(t.notes.warnings[1].find("byte offset " + std::to_string(number_at) + " "), std::string::npos) << t.notes.warnings[1];
+    EXPECT_NE(t.notes.warnings[1].find("byte offset " + std::to_string(number_at) + " "), std::string::npos)
+        << t.notes.warnings[1];
     EXPECT_NE(t.notes.warnings[1].find("not an object"), std::string::npos) << t.notes.warnings[1];
     EXPECT_EQ(t.bytes_read, int64_t(text.size()));
     // The two threads' runs come out merged, nested and with their names interned.
@@ -209,7 +216,8 @@ TEST(ImportPipeline, ABrokenEventInALateBatchIsNamedByItsOffset) {
         import_chrome_trace(path);
         ADD_FAILURE() << "a broken event was accepted";
     } catch (const TraceImportError& e) {
-        EXPECT_NE(std::string(e.what()).find("byte offset " + std::to_string(text.find(broken) + 2)), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("byte offset " + std::to_string(text.find(broken) + 2)), std::string::npos)
+            << e.what();
     }
     fs::remove(path);
 }

@@ -24,9 +24,15 @@ std::vector<std::string> fixture_lines(const std::string& file) {
 
 // Three of the A100 trace's CUTLASS GEMMs (hta/a100_nccl.json.gz): the same text but for tiles and layouts.
 const std::vector<std::string> kCutlass = {
-    "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4>(cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4::Params)",
-    "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_nt_align4>(cutlass_80_tensorop_s1688gemm_256x64_16x4_nt_align4::Params)",
-    "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_align4>(cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_align4::Params)",
+    "void "
+    "cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4>(cutlass_80_tensorop_s1688gemm_256x64_16x4_n"
+    "n_align4::Params)",
+    "void "
+    "cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_nt_align4>(cutlass_80_tensorop_s1688gemm_256x64_16x4_n"
+    "t_align4::Params)",
+    "void "
+    "cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_align4>(cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_"
+    "align4::Params)",
 };
 
 }  // namespace
@@ -42,7 +48,10 @@ TEST(KernelName, DemanglesItaniumNamesAndLeavesOthers) {
     const std::vector<std::string> ck = fixture_lines("ck_tile_rmsnorm_mangled.txt");
     ASSERT_EQ(ck.size(), 1u) << "tests/fixtures/kernel_names/ck_tile_rmsnorm_mangled.txt";
     const std::string name = demangled_kernel_name(ck[0]);
-    EXPECT_TRUE(name == ck[0] || name.rfind("void ck_tile::kentry<1, ck_tile::Rmsnorm2dFwd<ck_tile::Rmsnorm2dFwdPipelineOnePass<", 0) == 0) << name;
+    EXPECT_TRUE(name == ck[0] ||
+                name.rfind("void ck_tile::kentry<1, ck_tile::Rmsnorm2dFwd<ck_tile::Rmsnorm2dFwdPipelineOnePass<", 0) ==
+                    0)
+        << name;
     EXPECT_EQ(demangled_kernel_name(ck[0]), name);  // cached: the same again
 }
 
@@ -52,7 +61,10 @@ TEST(KernelName, DemanglesNamesOverLibstdcxxsLimit) {
     ASSERT_GT(conv[0].size(), 1024u);
     const std::string name = demangled_kernel_name(conv[0]);
 #if defined(AWB_LONG_NAMES_DEMANGLE)
-    EXPECT_EQ(name.rfind("void cutlass_cudnn_train::Kernel<cutlass_cudnn_train::conv::kernel::ImplicitGemmConvolution<", 0), 0u) << name;
+    EXPECT_EQ(
+        name.rfind("void cutlass_cudnn_train::Kernel<cutlass_cudnn_train::conv::kernel::ImplicitGemmConvolution<", 0),
+        0u)
+        << name;
     EXPECT_NE(name.find("Conv2dWgradOutputGradientTileAccessIteratorOptimized"), std::string::npos);
 #else
     EXPECT_EQ(name, conv[0]);  // built without libLLVMDemangle: shown as it is, never cut
@@ -66,7 +78,8 @@ TEST(KernelName, MiddleElisionLosesTheTilesTheElisionKeepsThem) {
     EXPECT_EQ(std::set<std::string>(shown.begin(), shown.end()).size(), 3u);
     const char* tiles[] = {"256x64_16x4_nn", "256x64_16x4_nt", "64x64_16x6_tn"};
     for (size_t i = 0; i < 3; ++i) {
-        EXPECT_EQ(elide_middle(kCutlass[i], 40).find(std::string(tiles[i]).substr(0, 6)), std::string::npos) << "the issue";
+        EXPECT_EQ(elide_middle(kCutlass[i], 40).find(std::string(tiles[i]).substr(0, 6)), std::string::npos)
+            << "the issue";
         EXPECT_LE(display_length(shown[i]), 40u) << shown[i];
         EXPECT_NE(shown[i].find(tiles[i]), std::string::npos) << shown[i];
         EXPECT_EQ(shown[i].rfind("cutlass::Kernel", 0), 0u) << shown[i];  // the return type goes, the function stays
@@ -92,7 +105,8 @@ TEST(KernelName, ShortNamesStayAndStrangersGetMiddleElision) {
     const std::vector<std::string> shown = elide_kernel_names(names, 56);
     EXPECT_EQ(shown[0], names[0]);
     EXPECT_EQ(shown[1], names[1]);
-    EXPECT_EQ(shown[2].rfind("cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_", 0), 0u) << shown[2];  // alone: its start
+    EXPECT_EQ(shown[2].rfind("cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_", 0), 0u)
+        << shown[2];  // alone: its start
     const KernelNameElider elider(names);
     EXPECT_EQ(elider.shown(kCutlass[1], 21), "void cutla…4::Params)");  // not given: middle elision
     EXPECT_EQ(elide_middle("abcdef", 6), "abcdef");

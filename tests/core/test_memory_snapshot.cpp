@@ -27,7 +27,9 @@ nlohmann::json blocks_json(const std::vector<LiveBlock>& blocks) {
     return a;
 }
 
-std::string frame_key(const SnapshotFrame& f) { return f.name + " (" + f.filename + ":" + std::to_string(f.line) + ")"; }
+std::string frame_key(const SnapshotFrame& f) {
+    return f.name + " (" + f.filename + ":" + std::to_string(f.line) + ")";
+}
 
 TEST(MemorySnapshot, ReplayEqualsPythonsForEveryProtocolAndGzip) {
     for (const char* name : {"manual", "sdpa", "handmade"}) {
@@ -51,11 +53,14 @@ TEST(MemorySnapshot, ReplayEqualsPythonsForEveryProtocolAndGzip) {
                 EXPECT_EQ(got.final_allocated, w["final_allocated"]);
                 EXPECT_EQ(got.final_reserved, w["final_reserved"]);
                 std::map<std::string, int64_t> frames;
-                for (const FrameBytes& f : got.frames_at_peak) frames[frame_key(snap.frames[size_t(f.frame)])] = f.bytes;
+                for (const FrameBytes& f : got.frames_at_peak)
+                    frames[frame_key(snap.frames[size_t(f.frame)])] = f.bytes;
                 EXPECT_EQ(nlohmann::json(frames), w["frames_at_peak"]);
-                for (size_t i = 1; i < got.frames_at_peak.size(); ++i) EXPECT_GE(got.frames_at_peak[i - 1].bytes, got.frames_at_peak[i].bytes);
+                for (size_t i = 1; i < got.frames_at_peak.size(); ++i)
+                    EXPECT_GE(got.frames_at_peak[i - 1].bytes, got.frames_at_peak[i].bytes);
                 EXPECT_EQ(got.allocated.size(), size_t(got.events) + 1);
-                EXPECT_EQ(got.allocated.back(), got.final_allocated) << "the replay ends where the snapshot's final state is";
+                EXPECT_EQ(got.allocated.back(), got.final_allocated)
+                    << "the replay ends where the snapshot's final state is";
                 EXPECT_EQ(got.unmatched_frees, 0);
             }
         }
@@ -86,7 +91,8 @@ TEST(MemorySnapshot, RealCudaSnapshotsEqualTheirPythonReplay) {
         EXPECT_EQ(blocks_json(got.at_peak), w["blocks_at_peak"]);
         EXPECT_EQ(blocks_json(got.before_recording), w["alive_before_recording"]);
         std::map<std::string, std::vector<int64_t>> frames;
-        for (const FrameBytes& f : got.frames_at_peak) frames[frame_text(snap.frames[size_t(f.frame)])] = {f.bytes, f.blocks};
+        for (const FrameBytes& f : got.frames_at_peak)
+            frames[frame_text(snap.frames[size_t(f.frame)])] = {f.bytes, f.blocks};
         EXPECT_EQ(nlohmann::json(frames), w["frames_at_peak"]);
         EXPECT_EQ(got.unmatched_frees, 0);
         // The cuBLAS workspace (32 MiB on Hopper) is the largest block at the manual variant's peak.
@@ -108,7 +114,8 @@ TEST(MemorySnapshot, TheManualVariantsPeakHoldsItsScores) {
     EXPECT_LT(sdpa.devices[0].at_peak.front().size, 1 * 2 * 64 * 64 * 4);
     // q, k and v (and what else was alive when the profile began) were there before recording.
     int qkv = 0;
-    for (const LiveBlock& b : manual.devices[0].before_recording) qkv += b.size == 1 * 2 * 64 * 16 * 4 && b.alloc_event == -1;
+    for (const LiveBlock& b : manual.devices[0].before_recording)
+        qkv += b.size == 1 * 2 * 64 * 16 * 4 && b.alloc_event == -1;
     EXPECT_GE(qkv, 3);
 }
 
@@ -162,12 +169,16 @@ std::string message_of(const std::string& bad) {
 }
 
 TEST(MemorySnapshot, AWrongLayoutNamesTheFileAndTheField) {
-    EXPECT_NE(message_of("segments_not_a_list").find("segments_not_a_list.pickle: segments: an int, not a list"), std::string::npos)
+    EXPECT_NE(message_of("segments_not_a_list").find("segments_not_a_list.pickle: segments: an int, not a list"),
+              std::string::npos)
         << message_of("segments_not_a_list");
-    EXPECT_NE(message_of("size_a_str").find("device_traces[0][0].size: a str, not an int"), std::string::npos) << message_of("size_a_str");
-    EXPECT_NE(message_of("not_a_dict").find("the snapshot: a dict (segments, device_traces), not a list"), std::string::npos)
+    EXPECT_NE(message_of("size_a_str").find("device_traces[0][0].size: a str, not an int"), std::string::npos)
+        << message_of("size_a_str");
+    EXPECT_NE(message_of("not_a_dict").find("the snapshot: a dict (segments, device_traces), not a list"),
+              std::string::npos)
         << message_of("not_a_dict");
-    EXPECT_NE(message_of("block_state").find("segments[0].blocks[0].state: 'weird'"), std::string::npos) << message_of("block_state");
+    EXPECT_NE(message_of("block_state").find("segments[0].blocks[0].state: 'weird'"), std::string::npos)
+        << message_of("block_state");
     // An action this reader does not know is counted and passed over; the rest is read.
     const MemorySnapshot snap = read_memory_snapshot(snapshot_fixture("bad/unknown_action.pickle"));
     ASSERT_EQ(snap.unknown_actions.size(), 1u);
@@ -189,8 +200,9 @@ std::string events_text(const MemorySnapshot& s) {
     for (const auto& trace : s.device_traces) {
         t += "|";
         for (const SnapshotEvent& e : trace) {
-            t += std::string(snapshot_action_name(e.action)) + " " + std::to_string(e.addr) + " " + std::to_string(e.size) + " " +
-                 std::to_string(s.stream_of(e)) + " " + std::to_string(e.time_us) + " [" + stack_text(s, e.stack) + "] ";
+            t += std::string(snapshot_action_name(e.action)) + " " + std::to_string(e.addr) + " " +
+                 std::to_string(e.size) + " " + std::to_string(s.stream_of(e)) + " " + std::to_string(e.time_us) +
+                 " [" + stack_text(s, e.stack) + "] ";
         }
     }
     return t;
@@ -231,7 +243,8 @@ TEST(MemorySnapshot, TorchsSharingStreamsAndEqualsTheWholeReading) {
     EXPECT_EQ(streamed.frames.size(), whole.frames.size());
     ASSERT_EQ(streamed.segments.size(), whole.segments.size());
     for (size_t i = 0; i < streamed.segments.size(); ++i)
-        EXPECT_EQ(stack_text(streamed, streamed.segments[i].blocks.at(0).stack), stack_text(whole, whole.segments[i].blocks.at(0).stack));
+        EXPECT_EQ(stack_text(streamed, streamed.segments[i].blocks.at(0).stack),
+                  stack_text(whole, whole.segments[i].blocks.at(0).stack));
     const SnapshotTimeline t = analyze_snapshot(streamed);
     EXPECT_EQ(t.devices.at(0).peak_allocated, meta["peak_allocated"].get<int64_t>());
     EXPECT_EQ(t.devices.at(0).final_allocated, meta["final_allocated"].get<int64_t>());
@@ -247,14 +260,24 @@ std::string written(const std::string& name, std::string_view bytes) {
 TEST(MemorySnapshot, ALayoutStreamingDoesNotExpectIsReadWhole) {
     // t = [{'action': 'alloc', 'addr': 16, 'size': 32, 'stream': 5}]; {'device_traces': [t, t]}: the
     // second trace is the first list again (BINGET), which streaming no longer holds.
-    const std::string twice("\x80\x04\x95O\x00\x00\x00\x00\x00\x00\x00}\x94\x8c\rdevice_traces\x94]\x94(]\x94}\x94(\x8c\x06" "action\x94\x8c\x05"
-                            "alloc\x94\x8c\x04" "addr\x94K\x10\x8c\x04size\x94K \x8c\x06stream\x94K\x05uah\x03" "es.", 90);
+    const std::string twice(
+        "\x80\x04\x95O\x00\x00\x00\x00\x00\x00\x00}\x94\x8c\rdevice_traces\x94]\x94(]\x94}\x94(\x8c\x06"
+        "action\x94\x8c\x05"
+        "alloc\x94\x8c\x04"
+        "addr\x94K\x10\x8c\x04size\x94K \x8c\x06stream\x94K\x05uah\x03"
+        "es.",
+        90);
     const MemorySnapshot a = read_memory_snapshot(written("twice.pickle", twice));
     ASSERT_EQ(a.device_traces.size(), 2u);
     EXPECT_EQ(events_text(a), "|alloc 16 32 5 -1 [] |alloc 16 32 5 -1 [] ");
     // e = {'action': 'oom', 'device_free': 7, 'size': 32}; {'device_traces': [[e, e]]}: one event dict twice.
-    const std::string same_event("\x80\x04\x95I\x00\x00\x00\x00\x00\x00\x00}\x94\x8c\rdevice_traces\x94]\x94]\x94(}\x94(\x8c\x06" "action\x94\x8c\x03"
-                                 "oom\x94\x8c\x0b" "device_free\x94K\x07\x8c\x04size\x94K uh\x04" "eas.", 84);
+    const std::string same_event(
+        "\x80\x04\x95I\x00\x00\x00\x00\x00\x00\x00}\x94\x8c\rdevice_traces\x94]\x94]\x94(}\x94(\x8c\x06"
+        "action\x94\x8c\x03"
+        "oom\x94\x8c\x0b"
+        "device_free\x94K\x07\x8c\x04size\x94K uh\x04"
+        "eas.",
+        84);
     const MemorySnapshot b = read_memory_snapshot(written("same_event.pickle", same_event));
     ASSERT_EQ(b.device_traces.at(0).size(), 2u);
     EXPECT_EQ(b.device_traces[0][1].device_free(), 7);
@@ -266,22 +289,44 @@ TEST(MemorySnapshot, AFramesListFilledAtOnceIsReadAtOnceAndFallsBackWhenFilledAg
     // f, g: frame dicts. Two batches of trace events (two APPENDS): the first event's frames [f, g] are
     // read with it; the second event's list is filled by one APPENDS of those frames (BINGET), so
     // the machine has it read at once, before its event (io/pickle_machine.cpp, made_at_once).
-    const std::string once("\x80\x04}\x94\x8c\x0d" "device_traces\x94]\x94]\x94(}\x94(\x8c\x06" "action\x94\x8c\x05" "alloc\x94\x8c\x04"
-                           "addr\x94K\x10\x8c\x04size\x94K \x8c\x06" "frames\x94]\x94(}\x94(\x8c\x08" "filename\x94\x8c\x04"
-                           "a.py\x94\x8c\x04line\x94K\x01\x8c\x04name\x94\x8c\x01" "f\x94u}\x94(h\x0c\x8c\x04" "b.py\x94h\x0eK\x02h\x0f\x8c\x01g\x94ueue(}"
-                           "\x94(h\x05h\x06h\x07K0h\x08K h\x09]\x94(h\x0bh\x11" "eueas.", 174);
+    const std::string once(
+        "\x80\x04}\x94\x8c\x0d"
+        "device_traces\x94]\x94]\x94(}\x94(\x8c\x06"
+        "action\x94\x8c\x05"
+        "alloc\x94\x8c\x04"
+        "addr\x94K\x10\x8c\x04size\x94K \x8c\x06"
+        "frames\x94]\x94(}\x94(\x8c\x08"
+        "filename\x94\x8c\x04"
+        "a.py\x94\x8c\x04line\x94K\x01\x8c\x04name\x94\x8c\x01"
+        "f\x94u}\x94(h\x0c\x8c\x04"
+        "b.py\x94h\x0eK\x02h\x0f\x8c\x01g\x94ueue(}"
+        "\x94(h\x05h\x06h\x07K0h\x08K h\x09]\x94(h\x0bh\x11"
+        "eueas.",
+        174);
     const MemorySnapshot a = read_memory_snapshot(written("frames_once.pickle", once));
     EXPECT_TRUE(a.streamed);
     ASSERT_EQ(a.device_traces.at(0).size(), 2u);
     EXPECT_EQ(a.stacks.size(), 1u);  // the same frames: one stack
     EXPECT_EQ(a.device_traces[0][1].stack, a.device_traces[0][0].stack);
-    EXPECT_EQ(events_text(a), events_text(read_memory_snapshot(testing::TempDir() + "frames_once.pickle", SnapshotReading::Whole)));
+    EXPECT_EQ(events_text(a),
+              events_text(read_memory_snapshot(testing::TempDir() + "frames_once.pickle", SnapshotReading::Whole)));
     // The same list then filled again by a second APPENDS ([f, g], then [f]), which Python's pickler
     // does not write below 1,000 items: the whole reading, with all three frames.
-    const std::string again("\x80\x04}\x94\x8c\x0d" "device_traces\x94]\x94]\x94(}\x94(\x8c\x06" "action\x94\x8c\x05" "alloc\x94\x8c\x04"
-                            "addr\x94K\x10\x8c\x04size\x94K \x8c\x06" "frames\x94]\x94(}\x94(\x8c\x08" "filename\x94\x8c\x04"
-                            "a.py\x94\x8c\x04line\x94K\x01\x8c\x04name\x94\x8c\x01" "f\x94u}\x94(h\x0c\x8c\x04" "b.py\x94h\x0eK\x02h\x0f\x8c\x01g\x94ueue(}"
-                            "\x94(h\x05h\x06h\x07K0h\x08K h\x09]\x94(h\x0bh\x11" "e(h\x0b" "eueas.", 178);
+    const std::string again(
+        "\x80\x04}\x94\x8c\x0d"
+        "device_traces\x94]\x94]\x94(}\x94(\x8c\x06"
+        "action\x94\x8c\x05"
+        "alloc\x94\x8c\x04"
+        "addr\x94K\x10\x8c\x04size\x94K \x8c\x06"
+        "frames\x94]\x94(}\x94(\x8c\x08"
+        "filename\x94\x8c\x04"
+        "a.py\x94\x8c\x04line\x94K\x01\x8c\x04name\x94\x8c\x01"
+        "f\x94u}\x94(h\x0c\x8c\x04"
+        "b.py\x94h\x0eK\x02h\x0f\x8c\x01g\x94ueue(}"
+        "\x94(h\x05h\x06h\x07K0h\x08K h\x09]\x94(h\x0bh\x11"
+        "e(h\x0b"
+        "eueas.",
+        178);
     const MemorySnapshot b = read_memory_snapshot(written("frames_again.pickle", again));
     EXPECT_FALSE(b.streamed);
     ASSERT_EQ(b.device_traces.at(0).size(), 2u);
@@ -294,16 +339,17 @@ TEST(MemorySnapshot, AFramesListFilledAtOnceIsReadAtOnceAndFallsBackWhenFilledAg
 // (LibTorch's, which memoizes a dict after its SETITEMS), are nearly all scanned: only events that
 // bring new frame dicts, or whose frames are not read yet, run opcode by opcode.
 TEST(MemorySnapshot, ScannedEventsEqualTheOpcodeLoops) {
-    for (const char* name : {"gpu/manual.pytorch.pickle", "gpu/sdpa.pytorch.pickle", "gpu/manual.attnwb.pickle", "gpu/sdpa.attnwb.pickle",
-                             "linked/manual.pickle", "torch_layout.p4.pickle.gz", "transformer_manual.pickle.gz", "manual.p2.pickle",
-                             "handmade.p5.pickle"}) {
+    for (const char* name : {"gpu/manual.pytorch.pickle", "gpu/sdpa.pytorch.pickle", "gpu/manual.attnwb.pickle",
+                             "gpu/sdpa.attnwb.pickle", "linked/manual.pickle", "torch_layout.p4.pickle.gz",
+                             "transformer_manual.pickle.gz", "manual.p2.pickle", "handmade.p5.pickle"}) {
         SCOPED_TRACE(name);
         const MemorySnapshot streamed = read_memory_snapshot(snapshot_fixture(name));
         const MemorySnapshot whole = read_memory_snapshot(snapshot_fixture(name), SnapshotReading::Whole);
         EXPECT_TRUE(streamed.streamed);
         EXPECT_GT(streamed.events_scanned, 0);
         EXPECT_EQ(whole.events_scanned, 0);  // no streaming, no scan
-        EXPECT_EQ(events_text(streamed), events_text(whole));  // stacks and frames by their text: numbered as first read
+        EXPECT_EQ(events_text(streamed),
+                  events_text(whole));  // stacks and frames by their text: numbered as first read
         EXPECT_EQ(streamed.stacks.size(), whole.stacks.size());
         EXPECT_EQ(streamed.frames.size(), whole.frames.size());
         if (std::string(name).rfind("gpu/", 0) == 0) {
@@ -366,8 +412,27 @@ TEST(MemorySnapshot, AScannedFramesRunIsReusedOnlyWhileItsMemoSlotsHoldTheSameFr
     uint32_t root, key, traces, trace, action, alloc, addr, size, frames, filename, line, name, a, list;
     w.op('}').memoize(&root).str("device_traces", &key).op(']').memoize(&traces).op(']').memoize(&trace);
     // Batch 1: an event with its keys and its frame dict f (a.py:1) written out: run opcode by opcode.
-    w.op('(').op('}').memoize().op('(').str("action", &action).str("alloc", &alloc).str("addr", &addr).int1(16).str("size", &size).int1(32);
-    w.str("frames", &frames).op(']').memoize().op('(').op('}').memoize(&a).op('(').str("filename", &filename).str("a.py").str("line", &line).int1(1);
+    w.op('(')
+        .op('}')
+        .memoize()
+        .op('(')
+        .str("action", &action)
+        .str("alloc", &alloc)
+        .str("addr", &addr)
+        .int1(16)
+        .str("size", &size)
+        .int1(32);
+    w.str("frames", &frames)
+        .op(']')
+        .memoize()
+        .op('(')
+        .op('}')
+        .memoize(&a)
+        .op('(')
+        .str("filename", &filename)
+        .str("a.py")
+        .str("line", &line)
+        .int1(1);
     w.str("name", &name).str("f").op('u').op('e').op('u').op('e');
     const auto event = [&](bool framed) {  // keys and frames by memo reference: scanned
         w.op('}').memoize().op('(').get(action).get(alloc).get(addr);
@@ -405,11 +470,21 @@ TEST(MemorySnapshot, AReadingReportsItsProgressAndStopsWhenAsked) {
     PickleWriter w;
     uint32_t action, alloc, addr, size;
     w.op('}').memoize().str("device_traces").op(']').memoize().op(']').memoize();
-    w.op('(').op('}').memoize().op('(').str("action", &action).str("alloc", &alloc).str("addr", &addr).int1(16).str("size", &size).int1(32);
+    w.op('(')
+        .op('}')
+        .memoize()
+        .op('(')
+        .str("action", &action)
+        .str("alloc", &alloc)
+        .str("addr", &addr)
+        .int1(16)
+        .str("size", &size)
+        .int1(32);
     w.op('u').op('e');
     for (int batch = 0; batch < 1200; ++batch) {  // 1,200 batches of 1,000 events of 15 bytes: 18 MB, over 16 MiB
         w.op('(');
-        for (int i = 0; i < 1000; ++i) w.op('}').op('(').get(action).get(alloc).get(addr).int1(16).get(size).int1(32).op('u');
+        for (int i = 0; i < 1000; ++i)
+            w.op('}').op('(').get(action).get(alloc).get(addr).int1(16).get(size).int1(32).op('u');
         w.op('e');
     }
     w.op('a').op('s');
@@ -442,8 +517,9 @@ TEST(MemorySnapshot, ReadOnlyBench) {
     if (!path) GTEST_SKIP() << "AWB_SNAPSHOT_BENCH not set";
     const MemorySnapshot snap = read_memory_snapshot(path);
     EXPECT_FALSE(snap.device_traces.empty());
-    std::printf("%lld events (%lld read straight from the bytes), %zu stacks, %s\n", (long long)snap.event_count(), (long long)snap.events_scanned,
-                snap.stacks.size(), snap.streamed ? "streamed" : "read whole (no streaming)");
+    std::printf("%lld events (%lld read straight from the bytes), %zu stacks, %s\n", (long long)snap.event_count(),
+                (long long)snap.events_scanned, snap.stacks.size(),
+                snap.streamed ? "streamed" : "read whole (no streaming)");
 }
 
 }  // namespace

@@ -30,7 +30,10 @@ const std::string kFixture = std::string(AWB_FIXTURE_DIR) + "/traces/memory_tota
 TEST(MemoryTotals, AbsolutePeaksBesideTheRelativeOne) {
     // 1 GiB of weights before recording: the running sum starts at 0, the totals at 1 GiB.
     const int64_t gib = int64_t(1) << 30;
-    auto t = Trace::build({}, {total(10, 100, gib + 100, 2 * gib), total(20, 300, gib + 400, 2 * gib), total(30, -350, gib + 50, 2 * gib)}, {});
+    auto t = Trace::build(
+        {},
+        {total(10, 100, gib + 100, 2 * gib), total(20, 300, gib + 400, 2 * gib), total(30, -350, gib + 50, 2 * gib)},
+        {});
     const auto series = replay_memory(t);
     ASSERT_EQ(series.size(), 1u);
     const MemorySeries& s = series[0];
@@ -73,7 +76,7 @@ TEST(MemoryTotals, RealRocmTraceHipDeviceAndStringPid) {
     EXPECT_EQ(series[0].device_index, 0);
     EXPECT_EQ(series[0].peak_allocated_bytes, 151815365632);  // max "Total Allocated" in the file
     EXPECT_EQ(series[0].peak_reserved_bytes, 152171446272);
-    EXPECT_EQ(series[0].peak_bytes, 1376256);                  // the relative running sum's
+    EXPECT_EQ(series[0].peak_bytes, 1376256);  // the relative running sum's
     // The string pid "Spans" names its process.
     bool spans = false;
     for (const auto& [pid, name] : t.trace.meta().process_names) spans = spans || (name == "Spans" && is_text_id(pid));

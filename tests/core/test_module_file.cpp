@@ -99,7 +99,8 @@ TEST(ModuleFile, EachMismatchWithTheSpecIsNamed) {
     RunSpec fits = test::small_spec();
     fits.batch = 2, fits.heads = fits.kv_heads = 8, fits.head_dim = 64, fits.device.kind = DeviceKind::CUDA;
     fits.dtype = Dtype::Float16;
-    EXPECT_TRUE(check_module_against_spec(m, fits, "mine.pt2").empty()) << format_problems(check_module_against_spec(m, fits, "mine.pt2"));
+    EXPECT_TRUE(check_module_against_spec(m, fits, "mine.pt2").empty())
+        << format_problems(check_module_against_spec(m, fits, "mine.pt2"));
 }
 
 TEST(ModuleFile, StaticLengthMaskOfItsOwnAndUnknownInputs) {
@@ -119,7 +120,9 @@ TEST(ModuleFile, StaticLengthMaskOfItsOwnAndUnknownInputs) {
     // A module with a mask input applies the spec's mask: no problem.
     RunSpec causal = test::small_spec();
     causal.mask = MaskKind::Causal;
-    EXPECT_TRUE(check_module_against_spec(parse(R"({"semantics": "attention", "inputs": ["keep_mask"]})"), causal, "m.pt").empty());
+    EXPECT_TRUE(
+        check_module_against_spec(parse(R"({"semantics": "attention", "inputs": ["keep_mask"]})"), causal, "m.pt")
+            .empty());
 }
 
 TEST(ModuleFile, FileProblemsAndValidate) {

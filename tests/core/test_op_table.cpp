@@ -117,10 +117,11 @@ TEST(OpTable, CudaMemoryGoesToDeviceColumns) {
 }
 
 TEST(OpTable, GroupByShapeSplitsRowsAndFormatsLikePython) {
-    auto t = Trace::build({op("aten::bmm", 0, 10, 1, {{16, 512, 64}, {16, 64, 512}}),
-                           op("aten::bmm", 20, 30, 1, {{16, 512, 512}, {16, 512, 64}}),
-                           op("aten::bmm", 40, 50, 1, {{16, 512, 64}, {16, 64, 512}}), op("aten::mul", 60, 61, 1, {{2, 8}, {}})},
-                          {}, {});
+    auto t = Trace::build(
+        {op("aten::bmm", 0, 10, 1, {{16, 512, 64}, {16, 64, 512}}),
+         op("aten::bmm", 20, 30, 1, {{16, 512, 512}, {16, 512, 64}}),
+         op("aten::bmm", 40, 50, 1, {{16, 512, 64}, {16, 64, 512}}), op("aten::mul", 60, 61, 1, {{2, 8}, {}})},
+        {}, {});
     auto by_name = key_averages(t);
     EXPECT_EQ(row(by_name, "aten::bmm").calls, 3);
     EXPECT_EQ(row(by_name, "aten::bmm").input_shapes, "");
@@ -161,7 +162,8 @@ TEST(OpTable, SelfDeviceTotalCountsEachKernelOnce) {
     EXPECT_EQ(totals(rows).self_device_ns, 3'000) << "the kernel once: not its launcher's share, not the annotation";
     TableTextOptions text;
     text.device_columns = true;
-    EXPECT_NE(format_table(rows, text).find("Self CUDA time total: 3.000us"), std::string::npos) << format_table(rows, text);
+    EXPECT_NE(format_table(rows, text).find("Self CUDA time total: 3.000us"), std::string::npos)
+        << format_table(rows, text);
     // A table without device rows (LibTorch 1.x's legacy profiler) keeps the device time on its CPU rows.
     std::vector<OperatorRow> legacy{row(rows, "aten::mm")};
     EXPECT_EQ(totals(legacy).self_device_ns, 3'000);
@@ -297,8 +299,9 @@ TEST(OpDiff, DeviceTimeCountsInTheImpactAndKernelsJoinByName) {
         return k;
     };
     // Two launch configurations of one kernel in A are summed; the gemm vanished, the flash kernel is new.
-    const auto kd = awb::join_kernels({kernel("softmax_warp", 1, 100, 8), kernel("softmax_warp", 2, 300, 16), kernel("sgemm", 1, 900, 4)},
-                                      {kernel("softmax_warp", 3, 350, 8), kernel("flash_fwd", 1, 200, 2)});
+    const auto kd = awb::join_kernels(
+        {kernel("softmax_warp", 1, 100, 8), kernel("softmax_warp", 2, 300, 16), kernel("sgemm", 1, 900, 4)},
+        {kernel("softmax_warp", 3, 350, 8), kernel("flash_fwd", 1, 200, 2)});
     ASSERT_EQ(kd.size(), 3u);
     EXPECT_EQ(kd[0].name, "sgemm");
     EXPECT_TRUE(kd[0].in_a && !kd[0].in_b);

@@ -70,7 +70,8 @@ TEST(RankRuns, OneRunKeepsEachFilesOwnRank) {
     EXPECT_EQ(merged.trace.meta().ranks, (std::vector<int32_t>{1, 3}));
     // A subset of the run: a note names the missing ranks, nothing is refused.
     ASSERT_EQ(merged.notes.run.size(), 1u);
-    EXPECT_NE(merged.notes.run[0].find("2 of the run's 4 ranks are in the files; missing [0, 2]"), std::string::npos) << merged.notes.run[0];
+    EXPECT_NE(merged.notes.run[0].find("2 of the run's 4 ranks are in the files; missing [0, 2]"), std::string::npos)
+        << merged.notes.run[0];
 }
 
 TEST(RankRuns, FilesThatContradictEachOtherAreOtherRuns) {
@@ -88,7 +89,8 @@ TEST(RankRuns, FilesThatContradictEachOtherAreOtherRuns) {
     cases.push_back({parts_of({part(0, 4), part(0, 4)}), "rank 0 is already r0.json"});
     cases.push_back({parts_of({with_a, with_b}), "process group '1' holds ranks [0, 2], not [0, 1]"});
     // Epoch microseconds beside a trace's own zero: 134,057,474 s apart.
-    cases.push_back({parts_of({part(0, 2), part(1, 2, "nccl", int64_t(134'057'474) * 1'000'000'000)}), "from the others' (another clock"});
+    cases.push_back({parts_of({part(0, 2), part(1, 2, "nccl", int64_t(134'057'474) * 1'000'000'000)}),
+                     "from the others' (another clock"});
     for (Case& c : cases) {
         const auto paths = names(c.parts.size());
         const auto runs = group_rank_files(c.parts, paths);
@@ -168,7 +170,8 @@ TEST(RankRuns, ClocksThatDisagreeAreAlignedOnTheCollectives) {
     EXPECT_EQ(agreed.matched[0].skew_ns, 25'250);  // rank 1's kernel started 25.25 us later
     EXPECT_EQ(agreed.matched[0].last_rank, 1);
 
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("awb-clocks-" + std::to_string(::getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("awb-clocks-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     for (int r = 0; r < 2; ++r) {
         const std::string name = "rank" + std::to_string(r) + ".pt.trace.json";
@@ -184,7 +187,8 @@ TEST(RankRuns, ClocksThatDisagreeAreAlignedOnTheCollectives) {
     const ResultsFile f = open_results_file(dir.string());
     EXPECT_EQ(f.run->trace.meta().clock_offsets_ns, (std::map<int32_t, int64_t>{{1, 4'000'000}}));
     ASSERT_FALSE(f.import->notes.run.empty());
-    EXPECT_NE(f.import->notes.run.back().find("rank 1 +4.000 ms added to their times"), std::string::npos) << f.import->notes.run.back();
+    EXPECT_NE(f.import->notes.run.back().find("rank 1 +4.000 ms added to their times"), std::string::npos)
+        << f.import->notes.run.back();
     const CollectiveReport after = collective_report(f.run->trace);
     EXPECT_EQ(after.clock_disagreements, 0);
     ASSERT_EQ(after.matched.size(), 1u);
@@ -200,7 +204,8 @@ TEST(RankRuns, ClocksThatDisagreeAreAlignedOnTheCollectives) {
 // A collective one rank did not record (its last all_gather cut from rank 3's file): the others' is still
 // matched among themselves, and the note says which ranks hold how many calls; nothing is renumbered.
 TEST(RankRuns, ACollectiveOnSomeRanksOnlyIsMatchedAmongThemAndSaid) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("awb-onerank-" + std::to_string(::getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("awb-onerank-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     for (int r = 0; r < 4; ++r) {
         const std::string name = "rank" + std::to_string(r) + ".json";
@@ -223,12 +228,16 @@ TEST(RankRuns, ACollectiveOnSomeRanksOnlyIsMatchedAmongThemAndSaid) {
     EXPECT_EQ(f.run->trace.meta().ranks, (std::vector<int32_t>{0, 1, 2, 3}));
     const CollectiveReport r = collective_report(f.run->trace);
     ASSERT_EQ(r.matched.size(), 6u);
-    const MatchedCollective& last = *std::max_element(r.matched.begin(), r.matched.end(), [](const auto& a, const auto& b) { return a.first_ns < b.first_ns; });
+    const MatchedCollective& last = *std::max_element(
+        r.matched.begin(), r.matched.end(), [](const auto& a, const auto& b) { return a.first_ns < b.first_ns; });
     EXPECT_EQ(last.name, "all_gather");
     EXPECT_EQ(last.ranks.size(), 3u);  // ranks 0-2
     ASSERT_EQ(r.notes.size(), 1u);
-    EXPECT_NE(r.notes[0].find("process group 0: the ranks hold different numbers of calls (rank 0: 6, rank 1: 6, rank 2: 6, rank 3: 5)"),
-              std::string::npos) << r.notes[0];
+    EXPECT_NE(
+        r.notes[0].find(
+            "process group 0: the ranks hold different numbers of calls (rank 0: 6, rank 1: 6, rank 2: 6, rank 3: 5)"),
+        std::string::npos)
+        << r.notes[0];
 }
 
 }  // namespace rank_runs_test

@@ -27,13 +27,15 @@ void summarise_ranks(const std::string& folder, const std::filesystem::path& dir
         const RankSummary s = summarize_rank(t.trace);
         left_out += s.nested_ops + s.runtime_calls + s.other_cpu;
         EXPECT_EQ(int64_t(s.trace.events().size()) + s.nested_ops + s.runtime_calls + s.other_cpu, s.events) << path;
-        write_rank_file(s.trace, t, t.rank, {{"of", path}}, (dir / (std::filesystem::path(path).stem().string() + ".json.gz")).string());
+        write_rank_file(s.trace, t, t.rank, {{"of", path}},
+                        (dir / (std::filesystem::path(path).stem().string() + ".json.gz")).string());
     }
 }
 
 TEST(RankSummary, SummariesOfEachGlooRankOpenAsTheRunWithItsCollectivesOverlapBreakdownAndKernels) {
     for (const std::string fixture : {"gloo/collectives", "gloo/straggler", "gloo/ring_attention"}) {
-        const std::filesystem::path dir = test::fresh_dir("summaries_" + std::to_string(std::hash<std::string>{}(fixture)));
+        const std::filesystem::path dir =
+            test::fresh_dir("summaries_" + std::to_string(std::hash<std::string>{}(fixture)));
         int64_t left_out = 0;
         summarise_ranks(test::trace_fixture(fixture), dir, left_out);
         EXPECT_GT(left_out, 100) << fixture;  // the ops under aten::matmul, c10d's under its call ... left out
@@ -51,7 +53,9 @@ TEST(RankSummary, SummariesOfEachGlooRankOpenAsTheRunWithItsCollectivesOverlapBr
         EXPECT_LT(b.operators.size(), a.operators.size()) << fixture;  // the nested ops are not in its table
         const auto& notes = summaries.import->notes.run;
         ASSERT_FALSE(notes.empty()) << fixture;
-        EXPECT_NE(notes.back().find("rank0.json.gz, rank1.json.gz, rank2.json.gz (+1 more): a rank's summary"), std::string::npos) << notes.back();
+        EXPECT_NE(notes.back().find("rank0.json.gz, rank1.json.gz, rank2.json.gz (+1 more): a rank's summary"),
+                  std::string::npos)
+            << notes.back();
     }
 }
 
@@ -106,7 +110,8 @@ TEST(RankSummary, KeepsTheLaunchingOpsAndLaunchesAndLeavesOutTheRest) {
 // where only an event left out has one, that event stays, so the summary rounds as the trace did.
 TEST(RankSummary, KeepsAnEventWithAFractionOfAMicrosecondWhereOnlyALeftOutOneHasIt) {
     const RankSummary s = summarize_rank(small_trace(2'500));
-    EXPECT_EQ(names(s.trace), (std::vector<std::string>{"aten::linear", "aten::addmm", "aten::expand", "cudaLaunchKernel", "gemm"}));
+    EXPECT_EQ(names(s.trace),
+              (std::vector<std::string>{"aten::linear", "aten::addmm", "aten::expand", "cudaLaunchKernel", "gemm"}));
     EXPECT_EQ(s.nested_ops, 0);
 }
 

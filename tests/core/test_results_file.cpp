@@ -63,7 +63,8 @@ TEST(ResultsFile, TheRanksOfOneRunAreOneTrace) {
 
 TEST(ResultsFile, AKindTheCallerDoesNotTakeIsNamedNotRead) {
     // A trace refused unread: no import, no run.
-    const ResultsFile trace = open_results_file(trace_fixture("kineto_gpu_2x.json"), nullptr, kind_bit(ResultsKind::Sweep));
+    const ResultsFile trace =
+        open_results_file(trace_fixture("kineto_gpu_2x.json"), nullptr, kind_bit(ResultsKind::Sweep));
     EXPECT_EQ(trace.kind, ResultsKind::Trace);
     EXPECT_FALSE(trace.read);
     EXPECT_FALSE(trace.run || trace.import);
@@ -71,7 +72,8 @@ TEST(ResultsFile, AKindTheCallerDoesNotTakeIsNamedNotRead) {
     const std::filesystem::path dir = test::fresh_dir("results_file_kinds");
     const std::string ws = (dir / "ws.json").string();
     Workspace saved;
-    saved.runs.push_back({"gone", std::make_shared<const ProfileResult>(std::move(*open_results_file(trace_fixture("kineto_gpu_2x.json")).run))});
+    saved.runs.push_back({"gone", std::make_shared<const ProfileResult>(
+                                      std::move(*open_results_file(trace_fixture("kineto_gpu_2x.json")).run))});
     save_workspace(saved, ws);
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
         if (e.path().string().find(".trace.json") != std::string::npos) std::filesystem::remove(e.path());
@@ -90,7 +92,8 @@ TEST(ResultsFile, AKindTheCallerDoesNotTakeIsNamedNotRead) {
         open_results_file(other, nullptr, kind_bit(ResultsKind::Sweep));
         ADD_FAILURE() << "a file that is none of ours was opened";
     } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find("'" + other + "': not a file of Attention Workbench"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("'" + other + "': not a file of Attention Workbench"), std::string::npos)
+            << e.what();
     }
 }
 

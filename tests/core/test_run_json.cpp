@@ -125,7 +125,8 @@ TEST(RunJson, UnreadableFilesAreSaidInWords) {
     EXPECT_NE(error_of("image.json", "\x89PNG\r\n\x1a\n....").find("it is a PNG image"), std::string::npos);
     EXPECT_NE(error_of("z.json", std::string("\x1f\x8b\x08\x00", 4)).find("gzip-compressed"), std::string::npos);
     const std::string cut = error_of("cut.json", "{\"a\": [1, 2");
-    EXPECT_NE(cut.find("not valid JSON at line 1, column 12: the file ends too early (truncated?)"), std::string::npos) << cut;
+    EXPECT_NE(cut.find("not valid JSON at line 1, column 12: the file ends too early (truncated?)"), std::string::npos)
+        << cut;
     const std::string bad = error_of("bad.json", "{\"a\": x}");
     EXPECT_NE(bad.find("not valid JSON at line 1, column 7"), std::string::npos) << bad;
     for (const auto& e : {cut, bad}) EXPECT_EQ(e.find("json.exception"), std::string::npos) << e;
@@ -143,14 +144,16 @@ TEST(ResultsFiles, EachFormatIsToldByItsTable) {
     EXPECT_EQ(recognised_kind(fixtures + "memory_snapshots/manual.p4.pickle"), ResultsKind::MemorySnapshot);
     EXPECT_EQ(recognised_kind(fixtures + "memory_snapshots/transformer_sdpa.pickle.gz"), ResultsKind::MemorySnapshot);
     ASSERT_TRUE(std::filesystem::is_regular_file(fixtures + "../fuzz/seeds-results/sweep/sweep.json"));
-    EXPECT_EQ(recognised_kind(fixtures + "../fuzz/seeds-results/sweep/sweep.json"), std::nullopt);  // ours: by its schema
+    EXPECT_EQ(recognised_kind(fixtures + "../fuzz/seeds-results/sweep/sweep.json"),
+              std::nullopt);  // ours: by its schema
     EXPECT_EQ(recognised_kind(fixtures + "absent.json"), std::nullopt);
     EXPECT_EQ(kind_of_schema(to_json(ProfileReport{}).at("schema").get<std::string>()), ResultsKind::ProfileReport);
     EXPECT_EQ(kind_of_schema(kWorkspaceSchema), ResultsKind::Workspace);
     EXPECT_EQ(kind_of_schema("attention-workbench/rank-summary"), std::nullopt);
     std::vector<ResultsKind> kinds;
     for (const ResultsFormat& f : results_formats()) {
-        EXPECT_NE((f.schema != nullptr), (f.recognises != nullptr)) << f.name << ": told one way, by its schema or its bytes";
+        EXPECT_NE((f.schema != nullptr), (f.recognises != nullptr))
+            << f.name << ": told one way, by its schema or its bytes";
         EXPECT_EQ(to_string(f.kind), f.name);
         kinds.push_back(f.kind);
     }
@@ -167,7 +170,7 @@ TEST(ResultsFiles, RealFilesOfEveryKindOpen) {
         const std::string path = seeds + kind + "/" + kind + ".json";
         try {
             const ResultsFile f = open_results_file(path);
-            EXPECT_EQ(to_string(f.kind), std::string(kind) == "report" ? "profile report"
+            EXPECT_EQ(to_string(f.kind), std::string(kind) == "report"  ? "profile report"
                                          : std::string(kind) == "bench" ? "benchmark"
                                          : std::string(kind) == "check" ? "correctness check"
                                                                         : "sweep");
@@ -183,10 +186,12 @@ TEST(ResultsFiles, RealFilesOfEveryKindOpen) {
         {"bench/bench_huge.json", "field result.timing.repeats: 1e+300 is not an integer of this field's range"},
         {"bench/bench_deep.json", "field result.timing.repeats: type must be number, but is array"},
         {"sweep/sweep_int64_min.json", "field points[0].bench.timing.repeats: -9223372036854775808 is not an integer"},
-        {"report/report_int64_min.json", "field operators[0].calls: -9223372036854775808 is out of range (at most 2^50)"},
+        {"report/report_int64_min.json",
+         "field operators[0].calls: -9223372036854775808 is out of range (at most 2^50)"},
         {"check/check_missing.json", "field variants[0].tensors[0].max_abs_error is missing"},
     };
-    damaged.push_back({"check/finding_number_overflow.json", "cannot be read: it is not valid JSON: number overflow parsing"});
+    damaged.push_back(
+        {"check/finding_number_overflow.json", "cannot be read: it is not valid JSON: number overflow parsing"});
     for (const auto& [file, words] : damaged) {
         const std::string path = seeds + file;
         try {
@@ -258,7 +263,8 @@ TEST(RunJson, OurFilesPutTheirSchemaFirst) {
     nlohmann::json j = to_json(ProfileReport{});
     j["zz_last"] = {{"a", 1}};
     const std::string text = our_file_text(j);
-    EXPECT_EQ(text.rfind("{\n \"schema\": \"attention-workbench/profile-report\",\n \"schema_version\": 1,\n", 0), 0u) << text.substr(0, 120);
+    EXPECT_EQ(text.rfind("{\n \"schema\": \"attention-workbench/profile-report\",\n \"schema_version\": 1,\n", 0), 0u)
+        << text.substr(0, 120);
     EXPECT_EQ(nlohmann::json::parse(text), j);
     EXPECT_EQ(text.back(), '\n');
     // Only a schema; none at all (written as nlohmann writes it).

@@ -91,7 +91,8 @@ TEST(RunVerdict, FasterBeyondNoiseOnStepDeviceAndMemory) {
     EXPECT_NEAR(step.ratio.ratio, 0.8, 1e-9);
     EXPECT_TRUE(step.beyond_noise);
     EXPECT_LT(step.ratio.interval.high, 1);
-    EXPECT_NE(step.text.find("B is 20.0% faster per step (median B 800.0 us vs A 1.000 ms"), std::string::npos) << step.text;
+    EXPECT_NE(step.text.find("B is 20.0% faster per step (median B 800.0 us vs A 1.000 ms"), std::string::npos)
+        << step.text;
     EXPECT_DOUBLE_EQ(device.median_a, 400e3);
     EXPECT_DOUBLE_EQ(device.median_b, 200e3);
     EXPECT_NE(device.text.find("B spends 50.0% less device time per step"), std::string::npos) << device.text;
@@ -102,7 +103,8 @@ TEST(RunVerdict, FasterBeyondNoiseOnStepDeviceAndMemory) {
 }
 
 TEST(RunVerdict, OverlappingStepsAreWithinNoise) {
-    const RunVerdict v = verdict(run_of({1000, 1200, 900, 1100, 950, 1050}, 100, 0), run_of({1010, 1180, 920, 1090, 940, 1060}, 100, 0));
+    const RunVerdict v =
+        verdict(run_of({1000, 1200, 900, 1100, 950, 1050}, 100, 0), run_of({1010, 1180, 920, 1090, 940, 1060}, 100, 0));
     EXPECT_TRUE(v.measures[0].known);
     EXPECT_TRUE(v.measures[0].ratio.interval.valid);
     EXPECT_FALSE(v.measures[0].beyond_noise);
@@ -113,7 +115,8 @@ TEST(RunVerdict, FewerThanThreeStepsCannotBeToldFromNoise) {
     const RunVerdict v = verdict(run_of({1000, 1000}, 100, 64), run_of({500, 500, 500}, 100, 64));
     EXPECT_TRUE(v.measures[0].known);
     EXPECT_FALSE(v.measures[0].beyond_noise);
-    EXPECT_NE(v.measures[0].text.find("cannot be told from noise: A has 2 step(s), B 3"), std::string::npos) << v.measures[0].text;
+    EXPECT_NE(v.measures[0].text.find("cannot be told from noise: A has 2 step(s), B 3"), std::string::npos)
+        << v.measures[0].text;
 }
 
 TEST(RunVerdict, NoStepsSaysSo) {
@@ -142,9 +145,11 @@ TEST(RunVerdict, StepsUnderPythonFramesAreSteps) {
 TEST(RunVerdict, FarApartSaysTheFactor) {
     const RunVerdict v = verdict(run_of({1000, 1000, 1000}, 10, 64), run_of({5000, 5000, 5000}, 400, 640));
     EXPECT_NE(v.measures[0].text.find("B is 5x slower per step"), std::string::npos) << v.measures[0].text;
-    EXPECT_NE(v.measures[1].text.find("B spends 40x A's device time per step"), std::string::npos) << v.measures[1].text;
+    EXPECT_NE(v.measures[1].text.find("B spends 40x A's device time per step"), std::string::npos)
+        << v.measures[1].text;
     EXPECT_NE(v.measures[2].text.find("B's peak memory per step is 10x A's"), std::string::npos) << v.measures[2].text;
     const RunVerdict w = verdict(run_of({5000, 5000, 5000}, 400, 640), run_of({1000, 1000, 1000}, 10, 64));
     EXPECT_NE(w.measures[0].text.find("B is 5x faster per step"), std::string::npos) << w.measures[0].text;
-    EXPECT_NE(w.measures[1].text.find("B spends 1/40 of A's device time per step"), std::string::npos) << w.measures[1].text;
+    EXPECT_NE(w.measures[1].text.find("B spends 1/40 of A's device time per step"), std::string::npos)
+        << w.measures[1].text;
 }

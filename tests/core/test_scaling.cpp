@@ -46,7 +46,8 @@ TEST(Scaling, NeedsThreeDistinctPositiveLengths) {
     const PowerFit repeated = fit_power_law({{256, 1.0}, {256, 1.1}, {512, 4.0}});
     EXPECT_FALSE(repeated.valid);
     EXPECT_EQ(fit_refusal(repeated), "no fit: 2 distinct lengths (a fit needs 3)");
-    const PowerFit f = fit_power_law({{0, 1.0}, {256, -1.0}, {256, 4.0}, {512, 16.0}, {1024, 64.0}});  // bad points skipped
+    const PowerFit f =
+        fit_power_law({{0, 1.0}, {256, -1.0}, {256, 4.0}, {512, 16.0}, {1024, 64.0}});  // bad points skipped
     EXPECT_TRUE(f.valid);
     EXPECT_EQ(f.points, 3);
     EXPECT_EQ(fit_refusal(f), "");

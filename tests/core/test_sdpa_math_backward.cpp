@@ -9,7 +9,8 @@
 using namespace awb;
 
 TEST(SdpaMathBackward, CarriesItsForwardsBackend) {
-    const ImportedTrace t = import_chrome_trace(std::string(AWB_FIXTURE_DIR) + "/traces/sdpa_math/sdpa_math_train_torch113.json.gz");
+    const ImportedTrace t =
+        import_chrome_trace(std::string(AWB_FIXTURE_DIR) + "/traces/sdpa_math/sdpa_math_train_torch113.json.gz");
     const std::vector<AttentionInstance> calls = attention_instances(t.trace);
     int forward = 0, backward = 0;
     for (const AttentionInstance& c : calls) {

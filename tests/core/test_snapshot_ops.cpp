@@ -15,7 +15,9 @@
 namespace awb {
 namespace {
 
-std::string linked(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/linked/" + name; }
+std::string linked(const std::string& name) {
+    return std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/linked/" + name;
+}
 
 struct Linked {
     MemorySnapshot snapshot = read_memory_snapshot(linked("manual.pickle"));
@@ -37,7 +39,8 @@ TEST(SnapshotOps, EachAllocationIsMadeByTheOperatorRunningThen) {
         const nlohmann::json& w = l.want["innermost"][i];
         EXPECT_EQ(a.device, l.want["device"].get<int>());
         EXPECT_EQ(a.event, w[0].get<int64_t>());
-        EXPECT_EQ(a.op >= 0 ? trace.events()[size_t(a.op)].name.str() : std::string("null"), w[1].is_null() ? "null" : w[1].get<std::string>())
+        EXPECT_EQ(a.op >= 0 ? trace.events()[size_t(a.op)].name.str() : std::string("null"),
+                  w[1].is_null() ? "null" : w[1].get<std::string>())
             << "allocation " << a.event;
     }
 }
@@ -80,7 +83,8 @@ TEST(SnapshotOps, ASelectedOperatorShowsWhatItAndItsChildrenAllocated) {
 TEST(SnapshotOps, WhyNothingIsAttributedIsSaid) {
     const Linked l;
     // A snapshot made from a CPU profile by _profile_to_snapshot alone: no times.
-    const MemorySnapshot untimed = read_memory_snapshot(std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/manual.p4.pickle");
+    const MemorySnapshot untimed =
+        read_memory_snapshot(std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/manual.p4.pickle");
     const SnapshotOps none = attribute_allocations(untimed, l.imported.trace);
     EXPECT_EQ(none.in_ops, 0);
     EXPECT_NE(attribution_problem(none, l.imported.trace).find("no time_us"), std::string::npos);

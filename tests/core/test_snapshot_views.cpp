@@ -129,7 +129,8 @@ TEST(SnapshotViews, BandsTileUnderTheCurve) {
 // A filter on a snapshot without any stack counts nothing (not everything), with the whole beside it.
 TEST(SnapshotViews, FilterOfASnapshotWithoutStacksCountsNothing) {
     MemorySnapshot s;
-    s.device_traces = {{{.addr = 16, .size = 64, .action = SnapshotAction::Alloc}, {.addr = 16, .size = 64, .action = SnapshotAction::FreeCompleted}}};
+    s.device_traces = {{{.addr = 16, .size = 64, .action = SnapshotAction::Alloc},
+                        {.addr = 16, .size = 64, .action = SnapshotAction::FreeCompleted}}};
     SnapshotOptions options;
     options.keep = stacks_matching(s, "attention");
     ASSERT_TRUE(options.keep->empty());
@@ -148,7 +149,8 @@ TEST(SnapshotViews, RangeMaxEqualsAWalkOverTheRange) {
         for (int64_t& v : curve) v = int64_t(rng() % 2000) - 1000;
         const RangeMax m(curve);
         const auto check = [&](size_t a, size_t b) {
-            ASSERT_EQ(m.max(curve, a, b), *std::max_element(curve.begin() + std::ptrdiff_t(a), curve.begin() + std::ptrdiff_t(b)))
+            ASSERT_EQ(m.max(curve, a, b),
+                      *std::max_element(curve.begin() + std::ptrdiff_t(a), curve.begin() + std::ptrdiff_t(b)))
                 << n << " values, [" << a << ", " << b << ")";
         };
         for (size_t a = 0; a < std::min<size_t>(n, 140); ++a)
@@ -173,16 +175,19 @@ TEST(SnapshotViews, BlocksAliveBeforeRecordingEndAtTheirFirstFreeAndTheRestIsUnm
     SnapshotSegment seg;
     seg.address = 4096;
     seg.total_size = 1000;
-    seg.blocks = {{.address = 4096, .size = 1000, .state = BlockState::ActiveAllocated, .stack = 1}, {.address = 5096, .size = 8, .state = BlockState::Inactive}};
+    seg.blocks = {{.address = 4096, .size = 1000, .state = BlockState::ActiveAllocated, .stack = 1},
+                  {.address = 5096, .size = 8, .state = BlockState::Inactive}};
     s.segments = {seg};
-    const auto ev = [](SnapshotAction a, int64_t addr, int64_t size, StackId stack) { return SnapshotEvent{.addr = addr, .size = size, .stack = stack, .action = a}; };
-    s.device_traces = {{ev(SnapshotAction::FreeCompleted, 16, 64, 0),    // x=1: 16 was alive from the start
-                        ev(SnapshotAction::Alloc, 32, 128, 0),           // x=2
-                        ev(SnapshotAction::FreeCompleted, 16, 64, 0),    // x=3: 16 again: not matched
-                        ev(SnapshotAction::FreeCompleted, 48, 512, 1),   // x=4: 48 was alive from the start (not kept)
-                        ev(SnapshotAction::Alloc, 16, 256, 1),           // x=5
-                        ev(SnapshotAction::FreeCompleted, 32, 128, 0),   // x=6
-                        ev(SnapshotAction::FreeCompleted, 48, 512, 1)}}; // x=7: 48 again: not matched
+    const auto ev = [](SnapshotAction a, int64_t addr, int64_t size, StackId stack) {
+        return SnapshotEvent{.addr = addr, .size = size, .stack = stack, .action = a};
+    };
+    s.device_traces = {{ev(SnapshotAction::FreeCompleted, 16, 64, 0),     // x=1: 16 was alive from the start
+                        ev(SnapshotAction::Alloc, 32, 128, 0),            // x=2
+                        ev(SnapshotAction::FreeCompleted, 16, 64, 0),     // x=3: 16 again: not matched
+                        ev(SnapshotAction::FreeCompleted, 48, 512, 1),    // x=4: 48 was alive from the start (not kept)
+                        ev(SnapshotAction::Alloc, 16, 256, 1),            // x=5
+                        ev(SnapshotAction::FreeCompleted, 32, 128, 0),    // x=6
+                        ev(SnapshotAction::FreeCompleted, 48, 512, 1)}};  // x=7: 48 again: not matched
     SnapshotOptions bands;
     bands.max_bands = 10;
     const DeviceMemoryTimeline t = analyze_snapshot(s, bands).devices.at(0);
@@ -195,7 +200,7 @@ TEST(SnapshotViews, BlocksAliveBeforeRecordingEndAtTheirFirstFreeAndTheRestIsUnm
     EXPECT_EQ(t.before_recording[2].addr, 16);
     EXPECT_EQ(t.peak_allocated, 1640);
     EXPECT_EQ(t.peak_index, 2);
-    ASSERT_EQ(t.at_peak.size(), 3u);  // 4096, 48, 32 (16's first life ended at x=1)
+    ASSERT_EQ(t.at_peak.size(), 3u);                     // 4096, 48, 32 (16's first life ended at x=1)
     EXPECT_EQ(blocks_alive_at(s, 0, 5, {}).size(), 3u);  // 4096, 32, and the alloc at 16
     EXPECT_EQ(blocks_alive_at(s, 0, 3, {}).size(), 3u);  // 4096, 48, 32
     // The bands stack the start's blocks first, largest at the bottom, then the allocs as they came.
@@ -228,7 +233,10 @@ TEST(SnapshotViews, DiffOfManualAndSdpaEqualsPythons) {
     EXPECT_EQ(d.peak_b, w["peak_b"]);
     ASSERT_EQ(d.rows.size(), w["rows"].size());
     auto side = [](const SnapshotSideFigures& f) {
-        return nlohmann::json{{"peak_bytes", f.peak_bytes}, {"peak_blocks", f.peak_blocks}, {"allocs", f.allocs}, {"alloc_bytes", f.alloc_bytes}};
+        return nlohmann::json{{"peak_bytes", f.peak_bytes},
+                              {"peak_blocks", f.peak_blocks},
+                              {"allocs", f.allocs},
+                              {"alloc_bytes", f.alloc_bytes}};
     };
     for (const SnapshotDiffRow& r : d.rows) {
         SCOPED_TRACE(r.frame);
@@ -236,7 +244,8 @@ TEST(SnapshotViews, DiffOfManualAndSdpaEqualsPythons) {
         EXPECT_EQ(side(r.a), w["rows"][r.frame]["a"]);
         EXPECT_EQ(side(r.b), w["rows"][r.frame]["b"]);
     }
-    for (size_t i = 1; i < d.rows.size(); ++i) EXPECT_GE(std::llabs(d.rows[i - 1].peak_delta()), std::llabs(d.rows[i].peak_delta()));
+    for (size_t i = 1; i < d.rows.size(); ++i)
+        EXPECT_GE(std::llabs(d.rows[i - 1].peak_delta()), std::llabs(d.rows[i].peak_delta()));
     // The story: the manual attention's forward holds the [4, 8, 512, 512] scores (32 MiB a layer) at the peak.
     EXPECT_EQ(d.rows.front().frame, "make_transformer_snapshots.py(33): forward");
     EXPECT_LT(d.rows.front().peak_delta(), -100 * 1024 * 1024);
@@ -258,7 +267,8 @@ TEST(SnapshotViews, ReservedIsShownOnlyWhereTheAllocatorRecordedIt) {
         const SnapshotTimeline t = analyze_snapshot(s);
         ASSERT_FALSE(t.devices.empty());
         EXPECT_TRUE(t.devices[0].reserved_recorded);  // typed segments (CUDA's) or segment events
-        EXPECT_NE(format_snapshot(s, t, 3).find(" reserved\n  peak allocated"), std::string::npos) << format_snapshot(s, t, 3);
+        EXPECT_NE(format_snapshot(s, t, 3).find(" reserved\n  peak allocated"), std::string::npos)
+            << format_snapshot(s, t, 3);
     }
     const MemorySnapshot cpu = read_memory_snapshot(snapshot_fixture("manual.p4.pickle"));
     const SnapshotTimeline t = analyze_snapshot(cpu);
@@ -279,10 +289,11 @@ MemorySnapshot with_stack(std::vector<SnapshotFrame> frames) {
 
 TEST(SnapshotViews, AllocatingFrameIsTheModelsLine) {
     // A CUDA snapshot with C++ frames first, then torch's Python, then the model's line.
-    const MemorySnapshot cuda = with_stack({{"??", 0, "c10::cuda::CUDACachingAllocator::malloc"},
-                                            {"/usr/lib/python3/site-packages/torch/nn/functional.py", 5500, "scaled_dot_product_attention"},
-                                            {"/home/me/model/attn.py", 34, "forward"},
-                                            {"/home/me/train.py", 90, "step"}});
+    const MemorySnapshot cuda =
+        with_stack({{"??", 0, "c10::cuda::CUDACachingAllocator::malloc"},
+                    {"/usr/lib/python3/site-packages/torch/nn/functional.py", 5500, "scaled_dot_product_attention"},
+                    {"/home/me/model/attn.py", 34, "forward"},
+                    {"/home/me/train.py", 90, "step"}});
     EXPECT_EQ(allocating_frame(cuda, 0), 2);
     // A profile's frames ("file.py(line): name" with filename "none").
     const MemorySnapshot profile = with_stack({{"none", 0, "<built-in method softmax of type object at 0x7f>"},
@@ -290,7 +301,11 @@ TEST(SnapshotViews, AllocatingFrameIsTheModelsLine) {
                                                {"none", 0, "make_memory_snapshots.py(37): manual"}});
     EXPECT_EQ(allocating_frame(profile, 0), 2);
     // Only torch's Python: its innermost; only C++: the innermost frame.
-    EXPECT_EQ(allocating_frame(with_stack({{"??", 0, "malloc"}, {"torch/_tensor.py", 5, "backward"}, {"torch/autograd/graph.py", 8, "run"}}), 0), 1);
+    EXPECT_EQ(allocating_frame(with_stack({{"??", 0, "malloc"},
+                                           {"torch/_tensor.py", 5, "backward"},
+                                           {"torch/autograd/graph.py", 8, "run"}}),
+                               0),
+              1);
     EXPECT_EQ(allocating_frame(with_stack({{"??", 0, "malloc"}, {"alloc.cpp", 9, "f"}}), 0), 0);
     EXPECT_EQ(allocating_frame(cuda, kNoStack), -1);
     EXPECT_EQ(allocating_frames(cuda), std::vector<int32_t>{2});

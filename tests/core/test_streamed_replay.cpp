@@ -64,7 +64,8 @@ void expect_same(const SnapshotTimeline& got, const SnapshotTimeline& want) {
         }
         EXPECT_EQ(g.banded, w.banded);
         for (size_t a = 0; a + 1 < g.allocated.size(); a += std::max<size_t>(1, g.allocated.size() / 7))
-            EXPECT_EQ(g.allocated_max.max(g.allocated, a, g.allocated.size()), w.allocated_max.max(w.allocated, a, w.allocated.size()));
+            EXPECT_EQ(g.allocated_max.max(g.allocated, a, g.allocated.size()),
+                      w.allocated_max.max(w.allocated, a, w.allocated.size()));
     }
 }
 
@@ -75,9 +76,11 @@ SnapshotOptions with_bands(size_t n) {
 }
 
 TEST(StreamedReplay, EqualsTheReplayOfTheSnapshotReadOnEveryFixture) {
-    for (const char* name : {"handmade.p2.pickle", "handmade.p4.pickle.gz", "handmade.p5.pickle", "manual.p4.pickle", "sdpa.p5.pickle",
-                             "gpu/manual.pytorch.pickle", "gpu/sdpa.pytorch.pickle", "gpu/manual.attnwb.pickle", "gpu/sdpa.attnwb.pickle",
-                             "linked/manual.pickle", "torch_layout.p4.pickle.gz", "transformer_manual.pickle.gz", "transformer_sdpa.pickle.gz"}) {
+    for (const char* name :
+         {"handmade.p2.pickle", "handmade.p4.pickle.gz", "handmade.p5.pickle", "manual.p4.pickle", "sdpa.p5.pickle",
+          "gpu/manual.pytorch.pickle", "gpu/sdpa.pytorch.pickle", "gpu/manual.attnwb.pickle", "gpu/sdpa.attnwb.pickle",
+          "linked/manual.pickle", "torch_layout.p4.pickle.gz", "transformer_manual.pickle.gz",
+          "transformer_sdpa.pickle.gz"}) {
         for (const SnapshotReading how : {SnapshotReading::Streamed, SnapshotReading::Whole}) {
             SCOPED_TRACE(std::string(name) + (how == SnapshotReading::Whole ? " (whole)" : " (streamed)"));
             StreamedReplay replay;
@@ -92,7 +95,8 @@ TEST(StreamedReplay, EqualsTheReplayOfTheSnapshotReadOnEveryFixture) {
 // A frame filter counts other blocks: finish() replays the snapshot again with it.
 TEST(StreamedReplay, AFrameFilterIsReplayedAgain) {
     StreamedReplay replay;
-    const MemorySnapshot s = read_memory_snapshot(snapshot_fixture("manual.p4.pickle"), SnapshotReading::Streamed, nullptr, &replay);
+    const MemorySnapshot s =
+        read_memory_snapshot(snapshot_fixture("manual.p4.pickle"), SnapshotReading::Streamed, nullptr, &replay);
     SnapshotOptions keep = with_bands(10);
     keep.keep = std::vector<bool>(s.stacks.size(), false);
     for (size_t i = 0; i < s.stacks.size(); i += 2) (*keep.keep)[i] = true;
@@ -105,10 +109,21 @@ TEST(StreamedReplay, AFrameFilterIsReplayedAgain) {
 // A reading that falls back to holding every value (a frames list filled twice) starts over: the events
 // handed before are forgotten, not replayed twice.
 TEST(StreamedReplay, AReadingThatStartsOverIsReplayedOnce) {
-    const std::string again("\x80\x04}\x94\x8c\x0d" "device_traces\x94]\x94]\x94(}\x94(\x8c\x06" "action\x94\x8c\x05" "alloc\x94\x8c\x04"
-                            "addr\x94K\x10\x8c\x04size\x94K \x8c\x06" "frames\x94]\x94(}\x94(\x8c\x08" "filename\x94\x8c\x04"
-                            "a.py\x94\x8c\x04line\x94K\x01\x8c\x04name\x94\x8c\x01" "f\x94u}\x94(h\x0c\x8c\x04" "b.py\x94h\x0eK\x02h\x0f\x8c\x01g\x94ueue(}"
-                            "\x94(h\x05h\x06h\x07K0h\x08K h\x09]\x94(h\x0bh\x11" "e(h\x0b" "eueas.", 178);
+    const std::string again(
+        "\x80\x04}\x94\x8c\x0d"
+        "device_traces\x94]\x94]\x94(}\x94(\x8c\x06"
+        "action\x94\x8c\x05"
+        "alloc\x94\x8c\x04"
+        "addr\x94K\x10\x8c\x04size\x94K \x8c\x06"
+        "frames\x94]\x94(}\x94(\x8c\x08"
+        "filename\x94\x8c\x04"
+        "a.py\x94\x8c\x04line\x94K\x01\x8c\x04name\x94\x8c\x01"
+        "f\x94u}\x94(h\x0c\x8c\x04"
+        "b.py\x94h\x0eK\x02h\x0f\x8c\x01g\x94ueue(}"
+        "\x94(h\x05h\x06h\x07K0h\x08K h\x09]\x94(h\x0bh\x11"
+        "e(h\x0b"
+        "eueas.",
+        178);
     const std::string path = testing::TempDir() + "streamed_replay_again.pickle";
     std::ofstream(path, std::ios::binary) << again;
     StreamedReplay replay;
@@ -128,7 +143,9 @@ TEST(StreamedReplay, BatchesOfAnySizeEqualOneReplay) {
     std::mt19937_64 rng(7);
     std::vector<int64_t> live;
     auto& trace = s.device_traces.emplace_back();
-    const auto ev = [](SnapshotAction a, int64_t addr, int64_t size, StackId stack) { return SnapshotEvent{.addr = addr, .size = size, .stack = stack, .action = a}; };
+    const auto ev = [](SnapshotAction a, int64_t addr, int64_t size, StackId stack) {
+        return SnapshotEvent{.addr = addr, .size = size, .stack = stack, .action = a};
+    };
     for (int64_t i = 0; i < 300000; ++i) {
         const uint64_t r = rng() % 100;
         if (r < 45 || live.empty()) {
@@ -141,9 +158,11 @@ TEST(StreamedReplay, BatchesOfAnySizeEqualOneReplay) {
             live[k] = live.back();
             live.pop_back();
         } else if (r < 95) {
-            trace.push_back(ev(SnapshotAction::FreeCompleted, 512 * int64_t(20000 + rng() % 50), 4096, 0));  // alive from the start
+            trace.push_back(
+                ev(SnapshotAction::FreeCompleted, 512 * int64_t(20000 + rng() % 50), 4096, 0));  // alive from the start
         } else if (r < 99) {
-            trace.push_back(ev(rng() % 2 ? SnapshotAction::SegmentAlloc : SnapshotAction::SegmentFree, 1 << 30, 2 << 20, kNoStack));
+            trace.push_back(
+                ev(rng() % 2 ? SnapshotAction::SegmentAlloc : SnapshotAction::SegmentFree, 1 << 30, 2 << 20, kNoStack));
         } else {
             trace.push_back(ev(SnapshotAction::Oom, 1000, 0, kNoStack));
         }

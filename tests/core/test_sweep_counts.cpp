@@ -67,7 +67,8 @@ TEST(SweepCounts, FitsOfFewerThanThreePointsAreRefusedEverywhere) {
     const std::string text = format_analysis(a);
     EXPECT_NE(text.find("sdpa float32 2x8xNx64 train"), std::string::npos) << text;
     size_t refusals = 0;
-    for (size_t at = text.find("no fit: 2 points (a fit needs 3)"); at != std::string::npos; at = text.find("no fit: 2 points (a fit needs 3)", at + 1))
+    for (size_t at = text.find("no fit: 2 points (a fit needs 3)"); at != std::string::npos;
+         at = text.find("no fit: 2 points (a fit needs 3)", at + 1))
         ++refusals;
     EXPECT_EQ(refusals, 2u) << text;
     for (size_t at = text.find("  ", 0), end; at != std::string::npos; at = text.find("\n  ", end)) {

@@ -25,7 +25,8 @@ SweepPlan plan_of(std::vector<int64_t> seq, std::vector<std::string> variants = 
     return p;
 }
 
-Environment env_on(const std::string& host, const std::string& torch = "2.11.0", const std::string& gpu = "NVIDIA H200") {
+Environment env_on(const std::string& host, const std::string& torch = "2.11.0",
+                   const std::string& gpu = "NVIDIA H200") {
     Environment e;
     e.torch_version = torch;
     e.device = "cuda:0";
@@ -180,7 +181,9 @@ TEST(SweepShard, EnvironmentOfTorchrunAndSlurmChoosesTheShard) {
     s = shard_from_environment(get, error);
     ASSERT_TRUE(s) << error;
     EXPECT_EQ(std::make_pair(s->index, s->count), std::make_pair(2, 4));
-    env = {{"SLURM_ARRAY_TASK_ID", "6"}, {"SLURM_ARRAY_TASK_COUNT", "4"}, {"SLURM_ARRAY_TASK_MIN", "0"},
+    env = {{"SLURM_ARRAY_TASK_ID", "6"},
+           {"SLURM_ARRAY_TASK_COUNT", "4"},
+           {"SLURM_ARRAY_TASK_MIN", "0"},
            {"SLURM_ARRAY_TASK_STEP", "2"}};
     s = shard_from_environment(get, error);
     ASSERT_TRUE(s) << error;
@@ -204,7 +207,9 @@ TEST(SweepShard, EnvironmentOfTorchrunAndSlurmChoosesTheShard) {
     fails({{"RANK", "x"}, {"WORLD_SIZE", "2"}}, "RANK='x' is not an integer");
     fails({{"RANK", "2"}, {"WORLD_SIZE", "2"}}, "RANK=2 WORLD_SIZE=2: shard 2 is not one of 0..1");
     fails({{"SLURM_ARRAY_TASK_ID", "1"}}, "SLURM_ARRAY_TASK_COUNT is not");
-    fails({{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_COUNT", "2"}, {"SLURM_ARRAY_TASK_MIN", "0"},
+    fails({{"SLURM_ARRAY_TASK_ID", "3"},
+           {"SLURM_ARRAY_TASK_COUNT", "2"},
+           {"SLURM_ARRAY_TASK_MIN", "0"},
            {"SLURM_ARRAY_TASK_STEP", "2"}},
           "not on the array's step");
 }
@@ -225,7 +230,8 @@ TEST(SweepMerge, ShardsJoinIntoTheWholeSweepThroughTheirFiles) {
     const SweepPlan plan = plan_of({64, 128, 256, 512});
     auto files = all_shards(plan, 3);
     // Through JSON, as `attnwb merge` reads them.
-    for (auto& f : files) f.sweep = sweep_from_file_json(nlohmann::json::parse(sweep_file_json(f.sweep, analyze_sweep(f.sweep)).dump()));
+    for (auto& f : files)
+        f.sweep = sweep_from_file_json(nlohmann::json::parse(sweep_file_json(f.sweep, analyze_sweep(f.sweep)).dump()));
     std::swap(files[0], files[2]);  // any order on the command line
     const MergeOutcome m = merge_shards(files);
     ASSERT_TRUE(m.problems.empty()) << joined(m.problems);
@@ -242,7 +248,8 @@ TEST(SweepMerge, ShardsJoinIntoTheWholeSweepThroughTheirFiles) {
     EXPECT_TRUE(m.merged.shard.whole());
     EXPECT_FALSE(m.merged.stopped_early);
     EXPECT_FALSE(m.merged.mixed_environments) << "hosts differ on a cluster; that is not a mixed environment";
-    EXPECT_EQ(m.merged.merged_from, (std::vector<std::string>{"sweep-0-of-3.json", "sweep-1-of-3.json", "sweep-2-of-3.json"}));
+    EXPECT_EQ(m.merged.merged_from,
+              (std::vector<std::string>{"sweep-0-of-3.json", "sweep-1-of-3.json", "sweep-2-of-3.json"}));
     EXPECT_EQ(m.merged.environment.host, "node0 | node1 | node2");
     EXPECT_EQ(m.merged.environment.device_name, "NVIDIA H200");
     // Each point names the node of its shard.
@@ -250,7 +257,8 @@ TEST(SweepMerge, ShardsJoinIntoTheWholeSweepThroughTheirFiles) {
     EXPECT_EQ(where_ran(m.merged, m.merged.points[size_t(shard1.front())]).host, "node1");
 
     // The merged file round-trips, keeping where each point ran.
-    const SweepResult back = sweep_from_file_json(nlohmann::json::parse(sweep_file_json(m.merged, analyze_sweep(m.merged)).dump()));
+    const SweepResult back =
+        sweep_from_file_json(nlohmann::json::parse(sweep_file_json(m.merged, analyze_sweep(m.merged)).dump()));
     EXPECT_EQ(back, m.merged);
 }
 
@@ -262,8 +270,8 @@ TEST(SweepMerge, MissingShardOrPointsAreNamedAndRefusedUnlessAllowed) {
     files[0] = shard_file(plan, 0, 4, env_on("node0"), /*keep=*/1);  // stopped after one point
     MergeOutcome m = merge_shards(files);
     ASSERT_EQ(m.problems.size(), 2u) << joined(m.problems);
-    EXPECT_NE(m.problems[0].find("shard 2 of 4 is missing (no file for it): " + std::to_string(lost.size()) + " points: " +
-                                 std::to_string(lost[0].index) + " (" + lost[0].spec.variant),
+    EXPECT_NE(m.problems[0].find("shard 2 of 4 is missing (no file for it): " + std::to_string(lost.size()) +
+                                 " points: " + std::to_string(lost[0].index) + " (" + lost[0].spec.variant),
               std::string::npos)
         << m.problems[0];
     EXPECT_NE(m.problems[1].find("points are in no file (a shard stopped early?)"), std::string::npos) << m.problems[1];
@@ -290,7 +298,9 @@ TEST(SweepMerge, DuplicatedForeignAndMismatchedShardsAreRefused) {
     files[1].sweep.plan.seq_lengths = {64, 256};
     m = merge_shards(files);
     ASSERT_EQ(m.problems.size(), 1u);
-    EXPECT_EQ(m.problems[0], "'sweep-1-of-2.json' is a shard of another sweep than 'sweep-0-of-2.json' (their plans differ in 'seq_lengths')");
+    EXPECT_EQ(m.problems[0],
+              "'sweep-1-of-2.json' is a shard of another sweep than 'sweep-0-of-2.json' (their plans differ in "
+              "'seq_lengths')");
 
     files = all_shards(plan, 2);
     files[1] = shard_file(plan, 1, 3, env_on("node1"));
@@ -302,19 +312,23 @@ TEST(SweepMerge, DuplicatedForeignAndMismatchedShardsAreRefused) {
     files[1].sweep.points[0].spec.head_dim = 32;
     m = merge_shards(files);
     ASSERT_FALSE(m.problems.empty());
-    EXPECT_NE(m.problems[0].find("is not point " + std::to_string(files[1].sweep.points[0].index) + " of the sweep's plan"),
-              std::string::npos)
+    EXPECT_NE(
+        m.problems[0].find("is not point " + std::to_string(files[1].sweep.points[0].index) + " of the sweep's plan"),
+        std::string::npos)
         << m.problems[0];
 
     files = all_shards(plan, 2);
     files[1].sweep.points[0].index = 1000;  // past the plan's points
     m = merge_shards(files);
     ASSERT_FALSE(m.problems.empty());
-    EXPECT_NE(m.problems[0].find(": point 1000 (" + files[1].sweep.points[0].spec.variant + " "), std::string::npos) << m.problems[0];
-    EXPECT_NE(m.problems[0].find(") is not in the sweep's plan (points 0.." + std::to_string(expand(plan).size() - 1) + ")"),
-              std::string::npos)
+    EXPECT_NE(m.problems[0].find(": point 1000 (" + files[1].sweep.points[0].spec.variant + " "), std::string::npos)
         << m.problems[0];
-    EXPECT_NE(joined(m.problems).find("1 point is in no file (a shard stopped early?)"), std::string::npos) << joined(m.problems);
+    EXPECT_NE(
+        m.problems[0].find(") is not in the sweep's plan (points 0.." + std::to_string(expand(plan).size() - 1) + ")"),
+        std::string::npos)
+        << m.problems[0];
+    EXPECT_NE(joined(m.problems).find("1 point is in no file (a shard stopped early?)"), std::string::npos)
+        << joined(m.problems);
 
     EXPECT_EQ(merge_shards({}).problems, std::vector<std::string>{"no shard files to merge"});
 }
@@ -325,10 +339,11 @@ TEST(SweepMerge, MixedEnvironmentsRefusedUnlessAllowedThenEachPointKeepsWhereItR
                                  shard_file(plan, 1, 2, env_on("h200-node"))};
     MergeOutcome m = merge_shards(files);
     ASSERT_EQ(m.problems.size(), 1u);
-    EXPECT_EQ(m.problems[0],
-              "the shards ran on different environments: torch 2.11.0, cuda NVIDIA A100-SXM4-80GB, CUDA 13.0, driver 580.65 "
-              "('sweep-0-of-2.json'); torch 2.11.0, cuda NVIDIA H200, CUDA 13.0, driver 580.65 ('sweep-1-of-2.json') "
-              "(--allow-mixed merges them, each point keeping where it ran)");
+    EXPECT_EQ(
+        m.problems[0],
+        "the shards ran on different environments: torch 2.11.0, cuda NVIDIA A100-SXM4-80GB, CUDA 13.0, driver 580.65 "
+        "('sweep-0-of-2.json'); torch 2.11.0, cuda NVIDIA H200, CUDA 13.0, driver 580.65 ('sweep-1-of-2.json') "
+        "(--allow-mixed merges them, each point keeping where it ran)");
     files[1].sweep.environment.torch_version = "2.10.0";
     EXPECT_EQ(merge_shards(files).problems.size(), 1u);
 

@@ -19,8 +19,8 @@ using namespace awb;
 
 namespace {
 
-
-const OperatorRow* find_row(const std::vector<OperatorRow>& rows, const std::string& name, DeviceKind device = DeviceKind::CPU) {
+const OperatorRow* find_row(const std::vector<OperatorRow>& rows, const std::string& name,
+                            DeviceKind device = DeviceKind::CPU) {
     for (const auto& r : rows)
         if (r.name == name && r.device == device) return &r;
     return nullptr;
@@ -288,7 +288,8 @@ TEST(TraceFixtures, BadInputGivesOneClearMessage) {
         ASSERT_EQ(deep.trace.events().size(), 1u) << file;
         EXPECT_EQ(deep.trace.events()[0].name, "after");
         ASSERT_EQ(deep.notes.warnings.size(), 1u);
-        EXPECT_NE(deep.notes.warnings[0].find("nested deeper than 1024 levels"), std::string::npos) << deep.notes.warnings[0];
+        EXPECT_NE(deep.notes.warnings[0].find("nested deeper than 1024 levels"), std::string::npos)
+            << deep.notes.warnings[0];
     }
 }
 
@@ -303,8 +304,11 @@ TEST(TraceFixtures, DistributedRunAsOneTrace) {
     expect_row(rows, "record_param_comms", 2, 80, 100, 215.75, 215.75);
     expect_row(rows, "ProfilerStep*", 2, 220, 400, 0, 240.454);
     expect_row(rows, "cuLaunchKernelEx", 2, 20, 20, 0, 0);
-    EXPECT_THROW(import_chrome_traces({test::trace_fixture("multi_rank/rank0.pt.trace.json"), test::trace_fixture("bad/empty.json")}), TraceImportError);
-    EXPECT_EQ(trace_files_of(test::trace_fixture("kineto_2021.json")), std::vector<std::string>{test::trace_fixture("kineto_2021.json")});
+    EXPECT_THROW(import_chrome_traces(
+                     {test::trace_fixture("multi_rank/rank0.pt.trace.json"), test::trace_fixture("bad/empty.json")}),
+                 TraceImportError);
+    EXPECT_EQ(trace_files_of(test::trace_fixture("kineto_2021.json")),
+              std::vector<std::string>{test::trace_fixture("kineto_2021.json")});
     try {  // tests/fuzz: sources and a dictionary, no trace
         trace_files_of(std::string(AWB_FIXTURE_DIR) + "/../fuzz");
         ADD_FAILURE() << "no error";

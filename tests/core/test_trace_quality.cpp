@@ -16,7 +16,8 @@ using namespace awb;
 
 namespace {
 
-TraceEvent event(const char* name, DeviceKind device, EventKind kind, uint64_t thread, int64_t start_us, int64_t dur_us) {
+TraceEvent event(const char* name, DeviceKind device, EventKind kind, uint64_t thread, int64_t start_us,
+                 int64_t dur_us) {
     TraceEvent e;
     e.name = name;
     e.device = device;
@@ -45,18 +46,18 @@ TraceEvent launch(int64_t start_us, int64_t correlation) {
 TEST(TraceQuality, CountsEachKindOfTroubleOnce) {
     std::vector<TraceEvent> events{
         event("aten::linear", DeviceKind::CPU, EventKind::CpuOp, 1, 0, 100),
-        event("aten::addmm", DeviceKind::CPU, EventKind::CpuOp, 1, 10, 20),     // nested: fine
-        event("aten::spill", DeviceKind::CPU, EventKind::CpuOp, 1, 90, 30),     // starts in linear, ends 20 us after it
+        event("aten::addmm", DeviceKind::CPU, EventKind::CpuOp, 1, 10, 20),  // nested: fine
+        event("aten::spill", DeviceKind::CPU, EventKind::CpuOp, 1, 90, 30),  // starts in linear, ends 20 us after it
         event("aten::edge", DeviceKind::CPU, EventKind::CpuOp, 2, 0, 50),
-        event("aten::inner", DeviceKind::CPU, EventKind::CpuOp, 2, 40, 10),     // ends exactly with its parent: fine
+        event("aten::inner", DeviceKind::CPU, EventKind::CpuOp, 2, 40, 10),  // ends exactly with its parent: fine
         launch(200, 7),
         launch(300, 8),
-        kernel(7, 210, 50, 7),   // stream 7: 210-260
-        kernel(7, 250, 20),      // starts 10 us before the previous one ended: an overlap
-        kernel(7, 270, 10),      // after the end so far (270): fine
-        kernel(7, 279, 10),      // 1 us into the previous one: rounding, fine
-        kernel(8, 215, 10),      // another stream: fine
-        kernel(8, 290, 10, 8),   // launched at 300: starts 10 us before its launch
+        kernel(7, 210, 50, 7),  // stream 7: 210-260
+        kernel(7, 250, 20),     // starts 10 us before the previous one ended: an overlap
+        kernel(7, 270, 10),     // after the end so far (270): fine
+        kernel(7, 279, 10),     // 1 us into the previous one: rounding, fine
+        kernel(8, 215, 10),     // another stream: fine
+        kernel(8, 290, 10, 8),  // launched at 300: starts 10 us before its launch
     };
     const Trace trace = Trace::build(std::move(events), {}, TraceMeta{});
     const TraceQuality q = trace_quality(trace);
@@ -69,9 +70,13 @@ TEST(TraceQuality, CountsEachKindOfTroubleOnce) {
     EXPECT_FALSE(q.clean());
     const std::vector<std::string> lines = quality_lines(q);
     ASSERT_EQ(lines.size(), 3u);
-    EXPECT_EQ(lines[0].rfind("1 of 6 kernels, copies and sets (16.7%) start before the previous one on their stream ended", 0), 0u) << lines[0];
+    EXPECT_EQ(lines[0].rfind(
+                  "1 of 6 kernels, copies and sets (16.7%) start before the previous one on their stream ended", 0),
+              0u)
+        << lines[0];
     EXPECT_EQ(lines[1].rfind("1 of 7 CPU events (14.3%) end after the event they started in", 0), 0u) << lines[1];
-    EXPECT_EQ(lines[2].rfind("1 of 2 launched kernels, copies and sets (50.0%) start before the runtime call", 0), 0u) << lines[2];
+    EXPECT_EQ(lines[2].rfind("1 of 2 launched kernels, copies and sets (50.0%) start before the runtime call", 0), 0u)
+        << lines[2];
 }
 
 TEST(TraceQuality, NegativeDurationsAndSkippedEventsComeFromTheImport) {
@@ -100,7 +105,8 @@ TEST(TraceQuality, NegativeDurationsAndSkippedEventsComeFromTheImport) {
 
 // The fixtures PyTorch wrote are healthy: nothing to say.
 TEST(TraceQuality, RealKinetoFixtureIsClean) {
-    const ProfileResult run = profile_result_from_import(import_chrome_trace(std::string(AWB_FIXTURE_DIR) + "/traces/kineto_gpu_2x.json"));
+    const ProfileResult run =
+        profile_result_from_import(import_chrome_trace(std::string(AWB_FIXTURE_DIR) + "/traces/kineto_gpu_2x.json"));
     const TraceQuality q = analyze_run(run).quality;
     EXPECT_TRUE(q.clean()) << ::testing::PrintToString(quality_lines(q));
     EXPECT_GT(q.device_work, 0);

@@ -27,7 +27,9 @@ namespace fs = std::filesystem;
 
 struct TempDir {
     fs::path path;
-    TempDir() : path(fs::temp_directory_path() / ("awb-stages-" + std::to_string(::getpid()) + "-" + std::to_string(rand()))) {
+    TempDir()
+        : path(fs::temp_directory_path() /
+               ("awb-stages-" + std::to_string(::getpid()) + "-" + std::to_string(rand()))) {
         fs::create_directories(path);
     }
     ~TempDir() { fs::remove_all(path); }
@@ -46,8 +48,7 @@ struct TempDir {
 };
 
 std::string read_all(TraceInput& in) {
-    while (in.fill()) {
-    }
+    while (in.fill()) {}
     return std::string(in.data(), in.size());
 }
 
@@ -69,7 +70,8 @@ std::unique_ptr<Read> read(const std::string& json) {
 TEST(TraceStages, InputReadsPlainAndGzipAlike) {
     TempDir dir;
     std::string text = "{\"traceEvents\": [";
-    for (int i = 0; i < 20000; ++i) text += (i ? "," : "") + std::string("{\"ph\": \"X\", \"name\": \"op") + std::to_string(i) + "\"}";
+    for (int i = 0; i < 20000; ++i)
+        text += (i ? "," : "") + std::string("{\"ph\": \"X\", \"name\": \"op") + std::to_string(i) + "\"}";
     text += "]}";
     TraceInput plain(dir.file("t.json", text)), zipped(dir.gz("t.json.gz", text));
     ASSERT_TRUE(plain.ok() && zipped.ok());
@@ -117,7 +119,8 @@ namespace {
 std::string random_json(std::mt19937& rng, int depth) {
     auto pick = [&rng](int n) { return int(rng() % unsigned(n)); };
     auto string = [&] {
-        static const char* const pieces[] = {"a", "{", "}", "[", "]", "\\\"", "\\\\", "\\\\\\\"", ",", " ", "xyz0123456789", "\\n"};
+        static const char* const pieces[] = {
+            "a", "{", "}", "[", "]", "\\\"", "\\\\", "\\\\\\\"", ",", " ", "xyz0123456789", "\\n"};
         std::string s = "\"";
         for (int i = pick(40); i > 0; --i) s += pieces[pick(12)];
         return s + "\"";
@@ -142,9 +145,12 @@ size_t reference_end(const std::string& s, size_t from) {
     for (size_t i = from; i < s.size(); ++i) {
         const char c = s[i];
         if (in_string) {
-            if (escape) escape = false;
-            else if (c == '\\') escape = true;
-            else if (c == '"') in_string = false;
+            if (escape)
+                escape = false;
+            else if (c == '\\')
+                escape = true;
+            else if (c == '"')
+                in_string = false;
         } else if (c == '"') {
             in_string = true;
         } else if (c == '{' || c == '[') {
@@ -195,9 +201,11 @@ TEST(TraceStages, ScanFailsOnAValueCutOffByTheEnd) {
 }
 
 TEST(TraceStages, FieldsAreReadThroughTheKeyTable) {
-    const auto event = read(R"({"ph": "X", "cat": "kernel", "name": "gemm", "ts": 1.5, "dur": 2, "pid": 0, "tid": "stream 7",
+    const auto event =
+        read(R"({"ph": "X", "cat": "kernel", "name": "gemm", "ts": 1.5, "dur": 2, "pid": 0, "tid": "stream 7",
         "unknown": {"x": 1}, "args": {"external id": 12, "correlation": 34, "grid": [8, 2, 1], "block": [128, 1, 1],
-        "registers per thread": 64, "theoretical occupancy %": 50.5, "Input Dims": [[2, 3], []], "Input type": ["float", ""],
+        "registers per thread": 64, "theoretical occupancy %": 50.5, "Input Dims": [[2, 3], []],
+        "Input type": ["float", ""],
         "device": 0, "stream": 7}})");
     const RawEvent& r = event->r;
     EXPECT_FALSE(r.bad) << r.bad_field;
@@ -237,7 +245,9 @@ TEST(TraceStages, ConversionMakesEventsMemoryAndNames) {
     auto op = read(R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 10, "dur": 5, "pid": 1, "tid": 2})");
     auto kernel = read(R"({"ph": "X", "cat": "kernel", "name": "gemm", "ts": 11, "dur": 3, "pid": 0, "tid": 7,
         "args": {"device": 0, "stream": 7, "correlation": 9, "External id": 4, "grid": [1, 1, 1]}})");
-    auto mem = read(R"({"ph": "i", "name": "[memory]", "ts": 12, "pid": 1, "tid": 2, "args": {"Bytes": 1024, "Device Type": 1, "Device Id": 0}})");
+    auto mem = read(
+        R"({"ph": "i", "name": "[memory]", "ts": 12, "pid": 1, "tid": 2,
+            "args": {"Bytes": 1024, "Device Type": 1, "Device Id": 0}})");
     auto name = read(R"({"ph": "M", "name": "thread_name", "pid": 1, "tid": 2, "args": {"name": "python"}})");
     auto begin = read(R"({"ph": "B", "cat": "misc", "name": "x", "ts": 1})");
     auto bad = read(R"({"ph": "X", "ts": "x"})");
@@ -259,7 +269,8 @@ TEST(TraceStages, ConversionMakesEventsMemoryAndNames) {
     EXPECT_EQ(out.categories.at("misc"), 1) << "other phases are counted, not shown";
     EXPECT_EQ(out.metadata_events, 1);
     EXPECT_EQ(out.notes.skipped_events, 1);
-    EXPECT_NE(out.notes.warnings.at(0).find("event at byte offset 100 skipped: \"ts\""), std::string::npos) << out.notes.warnings.at(0);
+    EXPECT_NE(out.notes.warnings.at(0).find("event at byte offset 100 skipped: \"ts\""), std::string::npos)
+        << out.notes.warnings.at(0);
 
     ImportedTrace none;
     TraceMeta none_meta;

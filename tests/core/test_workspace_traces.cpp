@@ -55,8 +55,9 @@ void expect_same_trace(const Trace& a, const Trace& b) {
     ASSERT_EQ(a.memory().size(), b.memory().size());
     for (size_t i = 0; i < a.memory().size(); ++i) {
         const MemoryEvent &x = a.memory()[i], &y = b.memory()[i];
-        EXPECT_EQ(std::tie(x.ts_ns, x.bytes, x.device, x.device_index, x.thread, x.rank, x.total_allocated, x.total_reserved),
-                  std::tie(y.ts_ns, y.bytes, y.device, y.device_index, y.thread, y.rank, y.total_allocated, y.total_reserved))
+        EXPECT_EQ(
+            std::tie(x.ts_ns, x.bytes, x.device, x.device_index, x.thread, x.rank, x.total_allocated, x.total_reserved),
+            std::tie(y.ts_ns, y.bytes, y.device, y.device_index, y.thread, y.rank, y.total_allocated, y.total_reserved))
             << "memory event " << i;
     }
     const TraceMeta &m = a.meta(), &n = b.meta();
@@ -145,8 +146,9 @@ TEST(WorkspaceTraces, GraphReplayKeepsItsSyntheticLaneAndLinks) {
 
 TEST(WorkspaceTraces, SingleFileTracesReopenAsTheyWere) {
     for (const char* file : {"kineto_gpu_2x.json", "kineto_2021.json", "legacy_array.json", "rocm_kernels.json",
-                             "torch2/manual_train.json", "torch2/sdpa_train_stack.pt.trace.json.gz", "manual/clip_vision_train_stack.json.gz",
-                             "libraries/vllm_unified_attention.json.gz", "torch_cpu_profile.json"})
+                             "torch2/manual_train.json", "torch2/sdpa_train_stack.pt.trace.json.gz",
+                             "manual/clip_vision_train_stack.json.gz", "libraries/vllm_unified_attention.json.gz",
+                             "torch_cpu_profile.json"})
         expect_reopens_as_it_was(opened(kTraces + file), fs::path(file).stem().stem().string());
 }
 

@@ -57,9 +57,12 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         const int v = std::atoi(argv[i + 1]);
-        if (flag == "--runs") runs = v;
-        else if (flag == "--imports") imports = v;
-        else if (flag == "--points") points = v;
+        if (flag == "--runs")
+            runs = v;
+        else if (flag == "--imports")
+            imports = v;
+        else if (flag == "--points")
+            points = v;
     }
     std::printf("allocator: %s\n", tune_allocator_for_steady_state().c_str());
     const Sample start = sample();

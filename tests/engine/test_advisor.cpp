@@ -134,7 +134,8 @@ TEST(Advisor, PerStepFiguresCountEachStepOnce) {
     EXPECT_NE(finding(copies, "layout-copies").evidence[0].find("aten::copy_: 4 calls per step"), std::string::npos)
         << finding(copies, "layout-copies").evidence[0];
     // A real H200 trace of the manual variant: 60 kernels over 3 recorded steps, 20 launches per step.
-    ProfileResult h200 = profile_result_from_import(import_chrome_trace(std::string(AWB_FIXTURE_DIR) + "/gpu/h200-2026-12-04/manual.pytorch.trace.json.gz"));
+    ProfileResult h200 = profile_result_from_import(
+        import_chrome_trace(std::string(AWB_FIXTURE_DIR) + "/gpu/h200-2026-12-04/manual.pytorch.trace.json.gz"));
     EXPECT_EQ(recorded_step_count(h200), 3);
     const auto found = advise({&h200});
     ASSERT_TRUE(fired(found, "dispatch-bound")) << format_findings(found);
@@ -162,15 +163,19 @@ TEST(Advisor, DispatchBoundLeavesWaitsOut) {
     loader.kind = EventKind::UserAnnotation;
     // 1 ms step, 100 us of kernels: 10x without the waits, (1000 - 600 - 240) / 100 = 1.6x with them.
     EXPECT_TRUE(fired(advise({step({}).get()}), "dispatch-bound"));
-    EXPECT_FALSE(fired(advise({step({sync, loader}).get()}), "dispatch-bound")) << format_findings(advise({step({sync, loader}).get()}));
+    EXPECT_FALSE(fired(advise({step({sync, loader}).get()}), "dispatch-bound"))
+        << format_findings(advise({step({sync, loader}).get()}));
     TraceEvent hip = op("hipDeviceSynchronize", 100, 300'000);  // ROCm's, nested in nothing; 700 us left: 7x
     hip.kind = EventKind::Runtime;
     const auto found = advise({step({hip}).get()});
     ASSERT_TRUE(fired(found, "dispatch-bound")) << format_findings(found);
     const Finding f = finding(found, "dispatch-bound");
-    EXPECT_NE(f.title.find("700.0 us of CPU time per step against 100.0 us of kernels (7.0x)"), std::string::npos) << f.title;
+    EXPECT_NE(f.title.find("700.0 us of CPU time per step against 100.0 us of kernels (7.0x)"), std::string::npos)
+        << f.title;
     EXPECT_NE(f.title.find("300.0 us per step of waiting left out"), std::string::npos) << f.title;
-    EXPECT_NE(format_findings(found).find("waiting, not dispatch: hipDeviceSynchronize: 1 calls per step, 300.0 us per step"), std::string::npos)
+    EXPECT_NE(
+        format_findings(found).find("waiting, not dispatch: hipDeviceSynchronize: 1 calls per step, 300.0 us per step"),
+        std::string::npos)
         << format_findings(found);
 }
 
@@ -222,7 +227,10 @@ TEST(Advisor, PrecisionNamesTheTensorsOutOfTolerance) {
     VariantCheck ok{"sdpa", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}}, {}, true, "", ""};
     check.variants = {ok};
     EXPECT_FALSE(fired(advise({nullptr, nullptr, nullptr, &check}), "precision"));
-    VariantCheck bad{"chunked", "", {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}, {"grad_q", 3e-3, 1e-2, 1, 3e-3, true, false}}, {}, false, "", ""};
+    VariantCheck bad{
+        "chunked", "",    {{"output", 1e-7, 1e-7, 1, 1e-7, true, true}, {"grad_q", 3e-3, 1e-2, 1, 3e-3, true, false}},
+        {},        false, "",
+        ""};
     check.variants.push_back(bad);
     const auto found = advise({nullptr, nullptr, nullptr, &check});
     ASSERT_TRUE(fired(found, "precision"));
@@ -239,7 +247,8 @@ TEST(Advisor, ArticleWorkloadManualVsSdpa) {
     const ProfileResult manual = profile_run(spec, ProfileOptions{});
     const auto found = advise({&manual});
     ASSERT_TRUE(fired(found, "score-matrix")) << format_findings(found);
-    EXPECT_NE(finding(found, "score-matrix").title.find("(16.0 MiB)"), std::string::npos) << finding(found, "score-matrix").title;
+    EXPECT_NE(finding(found, "score-matrix").title.find("(16.0 MiB)"), std::string::npos)
+        << finding(found, "score-matrix").title;
     EXPECT_FALSE(fired(found, "dispatch-bound"));
     std::printf("manual:\n%s", format_findings(found).c_str());
     spec.variant = "sdpa";
@@ -252,7 +261,9 @@ TEST(Advisor, ArticleWorkloadManualVsSdpa) {
     if (torch1) {
         const std::string& action = finding(sdpa_found, "score-matrix").action;
         EXPECT_NE(action.find("is the math path and holds [N, N] itself; LibTorch 2.x runs a fused kernel"),
-                  std::string::npos) << action;
+                  std::string::npos)
+            << action;
     }
-    EXPECT_NE(finding(found, "score-matrix").action.find("scaled_dot_product_attention on LibTorch 2.x"), std::string::npos);
+    EXPECT_NE(finding(found, "score-matrix").action.find("scaled_dot_product_attention on LibTorch 2.x"),
+              std::string::npos);
 }

@@ -156,6 +156,7 @@ TEST(Bench, PeakMemoryMatchesPythonProfilerReplay) {
         BenchOptions o = quick();
         o.warmup = 0;
         o.min_repeats = 1;
-        EXPECT_EQ(bench_run(s, o).peak_bytes, c.at("peak_bytes").get<int64_t>()) << shape_string(s) << " " << to_string(s.mode);
+        EXPECT_EQ(bench_run(s, o).peak_bytes, c.at("peak_bytes").get<int64_t>())
+            << shape_string(s) << " " << to_string(s.mode);
     }
 }

@@ -18,7 +18,8 @@ TEST(BuildInfo, LibTorchVersionFromItsFile) {
     // A wheel's library names no version: its torch/version.py does.
     const std::filesystem::path torch = test::fresh_dir("build_info_wheel") / "torch";
     std::filesystem::create_directories(torch / "lib");
-    std::ofstream(torch / "version.py") << "from typing import Optional\n__all__ = ['__version__']\n__version__ = '2.11.0+cu130'\n";
+    std::ofstream(torch / "version.py")
+        << "from typing import Optional\n__all__ = ['__version__']\n__version__ = '2.11.0+cu130'\n";
     EXPECT_EQ(libtorch_version_of_file((torch / "lib" / "libtorch_cpu.so").string()), "2.11.0+cu130");
     std::filesystem::remove(torch / "version.py");
     EXPECT_EQ(libtorch_version_of_file((torch / "lib" / "libtorch_cpu.so").string()), "");

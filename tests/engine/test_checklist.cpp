@@ -90,11 +90,13 @@ TEST(Checklist, AProfiledRunAloneSaysWhatIsMissing) {
     const auto items = measurement_checklist(m);
     ASSERT_EQ(items.size(), 7u);
     EXPECT_EQ(item(items, "environment").state, ItemState::Pass) << item(items, "environment").reason;
-    EXPECT_NE(item(items, "environment").reason.find("1x2x64x16"), std::string::npos) << item(items, "environment").reason;
+    EXPECT_NE(item(items, "environment").reason.find("1x2x64x16"), std::string::npos)
+        << item(items, "environment").reason;
     EXPECT_EQ(item(items, "scope").state, ItemState::Pass);
     EXPECT_NE(item(items, "scope").reason.find("forward + backward"), std::string::npos);
     EXPECT_EQ(item(items, "warm-up").state, ItemState::Pass) << item(items, "warm-up").reason;
-    EXPECT_NE(item(items, "warm-up").reason.find("start at step 2"), std::string::npos) << item(items, "warm-up").reason;
+    EXPECT_NE(item(items, "warm-up").reason.find("start at step 2"), std::string::npos)
+        << item(items, "warm-up").reason;
     EXPECT_EQ(item(items, "collected").state, ItemState::Pass) << item(items, "collected").reason;
     EXPECT_EQ(item(items, "lengths").state, ItemState::Fail);
     EXPECT_NE(item(items, "lengths").reason.find("N = 64"), std::string::npos);
@@ -156,7 +158,8 @@ TEST(Checklist, NumericalCheckMustCoverTheVariantAndDtypeMeasured) {
     EXPECT_EQ(state({&sdpa}, "numerical"), ItemState::Fail);
     EXPECT_NE(reason({&sdpa}, "numerical").find("sdpa float32"), std::string::npos) << reason({&sdpa}, "numerical");
     const CheckReport ok = check_of("sdpa", Dtype::Float32, true);
-    EXPECT_EQ(state({&sdpa, nullptr, nullptr, &ok}, "numerical"), ItemState::Pass) << reason({&sdpa, nullptr, nullptr, &ok}, "numerical");
+    EXPECT_EQ(state({&sdpa, nullptr, nullptr, &ok}, "numerical"), ItemState::Pass)
+        << reason({&sdpa, nullptr, nullptr, &ok}, "numerical");
     const CheckReport bad = check_of("sdpa", Dtype::Float32, false);
     EXPECT_EQ(state({&sdpa, nullptr, nullptr, &bad}, "numerical"), ItemState::Fail);
     const CheckReport other_dtype = check_of("sdpa", Dtype::Float64, true);
@@ -182,7 +185,8 @@ TEST(Checklist, EnvironmentGapsAndAForeignTrace) {
     EXPECT_NE(reason({&small_run(), &other_torch}, "environment").find("2.5.1"), std::string::npos);
 
     // A PyTorch trace: no spec, no environment: the checklist and the advisor do not pretend to know.
-    const ProfileResult foreign = profile_result_from_import(import_chrome_trace(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json"));
+    const ProfileResult foreign =
+        profile_result_from_import(import_chrome_trace(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json"));
     ASSERT_FALSE(foreign.spec_known);
     const auto items = measurement_checklist({&foreign});
     EXPECT_EQ(item(items, "environment").state, ItemState::Fail);
@@ -207,17 +211,19 @@ TEST(ReportHtml, HoldsEverySectionEscapedWithChartsAndNoExternalFiles) {
     in.check = &check;
     in.title = "A <b>title</b> & more";
     in.explanation.checklist = measurement_checklist({&small_run(), nullptr, &sweep, &check});
-    in.explanation.findings = {{"precision", "chunked is out of tolerance", {"output: error 1.00e-03"}, "Do not compare its timings", 1.0}};
+    in.explanation.findings = {
+        {"precision", "chunked is out of tolerance", {"output: error 1.00e-03"}, "Do not compare its timings", 1.0}};
     const std::string html = html_report(in);
     EXPECT_NE(html.find("<title>A &lt;b&gt;title&lt;/b&gt; &amp; more</title>"), std::string::npos);
-    for (const char* section : {"<h2>Environment</h2>", "<h2>Spec</h2>", "<h2>Measurement checklist</h2>", "<h2>Findings</h2>",
-                                "<h2>Profile</h2>", "<h2>Sweep (profiler off)</h2>", "<h2>Correctness check</h2>"})
+    for (const char* section :
+         {"<h2>Environment</h2>", "<h2>Spec</h2>", "<h2>Measurement checklist</h2>", "<h2>Findings</h2>",
+          "<h2>Profile</h2>", "<h2>Sweep (profiler off)</h2>", "<h2>Correctness check</h2>"})
         EXPECT_NE(html.find(section), std::string::npos) << section;
     EXPECT_NE(html.find("[precision]"), std::string::npos);
     EXPECT_NE(html.find("class=\"state fail\""), std::string::npos);
     EXPECT_NE(html.find("aten::bmm"), std::string::npos);  // the operator table
-    EXPECT_GE(occurrences(html, "<svg "), 5u);  // steps, operators, memory, sweep time, sweep memory
-    EXPECT_EQ(html.find("src="), std::string::npos);   // nothing loaded from elsewhere
+    EXPECT_GE(occurrences(html, "<svg "), 5u);             // steps, operators, memory, sweep time, sweep memory
+    EXPECT_EQ(html.find("src="), std::string::npos);       // nothing loaded from elsewhere
     EXPECT_EQ(html.find("href="), std::string::npos);
     EXPECT_THROW(write_html_report(in, "/nonexistent-dir/report.html"), std::runtime_error);
 }
@@ -225,7 +231,8 @@ TEST(ReportHtml, HoldsEverySectionEscapedWithChartsAndNoExternalFiles) {
 // The report of a foreign GPU trace says what the trace holds (GPUs, CUDA, ranks, versions,
 // its recorded steps, every device's peak) and elides kernel names in the middle.
 TEST(ReportHtml, ImportedGpuTraceSaysWhatTheTraceHolds) {
-    const ProfileResult foreign = profile_result_from_import(import_chrome_trace(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json"));
+    const ProfileResult foreign =
+        profile_result_from_import(import_chrome_trace(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json"));
     EXPECT_EQ(foreign.environment.device, "cuda");
     EXPECT_EQ(foreign.environment.device_name, "NVIDIA A100-SXM4-80GB (79.2 GiB, compute 8.0, 108 SMs)");
     EXPECT_EQ(foreign.environment.cuda_version, "12.1");

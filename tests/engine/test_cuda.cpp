@@ -15,9 +15,9 @@ using namespace awb;
 
 namespace {
 
-
 int count_kind(const Trace& t, EventKind kind) {
-    return int(std::count_if(t.events().begin(), t.events().end(), [&](const TraceEvent& e) { return e.kind == kind; }));
+    return int(
+        std::count_if(t.events().begin(), t.events().end(), [&](const TraceEvent& e) { return e.kind == kind; }));
 }
 
 RunSpec small_cuda_spec() {

@@ -130,7 +130,8 @@ TEST(CudaGpu, MemorySnapshotOfTheArticleWorkload) {
         return e.action == SnapshotAction::Alloc && e.size == (int64_t(8) << 20);
     });
     EXPECT_GE(scores, 3) << "the manual variant's [2, 8, 512, 512] fp16 scores, 8 MiB each";
-    std::printf("snapshot: %zu bytes, %zu events on device 0 (%td allocations, %td with a stack), %zu frames, %td "
-                "score-sized allocations\n",
-                r.memory_snapshot.size(), trace.size(), allocs, with_stack, snap.frames.size(), scores);
+    std::printf(
+        "snapshot: %zu bytes, %zu events on device 0 (%td allocations, %td with a stack), %zu frames, %td "
+        "score-sized allocations\n",
+        r.memory_snapshot.size(), trace.size(), allocs, with_stack, snap.frames.size(), scores);
 }

@@ -149,7 +149,8 @@ TEST(ModuleVariant, EachRefusalNamesTheFileAndWhatDoesNotFit) {
     EXPECT_NE(refused("static_n.pt2", longer).find("static N of 64, the spec has 128"), std::string::npos);
     RunSpec half = forward;
     half.dtype = Dtype::Float64;
-    EXPECT_NE(refused("manual_like.pt2", half).find("compiled for float32, the spec asks for float64"), std::string::npos);
+    EXPECT_NE(refused("manual_like.pt2", half).find("compiled for float32, the spec asks for float64"),
+              std::string::npos);
     RunSpec train = base;
     train.mode = Mode::Train;
     EXPECT_NE(refused("manual_like.pt2", train).find("no backward"), std::string::npos);
@@ -162,7 +163,8 @@ TEST(ModuleVariant, SweepRecordsRefusedPointsAndGoesOn) {
     plan.seq_lengths = {64, 128};
     const std::string module = kTorch2 ? fixture("static_n.pt2") : fixture("wrong_shape.pt");
     plan.variants = {"sdpa", module};
-    plan.bench = BenchOptions{.warmup = 1, .budget_s = 0.01, .min_repeats = 2, .measure_memory = false, .measure_roof = false};
+    plan.bench =
+        BenchOptions{.warmup = 1, .budget_s = 0.01, .min_repeats = 2, .measure_memory = false, .measure_roof = false};
     const SweepResult r = run_sweep(plan);
     ASSERT_EQ(r.points.size(), 4u);
     const std::string stem = kTorch2 ? "static_n" : "wrong_shape";
@@ -170,7 +172,8 @@ TEST(ModuleVariant, SweepRecordsRefusedPointsAndGoesOn) {
         const bool mine = p.spec.variant == stem;
         // static_n runs at N = 64 only; wrong_shape at no N
         const bool runs = !mine || (kTorch2 && p.spec.seq_q == 64);
-        EXPECT_EQ(p.status, runs ? PointStatus::Ok : PointStatus::Refused) << p.spec.variant << " " << p.spec.seq_q << " " << p.reason;
+        EXPECT_EQ(p.status, runs ? PointStatus::Ok : PointStatus::Refused)
+            << p.spec.variant << " " << p.spec.seq_q << " " << p.reason;
         if (runs) {
             EXPECT_GT(p.bench.timing.median_ns, 0);
         } else {
@@ -200,7 +203,8 @@ TEST(ModuleVariant, CheckSaysWhichReferenceItUsed) {
         EXPECT_NE(r.variants[2].note.find("no backward"), std::string::npos);
     }
     // softcap differs from plain attention: against the manual formula given as reference it fails.
-    const CheckReport against_manual = check_variants(s, {fixture("softcap.pt")}, 0, nullptr, fixture("manual_like.pt"));
+    const CheckReport against_manual =
+        check_variants(s, {fixture("softcap.pt")}, 0, nullptr, fixture("manual_like.pt"));
     EXPECT_FALSE(against_manual.variants[0].passed);
     EXPECT_NE(against_manual.variants[0].reference.find("manual_like.pt' in float64"), std::string::npos);
     EXPECT_EQ(against_manual.environment.modules.size(), 2u);

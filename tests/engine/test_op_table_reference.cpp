@@ -20,7 +20,8 @@
 // local at function exit) often lands in the op's last microsecond, where in Python it lands a few
 // microseconds later, outside (and the other way round). Records within one clock tick of an op's
 // start or end (or anywhere in an op at most four ticks long: on a loaded machine it takes longer and
-// a neighbour's record falls inside) are the only ones whose owner depends on speed; each row may differ from the reference
+// a neighbour's record falls inside) are the only ones whose owner depends on speed; each row may differ from the
+// reference
 // by at most the bytes of such records around its own events and their direct children (whose share
 // moves its self column). The "[memory]" row collects records that fell between ops, all of them
 // timing-dependent: it may appear here when the reference never had it, within its own bytes.
@@ -87,8 +88,8 @@ std::map<RowKey, int64_t> boundary_bytes(const Trace& trace, bool by_shape) {
         // An op a few ticks long (aten::resolve_conj, aten::view) is all boundary: how long it takes on a
         // loaded machine decides whether a record next to it falls inside.
         const bool short_op = e.end_ns - e.start_ns <= 4 * tick;
-        const int64_t b = short_op ? within(e.start_ns, e.end_ns)
-                                   : within(e.start_ns, e.start_ns) + within(e.end_ns, e.end_ns);
+        const int64_t b =
+            short_op ? within(e.start_ns, e.end_ns) : within(e.start_ns, e.start_ns) + within(e.end_ns, e.end_ns);
         if (b == 0) continue;
         out[key_of(e)] += b;
         if (e.parent >= 0) out[key_of(trace.events()[size_t(e.parent)])] += b;
@@ -152,8 +153,8 @@ void compare(const std::string& label, const json& reference, const Ours& ours, 
 
 // The cases below are instantiated from the folder of this LibTorch's version: it must be there, whole.
 TEST(KeyAveragesReferenceFixtures, ExistForThisLibTorch) {
-    EXPECT_EQ(fixture_files().size(), 8u) << test::torch_reference("key_averages")
-                                          << ": tests/reference/make_op_fixtures.py makes them";
+    EXPECT_EQ(fixture_files().size(), 8u)
+        << test::torch_reference("key_averages") << ": tests/reference/make_op_fixtures.py makes them";
 }
 
 class KeyAveragesReference : public ::testing::TestWithParam<std::string> {};

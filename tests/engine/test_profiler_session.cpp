@@ -158,7 +158,8 @@ TEST(ProfilerSession, KinetoTraceAndOursImportToTheSameTable) {
     ASSERT_EQ(r2.kineto_trace_files, (std::vector<std::string>{kineto, (dir / "kineto.cycle2.json").string()}));
     for (const auto& f : r2.kineto_trace_files) {
         const auto rows = key_averages(import_chrome_trace(f).trace);
-        auto step = std::find_if(rows.begin(), rows.end(), [](const OperatorRow& row) { return row.name == "ProfilerStep*"; });
+        auto step =
+            std::find_if(rows.begin(), rows.end(), [](const OperatorRow& row) { return row.name == "ProfilerStep*"; });
         ASSERT_NE(step, rows.end()) << f;
         EXPECT_EQ(step->calls, 1) << f;
     }

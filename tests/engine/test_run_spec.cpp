@@ -145,7 +145,8 @@ TEST(RunSpec, SdpaBackendRules) {
     s.sdpa_backend = SdpaBackend::Flash;
     EXPECT_TRUE(has_problem(validate(s, cpu_caps()), "sdpa_backend", "only applies to variant sdpa"));
     s.variant = "sdpa";
-    EXPECT_TRUE(has_problem(validate(s, cpu_caps()), "sdpa_backend", "has no backend selection (it came with LibTorch 2.0)"));
+    EXPECT_TRUE(
+        has_problem(validate(s, cpu_caps()), "sdpa_backend", "has no backend selection (it came with LibTorch 2.0)"));
     // LibTorch 2.x: the CPU has math and flash, CUDA all four; each device is judged by its own list.
     const DeviceCaps caps = cuda_caps();
     EXPECT_TRUE(validate(s, caps).empty());
@@ -262,7 +263,8 @@ TEST(RunSpec, WithVariantResetsVariantSpecificOptions) {
 }
 
 TEST(RunSpec, NamesRoundTrip) {
-    for (auto d : {Dtype::Float32, Dtype::Float64, Dtype::Float16, Dtype::BFloat16}) EXPECT_EQ(parse_dtype(to_string(d)), d);
+    for (auto d : {Dtype::Float32, Dtype::Float64, Dtype::Float16, Dtype::BFloat16})
+        EXPECT_EQ(parse_dtype(to_string(d)), d);
     for (auto m : {MaskKind::None, MaskKind::Causal, MaskKind::Padding}) EXPECT_EQ(parse_mask(to_string(m)), m);
     for (auto l : {Layout::BHND, Layout::BNHD}) EXPECT_EQ(parse_layout(to_string(l)), l);
     for (auto m : {Mode::Forward, Mode::Train}) EXPECT_EQ(parse_mode(to_string(m)), m);

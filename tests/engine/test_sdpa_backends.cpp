@@ -65,7 +65,8 @@ TEST(SdpaOnThisLibTorch, AutoRunsWhatTheReadmeSays) {
 }
 
 TEST(SdpaOnThisLibTorch, MathBackendMaterialisesTheScores) {
-    if (!torch2()) GTEST_SKIP() << "LibTorch 1.13 has no backend selection (RunSpec.SdpaBackendRules checks the refusal)";
+    if (!torch2())
+        GTEST_SKIP() << "LibTorch 1.13 has no backend selection (RunSpec.SdpaBackendRules checks the refusal)";
     const ProfileResult math = profile_run(sdpa_spec(SdpaBackend::Math), ProfileOptions{});
     EXPECT_TRUE(has_op(math.trace, "aten::_scaled_dot_product_attention_math"));
     EXPECT_FALSE(has_op(math.trace, "aten::_scaled_dot_product_flash_attention_for_cpu"));
@@ -88,7 +89,8 @@ TEST(SdpaOnThisLibTorch, BackendWithoutAKernelIsBadInputWithLibTorchsReasons) {
         profile_run(spec, ProfileOptions{});
         ADD_FAILURE() << "validation should refuse efficient on cpu";
     } catch (const InvalidInput& e) {
-        EXPECT_NE(std::string(e.what()).find("sdpa_backend: 'efficient' is not available on cpu"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("sdpa_backend: 'efficient' is not available on cpu"), std::string::npos)
+            << e.what();
     }
     auto variant = make_variant("sdpa");
     variant->prepare(spec);

@@ -65,7 +65,7 @@ TEST(Sweep, ScalesPaddingLengthsAndKeepsGqaRatio) {
     p.variants = {"manual"};
     const auto specs = expand(p);
     EXPECT_EQ(specs[0].key_lengths, (std::vector<int64_t>{128, 32, 128}));  // scaled by 128/64, cycled to batch 3
-    EXPECT_EQ(specs[1].key_lengths, (std::vector<int64_t>{1, 1, 1}));        // never below 1
+    EXPECT_EQ(specs[1].key_lengths, (std::vector<int64_t>{1, 1, 1}));       // never below 1
     EXPECT_EQ(specs[0].kv_heads, 2);
 }
 
@@ -148,7 +148,7 @@ TEST(Sweep, AnalysisFitsEachSeriesAndFindsCrossovers) {
             p.spec.seq_q = p.spec.seq_k = n;
             const double x = double(n);
             const bool manual = std::string(v) == "manual";
-            p.bench.timing.median_ns = manual ? x * x : 1000 * x;  // meet at N = 1000
+            p.bench.timing.median_ns = manual ? x * x : 1000 * x;     // meet at N = 1000
             p.bench.timing.p10_ns = 0.99 * p.bench.timing.median_ns;  // 1024^2 is 2.4% above 1000*1024
             p.bench.timing.p90_ns = 1.01 * p.bench.timing.median_ns;
             p.bench.peak_bytes = int64_t(manual ? 4 * x * x : 64 * x);
@@ -218,8 +218,9 @@ TEST(SweepFiles, BadFilesGiveOneClearError) {
               std::string::npos);
     EXPECT_NE(message(R"({"schema": "attention-workbench/sweep", "schema_version": 9})").find("schema_version 9"),
               std::string::npos);
-    EXPECT_NE(message(R"({"schema": "attention-workbench/sweep", "schema_version": 1, "points": []})").find("malformed"),
-              std::string::npos);
+    EXPECT_NE(
+        message(R"({"schema": "attention-workbench/sweep", "schema_version": 1, "points": []})").find("malformed"),
+        std::string::npos);
     const std::string bad_spec = sweep_file_json(SweepResult{}, SweepAnalysis{}).dump();
     auto j = nlohmann::json::parse(bad_spec);
     j["plan"]["base"]["dtype"] = "int3";

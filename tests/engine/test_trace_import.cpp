@@ -57,7 +57,8 @@ TEST(TraceImport, OwnExportRoundTrips) {
         EXPECT_EQ(a.kind, b.kind) << a.name;
     }
     ASSERT_EQ(back.trace.memory().size(), r.trace.memory().size());
-    for (size_t i = 0; i < r.trace.memory().size(); ++i) EXPECT_EQ(back.trace.memory()[i].bytes, r.trace.memory()[i].bytes);
+    for (size_t i = 0; i < r.trace.memory().size(); ++i)
+        EXPECT_EQ(back.trace.memory()[i].bytes, r.trace.memory()[i].bytes);
     // The operator table from the file equals the one from the run.
     EXPECT_EQ(key_averages(back.trace), key_averages(r.trace));
     EXPECT_EQ(key_averages(back.trace, {true}), key_averages(r.trace, {true}));
@@ -71,8 +72,10 @@ TEST(TraceImport, OwnExportRoundTrips) {
 
 TEST(TraceImport, LegacyArrayAndStringIds) {
     const std::string path = temp_path("legacy.json");
-    write_file(path, R"([{"ph": "X", "name": "aten::mm", "cat": "Operator", "ts": 10.5, "dur": 2, "pid": "1", "tid": "7"},
-                         {"ph": "X", "name": "aten::add", "ts": 20, "dur": 1, "pid": 1, "tid": 7, "args": {"Input dims": [[2, 3]]}},
+    write_file(path,
+               R"([{"ph": "X", "name": "aten::mm", "cat": "Operator", "ts": 10.5, "dur": 2, "pid": "1", "tid": "7"},
+                         {"ph": "X", "name": "aten::add", "ts": 20, "dur": 1, "pid": 1, "tid": 7,
+                          "args": {"Input dims": [[2, 3]]}},
                          {"ph": "M", "name": "thread_name", "pid": 1, "tid": 7, "args": {"name": "main"}}])");
     const ImportedTrace t = import_chrome_trace(path);
     ASSERT_EQ(t.trace.events().size(), 2u);

@@ -106,7 +106,8 @@ TEST(Workspace, SavesAndReopensRunsSweepsAndSpec) {
     ASSERT_EQ(back.sweeps.size(), 1u);
     EXPECT_EQ(back.sweeps[0].label, "small sweep");
     ASSERT_EQ(back.sweeps[0].sweep.points.size(), w.sweeps[0].sweep.points.size());
-    EXPECT_EQ(back.sweeps[0].sweep.points[1].bench.timing.median_ns, w.sweeps[0].sweep.points[1].bench.timing.median_ns);
+    EXPECT_EQ(back.sweeps[0].sweep.points[1].bench.timing.median_ns,
+              w.sweeps[0].sweep.points[1].bench.timing.median_ns);
     EXPECT_FALSE(back.bench);  // none was saved
     EXPECT_FALSE(back.check);
 }
@@ -179,7 +180,8 @@ TEST(Workspace, SaveStoppedHalfWayLeavesThePreviousWorkspaceWhole) {
     save_workspace(second, path);
     EXPECT_EQ(files_in(dir / "ws.runs"), 3u);  // the new three; the first save's two are removed
     EXPECT_EQ(load_workspace(path).runs.size(), 3u);
-    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);  // ws.json, ws.runs/: no temporaries
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()),
+              2);  // ws.json, ws.runs/: no temporaries
 }
 
 TEST(Workspace, DamagedFilesGiveOneClearError) {
@@ -193,14 +195,16 @@ TEST(Workspace, DamagedFilesGiveOneClearError) {
         return std::string("no error");
     };
     EXPECT_NE(error_of((dir / "absent.json").string()).find("cannot open"), std::string::npos);
-    std::ofstream(dir / "trunc.json") << R"({"schema": "attention-workbench/workspace", "schema_version": 1, "runs": [)";
+    std::ofstream(dir / "trunc.json")
+        << R"({"schema": "attention-workbench/workspace", "schema_version": 1, "runs": [)";
     EXPECT_NE(error_of((dir / "trunc.json").string()).find("not valid JSON"), std::string::npos);
     std::ofstream(dir / "other.json") << R"({"schema": "attention-workbench/sweep", "schema_version": 1})";
     EXPECT_NE(error_of((dir / "other.json").string()).find("not an Attention Workbench workspace"), std::string::npos);
     std::ofstream(dir / "newer.json") << R"({"schema": "attention-workbench/workspace", "schema_version": 9})";
     EXPECT_NE(error_of((dir / "newer.json").string()).find("schema_version 9"), std::string::npos);
     std::ofstream(dir / "badspec.json")
-        << R"({"schema": "attention-workbench/workspace", "schema_version": 1, "panel_spec": {"dtype": "float7"}, "runs": [], "sweeps": []})";
+        << R"({"schema": "attention-workbench/workspace", "schema_version": 1, "panel_spec": {"dtype": "float7"},
+              "runs": [], "sweeps": []})";
     EXPECT_NE(error_of((dir / "badspec.json").string()).find("float7"), std::string::npos);
 }
 

@@ -56,8 +56,8 @@ awb::ResultsFile results_of(const std::string& path, awb::ResultsKind kind) {
 
 void use(const awb::ResultsFile& f) {
     try {
-        const awb::Measurements m{f.run ? &*f.run : nullptr, f.bench ? &*f.bench : nullptr, f.sweep ? &*f.sweep : nullptr,
-                                  f.check ? &*f.check : nullptr};
+        const awb::Measurements m{f.run ? &*f.run : nullptr, f.bench ? &*f.bench : nullptr,
+                                  f.sweep ? &*f.sweep : nullptr, f.check ? &*f.check : nullptr};
         awb::ReportInput in;
         in.explanation = awb::explain(m);
         sink(awb::format_checklist(in.explanation.checklist).size());
@@ -67,7 +67,8 @@ void use(const awb::ResultsFile& f) {
         in.profile = f.report ? &*f.report : traced ? &*traced : nullptr;
         in.bench = m.bench;
         in.sweep = m.sweep;
-        const std::optional<awb::SweepAnalysis> sweep_analysis = m.sweep ? std::optional(awb::analyze_sweep(*m.sweep, false)) : std::nullopt;
+        const std::optional<awb::SweepAnalysis> sweep_analysis =
+            m.sweep ? std::optional(awb::analyze_sweep(*m.sweep, false)) : std::nullopt;
         in.sweep_analysis = sweep_analysis ? &*sweep_analysis : nullptr;
         in.check = m.check;
         sink(awb::html_report(in).size());
@@ -89,7 +90,8 @@ void refused(const std::exception& e, const std::string& path) {
     if (!dynamic_cast<const std::runtime_error*>(&e) || dynamic_cast<const std::range_error*>(&e) ||
         dynamic_cast<const std::overflow_error*>(&e))
         finding(std::string("the reader threw ") + typeid(e).name() + " (not our runtime_error): " + e.what());
-    if (std::strstr(e.what(), path.c_str()) == nullptr) finding("the message does not name the file: " + std::string(e.what()));
+    if (std::strstr(e.what(), path.c_str()) == nullptr)
+        finding("the message does not name the file: " + std::string(e.what()));
 }
 
 bool open(const std::string& path, awb::ResultsFile& out) {
@@ -116,11 +118,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         static const std::filesystem::path dir = [] {
             auto d = std::filesystem::temp_directory_path() / ("awb_fuzz_workspace." + std::to_string(::getpid()));
             std::filesystem::create_directories(d / "w.runs");
-            std::ofstream(d / "w.runs" / "run-1.trace.json") << R"({"traceEvents": [{"ph": "X", "name": "aten::mm", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]})";
+            std::ofstream(d / "w.runs" / "run-1.trace.json")
+                << R"({"traceEvents": [{"ph": "X", "name": "aten::mm", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]})";
             return d;
         }();
         const std::string path = (dir / "w.json").string();
-        std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), std::streamsize(size));
+        std::ofstream(path, std::ios::binary | std::ios::trunc)
+            .write(reinterpret_cast<const char*>(data), std::streamsize(size));
         try {
             const awb::Workspace w = awb::load_workspace(path);
             for (const auto& s : w.sweeps) {

@@ -33,7 +33,9 @@ inline std::string torch_reference(const std::string& kind) {
 inline std::string trace_fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/traces/" + name; }
 
 // A fixture under tests/fixtures/memory_snapshots/.
-inline std::string snapshot_fixture(const std::string& name) { return std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/" + name; }
+inline std::string snapshot_fixture(const std::string& name) {
+    return std::string(AWB_FIXTURE_DIR) + "/memory_snapshots/" + name;
+}
 
 // A new, empty folder TempDir()/awb_NAME (emptied when it exists).
 inline std::filesystem::path fresh_dir(const std::string& name) {

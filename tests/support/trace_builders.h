@@ -11,7 +11,8 @@
 namespace awb::test_traces {
 
 // An op with its External id and what it recorded (shapes, dtypes, stack, Concrete Inputs); none when empty.
-inline TraceEvent cpu_op(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id, EventInputs inputs = {}) {
+inline TraceEvent cpu_op(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id,
+                         EventInputs inputs = {}) {
     TraceEvent e;
     e.name = name;
     e.kind = EventKind::CpuOp;
@@ -24,7 +25,8 @@ inline TraceEvent cpu_op(const std::string& name, int64_t start_us, int64_t end_
 }
 
 // A kernel launched by the op with external_id; correlation: its launch's (a graph launch's, say).
-inline TraceEvent gpu_kernel(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id, int64_t correlation = 0) {
+inline TraceEvent gpu_kernel(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id,
+                             int64_t correlation = 0) {
     TraceEvent e;
     e.name = name;
     e.kind = EventKind::Kernel;
@@ -39,7 +41,8 @@ inline TraceEvent gpu_kernel(const std::string& name, int64_t start_us, int64_t 
 }
 
 // A runtime call (cudaLaunchKernel, cudaGraphLaunch) on thread 1, inside the op with external_id.
-inline TraceEvent runtime_call(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id, int64_t correlation) {
+inline TraceEvent runtime_call(const std::string& name, int64_t start_us, int64_t end_us, int64_t external_id,
+                               int64_t correlation) {
     TraceEvent e = cpu_op(name, start_us, end_us, correlation);
     e.kind = EventKind::Runtime;
     e.linked_correlation_id = external_id;

@@ -4,7 +4,8 @@
 // longest stall meanwhile (the worst lateness of a 10 ms timer: what a
 // user would feel as a frozen window) and the process's peak RSS. With --cancel-after S it presses
 // Cancel S seconds into the open and prints how long the cancel took to land.
-// Usage: QT_QPA_PLATFORM=offscreen awb_open_bench TRACE|SNAPSHOT [--cancel-after S] [--size WxH] [--grab PNG] [--raise DOCK]
+// Usage: QT_QPA_PLATFORM=offscreen awb_open_bench TRACE|SNAPSHOT [--cancel-after S] [--size WxH] [--grab PNG] [--raise
+// DOCK]
 // Prints figures; asserts nothing (run by hand for docs/performance.md and the closing notes).
 #include <sys/resource.h>
 
@@ -51,7 +52,9 @@ public:
         std::string s = "  painting";
         for (int i = 0; o && i < 4; ++i, o = o->parent()) {
             s += std::string(" ") + o->metaObject()->className();
-            if (auto* h = qobject_cast<QHeaderView*>(o)) s += "(" + std::to_string(h->count()) + " sections, " + (h->orientation() == Qt::Vertical ? "vertical" : "horizontal") + ")";
+            if (auto* h = qobject_cast<QHeaderView*>(o))
+                s += "(" + std::to_string(h->count()) + " sections, " +
+                     (h->orientation() == Qt::Vertical ? "vertical" : "horizontal") + ")";
             s += " <";
         }
         return s;
@@ -79,7 +82,8 @@ public:
         const bool handled = QApplication::notify(receiver, event);
         --depth_;
         const double ms = double(t.nsecsElapsed()) / 1e6;
-        if (ms > 20) slowest.push_back({ms, double(clock.nsecsElapsed()) / 1e9, name + " event " + std::to_string(type)});
+        if (ms > 20)
+            slowest.push_back({ms, double(clock.nsecsElapsed()) / 1e9, name + " event " + std::to_string(type)});
         return handled;
     }
 
@@ -99,7 +103,9 @@ int main(int argc, char** argv) {
     awb::tune_allocator_for_steady_state();  // as attention-workbench's main does
     TimedApplication app(argc, argv);
     if (argc < 2) {
-        std::fprintf(stderr, "usage: awb_open_bench TRACE|SNAPSHOT [--cancel-after SECONDS] [--size WxH] [--grab PNG] [--raise DOCK]\n");
+        std::fprintf(
+            stderr,
+            "usage: awb_open_bench TRACE|SNAPSHOT [--cancel-after SECONDS] [--size WxH] [--grab PNG] [--raise DOCK]\n");
         return 2;
     }
     const QString path = QString::fromLocal8Bit(argv[1]);
@@ -120,7 +126,8 @@ int main(int argc, char** argv) {
 
     QElapsedTimer clock;
     double stall_ms = 0, last_tick_ms = 0;
-    double imported_s = -1, shown_s = -1, operators_s = -1, timeline_s = -1, cancel_s = -1, cancelled_s = -1, replayed_s = -1;
+    double imported_s = -1, shown_s = -1, operators_s = -1, timeline_s = -1, cancel_s = -1, cancelled_s = -1,
+           replayed_s = -1;
     bool done = false, failed = false;
     auto now_s = [&clock] { return double(clock.nsecsElapsed()) / 1e9; };
     auto finish = [&] {
@@ -164,11 +171,12 @@ int main(int argc, char** argv) {
     QObject::connect(window.operatorPanel(), &OperatorPanel::rowsReady, &app, [&] {
         if (imported_s >= 0 && operators_s < 0) operators_s = now_s();
     });
-    QTimer::singleShot(std::getenv("AWB_OPEN_GIVE_UP_S") ? std::atoi(std::getenv("AWB_OPEN_GIVE_UP_S")) * 1000 : 180000, &app, [&] {
-        std::printf("gave up after 180 s\n");
-        failed = true;
-        finish();
-    });
+    QTimer::singleShot(std::getenv("AWB_OPEN_GIVE_UP_S") ? std::atoi(std::getenv("AWB_OPEN_GIVE_UP_S")) * 1000 : 180000,
+                       &app, [&] {
+                           std::printf("gave up after 180 s\n");
+                           failed = true;
+                           finish();
+                       });
 
     clock.start();
     app.clock.start();

@@ -41,7 +41,8 @@ int main(int argc, char** argv) {
     }
     const QRect area(0, 0, 1920, 1080);
     QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
-    std::printf("%-12s %-26s %10s %10s %10s %10s %10s\n", "events", "view", "median ms", "max ms", "items", "build s", "B/event");
+    std::printf("%-12s %-26s %10s %10s %10s %10s %10s\n", "events", "view", "median ms", "max ms", "items", "build s",
+                "B/event");
     for (size_t n : sizes) {
         QElapsedTimer build;
         const double resident_before = resident_bytes();
@@ -74,8 +75,8 @@ int main(int argc, char** argv) {
                 ms.push_back(double(t.nsecsElapsed()) / 1e6);
             }
             std::sort(ms.begin(), ms.end());
-            std::printf("%-12zu %-26s %10.2f %10.2f %10zu %10.2f %10.1f\n", data->span_count(), c.name, ms[ms.size() / 2],
-                        ms.back(), items, build_s, bytes_per_event);
+            std::printf("%-12zu %-26s %10.2f %10.2f %10zu %10.2f %10.1f\n", data->span_count(), c.name,
+                        ms[ms.size() / 2], ms.back(), items, build_s, bytes_per_event);
         }
     }
     return 0;

@@ -45,9 +45,11 @@ using namespace awb;
 // Selects the operator NAME in the Operators panel (what the Memory snapshot's Operators page follows).
 bool select_operator(ui::MainWindow& window, const QString& name) {
     QTableView* operators = window.operatorPanel()->view();
-    const QModelIndexList found = operators->model()->match(operators->model()->index(0, 0), Qt::DisplayRole, name, 1, Qt::MatchExactly);
+    const QModelIndexList found =
+        operators->model()->match(operators->model()->index(0, 0), Qt::DisplayRole, name, 1, Qt::MatchExactly);
     if (found.isEmpty()) return false;
-    operators->selectionModel()->setCurrentIndex(found.front(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    operators->selectionModel()->setCurrentIndex(found.front(),
+                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     for (int i = 0; i < 5; ++i) QApplication::processEvents();
     return true;
 }
@@ -133,17 +135,21 @@ int main(int argc, char** argv) {
     // mouse on a point: the read-out names where it ran.
     std::vector<ShardFile> shards;
     for (int k = 0; k < 2; ++k)
-        shards.push_back({"sweep-" + std::to_string(k) + "-of-2.json", run_sweep(plan, nullptr, SweepShard{k, 2, "--shard"})});
+        shards.push_back(
+            {"sweep-" + std::to_string(k) + "-of-2.json", run_sweep(plan, nullptr, SweepShard{k, 2, "--shard"})});
     const MergeOutcome merged = merge_shards(shards);
     if (!merged.problems.empty()) return 1;
-    chart->setSweeps({ui::labelled_sweep(QStringLiteral("merged"), std::make_shared<const SweepResult>(merged.merged))});
+    chart->setSweeps(
+        {ui::labelled_sweep(QStringLiteral("merged"), std::make_shared<const SweepResult>(merged.merged))});
     chart->setMetric(ui::SweepChart::Metric::MedianTime);
     QApplication::processEvents();
     {
         const QCPGraph* g = chart->plot()->graph(1);
         const auto point = g->data()->at(2);
-        const QPointF at(chart->plot()->xAxis->coordToPixel(point->key), chart->plot()->yAxis->coordToPixel(point->value));
-        QMouseEvent move(QEvent::MouseMove, at, chart->plot()->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        const QPointF at(chart->plot()->xAxis->coordToPixel(point->key),
+                         chart->plot()->yAxis->coordToPixel(point->value));
+        QMouseEvent move(QEvent::MouseMove, at, chart->plot()->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
         QApplication::sendEvent(chart->plot(), &move);
         QApplication::processEvents();
     }
@@ -166,14 +172,16 @@ int main(int argc, char** argv) {
     // The same window on a small screen (1000x700): docks, tables and timeline keep their places.
     window.resize(1000, 700);
     for (int i = 0; i < 3; ++i) QApplication::processEvents();
-    const bool small = window.size() == QSize(1000, 700) && window.grab().save(out + QStringLiteral("/main-window-1000x700.png"));
+    const bool small =
+        window.size() == QSize(1000, 700) && window.grab().save(out + QStringLiteral("/main-window-1000x700.png"));
     window.resize(1600, 1000);
     QApplication::processEvents();
     // A Kineto GPU trace (the hand-made 2.x fixture: no GPU on this machine): CPU threads and CUDA streams
     // named from the trace's metadata, aten::matmul selected with arrows to its kernels, the kernel table.
     bool gpu = false;
     try {
-        const auto imported = std::make_shared<const ImportedTrace>(import_chrome_trace("tests/fixtures/traces/kineto_gpu_2x.json"));
+        const auto imported =
+            std::make_shared<const ImportedTrace>(import_chrome_trace("tests/fixtures/traces/kineto_gpu_2x.json"));
         QWidget page;
         auto* layout = new QVBoxLayout(&page);
         auto* timeline = new ui::TimelineView;
@@ -223,7 +231,8 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         window.attention()->table()->selectRow(1);
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        attention = window.attention()->model()->rowCount() == 4 && window.grab().save(out + QStringLiteral("/attention.png"));
+        attention =
+            window.attention()->model()->rowCount() == 4 && window.grab().save(out + QStringLiteral("/attention.png"));
     }
     // An inference engine's trace: xDiT's Flux (replay and capture_traces/, File > Open of the folder), its
     // SAGE attention replayed from CUDA graphs and attributed to the captured ops, at 1600x1000 and
@@ -236,14 +245,17 @@ int main(int argc, char** argv) {
         // A large trace is analysed off the GUI thread after it is read: wait for its calls.
         QElapsedTimer waited;
         waited.start();
-        while (waited.elapsed() < 60'000 && window.attention()->model()->rowCount() <= 4) QApplication::processEvents(QEventLoop::AllEvents, 50);
+        while (waited.elapsed() < 60'000 && window.attention()->model()->rowCount() <= 4)
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
         for (auto* dock : window.findChildren<QDockWidget*>())
             if (dock->objectName() == QStringLiteral("attention")) dock->raise();
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        window.attention()->table()->sortByColumn(ui::AttentionTableModel::Backend, Qt::AscendingOrder);  // "SAGE attention" first
+        window.attention()->table()->sortByColumn(ui::AttentionTableModel::Backend,
+                                                  Qt::AscendingOrder);  // "SAGE attention" first
         window.attention()->table()->selectRow(0);
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        engines = window.attention()->model()->rowCount() > 0 && window.grab().save(out + QStringLiteral("/attention-engines.png"));
+        engines = window.attention()->model()->rowCount() > 0 &&
+                  window.grab().save(out + QStringLiteral("/attention-engines.png"));
         window.resize(1000, 700);
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         engines = engines && window.grab().save(out + QStringLiteral("/attention-engines-1000x700.png"));
@@ -257,8 +269,9 @@ int main(int argc, char** argv) {
         window.findChild<QDockWidget*>(QString::fromLatin1(name))->raise();
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
     };
-    const bool memory = open_and_wait(window, QStringLiteral("tests/fixtures/traces/memory_totals/sglang_decode_memory.json")) &&
-                        window.grab().save(out + QStringLiteral("/memory-totals.png"));
+    const bool memory =
+        open_and_wait(window, QStringLiteral("tests/fixtures/traces/memory_totals/sglang_decode_memory.json")) &&
+        window.grab().save(out + QStringLiteral("/memory-totals.png"));
     bool names = open_and_wait(window, QStringLiteral("tests/fixtures/traces/kernel_names/a100_nccl_kernels.json.gz"));
     if (names) {
         raise("kernels");
@@ -276,7 +289,8 @@ int main(int argc, char** argv) {
     }
     // A memory snapshot of a real training step (manual attention: the scores held for the backward), at
     // 1600x1000 and 1000x700.
-    bool snapshot = open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/transformer_manual.pickle.gz"));
+    bool snapshot =
+        open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/transformer_manual.pickle.gz"));
     if (snapshot) {
         raise("memory-snapshot");
         snapshot = window.grab().save(out + QStringLiteral("/memory-snapshot.png"));
@@ -286,7 +300,8 @@ int main(int argc, char** argv) {
         window.resize(1600, 1000);
     }
     // SDPA's snapshot of the same training step compared with manual's (opened before it): the Compare page.
-    bool compare = snapshot && open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/transformer_sdpa.pickle.gz"));
+    bool compare =
+        snapshot && open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/transformer_sdpa.pickle.gz"));
     if (compare) {
         raise("memory-snapshot");
         window.memorySnapshot()->tabs()->setCurrentIndex(5);
@@ -295,8 +310,9 @@ int main(int argc, char** argv) {
     }
     // A profile and the snapshot of the same run (the article's manual attention on a CPU), the snapshot's
     // Operators page with aten::matmul selected in the Operators panel: its blocks listed and marked.
-    bool linked = open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/linked/manual.trace.json.gz")) &&
-                  open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/linked/manual.pickle"));
+    bool linked =
+        open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/linked/manual.trace.json.gz")) &&
+        open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/linked/manual.pickle"));
     if (linked) {
         raise("memory-snapshot");
         window.memorySnapshot()->tabs()->setCurrentIndex(4);
@@ -309,15 +325,17 @@ int main(int argc, char** argv) {
     }
     // A real CUDA run (an H100, tests/fixtures/memory_snapshots/gpu/): attnwb profile's snapshot, C++ stacks,
     // with its trace; the timeline, then the Operators page with aten::bmm selected.
-    bool cuda = open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/gpu/manual.attnwb.trace.json.gz")) &&
-                open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/gpu/manual.attnwb.pickle"));
+    bool cuda =
+        open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/gpu/manual.attnwb.trace.json.gz")) &&
+        open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/gpu/manual.attnwb.pickle"));
     if (cuda) {
         raise("memory-snapshot");
         window.memorySnapshot()->tabs()->setCurrentIndex(0);
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         cuda = window.grab().save(out + QStringLiteral("/memory-snapshot-cuda.png"));
         window.memorySnapshot()->tabs()->setCurrentIndex(4);
-        cuda = cuda && select_operator(window, QStringLiteral("aten::bmm")) && window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators.png"));
+        cuda = cuda && select_operator(window, QStringLiteral("aten::bmm")) &&
+               window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators.png"));
         window.resize(1000, 700);
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         cuda = cuda && window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators-1000x700.png"));
@@ -329,19 +347,22 @@ int main(int argc, char** argv) {
     if (collectives) {
         raise("collectives");
         QTableView* table = window.collectives()->collectivesTable();
-        table->selectionModel()->setCurrentIndex(table->model()->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table->selectionModel()->setCurrentIndex(table->model()->index(0, 0),
+                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        collectives = !window.timeline()->markedEvents().empty() && window.grab().save(out + QStringLiteral("/collectives.png"));
+        collectives =
+            !window.timeline()->markedEvents().empty() && window.grab().save(out + QStringLiteral("/collectives.png"));
         window.resize(1000, 700);
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
         collectives = collectives && window.grab().save(out + QStringLiteral("/collectives-1000x700.png"));
         window.resize(1600, 1000);
         raise("ranks");
         for (int i = 0; i < 20 && window.ranks()->ranks()->rowCount() == 0; ++i) QApplication::processEvents();
-        collectives = collectives && window.ranks()->ranks()->rowCount() == 4 && window.grab().save(out + QStringLiteral("/ranks.png"));
+        collectives = collectives && window.ranks()->ranks()->rowCount() == 4 &&
+                      window.grab().save(out + QStringLiteral("/ranks.png"));
     }
-    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names && verdict && snapshot && compare && linked &&
-                     cuda && collectives;
+    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names &&
+                     verdict && snapshot && compare && linked && cuda && collectives;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }

@@ -57,15 +57,18 @@ void one_round(const QString& trace, const QString& out, int round) {
         },
         Qt::DirectConnection);
     emit w->runPanel()->runRequested(spec, many);
-    if (!QTest::qWaitFor([w] { return w->session()->runs().size() == 1; }, 60'000)) fail("the stopped run never showed", round);
+    if (!QTest::qWaitFor([w] { return w->session()->runs().size() == 1; }, 60'000))
+        fail("the stopped run never showed", round);
     spec.variant = "sdpa";
     emit w->runPanel()->runRequested(spec, ProfileOptions{});
-    if (!QTest::qWaitFor([w] { return w->session()->runs().size() == 2; }, 60'000)) fail("the second run never showed", round);
+    if (!QTest::qWaitFor([w] { return w->session()->runs().size() == 2; }, 60'000))
+        fail("the second run never showed", round);
     if (!w->openFile(trace) || !QTest::qWaitFor([w] { return w->session()->runs().size() == 3; }, 60'000))
         fail("the trace never opened", round);
     QApplication::processEvents();  // the comparison and the other views follow the session
     QString error;
-    if (!w->exportTrace(out + QStringLiteral("/t.json"), &error) || !w->exportReport(out + QStringLiteral("/r.json"), &error) ||
+    if (!w->exportTrace(out + QStringLiteral("/t.json"), &error) ||
+        !w->exportReport(out + QStringLiteral("/r.json"), &error) ||
         !w->exportHtmlReport(out + QStringLiteral("/r.html"), &error))
         fail(qPrintable(error), round);
     QTest::qWait(50);  // a large trace's HTML report is written on the pool
@@ -93,12 +96,13 @@ int main(int argc, char** argv) {
         one_round(trace, out.path(), i);
         const Sample s = sample();
         if (i == settle) base = s;
-        if (i == settle || i % 10 == 0 || i == rounds) std::printf("%7d %10.1f %5d %8d\n", i, s.rss_mib, s.fds, s.threads);
+        if (i == settle || i % 10 == 0 || i == rounds)
+            std::printf("%7d %10.1f %5d %8d\n", i, s.rss_mib, s.fds, s.threads);
     }
     const Sample end = sample();
     const double growth = (end.rss_mib - base.rss_mib) / base.rss_mib;
     const bool ok = growth <= 0.05 && end.fds <= base.fds && end.threads <= base.threads;
-    std::printf("window soak: RSS %+.1f%% from round %d to %d (goal <= 5%%), fds %+d, threads %+d: %s\n", 100 * growth, settle,
-                rounds, end.fds - base.fds, end.threads - base.threads, ok ? "ok" : "FAILED");
+    std::printf("window soak: RSS %+.1f%% from round %d to %d (goal <= 5%%), fds %+d, threads %+d: %s\n", 100 * growth,
+                settle, rounds, end.fds - base.fds, end.threads - base.threads, ok ? "ok" : "FAILED");
     return ok ? 0 : 1;
 }

@@ -22,10 +22,12 @@ private slots:
         MainWindow window;
         window.resize(1600, 1000);
         window.show();
-        const QString path = QStringLiteral(AWB_FIXTURE_DIR "/traces/graph_replay/vllm/capture_traces/graph_capture_rank_0.json.gz");
+        const QString path =
+            QStringLiteral(AWB_FIXTURE_DIR "/traces/graph_replay/vllm/capture_traces/graph_capture_rank_0.json.gz");
         QVERIFY(open_and_wait(window, path));
         const QLabel* status = window.findChild<QLabel*>(QStringLiteral("status"));
-        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("graph-capture trace: 3 graphs captured")), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("graph-capture trace: 3 graphs captured")),
+                                 20'000);
         QVERIFY2(status->text().contains(QStringLiteral("34 launches did not run here")), qPrintable(status->text()));
         QVERIFY(status->text().startsWith(QStringLiteral("Opened trace")));  // how it was opened is kept
         QTRY_VERIFY_WITH_TIMEOUT(!window.findings()->findings().empty(), 20'000);

@@ -57,8 +57,14 @@ private slots:
         QCOMPARE(view->ranks()->rowCount(), 4);
         for (int r = 0; r < 4; ++r) {
             const bool straggler = view->ranks()->rows()[size_t(r)].rank == 2;
-            QCOMPARE(view->ranks()->index(r, RankCollectivesModel::Rank).data().toString().contains(QStringLiteral("straggler")), straggler);
-            QCOMPARE(view->ranks()->index(r, RankCollectivesModel::Rank).data(Qt::FontRole).value<QFont>().bold(), straggler);
+            QCOMPARE(view->ranks()
+                         ->index(r, RankCollectivesModel::Rank)
+                         .data()
+                         .toString()
+                         .contains(QStringLiteral("straggler")),
+                     straggler);
+            QCOMPARE(view->ranks()->index(r, RankCollectivesModel::Rank).data(Qt::FontRole).value<QFont>().bold(),
+                     straggler);
         }
         // Sorted by skew, largest first: an all_reduce rank 2 arrived last at; numbers sort as numbers.
         QTableView* table = view->collectivesTable();
@@ -69,15 +75,17 @@ private slots:
             QVERIFY(shown->index(r - 1, CollectiveTableModel::Skew).data(RowTableModelBase::SortRole).toDouble() >=
                     shown->index(r, CollectiveTableModel::Skew).data(RowTableModelBase::SortRole).toDouble());
         // Selecting it marks its op and gloo work on all 4 ranks, the band from the first arrival to the last.
-        table->selectionModel()->setCurrentIndex(shown->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table->selectionModel()->setCurrentIndex(shown->index(0, 0),
+                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         const std::vector<int>& marked = window.timeline()->markedEvents();
         QCOMPARE(marked.size(), size_t(8));
         const Trace& trace = window.session()->shown().result->trace;
         std::set<int32_t> ranks;
         for (int e : marked) ranks.insert(trace.events()[size_t(e)].rank);
         QCOMPARE(ranks, (std::set<int32_t>{0, 1, 2, 3}));
-        const MatchedCollective& top = *std::max_element(expected.matched.begin(), expected.matched.end(),
-                                                         [](const auto& a, const auto& b) { return a.skew_ns < b.skew_ns; });
+        const MatchedCollective& top =
+            *std::max_element(expected.matched.begin(), expected.matched.end(),
+                              [](const auto& a, const auto& b) { return a.skew_ns < b.skew_ns; });
         QCOMPARE(window.timeline()->view().start_ns < top.first_ns, true);
         QCOMPARE(window.timeline()->view().end_ns > top.first_ns + top.skew_ns, true);
         // The filter keeps the all_gathers.
@@ -97,7 +105,8 @@ private slots:
         QCOMPARE(ranks->comparison().slowest, 2);
         QCOMPARE(ranks->stepBox()->count(), 3);
         for (int r = 0; r < 4; ++r)
-            QCOMPARE(ranks->ranks()->index(r, RankStepModel::Rank).data(Qt::FontRole).value<QFont>().bold(), ranks->ranks()->rows()[size_t(r)].rank == 2);
+            QCOMPARE(ranks->ranks()->index(r, RankStepModel::Rank).data(Qt::FontRole).value<QFont>().bold(),
+                     ranks->ranks()->rows()[size_t(r)].rank == 2);
         QVERIFY(ranks->operators()->rowCount() > 0);
         // Another step chosen: compared there.
         const int other = ranks->stepBox()->currentIndex() == 0 ? 1 : 0;
@@ -117,13 +126,15 @@ private slots:
     void aRunWithoutCollectivesSaysWhereTheyComeFrom() {
         MainWindow window;
         QSignalSpy opened(window.engine(), &Engine::resultsOpened);
-        QVERIFY(window.openFile(QStringLiteral(AWB_FIXTURE_DIR "/traces/torch_cpu_profile.json")));  // one process, no c10d
+        QVERIFY(
+            window.openFile(QStringLiteral(AWB_FIXTURE_DIR "/traces/torch_cpu_profile.json")));  // one process, no c10d
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         QTRY_VERIFY_WITH_TIMEOUT(window.collectives()->summary().contains(QStringLiteral("No collectives")), 10'000);
         QCOMPARE(window.collectives()->collectives()->rowCount(), 0);
     }
 
-    // Two of a run's four ranks: what the files say of each other (here, the ranks missing) is shown with the collectives.
+    // Two of a run's four ranks: what the files say of each other (here, the ranks missing) is shown with the
+    // collectives.
     void theRunsNotesAreShownWithItsCollectives() {
         QTemporaryDir dir;
         const QString straggler = QStringLiteral(AWB_FIXTURE_DIR "/traces/gloo/straggler/");
@@ -133,7 +144,8 @@ private slots:
         QSignalSpy opened(window.engine(), &Engine::resultsOpened);
         QVERIFY(window.openFile(dir.path()));
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
-        QTRY_VERIFY_WITH_TIMEOUT(window.collectives()->notes().contains(QStringLiteral("2 of the run's 4 ranks are in the files; missing [2, 3]")),
+        QTRY_VERIFY_WITH_TIMEOUT(window.collectives()->notes().contains(
+                                     QStringLiteral("2 of the run's 4 ranks are in the files; missing [2, 3]")),
                                  10'000);
         // AWB_GRAB_DIR: the Collectives tab with its notes at both window sizes, to look at.
         if (const QByteArray grabs = qgetenv("AWB_GRAB_DIR"); !grabs.isEmpty()) {
@@ -142,7 +154,10 @@ private slots:
             for (const QSize size : {QSize(1600, 1000), QSize(1000, 700)}) {
                 window.resize(size);
                 QTest::qWait(200);
-                window.grab().save(QStringLiteral("%1/collectives-notes-%2x%3.png").arg(QString::fromLocal8Bit(grabs)).arg(size.width()).arg(size.height()));
+                window.grab().save(QStringLiteral("%1/collectives-notes-%2x%3.png")
+                                       .arg(QString::fromLocal8Bit(grabs))
+                                       .arg(size.width())
+                                       .arg(size.height()));
             }
         }
     }
@@ -150,7 +165,8 @@ private slots:
     void filesOfTwoRunsAreSaidAndOpenedOneByOneWhenAsked() {
         MainWindow window;
         QStringList files;
-        for (const char* f : {"gloo/straggler/rank0.json", "gloo/straggler/rank1.json", "gloo/two_ranks_ws2/rank0.json", "gloo/two_ranks_ws2/rank1.json"})
+        for (const char* f : {"gloo/straggler/rank0.json", "gloo/straggler/rank1.json", "gloo/two_ranks_ws2/rank0.json",
+                              "gloo/two_ranks_ws2/rank1.json"})
             files << QStringLiteral(AWB_FIXTURE_DIR "/traces/") + QString::fromLatin1(f);
         // Answer the question with Open.
         QTimer answer;
@@ -165,10 +181,12 @@ private slots:
         QSignalSpy opened(window.engine(), &Engine::resultsOpened);
         QVERIFY(window.openFiles(files));
         QTRY_VERIFY_WITH_TIMEOUT(!mixed.isEmpty(), 60'000);
-        QVERIFY2(mixed.at(0).at(0).toString().contains(QStringLiteral("world size 2, not 4")), qPrintable(mixed.at(0).at(0).toString()));
+        QVERIFY2(mixed.at(0).at(0).toString().contains(QStringLiteral("world size 2, not 4")),
+                 qPrintable(mixed.at(0).at(0).toString()));
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 2, 60'000);
         QTRY_COMPARE_WITH_TIMEOUT(window.session()->runs().size(), size_t(2), 10'000);
-        QCOMPARE(window.session()->runs()[0].result->trace.meta().ranks, (std::vector<int32_t>{0, 1}));  // the straggler run's two files
+        QCOMPARE(window.session()->runs()[0].result->trace.meta().ranks,
+                 (std::vector<int32_t>{0, 1}));  // the straggler run's two files
         QCOMPARE(window.session()->runs()[1].result->trace.meta().ranks, (std::vector<int32_t>{0, 1}));
         QCOMPARE(window.session()->runs()[1].result->trace.meta().world_size, 2);
     }

@@ -55,7 +55,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(view->pickedB(), 1, 10'000);  // the newest
         QCOMPARE(view->pickedA(), 0);
         const QString verdict = view->verdict()->text();
-        QVERIFY2(verdict.contains(QStringLiteral("B is 49.3% slower per step (median B 114.69 ms vs A 76.83 ms")), qPrintable(verdict));
+        QVERIFY2(verdict.contains(QStringLiteral("B is 49.3% slower per step (median B 114.69 ms vs A 76.83 ms")),
+                 qPrintable(verdict));
         QVERIFY2(verdict.contains(QStringLiteral("over 6 and 6 steps, beyond noise")), qPrintable(verdict));
         QVERIFY2(verdict.contains(QStringLiteral("device time per step")), qPrintable(verdict));
         QVERIFY2(verdict.contains(QStringLiteral("records no memory events")), qPrintable(verdict));
@@ -94,11 +95,15 @@ private slots:
             QVERIFY(table->model()->rowCount() > 10);
             const QString where = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
             QVERIFY2(table->viewport()->height() >= 8 * table->rowHeight(0),
-                     qPrintable(where + QStringLiteral(": table %1 px for rows of %2 px").arg(table->viewport()->height()).arg(table->rowHeight(0))));
+                     qPrintable(where + QStringLiteral(": table %1 px for rows of %2 px")
+                                            .arg(table->viewport()->height())
+                                            .arg(table->rowHeight(0))));
             const int lane = TimelineView::kLaneHeaderPx + TimelineView::kRowPx;
             for (TimelineView* t : {view->timelineA(), view->timelineB()}) {
                 const int shown = t->parentWidget()->height();  // the scroll area's viewport
-                QVERIFY2(shown >= 3 * lane, qPrintable(where + QStringLiteral(": timeline %1 px for lanes of %2 px").arg(shown).arg(lane)));
+                QVERIFY2(
+                    shown >= 3 * lane,
+                    qPrintable(where + QStringLiteral(": timeline %1 px for lanes of %2 px").arg(shown).arg(lane)));
             }
             QVERIFY(view->sideLabel(false)->isVisible() && view->sideLabel(true)->isVisible());
             keep_grab(&window, QStringLiteral("compare-window-%1.png").arg(where));
@@ -124,11 +129,13 @@ private slots:
         const QRect axes = plot->axisRect()->rect();
         QVERIFY2(!plot->legend->outerRect().intersects(axes), "the legend sits outside the axis rect");
         for (const RooflinePoint& p : points)
-            QVERIFY(axes.contains(QPoint(int(plot->xAxis->coordToPixel(p.intensity)), int(plot->yAxis->coordToPixel(p.tflops)))));
+            QVERIFY(axes.contains(
+                QPoint(int(plot->xAxis->coordToPixel(p.intensity)), int(plot->yAxis->coordToPixel(p.tflops)))));
         QCOMPARE(label_roofline_points(plot, points), 1);  // one label for the three on one spot
         // Many distinct points: no labels; the tooltip and read-out name them.
         std::vector<RooflinePoint> many;
-        for (int i = 0; i < 30; ++i) many.push_back(point(0.5 * std::pow(1.4, i), 1 + i, i, "N = " + std::to_string(128 * (i + 1))));
+        for (int i = 0; i < 30; ++i)
+            many.push_back(point(0.5 * std::pow(1.4, i), 1 + i, i, "N = " + std::to_string(128 * (i + 1))));
         chart.setData({roof}, many);
         QCOMPARE(label_roofline_points(plot, many), 0);
         QCOMPARE(label_roofline_points(plot, many, 64), 30);
@@ -172,7 +179,8 @@ private slots:
         QCOMPARE(QImage(small).size(), QSize(1200, 900));
         QVERIFY(chart.exportTo(dir.filePath(QStringLiteral("r.pdf"))));
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("r.pdf"))).size() > 1000);
-        QCOMPARE(chart.plot()->width(), chart.plot()->viewport().width());  // the widget is laid out at its own size again
+        QCOMPARE(chart.plot()->width(),
+                 chart.plot()->viewport().width());  // the widget is laid out at its own size again
         // The size dialog: its values come back and are remembered.
         QTimer::singleShot(100, [] {
             for (QWidget* w : QApplication::topLevelWidgets())

@@ -85,7 +85,8 @@ private slots:
         auto sdpa = std::make_shared<const ProfileResult>(profile_run(s, ProfileOptions{}));
         ComparisonView view;
         view.resize(1000, 700);
-        view.setRuns({{QStringLiteral("manual"), manual, analyzed(manual).analysis}, {QStringLiteral("sdpa"), sdpa, nullptr}});
+        view.setRuns(
+            {{QStringLiteral("manual"), manual, analyzed(manual).analysis}, {QStringLiteral("sdpa"), sdpa, nullptr}});
         QVERIFY(view.model()->rowCount() > 5);
         bool new_sdpa = false;  // the fused op appears only in B (1.13 and 2.x spell it differently)
         for (const auto& r : view.model()->rows())
@@ -106,7 +107,8 @@ private slots:
         };
         ComparisonView view;
         QAbstractItemModelTester t(view.kernelModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        view.setRuns({{QStringLiteral("rank 0"), load("rank0.pt.trace.json"), nullptr}, {QStringLiteral("rank 1"), load("rank1.pt.trace.json"), nullptr}});
+        view.setRuns({{QStringLiteral("rank 0"), load("rank0.pt.trace.json"), nullptr},
+                      {QStringLiteral("rank 1"), load("rank1.pt.trace.json"), nullptr}});
         QVERIFY(view.kernelModel()->rowCount() > 0);
         bool all_reduce = false;
         for (int r = 0; r < view.kernelModel()->rowCount(); ++r)

@@ -147,8 +147,8 @@ private slots:
         QSignalSpy opened(&engine, &Engine::resultsOpened);
         QSignalSpy progress(&engine, &Engine::progress);
         auto stop = QObject::connect(
-            engine.worker(), &EngineWorker::progress, engine.worker(), [&engine](int, int, const QString&) { engine.cancel(); },
-            Qt::DirectConnection);
+            engine.worker(), &EngineWorker::progress, engine.worker(),
+            [&engine](int, int, const QString&) { engine.cancel(); }, Qt::DirectConnection);
         engine.open(path);
         QTRY_VERIFY_WITH_TIMEOUT(!cancelled.isEmpty(), 60'000);
         QVERIFY(opened.isEmpty());
@@ -168,8 +168,8 @@ private slots:
         QSignalSpy finished(&engine, &Engine::checkFinished);
         QSignalSpy progress(&engine, &Engine::progress);
         auto stop = QObject::connect(
-            engine.worker(), &EngineWorker::progress, engine.worker(), [&engine](int, int, const QString&) { engine.cancel(); },
-            Qt::DirectConnection);
+            engine.worker(), &EngineWorker::progress, engine.worker(),
+            [&engine](int, int, const QString&) { engine.cancel(); }, Qt::DirectConnection);
         engine.check(tiny_spec());
         QTRY_VERIFY_WITH_TIMEOUT(!cancelled.isEmpty(), 60'000);
         QVERIFY(finished.isEmpty());

@@ -27,20 +27,24 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!window.findings()->quality().empty(), 20'000);
         const std::vector<std::string>& lines = window.findings()->quality();
         auto has = [&lines](const char* start) {
-            return std::any_of(lines.begin(), lines.end(), [start](const std::string& l) { return l.rfind(start, 0) == 0; });
+            return std::any_of(lines.begin(), lines.end(),
+                               [start](const std::string& l) { return l.rfind(start, 0) == 0; });
         };
         QVERIFY(has("1 event(s) skipped when the trace was read"));
         QVERIFY(has("  event at byte offset 1074 skipped: \"dur\""));
         QVERIFY(has("1 event(s) with a negative duration"));
         QVERIFY(has("2 of 4 kernels, copies and sets (50.0%) start before the previous one on their stream ended"));
         QVERIFY(has("1 of 6 CPU events (16.7%) end after the event they started in"));
-        QVERIFY(has("1 of 3 launched kernels, copies and sets (33.3%) start before the runtime call that launched them"));
+        QVERIFY(
+            has("1 of 3 launched kernels, copies and sets (33.3%) start before the runtime call that launched them"));
         QVERIFY(window.findings()->toPlainText().contains(QStringLiteral("Trace quality")));
         const QLabel* status = window.findChild<QLabel*>(QStringLiteral("status"));
-        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("trace quality: 5 problem(s), see Findings")), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("trace quality: 5 problem(s), see Findings")),
+                                 20'000);
         // A healthy trace says nothing of its quality.
         QVERIFY(open_and_wait(window, QStringLiteral(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json")));
-        QTRY_VERIFY_WITH_TIMEOUT(window.findings()->quality().empty() && !window.findings()->checklist().empty(), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.findings()->quality().empty() && !window.findings()->checklist().empty(),
+                                 20'000);
         QVERIFY(!window.findings()->toPlainText().contains(QStringLiteral("Trace quality")));
     }
 };

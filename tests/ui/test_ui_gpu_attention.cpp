@@ -86,7 +86,8 @@ private slots:
         QString error;
         QVERIFY(!window.gpuTime()->exportTo(QStringLiteral("/nonexistent-dir/g.png"), &error));
         QVERIFY(error.contains(QStringLiteral("/nonexistent-dir/g.png")));
-        QCOMPARE(window.gpuTime()->model()->index(0, GpuTimeModel::Idle).data().toString(), QStringLiteral("37.7 us (22.1%)"));
+        QCOMPARE(window.gpuTime()->model()->index(0, GpuTimeModel::Idle).data().toString(),
+                 QStringLiteral("37.7 us (22.1%)"));
         // The timeline marks each GPU's idle gaps on its stream lanes, and says so on hover.
         const TimelineData* data = window.timeline()->data();
         QVERIFY(data);
@@ -127,7 +128,8 @@ private slots:
         QCOMPARE(table->model()->index(0, AttentionTableModel::Causal).data().toString(), QStringLiteral("no"));
         QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->data() != nullptr, 10'000);
         table->selectRow(3);
-        const QModelIndex picked = qobject_cast<QSortFilterProxyModel*>(table->model())->mapToSource(table->model()->index(3, 0));
+        const QModelIndex picked =
+            qobject_cast<QSortFilterProxyModel*>(table->model())->mapToSource(table->model()->index(3, 0));
         const AttentionInstance& call = window.attention()->model()->rows()[size_t(picked.row())];
         QCOMPARE(window.timeline()->selectedEvent(), call.event);
         QVERIFY(window.timeline()->view().start_ns < call.start_ns && window.timeline()->view().end_ns > call.end_ns);
@@ -143,10 +145,12 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(chart->plot()->width() > 100, 5'000);
         chart->plot()->replot();
         for (const RooflinePoint& p : chart->points()) {
-            const QPoint at(int(chart->plot()->xAxis->coordToPixel(p.intensity)), int(chart->plot()->yAxis->coordToPixel(p.tflops)));
+            const QPoint at(int(chart->plot()->xAxis->coordToPixel(p.intensity)),
+                            int(chart->plot()->yAxis->coordToPixel(p.tflops)));
             QTest::mouseClick(chart->plot(), Qt::LeftButton, {}, at);
             const auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
-            const AttentionInstance& clicked = window.attention()->model()->rows()[size_t(proxy->mapToSource(table->currentIndex()).row())];
+            const AttentionInstance& clicked =
+                window.attention()->model()->rows()[size_t(proxy->mapToSource(table->currentIndex()).row())];
             // Forward calls share an intensity and nearly a rate: the click lands on one of that pass.
             QCOMPARE(clicked.backward, window.attention()->model()->rows()[size_t(p.index)].backward);
             QCOMPARE(window.timeline()->selectedEvent(), clicked.event);
@@ -156,7 +160,8 @@ private slots:
         ProfileResult own = profile_run(tiny_spec(), ProfileOptions{});
         own.roof = run_roof(own.spec, own.environment.device_name);  // as the engine worker and attnwb profile do
         window.showResult(std::make_shared<const ProfileResult>(std::move(own)));
-        QTRY_VERIFY_WITH_TIMEOUT(window.attention()->model()->rowCount() >= 1, 10'000);  // tiny_spec's manual variant has one
+        QTRY_VERIFY_WITH_TIMEOUT(window.attention()->model()->rowCount() >= 1,
+                                 10'000);  // tiny_spec's manual variant has one
         QCOMPARE(chart->points().size(), size_t(window.attention()->model()->rowCount()));
         QVERIFY(chart->plot()->graph(0)->name().contains(QStringLiteral("(measured)")));
         QVERIFY(table->model()->index(0, AttentionTableModel::RoofShare).data().toString().endsWith(QLatin1Char('%')));

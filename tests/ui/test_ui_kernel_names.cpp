@@ -31,7 +31,12 @@ const QString kFixture = QStringLiteral(AWB_FIXTURE_DIR "/traces/kernel_names/a1
 // The proxy row whose raw name starts with prefix, -1 for none.
 int row_of(const KernelPanel* panel, const QString& prefix) {
     for (int r = 0; r < panel->proxy()->rowCount(); ++r)
-        if (panel->proxy()->index(r, KernelTableModel::Name).data(KernelTableModel::RawNameRole).toString().startsWith(prefix)) return r;
+        if (panel->proxy()
+                ->index(r, KernelTableModel::Name)
+                .data(KernelTableModel::RawNameRole)
+                .toString()
+                .startsWith(prefix))
+            return r;
     return -1;
 }
 
@@ -60,13 +65,15 @@ private slots:
         QAbstractItemModelTester tester(panel->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(panel->model()->rowCount(), 70);
         // The mangled CUTLASS convolution: demangled in the table, the raw name in the tooltip.
-        const int conv = row_of(panel, QStringLiteral("_ZN19cutlass_cudnn_train6KernelINS_4conv6kernel23ImplicitGemmConvolution"));
+        const int conv =
+            row_of(panel, QStringLiteral("_ZN19cutlass_cudnn_train6KernelINS_4conv6kernel23ImplicitGemmConvolution"));
         QVERIFY(conv >= 0);
         const QModelIndex name = panel->proxy()->index(conv, KernelTableModel::Name);
         const QString shown = name.data().toString();
         QVERIFY2(!shown.startsWith(QStringLiteral("_Z")), qPrintable(shown));
 #if defined(AWB_LONG_NAMES_DEMANGLE)
-        if (qEnvironmentVariableIsSet("AWB_SCREENSHOT_DIR")) window.grab().save(qEnvironmentVariable("AWB_SCREENSHOT_DIR") + QStringLiteral("/kernel-window.png"));
+        if (qEnvironmentVariableIsSet("AWB_SCREENSHOT_DIR"))
+            window.grab().save(qEnvironmentVariable("AWB_SCREENSHOT_DIR") + QStringLiteral("/kernel-window.png"));
         QVERIFY2(shown.contains(QStringLiteral("Kernel")) && shown.size() <= panel->model()->nameWidth(),
                  qPrintable(shown + QStringLiteral(" (%1 characters wide)").arg(panel->model()->nameWidth())));
         QVERIFY(name.data(Qt::ToolTipRole).toString().contains(QStringLiteral("ImplicitGemmConvolution&lt;")));
@@ -82,16 +89,22 @@ private slots:
         }
         // (At a column this narrow, two of the 70 may still share a shortened name: elide_kernel_names
         // tells most apart, not all, below about 40 characters.)
-        QVERIFY2(names.size() >= raw.size() - 1, qPrintable(QStringLiteral("%1 names shown for %2 kernels at %3 characters")
-                                                               .arg(names.size()).arg(raw.size()).arg(panel->model()->nameWidth())));
+        QVERIFY2(names.size() >= raw.size() - 1,
+                 qPrintable(QStringLiteral("%1 names shown for %2 kernels at %3 characters")
+                                .arg(names.size())
+                                .arg(raw.size())
+                                .arg(panel->model()->nameWidth())));
         // The three CUTLASS GEMMs of the issue keep their tiles and layouts.
         for (const char* tile : {"256x64_16x4_nn", "256x64_16x4_nt", "64x64_16x6_tn"}) {
-            const int r = row_of(panel, QStringLiteral("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_") + QLatin1String(tile));
+            const int r = row_of(
+                panel, QStringLiteral("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_") + QLatin1String(tile));
             QVERIFY(r >= 0);
             const QString s = panel->proxy()->index(r, KernelTableModel::Name).data().toString();
             QVERIFY2(s.contains(QLatin1String(tile)) && s.size() < 70, qPrintable(s));
-            // cuDNN runs these 1x1 convolutions as CUTLASS GEMMs: launched by aten::cudnn_convolution, they are its work.
-            QCOMPARE(panel->proxy()->index(r, KernelTableModel::Class).data().toString(), QStringLiteral("convolution"));
+            // cuDNN runs these 1x1 convolutions as CUTLASS GEMMs: launched by aten::cudnn_convolution, they are its
+            // work.
+            QCOMPARE(panel->proxy()->index(r, KernelTableModel::Class).data().toString(),
+                     QStringLiteral("convolution"));
         }
         // Selecting a row highlights the raw name in the timeline; the filter searches the whole names.
         QSignalSpy selected(panel, &KernelPanel::kernelSelected);
@@ -113,7 +126,8 @@ private slots:
         view->setColumnWidth(KernelTableModel::Name, 260);
         QTRY_VERIFY(panel->model()->nameWidth() < 40);  // once the column stops moving
         names.clear();
-        for (int r = 0; r < panel->proxy()->rowCount(); ++r) names.insert(panel->proxy()->index(r, KernelTableModel::Name).data().toString());
+        for (int r = 0; r < panel->proxy()->rowCount(); ++r)
+            names.insert(panel->proxy()->index(r, KernelTableModel::Name).data().toString());
         QVERIFY2(names.size() >= raw.size() - 2, qPrintable(QString::number(names.size())));
         // Batch norm is normalization, cuDNN's convolution kernels convolution.
         const int bn = row_of(panel, QStringLiteral("void cudnn::bn_fw_tr_1C11_kernel_NCHW"));
@@ -121,15 +135,18 @@ private slots:
         QCOMPARE(panel->proxy()->index(bn, KernelTableModel::Class).data().toString(), QStringLiteral("normalization"));
         const int fprop = row_of(panel, QStringLiteral("sm80_xmma_fprop_implicit_gemm"));
         QVERIFY(fprop >= 0);
-        QCOMPARE(panel->proxy()->index(fprop, KernelTableModel::Class).data().toString(), QStringLiteral("convolution"));
+        QCOMPARE(panel->proxy()->index(fprop, KernelTableModel::Class).data().toString(),
+                 QStringLiteral("convolution"));
         view->setColumnWidth(KernelTableModel::Name, 480);
         QTRY_VERIFY(panel->model()->nameWidth() >= 50);
         view->scrollToTop();
         if (qEnvironmentVariableIsSet("AWB_SCREENSHOT_DIR")) {
-            window.grab().save(qEnvironmentVariable("AWB_SCREENSHOT_DIR") + QStringLiteral("/kernel-names-1600x1000.png"));
+            window.grab().save(qEnvironmentVariable("AWB_SCREENSHOT_DIR") +
+                               QStringLiteral("/kernel-names-1600x1000.png"));
             window.resize(1000, 700);
             QTest::qWait(200);
-            window.grab().save(qEnvironmentVariable("AWB_SCREENSHOT_DIR") + QStringLiteral("/kernel-names-1000x700.png"));
+            window.grab().save(qEnvironmentVariable("AWB_SCREENSHOT_DIR") +
+                               QStringLiteral("/kernel-names-1000x700.png"));
         }
     }
 };

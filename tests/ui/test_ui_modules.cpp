@@ -76,7 +76,9 @@ struct MessageBoxes {
     }
 };
 
-int combo_index(const RunPanel& panel, const QString& path) { return panel.variantCombo()->findData(path, RunPanel::kModulePathRole); }
+int combo_index(const RunPanel& panel, const QString& path) {
+    return panel.variantCombo()->findData(path, RunPanel::kModulePathRole);
+}
 
 QCheckBox* sweep_box(const RunPanel& panel, const QString& path) {
     for (QCheckBox* box : panel.sweepVariantBoxes())
@@ -87,7 +89,8 @@ QCheckBox* sweep_box(const RunPanel& panel, const QString& path) {
 QStringList menu_texts(QToolButton* button) {
     emit button->menu()->aboutToShow();  // what opening the arrow does
     QStringList out;
-    for (QAction* a : button->menu()->actions()) out << a->text() + (a->isEnabled() ? QString() : QStringLiteral(" [disabled]"));
+    for (QAction* a : button->menu()->actions())
+        out << a->text() + (a->isEnabled() ? QString() : QStringLiteral(" [disabled]"));
     return out;
 }
 
@@ -147,8 +150,10 @@ private slots:
         clear_recent_modules();
     }
     void cleanupTestCase() {
-        if (saved_recent_.isValid()) QSettings().setValue(QStringLiteral("modules/recent"), saved_recent_);
-        else clear_recent_modules();
+        if (saved_recent_.isValid())
+            QSettings().setValue(QStringLiteral("modules/recent"), saved_recent_);
+        else
+            clear_recent_modules();
     }
 
     void addedModuleIsAVariantOfTheComboAndTheSweep() {
@@ -166,11 +171,15 @@ private slots:
         QVERIFY(panel.removeModuleButton()->isEnabled());
         // The tooltip: name and format, the path, size with its unit, the sha256 (shortened, of these bytes).
         const QString tip = panel.variantCombo()->itemData(i, Qt::ToolTipRole).toString();
-        QVERIFY2(tip.startsWith(QStringLiteral("mine: TorchScript module (.pt)\n") + mine_ + QLatin1Char('\n')), qPrintable(tip));
-        QVERIFY2(tip.endsWith(QStringLiteral("\nexported by torch ") + torch_), qPrintable(tip));  // from the file's metadata
-        QVERIFY2(tip.contains(QStringLiteral("%1 B, sha256 %2...").arg(QFileInfo(mine_).size()).arg(sha256_hex(mine_).left(16))) ||
-                     tip.contains(QStringLiteral(" KiB, sha256 %1...").arg(sha256_hex(mine_).left(16))),
+        QVERIFY2(tip.startsWith(QStringLiteral("mine: TorchScript module (.pt)\n") + mine_ + QLatin1Char('\n')),
                  qPrintable(tip));
+        QVERIFY2(tip.endsWith(QStringLiteral("\nexported by torch ") + torch_),
+                 qPrintable(tip));  // from the file's metadata
+        QVERIFY2(
+            tip.contains(
+                QStringLiteral("%1 B, sha256 %2...").arg(QFileInfo(mine_).size()).arg(sha256_hex(mine_).left(16))) ||
+                tip.contains(QStringLiteral(" KiB, sha256 %1...").arg(sha256_hex(mine_).left(16))),
+            qPrintable(tip));
         // The spec: named by its stem, the module's absolute path.
         const RunSpec s = panel.spec();
         QCOMPARE(QString::fromStdString(s.variant), QStringLiteral("mine"));
@@ -196,8 +205,9 @@ private slots:
         // A live sweep of both is labelled by the module's stem, not its path.
         Session session;
         session.startLiveSweep(requested.front().front().value<SweepPlan>());
-        QVERIFY2(session.sweeps().front().label.startsWith(QStringLiteral("sdpa+mine float32 2x8xNx64 train, N 256-2048, ")),
-                 qPrintable(session.sweeps().front().label));
+        QVERIFY2(
+            session.sweeps().front().label.startsWith(QStringLiteral("sdpa+mine float32 2x8xNx64 train, N 256-2048, ")),
+            qPrintable(session.sweeps().front().label));
         // Selecting a built-in again clears the module.
         panel.variantCombo()->setCurrentText(QStringLiteral("chunked"));
         QVERIFY(panel.spec().module.empty());
@@ -211,27 +221,33 @@ private slots:
         auto refusal = [&](const QString& path) { return panel.moduleRefusal(path); };
         // Not there.
         const QString gone = file(QStringLiteral("gone.pt"));
-        QVERIFY2(refusal(gone).contains(QStringLiteral("cannot read module '%1'").arg(gone)), qPrintable(refusal(gone)));
+        QVERIFY2(refusal(gone).contains(QStringLiteral("cannot read module '%1'").arg(gone)),
+                 qPrintable(refusal(gone)));
         // Not a module file.
         QVERIFY(refusal(file(QStringLiteral("model.onnx"))).contains(QStringLiteral("is not a module file")));
         // A stem that names a built-in.
         QVERIFY(QFile::copy(second_, file(QStringLiteral("sdpa.pt"))));
-        QVERIFY2(refusal(file(QStringLiteral("sdpa.pt"))).contains(QStringLiteral("would be named 'sdpa', which is a built-in variant")),
+        QVERIFY2(refusal(file(QStringLiteral("sdpa.pt")))
+                     .contains(QStringLiteral("would be named 'sdpa', which is a built-in variant")),
                  qPrintable(refusal(file(QStringLiteral("sdpa.pt")))));
         // An AOTInductor package on LibTorch 1.13; taken on a LibTorch 2.x.
         QVERIFY(QFile::copy(second_, file(QStringLiteral("fast.pt2"))));
         const QString pt2 = refusal(file(QStringLiteral("fast.pt2")));
-        QVERIFY2(pt2.contains(file(QStringLiteral("fast.pt2"))) && pt2.contains(QStringLiteral("needs LibTorch 2.x (this is 1.13.1")),
+        QVERIFY2(pt2.contains(file(QStringLiteral("fast.pt2"))) &&
+                     pt2.contains(QStringLiteral("needs LibTorch 2.x (this is 1.13.1")),
                  qPrintable(pt2));
         RunPanel torch2(caps_of_torch("2.5.0"));
-        QVERIFY2(torch2.moduleRefusal(file(QStringLiteral("fast.pt2"))).isEmpty(), qPrintable(torch2.moduleRefusal(file(QStringLiteral("fast.pt2")))));
+        QVERIFY2(torch2.moduleRefusal(file(QStringLiteral("fast.pt2"))).isEmpty(),
+                 qPrintable(torch2.moduleRefusal(file(QStringLiteral("fast.pt2")))));
         // The same file again, and another file of the same stem.
-        QVERIFY(refusal(mine_).contains(QStringLiteral("module '%1' is already among the variants, as 'mine'").arg(mine_)));
+        QVERIFY(
+            refusal(mine_).contains(QStringLiteral("module '%1' is already among the variants, as 'mine'").arg(mine_)));
         QVERIFY2(refusal(other_mine_).contains(QStringLiteral("would be named 'mine', as '%1' already is").arg(mine_)),
                  qPrintable(refusal(other_mine_)));
         // Through addModule: one message box each, naming the file; nothing added.
         MessageBoxes boxes;
-        for (const QString& path : {gone, file(QStringLiteral("sdpa.pt")), file(QStringLiteral("fast.pt2")), mine_, other_mine_})
+        for (const QString& path :
+             {gone, file(QStringLiteral("sdpa.pt")), file(QStringLiteral("fast.pt2")), mine_, other_mine_})
             QVERIFY(!panel.addModule(path));
         QCOMPARE(boxes.texts.size(), 5);
         QVERIFY(boxes.texts[0].contains(gone));
@@ -269,10 +285,15 @@ private slots:
         const int i = combo_index(panel, ghost);
         QVERIFY(i >= 0);
         QCOMPARE(panel.variantCombo()->itemText(i), QStringLiteral("ghost (missing)"));
-        QVERIFY(panel.variantCombo()->itemData(i, Qt::ToolTipRole).toString().contains(QStringLiteral("the module file is missing\n") + ghost));
-        // Selected: the spec says why it cannot run, Run is off; in the sweep it starts unchecked, and checked it is refused.
+        QVERIFY(panel.variantCombo()
+                    ->itemData(i, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("the module file is missing\n") + ghost));
+        // Selected: the spec says why it cannot run, Run is off; in the sweep it starts unchecked, and checked it is
+        // refused.
         panel.variantCombo()->setCurrentIndex(i);
-        QVERIFY2(panel.problemsText().contains(QStringLiteral("cannot read module '%1'").arg(ghost)), qPrintable(panel.problemsText()));
+        QVERIFY2(panel.problemsText().contains(QStringLiteral("cannot read module '%1'").arg(ghost)),
+                 qPrintable(panel.problemsText()));
         for (QPushButton* b : panel.findChildren<QPushButton*>())
             if (b->text() == QLatin1String("Run")) QVERIFY(!b->isEnabled());
         QCheckBox* box = sweep_box(panel, ghost);
@@ -306,7 +327,8 @@ private slots:
         RunPanel panel(query_device_caps());  // a new start: no modules, the recent ones in the menu
         QVERIFY(panel.modulePaths().isEmpty());
         const QStringList texts = menu_texts(panel.addModuleButton());
-        QVERIFY2(texts.contains(QStringLiteral("doomed.pt  (%1) - missing [disabled]").arg(dir_.path())), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(texts.contains(QStringLiteral("doomed.pt  (%1) - missing [disabled]").arg(dir_.path())),
+                 qPrintable(texts.join(QLatin1Char('|'))));
         QAction* again = menu_action(panel.addModuleButton(), QStringLiteral("mine.pt  ("));
         QVERIFY(again && again->isEnabled());
         again->trigger();
@@ -328,7 +350,8 @@ private slots:
             window.saveWorkspace(ws);
             QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60'000);
         }
-        QCOMPARE(load_workspace(ws.toStdString()).panel_modules, (std::vector<std::string>{kept.toStdString(), mine_.toStdString()}));
+        QCOMPARE(load_workspace(ws.toStdString()).panel_modules,
+                 (std::vector<std::string>{kept.toStdString(), mine_.toStdString()}));
         auto reopen = [&](MainWindow& window) {
             QSignalSpy loaded(window.engine(), &Engine::workspaceLoaded);
             QVERIFY(window.openFile(ws));
@@ -346,7 +369,8 @@ private slots:
         MainWindow window;
         reopen(window);
         QCOMPARE(window.runPanel()->modulePaths(), (QStringList{kept, mine_}));
-        QCOMPARE(window.runPanel()->variantCombo()->itemText(combo_index(*window.runPanel(), kept)), QStringLiteral("kept (missing)"));
+        QCOMPARE(window.runPanel()->variantCombo()->itemText(combo_index(*window.runPanel(), kept)),
+                 QStringLiteral("kept (missing)"));
         QCOMPARE(window.runPanel()->variantCombo()->currentText(), QStringLiteral("mine"));
     }
 
@@ -356,17 +380,20 @@ private slots:
         window.showResult(a);
         window.showResult(module_like_run(mine_, 48));
         QTRY_COMPARE_WITH_TIMEOUT(int(window.session()->runs().size()), 2, 30'000);
-        const QString identity = QStringLiteral("module mine: %1 (torchscript, %2, sha256 %3, exported by torch %4)")
-                                     .arg(mine_, awb::ui::format_bytes(QFileInfo(mine_).size()), sha256_hex(mine_).left(12), torch_);
+        const QString identity =
+            QStringLiteral("module mine: %1 (torchscript, %2, sha256 %3, exported by torch %4)")
+                .arg(mine_, awb::ui::format_bytes(QFileInfo(mine_).size()), sha256_hex(mine_).left(12), torch_);
         // The comparison: its runs named by the stem, each side's tooltip the file it ran.
         QVERIFY2(window.session()->runs().front().label.startsWith(QStringLiteral("mine 1x2x32x16 float32")),
                  qPrintable(window.session()->runs().front().label));
-        QTRY_VERIFY_WITH_TIMEOUT(window.comparison()->sideLabel(true)->text().contains(QStringLiteral("mine 1x2x48x16")), 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.comparison()->sideLabel(true)->text().contains(QStringLiteral("mine 1x2x48x16")), 10'000);
         QCOMPARE(window.comparison()->sideLabel(false)->toolTip(), identity);
         // The status line of the run on screen, and the checklist's environment item.
         QVERIFY(window.findChild<QLabel*>(QStringLiteral("status"))->toolTip().contains(identity));
         const auto checklist = measurement_checklist(Measurements{a.get(), nullptr, nullptr, nullptr, nullptr});
-        QVERIFY2(checklist.front().reason.find("; " + identity.toStdString()) != std::string::npos, checklist.front().reason.c_str());
+        QVERIFY2(checklist.front().reason.find("; " + identity.toStdString()) != std::string::npos,
+                 checklist.front().reason.c_str());
         // A sweep of sdpa and the module: its legend names the module's curve by the stem, its hover the file.
         SweepResult sweep;
         sweep.plan.base = tiny_spec();
@@ -381,12 +408,15 @@ private slots:
             p.bench.peak_bytes = int64_t(64 * x * x);
             sweep.points.push_back(p);
         }
-        window.sweepChart()->setSweeps({labelled_sweep(QStringLiteral("s.json"), std::make_shared<const SweepResult>(sweep))});
+        window.sweepChart()->setSweeps(
+            {labelled_sweep(QStringLiteral("s.json"), std::make_shared<const SweepResult>(sweep))});
         QCOMPARE(window.sweepChart()->curveCount(), 2);
         QStringList legends{window.sweepChart()->legendText(0), window.sweepChart()->legendText(1)};
         const int g = legends[0].startsWith(QStringLiteral("mine")) ? 0 : 1;
-        QVERIFY2(legends[g].startsWith(QStringLiteral("mine float32 1x2xNx16 train")), qPrintable(legends.join(QLatin1Char('|'))));
-        QVERIFY2(window.sweepChart()->pointText(g, 64).contains(identity), qPrintable(window.sweepChart()->pointText(g, 64)));
+        QVERIFY2(legends[g].startsWith(QStringLiteral("mine float32 1x2xNx16 train")),
+                 qPrintable(legends.join(QLatin1Char('|'))));
+        QVERIFY2(window.sweepChart()->pointText(g, 64).contains(identity),
+                 qPrintable(window.sweepChart()->pointText(g, 64)));
     }
 
     void runPanelWithAModuleFitsAtTheWindowSizes() {
@@ -401,16 +431,22 @@ private slots:
             // The Add module / Remove module row and every sweep box lie inside the run dock.
             const auto* dock = window.findChild<QDockWidget*>(QStringLiteral("run"));
             const QRect inside = dock->rect();
-            for (QWidget* w : std::initializer_list<QWidget*>{window.runPanel()->addModuleButton(), window.runPanel()->removeModuleButton(),
+            for (QWidget* w : std::initializer_list<QWidget*>{window.runPanel()->addModuleButton(),
+                                                              window.runPanel()->removeModuleButton(),
                                                               sweep_box(*window.runPanel(), second_)}) {
                 const QRect r(w->mapTo(dock, QPoint(0, 0)), w->size());
-                QVERIFY2(r.right() <= inside.right(), qPrintable(QStringLiteral("%1 at %2x%3").arg(w->objectName()).arg(size.width()).arg(size.height())));
+                QVERIFY2(r.right() <= inside.right(),
+                         qPrintable(
+                             QStringLiteral("%1 at %2x%3").arg(w->objectName()).arg(size.width()).arg(size.height())));
             }
             auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
             QVERIFY(scroll);
             QVERIFY2(!scroll->horizontalScrollBar()->isVisible(), "the run panel needs a horizontal scroll bar");
             if (grabs.isEmpty()) continue;
-            const QString at = QStringLiteral("%1/modules-%2x%3").arg(QString::fromLocal8Bit(grabs)).arg(size.width()).arg(size.height());
+            const QString at = QStringLiteral("%1/modules-%2x%3")
+                                   .arg(QString::fromLocal8Bit(grabs))
+                                   .arg(size.width())
+                                   .arg(size.height());
             window.grab().save(at + QStringLiteral(".png"));
             window.runPanel()->grab().save(at + QStringLiteral("-panel.png"));  // the whole panel, the sweep editor too
         }
@@ -419,8 +455,8 @@ private slots:
     // The fixture of this build's torch (tests/fixtures/modules/README.md): manual attention op for op.
     static QString fixture(const char* name) {
         const bool torch2 = query_device_caps().torch_version.rfind("2.", 0) == 0;
-        return QStringLiteral(AWB_FIXTURE_DIR "/modules/%1/%2").arg(torch2 ? QStringLiteral("torch2") : QStringLiteral("torch1"),
-                                                                    QString::fromLatin1(name));
+        return QStringLiteral(AWB_FIXTURE_DIR "/modules/%1/%2")
+            .arg(torch2 ? QStringLiteral("torch2") : QStringLiteral("torch1"), QString::fromLatin1(name));
     }
 
     void endToEndProfileOfAModule() {
@@ -431,8 +467,10 @@ private slots:
         const RunSpec spec = with_variant(tiny_spec(), module.toStdString());
         panel->setSpec(spec);
         for (QSpinBox* s : panel->findChildren<QSpinBox*>())  // the profiler schedule: 0 wait, 1 warm-up, 2 active
-            if (s->toolTip().startsWith(QStringLiteral("Steps run with the profiler off"))) s->setValue(0);
-            else if (s->toolTip().startsWith(QStringLiteral("Steps recorded per cycle"))) s->setValue(2);
+            if (s->toolTip().startsWith(QStringLiteral("Steps run with the profiler off")))
+                s->setValue(0);
+            else if (s->toolTip().startsWith(QStringLiteral("Steps recorded per cycle")))
+                s->setValue(2);
         QCOMPARE(panel->spec(), spec);
         QVERIFY2(panel->problemsText().isEmpty(), qPrintable(panel->problemsText()));
         QSignalSpy finished(window.engine(), &Engine::profileFinished);
@@ -456,7 +494,9 @@ private slots:
         QVERIFY2(names.contains(QStringLiteral("aten::softmax")) && names.contains(QStringLiteral("aten::matmul")),
                  qPrintable(names.join(QLatin1Char(','))));
         QVERIFY(window.windowTitle().contains(QStringLiteral("manual_like 1x2x32x16")));
-        QVERIFY(window.findChild<QLabel*>(QStringLiteral("status"))->toolTip().contains(QString::fromStdString(id.sha256.substr(0, 12))));
+        QVERIFY(window.findChild<QLabel*>(QStringLiteral("status"))
+                    ->toolTip()
+                    .contains(QString::fromStdString(id.sha256.substr(0, 12))));
         QVERIFY(boxes.texts.isEmpty());
     }
 
@@ -482,11 +522,14 @@ private slots:
         QCOMPARE(window.sweepChart()->curveCount(), 2);
         const QStringList legends{window.sweepChart()->legendText(0), window.sweepChart()->legendText(1)};
         const int g = legends[0].contains(QStringLiteral("manual_like float32 1x2xNx16 train")) ? 0 : 1;
-        QVERIFY2(legends[g].contains(QStringLiteral("manual_like float32 1x2xNx16 train")), qPrintable(legends.join(QLatin1Char('|'))));
-        QVERIFY2(legends[1 - g].contains(QStringLiteral("sdpa float32 1x2xNx16 train")), qPrintable(legends.join(QLatin1Char('|'))));
+        QVERIFY2(legends[g].contains(QStringLiteral("manual_like float32 1x2xNx16 train")),
+                 qPrintable(legends.join(QLatin1Char('|'))));
+        QVERIFY2(legends[1 - g].contains(QStringLiteral("sdpa float32 1x2xNx16 train")),
+                 qPrintable(legends.join(QLatin1Char('|'))));
         const QString hover = window.sweepChart()->pointText(g, 32);
         QVERIFY2(hover.contains(QStringLiteral("module manual_like: %1 (torchscript").arg(module)), qPrintable(hover));
-        QVERIFY(window.session()->sweeps().back().label.startsWith(QStringLiteral("sdpa+manual_like float32 1x2xNx16 train, N 16-64, ")));
+        QVERIFY(window.session()->sweeps().back().label.startsWith(
+            QStringLiteral("sdpa+manual_like float32 1x2xNx16 train, N 16-64, ")));
         QVERIFY(boxes.texts.isEmpty());
     }
 };

@@ -22,7 +22,8 @@ namespace {
 // One notch of the wheel down over widget w's centre; true when some widget accepted it.
 bool wheel_down(QWidget* w) {
     const QPointF at = QPointF(w->rect().center());
-    QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                  false);
     QApplication::sendEvent(w, &e);
     return e.isAccepted();
 }
@@ -67,7 +68,8 @@ private slots:
         QVERIFY2(after_mask > 0, "the wheel over the Mask did not scroll the panel");
         QVERIFY(wheel_down(spin));
         QCOMPARE(spin->value(), spin_before);
-        QVERIFY(scroll->verticalScrollBar()->value() > after_mask || scroll->verticalScrollBar()->value() == scroll->verticalScrollBar()->maximum());
+        QVERIFY(scroll->verticalScrollBar()->value() > after_mask ||
+                scroll->verticalScrollBar()->value() == scroll->verticalScrollBar()->maximum());
         // With the focus (a click or Tab), the wheel is the field's again.
         QApplication::setActiveWindow(&window);
         mask->setFocus(Qt::TabFocusReason);

@@ -31,7 +31,8 @@ private slots:
         QFile::setPermissions(runtime_.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         saved_ = qgetenv("XDG_RUNTIME_DIR");
         qputenv("XDG_RUNTIME_DIR", runtime_.path().toUtf8());
-        QCOMPARE(SingleInstance::socketPath(), QDir(runtime_.path()).filePath(QStringLiteral("attention-workbench.socket")));
+        QCOMPARE(SingleInstance::socketPath(),
+                 QDir(runtime_.path()).filePath(QStringLiteral("attention-workbench.socket")));
     }
     void cleanupTestCase() { qputenv("XDG_RUNTIME_DIR", saved_); }
 
@@ -42,12 +43,15 @@ private slots:
         QVERIFY2(first.listen(), qPrintable(first.error()));
         QSignalSpy received(&first, &SingleInstance::filesReceived);
         // The launch's side blocks on its socket: on another thread, while this one serves.
-        QFuture<bool> handed = QtConcurrent::run([] { return SingleInstance::handOff({QStringLiteral("rank0.pt.trace.json.gz"), QStringLiteral("/abs/b.json")}); });
+        QFuture<bool> handed = QtConcurrent::run([] {
+            return SingleInstance::handOff({QStringLiteral("rank0.pt.trace.json.gz"), QStringLiteral("/abs/b.json")});
+        });
         QTRY_VERIFY_WITH_TIMEOUT(handed.isFinished(), 10000);
         QVERIFY(handed.result());
         QCOMPARE(received.size(), 1);
         const QStringList files = received.front().front().toStringList();
-        QCOMPARE(files, QStringList({QDir::current().absoluteFilePath(QStringLiteral("rank0.pt.trace.json.gz")), QStringLiteral("/abs/b.json")}));
+        QCOMPARE(files, QStringList({QDir::current().absoluteFilePath(QStringLiteral("rank0.pt.trace.json.gz")),
+                                     QStringLiteral("/abs/b.json")}));
     }
 
     void aSecondListenerLeavesTheLiveOneServing() {

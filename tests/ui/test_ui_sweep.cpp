@@ -115,7 +115,14 @@ private slots:
                 p.index = i;
                 p.spec = specs[size_t(i)];
                 p.bench.spec = p.spec;
-                p.bench.timing = {3, 1, 1e6 * (i + 1), 0.9e6 * (i + 1), 1.1e6 * (i + 1), 0.9e6 * (i + 1), 1.1e6 * (i + 1), 1e6 * (i + 1)};
+                p.bench.timing = {3,
+                                  1,
+                                  1e6 * (i + 1),
+                                  0.9e6 * (i + 1),
+                                  1.1e6 * (i + 1),
+                                  0.9e6 * (i + 1),
+                                  1.1e6 * (i + 1),
+                                  1e6 * (i + 1)};
                 p.bench.peak_bytes = 1 << 20;
                 p.bench.flops = 1e9;  // on the roofline too
                 p.bench.bytes = 1e8;
@@ -142,12 +149,14 @@ private slots:
                 QVERIFY2(text.contains(QStringLiteral("p10-p90")), qPrintable(text));
                 const SweepPoint* point = nullptr;
                 for (const auto& p : m.merged.points)
-                    if (double(p.spec.seq_k) == n && chart->legendText(g).startsWith(QString::fromStdString(p.spec.variant)))
+                    if (double(p.spec.seq_k) == n &&
+                        chart->legendText(g).startsWith(QString::fromStdString(p.spec.variant)))
                         point = &p;
                 QVERIFY(point);
-                const QString expected = point->ran_on->host == "node-a"
-                                             ? QStringLiteral("ran on node-a: NVIDIA A100-SXM4-80GB (cuda:0), torch 2.11.0")
-                                             : QStringLiteral("ran on node-b: NVIDIA H200 (cuda:0), torch 2.11.0");
+                const QString expected =
+                    point->ran_on->host == "node-a"
+                        ? QStringLiteral("ran on node-a: NVIDIA A100-SXM4-80GB (cuda:0), torch 2.11.0")
+                        : QStringLiteral("ran on node-b: NVIDIA H200 (cuda:0), torch 2.11.0");
                 QVERIFY2(text.endsWith(expected), qPrintable(text + QStringLiteral(" / ") + expected));
                 hosts.insert(QString::fromStdString(point->ran_on->host));
             }
@@ -164,18 +173,21 @@ private slots:
             QVERIFY2(match.hasMatch(), qPrintable(text));
             const SweepPoint* point = nullptr;
             for (const auto& p : m.merged.points)
-                if (QString::fromStdString(p.spec.variant) == match.captured(1) && p.spec.seq_k == match.captured(2).toLongLong())
+                if (QString::fromStdString(p.spec.variant) == match.captured(1) &&
+                    p.spec.seq_k == match.captured(2).toLongLong())
                     point = &p;
             QVERIFY2(point, qPrintable(text));
-            QVERIFY2(text.contains(QStringLiteral("FLOP/byte")) &&
-                         text.contains(QStringLiteral("\nran on %1: ").arg(QString::fromStdString(point->ran_on->host))),
-                     qPrintable(text));
+            QVERIFY2(
+                text.contains(QStringLiteral("FLOP/byte")) &&
+                    text.contains(QStringLiteral("\nran on %1: ").arg(QString::fromStdString(point->ran_on->host))),
+                qPrintable(text));
             roofline_hosts.insert(QString::fromStdString(point->ran_on->host));
         }
         QCOMPARE(roofline_hosts.size(), 2);
         QVERIFY(chart->rooflinePointText(6).isEmpty());
         const QString status = window.findChild<QLabel*>(QStringLiteral("status"))->text();
-        QVERIFY2(status.contains(QStringLiteral("6 of 6 planned points measured")) && status.contains(QStringLiteral("merged from 2 shards")) &&
+        QVERIFY2(status.contains(QStringLiteral("6 of 6 planned points measured")) &&
+                     status.contains(QStringLiteral("merged from 2 shards")) &&
                      status.contains(QStringLiteral("mixed environments")),
                  qPrintable(status));
     }

@@ -78,8 +78,9 @@ private slots:
                  100'000.0 / 119'000.0);
         proxy.setFilterFixedString(QStringLiteral("SOFT"));
         QCOMPARE(proxy.rowCount(), 1);
-        QVERIFY(model.headerData(OperatorTableModel::SelfCpu, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
-            QStringLiteral("minus the time")));
+        QVERIFY(model.headerData(OperatorTableModel::SelfCpu, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("minus the time")));
         const QString csv = model.toDelimited({}, QLatin1Char(','));
         QCOMPARE(csv.count(QLatin1Char('\n')), 4);
         QVERIFY(csv.contains(QStringLiteral("aten::softmax,,1,100000,")));
@@ -102,7 +103,8 @@ private slots:
         QVERIFY(view->columnWidth(OperatorTableModel::Name) <= kMaxNameWidth);
         QVERIFY(view->columnWidth(OperatorTableModel::Name) >= kMinNameWidth);
         QCOMPARE(view->textElideMode(), Qt::ElideMiddle);
-        QCOMPARE(view->model()->index(0, OperatorTableModel::Name).data(Qt::ToolTipRole).toString(), QString::fromStdString(name));
+        QCOMPARE(view->model()->index(0, OperatorTableModel::Name).data(Qt::ToolTipRole).toString(),
+                 QString::fromStdString(name));
         panel.setRows({}, false);
         QVERIFY(view->columnWidth(OperatorTableModel::Name) >= kMinNameWidth);
         panel.setRows({row}, false);
@@ -115,10 +117,14 @@ private slots:
         QAbstractItemModelTester t1(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester t2(panel.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         panel.setRows(kernel_table(t->trace));
-        QCOMPARE(panel.model()->rowCount(), 7);  // 5 kernels, a copy, a set
+        QCOMPARE(panel.model()->rowCount(), 7);                            // 5 kernels, a copy, a set
         panel.proxy()->sort(KernelTableModel::Total, Qt::AscendingOrder);  // numbers: 1.28 us first, 85.12 us last
         QCOMPARE(panel.proxy()->index(0, KernelTableModel::Name).data().toString(), QStringLiteral("Memset (Device)"));
-        QVERIFY(panel.proxy()->index(6, KernelTableModel::Name).data().toString().startsWith(QStringLiteral("ncclDevKernel")));
+        QVERIFY(panel.proxy()
+                    ->index(6, KernelTableModel::Name)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("ncclDevKernel")));
         panel.proxy()->sort(KernelTableModel::Occupancy, Qt::DescendingOrder);
         QCOMPARE(panel.proxy()->index(0, KernelTableModel::Occupancy).data().toString(), QStringLiteral("94.0 %"));
         QCOMPARE(panel.model()->headerData(KernelTableModel::Grid, Qt::Horizontal).toString(), QStringLiteral("Grid"));
@@ -148,7 +154,8 @@ private slots:
         QPainter painter(&image);
         QVERIFY(timeline.paintTo(painter, image.rect()) > 0);
         bool any_stream_named = false;
-        for (const auto& lane : TimelineData::from_trace(t->trace).lanes) any_stream_named |= lane.title.find("cuda:0") == 0;
+        for (const auto& lane : TimelineData::from_trace(t->trace).lanes)
+            any_stream_named |= lane.title.find("cuda:0") == 0;
         QVERIFY(any_stream_named);
     }
 };

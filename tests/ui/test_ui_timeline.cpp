@@ -50,7 +50,8 @@ private slots:
         QTest::newRow("middle") << qint64(0) << qint64(1000) << 100.0 << qint64(500) << 50.0;
         QTest::newRow("offset") << qint64(1'000'000) << qint64(1'002'000) << 200.0 << qint64(1'001'000) << 100.0;
         QTest::newRow("before view") << qint64(100) << qint64(200) << 10.0 << qint64(50) << -5.0;
-        QTest::newRow("10 s over 1920 px") << qint64(0) << qint64(10'000'000'000) << 1920.0 << qint64(5'000'000'000) << 960.0;
+        QTest::newRow("10 s over 1920 px")
+            << qint64(0) << qint64(10'000'000'000) << 1920.0 << qint64(5'000'000'000) << 960.0;
     }
     void timeMapping() {
         QFETCH(qint64, start);
@@ -107,7 +108,8 @@ private slots:
     }
     void fromTraceNestsByDepth() {
         std::vector<TraceEvent> ev(3);
-        const std::tuple<const char*, int64_t, int64_t> spans[] = {{"outer", 0, 100}, {"inner", 10, 50}, {"next", 120, 130}};
+        const std::tuple<const char*, int64_t, int64_t> spans[] = {
+            {"outer", 0, 100}, {"inner", 10, 50}, {"next", 120, 130}};
         for (size_t i = 0; i < 3; ++i) std::tie(ev[i].name, ev[i].start_ns, ev[i].end_ns) = spans[i];
         const Trace t = Trace::build(ev, {}, {});
         const TimelineData d = TimelineData::from_trace(t);
@@ -139,7 +141,8 @@ private slots:
         QVERIFY(w.view().end_ns - w.view().start_ns < trace->end_ns() - trace->begin_ns());
     }
     void timelineTooltipsGiveTheRunsTotalsFromItsAnalysis() {
-        const AnalyzedRun run = analyzed(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        const AnalyzedRun run =
+            analyzed(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
         TimelineView w;
         w.setRun(run.run, run.analysis);
         QVERIFY(w.data());
@@ -155,7 +158,9 @@ private slots:
             if (r.name == "aten::bmm") row = &r;
         QVERIFY(row && row->calls >= 2);
         const QString tip = w.describe(*bmm);
-        QVERIFY2(tip.contains(QStringLiteral("in this run:</i> %1 calls, self CPU %2").arg(row->calls).arg(ui::format_duration_ns(double(row->self_cpu_ns)))),
+        QVERIFY2(tip.contains(QStringLiteral("in this run:</i> %1 calls, self CPU %2")
+                                  .arg(row->calls)
+                                  .arg(ui::format_duration_ns(double(row->self_cpu_ns)))),
                  qPrintable(tip));
         // Bare data (no run) has no totals to give.
         w.setData(std::make_shared<const TimelineData>(TimelineData::from_trace(run.run->trace)),

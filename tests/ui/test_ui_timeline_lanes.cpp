@@ -161,15 +161,19 @@ private slots:
         }
         QVERIFY(best_row >= 0);
         QVERIFY2(best_y > area->viewport()->height(),
-                 qPrintable(QStringLiteral("the fixture's lowest operator must start below the fold: y %1, viewport %2, rows %3")
-                                .arg(best_y).arg(area->viewport()->height()).arg(ops->proxy()->rowCount())));
+                 qPrintable(QStringLiteral(
+                                "the fixture's lowest operator must start below the fold: y %1, viewport %2, rows %3")
+                                .arg(best_y)
+                                .arg(area->viewport()->height())
+                                .arg(ops->proxy()->rowCount())));
         area->verticalScrollBar()->setValue(0);
         ops->view()->selectRow(best_row);
         QCoreApplication::processEvents();
         const int y = t->eventY(t->selectedEvent());
         const int top = area->verticalScrollBar()->value();
         QVERIFY2(y >= top && y < top + area->viewport()->height(),
-                 qPrintable(QStringLiteral("row y %1, visible %2..%3").arg(y).arg(top).arg(top + area->viewport()->height())));
+                 qPrintable(
+                     QStringLiteral("row y %1, visible %2..%3").arg(y).arg(top).arg(top + area->viewport()->height())));
     }
 };
 

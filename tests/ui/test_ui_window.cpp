@@ -67,7 +67,8 @@ private slots:
         const auto result = std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{}));
         window.showResult(result);
         QVERIFY(window.operatorPanel()->model()->rowCount() > 5);
-        QVERIFY(window.findings()->toPlainText().startsWith(QStringLiteral("manual 1x2x32x16")));  // the advisor read it
+        QVERIFY(
+            window.findings()->toPlainText().startsWith(QStringLiteral("manual 1x2x32x16")));  // the advisor read it
         QCOMPARE(window.findings()->findings(), advise({result.get()}));
         QTemporaryFile bad;
         QVERIFY(bad.open());
@@ -115,7 +116,8 @@ private slots:
             nlohmann::json j = nlohmann::json::parse(in);
             for (auto& e : j["traceEvents"])
                 if (e.value("cat", std::string()) == "kernel")
-                    e["name"] = "void cutlass::Kernel<" + std::string(1500, 'x') + ">(Params) " + e["name"].get<std::string>();
+                    e["name"] =
+                        "void cutlass::Kernel<" + std::string(1500, 'x') + ">(Params) " + e["name"].get<std::string>();
             std::ofstream(path.toStdString()) << j.dump();
         }
         MainWindow window;
@@ -147,7 +149,9 @@ private slots:
         operators->show();
         QTest::qWait(50);
         QVERIFY2(window.size().width() <= size.width() && window.size().height() <= size.height(),
-                 qPrintable(QStringLiteral("window grew to %1x%2 with Operators shown again").arg(window.width()).arg(window.height())));
+                 qPrintable(QStringLiteral("window grew to %1x%2 with Operators shown again")
+                                .arg(window.width())
+                                .arg(window.height())));
     }
     // After runs the bottom docks left the timeline ~90 px and their splitter did not move (the
     // Compare dock's two timelines made the dock area's minimum over 1,000 px); the Compare table showed
@@ -157,7 +161,8 @@ private slots:
         window.resize(1600, 1000);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        for (int i = 0; i < 2; ++i) window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        for (int i = 0; i < 2; ++i)
+            window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
         auto* operators = window.findChild<QDockWidget*>(QStringLiteral("operators"));
         auto* compare = window.findChild<QDockWidget*>(QStringLiteral("compare"));
         QVERIFY(operators && compare);
@@ -166,23 +171,28 @@ private slots:
                  qPrintable(QStringLiteral("timeline area %1 px").arg(window.timeline()->parentWidget()->height())));
         window.resizeDocks({operators}, {220}, Qt::Vertical);
         QTest::qWait(50);
-        QVERIFY2(std::abs(operators->height() - 220) <= 30, qPrintable(QStringLiteral("dock %1 px").arg(operators->height())));
+        QVERIFY2(std::abs(operators->height() - 220) <= 30,
+                 qPrintable(QStringLiteral("dock %1 px").arg(operators->height())));
         window.resizeDocks({operators}, {600}, Qt::Vertical);
         QTest::qWait(50);
-        QVERIFY2(std::abs(operators->height() - 600) <= 30, qPrintable(QStringLiteral("dock %1 px").arg(operators->height())));
+        QVERIFY2(std::abs(operators->height() - 600) <= 30,
+                 qPrintable(QStringLiteral("dock %1 px").arg(operators->height())));
         compare->raise();
         QTest::qWait(50);
         QTableView* table = window.comparison()->table();
         QVERIFY(table->model()->rowCount() > 10);
         QVERIFY2(table->viewport()->height() >= 6 * table->rowHeight(0),
-                 qPrintable(QStringLiteral("comparison table %1 px for rows of %2 px").arg(table->viewport()->height()).arg(table->rowHeight(0))));
+                 qPrintable(QStringLiteral("comparison table %1 px for rows of %2 px")
+                                .arg(table->viewport()->height())
+                                .arg(table->rowHeight(0))));
     }
     void sessionSignalsTheViewsThatFollowIt() {
         // The session holds runs, the shown run, sweeps and measurements; each change says what changed.
         ui::Session session;
         QSignalSpy runs(&session, &ui::Session::runsChanged), shown(&session, &ui::Session::shownChanged),
             sweeps(&session, &ui::Session::sweepsChanged), measured(&session, &ui::Session::measurementsChanged);
-        const AnalyzedRun a = analyzed(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        const AnalyzedRun a =
+            analyzed(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
         session.addRun({QStringLiteral("a"), a.run, a.analysis});
         QCOMPARE(runs.size(), 1);
         QCOMPARE(shown.size(), 1);
@@ -250,7 +260,8 @@ private slots:
         struct FakeView : QObject, ui::RunView {
             FakeView(QString name, QStringList& log) : name_(std::move(name)), log_(log) {}
             void showRun(const NamedRun& run, bool large) override {
-                log_ << name_ + QLatin1Char(':') + (run.result ? run.label : QStringLiteral("none")) + (large ? QStringLiteral(" large") : QString());
+                log_ << name_ + QLatin1Char(':') + (run.result ? run.label : QStringLiteral("none")) +
+                            (large ? QStringLiteral(" large") : QString());
             }
             QString name_;
             QStringList& log_;
@@ -262,9 +273,11 @@ private slots:
         session.addView(&first);
         session.addView(second.get());
         connect(&session, &ui::Session::viewsShown, &session, [&log] { log << QStringLiteral("views shown"); });
-        const AnalyzedRun a = analyzed(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
+        const AnalyzedRun a =
+            analyzed(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
         session.addRun({QStringLiteral("small"), a.run, a.analysis});
-        QCOMPARE(log, QStringList({QStringLiteral("first:small"), QStringLiteral("second:small"), QStringLiteral("views shown")}));
+        QCOMPARE(log, QStringList({QStringLiteral("first:small"), QStringLiteral("second:small"),
+                                   QStringLiteral("views shown")}));
         // A large trace: the first view at once, the others in later event-loop turns.
         std::vector<TraceEvent> events;
         for (int i = 0; i < int(kBackgroundEvents) + 10; ++i) {
@@ -281,14 +294,15 @@ private slots:
         session.addRun({QStringLiteral("big"), big, nullptr});
         QCOMPARE(log, QStringList({QStringLiteral("first:big large")}));
         QTRY_COMPARE(log.size(), 3);
-        QCOMPARE(log, QStringList({QStringLiteral("first:big large"), QStringLiteral("second:big large"), QStringLiteral("views shown")}));
+        QCOMPARE(log, QStringList({QStringLiteral("first:big large"), QStringLiteral("second:big large"),
+                                   QStringLiteral("views shown")}));
         // Another run shown before the later turns: the large one's pending steps are dropped.
         log.clear();
         session.addRun({QStringLiteral("big again"), big, nullptr});
         session.clearShown();
         QTest::qWait(50);
-        QCOMPARE(log, QStringList({QStringLiteral("first:big again large"), QStringLiteral("first:none"), QStringLiteral("second:none"),
-                                   QStringLiteral("views shown")}));
+        QCOMPARE(log, QStringList({QStringLiteral("first:big again large"), QStringLiteral("first:none"),
+                                   QStringLiteral("second:none"), QStringLiteral("views shown")}));
         // A view destroyed before the session is skipped.
         second.reset();
         log.clear();
@@ -303,22 +317,26 @@ private slots:
         const QString dir = QStringLiteral(AWB_FIXTURE_DIR "/traces/graph_replay/vllm");
         QVERIFY(open_and_wait(window, dir));
         const QLabel* status = window.findChild<QLabel*>(QStringLiteral("status"));
-        QVERIFY2(status->text().contains(QStringLiteral("34 of 34 kernels attributed to capture-time ops (3 of 3 graph launches")),
+        QVERIFY2(status->text().contains(
+                     QStringLiteral("34 of 34 kernels attributed to capture-time ops (3 of 3 graph launches")),
                  qPrintable(status->text()));
         QVERIFY(status->toolTip().contains(QStringLiteral("capture_traces/graph_capture_rank_0.json.gz")));
         const auto expected = key_averages(import_replay(*replay_files_of(dir.toStdString())).imported.trace);
         QTRY_COMPARE_WITH_TIMEOUT(window.operatorPanel()->model()->rows(), expected, 10'000);
-        const auto moe = std::find_if(expected.begin(), expected.end(), [](const OperatorRow& r) { return r.name == "vllm::moe_forward"; });
+        const auto moe = std::find_if(expected.begin(), expected.end(),
+                                      [](const OperatorRow& r) { return r.name == "vllm::moe_forward"; });
         QVERIFY(moe != expected.end());
         QCOMPARE(moe->cpu_total_ns, int64_t(0));
         QVERIFY(moe->self_device_ns > 0);
         QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->data() != nullptr, 10'000);
         const auto& lanes = window.timeline()->data()->lanes;
-        QVERIFY(std::any_of(lanes.begin(), lanes.end(), [](const auto& l) { return l.title.find(kGraphReplayLaneName) != std::string::npos; }));
+        QVERIFY(std::any_of(lanes.begin(), lanes.end(),
+                            [](const auto& l) { return l.title.find(kGraphReplayLaneName) != std::string::npos; }));
         // Both files selected, the capture first.
         window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
         QSignalSpy opened(window.engine(), &Engine::resultsOpened);
-        QVERIFY(window.openFiles({dir + QStringLiteral("/capture_traces/graph_capture_rank_0.json.gz"), dir + QStringLiteral("/graph_execution.json.gz")}));
+        QVERIFY(window.openFiles({dir + QStringLiteral("/capture_traces/graph_capture_rank_0.json.gz"),
+                                  dir + QStringLiteral("/graph_execution.json.gz")}));
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         QTRY_COMPARE_WITH_TIMEOUT(window.operatorPanel()->model()->rows(), expected, 10'000);
         QVERIFY2(status->text().contains(QStringLiteral("34 of 34 kernels attributed")), qPrintable(status->text()));
@@ -327,9 +345,11 @@ private slots:
         QTimer closer;
         close_message_boxes(closer);
         QSignalSpy mixed(window.engine(), &Engine::mixedRuns);
-        QVERIFY(window.openFiles({dir + QStringLiteral("/graph_execution.json.gz"), QStringLiteral(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json")}));
+        QVERIFY(window.openFiles({dir + QStringLiteral("/graph_execution.json.gz"),
+                                  QStringLiteral(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json")}));
         QTRY_VERIFY_WITH_TIMEOUT(!mixed.isEmpty(), 60'000);
-        QVERIFY2(mixed.at(0).at(0).toString().contains(QStringLiteral("are not the ranks of one run")), qPrintable(mixed.at(0).at(0).toString()));
+        QVERIFY2(mixed.at(0).at(0).toString().contains(QStringLiteral("are not the ranks of one run")),
+                 qPrintable(mixed.at(0).at(0).toString()));
         QCOMPARE(mixed.at(0).at(1).value<QList<QStringList>>().size(), 2);
         QCOMPARE(window.operatorPanel()->model()->rows(), expected);
     }
@@ -406,7 +426,8 @@ private slots:
         MainWindow window;
         window.showResult(result);
         QTRY_COMPARE_WITH_TIMEOUT(window.operatorPanel()->model()->rowCount(), 2, 30'000);
-        QCOMPARE(window.operatorPanel()->model()->rows()[0].calls + window.operatorPanel()->model()->rows()[1].calls, int64_t(250'000));
+        QCOMPARE(window.operatorPanel()->model()->rows()[0].calls + window.operatorPanel()->model()->rows()[1].calls,
+                 int64_t(250'000));
         QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->view().end_ns > 100'000'000, 30'000);
         QTRY_COMPARE_WITH_TIMEOUT(window.findings()->checklist().size(), size_t(7), 30'000);
         // The HTML report of a big trace is written on the thread pool too.

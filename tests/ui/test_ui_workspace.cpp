@@ -147,7 +147,8 @@ private slots:
         for (int i = 0; i < 2; ++i) QCOMPARE(back.gpuTime()->bar(i).rank, i);
     }
     void graphReplayKeepsItsLaneOfCapturedOps() {
-        reopensAsItWas(QStringLiteral(AWB_FIXTURE_DIR "/traces/graph_replay/cuda"), QString::fromLatin1(kGraphReplayLaneName));
+        reopensAsItWas(QStringLiteral(AWB_FIXTURE_DIR "/traces/graph_replay/cuda"),
+                       QString::fromLatin1(kGraphReplayLaneName));
     }
     void singleRankImportReopensAsItWas() {
         reopensAsItWas(QStringLiteral(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json"), QStringLiteral("stream 7"));
@@ -181,7 +182,8 @@ private slots:
             QVERIFY(window.sweepChart()->legendText(0).startsWith(QStringLiteral("S1: ")));
             QVERIFY(window.sweepChart()->legendText(1).startsWith(QStringLiteral("S2: ")));
             QVERIFY(window.sweepChart()->legendText(2).startsWith(QStringLiteral("S3: ")));
-            QVERIFY(window.sweepChart()->plot()->graph(0)->scatterStyle().shape() != window.sweepChart()->plot()->graph(1)->scatterStyle().shape());
+            QVERIFY(window.sweepChart()->plot()->graph(0)->scatterStyle().shape() !=
+                    window.sweepChart()->plot()->graph(1)->scatterStyle().shape());
             // Unchecked: off the chart, still listed.
             list->item(0)->setCheckState(Qt::Unchecked);
             QCOMPARE(window.session()->sweeps()[0].shown, false);
@@ -216,7 +218,8 @@ private slots:
         // 12 planned: 4 measured, 1 out of memory, 7 never run; one curve of 2 lengths has no fit.
         SweepResult s = hand_sweep({32, 64, 128, 256}, "manual", 12, 1);
         s.stopped_early = true;
-        s.points[2].spec.variant = s.points[3].spec.variant = s.points[2].bench.spec.variant = s.points[3].bench.spec.variant = "sdpa";
+        s.points[2].spec.variant = s.points[3].spec.variant = s.points[2].bench.spec.variant =
+            s.points[3].bench.spec.variant = "sdpa";
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("s.json"));
         write_text_file(path.toStdString(), sweep_file_json(s, analyze_sweep(s)).dump());
@@ -232,12 +235,14 @@ private slots:
                      qPrintable(window.sweepChart()->legendText(g)));
             QVERIFY(!window.sweepChart()->legendText(g).contains(QStringLiteral("N^")));
         }
-        QVERIFY(QString::fromStdString(format_analysis(analyze_sweep(s))).contains(QStringLiteral("no fit: 2 points (a fit needs 3)")));
+        QVERIFY(QString::fromStdString(format_analysis(analyze_sweep(s)))
+                    .contains(QStringLiteral("no fit: 2 points (a fit needs 3)")));
     }
 
     void sweepChartFitsAtTheDefaultDockSizes() {
         // The merged sweep of mergedSweepOpensAndEachPointNamesWhereItRan, in the real window at both sizes:
-        // the chart is all in view, the y axis title fits the axis, the legend sits beside the axes (no point behind it).
+        // the chart is all in view, the y axis title fits the axis, the legend sits beside the axes (no point behind
+        // it).
         const QByteArray grabs = qgetenv("AWB_GRAB_DIR");
         for (const QSize size : {QSize(1600, 1000), QSize(1000, 700)}) {
             MainWindow window;
@@ -250,7 +255,8 @@ private slots:
             plan.variants = {"manual", "sdpa"};
             SweepResult a = hand_sweep({32, 64, 128, 256}, "manual", 8);
             SweepResult b = hand_sweep({32, 64, 128, 256}, "sdpa", 4);
-            for (auto& p : b.points) p.bench.timing.median_ns *= 0.5, p.bench.timing.p10_ns *= 0.5, p.bench.timing.p90_ns *= 0.5;
+            for (auto& p : b.points)
+                p.bench.timing.median_ns *= 0.5, p.bench.timing.p10_ns *= 0.5, p.bench.timing.p90_ns *= 0.5;
             for (const auto& p : b.points) a.points.push_back(p);
             window.session()->addSweep(a, QStringLiteral("merged.json"));
             window.session()->addSweep(hand_sweep({32, 64, 128}, "chunked", 3), QStringLiteral("other.json"));
@@ -258,13 +264,17 @@ private slots:
             QCustomPlot* plot = window.sweepChart()->plot();
             plot->replot();
             if (!grabs.isEmpty())
-                window.grab().save(QString::fromLocal8Bit(grabs) + QStringLiteral("/sweep-%1x%2.png").arg(size.width()).arg(size.height()));
+                window.grab().save(QString::fromLocal8Bit(grabs) +
+                                   QStringLiteral("/sweep-%1x%2.png").arg(size.width()).arg(size.height()));
             const QRect axes = plot->axisRect()->rect();
             const QRect legend = plot->legend->outerRect();
-            QVERIFY2(!axes.intersects(legend), qPrintable(QStringLiteral("%1x%2").arg(size.width()).arg(size.height())));
+            QVERIFY2(!axes.intersects(legend),
+                     qPrintable(QStringLiteral("%1x%2").arg(size.width()).arg(size.height())));
             const QFontMetrics fm(plot->yAxis->labelFont());
             QVERIFY2(fm.horizontalAdvance(plot->yAxis->label()) <= axes.height(),
-                     qPrintable(QStringLiteral("y title %1 px on an axis of %2 px").arg(fm.horizontalAdvance(plot->yAxis->label())).arg(axes.height())));
+                     qPrintable(QStringLiteral("y title %1 px on an axis of %2 px")
+                                    .arg(fm.horizontalAdvance(plot->yAxis->label()))
+                                    .arg(axes.height())));
             QVERIFY(plot->xAxis->axisRect()->outerRect().bottom() <= plot->height());
             // The whole chart is in view in the dock: nothing to scroll to.
             QCOMPARE(plot->visibleRegion().boundingRect().size(), plot->size());
@@ -274,7 +284,8 @@ private slots:
             plot->replot();
             QVERIFY(!plot->axisRect()->rect().intersects(plot->legend->outerRect()));
             if (!grabs.isEmpty())
-                window.grab().save(QString::fromLocal8Bit(grabs) + QStringLiteral("/roofline-%1x%2.png").arg(size.width()).arg(size.height()));
+                window.grab().save(QString::fromLocal8Bit(grabs) +
+                                   QStringLiteral("/roofline-%1x%2.png").arg(size.width()).arg(size.height()));
         }
     }
     void mainWindowSavesAndReopensTheWorkspace() {
@@ -285,7 +296,8 @@ private slots:
             MainWindow window;
             window.showResult(std::make_shared<const ProfileResult>(profile_run(spec, ProfileOptions{})));
             spec.variant = "sdpa";
-            window.showResult(std::make_shared<const ProfileResult>(profile_run(spec, ProfileOptions{})), QStringLiteral("sdpa run"));
+            window.showResult(std::make_shared<const ProfileResult>(profile_run(spec, ProfileOptions{})),
+                              QStringLiteral("sdpa run"));
             SweepPlan plan;
             plan.base = tiny_spec();
             plan.seq_lengths = {16, 32};

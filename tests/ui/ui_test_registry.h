@@ -29,6 +29,6 @@ inline bool register_ui_test(const char* name, std::function<std::unique_ptr<QOb
 
 }  // namespace awb::ui::test
 
-#define AWB_UI_TEST(Class)                                                          \
-    [[maybe_unused]] static const bool awb_ui_test_registered_##Class =             \
+#define AWB_UI_TEST(Class)                                              \
+    [[maybe_unused]] static const bool awb_ui_test_registered_##Class = \
         awb::ui::test::register_ui_test(#Class, [] { return std::make_unique<Class>(); });

@@ -20,7 +20,6 @@
 
 namespace awb::ui::test {
 
-
 // A failure shows one message box; offscreen it would block the test: the timer closes each as it appears.
 inline void close_message_boxes(QTimer& closer) {
     QObject::connect(&closer, &QTimer::timeout, [] {
@@ -83,6 +82,5 @@ inline std::optional<std::shared_ptr<const ProfileResult>> stop_profile_after(in
     if (!QTest::qWaitFor([&] { return !cancelled.isEmpty() || !done.isEmpty(); }, 120'000)) return std::nullopt;
     return done.isEmpty() ? nullptr : done.at(0).at(0).value<std::shared_ptr<const ProfileResult>>();
 }
-
 
 }  // namespace awb::ui::test
