@@ -8,6 +8,7 @@ packages=(
   qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
   nlohmann-json3-dev libsimdjson-dev zlib1g-dev libssl-dev libgtest-dev libcli11-dev robin-map-dev
   clang libclang-rt-14-dev llvm       # the importer's fuzz test: libFuzzer, ASan, UBSan, symbolizer
+  clang-format-14                     # the sources' layout (.clang-format; tests/style/check_format.sh)
   python3 python3-venv                # test helpers parse JSON with it; the venv of the torch 2.11 wheel (setup-torch2.sh)
   slurmctld slurmd slurm-client munge # the sharded-sweep test's single-node Slurm (tests/slurm/local_slurm.sh)
   help2man desktop-file-utils         # the man pages (from --help), the desktop entry's check (tests/install)
