@@ -2,7 +2,9 @@
 // naming where it ran.
 #include <QAbstractItemModelTester>
 #include <QImage>
+#include <QListWidget>
 #include <QPainter>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QRegularExpression>
@@ -93,6 +95,26 @@ private slots:
         QVERIFY(chart.exportTo(dir.filePath(QStringLiteral("chart.png"))));
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("chart.png"))).size() > 1000);
         QVERIFY(chart.exportTo(dir.filePath(QStringLiteral("chart.pdf"))));
+
+        // Both sweeps chosen in the list (a click, then Ctrl+click) and removed with one press of Remove.
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QListWidget* list = chart.sweepList();
+        QCOMPARE(list->count(), 2);
+        auto centre = [list](int row) { return list->visualItemRect(list->item(row)).center(); };
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier, centre(0));
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::ControlModifier, centre(1));
+        QCOMPARE(list->selectedItems().size(), 2);
+        QSignalSpy removed(&chart, &SweepChart::removeRequested);
+        QPushButton* remove = nullptr;
+        for (QPushButton* b : chart.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Remove")) remove = b;
+        QVERIFY(remove && remove->isEnabled());
+        remove->click();
+        QCOMPARE(removed.size(), 1);
+        auto rows = removed.at(0).at(0).value<std::vector<int>>();
+        std::sort(rows.begin(), rows.end());
+        QCOMPARE(rows, (std::vector<int>{0, 1}));
     }
     void mergedSweepOpensAndEachPointNamesWhereItRan() {
         // Two shards measured on different machines, merged with --allow-mixed (attnwb merge's code).
