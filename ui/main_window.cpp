@@ -144,7 +144,11 @@ MainWindow::MainWindow(QWidget* parent)
     status_->setText(tr("Ready: set a spec and press Run (Ctrl+R), or open a report (Ctrl+O)"));
 }
 
-MainWindow::~MainWindow() = default;
+// The docks are hidden as QWidget's destructor destroys them, after this one: their visibilityChanged
+// must not reach a window that is no longer a MainWindow (UBSan: member access of a QWidget).
+MainWindow::~MainWindow() {
+    for (QDockWidget* tall : tall_docks_) tall->disconnect(this);
+}
 
 // The docks around the timeline: the run panel on the left, the tables and views as tabs below. Returns
 // them in the order of the View menu.
@@ -177,7 +181,8 @@ QList<QDockWidget*> MainWindow::buildDocks() {
     // The comparison (verdict, a table of rows, two timelines) and the memory snapshot (a chart over its
     // tables) need height: raised in a short dock, they get 3/5 of the window.
     // Judged once the raise is laid out (a hidden tab's height is stale).
-    for (QDockWidget* tall : {compare_dock, snapshot_dock_})
+    tall_docks_ = {compare_dock, snapshot_dock_};
+    for (QDockWidget* tall : tall_docks_)
         connect(tall, &QDockWidget::visibilityChanged, this, [this, tall](bool visible) {
             if (visible) {
                 tall_on_top_ = tall;

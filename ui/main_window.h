@@ -136,6 +136,7 @@ private:
     qint64 run_started_ms_ = 0;
     bool layout_restored_ = false;
     QList<QDockWidget*> default_docks_;   // sized at the first show when no layout was saved
+    QList<QDockWidget*> tall_docks_;      // the comparison and the memory snapshot
     QDockWidget* tall_on_top_ = nullptr;  // the comparison or the memory snapshot when raised: 3/5 of the window
 };
 
