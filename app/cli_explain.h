@@ -16,20 +16,20 @@ namespace awb::cli {
 
 // explain(m) (analysis/explanation.h), printed (print_explanation).
 Explanation explain_and_print(const Measurements& m);
-void print_explanation(const Explanation& x);  // the findings, then the checklist, on stdout
+void print_explanation(const Explanation& explanation);  // the findings, then the checklist, on stdout
 
 // j["findings"] and j["checklist"].
-void add_explanation(nlohmann::json& j, const Explanation& x);
+void add_explanation(nlohmann::json& j, const Explanation& explanation);
 
 // Writes the HTML report (nothing when path is empty) with x's findings and checklist; throws on failure.
-void write_report(const std::string& path, ReportInput input, const Explanation& x);
+void write_report(const std::string& path, ReportInput input, const Explanation& explanation);
 
 // A sweep's files (attnwb sweep, attnwb merge): the JSON with x, the CSV and the report, each only
 // when its path is given. One message and kExitRuntimeFailure when a write fails, else kExitOk.
 struct SweepOutputs {
     std::string json, csv, report;
 };
-int write_sweep_outputs(const char* command, const SweepResult& r, const SweepAnalysis& analysis, const Explanation& x,
-                        const SweepOutputs& to);
+int write_sweep_outputs(const char* command, const SweepResult& r, const SweepAnalysis& analysis,
+                        const Explanation& explanation, const SweepOutputs& to);
 
 }  // namespace awb::cli

@@ -94,16 +94,16 @@ int run(const ReportCommand& c) {
                          in.check ? &*in.check : nullptr, in.analysis ? &*in.analysis : nullptr};
     // A memory snapshot alone is no measurement of a run: no checklist or findings to judge.
     const bool measured = in.profile || m.bench || m.sweep || m.check;
-    Explanation x = measured ? explain(m) : Explanation{};
+    Explanation explanation = measured ? explain(m) : Explanation{};
     // A report file's own findings stand for the rules that need its events.
     static const std::set<std::string> kRunRules = {"score-matrix",   "layout-copies", "fragmentation",
                                                     "dispatch-bound", "straggler",     "exposed-communication",
                                                     "latency-bound",  "low-bandwidth"};
     for (const auto& f : in.run_findings)
-        if (kRunRules.count(f.rule)) x.findings.push_back(f);
-    std::stable_sort(x.findings.begin(), x.findings.end(),
+        if (kRunRules.count(f.rule)) explanation.findings.push_back(f);
+    std::stable_sort(explanation.findings.begin(), explanation.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.weight > b.weight; });
-    if (measured) print_explanation(x);
+    if (measured) print_explanation(explanation);
 
     ReportInput report;
     report.title = c.title;
@@ -123,7 +123,7 @@ int run(const ReportCommand& c) {
         report.snapshot_timeline = in.snapshot_timeline.get();
         report.snapshot_name = in.snapshot_path;
     }
-    return write_outputs("report", [&] { write_report(c.out_path, report, x); });
+    return write_outputs("report", [&] { write_report(c.out_path, report, explanation); });
 }
 
 }  // namespace

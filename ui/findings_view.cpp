@@ -15,12 +15,12 @@ FindingsView::FindingsView(QWidget* parent) : QTextBrowser(parent) {
            "fragmentation, dispatch overhead), with the measurement checklist."));
 }
 
-void FindingsView::setExplanation(const Explanation& x, const QString& subject,
+void FindingsView::setExplanation(const Explanation& explanation, const QString& subject,
                                   const std::vector<std::string>& quality) {
-    shown_ = x;
+    shown_ = explanation;
     quality_ = quality;
-    const std::vector<Finding>& findings = x.findings;
-    const std::vector<ChecklistItem>& checklist = x.checklist;
+    const std::vector<Finding>& findings = explanation.findings;
+    const std::vector<ChecklistItem>& checklist = explanation.checklist;
     QString html = QStringLiteral("<p><b>%1</b></p>").arg(subject.toHtmlEscaped());
     if (!quality.empty()) {
         html +=

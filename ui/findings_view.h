@@ -16,7 +16,8 @@ class FindingsView : public QTextBrowser {
 public:
     explicit FindingsView(QWidget* parent = nullptr);
     // quality: the trace's quality_lines (analysis/trace_quality.h), shown first when there are any.
-    void setExplanation(const Explanation& x, const QString& subject, const std::vector<std::string>& quality = {});
+    void setExplanation(const Explanation& explanation, const QString& subject,
+                        const std::vector<std::string>& quality = {});
     const std::vector<Finding>& findings() const { return shown_.findings; }
     const std::vector<ChecklistItem>& checklist() const { return shown_.checklist; }
     const std::vector<std::string>& quality() const { return quality_; }

@@ -506,9 +506,9 @@ void MainWindow::explainShown() {
             const Measurements m{result.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
             return explain(m);
         },
-        [this, result, analysis, subject](const Explanation& x) {
+        [this, result, analysis, subject](const Explanation& explanation) {
             if (session_->shown().result == result)
-                findings_->setExplanation(x, subject,
+                findings_->setExplanation(explanation, subject,
                                           analysis ? quality_lines(analysis->quality) : std::vector<std::string>{});
         });
 }
