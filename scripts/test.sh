@@ -18,6 +18,7 @@ bash scripts/setup.sh
 jobs="$(nproc)"
 status=0
 summary=()
+failed_dirs=()
 # ctest counts skipped tests (the GPU-only ones without a GPU) as passed; the closing line does not.
 passed=0 failed=0 skipped=0
 for flavour in "" --torch2 --tsan --asan; do
@@ -36,7 +37,7 @@ for flavour in "" --torch2 --tsan --asan; do
   rc=${PIPESTATUS[0]}
   set -e
   echo "test: $dir tested in $((SECONDS - t0)) s (ctest exit $rc)"
-  [ "$rc" -eq 0 ] || status=1
+  [ "$rc" -eq 0 ] || { status=1; failed_dirs+=("$dir"); }
   line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$dir/ctest.log" || true)
   summary+=("$dir: ${line:-no summary}")
   [ -n "$line" ] || { status=1; continue; }
@@ -44,6 +45,13 @@ for flavour in "" --torch2 --tsan --asan; do
   bad=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$line")
   skip=$(grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)$' "$dir/ctest.log" || true)
   passed=$((passed + total - bad - skip)); failed=$((failed + bad)); skipped=$((skipped + skip))
+done
+# CI keeps the log's tail only: repeat what each failure said (QTest's FAIL! and its location, the
+# sanitizers' reports, ctest's timeouts) below the summaries, so the cause is never cut away.
+for dir in "${failed_dirs[@]}"; do
+  echo "test: what failed in $dir:"
+  grep -aE -A4 'FAIL!|SUMMARY: |WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|\*\*\*(Failed|Timeout|Exception)|ui tests: .* failed|\[  FAILED  \]' \
+    "$dir/ctest.log" | head -120 || true
 done
 printf 'test: %s\n' "${summary[@]}"
 echo "$passed passed, $failed failed, $skipped skipped"
