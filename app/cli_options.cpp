@@ -1,6 +1,6 @@
 #include "cli_options.h"
 
-#include "analysis/op_table.h"
+#include "analysis/op_columns.h"
 
 namespace awb::cli {
 

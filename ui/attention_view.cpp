@@ -130,7 +130,7 @@ QString dim_text(double v) { return v > 0 ? QString::number(qint64(v)) : QString
 
 }  // namespace
 
-QVariant AttentionTableModel::more(int r, int c, int role) const {
+QVariant AttentionTableModel::roleData(int r, int c, int role) const {
     if (role != Qt::ToolTipRole) return {};
     const AttentionInstance& a = row(r);
     if (c == Notes || (c == Flops && !a.costed()) || (c == SeqK && a.shape.seq_k <= 0)) {

@@ -57,7 +57,7 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;  // the notes' full text as tooltips
+    QVariant roleData(int row, int column, int role) const override;  // the notes' full text as tooltips
     void rowsChanged() override;
 
 private:

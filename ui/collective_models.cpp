@@ -173,7 +173,7 @@ double RankCollectivesModel::value(int r, int c) const {
     }
 }
 
-QVariant RankCollectivesModel::more(int r, int, int role) const {
+QVariant RankCollectivesModel::roleData(int r, int, int role) const {
     if (role == Qt::FontRole && row(r).straggler) {
         QFont f;
         f.setBold(true);

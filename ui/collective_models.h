@@ -68,7 +68,7 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;  // the straggler in bold
+    QVariant roleData(int row, int column, int role) const override;  // the straggler in bold
 };
 
 // The overlap's rows: per rank, the whole trace and each step.

@@ -69,7 +69,7 @@ double ComparisonModel::value(int row_index, int c) const {
     }
 }
 
-QVariant ComparisonModel::more(int row_index, int c, int role) const {
+QVariant ComparisonModel::roleData(int row_index, int c, int role) const {
     const bool delta =
         c == CallsDelta || c == SelfCpuDelta || c == CpuTotalDelta || c == SelfDeviceDelta || c == CpuMemDelta;
     if (role != Qt::ForegroundRole || !delta) return {};

@@ -40,7 +40,8 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;  // ForegroundRole: deltas red (B costs more) or green
+    QVariant roleData(int row, int column,
+                      int role) const override;  // ForegroundRole: deltas red (B costs more) or green
 };
 
 }  // namespace awb::ui

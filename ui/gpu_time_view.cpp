@@ -94,7 +94,7 @@ QString GpuTimeModel::text(int r, int column) const {
     }
 }
 
-QVariant GpuTimeModel::more(int r, int column, int role) const {
+QVariant GpuTimeModel::roleData(int r, int column, int role) const {
     if (role == ShareRole && column >= Busy) return row(r).share(figure(row(r), column));
     return {};
 }

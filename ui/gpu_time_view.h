@@ -42,7 +42,7 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;  // ShareRole: the bar of the span
+    QVariant roleData(int row, int column, int role) const override;  // ShareRole: the bar of the span
 };
 
 // The parts a bar is made of: they partition the span.

@@ -189,7 +189,7 @@ QString KernelTableModel::text(int row_index, int c) const {
     }
 }
 
-QVariant KernelTableModel::more(int row_index, int c, int role) const {
+QVariant KernelTableModel::roleData(int row_index, int c, int role) const {
     if (role == ShareRole && c == Total) return value(row_index, Share);
     return {};
 }

@@ -49,8 +49,8 @@ public:
 
 protected:
     QString text(int row, int column) const override;
-    double value(int row, int column) const override;             // -1 where the trace has no value
-    QVariant more(int row, int column, int role) const override;  // ShareRole: the bar of the total
+    double value(int row, int column) const override;                 // -1 where the trace has no value
+    QVariant roleData(int row, int column, int role) const override;  // ShareRole: the bar of the total
     void rowsChanged() override;
 
 private:

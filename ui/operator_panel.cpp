@@ -33,15 +33,15 @@ OperatorPanel::OperatorPanel(QWidget* parent)
     proxy_->setSourceModel(model_);
     view_->setModel(proxy_);
     view_->setSortingEnabled(true);
-    view_->sortByColumn(OperatorTableModel::SelfCpu, Qt::DescendingOrder);
+    view_->sortByColumn(OperatorTableModel::column(OpColumn::SelfCpu), Qt::DescendingOrder);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setAlternatingRowColors(true);
     view_->verticalHeader()->hide();
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     view_->horizontalHeader()->setStretchLastSection(false);
     auto* bars = new ShareBarDelegate(view_);
-    view_->setItemDelegateForColumn(OperatorTableModel::SelfCpu, bars);
-    view_->setItemDelegateForColumn(OperatorTableModel::SelfDevice, bars);
+    view_->setItemDelegateForColumn(OperatorTableModel::column(OpColumn::SelfCpu), bars);
+    view_->setItemDelegateForColumn(OperatorTableModel::column(OpColumn::SelfDevice), bars);
     filter_->setPlaceholderText(tr("Filter operators (e.g. matmul, softmax)"));
     filter_->setClearButtonEnabled(true);
     filter_timer_->setSingleShot(true);
@@ -62,7 +62,8 @@ OperatorPanel::OperatorPanel(QWidget* parent)
     connect(group_, &QCheckBox::toggled, this, &OperatorPanel::regroup);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
         if (current.isValid())
-            emit operatorSelected(proxy_->index(current.row(), OperatorTableModel::Name).data().toString());
+            emit operatorSelected(
+                proxy_->index(current.row(), OperatorTableModel::column(OpColumn::Name)).data().toString());
     });
     connect(csv, &QPushButton::clicked, this, [this] {
         const QString path =
@@ -79,11 +80,12 @@ OperatorPanel::OperatorPanel(QWidget* parent)
 }
 
 void OperatorPanel::showColumns(bool device_columns) {
-    for (int c : {OperatorTableModel::SelfDevice, OperatorTableModel::DeviceTotal, OperatorTableModel::DeviceMemory,
-                  OperatorTableModel::SelfDeviceMemory})
-        view_->setColumnHidden(c, !device_columns);
-    view_->setColumnHidden(OperatorTableModel::Shapes, !group_->isChecked());
-    fit_columns(view_, OperatorTableModel::Name);  // columns shown only now were never fitted (cut headers)
+    // Memory columns stay: a trace does not say whether memory was profiled (they read 0 then).
+    const unsigned available =
+        kNeedsMemory | (device_columns ? kNeedsDevice : 0) | (group_->isChecked() ? kNeedsShapes : 0);
+    const auto& columns = OperatorTableModel::columns();
+    for (size_t c = 0; c < columns.size(); ++c) view_->setColumnHidden(int(c), (columns[c].needs & ~available) != 0);
+    fit_columns(view_, OperatorTableModel::column(OpColumn::Name));  // columns shown only now were never fitted
 }
 
 void OperatorPanel::showRun(const NamedRun& run, bool) {
@@ -116,8 +118,8 @@ void OperatorPanel::regroup() {
     const bool grouped = group_->isChecked();
     auto show = [this, grouped](std::vector<OperatorRow> rows) {
         model_->setRows(std::move(rows));
-        view_->setColumnHidden(OperatorTableModel::Shapes, !grouped);
-        fit_columns(view_, OperatorTableModel::Name);
+        view_->setColumnHidden(OperatorTableModel::column(OpColumn::Shapes), !grouped);
+        fit_columns(view_, OperatorTableModel::column(OpColumn::Name));
         emit rowsReady();
     };
     if (!grouped) {  // the table by name came with the trace

@@ -2,93 +2,63 @@
 
 #include <QPainter>
 
-#include "format_qt.h"
-
 namespace awb::ui {
 
+namespace {
+
+std::vector<RowTableModelBase::Column> model_columns() {
+    std::vector<RowTableModelBase::Column> out;
+    for (const OpColumnInfo& c : OperatorTableModel::columns())
+        out.push_back({c.title, c.tooltip, c.unit == CellUnit::Text});
+    return out;
+}
+
+}  // namespace
+
 OperatorTableModel::OperatorTableModel(QObject* parent)
-    : RowTableModel(
-          {
-              {"Name", "Operator name (ProfilerStep#k folded into ProfilerStep*), as PyTorch's key_averages() names it",
-               true},
-              {"Input shapes", "Input shapes, when the table is grouped by shape", true},
-              {"Calls", "How many times the operator ran in the recorded steps"},
-              {"Self CPU (time)", "Self time: the operator's own CPU time, minus the time of the operators it called"},
-              {"Self CPU (%)",
-               "Share of \"Self CPU time total\": the sum of every row's self CPU time, so the shares add up to 100 %"},
-              {"CPU total (time)", "Total time: the operator's CPU time including everything it called"},
-              {"CPU avg (time)", "CPU total divided by calls"},
-              {"Self device (time)",
-               "Self device time: kernels launched by this operator itself. The bar is its share of \"Self CUDA time "
-               "total\", which counts each kernel, copy and set once (device rows, user annotations left out, as "
-               "PyTorch's table). "
-               "As in PyTorch 2.x's key_averages(), a CPU row is charged every device event linked to it, a GPU-side "
-               "annotation's span included (ProfilerStep#k's on the stream)"},
-              {"Device total (time)", "Device time of the kernels launched by this operator and everything it called"},
-              {"CPU mem (bytes)",
-               "Bytes allocated minus freed while the operator (and its callees) ran. As in PyTorch's key_averages(), "
-               "an allocation is charged to every operator whose interval holds its timestamp, ends included: one at "
-               "the "
-               "very instant of a zero-length operator (aten::resolve_conj, aten::view) is charged to it too"},
-              {"Self CPU mem (bytes)",
-               "Bytes allocated minus freed by the operator itself, not its callees (the same interval rule)"},
-              {"Device mem (bytes)", "Device bytes allocated minus freed, including callees"},
-              {"Self device mem (bytes)", "Device bytes allocated minus freed by the operator itself"},
-          },
-          Name, parent) {}
+    : RowTableModel(model_columns(), column(OpColumn::Name), parent) {}
+
+const std::vector<OpColumnInfo>& OperatorTableModel::columns() {
+    static const std::vector<OpColumnInfo> shown = op_columns_in(kInGui, kNeedsDevice | kNeedsMemory | kNeedsShapes);
+    return shown;
+}
+
+int OperatorTableModel::column(OpColumn id) {
+    const auto& all = columns();
+    for (size_t c = 0; c < all.size(); ++c)
+        if (all[c].id == id) return int(c);
+    return -1;
+}
 
 void OperatorTableModel::rowsChanged() { totals_ = totals(rows_); }
 
-double OperatorTableModel::value(int row_index, int column) const {
-    const OperatorRow& r = row(row_index);
-    switch (column) {
-        case Calls: return double(r.calls);
-        case SelfCpu: return double(r.self_cpu_ns);
-        case SelfCpuShare: return totals_.self_cpu_ns > 0 ? double(r.self_cpu_ns) / double(totals_.self_cpu_ns) : 0;
-        case CpuTotal: return double(r.cpu_total_ns);
-        case CpuAvg: return r.calls > 0 ? double(r.cpu_total_ns) / double(r.calls) : 0;
-        case SelfDevice: return double(r.self_device_ns);
-        case DeviceTotal: return double(r.device_total_ns);
-        case CpuMemory: return double(r.cpu_memory_bytes);
-        case SelfCpuMemory: return double(r.self_cpu_memory_bytes);
-        case DeviceMemory: return double(r.device_memory_bytes);
-        case SelfDeviceMemory: return double(r.self_device_memory_bytes);
-        default: return 0;
-    }
+double OperatorTableModel::value(int row_index, int c) const {
+    return op_value(row(row_index), columns()[size_t(c)].id, totals_);
 }
 
 QString OperatorTableModel::text(int row_index, int c) const {
-    const OperatorRow& r = row(row_index);
-    switch (c) {
-        case Name: return QString::fromStdString(r.name);
-        case Shapes: return QString::fromStdString(r.input_shapes);
-        case Calls: return QString::number(r.calls);
-        case SelfCpuShare: return QStringLiteral("%1 %").arg(value(row_index, c) * 100, 0, 'f', 2);
-        case SelfCpu:
-        case CpuTotal:
-        case CpuAvg:
-        case SelfDevice:
-        case DeviceTotal: return format_duration_ns(value(row_index, c));
-        default: return format_bytes(int64_t(value(row_index, c)));
-    }
+    const OpColumnInfo& info = columns()[size_t(c)];
+    if (info.unit == CellUnit::Text) return QString::fromStdString(op_text(row(row_index), info.id));
+    return QString::fromStdString(format_cell(value(row_index, c), info.unit));
 }
 
-QVariant OperatorTableModel::more(int row_index, int c, int role) const {
+QVariant OperatorTableModel::roleData(int row_index, int c, int role) const {
     if (role != ShareRole) return {};
-    if (c == SelfCpu) return value(row_index, SelfCpuShare);
-    if (c == SelfDevice && totals_.self_device_ns > 0)
-        return double(row(row_index).self_device_ns) / double(totals_.self_device_ns);
+    const OpColumn id = columns()[size_t(c)].id;
+    if (id == OpColumn::SelfCpu) return op_value(row(row_index), OpColumn::SelfCpuShare, totals_);
+    if (id == OpColumn::SelfDevice && totals_.self_device_ns > 0)
+        return op_value(row(row_index), OpColumn::SelfDeviceShare, totals_);
     return {};
 }
 
 QString OperatorTableModel::toDelimited(const std::vector<int>& rows, QChar sep) const {
     QString out;
-    for (int c = 0; c < ColumnCount; ++c)
+    for (int c = 0; c < columnCount(); ++c)
         out += (c ? QString(sep) : QString()) + headerData(c, Qt::Horizontal).toString();
     out += QLatin1Char('\n');
     auto cell = [&](int r, int c) {
         // Raw numbers (ns, bytes) so that a spreadsheet can compute with them; text for names.
-        QString v = c == Name || c == Shapes ? text(r, c) : QString::number(value(r, c), 'g', 15);
+        QString v = columns()[size_t(c)].unit == CellUnit::Text ? text(r, c) : QString::number(value(r, c), 'g', 15);
         if (sep == QLatin1Char(',') && (v.contains(sep) || v.contains(QLatin1Char('"'))))
             v = QLatin1Char('"') + v.replace(QLatin1String("\""), QLatin1String("\"\"")) + QLatin1Char('"');
         return v;
@@ -97,7 +67,7 @@ QString OperatorTableModel::toDelimited(const std::vector<int>& rows, QChar sep)
     if (rows.empty())
         for (int r = 0; r < rowCount(); ++r) all.push_back(r);
     for (int r : rows.empty() ? all : rows) {
-        for (int c = 0; c < ColumnCount; ++c) out += (c ? QString(sep) : QString()) + cell(r, c);
+        for (int c = 0; c < columnCount(); ++c) out += (c ? QString(sep) : QString()) + cell(r, c);
         out += QLatin1Char('\n');
     }
     return out;
@@ -106,7 +76,7 @@ QString OperatorTableModel::toDelimited(const std::vector<int>& rows, QChar sep)
 OperatorFilterProxy::OperatorFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {
     setSortRole(OperatorTableModel::SortRole);
     setSortLocaleAware(false);
-    setFilterKeyColumn(OperatorTableModel::Name);
+    setFilterKeyColumn(OperatorTableModel::column(OpColumn::Name));
     setFilterCaseSensitivity(Qt::CaseInsensitive);
 }
 

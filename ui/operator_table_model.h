@@ -7,32 +7,20 @@
 
 #include <vector>
 
-#include "analysis/op_table.h"
+#include "analysis/op_columns.h"
 #include "row_table_model.h"
 
 namespace awb::ui {
 
+// The GUI's columns of the operator table's description (analysis/op_columns.h), in its order; the
+// panel hides the device columns where the run has no device time and the shapes unless grouped.
 class OperatorTableModel : public RowTableModel<OperatorRow> {
     Q_OBJECT
 public:
-    enum Column {
-        Name,
-        Shapes,
-        Calls,
-        SelfCpu,
-        SelfCpuShare,
-        CpuTotal,
-        CpuAvg,
-        SelfDevice,
-        DeviceTotal,
-        CpuMemory,
-        SelfCpuMemory,
-        DeviceMemory,
-        SelfDeviceMemory,
-        ColumnCount
-    };
-
     explicit OperatorTableModel(QObject* parent = nullptr);
+
+    static int column(OpColumn id);                     // the model's column of ID; -1 where the GUI does not show it
+    static const std::vector<OpColumnInfo>& columns();  // what each model column is
 
     // Tab-separated text of the given source rows (all when empty), with a header line: for copy and CSV.
     QString toDelimited(const std::vector<int>& rows, QChar separator) const;
@@ -40,7 +28,7 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;  // ShareRole: the bars of the time columns
+    QVariant roleData(int row, int column, int role) const override;  // ShareRole: the bars of the time columns
     void rowsChanged() override;
 
 private:

@@ -63,7 +63,7 @@ double RankStepModel::value(int r, int c) const {
     return c >= 0 && c < ColumnCount ? double(values[c]) : 0;
 }
 
-QVariant RankStepModel::more(int r, int, int role) const {
+QVariant RankStepModel::roleData(int r, int, int role) const {
     if (role != Qt::FontRole || row(r).rank != slowest) return {};
     QFont f;
     f.setBold(true);

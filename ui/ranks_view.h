@@ -30,7 +30,7 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;  // the slowest rank in bold
+    QVariant roleData(int row, int column, int role) const override;  // the slowest rank in bold
 };
 
 class RankOperatorModel : public RowTableModel<OperatorDiffRow> {

@@ -9,7 +9,7 @@ int RowTableModelBase::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(columns_.size());
 }
 
-QVariant RowTableModelBase::more(int, int, int) const { return {}; }
+QVariant RowTableModelBase::roleData(int, int, int) const { return {}; }
 
 QVariant RowTableModelBase::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= int(columns_.size())) return {};
@@ -22,8 +22,8 @@ QVariant RowTableModelBase::data(const QModelIndex& index, int role) const {
         case Qt::TextAlignmentRole: return int((left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
         case Qt::ToolTipRole:
             if (c == name_column_) return text(r, c);
-            return more(r, c, role);
-        default: return more(r, c, role);
+            return roleData(r, c, role);
+        default: return roleData(r, c, role);
     }
 }
 

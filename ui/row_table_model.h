@@ -33,7 +33,7 @@ protected:
     virtual QString text(int row, int column) const = 0;  // what the cell shows
     virtual double value(int row, int column) const = 0;  // what a number column sorts on
     // Any other role of a cell (ShareRole, ForegroundRole, ...); nothing by default.
-    virtual QVariant more(int row, int column, int role) const;
+    virtual QVariant roleData(int row, int column, int role) const;
 
 private:
     std::vector<Column> columns_;

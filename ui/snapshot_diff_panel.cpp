@@ -64,7 +64,7 @@ double SnapshotDiffModel::value(int r, int c) const {
     }
 }
 
-QVariant SnapshotDiffModel::more(int r, int c, int role) const {
+QVariant SnapshotDiffModel::roleData(int r, int c, int role) const {
     if (role != Qt::ForegroundRole || (c != PeakDelta && c != Status)) return {};
     const SnapshotDiffRow& d = row(r);
     const bool less = c == PeakDelta ? d.peak_delta() < 0 : !d.in_b();

@@ -51,7 +51,7 @@ double SnapshotBlockModel::value(int r, int c) const {
     return c == Allocated ? double(b.alloc_event) : double(b.size);
 }
 
-QVariant SnapshotBlockModel::more(int r, int c, int role) const {
+QVariant SnapshotBlockModel::roleData(int r, int c, int role) const {
     const LiveBlock& b = row(r);
     if (role == Qt::DecorationRole && c == AllocatedBy) return swatch(shown_->colourOf(b.stack));
     if (role == Qt::ToolTipRole && c == Stack) return shown_->stackText(b.stack, 64);
@@ -87,7 +87,7 @@ double SnapshotFrameModel::value(int r, int c) const {
     return c == Blocks ? double(f.blocks) : double(f.bytes);
 }
 
-QVariant SnapshotFrameModel::more(int r, int c, int role) const {
+QVariant SnapshotFrameModel::roleData(int r, int c, int role) const {
     const FrameBytes& f = row(r);
     if (role == Qt::DecorationRole && c == Frame) {
         const auto it = shown_->colours.find(f.frame);
@@ -162,7 +162,7 @@ double SegmentModel::value(int r, int c) const {
     }
 }
 
-QVariant SegmentModel::more(int r, int, int role) const { return role == SegmentRole ? QVariant(r) : QVariant(); }
+QVariant SegmentModel::roleData(int r, int, int role) const { return role == SegmentRole ? QVariant(r) : QVariant(); }
 
 void SegmentMapDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
     QStyledItemDelegate::paint(painter, option, index);  // the selection's background

@@ -41,7 +41,7 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;
+    QVariant roleData(int row, int column, int role) const override;
 };
 
 class SnapshotFrameModel : public SnapshotShareModel<FrameBytes> {
@@ -53,7 +53,7 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;
+    QVariant roleData(int row, int column, int role) const override;
 };
 
 // A segment's figures, summed once when the device is shown.
@@ -76,7 +76,7 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;
+    QVariant roleData(int row, int column, int role) const override;
 
 private:
     std::shared_ptr<const SnapshotShown> shown_;

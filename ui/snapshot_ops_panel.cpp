@@ -96,7 +96,7 @@ double OpBlockModel::value(int r, int c) const {
     }
 }
 
-QVariant OpBlockModel::more(int r, int c, int role) const {
+QVariant OpBlockModel::roleData(int r, int c, int role) const {
     if (role == Qt::ToolTipRole && c == Stack) return shown_->shown->stackText(event(r).stack, 64);
     if (role == Qt::DecorationRole && c == AllocatedBy) {
         QPixmap swatch(10, 10);

@@ -52,7 +52,7 @@ public:
 protected:
     QString text(int row, int column) const override;
     double value(int row, int column) const override;
-    QVariant more(int row, int column, int role) const override;
+    QVariant roleData(int row, int column, int role) const override;
 
 private:
     const SnapshotEvent& event(int row) const;

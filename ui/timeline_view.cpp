@@ -440,13 +440,11 @@ QString TimelineView::totalsInRun(const TraceEvent& e) const {
     // The event's row of the run's operator table (CPU ops, by PyTorch's table name) or kernel table.
     if (e.device == DeviceKind::CPU) {
         const std::string_view name = table_name_view(e.name);
-        int64_t all_self = 0;
-        const OperatorRow* row = nullptr;
-        for (const OperatorRow& r : analysis_->operators) {
-            if (r.device == DeviceKind::CPU) all_self += r.self_cpu_ns;
-            if (!row && r.name == name) row = &r;
-        }
-        if (!row) return {};
+        const auto& rows = analysis_->operators;
+        const auto row =
+            std::find_if(rows.begin(), rows.end(), [name](const OperatorRow& r) { return r.name == name; });
+        if (row == rows.end()) return {};
+        const int64_t all_self = totals(rows).self_cpu_ns;  // the operator table's "Self CPU time total"
         return QStringLiteral("<br><i>in this run:</i> %1 calls, self CPU %2 (%3 of the run's), CPU total %4")
             .arg(row->calls)
             .arg(format_duration_ns(double(row->self_cpu_ns)), format_share(double(row->self_cpu_ns), double(all_self)),

@@ -12,7 +12,7 @@
 #include "analysis/collective_findings.h"
 #include "analysis/memory_replay.h"
 #include "model/recorded_steps.h"
-#include "analysis/op_table.h"
+#include "analysis/op_columns.h"
 #include "analysis/results_text.h"
 #include "analysis/trace_links.h"
 #include "model/printf_string.h"

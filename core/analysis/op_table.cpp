@@ -297,63 +297,6 @@ std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& 
     return rows;
 }
 
-int64_t sort_value(const OperatorRow& r, SortKey key) {
-    switch (key) {
-        case SortKey::SelfCpu: return r.self_cpu_ns;
-        case SortKey::CpuTotal: return r.cpu_total_ns;
-        case SortKey::SelfDevice: return r.self_device_ns;
-        case SortKey::DeviceTotal: return r.device_total_ns;
-        case SortKey::Calls: return r.calls;
-        case SortKey::CpuMemory: return r.cpu_memory_bytes;
-        case SortKey::SelfCpuMemory: return r.self_cpu_memory_bytes;
-        case SortKey::DeviceMemory: return r.device_memory_bytes;
-        case SortKey::SelfDeviceMemory: return r.self_device_memory_bytes;
-    }
-    return 0;
-}
-
-void sort_rows(std::vector<OperatorRow>& rows, SortKey key) {
-    std::stable_sort(rows.begin(), rows.end(), [key](const OperatorRow& a, const OperatorRow& b) {
-        return sort_value(a, key) > sort_value(b, key);
-    });
-}
-
-namespace {
-const std::pair<const char*, SortKey> kSortKeys[] = {{"self_cpu", SortKey::SelfCpu},
-                                                     {"cpu_total", SortKey::CpuTotal},
-                                                     {"self_device", SortKey::SelfDevice},
-                                                     {"device_total", SortKey::DeviceTotal},
-                                                     {"calls", SortKey::Calls},
-                                                     {"cpu_mem", SortKey::CpuMemory},
-                                                     {"self_cpu_mem", SortKey::SelfCpuMemory},
-                                                     {"device_mem", SortKey::DeviceMemory},
-                                                     {"self_device_mem", SortKey::SelfDeviceMemory}};
-}
-
-std::string to_string(SortKey k) {
-    for (const auto& [name, key] : kSortKeys)
-        if (key == k) return name;
-    return "?";
-}
-
-bool parse_sort_key(const std::string& s, SortKey& out) {
-    for (const auto& [name, key] : kSortKeys)
-        if (s == name) {
-            out = key;
-            return true;
-        }
-    return false;
-}
-
-std::string sort_key_names() {
-    std::string out;
-    for (const auto& [name, key] : kSortKeys) {
-        if (!out.empty()) out += ", ";
-        out += name;
-    }
-    return out;
-}
-
 OpTableTotals totals(const std::vector<OperatorRow>& rows) {
     OpTableTotals t;
     const bool device_rows =

@@ -23,24 +23,6 @@ struct OpTableOptions {
 // as any op's, one call per replay.
 std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& options = {});
 
-enum class SortKey {
-    SelfCpu,
-    CpuTotal,
-    SelfDevice,
-    DeviceTotal,
-    Calls,
-    CpuMemory,
-    SelfCpuMemory,
-    DeviceMemory,
-    SelfDeviceMemory
-};
-// Stable sort, descending, like key_averages().table(sort_by=...).
-void sort_rows(std::vector<OperatorRow>& rows, SortKey key);
-int64_t sort_value(const OperatorRow& row, SortKey key);
-std::string to_string(SortKey k);  // "self_cpu", ...
-bool parse_sort_key(const std::string& s, SortKey& out);
-std::string sort_key_names();  // for help texts
-
 // PyTorch's _rewrite_name(with_wildcard=True): every ProfilerStep#k becomes "ProfilerStep*".
 std::string table_name(const std::string& event_name);
 std::string_view table_name_view(const std::string& event_name);  // the same, without a copy

@@ -10,13 +10,37 @@ namespace awb {
 
 namespace {
 
-std::string percent(int64_t part, int64_t whole) {
+std::string percent(double share) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f%%", whole > 0 ? 100.0 * double(part) / double(whole) : 0.0);
+    std::snprintf(buf, sizeof buf, "%.2f%%", 100.0 * share);
     return buf;
 }
 
 std::string pad_left(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
+
+// PyTorch's text of a cell: "12.34%", "1.234ms", "1.50 Mb", "20".
+std::string pytorch_cell(const OperatorRow& r, const OpColumnInfo& c, const OpTableTotals& sum) {
+    const double v = op_value(r, c.id, sum);
+    switch (c.unit) {
+        case CellUnit::Share: return percent(v);
+        case CellUnit::Duration: return format_time_us(v / 1e3);
+        case CellUnit::Bytes: return format_memory(int64_t(v));
+        case CellUnit::Count: return std::to_string(int64_t(v));
+        case CellUnit::Text: break;
+    }
+    return op_text(r, c.id);
+}
+
+// The numeric columns of PyTorch's table that the options ask for, in its order.
+std::vector<OpColumnInfo> pytorch_columns(const TableTextOptions& o) {
+    const unsigned available = (o.device_columns ? kNeedsDevice : 0) | (o.memory_columns ? kNeedsMemory : 0);
+    std::vector<OpColumnInfo> out;
+    for (const OpColumnInfo& c : op_columns_in(kInText, available))
+        if (c.unit != CellUnit::Text) out.push_back(c);
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a.pytorch_position < b.pytorch_position; });
+    return out;
+}
 
 }  // namespace
 
@@ -24,6 +48,7 @@ std::string format_table(const std::vector<OperatorRow>& rows, const TableTextOp
     if (rows.empty()) return "(no operators recorded)\n";
     const OpTableTotals sum = totals(rows);
     const size_t shown = o.row_limit == 0 ? rows.size() : std::min(rows.size(), o.row_limit);
+    const std::vector<OpColumnInfo> columns = pytorch_columns(o);
 
     size_t name_width = 0;
     for (size_t i = 0; i < shown; ++i) name_width = std::max(name_width, rows[i].name.size());
@@ -34,16 +59,8 @@ std::string format_table(const std::vector<OperatorRow>& rows, const TableTextOp
         for (size_t i = 0; i < shown; ++i)
             shapes_width = std::min<size_t>(80, std::max(shapes_width, rows[i].input_shapes.size() + 4));
 
-    std::vector<std::string> headers{"Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"};
-    if (o.device_columns) headers.insert(headers.end(), {"Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg"});
-    if (o.memory_columns) {
-        headers.insert(headers.end(), {"CPU Mem", "Self CPU Mem"});
-        if (o.device_columns) headers.insert(headers.end(), {"CUDA Mem", "Self CUDA Mem"});
-    }
-    headers.push_back("# of Calls");
-
     std::string rule = std::string(name_width, '-');
-    for (size_t i = 0; i < headers.size(); ++i) rule += "  " + std::string(col, '-');
+    for (size_t i = 0; i < columns.size(); ++i) rule += "  " + std::string(col, '-');
     if (o.shapes_column) rule += "  " + std::string(shapes_width, '-');
     rule += "  \n";
 
@@ -52,30 +69,16 @@ std::string format_table(const std::vector<OperatorRow>& rows, const TableTextOp
         return pad_left(s, name_width);
     };
 
-    std::string out = rule + pad_left("Name", name_width);
-    for (const auto& h : headers) out += "  " + pad_left(h, col);
-    if (o.shapes_column) out += "  " + std::string("Input Shapes") + std::string(shapes_width - 12, ' ');
+    const std::string shapes_title = op_column(OpColumn::Shapes).pytorch_title;
+    std::string out = rule + pad_left(op_column(OpColumn::Name).pytorch_title, name_width);
+    for (const auto& c : columns) out += "  " + pad_left(c.pytorch_title, col);
+    if (o.shapes_column) out += "  " + shapes_title + std::string(shapes_width - shapes_title.size(), ' ');
     out += "  \n" + rule;
 
     for (size_t i = 0; i < shown; ++i) {
         const auto& r = rows[i];
-        const double calls = double(std::max<int64_t>(r.calls, 1));
-        std::vector<std::string> cells{percent(r.self_cpu_ns, sum.self_cpu_ns), format_time_us(r.self_cpu_ns / 1e3),
-                                       percent(r.cpu_total_ns, sum.self_cpu_ns), format_time_us(r.cpu_total_ns / 1e3),
-                                       format_time_us(r.cpu_total_ns / 1e3 / calls)};
-        if (o.device_columns)
-            cells.insert(cells.end(),
-                         {format_time_us(r.self_device_ns / 1e3), percent(r.self_device_ns, sum.self_device_ns),
-                          format_time_us(r.device_total_ns / 1e3), format_time_us(r.device_total_ns / 1e3 / calls)});
-        if (o.memory_columns) {
-            cells.insert(cells.end(), {format_memory(r.cpu_memory_bytes), format_memory(r.self_cpu_memory_bytes)});
-            if (o.device_columns)
-                cells.insert(cells.end(),
-                             {format_memory(r.device_memory_bytes), format_memory(r.self_device_memory_bytes)});
-        }
-        cells.push_back(std::to_string(r.calls));
         out += name_cell(r.name);
-        for (const auto& c : cells) out += "  " + pad_left(c, col);
+        for (const auto& c : columns) out += "  " + pad_left(pytorch_cell(r, c, sum), col);
         if (o.shapes_column) {
             std::string s = r.input_shapes.size() > shapes_width ? r.input_shapes.substr(0, shapes_width - 3) + "..."
                                                                  : r.input_shapes;

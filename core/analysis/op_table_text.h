@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/op_table.h"
+#include "analysis/op_columns.h"
 
 namespace awb {
 

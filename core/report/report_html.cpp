@@ -5,6 +5,7 @@
 #include <set>
 
 #include "analysis/attention.h"
+#include "analysis/op_columns.h"
 #include "analysis/results_text.h"
 #include "analysis/roofline.h"
 #include "analysis/sweep_analysis.h"
@@ -258,30 +259,27 @@ std::string operator_bars(const std::vector<OperatorRow>& sorted, const OpTableT
                          bars);
 }
 
-// The top operators as a table: the columns key_averages().table() shows for this run.
+// The top operators as a table: the report's columns (analysis/op_columns.h) this run has, each
+// header's tooltip saying what its number is.
 std::string operator_table(const ProfileReport& r, const std::vector<OperatorRow>& rows, const OpTableTotals& total,
                            bool device, size_t top) {
-    const bool memory = r.options.profile_memory;
-    std::string out = "<h3>Top operators by self " + std::string(device ? "device" : "CPU") +
-                      " time</h3>\n<table>\n<tr>" + th("operator") + (r.grouped_by_shape ? th("input shapes") : "") +
-                      th("calls") + th("self CPU") + th("self CPU %") + th("CPU total");
-    if (device) out += th("self device") + th("self device %") + th("device total");
-    if (memory) out += th("CPU memory") + th("self CPU memory");
-    if (memory && device) out += th("device memory");
+    const unsigned available = (device ? kNeedsDevice : 0) | (r.options.profile_memory ? kNeedsMemory : 0) |
+                               (r.grouped_by_shape ? kNeedsShapes : 0);
+    const std::vector<OpColumnInfo> columns = op_columns_in(kInHtml, available);
+    std::string out =
+        "<h3>Top operators by self " + std::string(device ? "device" : "CPU") + " time</h3>\n<table>\n<tr>";
+    for (const OpColumnInfo& c : columns) out += "<th title=\"" + esc(c.tooltip) + "\">" + esc(c.title) + "</th>";
     out += "</tr>\n";
     for (size_t i = 0; i < rows.size() && i < top; ++i) {
-        const OperatorRow& o = rows[i];
-        out += "<tr>" + name_td(o.name) + (r.grouped_by_shape ? td(o.input_shapes) : "") +
-               num(std::to_string(o.calls)) + num(format_duration_ns(o.self_cpu_ns)) +
-               num(format_share(total.self_cpu_ns > 0 ? double(o.self_cpu_ns) / double(total.self_cpu_ns) : 0)) +
-               num(format_duration_ns(o.cpu_total_ns));
-        if (device)
-            out += num(format_duration_ns(o.self_device_ns)) +
-                   num(format_share(total.self_device_ns > 0 ? double(o.self_device_ns) / double(total.self_device_ns)
-                                                             : 0)) +
-                   num(format_duration_ns(o.device_total_ns));
-        if (memory) out += num(format_bytes(o.cpu_memory_bytes)) + num(format_bytes(o.self_cpu_memory_bytes));
-        if (memory && device) out += num(format_bytes(o.device_memory_bytes));
+        out += "<tr>";
+        for (const OpColumnInfo& c : columns) {
+            if (c.id == OpColumn::Name)
+                out += name_td(rows[i].name);
+            else if (c.unit == CellUnit::Text)
+                out += td(op_text(rows[i], c.id));
+            else
+                out += num(format_cell(op_value(rows[i], c.id, total), c.unit));
+        }
         out += "</tr>\n";
     }
     out += "</table>\n";

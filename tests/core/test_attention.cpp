@@ -222,9 +222,9 @@ TEST(Attention, HtmlReportShowsTheDeviceColumnsTheAnalysisDecided) {
     for (OperatorRow& o : report.operators) o.self_device_ns = o.device_total_ns = 0;
     ReportInput in;
     in.profile = &report;
-    EXPECT_NE(html_report(in).find("<th>self device</th>"), std::string::npos);
+    EXPECT_NE(html_report(in).find(">Self device (time)</th>"), std::string::npos);
     report.device_columns = false;
-    EXPECT_EQ(html_report(in).find("<th>self device</th>"), std::string::npos);
+    EXPECT_EQ(html_report(in).find(">Self device (time)</th>"), std::string::npos);
 }
 
 TEST(Attention, RoofOfTheDeviceTheTraceNames) {

@@ -2,6 +2,7 @@
 // attribution by interval, unattributed [memory] rows, grouping by shape, kernels linked by id.
 #include <gtest/gtest.h>
 
+#include "analysis/op_columns.h"
 #include "analysis/op_table.h"
 #include "analysis/op_table_text.h"
 #include "model/units.h"

@@ -88,7 +88,8 @@ int main(int argc, char** argv) {
     auto* table = window.operatorPanel()->view();
     auto* proxy = window.operatorPanel()->proxy();
     for (int r = 0; r < proxy->rowCount(); ++r)
-        if (proxy->index(r, ui::OperatorTableModel::Name).data().toString() == QStringLiteral("aten::softmax")) {
+        if (proxy->index(r, ui::OperatorTableModel::column(OpColumn::Name)).data().toString() ==
+            QStringLiteral("aten::softmax")) {
             table->selectionModel()->setCurrentIndex(proxy->index(r, 0),
                                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             break;

@@ -67,18 +67,24 @@ private slots:
         QAbstractItemModelTester t2(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         // As text, "10.00 us" < "100.00 us" < "9.00 us"; as numbers 9 < 10 < 100.
         model.setRows({row("aten::mm", 3, 10'000), row("aten::softmax", 1, 100'000), row("aten::add", 20, 9'000)});
-        proxy.sort(OperatorTableModel::SelfCpu, Qt::AscendingOrder);
-        QCOMPARE(proxy.index(0, OperatorTableModel::Name).data().toString(), QStringLiteral("aten::add"));
-        QCOMPARE(proxy.index(1, OperatorTableModel::Name).data().toString(), QStringLiteral("aten::mm"));
-        QCOMPARE(proxy.index(2, OperatorTableModel::Name).data().toString(), QStringLiteral("aten::softmax"));
-        proxy.sort(OperatorTableModel::Calls, Qt::DescendingOrder);
-        QCOMPARE(proxy.index(0, OperatorTableModel::Calls).data().toString(), QStringLiteral("20"));
-        QCOMPARE(proxy.index(0, OperatorTableModel::SelfCpu).data().toString(), QStringLiteral("9.00 us"));
-        QCOMPARE(model.index(1, OperatorTableModel::SelfCpu).data(OperatorTableModel::ShareRole).toDouble(),
+        proxy.sort(OperatorTableModel::column(OpColumn::SelfCpu), Qt::AscendingOrder);
+        QCOMPARE(proxy.index(0, OperatorTableModel::column(OpColumn::Name)).data().toString(),
+                 QStringLiteral("aten::add"));
+        QCOMPARE(proxy.index(1, OperatorTableModel::column(OpColumn::Name)).data().toString(),
+                 QStringLiteral("aten::mm"));
+        QCOMPARE(proxy.index(2, OperatorTableModel::column(OpColumn::Name)).data().toString(),
+                 QStringLiteral("aten::softmax"));
+        proxy.sort(OperatorTableModel::column(OpColumn::Calls), Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, OperatorTableModel::column(OpColumn::Calls)).data().toString(), QStringLiteral("20"));
+        QCOMPARE(proxy.index(0, OperatorTableModel::column(OpColumn::SelfCpu)).data().toString(),
+                 QStringLiteral("9.00 us"));
+        QCOMPARE(model.index(1, OperatorTableModel::column(OpColumn::SelfCpu))
+                     .data(OperatorTableModel::ShareRole)
+                     .toDouble(),
                  100'000.0 / 119'000.0);
         proxy.setFilterFixedString(QStringLiteral("SOFT"));
         QCOMPARE(proxy.rowCount(), 1);
-        QVERIFY(model.headerData(OperatorTableModel::SelfCpu, Qt::Horizontal, Qt::ToolTipRole)
+        QVERIFY(model.headerData(OperatorTableModel::column(OpColumn::SelfCpu), Qt::Horizontal, Qt::ToolTipRole)
                     .toString()
                     .contains(QStringLiteral("minus the time")));
         const QString csv = model.toDelimited({}, QLatin1Char(','));
@@ -100,15 +106,16 @@ private slots:
         row.self_cpu_ns = 1000;
         panel.setRows({row}, false);
         QTableView* view = panel.view();
-        QVERIFY(view->columnWidth(OperatorTableModel::Name) <= kMaxNameWidth);
-        QVERIFY(view->columnWidth(OperatorTableModel::Name) >= kMinNameWidth);
+        QVERIFY(view->columnWidth(OperatorTableModel::column(OpColumn::Name)) <= kMaxNameWidth);
+        QVERIFY(view->columnWidth(OperatorTableModel::column(OpColumn::Name)) >= kMinNameWidth);
         QCOMPARE(view->textElideMode(), Qt::ElideMiddle);
-        QCOMPARE(view->model()->index(0, OperatorTableModel::Name).data(Qt::ToolTipRole).toString(),
+        QCOMPARE(view->model()->index(0, OperatorTableModel::column(OpColumn::Name)).data(Qt::ToolTipRole).toString(),
                  QString::fromStdString(name));
         panel.setRows({}, false);
-        QVERIFY(view->columnWidth(OperatorTableModel::Name) >= kMinNameWidth);
+        QVERIFY(view->columnWidth(OperatorTableModel::column(OpColumn::Name)) >= kMinNameWidth);
         panel.setRows({row}, false);
-        QVERIFY2(view->columnWidth(OperatorTableModel::Name) <= kMaxNameWidth, "the next rows are fitted afresh");
+        QVERIFY2(view->columnWidth(OperatorTableModel::column(OpColumn::Name)) <= kMaxNameWidth,
+                 "the next rows are fitted afresh");
     }
     void kernelTableAndLaunchArrowsOfAnImportedGpuTrace() {
         const auto t = std::make_shared<const ImportedTrace>(

@@ -152,7 +152,7 @@ private slots:
         // The operator whose first span sits lowest.
         int best_row = -1, best_y = -1;
         for (int r = 0; r < ops->proxy()->rowCount(); ++r) {
-            const QString name = ops->proxy()->index(r, OperatorTableModel::Name).data().toString();
+            const QString name = ops->proxy()->index(r, OperatorTableModel::column(OpColumn::Name)).data().toString();
             const int shown = t->showName(name);
             if (shown >= 0 && t->eventY(shown) > best_y) {
                 best_y = t->eventY(shown);

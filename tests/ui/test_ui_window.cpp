@@ -135,10 +135,10 @@ private slots:
         // Every shown header fits its column (the device columns, shown after the fit, were cut).
         QTableView* ops = window.operatorPanel()->view();
         for (int c = 0; c < ops->model()->columnCount(); ++c)
-            if (!ops->isColumnHidden(c) && c != OperatorTableModel::Name)
+            if (!ops->isColumnHidden(c) && c != OperatorTableModel::column(OpColumn::Name))
                 QVERIFY2(ops->columnWidth(c) >= ops->horizontalHeader()->sectionSizeHint(c),
                          qPrintable(ops->model()->headerData(c, Qt::Horizontal).toString()));
-        QVERIFY(!ops->isColumnHidden(OperatorTableModel::SelfDevice));
+        QVERIFY(!ops->isColumnHidden(OperatorTableModel::column(OpColumn::SelfDevice)));
         // One memory track per device, each labelled with its own peak: the trace's CUDA allocations too.
         QTRY_COMPARE_WITH_TIMEOUT(int(window.timeline()->memoryTracks().size()), 2, 10'000);
         QCOMPARE(memory_series_label(*window.timeline()->memoryTracks()[1]), std::string("cuda:0 rank 0"));

@@ -1,0 +1,23 @@
+// What the tables' descriptions (analysis/op_columns.h) share: a cell's unit, the views a column
+// appears in, and a cell's text in the adaptive units of the GUI and the reports.
+#pragma once
+
+#include <string>
+
+namespace awb {
+
+enum class CellUnit {
+    Text,      // a name or a label; sorts on its text
+    Count,     // calls, launches
+    Duration,  // ns
+    Bytes,
+    Share,  // a fraction in [0, 1]
+};
+
+// Where a column appears: the CLI's text, the GUI's table, the HTML report.
+enum TableView : unsigned { kInText = 1, kInGui = 2, kInHtml = 4, kInAll = 7 };
+
+// "1,234", "12.3 us", "50.0 MiB", "12.3%"; empty for Text (the column's text is its own).
+std::string format_cell(double value, CellUnit unit);
+
+}  // namespace awb
