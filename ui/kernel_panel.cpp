@@ -31,16 +31,16 @@ KernelPanel::KernelPanel(QWidget* parent)
       summary_(new QLabel),
       by_class_(new QCheckBox(tr("Group by class"))) {
     proxy_->setSourceModel(model_);
-    proxy_->setFilterKeyColumn(KernelTableModel::Name);
+    proxy_->setFilterKeyColumn(KernelTableModel::column(KernelColumn::Name));
     proxy_->setFilterRole(KernelTableModel::FilterRole);  // the whole demangled and raw names, not the shortened one
     view_->setModel(proxy_);
     view_->setSortingEnabled(true);
-    view_->sortByColumn(KernelTableModel::Total, Qt::DescendingOrder);
+    view_->sortByColumn(KernelTableModel::column(KernelColumn::Total), Qt::DescendingOrder);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setAlternatingRowColors(true);
     view_->verticalHeader()->hide();
-    view_->setItemDelegateForColumn(KernelTableModel::Total, new ShareBarDelegate(view_));
-    view_->setColumnWidth(KernelTableModel::Name, 380);
+    view_->setItemDelegateForColumn(KernelTableModel::column(KernelColumn::Total), new ShareBarDelegate(view_));
+    view_->setColumnWidth(KernelTableModel::column(KernelColumn::Name), 380);
     view_->setWordWrap(false);  // one line per kernel: the name is shortened to the column instead
     filter_->setPlaceholderText(tr("Filter kernels (e.g. gemm, softmax, nccl)"));
     filter_->setClearButtonEnabled(true);
@@ -57,8 +57,9 @@ KernelPanel::KernelPanel(QWidget* parent)
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
         if (current.isValid())
-            emit kernelSelected(
-                proxy_->index(current.row(), KernelTableModel::Name).data(KernelTableModel::RawNameRole).toString());
+            emit kernelSelected(proxy_->index(current.row(), KernelTableModel::column(KernelColumn::Name))
+                                    .data(KernelTableModel::RawNameRole)
+                                    .toString());
     });
     // Shortening hundreds of long names takes a while (CK's run to 10,000 characters): once the column
     // stops moving, not at each pixel of a drag.
@@ -67,7 +68,7 @@ KernelPanel::KernelPanel(QWidget* parent)
     refit->setInterval(80);
     connect(refit, &QTimer::timeout, this, &KernelPanel::fitNames);
     connect(view_->horizontalHeader(), &QHeaderView::sectionResized, this, [refit](int column) {
-        if (column == KernelTableModel::Name) refit->start();
+        if (column == KernelTableModel::column(KernelColumn::Name)) refit->start();
     });
     auto* copy = new QShortcut(QKeySequence::Copy, view_, nullptr, nullptr, Qt::WidgetShortcut);
     connect(copy, &QShortcut::activated, this, &KernelPanel::copySelected);
@@ -82,30 +83,31 @@ void KernelPanel::showEvent(QShowEvent* e) {
 
 void KernelPanel::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
-    if (!isVisible() || model_->rows().empty() || view_->columnWidth(KernelTableModel::Name) != fitted_name_width_)
+    if (!isVisible() || model_->rows().empty() ||
+        view_->columnWidth(KernelTableModel::column(KernelColumn::Name)) != fitted_name_width_)
         return;
     QTimer::singleShot(0, this, [this] {  // once the view has its new width
-        if (view_->columnWidth(KernelTableModel::Name) == fitted_name_width_) fitColumns();
+        if (view_->columnWidth(KernelTableModel::column(KernelColumn::Name)) == fitted_name_width_) fitColumns();
     });
 }
 
 void KernelPanel::fitColumns() {
     // Names long enough for the column to be fitted to its cap first; then shortened to what it shows.
     model_->setNameWidth(kMaxNameWidth / 6);
-    fit_columns(view_, KernelTableModel::Name);
-    fitted_name_width_ = view_->columnWidth(KernelTableModel::Name);
+    fit_columns(view_, KernelTableModel::column(KernelColumn::Name));
+    fitted_name_width_ = view_->columnWidth(KernelTableModel::column(KernelColumn::Name));
     fitNames();
 }
 
 void KernelPanel::fitNames() {
     // Kernel names are mostly letters, digits and '_': a little wider than the font's average character.
     const double per_char = std::max(1.0, view_->fontMetrics().averageCharWidth() * 1.15);
-    model_->setNameWidth(int((view_->columnWidth(KernelTableModel::Name) - 12) / per_char));
+    model_->setNameWidth(int((view_->columnWidth(KernelTableModel::column(KernelColumn::Name)) - 12) / per_char));
 }
 
 void KernelPanel::copySelected() {
     QStringList names;
-    for (const QModelIndex& i : view_->selectionModel()->selectedRows(KernelTableModel::Name))
+    for (const QModelIndex& i : view_->selectionModel()->selectedRows(KernelTableModel::column(KernelColumn::Name)))
         names << i.data(KernelTableModel::RawNameRole).toString();
     if (!names.isEmpty()) QApplication::clipboard()->setText(names.join(QLatin1Char('\n')));
 }

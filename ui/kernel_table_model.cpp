@@ -6,8 +6,6 @@
 #include <vector>
 
 #include "background.h"
-#include "format_qt.h"
-#include "analysis/kernel_class_rules.h"
 #include "model/kernel_name.h"
 #include "operator_table_model.h"
 #include "table_columns.h"
@@ -16,44 +14,17 @@ namespace awb::ui {
 
 namespace {
 
-// Every class, from the rules' table (analysis/kernel_class_rules.h).
-const char* class_tooltip() {
-    static const std::string text =
-        "What the kernel does, from its name and the op that launched it, by the first of the rules that "
-        "holds (attnwb inspect --kernel-classes lists them): " +
-        kernel_class_names();
-    return text.c_str();
+std::vector<RowTableModelBase::Column> kernel_model_columns() {
+    std::vector<RowTableModelBase::Column> out;
+    for (const KernelColumnInfo& c : kernel_columns())
+        out.push_back({c.title, c.tooltip, c.unit == CellUnit::Text, c.unit == CellUnit::Label});
+    return out;
 }
 
 }  // namespace
 
 KernelTableModel::KernelTableModel(QObject* parent)
-    : RowTableModel(
-          {
-              {"Kernel / copy",
-               "Kernel, memcpy or memset name, demangled; long names keep what tells them from the table's others "
-               "(tile "
-               "sizes, layouts) and \u2026 marks what is left out. The tooltip has the whole name and the raw one; "
-               "Ctrl+C "
-               "copies the raw names of the selected rows. Rows are grouped by name and launch configuration",
-               true},
-              {"Kind", "kernel, gpu_memcpy or gpu_memset", true},
-              {"Class", class_tooltip(), true},
-              {"Calls", "Launches in the trace"},
-              {"Total (time)", "Summed device time of all launches"},
-              {"Share of device time", "Share of the device time of every kernel, copy and set in the trace"},
-              {"Avg (time)", "Total / calls"},
-              {"Min (time)", "Shortest launch"},
-              {"Max (time)", "Longest launch"},
-              {"Grid", "Blocks in the grid (x, y, z), from CUPTI; - where the trace has none (ROCm)"},
-              {"Block", "Threads per block (x, y, z)"},
-              {"Registers / thread", "Registers per thread of the kernel"},
-              {"Shared memory (bytes)", "Shared memory per block"},
-              {"Occupancy (%)",
-               "Estimated achieved occupancy, weighted by duration (theoretical occupancy in 2021 traces)"},
-              {"Bytes copied", "Bytes moved by copies and sets"},
-          },
-          Name, parent) {}
+    : RowTableModel(kernel_model_columns(), column(KernelColumn::Name), parent) {}
 
 void KernelTableModel::rowsChanged() {
     total_ns_ = 0;
@@ -86,7 +57,9 @@ void KernelTableModel::shortenInBackground() {
         [this, generation = generation_](const std::vector<std::string>& shortened) {
             if (generation != generation_ || shortened.size() != demangled_.size()) return;
             setShown(shortened);
-            if (!rows_.empty()) emit dataChanged(index(0, Name), index(rowCount() - 1, Name), {Qt::DisplayRole});
+            if (!rows_.empty())
+                emit dataChanged(index(0, column(KernelColumn::Name)),
+                                 index(rowCount() - 1, column(KernelColumn::Name)), {Qt::DisplayRole});
         });
 }
 
@@ -107,7 +80,9 @@ void KernelTableModel::setNameWidth(int characters) {
     if (characters == name_chars_) return;
     name_chars_ = characters;
     shortenNames();
-    if (!rows_.empty()) emit dataChanged(index(0, Name), index(rowCount() - 1, Name), {Qt::DisplayRole});
+    if (!rows_.empty())
+        emit dataChanged(index(0, column(KernelColumn::Name)), index(rowCount() - 1, column(KernelColumn::Name)),
+                         {Qt::DisplayRole});
 }
 
 namespace {
@@ -127,7 +102,7 @@ QString wrapping(const QString& name) {
 }  // namespace
 
 QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() != Name)
+    if (!index.isValid() || index.row() >= rowCount() || index.column() != column(KernelColumn::Name))
         return RowTableModel::data(index, role);
     const KernelRow& r = row(index.row());
     const QString raw = QString::fromStdString(r.name);
@@ -147,50 +122,21 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
 }
 
 double KernelTableModel::value(int row_index, int column) const {
-    const KernelRow& r = row(row_index);
-    const DeviceLaunch& l = r.launch;
-    switch (column) {
-        case Calls: return double(r.calls);
-        case Total: return double(r.total_ns);
-        case Share: return total_ns_ ? double(r.total_ns) / double(total_ns_) : 0.0;
-        case Avg: return r.avg_ns();
-        case Min: return double(r.min_ns);
-        case Max: return double(r.max_ns);
-        case Grid: return l.grid[0] > 0 ? double(l.grid[0]) * l.grid[1] * l.grid[2] : -1;
-        case Block: return l.block[0] > 0 ? double(l.block[0]) * l.block[1] * l.block[2] : -1;
-        case Registers: return l.registers_per_thread;
-        case SharedMemory: return double(l.shared_memory_bytes);
-        case Occupancy: return r.mean_occupancy_pct;
-        case Bytes: return l.bytes > 0 ? double(l.bytes) : -1;
-        default: return 0;
-    }
+    return kernel_value(row(row_index), KernelColumn(column), total_ns_);
 }
 
 QString KernelTableModel::text(int row_index, int c) const {
-    const KernelRow& r = row(row_index);
+    if (c == column(KernelColumn::Name)) return shown_[size_t(row_index)];
+    const KernelColumnInfo& info = kernel_columns()[size_t(c)];
     const double v = value(row_index, c);
-    switch (c) {
-        case Name: return shown_[size_t(row_index)];
-        case Kind: return QString::fromStdString(to_string(r.kind));
-        case Class: return QString::fromStdString(to_string(r.cls));
-        case Calls: return QString::number(r.calls);
-        case Total:
-        case Avg:
-        case Min:
-        case Max: return format_duration_ns(v);
-        case Share: return QStringLiteral("%1 %").arg(v * 100, 0, 'f', 1);
-        case Grid: return QString::fromStdString(format_dim3(r.launch.grid));
-        case Block: return QString::fromStdString(format_dim3(r.launch.block));
-        case Registers: return v >= 0 ? QString::number(int(v)) : QStringLiteral("-");
-        case SharedMemory: return v >= 0 ? format_bytes(int64_t(v)) : QStringLiteral("-");
-        case Occupancy: return v >= 0 ? QStringLiteral("%1 %").arg(v, 0, 'f', 1) : QStringLiteral("-");
-        case Bytes: return v >= 0 ? format_bytes(int64_t(v)) : QStringLiteral("-");
-        default: return {};
-    }
+    if (info.unit == CellUnit::Label && info.optional && v < 0) return QStringLiteral("-");
+    if (info.unit == CellUnit::Text || info.unit == CellUnit::Label)
+        return QString::fromStdString(kernel_text(row(row_index), info.id));
+    return QString::fromStdString(format_cell(v, info.unit, info.optional));
 }
 
 QVariant KernelTableModel::roleData(int row_index, int c, int role) const {
-    if (role == ShareRole && c == Total) return value(row_index, Share);
+    if (role == ShareRole && c == column(KernelColumn::Total)) return value(row_index, column(KernelColumn::Share));
     return {};
 }
 

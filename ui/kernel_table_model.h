@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/kernel_table.h"
+#include "analysis/kernel_columns.h"
 #include "row_table_model.h"
 
 namespace awb::ui {
@@ -19,24 +19,8 @@ class OperatorFilterProxy;
 class KernelTableModel : public RowTableModel<KernelRow> {
     Q_OBJECT
 public:
-    enum Column {
-        Name,
-        Kind,
-        Class,
-        Calls,
-        Total,
-        Share,
-        Avg,
-        Min,
-        Max,
-        Grid,
-        Block,
-        Registers,
-        SharedMemory,
-        Occupancy,
-        Bytes,
-        ColumnCount
-    };
+    // The model's columns are the description's (analysis/kernel_columns.h), all of them, in its order.
+    static int column(KernelColumn id) { return int(id); }
     enum KernelRole { RawNameRole = ShareRole + 1, FilterRole };
 
     explicit KernelTableModel(QObject* parent = nullptr);

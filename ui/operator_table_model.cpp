@@ -6,7 +6,7 @@ namespace awb::ui {
 
 namespace {
 
-std::vector<RowTableModelBase::Column> model_columns() {
+std::vector<RowTableModelBase::Column> op_model_columns() {
     std::vector<RowTableModelBase::Column> out;
     for (const OpColumnInfo& c : OperatorTableModel::columns())
         out.push_back({c.title, c.tooltip, c.unit == CellUnit::Text});
@@ -16,7 +16,7 @@ std::vector<RowTableModelBase::Column> model_columns() {
 }  // namespace
 
 OperatorTableModel::OperatorTableModel(QObject* parent)
-    : RowTableModel(model_columns(), column(OpColumn::Name), parent) {}
+    : RowTableModel(op_model_columns(), column(OpColumn::Name), parent) {}
 
 const std::vector<OpColumnInfo>& OperatorTableModel::columns() {
     static const std::vector<OpColumnInfo> shown = op_columns_in(kInGui, kNeedsDevice | kNeedsMemory | kNeedsShapes);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/kernel_columns.h"
 #include "model/kernel_name.h"
 #include "model/printf_string.h"
 
@@ -9,20 +10,41 @@ namespace awb {
 
 namespace {
 
-constexpr size_t kNameWidth = 56;
+size_t name_width() { return size_t(-kernel_column(KernelColumn::Name).text_width); }
 
 // The name column: demangled, shortened by what tells the shown kernels apart, padded by characters
 // (the "…" is one character, three bytes).
 std::vector<std::string> kernel_name_column(const std::vector<KernelRow>& rows, size_t shown) {
     std::vector<std::string> names;
     for (size_t i = 0; i < shown; ++i) names.push_back(demangled_kernel_name(rows[i].name));
-    std::vector<std::string> out = elide_kernel_names(names, kNameWidth);
-    for (std::string& n : out) n += std::string(kNameWidth - std::min(kNameWidth, display_length(n)), ' ');
+    const size_t width = name_width();
+    std::vector<std::string> out = elide_kernel_names(names, width);
+    for (std::string& n : out) n += std::string(width - std::min(width, display_length(n)), ' ');
     return out;
 }
 
-std::string number_or_dash(double v, bool present, int decimals) {
-    return present ? printf_string("%.*f", decimals, v) : "-";
+// The CLI's text of a cell: fixed units (us with three decimals, raw bytes), "-" where the trace has none.
+std::string text_cell(const KernelRow& k, const KernelColumnInfo& c, int64_t total_ns) {
+    const double v = kernel_value(k, c.id, total_ns);
+    if (c.optional && v < 0) return "-";
+    switch (c.unit) {
+        case CellUnit::Duration: return printf_string("%.3f", v / 1e3);
+        case CellUnit::Count:
+        case CellUnit::Bytes: return printf_string("%.0f", v);
+        case CellUnit::Share: return printf_string("%.1f", 100 * v);
+        case CellUnit::Percent: return printf_string("%.1f", v);
+        case CellUnit::Text:
+        case CellUnit::Label: break;
+    }
+    return kernel_text(k, c.id);
+}
+
+// Padded (or cut) to the column's width by characters, left-aligned where the width is negative.
+std::string fit(const std::string& s, int width) {
+    const size_t w = size_t(width < 0 ? -width : width);
+    const std::string cut = width < 0 && s.size() > w ? s.substr(0, w) : s;
+    const std::string pad(w - std::min(w, display_length(cut)), ' ');
+    return width < 0 ? cut + pad : pad + cut;
 }
 
 }  // namespace
@@ -31,18 +53,21 @@ std::string format_kernel_table(const std::vector<KernelRow>& rows, size_t limit
     if (rows.empty()) return "";
     const size_t shown = limit == 0 ? rows.size() : std::min(limit, rows.size());
     const std::vector<std::string> names = kernel_name_column(rows, shown);
-    std::string out =
-        printf_string("%-56s %-18s %6s %12s %12s %14s %14s %5s %8s %6s\n", "Kernel / copy (demangled)", "Class",
-                      "Calls", "Total (us)", "Avg (us)", "Grid", "Block", "Regs", "Smem (B)", "Occ %");
+    int64_t total_ns = 0;
+    for (const KernelRow& k : rows) total_ns += k.total_ns;
+    std::vector<KernelColumnInfo> columns;
+    for (const KernelColumnInfo& c : kernel_columns())
+        if (c.text_title) columns.push_back(c);
+    std::string out;
+    for (const KernelColumnInfo& c : columns) out += (out.empty() ? "" : " ") + fit(c.text_title, c.text_width);
+    out += "\n";
     for (size_t i = 0; i < shown; ++i) {
-        const KernelRow& k = rows[i];
-        const DeviceLaunch& l = k.launch;
-        out += printf_string("%s %-18.18s %6lld %12.3f %12.3f %14s %14s %5s %8s %6s\n", names[i].c_str(),
-                             to_string(k.cls).c_str(), (long long)k.calls, double(k.total_ns) / 1e3, k.avg_ns() / 1e3,
-                             format_dim3(l.grid).c_str(), format_dim3(l.block).c_str(),
-                             number_or_dash(l.registers_per_thread, l.registers_per_thread >= 0, 0).c_str(),
-                             number_or_dash(double(l.shared_memory_bytes), l.shared_memory_bytes >= 0, 0).c_str(),
-                             number_or_dash(k.mean_occupancy_pct, k.mean_occupancy_pct >= 0, 1).c_str());
+        std::string line;
+        for (const KernelColumnInfo& c : columns) {
+            if (!line.empty()) line += " ";
+            line += c.id == KernelColumn::Name ? names[i] : fit(text_cell(rows[i], c, total_ns), c.text_width);
+        }
+        out += line + "\n";
     }
     return out;
 }

@@ -23,10 +23,12 @@ std::string pytorch_cell(const OperatorRow& r, const OpColumnInfo& c, const OpTa
     const double v = op_value(r, c.id, sum);
     switch (c.unit) {
         case CellUnit::Share: return percent(v);
+        case CellUnit::Percent: return percent(v / 100);
         case CellUnit::Duration: return format_time_us(v / 1e3);
         case CellUnit::Bytes: return format_memory(int64_t(v));
         case CellUnit::Count: return std::to_string(int64_t(v));
-        case CellUnit::Text: break;
+        case CellUnit::Text:
+        case CellUnit::Label: break;
     }
     return op_text(r, c.id);
 }

@@ -11,13 +11,16 @@ enum class CellUnit {
     Count,     // calls, launches
     Duration,  // ns
     Bytes,
-    Share,  // a fraction in [0, 1]
+    Share,    // a fraction in [0, 1]
+    Percent,  // already in percent (an occupancy)
+    Label,    // shown as text, sorted by a number (a grid's [x, y, z] by its blocks)
 };
 
 // Where a column appears: the CLI's text, the GUI's table, the HTML report.
 enum TableView : unsigned { kInText = 1, kInGui = 2, kInHtml = 4, kInAll = 7 };
 
-// "1,234", "12.3 us", "50.0 MiB", "12.3%"; empty for Text (the column's text is its own).
-std::string format_cell(double value, CellUnit unit);
+// "1,234", "12.3 us", "50.0 MiB", "12.3%", "45.2%"; empty for Text and Label (the column's text is its
+// own). A negative value of a column whose values may be missing (OPTIONAL) is "-": the trace has none.
+std::string format_cell(double value, CellUnit unit, bool optional = false);
 
 }  // namespace awb

@@ -2,6 +2,9 @@
 // attribution by interval, unattributed [memory] rows, grouping by shape, kernels linked by id.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "analysis/kernel_columns.h"
 #include "analysis/op_columns.h"
 #include "analysis/op_table.h"
 #include "analysis/op_table_text.h"
@@ -311,4 +314,39 @@ TEST(OpDiff, DeviceTimeCountsInTheImpactAndKernelsJoinByName) {
     EXPECT_EQ(kd[2].calls_a, 3);
     EXPECT_EQ(kd[2].total_a_ns, 400);
     EXPECT_EQ(kd[2].delta_ns(), -50);
+}
+
+// The tables are described once (op_columns.h, kernel_columns.h): each column sits at its enum's place,
+// the CLI's headers are the description's in PyTorch's order, and every view averages the same way.
+TEST(TableColumns, EachViewRendersTheDescription) {
+    for (size_t i = 0; i < awb::op_columns().size(); ++i) EXPECT_EQ(size_t(awb::op_columns()[i].id), i);
+    for (size_t i = 0; i < awb::kernel_columns().size(); ++i) EXPECT_EQ(size_t(awb::kernel_columns()[i].id), i);
+
+    awb::OperatorRow never_called;
+    never_called.name = "aten::empty";
+    never_called.cpu_total_ns = 5'000;  // calls 0: a row a merge can leave
+    awb::OperatorRow mm;
+    mm.name = "aten::mm";
+    mm.calls = 4;
+    mm.self_cpu_ns = mm.cpu_total_ns = 8'000;
+    const std::vector<awb::OperatorRow> rows{mm, never_called};
+    EXPECT_EQ(awb::op_value(never_called, awb::OpColumn::CpuAvg, awb::totals(rows)), 0.0);
+    EXPECT_EQ(awb::op_value(mm, awb::OpColumn::CpuAvg, awb::totals(rows)), 2'000.0);
+    EXPECT_EQ(awb::op_value(mm, awb::OpColumn::SelfCpuShare, awb::totals(rows)), 1.0);
+
+    awb::TableTextOptions o;
+    o.device_columns = true;
+    const std::string text = awb::format_table(rows, o);
+    size_t at = 0;
+    for (int position = 0; position < 14; ++position) {
+        const auto it = std::find_if(awb::op_columns().begin(), awb::op_columns().end(),
+                                     [&](const auto& c) { return c.pytorch_position == position; });
+        ASSERT_NE(it, awb::op_columns().end()) << position;
+        const size_t found = text.find(it->pytorch_title, at);
+        ASSERT_NE(found, std::string::npos) << it->pytorch_title << " after place " << at << "\n" << text;
+        at = found;
+    }
+    // aten::empty's average is 0, not its total (the CLI divided by max(calls, 1)).
+    const std::string empty_line = text.substr(text.find("aten::empty"));
+    EXPECT_NE(empty_line.find("5.000us       0.000us"), std::string::npos) << empty_line;
 }

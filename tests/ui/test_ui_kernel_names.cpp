@@ -32,7 +32,7 @@ const QString kFixture = QStringLiteral(AWB_FIXTURE_DIR "/traces/kernel_names/a1
 int row_of(const KernelPanel* panel, const QString& prefix) {
     for (int r = 0; r < panel->proxy()->rowCount(); ++r)
         if (panel->proxy()
-                ->index(r, KernelTableModel::Name)
+                ->index(r, KernelTableModel::column(KernelColumn::Name))
                 .data(KernelTableModel::RawNameRole)
                 .toString()
                 .startsWith(prefix))
@@ -60,7 +60,7 @@ private slots:
         QTRY_VERIFY(panel->isVisible());
         auto* view = panel->findChild<QTableView*>();
         QVERIFY(view);
-        view->setColumnWidth(KernelTableModel::Name, 480);  // the column's cap at this size
+        view->setColumnWidth(KernelTableModel::column(KernelColumn::Name), 480);  // the column's cap at this size
         QTRY_VERIFY(panel->model()->nameWidth() >= 50);
         QAbstractItemModelTester tester(panel->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(panel->model()->rowCount(), 70);
@@ -68,7 +68,7 @@ private slots:
         const int conv =
             row_of(panel, QStringLiteral("_ZN19cutlass_cudnn_train6KernelINS_4conv6kernel23ImplicitGemmConvolution"));
         QVERIFY(conv >= 0);
-        const QModelIndex name = panel->proxy()->index(conv, KernelTableModel::Name);
+        const QModelIndex name = panel->proxy()->index(conv, KernelTableModel::column(KernelColumn::Name));
         const QString shown = name.data().toString();
         QVERIFY2(!shown.startsWith(QStringLiteral("_Z")), qPrintable(shown));
 #if defined(AWB_LONG_NAMES_DEMANGLE)
@@ -79,13 +79,17 @@ private slots:
         QVERIFY(name.data(Qt::ToolTipRole).toString().contains(QStringLiteral("ImplicitGemmConvolution&lt;")));
 #endif
         QVERIFY(name.data(Qt::ToolTipRole).toString().contains(QStringLiteral("raw (mangled) name")));
-        QCOMPARE(panel->proxy()->index(conv, KernelTableModel::Class).data().toString(), QStringLiteral("convolution"));
+        QCOMPARE(panel->proxy()->index(conv, KernelTableModel::column(KernelColumn::Class)).data().toString(),
+                 QStringLiteral("convolution"));
         // Every name shown fits the column, and no two different kernels look alike.
         QSet<QString> names;
         QSet<QString> raw;
         for (int r = 0; r < panel->proxy()->rowCount(); ++r) {
-            names.insert(panel->proxy()->index(r, KernelTableModel::Name).data().toString());
-            raw.insert(panel->proxy()->index(r, KernelTableModel::Name).data(KernelTableModel::RawNameRole).toString());
+            names.insert(panel->proxy()->index(r, KernelTableModel::column(KernelColumn::Name)).data().toString());
+            raw.insert(panel->proxy()
+                           ->index(r, KernelTableModel::column(KernelColumn::Name))
+                           .data(KernelTableModel::RawNameRole)
+                           .toString());
         }
         // (At a column this narrow, two of the 70 may still share a shortened name: elide_kernel_names
         // tells most apart, not all, below about 40 characters.)
@@ -99,11 +103,11 @@ private slots:
             const int r = row_of(
                 panel, QStringLiteral("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_") + QLatin1String(tile));
             QVERIFY(r >= 0);
-            const QString s = panel->proxy()->index(r, KernelTableModel::Name).data().toString();
+            const QString s = panel->proxy()->index(r, KernelTableModel::column(KernelColumn::Name)).data().toString();
             QVERIFY2(s.contains(QLatin1String(tile)) && s.size() < 70, qPrintable(s));
             // cuDNN runs these 1x1 convolutions as CUTLASS GEMMs: launched by aten::cudnn_convolution, they are its
             // work.
-            QCOMPARE(panel->proxy()->index(r, KernelTableModel::Class).data().toString(),
+            QCOMPARE(panel->proxy()->index(r, KernelTableModel::column(KernelColumn::Class)).data().toString(),
                      QStringLiteral("convolution"));
         }
         // Selecting a row highlights the raw name in the timeline; the filter searches the whole names.
@@ -123,21 +127,22 @@ private slots:
         QCOMPARE(panel->proxy()->rowCount(), 2);  // and of their raw names
         panel->proxy()->setFilterFixedString({});
         // A narrower column: shorter names, still all different.
-        view->setColumnWidth(KernelTableModel::Name, 260);
+        view->setColumnWidth(KernelTableModel::column(KernelColumn::Name), 260);
         QTRY_VERIFY(panel->model()->nameWidth() < 40);  // once the column stops moving
         names.clear();
         for (int r = 0; r < panel->proxy()->rowCount(); ++r)
-            names.insert(panel->proxy()->index(r, KernelTableModel::Name).data().toString());
+            names.insert(panel->proxy()->index(r, KernelTableModel::column(KernelColumn::Name)).data().toString());
         QVERIFY2(names.size() >= raw.size() - 2, qPrintable(QString::number(names.size())));
         // Batch norm is normalization, cuDNN's convolution kernels convolution.
         const int bn = row_of(panel, QStringLiteral("void cudnn::bn_fw_tr_1C11_kernel_NCHW"));
         QVERIFY(bn >= 0);
-        QCOMPARE(panel->proxy()->index(bn, KernelTableModel::Class).data().toString(), QStringLiteral("normalization"));
+        QCOMPARE(panel->proxy()->index(bn, KernelTableModel::column(KernelColumn::Class)).data().toString(),
+                 QStringLiteral("normalization"));
         const int fprop = row_of(panel, QStringLiteral("sm80_xmma_fprop_implicit_gemm"));
         QVERIFY(fprop >= 0);
-        QCOMPARE(panel->proxy()->index(fprop, KernelTableModel::Class).data().toString(),
+        QCOMPARE(panel->proxy()->index(fprop, KernelTableModel::column(KernelColumn::Class)).data().toString(),
                  QStringLiteral("convolution"));
-        view->setColumnWidth(KernelTableModel::Name, 480);
+        view->setColumnWidth(KernelTableModel::column(KernelColumn::Name), 480);
         QTRY_VERIFY(panel->model()->nameWidth() >= 50);
         view->scrollToTop();
         if (qEnvironmentVariableIsSet("AWB_SCREENSHOT_DIR")) {

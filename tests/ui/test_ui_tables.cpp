@@ -124,25 +124,33 @@ private slots:
         QAbstractItemModelTester t1(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester t2(panel.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         panel.setRows(kernel_table(t->trace));
-        QCOMPARE(panel.model()->rowCount(), 7);                            // 5 kernels, a copy, a set
-        panel.proxy()->sort(KernelTableModel::Total, Qt::AscendingOrder);  // numbers: 1.28 us first, 85.12 us last
-        QCOMPARE(panel.proxy()->index(0, KernelTableModel::Name).data().toString(), QStringLiteral("Memset (Device)"));
+        QCOMPARE(panel.model()->rowCount(), 7);  // 5 kernels, a copy, a set
+        panel.proxy()->sort(KernelTableModel::column(KernelColumn::Total),
+                            Qt::AscendingOrder);  // numbers: 1.28 us first, 85.12 us last
+        QCOMPARE(panel.proxy()->index(0, KernelTableModel::column(KernelColumn::Name)).data().toString(),
+                 QStringLiteral("Memset (Device)"));
         QVERIFY(panel.proxy()
-                    ->index(6, KernelTableModel::Name)
+                    ->index(6, KernelTableModel::column(KernelColumn::Name))
                     .data()
                     .toString()
                     .startsWith(QStringLiteral("ncclDevKernel")));
-        panel.proxy()->sort(KernelTableModel::Occupancy, Qt::DescendingOrder);
-        QCOMPARE(panel.proxy()->index(0, KernelTableModel::Occupancy).data().toString(), QStringLiteral("94.0 %"));
-        QCOMPARE(panel.model()->headerData(KernelTableModel::Grid, Qt::Horizontal).toString(), QStringLiteral("Grid"));
+        panel.proxy()->sort(KernelTableModel::column(KernelColumn::Occupancy), Qt::DescendingOrder);
+        QCOMPARE(panel.proxy()->index(0, KernelTableModel::column(KernelColumn::Occupancy)).data().toString(),
+                 QStringLiteral("94.0%"));
+        QCOMPARE(panel.model()->headerData(KernelTableModel::column(KernelColumn::Grid), Qt::Horizontal).toString(),
+                 QStringLiteral("Grid"));
         // Grouped by class: GEMM, softmax, communication, memcpy, memset; the device time is the same.
-        QCOMPARE(panel.model()->index(0, KernelTableModel::Class).data().toString().isEmpty(), false);
+        QCOMPARE(panel.model()->index(0, KernelTableModel::column(KernelColumn::Class)).data().toString().isEmpty(),
+                 false);
         panel.setGroupByClass(true);
         QCOMPARE(panel.model()->rowCount(), 5);
-        panel.proxy()->sort(KernelTableModel::Total, Qt::DescendingOrder);
-        QCOMPARE(panel.proxy()->index(0, KernelTableModel::Name).data().toString(), QStringLiteral("communication"));
-        QCOMPARE(panel.proxy()->index(1, KernelTableModel::Name).data().toString(), QStringLiteral("GEMM"));
-        QCOMPARE(panel.proxy()->index(1, KernelTableModel::Calls).data().toString(), QStringLiteral("2"));
+        panel.proxy()->sort(KernelTableModel::column(KernelColumn::Total), Qt::DescendingOrder);
+        QCOMPARE(panel.proxy()->index(0, KernelTableModel::column(KernelColumn::Name)).data().toString(),
+                 QStringLiteral("communication"));
+        QCOMPARE(panel.proxy()->index(1, KernelTableModel::column(KernelColumn::Name)).data().toString(),
+                 QStringLiteral("GEMM"));
+        QCOMPARE(panel.proxy()->index(1, KernelTableModel::column(KernelColumn::Calls)).data().toString(),
+                 QStringLiteral("2"));
         panel.setGroupByClass(false);
         QCOMPARE(panel.model()->rowCount(), 7);
 
