@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/attention.h"
+#include "analysis/attention_columns.h"
 #include "analysis/gpu_breakdown.h"
 #include "roofline_chart.h"
 #include "row_table_model.h"
@@ -23,33 +24,10 @@ namespace awb::ui {
 class AttentionTableModel : public RowTableModel<AttentionInstance> {
     Q_OBJECT
 public:
-    enum Column {
-        Library,
-        Backend,
-        Pass,
-        Layout,
-        Tokens,
-        Batch,
-        HeadsQ,
-        HeadsKv,
-        SeqQ,
-        SeqK,
-        HeadDim,
-        Dtype,
-        Causal,
-        Start,
-        Cpu,
-        Device,
-        StepShare,
-        Kernels,
-        Flops,
-        Tflops,
-        Gbs,
-        RoofShare,
-        Bytes,
-        Notes,
-        ColumnCount
-    };
+    // The model's columns: the GUI's of the description (analysis/attention_columns.h), in its order.
+    static int column(AttentionColumn id);
+    static const std::vector<AttentionColumnInfo>& columns();
+
     explicit AttentionTableModel(QObject* parent = nullptr);
     void setBegin(int64_t begin_ns) { begin_ns_ = begin_ns; }              // the trace's start, for the Start column
     void setRoofs(std::vector<Roof> roofs) { roofs_ = std::move(roofs); }  // before setRows: the % of roof column
@@ -61,12 +39,11 @@ protected:
     void rowsChanged() override;
 
 private:
-    QString shapeText(const AttentionInstance& a, int column, double v) const;
-    QString timeText(const AttentionInstance& a, int column, double v) const;
-    QString costText(int row, int column, double v) const;
+    AttentionCellContext context(int row) const;
     int64_t begin_ns_ = 0;
     std::vector<Roof> roofs_;
-    std::vector<RoofFit> fits_;  // per row
+    std::vector<AttentionGroup> groups_;  // per row: a group of one call, as the description reads rows
+    std::vector<RoofFit> fits_;           // per row
 };
 
 class AttentionView : public QWidget, public RunView {

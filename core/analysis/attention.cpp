@@ -314,6 +314,7 @@ void AttentionGroup::add(const AttentionInstance& a) {
     cpu_ns += a.cpu_ns();
     device_ns += a.device_ns;
     time_ns += a.time_ns();
+    kernels += a.kernels;
     flops += a.flops;
     bytes += a.bytes;
     bytes_scores += a.bytes_scores;

@@ -148,7 +148,7 @@ std::string format_attention_totals(const AttentionTotals& t);
 // Calls with the same backend, pass, shape, dtype and causal flag, summed.
 struct AttentionGroup {
     AttentionInstance first;  // the group's first call: its backend, pass, shape, dtype, causal
-    int64_t calls = 0, uncosted_calls = 0, cpu_ns = 0, device_ns = 0, time_ns = 0;
+    int64_t calls = 0, uncosted_calls = 0, cpu_ns = 0, device_ns = 0, time_ns = 0, kernels = 0;
     double flops = 0, bytes = 0, bytes_scores = 0, bytes_chunked = 0;
     void add(const AttentionInstance& call);  // one more call of the group
     double tflops_per_s() const { return time_ns > 0 ? flops / double(time_ns) / 1e3 : 0.0; }
@@ -182,12 +182,8 @@ RoofFit roof_fit(const AttentionInstance& call, const Roof& roof);  // a group o
 // The groups as a text table with the conventions: `attnwb inspect --attention`. With roofs, a
 // "% of roof" column (achieved TFLOP/s over min(peak of the dtype, ideal bytes' intensity x memory
 // bandwidth)) and the bytes model that fits the measured time best.
-// One group's cells as the tables show them (attention_columns' order: the text table, the HTML
-// report), with its share of gpu_busy_ns; and a call's notes: why a number is unknown, the KV's
-// dtype, what the kernel's name adds, a graph's replay or capture.
-const std::vector<std::string>& attention_columns();
-std::vector<std::string> attention_cells(const AttentionGroup& group, int64_t gpu_busy_ns,
-                                         const std::vector<Roof>& roofs);
+// A call's notes: why a number is unknown, the KV's dtype, what the kernel's name adds, a graph's
+// replay or capture. (The table's cells: attention_columns.h.)
 std::vector<std::string> attention_notes(const AttentionInstance& call);
 
 // gpu: the trace's GPU time breakdown, for the attention's share of the GPUs' busy time.

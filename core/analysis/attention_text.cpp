@@ -2,7 +2,10 @@
 // busy time.
 #include <algorithm>
 
+#include <functional>
+
 #include "analysis/attention.h"
+#include "analysis/attention_columns.h"
 #include "analysis/gpu_breakdown.h"
 #include "model/printf_string.h"
 #include "model/units.h"
@@ -11,81 +14,30 @@ namespace awb {
 
 namespace {
 
-std::string dim(int64_t v) { return v > 0 ? std::to_string(v) : std::string("?"); }
-std::string text_or(bool present, const std::string& text, const char* absent) {
-    return present ? text : std::string(absent);
-}
-std::string duration_or_dash(int64_t ns) { return text_or(ns > 0, format_duration_ns(double(ns)), "-"); }
-
-std::vector<std::string> shape_cells(const AttentionInstance& a) {
-    const AttentionShape& s = a.shape;
-    return {dim(a.query_tokens),
-            a.heads_folded ? "BxH " + dim(s.batch) : dim(s.batch),
-            text_or(!a.heads_folded, dim(s.heads_q), "-"),
-            dim(s.heads_kv),
-            dim(s.seq_q),
-            dim(s.seq_k),
-            dim(s.head_dim)};
+// Padded (or cut) to a text column's width; negative: left-aligned; 0: as it is.
+std::string fit(const std::string& text, int width) {
+    if (width == 0) return text;
+    if (width > 0) return printf_string("%*s", width, text.c_str());
+    return printf_string("%-*.*s", -width, -width, text.c_str());
 }
 
-std::vector<std::string> cost_cells(const AttentionGroup& g) {
-    const bool costed = g.flops > 0, timed = g.time_ns > 0;
-    return {text_or(costed, format_flops(g.flops / double(g.calls)), "?"),
-            text_or(costed && timed, printf_string("%.4g", g.tflops_per_s()), "?"),
-            text_or(g.bytes > 0 && timed, printf_string("%.4g", g.gb_per_s()), "?")};
-}
-
-std::vector<std::string> roof_cells(const AttentionGroup& g, const std::vector<Roof>& roofs) {
-    const Roof* roof = find_roof(roofs, g.first.dtype);
-    const RoofFit fit = roof ? roof_fit(g, *roof) : RoofFit{};
-    if (!fit.applies) return {"-", "-"};
-    return {format_share(fit.share), fit.bytes.tie ? "=" : to_string(fit.bytes.model)};
-}
-
-template <typename T>
-void append(std::vector<T>& to, std::vector<T> more) {
-    to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-}
-
-std::string group_row(const AttentionGroup& g, int64_t gpu_busy_ns, const std::vector<Roof>& roofs) {
-    const std::vector<std::string> c = attention_cells(g, gpu_busy_ns, roofs);
-    std::string out = printf_string(
-        "%-14.14s %-30.30s %-4s %-16.16s %7s %9s %4s %4s %6s %6s %4s %-14.14s %-12s %6s %11s %11s %7s %13s %8s %8s",
-        c[0].c_str(), c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(), c[5].c_str(), c[6].c_str(), c[7].c_str(),
-        c[8].c_str(), c[9].c_str(), c[10].c_str(), c[11].c_str(), c[12].c_str(), c[13].c_str(), c[14].c_str(),
-        c[15].c_str(), c[16].c_str(), c[17].c_str(), c[18].c_str(), c[19].c_str());
-    if (!roofs.empty()) out += printf_string(" %10s  %s", c[20].c_str(), c[21].c_str());
-    out += "\n";
-    for (const std::string& note : attention_notes(g.first)) out += "    " + note + "\n";
+// The text table's columns: every text column, the roof's two only where a roof applies.
+std::vector<AttentionColumnInfo> text_columns(bool roofs) {
+    std::vector<AttentionColumnInfo> out;
+    for (const AttentionColumnInfo& c : attention_columns_in(kInText))
+        if (roofs || !c.needs_roof) out.push_back(c);
     return out;
 }
 
+std::string text_line(const std::vector<AttentionColumnInfo>& columns,
+                      const std::function<std::string(const AttentionColumnInfo&)>& cell) {
+    std::string out;
+    for (size_t i = 0; i < columns.size(); ++i)
+        out += (i == 0 ? "" : columns[i].text_width == 0 ? "  " : " ") + fit(cell(columns[i]), columns[i].text_width);
+    return out + "\n";
+}
+
 }  // namespace
-
-const std::vector<std::string>& attention_columns() {
-    static const std::vector<std::string> columns = {
-        "library", "backend", "pass",      "layout",     "tokens", "B",         "Hq",     "Hkv",   "Nq",
-        "Nk",      "D",       "dtype",     "causal",     "calls",  "CPU total", "device", "% GPU", "FLOP per call",
-        "TFLOP/s", "GB/s",    "% of roof", "bytes model"};
-    return columns;
-}
-
-std::vector<std::string> attention_cells(const AttentionGroup& g, int64_t gpu_busy_ns, const std::vector<Roof>& roofs) {
-    const AttentionInstance& a = g.first;
-    std::vector<std::string> cells = {a.library, backend_text(a), a.backward ? "bwd" : "fwd",
-                                      to_string(a.layout) + (a.decode ? " decode" : "") +
-                                          (a.replayed   ? " (graph)"
-                                           : a.captured ? " (capture)"
-                                                        : "")};
-    append(cells, shape_cells(a));
-    append(cells, {a.dtype.empty() ? "?" : a.dtype, causal_text(a), std::to_string(g.calls), duration_or_dash(g.cpu_ns),
-                   duration_or_dash(g.device_ns),
-                   text_or(g.device_ns > 0 && gpu_busy_ns > 0,
-                           format_share(double(g.device_ns) / double(std::max<int64_t>(gpu_busy_ns, 1))), "-")});
-    append(cells, cost_cells(g));
-    append(cells, roof_cells(g, roofs));
-    return cells;
-}
 
 std::vector<std::string> attention_notes(const AttentionInstance& a) {
     std::vector<std::string> notes;
@@ -173,14 +125,13 @@ std::string format_attention(const std::vector<AttentionInstance>& instances, co
                              format_flop_rate(r.peak_tflops).c_str(), format_bandwidth(r.memory_tb_s).c_str(),
                              r.ridge(), r.source.c_str());
     if (!roofs.empty()) out += "B" + bytes_model_convention().substr(1) + "\n";
-    const std::vector<std::string>& h = attention_columns();
-    out += printf_string(
-        "%-14s %-30s %-4s %-16s %7s %9s %4s %4s %6s %6s %4s %-14s %-12s %6s %11s %11s %7s %13s %8s %8s", h[0].c_str(),
-        h[1].c_str(), h[2].c_str(), h[3].c_str(), h[4].c_str(), h[5].c_str(), h[6].c_str(), h[7].c_str(), h[8].c_str(),
-        h[9].c_str(), h[10].c_str(), h[11].c_str(), h[12].c_str(), h[13].c_str(), h[14].c_str(), h[15].c_str(),
-        h[16].c_str(), h[17].c_str(), h[18].c_str(), h[19].c_str());
-    out += roofs.empty() ? "\n" : printf_string(" %10s  %s\n", h[20].c_str(), h[21].c_str());
-    for (const AttentionGroup& g : groups) out += group_row(g, totals.gpu_busy_ns, roofs);
+    const std::vector<AttentionColumnInfo> columns = text_columns(!roofs.empty());
+    out += text_line(columns, [](const AttentionColumnInfo& c) { return std::string(c.text_title); });
+    for (const AttentionGroup& g : groups) {
+        const AttentionCellContext context = attention_context(g, totals.gpu_busy_ns, roofs);
+        out += text_line(columns, [&](const AttentionColumnInfo& c) { return attention_cell(g, c.id, context); });
+        for (const std::string& note : attention_notes(g.first)) out += "    " + note + "\n";
+    }
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "analysis/attention.h"
+#include "analysis/attention_columns.h"
 #include "analysis/op_columns.h"
 #include "analysis/results_text.h"
 #include "analysis/roofline.h"
@@ -268,7 +269,7 @@ std::string operator_table(const ProfileReport& r, const std::vector<OperatorRow
     const std::vector<OpColumnInfo> columns = op_columns_in(kInHtml, available);
     std::string out =
         "<h3>Top operators by self " + std::string(device ? "device" : "CPU") + " time</h3>\n<table>\n<tr>";
-    for (const OpColumnInfo& c : columns) out += "<th title=\"" + esc(c.tooltip) + "\">" + esc(c.title) + "</th>";
+    for (const OpColumnInfo& c : columns) out += th(c.title, c.tooltip);
     out += "</tr>\n";
     for (size_t i = 0; i < rows.size() && i < top; ++i) {
         out += "<tr>";
@@ -337,14 +338,17 @@ std::string attention_section(const std::vector<AttentionInstance>& calls, const
     totals.gpu_busy_ns = gpu_busy_ns;
     out += "<p>" + esc(std::to_string(groups.size()) + " groups: " + format_attention_totals(totals) + ".") +
            "</p>\n<p class=\"sub\">" + esc(attention_conventions() + ".") + "</p>\n<table>\n<tr>";
-    for (const std::string& h : attention_columns()) out += th(h);
-    out += th("notes") + "</tr>\n";
+    const std::vector<AttentionColumnInfo> columns = attention_columns_in(kInHtml);
+    for (const AttentionColumnInfo& c : columns) out += th(c.text_title, c.tooltip);
+    out += "</tr>\n";
     for (const AttentionGroup& g : groups) {
+        const AttentionCellContext context = attention_context(g, gpu_busy_ns, roofs);
         out += "<tr>";
-        const std::vector<std::string> cells = attention_cells(g, gpu_busy_ns, roofs);
-        for (size_t i = 0; i < cells.size(); ++i)
-            out += i < 4 || i == 11 || i == 12 || i == 21 ? td(cells[i]) : num(cells[i]);
-        out += td(join(attention_notes(g.first))) + "</tr>\n";
+        for (const AttentionColumnInfo& c : columns) {
+            const std::string cell = attention_cell(g, c.id, context);
+            out += c.unit == CellUnit::Text || c.unit == CellUnit::Label ? td(cell) : num(cell);
+        }
+        out += "</tr>\n";
     }
     out += "</table>\n";
     for (const Roof& r : roofs) out += "<p class=\"sub\">" + esc(roof_legend(r) + ": " + r.source) + "</p>\n";

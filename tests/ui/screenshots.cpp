@@ -251,7 +251,7 @@ int main(int argc, char** argv) {
         for (auto* dock : window.findChildren<QDockWidget*>())
             if (dock->objectName() == QStringLiteral("attention")) dock->raise();
         for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        window.attention()->table()->sortByColumn(ui::AttentionTableModel::Backend,
+        window.attention()->table()->sortByColumn(ui::AttentionTableModel::column(AttentionColumn::Backend),
                                                   Qt::AscendingOrder);  // "SAGE attention" first
         window.attention()->table()->selectRow(0);
         for (int i = 0; i < 5; ++i) QApplication::processEvents();

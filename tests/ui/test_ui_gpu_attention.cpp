@@ -120,12 +120,17 @@ private slots:
         QCOMPARE(window.attention()->model()->rows(), expected);
         QTableView* table = window.attention()->table();
         QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        table->sortByColumn(AttentionTableModel::Flops, Qt::DescendingOrder);
-        QCOMPARE(table->model()->index(0, AttentionTableModel::Pass).data().toString(), QStringLiteral("backward"));
-        QCOMPARE(table->model()->index(0, AttentionTableModel::Flops).data().toString(), QStringLiteral("1.31 MFLOP"));
-        QCOMPARE(table->model()->index(3, AttentionTableModel::Flops).data().toString(), QStringLiteral("524 kFLOP"));
-        QCOMPARE(table->model()->index(0, AttentionTableModel::Backend).data().toString(), QStringLiteral("CPU flash"));
-        QCOMPARE(table->model()->index(0, AttentionTableModel::Causal).data().toString(), QStringLiteral("no"));
+        table->sortByColumn(AttentionTableModel::column(AttentionColumn::Flops), Qt::DescendingOrder);
+        QCOMPARE(table->model()->index(0, AttentionTableModel::column(AttentionColumn::Pass)).data().toString(),
+                 QStringLiteral("bwd"));
+        QCOMPARE(table->model()->index(0, AttentionTableModel::column(AttentionColumn::Flops)).data().toString(),
+                 QStringLiteral("1.31 MFLOP"));
+        QCOMPARE(table->model()->index(3, AttentionTableModel::column(AttentionColumn::Flops)).data().toString(),
+                 QStringLiteral("524 kFLOP"));
+        QCOMPARE(table->model()->index(0, AttentionTableModel::column(AttentionColumn::Backend)).data().toString(),
+                 QStringLiteral("CPU flash"));
+        QCOMPARE(table->model()->index(0, AttentionTableModel::column(AttentionColumn::Causal)).data().toString(),
+                 QStringLiteral("no"));
         QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->data() != nullptr, 10'000);
         table->selectRow(3);
         const QModelIndex picked =
@@ -141,7 +146,8 @@ private slots:
         RooflineChart* chart = window.attention()->roofline();
         QCOMPARE(chart->points().size(), size_t(4));
         QCOMPARE(chart->plot()->graphCount(), 2);
-        QCOMPARE(table->model()->index(0, AttentionTableModel::RoofShare).data().toString(), QStringLiteral("-"));
+        QCOMPARE(table->model()->index(0, AttentionTableModel::column(AttentionColumn::RoofShare)).data().toString(),
+                 QStringLiteral("-"));
         QTRY_VERIFY_WITH_TIMEOUT(chart->plot()->width() > 100, 5'000);
         chart->plot()->replot();
         for (const RooflinePoint& p : chart->points()) {
@@ -164,8 +170,16 @@ private slots:
                                  10'000);  // tiny_spec's manual variant has one
         QCOMPARE(chart->points().size(), size_t(window.attention()->model()->rowCount()));
         QVERIFY(chart->plot()->graph(0)->name().contains(QStringLiteral("(measured)")));
-        QVERIFY(table->model()->index(0, AttentionTableModel::RoofShare).data().toString().endsWith(QLatin1Char('%')));
-        QVERIFY(!table->model()->index(0, AttentionTableModel::Bytes).data().toString().isEmpty());
+        QVERIFY(table->model()
+                    ->index(0, AttentionTableModel::column(AttentionColumn::RoofShare))
+                    .data()
+                    .toString()
+                    .endsWith(QLatin1Char('%')));
+        QVERIFY(!table->model()
+                     ->index(0, AttentionTableModel::column(AttentionColumn::BytesModel))
+                     .data()
+                     .toString()
+                     .isEmpty());
     }
 };
 
