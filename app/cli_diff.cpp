@@ -16,6 +16,8 @@
 #include "io/json_write.h"
 #include "analysis/kernel_table.h"
 #include "analysis/op_diff.h"
+#include "analysis/op_diff_columns.h"
+#include "model/printf_string.h"
 #include "analysis/op_table.h"
 #include "analysis/run_verdict.h"
 #include "analysis/snapshot_diff.h"
@@ -116,22 +118,40 @@ void print_summary(const DiffCommand& c, const Side& a, const Side& b, const std
     std::cout << "\n";
 }
 
+// A cell of the text table: times in us with one decimal, bytes and calls as integers, "+" on a delta
+// that grew; the rest as the GUI shows it (analysis/op_diff_columns.h).
+std::string text_cell(const OperatorDiffRow& r, const DiffColumnInfo& c) {
+    const double v = diff_value(r, c.id);
+    std::string text;
+    if (c.id == DiffColumn::Name)
+        text = r.input_shapes.empty() ? r.name : r.name + " " + r.input_shapes;
+    else if (c.unit == CellUnit::Duration)
+        text = us(int64_t(v));
+    else if (c.unit == CellUnit::Count && c.id != DiffColumn::SelfCpuRatio)
+        text = std::to_string(int64_t(v));
+    else if (c.unit == CellUnit::Bytes)
+        text = std::to_string(int64_t(v));
+    else
+        return diff_cell(r, c.id);
+    return c.delta && v > 0 ? "+" + text : text;
+}
+
+std::string fit(const std::string& text, int width) {
+    return width < 0 ? printf_string("%-*.*s", -width, -width, text.c_str())
+                     : printf_string("%*s", width, text.c_str());
+}
+
 void print_operators(const std::vector<OperatorDiffRow>& rows, size_t limit) {
     std::cout << "Operators by impact (|self CPU delta| + |self device delta|), times in us:\n";
-    std::printf("%-44s %-9s %7s %7s %12s %12s %12s %8s %12s %12s\n", "Name", "In", "Calls A", "Calls B", "Self CPU A",
-                "Self CPU B", "Delta", "B/A", "Dev delta", "Mem delta B");
+    const std::vector<DiffColumnInfo> columns = diff_columns_in(kInText);
+    std::string header;
+    for (const DiffColumnInfo& c : columns) header += (header.empty() ? "" : " ") + fit(c.text_title, c.text_width);
+    std::cout << header << "\n";
     for (size_t i = 0; i < rows.size() && (limit == 0 || i < limit); ++i) {
-        const auto& r = rows[i];
-        const std::string name = r.input_shapes.empty() ? r.name : r.name + " " + r.input_shapes;
-        std::printf("%-44.44s %-9s %7lld %7lld %12s %12s %12s %8s %12s %12lld\n", name.c_str(),
-                    r.in_a && r.in_b ? "both"
-                    : r.in_a         ? "vanished"
-                                     : "new",
-                    (long long)r.a.calls, (long long)r.b.calls, us(r.a.self_cpu_ns).c_str(),
-                    us(r.b.self_cpu_ns).c_str(), signed_us(r.self_cpu_delta_ns()).c_str(),
-                    ratio(r.a.self_cpu_ns, r.b.self_cpu_ns).c_str(), signed_us(r.self_device_delta_ns()).c_str(),
-                    (long long)(r.b.cpu_memory_bytes + r.b.device_memory_bytes - r.a.cpu_memory_bytes -
-                                r.a.device_memory_bytes));
+        std::string line;
+        for (const DiffColumnInfo& c : columns)
+            line += (line.empty() ? "" : " ") + fit(text_cell(rows[i], c), c.text_width);
+        std::cout << line << "\n";
     }
     if (limit != 0 && rows.size() > limit)
         std::cout << "(" << rows.size() - limit << " more rows; --rows 0 shows all)\n";

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "analysis/op_diff.h"
+#include "analysis/op_diff_columns.h"
 #include "row_table_model.h"
 
 namespace awb::ui {
@@ -12,28 +12,9 @@ namespace awb::ui {
 class ComparisonModel : public RowTableModel<OperatorDiffRow> {
     Q_OBJECT
 public:
-    enum Column {
-        Name,
-        Shapes,
-        Presence,
-        CallsA,
-        CallsB,
-        CallsDelta,
-        SelfCpuA,
-        SelfCpuB,
-        SelfCpuDelta,
-        SelfCpuRatio,
-        CpuTotalA,
-        CpuTotalB,
-        CpuTotalDelta,
-        SelfDeviceA,
-        SelfDeviceB,
-        SelfDeviceDelta,
-        CpuMemA,
-        CpuMemB,
-        CpuMemDelta,
-        ColumnCount
-    };
+    // The model's columns: the GUI's of the description (analysis/op_diff_columns.h), in its order.
+    static int column(DiffColumn id);
+    static const std::vector<DiffColumnInfo>& columns();
 
     explicit ComparisonModel(QObject* parent = nullptr);
 

@@ -111,7 +111,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     }
     table_->setModel(proxy_);
     kernel_table_->setModel(kernel_proxy_);
-    table_->setColumnHidden(ComparisonModel::Shapes, true);
+    table_->setColumnHidden(ComparisonModel::column(DiffColumn::Shapes), true);
     tabs_->addTab(table_, tr("Operators"));
     tabs_->addTab(kernel_table_, tr("Kernels"));
     tabs_->addTab(findings_diff_, tr("Findings"));
@@ -124,7 +124,8 @@ ComparisonView::ComparisonView(QWidget* parent)
     connect(timeline_b_, &TimelineView::viewChanged, this, [this] { sync(timeline_b_, timeline_a_); });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
-                const QString name = proxy_->index(current.row(), ComparisonModel::Name).data().toString();
+                const QString name =
+                    proxy_->index(current.row(), ComparisonModel::column(DiffColumn::Name)).data().toString();
                 timeline_a_->setHighlightedName(name);
                 timeline_b_->setHighlightedName(name);
             });
@@ -185,7 +186,7 @@ void ComparisonView::build_layout() {
 
 void ComparisonView::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
-    fit_columns(table_, ComparisonModel::Name);
+    fit_columns(table_, ComparisonModel::column(DiffColumn::Name));
     fit_columns(kernel_table_, 0);
 }
 
@@ -238,7 +239,8 @@ void ComparisonView::update_comparison() {
     const bool device = std::any_of(model_->rows().begin(), model_->rows().end(), [](const OperatorDiffRow& r) {
         return r.a.self_device_ns > 0 || r.b.self_device_ns > 0;
     });
-    for (int c : {ComparisonModel::SelfDeviceA, ComparisonModel::SelfDeviceB, ComparisonModel::SelfDeviceDelta})
+    for (int c : {ComparisonModel::column(DiffColumn::SelfDeviceA), ComparisonModel::column(DiffColumn::SelfDeviceB),
+                  ComparisonModel::column(DiffColumn::SelfDeviceDelta)})
         table_->setColumnHidden(c, !device);
     fit_columns(table_, 0);
 

@@ -7,87 +7,87 @@ namespace awb {
 
 namespace {
 
-constexpr unsigned kTextHtml = kInText | kInHtml;
-constexpr unsigned kGuiHtml = kInGui | kInHtml;
+constexpr unsigned kAttTextHtml = kInText | kInHtml;
+constexpr unsigned kAttGuiHtml = kInGui | kInHtml;
 
-using C = AttentionColumn;
+using AC = AttentionColumn;
 using U = CellUnit;
 
 // clang-format off
-const std::vector<AttentionColumnInfo> kColumns = {
-        {C::Library, "Library", "library",
+const std::vector<AttentionColumnInfo> kAttentionColumns = {
+        {AC::Library, "Library", "library",
          "Whose attention: PyTorch SDPA, manual (matmul, softmax, matmul written out), or a library's or engine's "
          "(vLLM, SGLang, FlashInfer, flash-attn, xformers, aiter, TensorRT-LLM, FlexAttention, SageAttention, Triton)",
          U::Text, kInAll, -14, false},
-        {C::Backend, "Backend", "backend",
+        {AC::Backend, "Backend", "backend",
          "SDPA's backend (flash, memory-efficient, cuDNN, CPU flash or math, named by its inner ops), manual, or the "
          "library's op or kernel family (attnwb inspect --attention-rules lists them)",
          U::Text, kInAll, -30, false},
-        {C::Pass, "Pass", "pass", "fwd: forward; bwd: backward", U::Text, kInAll, -4, false},
-        {C::Layout, "Layout", "layout",
+        {AC::Pass, "Pass", "pass", "fwd: forward; bwd: backward", U::Text, kInAll, -4, false},
+        {AC::Layout, "Layout", "layout",
          "dense [B, H, N, D]; varlen: sequences packed as [tokens, H, D]; paged: against a KV cache in blocks; "
          "decode: one query token per sequence; (graph): ops recorded at capture, kernels replayed",
          U::Label, kInAll, -16, false},
-        {C::Tokens, "Tokens", "tokens", "Query rows of the call: B x Nq, or the packed tokens", U::Count, kInAll, 7,
+        {AC::Tokens, "Tokens", "tokens", "Query rows of the call: B x Nq, or the packed tokens", U::Count, kInAll, 7,
          false},
-        {C::Batch, "B", "B",
+        {AC::Batch, "B", "B",
          "Batch (sequences); 'BxH n' when the manual pattern folds the heads into the batch and the heads cannot "
          "be told",
          U::Count, kInAll, 9, false},
-        {C::HeadsQ, "Hq", "Hq", "Query heads", U::Count, kInAll, 4, false},
-        {C::HeadsKv, "Hkv", "Hkv", "Key/value heads (fewer than Hq: grouped-query attention)", U::Count, kInAll, 4,
+        {AC::HeadsQ, "Hq", "Hq", "Query heads", U::Count, kInAll, 4, false},
+        {AC::HeadsKv, "Hkv", "Hkv", "Key/value heads (fewer than Hq: grouped-query attention)", U::Count, kInAll, 4,
          false},
-        {C::SeqQ, "Nq", "Nq",
+        {AC::SeqQ, "Nq", "Nq",
          "Query length; ? for a packed batch of several sequences (their lengths are data, not in the trace)",
          U::Count, kInAll, 6, false},
-        {C::SeqK, "Nk", "Nk",
+        {AC::SeqK, "Nk", "Nk",
          "Key length; ? for a paged KV cache or a packed batch (the lengths are data, not in the trace)",
          U::Count, kInAll, 6, false},
-        {C::HeadDim, "D", "D", "Head dimension", U::Count, kInAll, 4, false},
-        {C::Dtype, "dtype", "dtype", "Element type of the query, as the trace names it", U::Text, kInAll, -14, false},
-        {C::Causal, "Causal", "causal",
+        {AC::HeadDim, "D", "D", "Head dimension", U::Count, kInAll, 4, false},
+        {AC::Dtype, "dtype", "dtype", "Element type of the query, as the trace names it", U::Text, kInAll, -14, false},
+        {AC::Causal, "Causal", "causal",
          "yes: is_causal (top-left, as PyTorch's); no: no mask; -: a mask tensor or not recorded (every pair "
          "counted)",
          U::Text, kInAll, -12, false},
-        {C::Calls, "Calls", "calls", "Calls in the group", U::Count, kTextHtml, 6, false},
-        {C::Start, "Start", "start", "When the call starts, from the start of the trace", U::Duration, kInGui, 0,
+        {AC::Calls, "Calls", "calls", "Calls in the group", U::Count, kAttTextHtml, 6, false},
+        {AC::Start, "Start", "start", "When the call starts, from the start of the trace", U::Duration, kInGui, 0,
          false},
-        {C::Cpu, "CPU (time)", "CPU total",
+        {AC::Cpu, "CPU (time)", "CPU total",
          "The call's CPU span (the manual pattern: first matmul to last); - for ops replayed from a CUDA graph and "
          "kernels with no op (they did not run on the CPU here)",
          U::Duration, kInAll, 11, false},
-        {C::Device, "Device (time)", "device", "Summed time of the kernels, copies and sets its ops launched",
+        {AC::Device, "Device (time)", "device", "Summed time of the kernels, copies and sets its ops launched",
          U::Duration, kInAll, 11, false},
-        {C::StepShare, "% of step GPU", "% of step GPU",
+        {AC::StepShare, "% of step GPU", "% of step GPU",
          "Its device time over the busy time of its GPU in its ProfilerStep (or the whole trace without steps)",
          U::Share, kInGui, 0, false},
-        {C::GpuShare, "% GPU", "% GPU", "The group's device time over the busy time of the GPUs its calls ran on",
-         U::Share, kTextHtml, 7, false},
-        {C::Kernels, "Kernels", "kernels", "Kernels, copies and sets it launched", U::Count, kInGui, 0, false},
-        {C::Flops, "FLOP", "FLOP per call",
+        {AC::GpuShare, "% GPU", "% GPU", "The group's device time over the busy time of the GPUs its calls ran on",
+         U::Share, kAttTextHtml, 7, false},
+        {AC::Kernels, "Kernels", "kernels", "Kernels, copies and sets it launched", U::Count, kInGui, 0, false},
+        {AC::Flops, "FLOP", "FLOP per call",
          "2 x visible pairs x (D + Dv) forward; backward 2.5x forward (FlashAttention, with recompute); ? where the "
          "trace does not give the sequences' lengths (hover the Notes)",
          U::Count, kInAll, 13, false},
-        {C::Tflops, "TFLOP/s", "TFLOP/s", "FLOP over the device time (the CPU time where no kernel ran)",
+        {AC::Tflops, "TFLOP/s", "TFLOP/s", "FLOP over the device time (the CPU time where no kernel ran)",
          U::Count, kInAll, 8, false},
-        {C::Gbs, "GB/s", "GB/s",
+        {AC::Gbs, "GB/s", "GB/s",
          "Ideal bytes (Q, K, V, O once; backward also dO, dQ, dK, dV; a KV cache at its own element size) over the "
          "same time",
          U::Count, kInAll, 8, false},
-        {C::RoofShare, "% of roof", "% of roof",
+        {AC::RoofShare, "% of roof", "% of roof",
          "Achieved TFLOP/s over the attainable min(peak of the dtype, ideal bytes' intensity x bandwidth): the "
          "device table's roof for a GPU it lists (device time), the roof measured in our own run for the CPU (CPU "
          "time); - without one",
          U::Share, kInAll, 10, true},
-        {C::BytesModel, "Bytes model", "bytes model",
+        {AC::BytesModel, "Bytes model", "bytes model",
          "Of ideal (each tensor once), scores (the [Nq, Nk] scores at every pass: 4 forward, 7 backward) and chunked "
          "(K, V re-read per 128-query block), the one whose roofline time max(FLOP / peak, bytes / bandwidth) is "
          "nearest the measured time; 'any' when all three are compute-bound",
          U::Text, kInAll, 0, true},
-        {C::Notes, "Notes", "notes",
+        {AC::Notes, "Notes", "notes",
          "Why a number is unknown, what the kernel's name adds (causal, window, fp8, paged, head dim: from the name "
          "only), the KV dtype, and whether the call was replayed from a graph",
-         U::Text, kGuiHtml, 0, false},
+         U::Text, kAttGuiHtml, 0, false},
 };
 // clang-format on
 
@@ -96,7 +96,7 @@ std::string rate(bool known, double v) { return known ? printf_string("%.4g", v)
 
 }  // namespace
 
-const std::vector<AttentionColumnInfo>& attention_column_list() { return kColumns; }
+const std::vector<AttentionColumnInfo>& attention_column_list() { return kAttentionColumns; }
 
 std::vector<AttentionColumnInfo> attention_columns_in(TableView view) {
     std::vector<AttentionColumnInfo> out;
@@ -145,25 +145,25 @@ namespace {
 // What the call was: whose, which backend, pass and layout, its dtype and mask.
 std::string call_cell(const AttentionInstance& a, AttentionColumn column) {
     switch (column) {
-        case C::Library: return a.library;
-        case C::Backend: return backend_text(a);
-        case C::Pass: return a.backward ? "bwd" : "fwd";
-        case C::Layout:
+        case AC::Library: return a.library;
+        case AC::Backend: return backend_text(a);
+        case AC::Pass: return a.backward ? "bwd" : "fwd";
+        case AC::Layout:
             return to_string(a.layout) + (a.decode ? " decode" : "") +
                    (a.replayed   ? " (graph)"
                     : a.captured ? " (capture)"
                                  : "");
-        case C::Dtype: return a.dtype.empty() ? "?" : a.dtype;
-        case C::Causal: return causal_text(a);
-        case C::Notes: return join(attention_notes(a));
+        case AC::Dtype: return a.dtype.empty() ? "?" : a.dtype;
+        case AC::Causal: return causal_text(a);
+        case AC::Notes: return join(attention_notes(a));
         default: return {};
     }
 }
 
 // Its shape: "?" where the trace does not give a dimension.
 std::string shape_cell(const AttentionInstance& a, AttentionColumn column, double v) {
-    if (column == C::Batch && a.heads_folded) return "BxH " + dim(v);
-    if (column == C::HeadsQ && a.heads_folded) return "-";
+    if (column == AC::Batch && a.heads_folded) return "BxH " + dim(v);
+    if (column == AC::HeadsQ && a.heads_folded) return "-";
     return dim(v);
 }
 
@@ -171,9 +171,9 @@ std::string shape_cell(const AttentionInstance& a, AttentionColumn column, doubl
 std::string cost_cell(const AttentionGroup& g, AttentionColumn column, double v, const RoofFit& fit) {
     const bool costed = g.flops > 0, timed = g.time_ns > 0;
     switch (column) {
-        case C::Flops: return costed ? format_flops(v) : "?";
-        case C::Tflops: return rate(costed && timed, v);
-        case C::Gbs: return rate(g.bytes > 0 && timed, v);
+        case AC::Flops: return costed ? format_flops(v) : "?";
+        case AC::Tflops: return rate(costed && timed, v);
+        case AC::Gbs: return rate(g.bytes > 0 && timed, v);
         default: return !fit.applies ? "-" : fit.bytes.tie ? "any" : to_string(fit.bytes.model);
     }
 }
@@ -183,25 +183,25 @@ std::string cost_cell(const AttentionGroup& g, AttentionColumn column, double v,
 std::string attention_cell(const AttentionGroup& g, AttentionColumn column, const AttentionCellContext& ctx) {
     const double v = attention_value(g, column, ctx);
     switch (column) {
-        case C::Tokens:
-        case C::Batch:
-        case C::HeadsQ:
-        case C::HeadsKv:
-        case C::SeqQ:
-        case C::SeqK:
-        case C::HeadDim: return shape_cell(g.first, column, v);
-        case C::Calls:
-        case C::Kernels: return std::to_string(int64_t(v));
-        case C::Start: return format_duration_ns(v);
-        case C::Cpu:
-        case C::Device: return v > 0 ? format_duration_ns(v) : "-";
-        case C::StepShare:
-        case C::GpuShare:
-        case C::RoofShare: return v >= 0 ? format_share(v) : "-";
-        case C::Flops:
-        case C::Tflops:
-        case C::Gbs:
-        case C::BytesModel: return cost_cell(g, column, v, ctx.fit);
+        case AC::Tokens:
+        case AC::Batch:
+        case AC::HeadsQ:
+        case AC::HeadsKv:
+        case AC::SeqQ:
+        case AC::SeqK:
+        case AC::HeadDim: return shape_cell(g.first, column, v);
+        case AC::Calls:
+        case AC::Kernels: return std::to_string(int64_t(v));
+        case AC::Start: return format_duration_ns(v);
+        case AC::Cpu:
+        case AC::Device: return v > 0 ? format_duration_ns(v) : "-";
+        case AC::StepShare:
+        case AC::GpuShare:
+        case AC::RoofShare: return v >= 0 ? format_share(v) : "-";
+        case AC::Flops:
+        case AC::Tflops:
+        case AC::Gbs:
+        case AC::BytesModel: return cost_cell(g, column, v, ctx.fit);
         default: return call_cell(g.first, column);
     }
 }

@@ -11,7 +11,7 @@ constexpr unsigned kTextHtml = kInText | kInHtml;
 constexpr unsigned kDevMem = kNeedsDevice | kNeedsMemory;
 
 // clang-format off
-const std::vector<OpColumnInfo> kColumns = {
+const std::vector<OpColumnInfo> kOpColumns = {
     {OpColumn::Name, "Name",
      "Operator name (ProfilerStep#k folded into ProfilerStep*), as PyTorch's key_averages() names it",
      CellUnit::Text, kAlways, kInGui | kInHtml, "Name", -1, nullptr},
@@ -68,13 +68,13 @@ double average(int64_t total, int64_t calls) { return calls > 0 ? double(total) 
 
 }  // namespace
 
-const std::vector<OpColumnInfo>& op_columns() { return kColumns; }
+const std::vector<OpColumnInfo>& op_columns() { return kOpColumns; }
 
-const OpColumnInfo& op_column(OpColumn id) { return kColumns[size_t(id)]; }
+const OpColumnInfo& op_column(OpColumn id) { return kOpColumns[size_t(id)]; }
 
 std::vector<OpColumnInfo> op_columns_in(TableView view, unsigned available) {
     std::vector<OpColumnInfo> out;
-    for (const OpColumnInfo& c : kColumns)
+    for (const OpColumnInfo& c : kOpColumns)
         if ((c.views & view) && (c.needs & ~available) == 0) out.push_back(c);
     return out;
 }
@@ -122,7 +122,7 @@ std::string to_string(SortKey k) {
 }
 
 bool parse_sort_key(const std::string& s, SortKey& out) {
-    for (const OpColumnInfo& c : kColumns)
+    for (const OpColumnInfo& c : kOpColumns)
         if (c.sort_name && s == c.sort_name) {
             out = c.id;
             return true;
@@ -132,7 +132,7 @@ bool parse_sort_key(const std::string& s, SortKey& out) {
 
 std::string sort_key_names() {
     std::string out;
-    for (const OpColumnInfo& c : kColumns)
+    for (const OpColumnInfo& c : kOpColumns)
         if (c.sort_name) out += (out.empty() ? "" : ", ") + std::string(c.sort_name);
     return out;
 }

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "analysis/attention_columns.h"
 #include "analysis/kernel_columns.h"
+#include "analysis/op_diff_columns.h"
 #include "analysis/op_columns.h"
 #include "analysis/op_table.h"
 #include "analysis/op_table_text.h"
@@ -321,6 +323,9 @@ TEST(OpDiff, DeviceTimeCountsInTheImpactAndKernelsJoinByName) {
 TEST(TableColumns, EachViewRendersTheDescription) {
     for (size_t i = 0; i < awb::op_columns().size(); ++i) EXPECT_EQ(size_t(awb::op_columns()[i].id), i);
     for (size_t i = 0; i < awb::kernel_columns().size(); ++i) EXPECT_EQ(size_t(awb::kernel_columns()[i].id), i);
+    for (size_t i = 0; i < awb::diff_columns().size(); ++i) EXPECT_EQ(size_t(awb::diff_columns()[i].id), i);
+    for (size_t i = 0; i < awb::attention_column_list().size(); ++i)
+        EXPECT_EQ(size_t(awb::attention_column_list()[i].id), i);
 
     awb::OperatorRow never_called;
     never_called.name = "aten::empty";
@@ -349,4 +354,22 @@ TEST(TableColumns, EachViewRendersTheDescription) {
     // aten::empty's average is 0, not its total (the CLI divided by max(calls, 1)).
     const std::string empty_line = text.substr(text.find("aten::empty"));
     EXPECT_NE(empty_line.find("5.000us       0.000us"), std::string::npos) << empty_line;
+}
+
+// A comparison's cells read the same in `attnwb diff` and the Compare view: a ratio without A is "new"
+// (or "-" when B has none either), a delta that grew is signed.
+TEST(TableColumns, ComparisonCells) {
+    awb::OperatorDiffRow grew;
+    grew.in_a = grew.in_b = true;
+    grew.a.self_cpu_ns = 1'000;
+    grew.b.self_cpu_ns = 4'000;
+    EXPECT_EQ(awb::diff_cell(grew, awb::DiffColumn::SelfCpuRatio), "4.00x");
+    EXPECT_EQ(awb::diff_cell(grew, awb::DiffColumn::SelfCpuDelta), "+3.00 us");
+    awb::OperatorDiffRow fresh;
+    fresh.in_b = true;
+    fresh.b.self_cpu_ns = 10;
+    EXPECT_EQ(awb::diff_cell(fresh, awb::DiffColumn::SelfCpuRatio), "new");
+    EXPECT_EQ(awb::diff_cell(fresh, awb::DiffColumn::Presence), "new");
+    fresh.b.self_cpu_ns = 0;
+    EXPECT_EQ(awb::diff_cell(fresh, awb::DiffColumn::SelfCpuRatio), "-");
 }

@@ -68,15 +68,25 @@ private slots:
         model.setRows(join_operators({row("aten::bmm", 6, 1000), row("aten::softmax", 2, 500)},
                                      {row("aten::bmm", 6, 4000), row("aten::sdpa", 1, 300)}));
         QCOMPARE(model.rowCount(), 3);
-        QCOMPARE(model.index(0, ComparisonModel::Name).data().toString(), QStringLiteral("aten::bmm"));
-        QCOMPARE(model.index(0, ComparisonModel::SelfCpuDelta).data().toString(), QStringLiteral("+3.00 us"));
-        QCOMPARE(model.index(0, ComparisonModel::SelfCpuRatio).data().toString(), QStringLiteral("4.00x"));
-        QCOMPARE(model.index(0, ComparisonModel::SelfCpuDelta).data(Qt::ForegroundRole).value<QBrush>().color(),
+        QCOMPARE(model.index(0, ComparisonModel::column(DiffColumn::Name)).data().toString(),
+                 QStringLiteral("aten::bmm"));
+        QCOMPARE(model.index(0, ComparisonModel::column(DiffColumn::SelfCpuDelta)).data().toString(),
+                 QStringLiteral("+3.00 us"));
+        QCOMPARE(model.index(0, ComparisonModel::column(DiffColumn::SelfCpuRatio)).data().toString(),
+                 QStringLiteral("4.00x"));
+        QCOMPARE(model.index(0, ComparisonModel::column(DiffColumn::SelfCpuDelta))
+                     .data(Qt::ForegroundRole)
+                     .value<QBrush>()
+                     .color(),
                  QColor(180, 30, 30));
-        QCOMPARE(model.index(1, ComparisonModel::Presence).data().toString(), QStringLiteral("only A (vanished)"));
-        proxy.sort(ComparisonModel::SelfCpuDelta, Qt::AscendingOrder);  // numbers: -500 < +300 < +3000
-        QCOMPARE(proxy.index(0, ComparisonModel::Name).data().toString(), QStringLiteral("aten::softmax"));
-        QCOMPARE(proxy.index(2, ComparisonModel::Name).data().toString(), QStringLiteral("aten::bmm"));
+        QCOMPARE(model.index(1, ComparisonModel::column(DiffColumn::Presence)).data().toString(),
+                 QStringLiteral("vanished"));
+        proxy.sort(ComparisonModel::column(DiffColumn::SelfCpuDelta),
+                   Qt::AscendingOrder);  // numbers: -500 < +300 < +3000
+        QCOMPARE(proxy.index(0, ComparisonModel::column(DiffColumn::Name)).data().toString(),
+                 QStringLiteral("aten::softmax"));
+        QCOMPARE(proxy.index(2, ComparisonModel::column(DiffColumn::Name)).data().toString(),
+                 QStringLiteral("aten::bmm"));
 
         // Two real runs: manual and sdpa; the timelines share one time scale.
         RunSpec s = tiny_spec();
