@@ -60,17 +60,17 @@ std::recursive_mutex& crossing_lock() {
 }
 
 bool EngineWorker::event(QEvent* e) {
-    { std::lock_guard taken(crossing_lock()); }  // what the GUI thread posted is now visible (see Engine)
+    { std::lock_guard taken(crossing_lock()); }  // what the GUI thread posted is now visible (see EngineThread)
     return QObject::event(e);
 }
 
-bool Engine::event(QEvent* e) {
+bool EngineThread::event(QEvent* e) {
     { std::lock_guard taken(crossing_lock()); }  // what the engine thread posted is now visible
     return QObject::event(e);
 }
 
 template <typename... Args>
-void Engine::forward(void (EngineWorker::*from)(Args...), void (Engine::*to)(Args...)) {
+void EngineThread::forward(void (EngineWorker::*from)(Args...), void (EngineThread::*to)(Args...)) {
     // A direct connection: the copy of the arguments is posted on the engine thread, under the lock.
     connect(
         worker_, from, this,
@@ -82,7 +82,7 @@ void Engine::forward(void (EngineWorker::*from)(Args...), void (Engine::*to)(Arg
         Qt::DirectConnection);
 }
 
-void Engine::submit(const QString& title, const QString& invalid_prefix, EngineJob job) {
+void EngineThread::submit(const QString& title, const QString& invalid_prefix, EngineJob job) {
     std::lock_guard held(crossing_lock());
     QMetaObject::invokeMethod(
         worker_,
@@ -90,9 +90,9 @@ void Engine::submit(const QString& title, const QString& invalid_prefix, EngineJ
         Qt::QueuedConnection);
 }
 
-Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
-    forward(&EngineWorker::progress, &Engine::progress);
-    forward(&EngineWorker::sweepPoint, &Engine::sweepPoint);
+EngineThread::EngineThread(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
+    forward(&EngineWorker::progress, &EngineThread::progress);
+    forward(&EngineWorker::sweepPoint, &EngineThread::sweepPoint);
     connect(
         worker_, &EngineWorker::delivered, this,
         [this](const EngineDelivery& deliver) {
@@ -101,41 +101,41 @@ Engine::Engine(QObject* parent) : QObject(parent), worker_(new EngineWorker) {
                 this, [this, deliver] { deliver(*this); }, Qt::QueuedConnection);
         },
         Qt::DirectConnection);
-    forward(&EngineWorker::failed, &Engine::failed);
-    forward(&EngineWorker::cancelled, &Engine::cancelled);
+    forward(&EngineWorker::failed, &EngineThread::failed);
+    forward(&EngineWorker::cancelled, &EngineThread::cancelled);
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     thread_.setObjectName(QStringLiteral("engine"));
     thread_.start();
 }
 
-Engine::~Engine() {
+EngineThread::~EngineThread() {
     worker_->requestCancel();
     thread_.quit();
     thread_.wait();
     std::lock_guard taken(crossing_lock());  // relayed calls not yet run are deleted with this object
 }
 
-void Engine::profile(const RunSpec& spec, const ProfileOptions& options) {
+void EngineThread::profile(const RunSpec& spec, const ProfileOptions& options) {
     submit(tr("Run failed"), tr("Invalid input:\n"), [spec, options](SweepObserver& observer) -> EngineDelivery {
         ProfileResult result = profile_run(spec, options, &observer);
         result.roof = run_roof(spec, result.environment.device_name);  // for the Attention tab's roofline
         auto done = std::make_shared<const ProfileResult>(std::move(result));
-        return [done](Engine& e) { emit e.profileFinished(done); };
+        return [done](EngineThread& e) { emit e.profileFinished(done); };
     });
 }
 
-void Engine::sweep(const SweepPlan& plan) {
+void EngineThread::sweep(const SweepPlan& plan) {
     submit(tr("Sweep failed"), tr("Invalid sweep:\n"), [plan](SweepObserver& observer) -> EngineDelivery {
         auto done = std::make_shared<const SweepResult>(run_sweep(plan, &observer));
-        return [done](Engine& e) { emit e.sweepFinished(done); };
+        return [done](EngineThread& e) { emit e.sweepFinished(done); };
     });
 }
 
-void Engine::check(const RunSpec& spec) {
+void EngineThread::check(const RunSpec& spec) {
     submit(tr("Check failed"), tr("Invalid input:\n"), [spec](SweepObserver& observer) -> EngineDelivery {
         auto done = std::make_shared<const CheckReport>(check_variants(spec, {spec.variant}, 0, &observer));
-        return [done](Engine& e) { emit e.checkFinished(done); };
+        return [done](EngineThread& e) { emit e.checkFinished(done); };
     });
 }
 
@@ -148,12 +148,12 @@ EngineDelivery mixed_runs(const MixedRunsError& mixed) {
         runs.append(QStringList());
         for (const std::string& f : run) runs.back() << QString::fromStdString(f);
     }
-    return [message = QString::fromStdString(mixed.what()), runs](Engine& e) { emit e.mixedRuns(message, runs); };
+    return [message = QString::fromStdString(mixed.what()), runs](EngineThread& e) { emit e.mixedRuns(message, runs); };
 }
 
 }  // namespace
 
-void Engine::open(const QString& path) {
+void EngineThread::open(const QString& path) {
     const std::string file = path.toStdString();
     submit(recognised_kind(file) == ResultsKind::Trace ? tr("Cannot open trace") : tr("Cannot open file"), QString(),
            [file, path](SweepObserver& observer) -> EngineDelivery {
@@ -166,7 +166,7 @@ void Engine::open(const QString& path) {
                } catch (const MixedRunsError& mixed) {  // a folder of several runs
                    return mixed_runs(mixed);
                }
-               return [done, path](Engine& e) {
+               return [done, path](EngineThread& e) {
                    if (done->kind == ResultsKind::Workspace)
                        emit e.workspaceLoaded(done->workspace, path);
                    else
@@ -175,23 +175,23 @@ void Engine::open(const QString& path) {
            });
 }
 
-void Engine::openSelection(const QStringList& paths) {
+void EngineThread::openSelection(const QStringList& paths) {
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
     submit(tr("Cannot open traces"), QString(), [files](SweepObserver& observer) -> EngineDelivery {
         try {
             auto done = std::make_shared<const ResultsFile>(open_trace_selection(files, &observer));
-            return [done](Engine& e) { emit e.resultsOpened(done, QString::fromStdString(done->path)); };
+            return [done](EngineThread& e) { emit e.resultsOpened(done, QString::fromStdString(done->path)); };
         } catch (const MixedRunsError& mixed) {
             return mixed_runs(mixed);
         }
     });
 }
 
-void Engine::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) {
+void EngineThread::saveWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) {
     submit(tr("Cannot save workspace"), QString(), [workspace, path](SweepObserver& observer) -> EngineDelivery {
         save_workspace(*workspace, path.toStdString(), &observer);
-        return [path](Engine& e) { emit e.workspaceSaved(path); };
+        return [path](EngineThread& e) { emit e.workspaceSaved(path); };
     });
 }
 

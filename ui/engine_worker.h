@@ -1,5 +1,5 @@
 // The engine thread: one QObject living on its own QThread owns every LibTorch call of the GUI
-// (one owner of LibTorch state). Jobs are posted to it one way (Engine::submit); it reports progress,
+// (one owner of LibTorch state). Jobs are posted to it one way (EngineThread::submit); it reports progress,
 // results and failures by signals; cancel is an atomic flag the core polls between steps.
 #pragma once
 
@@ -28,10 +28,10 @@ Q_DECLARE_METATYPE(std::shared_ptr<const awb::ResultsFile>)
 
 namespace awb::ui {
 
-class Engine;
+class EngineThread;
 // A job for the engine thread: it runs there with an observer (progress, points, cancel) and returns
-// what to do with its result on the GUI thread (emit the Engine signal that carries it).
-using EngineDelivery = std::function<void(Engine&)>;
+// what to do with its result on the GUI thread (emit the EngineThread signal that carries it).
+using EngineDelivery = std::function<void(EngineThread&)>;
 using EngineJob = std::function<EngineDelivery(SweepObserver&)>;
 
 class EngineWorker : public QObject {
@@ -69,11 +69,11 @@ private:
 // before any slot reads them. Qt's own locks, which order the same crossings, are invisible to
 // ThreadSanitizer in a Qt built without it (Debian's); this lock makes that order visible, so that the
 // sanitized build checks our data without false reports, at the cost of one uncontended lock per signal.
-class Engine : public QObject {
+class EngineThread : public QObject {
     Q_OBJECT
 public:
-    explicit Engine(QObject* parent = nullptr);
-    ~Engine() override;
+    explicit EngineThread(QObject* parent = nullptr);
+    ~EngineThread() override;
     EngineWorker* worker() const { return worker_; }
     void profile(const RunSpec& spec, const ProfileOptions& options);  // profileFinished
     void sweep(const SweepPlan& plan);                                 // sweepPoint..., sweepFinished
@@ -110,12 +110,12 @@ private:
     void submit(const QString& title, const QString& invalid_prefix, EngineJob job);
     // Connects the worker's signal `from` to emitting `to` on the GUI thread, posted under the lock.
     template <typename... Args>
-    void forward(void (EngineWorker::*from)(Args...), void (Engine::*to)(Args...));
+    void forward(void (EngineWorker::*from)(Args...), void (EngineThread::*to)(Args...));
     QThread thread_;
     EngineWorker* worker_;
 };
 
-// The lock every crossing between the GUI and the engine thread passes through (see Engine).
+// The lock every crossing between the GUI and the engine thread passes through (see EngineThread).
 std::recursive_mutex& crossing_lock();
 
 }  // namespace awb::ui

@@ -90,7 +90,7 @@ QString graphReplayLines(const GraphReplayReport& r) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
-      engine_(new Engine(this)),
+      engine_(new EngineThread(this)),
       session_(new Session(this)),
       run_panel_(new RunPanel(query_device_caps())),
       operators_(new OperatorPanel),
@@ -294,7 +294,7 @@ void MainWindow::connectSession() {
 }
 
 void MainWindow::connectEngine() {
-    connect(engine_, &Engine::progress, this, [this](int done, int total, const QString& what) {
+    connect(engine_, &EngineThread::progress, this, [this](int done, int total, const QString& what) {
         progress_->setRange(0, std::max(0, total));  // total 0: busy indicator (trace import)
         progress_->setValue(done);
         const qint64 elapsed = QDateTime::currentMSecsSinceEpoch() - run_started_ms_;
@@ -303,11 +303,11 @@ void MainWindow::connectEngine() {
             eta = tr(", about %1 left").arg(format_duration_ns(double(elapsed) * 1e6 * (total - done) / done));
         status_->setText(what + eta);
     });
-    connect(engine_, &Engine::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
+    connect(engine_, &EngineThread::profileFinished, this, [this](std::shared_ptr<const ProfileResult> r) {
         endJob();
         showResult(r);  // sets the status line
     });
-    connect(engine_, &Engine::checkFinished, this, [this](std::shared_ptr<const CheckReport> r) {
+    connect(engine_, &EngineThread::checkFinished, this, [this](std::shared_ptr<const CheckReport> r) {
         double worst = 0;
         for (const auto& v : r->variants)
             for (const auto& t : v.tensors) worst = std::max(worst, t.error);
@@ -319,24 +319,25 @@ void MainWindow::connectEngine() {
                       .arg(r->tolerance, 0, 'e', 1));
         session_->setCheck(std::move(r));
     });
-    connect(engine_, &Engine::failed, this, [this](const QString& title, const QString& message) {
+    connect(engine_, &EngineThread::failed, this, [this](const QString& title, const QString& message) {
         finishRun(title + tr("; what was shown is kept"));
         QMessageBox::warning(this, title, message);
     });
-    connect(engine_, &Engine::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
-    connect(engine_, &Engine::mixedRuns, this, &MainWindow::offerSeparateRuns);
-    connect(engine_, &Engine::resultsOpened, this, &MainWindow::showOpened);
-    connect(engine_, &Engine::workspaceSaved, this, [this](const QString& path) {
+    connect(engine_, &EngineThread::cancelled, this, [this] { finishRun(tr("Cancelled; earlier results are kept")); });
+    connect(engine_, &EngineThread::mixedRuns, this, &MainWindow::offerSeparateRuns);
+    connect(engine_, &EngineThread::resultsOpened, this, &MainWindow::showOpened);
+    connect(engine_, &EngineThread::workspaceSaved, this, [this](const QString& path) {
         finishRun(tr("Saved workspace %1 (%2, %3)")
                       .arg(path, counted(session_->runs().size(), tr("run"), tr("runs")),
                            counted(session_->sweeps().size(), tr("sweep"), tr("sweeps"))));
         addRecent(path);
     });
-    connect(engine_, &Engine::workspaceLoaded, this, [this](std::shared_ptr<const Workspace> w, const QString& path) {
-        endJob();
-        restoreWorkspace(std::move(w), path);
-    });
-    connect(engine_, &Engine::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
+    connect(engine_, &EngineThread::workspaceLoaded, this,
+            [this](std::shared_ptr<const Workspace> w, const QString& path) {
+                endJob();
+                restoreWorkspace(std::move(w), path);
+            });
+    connect(engine_, &EngineThread::sweepPoint, this, [this](const SweepPoint& point, int index, int total) {
         session_->addLivePoint(point);
         if (point.status != PointStatus::Ok)
             statusBar()->showMessage(
@@ -346,7 +347,7 @@ void MainWindow::connectEngine() {
                     .arg(QString::fromStdString(to_string(point.status)), QString::fromStdString(point.reason)),
                 8000);
     });
-    connect(engine_, &Engine::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
+    connect(engine_, &EngineThread::sweepFinished, this, [this](std::shared_ptr<const SweepResult> r) {
         session_->finishLiveSweep(*r);
         finishRun(tr("Sweep: %1 (File > Save sweep keeps it)").arg(QString::fromStdString(sweep_count_text(*r))));
     });

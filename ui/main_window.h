@@ -23,7 +23,7 @@ class QMenu;
 namespace awb::ui {
 
 class ComparisonView;
-class Engine;
+class EngineThread;
 class FindingsView;
 class CollectivesView;
 class RanksView;
@@ -79,7 +79,7 @@ public:
     SweepChart* sweepChart() const { return chart_; }
     ComparisonView* comparison() const { return comparison_; }
     MemorySnapshotView* memorySnapshot() const { return snapshot_; }
-    Engine* engine() const { return engine_; }
+    EngineThread* engine() const { return engine_; }
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -114,7 +114,7 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
 
-    Engine* engine_;
+    EngineThread* engine_;
     Session* session_;
     RunPanel* run_panel_;
     OperatorPanel* operators_;

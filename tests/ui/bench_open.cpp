@@ -148,14 +148,14 @@ int main(int argc, char** argv) {
         if (((shown_s >= 0 && operators_s >= 0 && timeline_s >= 0) || replayed_s >= 0) && !done) finish();
     });
 
-    Engine* engine = window.engine();  // its signals come on the GUI thread
-    QObject::connect(engine, &Engine::resultsOpened, &app, [&] { imported_s = now_s(); });
-    QObject::connect(engine, &Engine::failed, &app, [&](const QString& title, const QString& message) {
+    EngineThread* engine = window.engine();  // its signals come on the GUI thread
+    QObject::connect(engine, &EngineThread::resultsOpened, &app, [&] { imported_s = now_s(); });
+    QObject::connect(engine, &EngineThread::failed, &app, [&](const QString& title, const QString& message) {
         std::printf("failed: %s: %s\n", qPrintable(title), qPrintable(message));
         failed = true;
         finish();
     });
-    QObject::connect(engine, &Engine::cancelled, &app, [&] {
+    QObject::connect(engine, &EngineThread::cancelled, &app, [&] {
         cancelled_s = now_s();
         finish();
     });

@@ -56,7 +56,7 @@ bool select_operator(ui::MainWindow& window, const QString& name) {
 
 bool open_and_wait(ui::MainWindow& window, const QString& path) {
     QEventLoop loop;
-    QObject::connect(window.engine(), &ui::Engine::resultsOpened, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+    QObject::connect(window.engine(), &ui::EngineThread::resultsOpened, &loop, &QEventLoop::quit, Qt::QueuedConnection);
     QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
     if (!window.openFile(path)) return false;
     loop.exec();

@@ -42,7 +42,7 @@ private slots:
     void collectivesOfAnOpenedRunAreTabledAndMarkedOnEveryRank() {
         MainWindow window;
         const QString dir = QStringLiteral(AWB_FIXTURE_DIR "/traces/gloo/straggler");
-        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QSignalSpy opened(window.engine(), &EngineThread::resultsOpened);
         QVERIFY(window.openFile(dir));
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         CollectivesView* view = window.collectives();
@@ -95,7 +95,7 @@ private slots:
 
     void theRanksTabComparesAStepAndOpensARankAsARun() {
         MainWindow window;
-        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QSignalSpy opened(window.engine(), &EngineThread::resultsOpened);
         QVERIFY(window.openFile(QStringLiteral(AWB_FIXTURE_DIR "/traces/gloo/straggler")));
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         RanksView* ranks = window.ranks();
@@ -125,7 +125,7 @@ private slots:
 
     void aRunWithoutCollectivesSaysWhereTheyComeFrom() {
         MainWindow window;
-        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QSignalSpy opened(window.engine(), &EngineThread::resultsOpened);
         QVERIFY(
             window.openFile(QStringLiteral(AWB_FIXTURE_DIR "/traces/torch_cpu_profile.json")));  // one process, no c10d
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
@@ -141,7 +141,7 @@ private slots:
         QVERIFY(QFile::copy(straggler + QStringLiteral("rank0.json"), dir.filePath(QStringLiteral("rank0.json"))));
         QVERIFY(QFile::copy(straggler + QStringLiteral("rank1.json"), dir.filePath(QStringLiteral("rank1.json"))));
         MainWindow window;
-        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QSignalSpy opened(window.engine(), &EngineThread::resultsOpened);
         QVERIFY(window.openFile(dir.path()));
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         QTRY_VERIFY_WITH_TIMEOUT(window.collectives()->notes().contains(
@@ -177,8 +177,8 @@ private slots:
                     if (QAbstractButton* open = box->button(QMessageBox::Open)) open->click();
         });
         answer.start();
-        QSignalSpy mixed(window.engine(), &Engine::mixedRuns);
-        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QSignalSpy mixed(window.engine(), &EngineThread::mixedRuns);
+        QSignalSpy opened(window.engine(), &EngineThread::resultsOpened);
         QVERIFY(window.openFiles(files));
         QTRY_VERIFY_WITH_TIMEOUT(!mixed.isEmpty(), 60'000);
         QVERIFY2(mixed.at(0).at(0).toString().contains(QStringLiteral("world size 2, not 4")),

@@ -59,16 +59,16 @@ private slots:
     // Signals from the engine thread can arrive before a QSignalSpy::wait() starts (it waits for a new
     // one), so the tests poll the spies' counts instead (QTRY_*).
     void engineThreadDeliversResultsBySignals() {
-        Engine engine;
-        QSignalSpy done(&engine, &Engine::profileFinished);
-        QSignalSpy progress(&engine, &Engine::progress);
+        EngineThread engine;
+        QSignalSpy done(&engine, &EngineThread::profileFinished);
+        QSignalSpy progress(&engine, &EngineThread::progress);
         engine.profile(tiny_spec(), ProfileOptions{});
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 60'000);
         const auto result = done.at(0).at(0).value<std::shared_ptr<const ProfileResult>>();
         QVERIFY(result);
         QVERIFY(!result->trace.events().empty());
         QCOMPARE(progress.size(), total_steps(ProfileOptions{}));
-        QSignalSpy failed(&engine, &Engine::failed);
+        QSignalSpy failed(&engine, &EngineThread::failed);
         RunSpec bad = tiny_spec();
         bad.kv_heads = 3;
         engine.profile(bad, ProfileOptions{});
@@ -103,8 +103,8 @@ private slots:
     }
     // Stop during a sweep: the point under way finishes, no other starts, the finished ones are delivered.
     void engineStopDuringASweepKeepsTheFinishedPoints() {
-        Engine engine;
-        QSignalSpy done(&engine, &Engine::sweepFinished);
+        EngineThread engine;
+        QSignalSpy done(&engine, &EngineThread::sweepFinished);
         QObject::connect(
             engine.worker(), &EngineWorker::sweepPoint, engine.worker(),
             [&engine](const SweepPoint&, int index, int) {
@@ -142,10 +142,10 @@ private slots:
                             .toUtf8());
             f.write("]}");
         }
-        Engine engine;
-        QSignalSpy cancelled(&engine, &Engine::cancelled);
-        QSignalSpy opened(&engine, &Engine::resultsOpened);
-        QSignalSpy progress(&engine, &Engine::progress);
+        EngineThread engine;
+        QSignalSpy cancelled(&engine, &EngineThread::cancelled);
+        QSignalSpy opened(&engine, &EngineThread::resultsOpened);
+        QSignalSpy progress(&engine, &EngineThread::progress);
         auto stop = QObject::connect(
             engine.worker(), &EngineWorker::progress, engine.worker(),
             [&engine](int, int, const QString&) { engine.cancel(); }, Qt::DirectConnection);
@@ -163,10 +163,10 @@ private slots:
     // Stop during a check: the step under way (the float64 reference) ends, no variant is checked and
     // nothing is delivered; the next check runs whole.
     void engineStopDuringACheckEndsAfterTheStepAndTheNextCheckRuns() {
-        Engine engine;
-        QSignalSpy cancelled(&engine, &Engine::cancelled);
-        QSignalSpy finished(&engine, &Engine::checkFinished);
-        QSignalSpy progress(&engine, &Engine::progress);
+        EngineThread engine;
+        QSignalSpy cancelled(&engine, &EngineThread::cancelled);
+        QSignalSpy finished(&engine, &EngineThread::checkFinished);
+        QSignalSpy progress(&engine, &EngineThread::progress);
         auto stop = QObject::connect(
             engine.worker(), &EngineWorker::progress, engine.worker(),
             [&engine](int, int, const QString&) { engine.cancel(); }, Qt::DirectConnection);
@@ -182,9 +182,9 @@ private slots:
         QCOMPARE(int(report->variants.size()), 1);
     }
     void engineSweepDeliversPointsAsTheyFinish() {
-        Engine engine;
-        QSignalSpy points(&engine, &Engine::sweepPoint);
-        QSignalSpy done(&engine, &Engine::sweepFinished);
+        EngineThread engine;
+        QSignalSpy points(&engine, &EngineThread::sweepPoint);
+        QSignalSpy done(&engine, &EngineThread::sweepFinished);
         SweepPlan plan;
         plan.base = tiny_spec();
         plan.seq_lengths = {16, 68719476736, 32};

@@ -64,7 +64,7 @@ private slots:
         // to the step's span, and the table holds every row of the core's breakdown.
         MainWindow window;
         const QString dir = QStringLiteral(AWB_FIXTURE_DIR "/traces/multi_rank");
-        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QSignalSpy opened(window.engine(), &EngineThread::resultsOpened);
         QVERIFY(window.openFile(dir));
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         QTRY_COMPARE_WITH_TIMEOUT(window.gpuTime()->barCount(), 2, 10'000);
@@ -112,7 +112,7 @@ private slots:
         window.resize(1400, 900);
         window.show();
         const QString path = QStringLiteral(AWB_FIXTURE_DIR "/traces/torch2/sdpa_train_stack.pt.trace.json.gz");
-        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QSignalSpy opened(window.engine(), &EngineThread::resultsOpened);
         QVERIFY(window.openFile(path));
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
         QTRY_COMPARE_WITH_TIMEOUT(window.attention()->model()->rowCount(), 4, 10'000);

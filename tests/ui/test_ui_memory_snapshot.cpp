@@ -107,7 +107,7 @@ private slots:
         // A bad pickle: one message naming the field; the snapshot on screen stays.
         QTimer closer;
         close_message_boxes(closer);
-        QSignalSpy failed(window.engine(), &Engine::failed);
+        QSignalSpy failed(window.engine(), &EngineThread::failed);
         QVERIFY(window.openFile(fixture("bad/size_a_str.pickle")));
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30'000);
         QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("size")),

@@ -346,14 +346,14 @@ private slots:
             MainWindow window;
             QVERIFY(window.runPanel()->addModule(kept));
             QVERIFY(window.runPanel()->addModule(mine_));  // selected
-            QSignalSpy saved(window.engine(), &Engine::workspaceSaved);
+            QSignalSpy saved(window.engine(), &EngineThread::workspaceSaved);
             window.saveWorkspace(ws);
             QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60'000);
         }
         QCOMPARE(load_workspace(ws.toStdString()).panel_modules,
                  (std::vector<std::string>{kept.toStdString(), mine_.toStdString()}));
         auto reopen = [&](MainWindow& window) {
-            QSignalSpy loaded(window.engine(), &Engine::workspaceLoaded);
+            QSignalSpy loaded(window.engine(), &EngineThread::workspaceLoaded);
             QVERIFY(window.openFile(ws));
             QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 60'000);
             QTRY_VERIFY_WITH_TIMEOUT(window.windowTitle().contains(QStringLiteral("ws.json")), 10'000);
@@ -473,8 +473,8 @@ private slots:
                 s->setValue(2);
         QCOMPARE(panel->spec(), spec);
         QVERIFY2(panel->problemsText().isEmpty(), qPrintable(panel->problemsText()));
-        QSignalSpy finished(window.engine(), &Engine::profileFinished);
-        QSignalSpy failed(window.engine(), &Engine::failed);
+        QSignalSpy finished(window.engine(), &EngineThread::profileFinished);
+        QSignalSpy failed(window.engine(), &EngineThread::failed);
         MessageBoxes boxes;
         for (QPushButton* b : panel->findChildren<QPushButton*>())
             if (b->text() == QLatin1String("Run")) b->click();
@@ -511,7 +511,7 @@ private slots:
             if (s->suffix() == QLatin1String(" ms")) s->setValue(0);  // 5 samples a point
         QCOMPARE(panel->sweepPlan().variants, (std::vector<std::string>{"sdpa", module.toStdString()}));
         QVERIFY2(panel->sweepProblemsText().isEmpty(), qPrintable(panel->sweepProblemsText()));
-        QSignalSpy finished(window.engine(), &Engine::sweepFinished);
+        QSignalSpy finished(window.engine(), &EngineThread::sweepFinished);
         MessageBoxes boxes;
         for (QPushButton* b : panel->findChildren<QPushButton*>())
             if (b->text() == QLatin1String("Run sweep")) b->click();

@@ -78,7 +78,7 @@ private slots:
         // it as it appears.
         QTimer closer;
         close_message_boxes(closer);
-        QSignalSpy failed(window.engine(), &Engine::failed);
+        QSignalSpy failed(window.engine(), &EngineThread::failed);
         QVERIFY(window.openFile(bad.fileName()));
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60'000);
         QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("Cannot open file"));
@@ -99,7 +99,7 @@ private slots:
         QVERIFY(!window.exportTrace(dir.filePath(QStringLiteral("t2.json")), &error));  // a report has no events
         QVERIFY(error.contains(QStringLiteral("No run on screen")));
         // The exported trace opens back (read on the engine thread) as the same run: timeline and table.
-        QSignalSpy imported(window.engine(), &Engine::resultsOpened);
+        QSignalSpy imported(window.engine(), &EngineThread::resultsOpened);
         QVERIFY(window.openFile(dir.filePath(QStringLiteral("t.json"))));
         QTRY_VERIFY_WITH_TIMEOUT(!imported.isEmpty(), 60'000);
         QCOMPARE(window.operatorPanel()->model()->rows(), key_averages(result->trace));
@@ -125,7 +125,7 @@ private slots:
         window.resize(size);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy imported(window.engine(), &Engine::resultsOpened);
+        QSignalSpy imported(window.engine(), &EngineThread::resultsOpened);
         QVERIFY(window.openFile(path));
         QTRY_VERIFY_WITH_TIMEOUT(!imported.isEmpty(), 60'000);
         QTest::qWait(50);  // the layout settles
@@ -334,7 +334,7 @@ private slots:
                             [](const auto& l) { return l.title.find(kGraphReplayLaneName) != std::string::npos; }));
         // Both files selected, the capture first.
         window.showResult(std::make_shared<const ProfileResult>(profile_run(tiny_spec(), ProfileOptions{})));
-        QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+        QSignalSpy opened(window.engine(), &EngineThread::resultsOpened);
         QVERIFY(window.openFiles({dir + QStringLiteral("/capture_traces/graph_capture_rank_0.json.gz"),
                                   dir + QStringLiteral("/graph_execution.json.gz")}));
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 60'000);
@@ -344,7 +344,7 @@ private slots:
         // reason is said, the runs offered one by one (declined here); what is shown is kept.
         QTimer closer;
         close_message_boxes(closer);
-        QSignalSpy mixed(window.engine(), &Engine::mixedRuns);
+        QSignalSpy mixed(window.engine(), &EngineThread::mixedRuns);
         QVERIFY(window.openFiles({dir + QStringLiteral("/graph_execution.json.gz"),
                                   QStringLiteral(AWB_FIXTURE_DIR "/traces/kineto_gpu_2x.json")}));
         QTRY_VERIFY_WITH_TIMEOUT(!mixed.isEmpty(), 60'000);

@@ -112,13 +112,13 @@ class WorkspaceUiTests : public QObject {
             operators = window.operatorPanel()->model()->rows();
             analysis = window.session()->shown().analysis;
             label = window.session()->shown().label;
-            QSignalSpy saved(window.engine(), &Engine::workspaceSaved);
+            QSignalSpy saved(window.engine(), &EngineThread::workspaceSaved);
             window.saveWorkspace(ws);
             QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60'000);
         }
         QVERIFY2(lanes.join(QLatin1Char('\n')).contains(must_have_lane), qPrintable(lanes.join(QLatin1Char('\n'))));
         MainWindow window;
-        QSignalSpy loaded(window.engine(), &Engine::workspaceLoaded);
+        QSignalSpy loaded(window.engine(), &EngineThread::workspaceLoaded);
         QVERIFY(window.openFile(ws));
         QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 60'000);
         QTRY_VERIFY_WITH_TIMEOUT(window.session()->shown().analysis != nullptr, 30'000);
@@ -137,7 +137,7 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(open_and_wait(window, QStringLiteral(AWB_FIXTURE_DIR "/traces/multi_rank")));
         QTRY_COMPARE_WITH_TIMEOUT(window.gpuTime()->barCount(), 2, 10'000);
-        QSignalSpy saved(window.engine(), &Engine::workspaceSaved);
+        QSignalSpy saved(window.engine(), &EngineThread::workspaceSaved);
         window.saveWorkspace(dir.filePath(QStringLiteral("ws.json")));
         QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60'000);
         MainWindow back;
@@ -168,7 +168,7 @@ private slots:
             plan.bench.budget_s = 0;
             plan.bench.min_repeats = 2;
             plan.bench.measure_memory = false;
-            QSignalSpy finished(window.engine(), &Engine::sweepFinished);
+            QSignalSpy finished(window.engine(), &EngineThread::sweepFinished);
             emit window.runPanel()->sweepRequested(plan);
             QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60'000);
             QTRY_COMPARE_WITH_TIMEOUT(int(window.session()->sweeps().back().sweep->points.size()), 3, 10'000);
@@ -198,7 +198,7 @@ private slots:
             QCOMPARE(window.session()->sweeps()[0].label, QStringLiteral("a.json"));
             QCOMPARE(list->count(), 2);
             QCOMPARE(window.sweepChart()->curveCount(), 1);
-            QSignalSpy saved(window.engine(), &Engine::workspaceSaved);
+            QSignalSpy saved(window.engine(), &EngineThread::workspaceSaved);
             window.saveWorkspace(ws);
             QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60'000);
         }
@@ -307,12 +307,12 @@ private slots:
             window.session()->addSweep(run_sweep(plan), QStringLiteral("s1"));
             spec.seq_q = spec.seq_k = 48;
             window.runPanel()->setSpec(spec);
-            QSignalSpy saved(window.engine(), &Engine::workspaceSaved);
+            QSignalSpy saved(window.engine(), &EngineThread::workspaceSaved);
             window.saveWorkspace(path);
             QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60'000);
         }
         MainWindow window;
-        QSignalSpy loaded(window.engine(), &Engine::workspaceLoaded);
+        QSignalSpy loaded(window.engine(), &EngineThread::workspaceLoaded);
         QVERIFY(window.openFile(path));
         QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 60'000);
         // The spy sees the worker's signal at once; the window restores in its queued slot after it.

@@ -32,7 +32,7 @@ inline void close_message_boxes(QTimer& closer) {
 // File > Open reads on the engine thread: waits until the file has been read and the window has
 // shown it (its queued slot ran). False when the window refused it or it did not open in time.
 inline bool open_and_wait(MainWindow& window, const QString& path) {
-    QSignalSpy opened(window.engine(), &Engine::resultsOpened);
+    QSignalSpy opened(window.engine(), &EngineThread::resultsOpened);
     if (!window.openFile(path)) return false;
     if (opened.isEmpty() && !opened.wait(60'000)) return false;
     QCoreApplication::processEvents();
@@ -63,9 +63,9 @@ inline RunSpec tiny_spec() {
 // right after step stop_after (where a click between steps lands): the run delivered, null when the
 // job was cancelled instead, nothing when it did not end within 2 minutes.
 inline std::optional<std::shared_ptr<const ProfileResult>> stop_profile_after(int warmup, int active, int stop_after) {
-    Engine engine;
-    QSignalSpy cancelled(&engine, &Engine::cancelled);
-    QSignalSpy done(&engine, &Engine::profileFinished);
+    EngineThread engine;
+    QSignalSpy cancelled(&engine, &EngineThread::cancelled);
+    QSignalSpy done(&engine, &EngineThread::profileFinished);
     ProfileOptions options;
     options.wait = 0;
     options.warmup = warmup;
