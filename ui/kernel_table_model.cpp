@@ -7,8 +7,6 @@
 
 #include "background.h"
 #include "model/kernel_name.h"
-#include "operator_table_model.h"
-#include "table_columns.h"
 
 namespace awb::ui {
 

@@ -2,7 +2,6 @@
 // launch configuration) as a Qt model; kernel_panel.h shows it sorted and filtered.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
