@@ -1930,7 +1930,7 @@ def main():
             json.dump(report, f, indent=1)
         print(f"\nwrote {args.json}")
     if not args.keep:
-        for p in [path] * bool(meta) + [grown["path"]] * bool(grown):
+        for p in ([path] if meta else []) + ([grown["path"]] if grown else []):
             for q in (p, p + ".meta.json", p + ".gz"):
                 if os.path.exists(q):
                     os.remove(q)

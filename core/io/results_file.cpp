@@ -5,8 +5,8 @@
 
 #include "analysis/clock_alignment.h"
 #include "io/graph_replay_import.h"
+#include "io/json_read.h"
 #include "io/measurement_json.h"
-#include "io/memory_snapshot_read.h"
 #include "io/spooled_input.h"
 #include "io/trace_import.h"
 #include "io/trace_run.h"
@@ -81,24 +81,22 @@ ResultsFile open_trace_selection(const std::vector<std::string>& paths, RunObser
 
 namespace {
 
-// The file's content, its kind known and taken by the caller.
-void read_results(ResultsFile& out, const nlohmann::json& j, RunObserver* observer) {
-    switch (out.kind) {
-        case ResultsKind::Workspace:  // names its own file and the runs it leaves out
-            out.workspace = std::make_shared<const Workspace>(workspace_from_json(j, out.path, observer));
-            return;
-        case ResultsKind::ProfileReport:
-            out.report = report_from_json(j);
-            out.run = run_of_report(*out.report);
-            if (j.contains("findings"))
-                out.findings = read_or_throw("profile report", [&] { return findings_from_json(j.at("findings")); });
-            return;
-        case ResultsKind::Bench: out.bench = bench_from_file_json(j); return;
-        case ResultsKind::Sweep: out.sweep = sweep_from_file_json(j); return;
-        case ResultsKind::Check: out.check = check_from_file_json(j); return;
-        case ResultsKind::Trace:
-        case ResultsKind::MemorySnapshot: return;
-    }
+// The format of the file at path: others' told by their first bytes, ours by the schema of its JSON
+// (parsed into json).
+const ResultsFormat& format_of(const std::string& path, nlohmann::json& json) {
+    if (const std::optional<ResultsKind> told = recognised_kind(path)) return results_format(*told);
+    json = read_json_file(path);
+    const std::string kind = results_kind(json);
+    if (kind.empty())
+        throw std::runtime_error("'" + path +
+                                 "': not a file of Attention Workbench (no \"schema\": \"attention-workbench/...\") "
+                                 "nor a chrome trace (no \"traceEvents\")");
+    const std::optional<ResultsKind> known = kind_of_schema(json.at("schema").get<std::string>());
+    if (!known)
+        throw std::runtime_error("'" + path + "': an attnwb '" + kind +
+                                 "' file, which holds no run to open; open profile "
+                                 "reports, traces, benchmarks, sweeps, checks, workspaces or memory snapshots");
+    return results_format(*known);
 }
 
 }  // namespace
@@ -119,59 +117,13 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
             throw std::runtime_error(input.named(e.what()));
         }
     }
+    nlohmann::json json;
+    const ResultsFormat& format = format_of(path, json);
     ResultsFile out;
     out.path = path;
-    const std::optional<ResultsKind> told = recognised_kind(path);  // others' formats, from their first bytes
-    if (told == ResultsKind::Trace) {
-        out.read = (accepted & kind_bit(ResultsKind::Trace)) != 0;
-        if (!out.read) return out;
-        // A folder holds the traces of one distributed run (one lane group per rank), or a graph replay
-        // beside the capture_traces/ of its graphs.
-        TraceSelection traces;
-        if (std::filesystem::is_directory(path))
-            traces.folder = path;
-        else
-            traces.files = {path};
-        return open_traces(traces, observer);
-    }
-    if (told == ResultsKind::MemorySnapshot) {  // its messages name the file
-        out.kind = ResultsKind::MemorySnapshot;
-        out.read = (accepted & kind_bit(out.kind)) != 0;
-        if (!out.read) return out;
-        StreamedReplay replay;
-        out.snapshot = std::make_shared<const MemorySnapshot>(
-            read_memory_snapshot(path, SnapshotReading::Streamed, observer, snapshot_replay ? &replay : nullptr));
-        if (snapshot_replay)
-            out.snapshot_timeline =
-                std::make_shared<const SnapshotTimeline>(replay.finish(*out.snapshot, *snapshot_replay));
-        return out;
-    }
-    const nlohmann::json j = read_json_file(path);
-    const std::string kind = results_kind(j);
-    const std::optional<ResultsKind> known =
-        kind.empty() ? std::nullopt : kind_of_schema(j.at("schema").get<std::string>());
-    if (!known && kind.empty())
-        throw std::runtime_error("'" + path +
-                                 "': not a file of Attention Workbench (no \"schema\": \"attention-workbench/...\") "
-                                 "nor a chrome trace (no \"traceEvents\")");
-    if (!known)
-        throw std::runtime_error("'" + path + "': an attnwb '" + kind +
-                                 "' file, which holds no run to open; open profile "
-                                 "reports, traces, benchmarks, sweeps, checks, workspaces or memory snapshots");
-    out.kind = *known;
-    out.read = (accepted & kind_bit(out.kind)) != 0;
-    if (!out.read) return out;
-    if (out.kind == ResultsKind::Workspace) {
-        read_results(out, j, observer);  // its messages name the workspace's own file
-        return out;
-    }
-    try {
-        read_results(out, j, observer);
-    } catch (const Cancelled&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw std::runtime_error("'" + path + "': " + e.what());
-    }
+    out.kind = format.kind;
+    out.read = (accepted & kind_bit(format.kind)) != 0;
+    if (out.read) format.read({path, observer, snapshot_replay, json.is_null() ? nullptr : &json}, out);
     return out;
 }
 

@@ -1,9 +1,11 @@
 #include "io/results_formats.h"
 
 #include <filesystem>
+#include <stdexcept>
 
 #include "io/measurement_json.h"
 #include "io/pickle_reader.h"
+#include "io/results_readers.h"
 #include "io/run_json.h"
 #include "io/trace_files.h"
 #include "io/workspace.h"
@@ -23,23 +25,27 @@ bool is_snapshot(const std::string& path) { return pickle::is_pickle_file(path);
 }  // namespace
 
 const std::vector<ResultsFormat>& results_formats() {
+    // clang-format off
     static const std::vector<ResultsFormat> formats = {
-        {ResultsKind::Trace, "chrome trace", nullptr, is_trace},
-        {ResultsKind::MemorySnapshot, "memory snapshot", nullptr, is_snapshot},
-        {ResultsKind::ProfileReport, "profile report", kProfileReportSchema, nullptr},
-        {ResultsKind::Bench, "benchmark", kBenchSchema, nullptr},
-        {ResultsKind::Sweep, "sweep", kSweepSchema, nullptr},
-        {ResultsKind::Check, "correctness check", kCheckSchema, nullptr},
-        {ResultsKind::Workspace, "workspace", kWorkspaceSchema, nullptr},
+        {ResultsKind::Trace, "chrome trace", nullptr, is_trace, read_trace_results},
+        {ResultsKind::MemorySnapshot, "memory snapshot", nullptr, is_snapshot, read_snapshot_results},
+        {ResultsKind::ProfileReport, "profile report", kProfileReportSchema, nullptr, read_report_results},
+        {ResultsKind::Bench, "benchmark", kBenchSchema, nullptr, read_bench_results},
+        {ResultsKind::Sweep, "sweep", kSweepSchema, nullptr, read_sweep_results},
+        {ResultsKind::Check, "correctness check", kCheckSchema, nullptr, read_check_results},
+        {ResultsKind::Workspace, "workspace", kWorkspaceSchema, nullptr, read_workspace_results},
     };
+    // clang-format on
     return formats;
 }
 
-std::string to_string(ResultsKind kind) {
+const ResultsFormat& results_format(ResultsKind kind) {
     for (const ResultsFormat& f : results_formats())
-        if (f.kind == kind) return f.name;
-    return "file";
+        if (f.kind == kind) return f;
+    throw std::logic_error("results_format: a kind without a row");
 }
+
+std::string to_string(ResultsKind kind) { return results_format(kind).name; }
 
 std::optional<ResultsKind> recognised_kind(const std::string& path) {
     for (const ResultsFormat& f : results_formats())

@@ -1,9 +1,12 @@
 // The formats the workbench opens, in one table: how each is recognised and the kind of results it
 // yields. Others' formats are told by the file's first bytes (a chrome trace: '[' or "traceEvents"; a
 // CUDA memory snapshot: a pickle's header; a folder holds the traces of one run), our own files by the
-// "schema" they write first. open_results_file reads by it; the CLI and the GUI ask it rather than
-// check formats of their own. A new format is its row here and its reader in open_results_file.
+// "schema" they write first. Each row names its reader, which fills a ResultsFile; open_results_file
+// finds the row and calls it, and the CLI and the GUI ask the table rather than check formats of their
+// own. A new format is its reader (io/results_readers.h), its row here and its fuzz target.
 #pragma once
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <optional>
 #include <string>
@@ -11,13 +14,28 @@
 
 namespace awb {
 
+class RunObserver;
+struct ResultsFile;
+struct SnapshotOptions;
+
 enum class ResultsKind { Trace, ProfileReport, Bench, Sweep, Check, Workspace, MemorySnapshot };
+
+// What a reader is given: the file, the caller's observer (progress, cancel), the replay of a memory
+// snapshot asked for (may be null), and for our own formats the JSON already parsed to read its schema.
+struct ResultsRead {
+    const std::string& path;
+    RunObserver* observer = nullptr;
+    const SnapshotOptions* snapshot_replay = nullptr;
+    const nlohmann::json* json = nullptr;
+};
 
 struct ResultsFormat {
     ResultsKind kind;
     const char* name;    // in messages: "chrome trace", "profile report", ...
     const char* schema;  // ours: the "schema" it writes ("attention-workbench/sweep"); nullptr for others'
     bool (*recognises)(const std::string& path);  // others': from the file's first bytes; nullptr for ours
+    // Fills the file's content (the path and kind are set); its messages name the file.
+    void (*read)(const ResultsRead& request, ResultsFile& out);
 };
 
 // Every format, in the order they are tried (others' first: a trace is never parsed whole to find a schema).
@@ -34,5 +52,8 @@ std::optional<ResultsKind> recognised_kind(const std::string& path);
 
 // Our file's kind from its "schema" ("attention-workbench/sweep"); nullopt when no format writes it.
 std::optional<ResultsKind> kind_of_schema(const std::string& schema);
+
+// The row of a kind.
+const ResultsFormat& results_format(ResultsKind kind);
 
 }  // namespace awb
