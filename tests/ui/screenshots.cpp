@@ -64,21 +64,41 @@ bool open_and_wait(ui::MainWindow& window, const QString& path) {
     return true;
 }
 
-int main(int argc, char** argv) {
-    awb::tune_allocator_for_steady_state();  // as attention-workbench does at start-up
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("AttentionWorkbenchScreenshots"));
-    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("resources/screenshots");
-    QDir().mkpath(out);
-    ui::MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    for (int i = 0; i < 3; ++i) QApplication::processEvents();
-    RunSpec spec;  // the article's workload
-    ProfileOptions options;
+// Where the shots go, and the window they are taken of.
+struct Shots {
+    ui::MainWindow& window;
+    QString out;
+
+    static void settle(int turns = 5) {
+        for (int i = 0; i < turns; ++i) QApplication::processEvents();
+    }
+    bool save(QWidget* widget, const char* name) const {
+        return widget->grab().save(out + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
+    }
+    // The window at 1600x1000 as NAME.png, and at 1000x700 as NAME-1000x700.png (docks, tables and
+    // timeline keep their places on a small screen).
+    bool bothSizes(const char* name) const {
+        bool ok = save(&window, name);
+        window.resize(1000, 700);
+        settle();
+        ok = ok && window.size() == QSize(1000, 700) && save(&window, (std::string(name) + "-1000x700").c_str());
+        window.resize(1600, 1000);
+        settle(1);
+        return ok;
+    }
+    void raise(const char* dock) const {
+        window.findChild<QDockWidget*>(QString::fromLatin1(dock))->raise();
+        settle();
+    }
+    bool open(const char* path) const { return open_and_wait(window, QString::fromLatin1(path)); }
+};
+
+// The article's workload profiled and shown, zoomed to its first recorded step (ProfilerStep#2 under
+// the default schedule), aten::softmax selected in the operator table.
+std::shared_ptr<const ProfileResult> show_article(ui::MainWindow& window, const RunSpec& spec,
+                                                  const ProfileOptions& options) {
     const auto result = std::make_shared<const ProfileResult>(profile_run(spec, options));
     window.showResult(result);
-    // Zoom to the first recorded step: ProfilerStep#2 under the default schedule.
     for (const auto& e : result->trace.events())
         if (e.name == "ProfilerStep#2") {
             const int64_t pad = (e.end_ns - e.start_ns) / 50;
@@ -94,20 +114,39 @@ int main(int argc, char** argv) {
                                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             break;
         }
-    // manual vs sdpa side by side (the main window keeps the manual run shown above).
+    return result;
+}
+
+// manual vs sdpa side by side (the main window keeps the manual run shown).
+bool comparison_shot(const Shots& shots, std::shared_ptr<const ProfileResult> manual, const RunSpec& spec,
+                     const ProfileOptions& options) {
     RunSpec sdpa_spec = spec;
     sdpa_spec.variant = "sdpa";
-    {
-        ui::ComparisonView view;
-        view.resize(1400, 900);
-        view.setRuns({{QStringLiteral("#1 manual 2x8x512x64 float32 train"), result, nullptr},
-                      {QStringLiteral("#2 sdpa 2x8x512x64 float32 train"),
-                       std::make_shared<const ProfileResult>(profile_run(sdpa_spec, options)), nullptr}});
-        view.show();
-        QApplication::processEvents();
-        if (!view.grab().save(out + QStringLiteral("/comparison.png"))) return 1;
-    }
-    // A sweep over N with the three variants, (1, 4, N, 64) train, profiler off.
+    ui::ComparisonView view;
+    view.resize(1400, 900);
+    view.setRuns({{QStringLiteral("#1 manual 2x8x512x64 float32 train"), std::move(manual), nullptr},
+                  {QStringLiteral("#2 sdpa 2x8x512x64 float32 train"),
+                   std::make_shared<const ProfileResult>(profile_run(sdpa_spec, options)), nullptr}});
+    view.show();
+    QApplication::processEvents();
+    return shots.save(&view, "comparison");
+}
+
+// The mouse on the third point of the chart's second curve: the read-out names where it ran.
+void hover_point(ui::SweepChart* chart) {
+    const QCPGraph* g = chart->plot()->graph(1);
+    const auto point = g->data()->at(2);
+    const QPointF at(chart->plot()->xAxis->coordToPixel(point->key), chart->plot()->yAxis->coordToPixel(point->value));
+    QMouseEvent move(QEvent::MouseMove, at, chart->plot()->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(chart->plot(), &move);
+    QApplication::processEvents();
+}
+
+// A sweep over N with the three variants, (1, 4, N, 64) train, profiler off, in the session and its
+// charts at a readable size (the window's is as small as its dock); the same sweep run as two shards
+// (attnwb sweep --shard K/2) and merged (attnwb merge), a point hovered; then the article's shape at
+// three lengths, the run's re-measurement for the checklist.
+bool sweep_shots(const Shots& shots) {
     SweepPlan plan;
     plan.base.batch = 1;
     plan.base.heads = plan.base.kv_heads = 4;
@@ -117,69 +156,59 @@ int main(int argc, char** argv) {
     plan.bench.budget_s = 0.3;
     plan.bench.min_repeats = 5;
     const SweepResult sweep = run_sweep(plan);
-    window.session()->addSweep(sweep, QStringLiteral("sweep"));
+    shots.window.session()->addSweep(sweep, QStringLiteral("sweep"));
     QApplication::processEvents();
-    // The window's chart is as small as its dock; docs/gui.md shows it at a readable size.
-    ui::SweepChart big;
-    big.resize(900, 560);
-    big.addSweep(sweep);
-    big.show();
+    ui::SweepChart chart;
+    chart.resize(900, 560);
+    chart.addSweep(sweep);
+    chart.show();
     QApplication::processEvents();
-    ui::SweepChart* chart = &big;
-    chart->setMetric(ui::SweepChart::Metric::MedianTime);
-    bool charts = chart->grab().save(out + QStringLiteral("/sweep-time.png"));
-    chart->setMetric(ui::SweepChart::Metric::PeakMemory);
-    charts = charts && chart->grab().save(out + QStringLiteral("/sweep-memory.png"));
-    chart->setMetric(ui::SweepChart::Metric::Roofline);
-    charts = charts && chart->grab().save(out + QStringLiteral("/sweep-roofline.png"));
-    // The same sweep run as two shards (as attnwb sweep --shard K/2 would), merged (attnwb merge), the
-    // mouse on a point: the read-out names where it ran.
+    chart.setMetric(ui::SweepChart::Metric::MedianTime);
+    bool ok = shots.save(&chart, "sweep-time");
+    chart.setMetric(ui::SweepChart::Metric::PeakMemory);
+    ok = ok && shots.save(&chart, "sweep-memory");
+    chart.setMetric(ui::SweepChart::Metric::Roofline);
+    ok = ok && shots.save(&chart, "sweep-roofline");
     std::vector<ShardFile> shards;
     for (int k = 0; k < 2; ++k)
         shards.push_back(
             {"sweep-" + std::to_string(k) + "-of-2.json", run_sweep(plan, nullptr, SweepShard{k, 2, "--shard"})});
     const MergeOutcome merged = merge_shards(shards);
-    if (!merged.problems.empty()) return 1;
-    chart->setSweeps(
-        {ui::labelled_sweep(QStringLiteral("merged"), std::make_shared<const SweepResult>(merged.merged))});
-    chart->setMetric(ui::SweepChart::Metric::MedianTime);
+    if (!merged.problems.empty()) return false;
+    chart.setSweeps({ui::labelled_sweep(QStringLiteral("merged"), std::make_shared<const SweepResult>(merged.merged))});
+    chart.setMetric(ui::SweepChart::Metric::MedianTime);
     QApplication::processEvents();
-    {
-        const QCPGraph* g = chart->plot()->graph(1);
-        const auto point = g->data()->at(2);
-        const QPointF at(chart->plot()->xAxis->coordToPixel(point->key),
-                         chart->plot()->yAxis->coordToPixel(point->value));
-        QMouseEvent move(QEvent::MouseMove, at, chart->plot()->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
-                         Qt::NoModifier);
-        QApplication::sendEvent(chart->plot(), &move);
-        QApplication::processEvents();
-    }
-    charts = charts && chart->grab().save(out + QStringLiteral("/sweep-merged.png"));
-    big.hide();
-    // The article's shape at three lengths, profiler off: the run's re-measurement for the checklist.
+    hover_point(&chart);
+    ok = ok && shots.save(&chart, "sweep-merged");
+    chart.hide();
     SweepPlan article;
     article.seq_lengths = {256, 512, 1024};
     article.variants = {"manual"};
     article.bench.warmup = 1;
     article.bench.budget_s = 0.2;
     article.bench.min_repeats = 3;
-    window.session()->addSweep(run_sweep(article), QStringLiteral("article shape"));  // the findings follow
+    shots.window.session()->addSweep(run_sweep(article), QStringLiteral("article shape"));  // the findings follow
     QApplication::processEvents();
+    return ok;
+}
+
+// The main window and its views with the article's run, at 1600x1000 and 1000x700.
+bool window_shots(const Shots& shots) {
+    ui::MainWindow& window = shots.window;
     window.findings()->resize(1100, 760);
-    const bool ok = charts && window.grab().save(out + QStringLiteral("/main-window.png")) &&
-                    window.findings()->grab().save(out + QStringLiteral("/findings.png")) &&
-                    window.timeline()->grab().save(out + QStringLiteral("/timeline.png")) &&
-                    window.operatorPanel()->grab().save(out + QStringLiteral("/operator-table.png"));
-    // The same window on a small screen (1000x700): docks, tables and timeline keep their places.
+    const bool ok = shots.save(&window, "main-window") && shots.save(window.findings(), "findings") &&
+                    shots.save(window.timeline(), "timeline") && shots.save(window.operatorPanel(), "operator-table");
     window.resize(1000, 700);
-    for (int i = 0; i < 3; ++i) QApplication::processEvents();
-    const bool small =
-        window.size() == QSize(1000, 700) && window.grab().save(out + QStringLiteral("/main-window-1000x700.png"));
+    Shots::settle(3);
+    const bool small = window.size() == QSize(1000, 700) && shots.save(&window, "main-window-1000x700");
     window.resize(1600, 1000);
     QApplication::processEvents();
-    // A Kineto GPU trace (the hand-made 2.x fixture: no GPU on this machine): CPU threads and CUDA streams
-    // named from the trace's metadata, aten::matmul selected with arrows to its kernels, the kernel table.
-    bool gpu = false;
+    return ok && small;
+}
+
+// A Kineto GPU trace (the hand-made 2.x fixture: no GPU on this machine): CPU threads and CUDA streams
+// named from the trace's metadata, aten::matmul selected with arrows to its kernels, the kernel table.
+bool gpu_trace_shot(const Shots& shots) {
     try {
         const auto imported =
             std::make_shared<const ImportedTrace>(import_chrome_trace("tests/fixtures/traces/kineto_gpu_2x.json"));
@@ -204,166 +233,159 @@ int main(int argc, char** argv) {
                 break;
             }
         QApplication::processEvents();
-        gpu = page.grab().save(out + QStringLiteral("/gpu-trace.png"));
+        return shots.save(&page, "gpu-trace");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpu-trace.png: %s\n", e.what());
+        return false;
     }
-    // The same GPU trace opened in the main window at 1600x1000 (File > Open): lanes per thread and
-    // stream, a memory track per device, operators with their CUDA columns.
+}
+
+// The same GPU trace opened in the main window (File > Open): lanes per thread and stream, a memory
+// track per device, operators with their CUDA columns; then the GPU time breakdown of the two-rank
+// fixture (its folder): a bar per rank and step.
+bool gpu_window_shots(const Shots& shots) {
+    ui::MainWindow& window = shots.window;
     window.resize(1600, 1000);
-    const bool gpu_window = open_and_wait(window, QStringLiteral("tests/fixtures/traces/kineto_gpu_2x.json")) &&
-                            window.grab().save(out + QStringLiteral("/gpu-trace-window.png"));
-    // The GPU time breakdown of the two-rank fixture (File > Open of its folder): a bar per rank and step.
-    bool gpu_time = false;
-    if (open_and_wait(window, QStringLiteral("tests/fixtures/traces/multi_rank"))) {
-        ui::GpuTimeView view;  // the tab's rows, at a size that shows chart and table together
-        view.setRows(window.gpuTime()->model()->rows());
-        view.resize(1200, 560);
-        view.show();
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        gpu_time = window.gpuTime()->barCount() == 2 && view.grab().save(out + QStringLiteral("/gpu-time.png"));
-    }
-    // The Attention tab of PyTorch 2.11's trace of sdpa training (CPU flash forward and backward): the
-    // second call selected, the timeline zoomed to it.
-    bool attention = false;
-    if (open_and_wait(window, QStringLiteral("tests/fixtures/traces/torch2/sdpa_train_stack.pt.trace.json.gz"))) {
-        for (auto* dock : window.findChildren<QDockWidget*>())
-            if (dock->objectName() == QStringLiteral("attention")) dock->raise();
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        window.attention()->table()->selectRow(1);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        attention =
-            window.attention()->model()->rowCount() == 4 && window.grab().save(out + QStringLiteral("/attention.png"));
-    }
-    // An inference engine's trace: xDiT's Flux (replay and capture_traces/, File > Open of the folder), its
-    // SAGE attention replayed from CUDA graphs and attributed to the captured ops, at 1600x1000 and
-    // 1000x700. The public traces when they are beside the repository, else the fixture cut from them.
-    bool engines = false;
-    const QString xdit = QFileInfo::exists(QStringLiteral("../shared/public-traces/tracelens/xdit_flux.1_aiter_sage"))
-                             ? QStringLiteral("../shared/public-traces/tracelens/xdit_flux.1_aiter_sage")
-                             : QStringLiteral("tests/fixtures/traces/graph_replay/xdit");
-    if (open_and_wait(window, xdit)) {
-        // A large trace is analysed off the GUI thread after it is read: wait for its calls.
-        QElapsedTimer waited;
-        waited.start();
-        while (waited.elapsed() < 60'000 && window.attention()->model()->rowCount() <= 4)
-            QApplication::processEvents(QEventLoop::AllEvents, 50);
-        for (auto* dock : window.findChildren<QDockWidget*>())
-            if (dock->objectName() == QStringLiteral("attention")) dock->raise();
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        window.attention()->table()->sortByColumn(ui::AttentionTableModel::column(AttentionColumn::Backend),
-                                                  Qt::AscendingOrder);  // "SAGE attention" first
-        window.attention()->table()->selectRow(0);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        engines = window.attention()->model()->rowCount() > 0 &&
-                  window.grab().save(out + QStringLiteral("/attention-engines.png"));
-        window.resize(1000, 700);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        engines = engines && window.grab().save(out + QStringLiteral("/attention-engines-1000x700.png"));
-        window.resize(1600, 1000);
-    }
-    // The allocator's totals on a memory track (SGLang's decode on MI300X: 141 GiB allocated,
-    // reserved above it), kernel names demangled and elided by what differs (HTA's A100 run with cuDNN's
-    // CUTLASS convolutions), and a comparison with its verdict (HTA's A100 and V100 steps), each at
-    // 1600x1000; the comparison at 1000x700 too.
-    auto raise = [&window](const char* name) {
-        window.findChild<QDockWidget*>(QString::fromLatin1(name))->raise();
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-    };
-    const bool memory =
-        open_and_wait(window, QStringLiteral("tests/fixtures/traces/memory_totals/sglang_decode_memory.json")) &&
-        window.grab().save(out + QStringLiteral("/memory-totals.png"));
-    bool names = open_and_wait(window, QStringLiteral("tests/fixtures/traces/kernel_names/a100_nccl_kernels.json.gz"));
+    const bool opened =
+        shots.open("tests/fixtures/traces/kineto_gpu_2x.json") && shots.save(&window, "gpu-trace-window");
+    if (!opened || !shots.open("tests/fixtures/traces/multi_rank")) return false;
+    ui::GpuTimeView view;  // the tab's rows, at a size that shows chart and table together
+    view.setRows(window.gpuTime()->model()->rows());
+    view.resize(1200, 560);
+    view.show();
+    Shots::settle();
+    return window.gpuTime()->barCount() == 2 && shots.save(&view, "gpu-time");
+}
+
+// The Attention tab of PyTorch 2.11's trace of sdpa training (CPU flash forward and backward), the second
+// call selected; then an inference engine's trace: xDiT's Flux (replay and capture_traces/), its SAGE
+// attention replayed from CUDA graphs and attributed to the captured ops, at 1600x1000 and 1000x700 (the
+// public traces when they are beside the repository, else the fixture cut from them).
+bool attention_shots(const Shots& shots) {
+    ui::MainWindow& window = shots.window;
+    if (!shots.open("tests/fixtures/traces/torch2/sdpa_train_stack.pt.trace.json.gz")) return false;
+    shots.raise("attention");
+    window.attention()->table()->selectRow(1);
+    Shots::settle();
+    if (window.attention()->model()->rowCount() != 4 || !shots.save(&window, "attention")) return false;
+    const char* xdit = QFileInfo::exists(QStringLiteral("../shared/public-traces/tracelens/xdit_flux.1_aiter_sage"))
+                           ? "../shared/public-traces/tracelens/xdit_flux.1_aiter_sage"
+                           : "tests/fixtures/traces/graph_replay/xdit";
+    if (!shots.open(xdit)) return false;
+    QElapsedTimer waited;  // a large trace is analysed off the GUI thread after it is read: wait for its calls
+    waited.start();
+    while (waited.elapsed() < 60'000 && window.attention()->model()->rowCount() <= 4)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    shots.raise("attention");
+    window.attention()->table()->sortByColumn(ui::AttentionTableModel::column(AttentionColumn::Backend),
+                                              Qt::AscendingOrder);  // "SAGE attention" first
+    window.attention()->table()->selectRow(0);
+    Shots::settle();
+    return window.attention()->model()->rowCount() > 0 && shots.bothSizes("attention-engines");
+}
+
+// The allocator's totals on a memory track (SGLang's decode on MI300X: 141 GiB allocated, reserved above
+// it), kernel names demangled and elided by what differs (HTA's A100 run with cuDNN's CUTLASS
+// convolutions), and a comparison with its verdict (HTA's A100 and V100 steps), at 1600x1000; the
+// comparison at 1000x700 too.
+bool trace_shots(const Shots& shots) {
+    const bool memory = shots.open("tests/fixtures/traces/memory_totals/sglang_decode_memory.json") &&
+                        shots.save(&shots.window, "memory-totals");
+    bool names = shots.open("tests/fixtures/traces/kernel_names/a100_nccl_kernels.json.gz");
     if (names) {
-        raise("kernels");
-        names = window.grab().save(out + QStringLiteral("/kernel-names.png"));
+        shots.raise("kernels");
+        names = shots.save(&shots.window, "kernel-names");
     }
-    bool verdict = open_and_wait(window, QStringLiteral("tests/fixtures/traces/compare/a100_control_steps.json")) &&
-                   open_and_wait(window, QStringLiteral("tests/fixtures/traces/compare/v100_test_steps.json"));
+    bool verdict = shots.open("tests/fixtures/traces/compare/a100_control_steps.json") &&
+                   shots.open("tests/fixtures/traces/compare/v100_test_steps.json");
     if (verdict) {
-        raise("compare");
-        verdict = window.grab().save(out + QStringLiteral("/compare-verdict.png"));
-        window.resize(1000, 700);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        verdict = verdict && window.grab().save(out + QStringLiteral("/compare-verdict-1000x700.png"));
-        window.resize(1600, 1000);
+        shots.raise("compare");
+        verdict = shots.bothSizes("compare-verdict");
     }
-    // A memory snapshot of a real training step (manual attention: the scores held for the backward), at
-    // 1600x1000 and 1000x700.
-    bool snapshot =
-        open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/transformer_manual.pickle.gz"));
+    return memory && names && verdict;
+}
+
+// Memory snapshots: a real training step (manual attention: the scores held for the backward) at both
+// sizes; SDPA's snapshot of the same step compared with it (the Compare page); a profile and the snapshot
+// of the same run, the Operators page with aten::matmul selected in the Operators panel; a real CUDA run
+// (an H100, attnwb profile's snapshot with C++ stacks, and its trace): the timeline, then aten::bmm's blocks.
+bool snapshot_shots(const Shots& shots) {
+    auto* tabs = shots.window.memorySnapshot()->tabs();
+    bool snapshot = shots.open("tests/fixtures/memory_snapshots/transformer_manual.pickle.gz");
     if (snapshot) {
-        raise("memory-snapshot");
-        snapshot = window.grab().save(out + QStringLiteral("/memory-snapshot.png"));
-        window.resize(1000, 700);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        snapshot = snapshot && window.grab().save(out + QStringLiteral("/memory-snapshot-1000x700.png"));
-        window.resize(1600, 1000);
+        shots.raise("memory-snapshot");
+        snapshot = shots.bothSizes("memory-snapshot");
     }
-    // SDPA's snapshot of the same training step compared with manual's (opened before it): the Compare page.
-    bool compare =
-        snapshot && open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/transformer_sdpa.pickle.gz"));
+    bool compare = snapshot && shots.open("tests/fixtures/memory_snapshots/transformer_sdpa.pickle.gz");
     if (compare) {
-        raise("memory-snapshot");
-        window.memorySnapshot()->tabs()->setCurrentIndex(5);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        compare = window.grab().save(out + QStringLiteral("/memory-snapshot-compare.png"));
+        shots.raise("memory-snapshot");
+        tabs->setCurrentIndex(5);
+        Shots::settle();
+        compare = shots.save(&shots.window, "memory-snapshot-compare");
     }
-    // A profile and the snapshot of the same run (the article's manual attention on a CPU), the snapshot's
-    // Operators page with aten::matmul selected in the Operators panel: its blocks listed and marked.
-    bool linked =
-        open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/linked/manual.trace.json.gz")) &&
-        open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/linked/manual.pickle"));
+    bool linked = shots.open("tests/fixtures/memory_snapshots/linked/manual.trace.json.gz") &&
+                  shots.open("tests/fixtures/memory_snapshots/linked/manual.pickle");
     if (linked) {
-        raise("memory-snapshot");
-        window.memorySnapshot()->tabs()->setCurrentIndex(4);
-        const bool found = select_operator(window, QStringLiteral("aten::matmul"));
-        linked = found && window.grab().save(out + QStringLiteral("/memory-snapshot-operators.png"));
-        window.resize(1000, 700);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        linked = linked && window.grab().save(out + QStringLiteral("/memory-snapshot-operators-1000x700.png"));
-        window.resize(1600, 1000);
+        shots.raise("memory-snapshot");
+        tabs->setCurrentIndex(4);
+        linked = select_operator(shots.window, QStringLiteral("aten::matmul")) &&
+                 shots.bothSizes("memory-snapshot-operators");
     }
-    // A real CUDA run (an H100, tests/fixtures/memory_snapshots/gpu/): attnwb profile's snapshot, C++ stacks,
-    // with its trace; the timeline, then the Operators page with aten::bmm selected.
-    bool cuda =
-        open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/gpu/manual.attnwb.trace.json.gz")) &&
-        open_and_wait(window, QStringLiteral("tests/fixtures/memory_snapshots/gpu/manual.attnwb.pickle"));
+    bool cuda = shots.open("tests/fixtures/memory_snapshots/gpu/manual.attnwb.trace.json.gz") &&
+                shots.open("tests/fixtures/memory_snapshots/gpu/manual.attnwb.pickle");
     if (cuda) {
-        raise("memory-snapshot");
-        window.memorySnapshot()->tabs()->setCurrentIndex(0);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        cuda = window.grab().save(out + QStringLiteral("/memory-snapshot-cuda.png"));
-        window.memorySnapshot()->tabs()->setCurrentIndex(4);
-        cuda = cuda && select_operator(window, QStringLiteral("aten::bmm")) &&
-               window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators.png"));
-        window.resize(1000, 700);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        cuda = cuda && window.grab().save(out + QStringLiteral("/memory-snapshot-cuda-operators-1000x700.png"));
-        window.resize(1600, 1000);
+        shots.raise("memory-snapshot");
+        tabs->setCurrentIndex(0);
+        Shots::settle();
+        cuda = shots.save(&shots.window, "memory-snapshot-cuda");
+        tabs->setCurrentIndex(4);
+        cuda = cuda && select_operator(shots.window, QStringLiteral("aten::bmm")) &&
+               shots.bothSizes("memory-snapshot-cuda-operators");
     }
-    // A real 4-rank gloo run (torch 2.11) whose rank 2 arrives late: the Collectives tab with the collective
-    // of the largest skew selected, marked on every rank's lane; at 1600x1000 and 1000x700.
-    bool collectives = open_and_wait(window, QStringLiteral("tests/fixtures/traces/gloo/straggler"));
-    if (collectives) {
-        raise("collectives");
-        QTableView* table = window.collectives()->collectivesTable();
-        table->selectionModel()->setCurrentIndex(table->model()->index(0, 0),
-                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        collectives =
-            !window.timeline()->markedEvents().empty() && window.grab().save(out + QStringLiteral("/collectives.png"));
-        window.resize(1000, 700);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
-        collectives = collectives && window.grab().save(out + QStringLiteral("/collectives-1000x700.png"));
-        window.resize(1600, 1000);
-        raise("ranks");
-        for (int i = 0; i < 20 && window.ranks()->ranks()->rowCount() == 0; ++i) QApplication::processEvents();
-        collectives = collectives && window.ranks()->ranks()->rowCount() == 4 &&
-                      window.grab().save(out + QStringLiteral("/ranks.png"));
-    }
-    const bool all = ok && gpu && small && gpu_window && gpu_time && attention && engines && memory && names &&
-                     verdict && snapshot && compare && linked && cuda && collectives;
+    return snapshot && compare && linked && cuda;
+}
+
+// A real 4-rank gloo run (torch 2.11) whose rank 2 arrives late: the Collectives tab with the collective of
+// the largest skew selected, marked on every rank's lane, at both sizes; then the Ranks tab.
+bool collective_shots(const Shots& shots) {
+    ui::MainWindow& window = shots.window;
+    if (!shots.open("tests/fixtures/traces/gloo/straggler")) return false;
+    shots.raise("collectives");
+    QTableView* table = window.collectives()->collectivesTable();
+    table->selectionModel()->setCurrentIndex(table->model()->index(0, 0),
+                                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    Shots::settle();
+    if (window.timeline()->markedEvents().empty() || !shots.bothSizes("collectives")) return false;
+    shots.raise("ranks");
+    for (int i = 0; i < 20 && window.ranks()->ranks()->rowCount() == 0; ++i) QApplication::processEvents();
+    return window.ranks()->ranks()->rowCount() == 4 && shots.save(&window, "ranks");
+}
+
+int main(int argc, char** argv) {
+    awb::tune_allocator_for_steady_state();  // as attention-workbench does at start-up
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("AttentionWorkbenchScreenshots"));
+    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("resources/screenshots");
+    QDir().mkpath(out);
+    ui::MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    Shots::settle(3);
+    const Shots shots{window, out};
+    const RunSpec spec;  // the article's workload
+    const ProfileOptions options;
+    const auto manual = show_article(window, spec, options);
+    const bool comparison = comparison_shot(shots, manual, spec, options);
+    const bool sweeps = sweep_shots(shots);
+    const bool views = window_shots(shots);
+    const bool gpu = gpu_trace_shot(shots);
+    const bool gpu_window = gpu_window_shots(shots);
+    const bool attention = attention_shots(shots);
+    const bool traces = trace_shots(shots);
+    const bool snapshots = snapshot_shots(shots);
+    const bool collectives = collective_shots(shots);
+    const bool all =
+        comparison && sweeps && views && gpu && gpu_window && attention && traces && snapshots && collectives;
     std::printf("%s screenshots in %s\n", all ? "wrote" : "FAILED to write", qPrintable(out));
     return all ? 0 : 1;
 }
