@@ -17,7 +17,6 @@
 #include "analysis/kernel_table.h"
 #include "analysis/op_diff.h"
 #include "analysis/op_diff_columns.h"
-#include "model/printf_string.h"
 #include "analysis/op_table.h"
 #include "analysis/run_verdict.h"
 #include "analysis/snapshot_diff.h"
@@ -136,21 +135,17 @@ std::string text_cell(const OperatorDiffRow& r, const DiffColumnInfo& c) {
     return c.delta && v > 0 ? "+" + text : text;
 }
 
-std::string fit(const std::string& text, int width) {
-    return width < 0 ? printf_string("%-*.*s", -width, -width, text.c_str())
-                     : printf_string("%*s", width, text.c_str());
-}
-
 void print_operators(const std::vector<OperatorDiffRow>& rows, size_t limit) {
     std::cout << "Operators by impact (|self CPU delta| + |self device delta|), times in us:\n";
-    const std::vector<DiffColumnInfo> columns = diff_columns_in(kInText);
+    const std::vector<DiffColumnInfo> columns = columns_in(diff_columns(), kInText);
     std::string header;
-    for (const DiffColumnInfo& c : columns) header += (header.empty() ? "" : " ") + fit(c.text_title, c.text_width);
+    for (const DiffColumnInfo& c : columns)
+        header += (header.empty() ? "" : " ") + fit_cell(c.text_title, c.text_width);
     std::cout << header << "\n";
     for (size_t i = 0; i < rows.size() && (limit == 0 || i < limit); ++i) {
         std::string line;
         for (const DiffColumnInfo& c : columns)
-            line += (line.empty() ? "" : " ") + fit(text_cell(rows[i], c), c.text_width);
+            line += (line.empty() ? "" : " ") + fit_cell(text_cell(rows[i], c), c.text_width);
         std::cout << line << "\n";
     }
     if (limit != 0 && rows.size() > limit)

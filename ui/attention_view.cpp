@@ -18,41 +18,23 @@
 
 namespace awb::ui {
 
-namespace {
-
-std::vector<RowTableModelBase::Column> attention_model_columns() {
-    std::vector<RowTableModelBase::Column> out;
-    for (const AttentionColumnInfo& c : AttentionTableModel::columns())
-        out.push_back({c.title, c.tooltip, c.unit == CellUnit::Text, c.unit == CellUnit::Label});
-    return out;
-}
-
-}  // namespace
-
 AttentionTableModel::AttentionTableModel(QObject* parent)
-    : RowTableModel(attention_model_columns(), column(AttentionColumn::Backend), parent) {}
+    : RowTableModel(described_columns(columns()), column(AttentionColumn::Backend), parent) {}
 
 const std::vector<AttentionColumnInfo>& AttentionTableModel::columns() {
-    static const std::vector<AttentionColumnInfo> shown = attention_columns_in(kInGui);
+    static const std::vector<AttentionColumnInfo> shown = columns_in(attention_column_list(), kInGui);
     return shown;
 }
 
-int AttentionTableModel::column(AttentionColumn id) {
-    const auto& all = columns();
-    for (size_t c = 0; c < all.size(); ++c)
-        if (all[c].id == id) return int(c);
-    return -1;
-}
+int AttentionTableModel::column(AttentionColumn id) { return described_column(columns(), id); }
 
 void AttentionTableModel::rowsChanged() {
     groups_.clear();
     fits_.clear();
     for (const AttentionInstance& a : rows_) {
-        AttentionGroup one{a};
-        one.add(a);
+        groups_.push_back(AttentionGroup::of(a));
         const Roof* roof = find_roof(roofs_, a.dtype);
-        fits_.push_back(roof ? roof_fit(one, *roof) : RoofFit{});
-        groups_.push_back(std::move(one));
+        fits_.push_back(roof ? roof_fit(groups_.back(), *roof) : RoofFit{});
     }
 }
 

@@ -42,8 +42,9 @@ private:
     AttentionCellContext context(int row) const;
     int64_t begin_ns_ = 0;
     std::vector<Roof> roofs_;
-    std::vector<AttentionGroup> groups_;  // per row: a group of one call, as the description reads rows
-    std::vector<RoofFit> fits_;           // per row
+    std::vector<AttentionGroup>
+        groups_;                 // per row: a group of one call (AttentionGroup::of), as the description reads rows
+    std::vector<RoofFit> fits_;  // per row
 };
 
 class AttentionView : public QWidget, public RunView {

@@ -5,31 +5,15 @@
 
 namespace awb::ui {
 
-namespace {
-
-std::vector<RowTableModelBase::Column> diff_model_columns() {
-    std::vector<RowTableModelBase::Column> out;
-    for (const DiffColumnInfo& c : ComparisonModel::columns())
-        out.push_back({c.title, c.tooltip, c.unit == CellUnit::Text, c.unit == CellUnit::Label});
-    return out;
-}
-
-}  // namespace
-
 ComparisonModel::ComparisonModel(QObject* parent)
-    : RowTableModel(diff_model_columns(), column(DiffColumn::Name), parent) {}
+    : RowTableModel(described_columns(columns()), column(DiffColumn::Name), parent) {}
 
 const std::vector<DiffColumnInfo>& ComparisonModel::columns() {
-    static const std::vector<DiffColumnInfo> shown = diff_columns_in(kInGui);
+    static const std::vector<DiffColumnInfo> shown = columns_in(diff_columns(), kInGui);
     return shown;
 }
 
-int ComparisonModel::column(DiffColumn id) {
-    const auto& all = columns();
-    for (size_t c = 0; c < all.size(); ++c)
-        if (all[c].id == id) return int(c);
-    return -1;
-}
+int ComparisonModel::column(DiffColumn id) { return described_column(columns(), id); }
 
 double ComparisonModel::value(int row_index, int c) const {
     return diff_value(row(row_index), columns()[size_t(c)].id);

@@ -10,19 +10,8 @@
 
 namespace awb::ui {
 
-namespace {
-
-std::vector<RowTableModelBase::Column> kernel_model_columns() {
-    std::vector<RowTableModelBase::Column> out;
-    for (const KernelColumnInfo& c : kernel_columns())
-        out.push_back({c.title, c.tooltip, c.unit == CellUnit::Text, c.unit == CellUnit::Label});
-    return out;
-}
-
-}  // namespace
-
 KernelTableModel::KernelTableModel(QObject* parent)
-    : RowTableModel(kernel_model_columns(), column(KernelColumn::Name), parent) {}
+    : RowTableModel(described_columns(kernel_columns()), column(KernelColumn::Name), parent) {}
 
 void KernelTableModel::rowsChanged() {
     total_ns_ = 0;

@@ -4,31 +4,15 @@
 
 namespace awb::ui {
 
-namespace {
-
-std::vector<RowTableModelBase::Column> op_model_columns() {
-    std::vector<RowTableModelBase::Column> out;
-    for (const OpColumnInfo& c : OperatorTableModel::columns())
-        out.push_back({c.title, c.tooltip, c.unit == CellUnit::Text});
-    return out;
-}
-
-}  // namespace
-
 OperatorTableModel::OperatorTableModel(QObject* parent)
-    : RowTableModel(op_model_columns(), column(OpColumn::Name), parent) {}
+    : RowTableModel(described_columns(columns()), column(OpColumn::Name), parent) {}
 
 const std::vector<OpColumnInfo>& OperatorTableModel::columns() {
     static const std::vector<OpColumnInfo> shown = op_columns_in(kInGui, kNeedsDevice | kNeedsMemory | kNeedsShapes);
     return shown;
 }
 
-int OperatorTableModel::column(OpColumn id) {
-    const auto& all = columns();
-    for (size_t c = 0; c < all.size(); ++c)
-        if (all[c].id == id) return int(c);
-    return -1;
-}
+int OperatorTableModel::column(OpColumn id) { return described_column(columns(), id); }
 
 void OperatorTableModel::rowsChanged() { totals_ = totals(rows_); }
 

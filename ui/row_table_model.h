@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/table_cells.h"
+
 namespace awb::ui {
 
 class RowTableModelBase : public QAbstractTableModel {
@@ -39,6 +41,24 @@ private:
     std::vector<Column> columns_;
     int name_column_;
 };
+
+// A model's columns from a table's description (core/analysis/*_columns.h): each info's title and
+// tooltip; text columns sort on their text, labels on their number, both left-aligned.
+template <typename Info>
+std::vector<RowTableModelBase::Column> described_columns(const std::vector<Info>& infos) {
+    std::vector<RowTableModelBase::Column> out;
+    for (const Info& c : infos)
+        out.push_back({c.title, c.tooltip, c.unit == CellUnit::Text, c.unit == CellUnit::Label});
+    return out;
+}
+
+// The model column of ID among INFOS; -1 where the model does not show it.
+template <typename Info, typename Id>
+int described_column(const std::vector<Info>& infos, Id id) {
+    for (size_t c = 0; c < infos.size(); ++c)
+        if (infos[c].id == id) return int(c);
+    return -1;
+}
 
 template <typename Row>
 class RowTableModel : public RowTableModelBase {

@@ -321,11 +321,13 @@ void AttentionGroup::add(const AttentionInstance& a) {
     bytes_chunked += a.bytes_chunked;
 }
 
-RoofFit roof_fit(const AttentionInstance& call, const Roof& roof) {
+AttentionGroup AttentionGroup::of(const AttentionInstance& call) {
     AttentionGroup one{call};
     one.add(call);
-    return roof_fit(one, roof);
+    return one;
 }
+
+RoofFit roof_fit(const AttentionInstance& call, const Roof& roof) { return roof_fit(AttentionGroup::of(call), roof); }
 
 RoofFit roof_fit(const AttentionGroup& g, const Roof& roof) {
     RoofFit fit;

@@ -150,7 +150,8 @@ struct AttentionGroup {
     AttentionInstance first;  // the group's first call: its backend, pass, shape, dtype, causal
     int64_t calls = 0, uncosted_calls = 0, cpu_ns = 0, device_ns = 0, time_ns = 0, kernels = 0;
     double flops = 0, bytes = 0, bytes_scores = 0, bytes_chunked = 0;
-    void add(const AttentionInstance& call);  // one more call of the group
+    void add(const AttentionInstance& call);                  // one more call of the group
+    static AttentionGroup of(const AttentionInstance& call);  // a group of one call
     double tflops_per_s() const { return time_ns > 0 ? flops / double(time_ns) / 1e3 : 0.0; }
     double gb_per_s() const { return time_ns > 0 ? bytes / double(time_ns) : 0.0; }
 };

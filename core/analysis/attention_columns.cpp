@@ -98,13 +98,6 @@ std::string rate(bool known, double v) { return known ? printf_string("%.4g", v)
 
 const std::vector<AttentionColumnInfo>& attention_column_list() { return kAttentionColumns; }
 
-std::vector<AttentionColumnInfo> attention_columns_in(TableView view) {
-    std::vector<AttentionColumnInfo> out;
-    for (const AttentionColumnInfo& c : attention_column_list())
-        if (c.views & view) out.push_back(c);
-    return out;
-}
-
 AttentionCellContext attention_context(const AttentionGroup& g, int64_t gpu_busy_ns, const std::vector<Roof>& roofs) {
     AttentionCellContext context;
     context.gpu_busy_ns = gpu_busy_ns;

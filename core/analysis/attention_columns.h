@@ -52,8 +52,7 @@ struct AttentionColumnInfo {
     bool needs_roof;  // the text table shows it only where a roof applies
 };
 
-const std::vector<AttentionColumnInfo>& attention_column_list();
-std::vector<AttentionColumnInfo> attention_columns_in(TableView view);
+const std::vector<AttentionColumnInfo>& attention_column_list();  // in order (columns_in: a view's)
 
 // What a row's cells need besides the row: the busy time its share is of (the text table's "% GPU"),
 // its place under its roof (roof_fit; not applying without one), the trace's start (the GUI's Start).

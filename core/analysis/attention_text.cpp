@@ -14,17 +14,10 @@ namespace awb {
 
 namespace {
 
-// Padded (or cut) to a text column's width; negative: left-aligned; 0: as it is.
-std::string fit(const std::string& text, int width) {
-    if (width == 0) return text;
-    if (width > 0) return printf_string("%*s", width, text.c_str());
-    return printf_string("%-*.*s", -width, -width, text.c_str());
-}
-
 // The text table's columns: every text column, the roof's two only where a roof applies.
 std::vector<AttentionColumnInfo> text_columns(bool roofs) {
     std::vector<AttentionColumnInfo> out;
-    for (const AttentionColumnInfo& c : attention_columns_in(kInText))
+    for (const AttentionColumnInfo& c : columns_in(attention_column_list(), kInText))
         if (roofs || !c.needs_roof) out.push_back(c);
     return out;
 }
@@ -33,7 +26,10 @@ std::string text_line(const std::vector<AttentionColumnInfo>& columns,
                       const std::function<std::string(const AttentionColumnInfo&)>& cell) {
     std::string out;
     for (size_t i = 0; i < columns.size(); ++i)
-        out += (i == 0 ? "" : columns[i].text_width == 0 ? "  " : " ") + fit(cell(columns[i]), columns[i].text_width);
+        out += (i == 0                       ? ""
+                : columns[i].text_width == 0 ? "  "
+                                             : " ") +
+               fit_cell(cell(columns[i]), columns[i].text_width);
     return out + "\n";
 }
 

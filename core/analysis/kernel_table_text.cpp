@@ -19,7 +19,7 @@ std::vector<std::string> kernel_name_column(const std::vector<KernelRow>& rows, 
     for (size_t i = 0; i < shown; ++i) names.push_back(demangled_kernel_name(rows[i].name));
     const size_t width = name_width();
     std::vector<std::string> out = elide_kernel_names(names, width);
-    for (std::string& n : out) n += std::string(width - std::min(width, display_length(n)), ' ');
+    for (std::string& n : out) n = fit_cell(n, -int(width));
     return out;
 }
 
@@ -39,14 +39,6 @@ std::string text_cell(const KernelRow& k, const KernelColumnInfo& c, int64_t tot
     return kernel_text(k, c.id);
 }
 
-// Padded (or cut) to the column's width by characters, left-aligned where the width is negative.
-std::string fit(const std::string& s, int width) {
-    const size_t w = size_t(width < 0 ? -width : width);
-    const std::string cut = width < 0 && s.size() > w ? s.substr(0, w) : s;
-    const std::string pad(w - std::min(w, display_length(cut)), ' ');
-    return width < 0 ? cut + pad : pad + cut;
-}
-
 }  // namespace
 
 std::string format_kernel_table(const std::vector<KernelRow>& rows, size_t limit) {
@@ -59,13 +51,13 @@ std::string format_kernel_table(const std::vector<KernelRow>& rows, size_t limit
     for (const KernelColumnInfo& c : kernel_columns())
         if (c.text_title) columns.push_back(c);
     std::string out;
-    for (const KernelColumnInfo& c : columns) out += (out.empty() ? "" : " ") + fit(c.text_title, c.text_width);
+    for (const KernelColumnInfo& c : columns) out += (out.empty() ? "" : " ") + fit_cell(c.text_title, c.text_width);
     out += "\n";
     for (size_t i = 0; i < shown; ++i) {
         std::string line;
         for (const KernelColumnInfo& c : columns) {
             if (!line.empty()) line += " ";
-            line += c.id == KernelColumn::Name ? names[i] : fit(text_cell(rows[i], c, total_ns), c.text_width);
+            line += c.id == KernelColumn::Name ? names[i] : fit_cell(text_cell(rows[i], c, total_ns), c.text_width);
         }
         out += line + "\n";
     }

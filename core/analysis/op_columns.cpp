@@ -73,9 +73,8 @@ const std::vector<OpColumnInfo>& op_columns() { return kOpColumns; }
 const OpColumnInfo& op_column(OpColumn id) { return kOpColumns[size_t(id)]; }
 
 std::vector<OpColumnInfo> op_columns_in(TableView view, unsigned available) {
-    std::vector<OpColumnInfo> out;
-    for (const OpColumnInfo& c : kOpColumns)
-        if ((c.views & view) && (c.needs & ~available) == 0) out.push_back(c);
+    std::vector<OpColumnInfo> out = columns_in(kOpColumns, view);
+    std::erase_if(out, [available](const OpColumnInfo& c) { return (c.needs & ~available) != 0; });
     return out;
 }
 

@@ -1,6 +1,5 @@
 #include "analysis/op_diff_columns.h"
 
-#include <cmath>
 #include <limits>
 
 #include "model/printf_string.h"
@@ -48,13 +47,6 @@ double ratio(int64_t a, int64_t b) { return a != 0 ? double(b) / double(a) : std
 }  // namespace
 
 const std::vector<DiffColumnInfo>& diff_columns() { return kDiffColumns; }
-
-std::vector<DiffColumnInfo> diff_columns_in(TableView view) {
-    std::vector<DiffColumnInfo> out;
-    for (const DiffColumnInfo& c : kDiffColumns)
-        if (c.views & view) out.push_back(c);
-    return out;
-}
 
 double diff_value(const OperatorDiffRow& r, DiffColumn column) {
     switch (column) {

@@ -46,8 +46,7 @@ struct DiffColumnInfo {
     int text_width;  // negative: left-aligned
 };
 
-const std::vector<DiffColumnInfo>& diff_columns();
-std::vector<DiffColumnInfo> diff_columns_in(TableView view);
+const std::vector<DiffColumnInfo>& diff_columns();  // in order (columns_in: a view's)
 
 // The number a column sorts on: calls, ns, bytes, B - A, or B / A (infinity where A is 0); 0 for the
 // text columns.

@@ -338,7 +338,7 @@ std::string attention_section(const std::vector<AttentionInstance>& calls, const
     totals.gpu_busy_ns = gpu_busy_ns;
     out += "<p>" + esc(std::to_string(groups.size()) + " groups: " + format_attention_totals(totals) + ".") +
            "</p>\n<p class=\"sub\">" + esc(attention_conventions() + ".") + "</p>\n<table>\n<tr>";
-    const std::vector<AttentionColumnInfo> columns = attention_columns_in(kInHtml);
+    const std::vector<AttentionColumnInfo> columns = columns_in(attention_column_list(), kInHtml);
     for (const AttentionColumnInfo& c : columns) out += th(c.text_title, c.tooltip);
     out += "</tr>\n";
     for (const AttentionGroup& g : groups) {

@@ -10,6 +10,7 @@
 #include "analysis/op_columns.h"
 #include "analysis/op_table.h"
 #include "analysis/op_table_text.h"
+#include "model/table_cells.h"
 #include "model/units.h"
 
 using namespace awb;
@@ -372,4 +373,15 @@ TEST(TableColumns, ComparisonCells) {
     EXPECT_EQ(awb::diff_cell(fresh, awb::DiffColumn::Presence), "new");
     fresh.b.self_cpu_ns = 0;
     EXPECT_EQ(awb::diff_cell(fresh, awb::DiffColumn::SelfCpuRatio), "-");
+}
+
+// A text table's cell is padded and cut by characters: a name with "…" (three bytes, one character) keeps
+// its width, and a cut never splits a character.
+TEST(TableColumns, CellsFitByCharacters) {
+    EXPECT_EQ(awb::fit_cell("12", 5), "   12");
+    EXPECT_EQ(awb::fit_cell("ab", -4), "ab  ");
+    EXPECT_EQ(awb::fit_cell("abcdef", -4), "abcd");
+    EXPECT_EQ(awb::fit_cell("as is", 0), "as is");
+    EXPECT_EQ(awb::fit_cell("a\u2026b", -4), "a\u2026b ");
+    EXPECT_EQ(awb::fit_cell("\u2026\u2026\u2026", -2), "\u2026\u2026");
 }
