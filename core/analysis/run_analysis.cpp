@@ -22,7 +22,7 @@ RunAnalysis analyze_run(const Trace& trace, const RunSpec* spec) {
     a.gpu = gpu_breakdown(trace, classes, launches);
     a.gpu_idle = gpu_idle_gaps(trace);
     a.capture = graph_capture_summary(trace);
-    a.quality = trace_quality(trace);
+    a.quality = trace_quality(trace, launches);
     a.collectives = collective_report(trace, classes, launches);
     std::tie(a.operators, a.attention) = second.get();
     a.overlap = comm_overlap(trace, classes, a.collectives, a.attention, launches);

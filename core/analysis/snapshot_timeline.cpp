@@ -2,6 +2,7 @@
 
 #include "analysis/snapshot_frames.h"
 #include "model/chunked_column.h"
+#include "analysis/mixed_hash.h"
 #include "model/huge_pages.h"
 
 #include <cstdint>
@@ -10,8 +11,6 @@
 #include <map>
 #include <exception>
 #include <thread>
-
-#include <tsl/robin_map.h>
 
 namespace awb {
 
@@ -37,19 +36,10 @@ bool shrinks_reserved(SnapshotAction a) {
 
 bool larger(const LiveBlock& a, const LiveBlock& b) { return a.size != b.size ? a.size > b.size : a.addr < b.addr; }
 
-// Addresses hashed with their bits mixed: a caching allocator's are multiples of 512, which the
-// power-of-two table of an open-addressing map would crowd into a few buckets.
-struct AddressHash {
-    size_t operator()(int64_t a) const {
-        uint64_t h = uint64_t(a);
-        h ^= h >> 33;
-        h *= 0xff51afd7ed558ccdull;
-        return size_t(h ^ (h >> 33));
-    }
-};
-// Blocks alive, by address: open addressing (a replay looks one up for every alloc and free).
+// Blocks alive, by address: open addressing (a replay looks one up for every alloc and free), the
+// addresses' bits mixed (a caching allocator's are multiples of 512).
 template <class V>
-using ByAddress = tsl::robin_map<int64_t, V, AddressHash>;
+using ByAddress = MixedMap<V>;
 
 // The blocks alive when recording began: the final state walked back through the trace; largest first.
 // With ONLY_FREED (the addresses a forward replay saw freed while not alive), the walk looks at those

@@ -29,11 +29,26 @@ void add_kernels(const Trace& trace, const std::vector<int32_t>& launches, std::
 
 }  // namespace
 
-LaunchingOps::LaunchingOps(const Trace& trace) {
-    const auto& events = trace.events();
+namespace {
+
+// The events that pass keep, by link_key(rank, correlation_id): the first of a key wins. Counted first,
+// so the table is sized once (millions of ops in a run of several ranks).
+template <class Keep>
+void index_by_link(const std::vector<TraceEvent>& events, MixedMap<int32_t>& out, Keep keep) {
+    size_t n = 0;
+    for (const TraceEvent& e : events) n += keep(e) && e.correlation_id > 0;
+    out.max_load_factor(0.85f);  // robin hood probes stay short; half the table of the default 0.5 (GBs of events)
+    out.reserve(n);
     for (size_t i = 0; i < events.size(); ++i)
-        if (events[i].device == DeviceKind::CPU && events[i].kind == EventKind::CpuOp && events[i].correlation_id > 0)
-            ops_.emplace(link_key(events[i].rank, events[i].correlation_id), int32_t(i));
+        if (keep(events[i]) && events[i].correlation_id > 0)
+            out.emplace(link_key(events[i].rank, events[i].correlation_id), int32_t(i));
+}
+
+}  // namespace
+
+LaunchingOps::LaunchingOps(const Trace& trace) {
+    index_by_link(trace.events(), ops_,
+                  [](const TraceEvent& e) { return e.device == DeviceKind::CPU && e.kind == EventKind::CpuOp; });
 }
 
 int32_t LaunchingOps::of(const TraceEvent& e) const {
@@ -42,12 +57,7 @@ int32_t LaunchingOps::of(const TraceEvent& e) const {
     return it == ops_.end() ? -1 : it->second;
 }
 
-LaunchCalls::LaunchCalls(const Trace& trace) : events_(&trace.events()) {
-    for (size_t i = 0; i < events_->size(); ++i) {
-        const TraceEvent& e = (*events_)[i];
-        if (is_launch(e) && e.correlation_id > 0) calls_.emplace(link_key(e.rank, e.correlation_id), int32_t(i));
-    }
-}
+LaunchCalls::LaunchCalls(const Trace& trace) : events_(&trace.events()) { index_by_link(*events_, calls_, is_launch); }
 
 int32_t LaunchCalls::of(const TraceEvent& e) const {
     if (e.correlation_id <= 0) return -1;

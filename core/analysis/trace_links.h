@@ -6,9 +6,9 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
+#include "analysis/mixed_hash.h"
 #include "model/trace.h"
 
 namespace awb {
@@ -30,7 +30,7 @@ public:
     int32_t of(const TraceEvent& device_event) const;  // index into the trace's events, -1 when unlinked
 
 private:
-    std::unordered_map<int64_t, int32_t> ops_;  // link_key(rank, id) -> op
+    MixedMap<int32_t> ops_;  // link_key(rank, id) -> op
 };
 
 // The runtime call that launched each kernel, copy or set: the one with its CUPTI correlation id, on its
@@ -45,7 +45,7 @@ public:
 
 private:
     const std::vector<TraceEvent>* events_;
-    std::unordered_map<int64_t, int32_t> calls_;  // link_key(rank, correlation) -> runtime call
+    MixedMap<int32_t> calls_;  // link_key(rank, correlation) -> runtime call
 };
 
 }  // namespace awb

@@ -1,8 +1,8 @@
 #include "analysis/trace_quality.h"
 
+#include <climits>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "model/printf_string.h"
@@ -12,24 +12,45 @@ namespace awb {
 
 namespace {
 
+// The value of key in map, found once per run of events with the same key (events of one stream or one
+// thread come in runs): a tree lookup per change of key, not per event.
+template <class Key, class Value>
+class LastKey {
+public:
+    Value& at(const Key& key) {
+        if (!last_ || key != last_key_) {
+            last_ = &map_[key];
+            last_key_ = key;
+        }
+        return *last_;
+    }
+
+private:
+    std::map<Key, Value> map_;  // node-based: a value's address stays
+    Key last_key_{};
+    Value* last_ = nullptr;
+};
+
 void count_device_overlaps(const Trace& trace, TraceQuality& q) {
-    std::map<std::tuple<int32_t, int, uint64_t>, int64_t> stream_end;  // (rank, device, stream) -> end so far
-    for (const TraceEvent& e : trace.events()) {                       // in start order
+    struct End {
+        int64_t ns = INT64_MIN;  // none yet
+    };
+    LastKey<std::tuple<int32_t, int, uint64_t>, End> stream_end;  // (rank, device, stream) -> end so far
+    for (const TraceEvent& e : trace.events()) {                  // in start order
         if (e.device == DeviceKind::CPU || !is_device_work(e)) continue;
         ++q.device_work;
-        auto [it, first] = stream_end.try_emplace({e.rank, e.device_index, e.thread}, e.end_ns);
-        if (first) continue;
-        if (e.start_ns + kOverlapSlackNs < it->second) ++q.overlapping_device;
-        it->second = std::max(it->second, e.end_ns);
+        End& end = stream_end.at({e.rank, e.device_index, e.thread});
+        if (end.ns != INT64_MIN && e.start_ns + kOverlapSlackNs < end.ns) ++q.overlapping_device;
+        end.ns = std::max(end.ns, e.end_ns);
     }
 }
 
 void count_cpu_spills(const Trace& trace, TraceQuality& q) {
-    std::map<std::pair<int32_t, uint64_t>, std::vector<int64_t>> open;  // (rank, thread) -> ends of the open ops
+    LastKey<std::pair<int32_t, uint64_t>, std::vector<int64_t>> open;  // (rank, thread) -> ends of the open ops
     for (const TraceEvent& e : trace.events()) {
         if (!nests_on_cpu(e)) continue;
         ++q.cpu_ops;
-        std::vector<int64_t>& ends = open[{e.rank, e.thread}];
+        std::vector<int64_t>& ends = open.at({e.rank, e.thread});
         while (!ends.empty() && ends.back() <= e.start_ns) ends.pop_back();
         if (!ends.empty() && e.end_ns > ends.back() + kOverlapSlackNs) {
             ++q.spilling_cpu;
@@ -39,18 +60,13 @@ void count_cpu_spills(const Trace& trace, TraceQuality& q) {
     }
 }
 
-void count_early_device_work(const Trace& trace, TraceQuality& q) {
-    std::unordered_map<int64_t, int64_t> launch_start;  // link_key(rank, correlation) -> runtime call's start
-    for (const TraceEvent& e : trace.events())
-        if (e.device == DeviceKind::CPU && e.kind == EventKind::Runtime && e.correlation_id > 0)
-            launch_start.emplace(link_key(e.rank, e.correlation_id), e.start_ns);
-    if (launch_start.empty()) return;
+void count_early_device_work(const Trace& trace, const LaunchCalls& launches, TraceQuality& q) {
     for (const TraceEvent& e : trace.events()) {
-        if (e.device == DeviceKind::CPU || !is_device_work(e) || e.correlation_id <= 0) continue;
-        const auto it = launch_start.find(link_key(e.rank, e.correlation_id));
-        if (it == launch_start.end()) continue;
+        if (e.device == DeviceKind::CPU || !is_device_work(e)) continue;
+        const int32_t launch = launches.of(e);
+        if (launch < 0) continue;
         ++q.launched;
-        if (e.start_ns < it->second) ++q.launched_before;
+        if (e.start_ns < trace.events()[size_t(launch)].start_ns) ++q.launched_before;
     }
 }
 
@@ -67,13 +83,17 @@ bool TraceQuality::clean() const {
            spilling_cpu == 0 && launched_before == 0;
 }
 
-TraceQuality trace_quality(const Trace& trace, const ImportNotes& import) {
+TraceQuality trace_quality(const Trace& trace, const LaunchCalls& launches, const ImportNotes& import) {
     TraceQuality q;
     q.import = import;
     count_device_overlaps(trace, q);
     count_cpu_spills(trace, q);
-    count_early_device_work(trace, q);
+    count_early_device_work(trace, launches, q);
     return q;
+}
+
+TraceQuality trace_quality(const Trace& trace, const ImportNotes& import) {
+    return trace_quality(trace, LaunchCalls(trace), import);
 }
 
 std::vector<std::string> quality_lines(const TraceQuality& q) {

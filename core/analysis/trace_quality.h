@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/trace_links.h"
 #include "model/import_notes.h"
 #include "model/trace.h"
 
@@ -32,6 +33,8 @@ struct TraceQuality {
 inline constexpr int64_t kOverlapSlackNs = 1000;
 
 TraceQuality trace_quality(const Trace& trace, const ImportNotes& import = {});
+// The same, with the trace's launches already indexed (RunAnalysis builds them once).
+TraceQuality trace_quality(const Trace& trace, const LaunchCalls& launches, const ImportNotes& import = {});
 
 // One line per finding ("12 of 40,000 kernels, copies and sets (0.03%) start before the previous one on
 // their stream ended: ..."), the skipped events' reasons after their count; empty when clean.

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -220,16 +221,12 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
     const bool ranked = std::all_of(parts.begin(), parts.end(), [](const ImportedTrace& p) { return p.rank >= 0; });
     ImportedTrace out;
     out.notes.run = run_notes(parts, paths, ranked);
-    std::vector<TraceEvent> events;
+    std::vector<std::vector<TraceEvent>> events;  // each part's, in its own order and nesting
     std::vector<MemoryEvent> memory;
-    size_t total = 0, total_memory = 0;
-    for (const ImportedTrace& p : parts) {
-        total += p.trace.events().size();
-        total_memory += p.trace.memory().size();
-    }
-    // Room for all (pages not yet written are not resident); each part's events moved in, its own freed.
-    events.reserve(total);
+    size_t total_memory = 0;
+    for (const ImportedTrace& p : parts) total_memory += p.trace.memory().size();
     memory.reserve(total_memory);
+    bool one_rank_each = true;  // no part holds several ranks: each part's nesting stays as it is
     TraceMeta meta;
     meta.origin_ns = INT64_MAX;
     std::map<std::string, std::vector<std::string>>
@@ -242,9 +239,10 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         const TraceMeta& part_meta = p.trace.meta();  // take() leaves the meta
         auto [part_events, part_memory] = std::move(p.trace).take();
         for (TraceEvent& e : part_events) {
+            one_rank_each = one_rank_each && e.rank == part_events.front().rank;
             e.rank = rank;
-            events.push_back(std::move(e));
         }
+        events.push_back(std::move(part_events));
         for (MemoryEvent& m : part_memory) {
             m.rank = rank;
             memory.push_back(m);
@@ -282,7 +280,16 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
     out.process_groups = meta.process_groups;
     meta.source = paths.front();
     out.trace_name = std::to_string(parts.size()) + " ranks of one run";
-    out.trace = Trace::build(std::move(events), std::move(memory), std::move(meta));
+    if (one_rank_each) {
+        out.trace = Trace::merge(std::move(events), std::move(memory), std::move(meta));
+    } else {  // a file of several ranks (a run saved whole) given as one rank: its threads nest together now
+        std::vector<TraceEvent> all;
+        for (auto& part : events) {
+            std::move(part.begin(), part.end(), std::back_inserter(all));
+            std::vector<TraceEvent>().swap(part);
+        }
+        out.trace = Trace::build(std::move(all), std::move(memory), std::move(meta));
+    }
     return out;
 }
 

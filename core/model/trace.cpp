@@ -8,13 +8,24 @@
 namespace awb {
 
 Trace Trace::build(std::vector<TraceEvent> events, std::vector<MemoryEvent> memory, TraceMeta meta) {
-    Trace t;
     const TimeExtent extent = order_and_nest(events);
+    return finish(std::move(events), extent.begin_ns, extent.end_ns, std::move(memory), std::move(meta));
+}
+
+Trace Trace::merge(std::vector<std::vector<TraceEvent>> parts, std::vector<MemoryEvent> memory, TraceMeta meta) {
+    std::vector<TraceEvent> events;
+    const TimeExtent extent = merge_ordered(parts, events);
+    return finish(std::move(events), extent.begin_ns, extent.end_ns, std::move(memory), std::move(meta));
+}
+
+Trace Trace::finish(std::vector<TraceEvent> events, int64_t begin_ns, int64_t end_ns, std::vector<MemoryEvent> memory,
+                    TraceMeta meta) {
+    Trace t;
     std::stable_sort(memory.begin(), memory.end(),
                      [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts_ns < b.ts_ns; });
     if (!events.empty() || !memory.empty()) {
-        t.begin_ns_ = extent.begin_ns;
-        t.end_ns_ = extent.end_ns;
+        t.begin_ns_ = begin_ns;
+        t.end_ns_ = end_ns;
         if (!memory.empty()) {
             t.begin_ns_ = std::min(t.begin_ns_, memory.front().ts_ns);
             t.end_ns_ = std::max(t.end_ns_, memory.back().ts_ns);

@@ -129,6 +129,10 @@ public:
     // Sorts events stably by (start ascending, end descending), so equal intervals keep the order
     // the profiler reported them in, sorts memory events stably by time, and computes nesting.
     static Trace build(std::vector<TraceEvent> events, std::vector<MemoryEvent> memory, TraceMeta meta);
+    // The same trace as build() of the parts' events concatenated, where each part is already a trace's
+    // events (ordered and nested) and no event nests under another part's (the ranks of a run): merged,
+    // not sorted and nested again.
+    static Trace merge(std::vector<std::vector<TraceEvent>> parts, std::vector<MemoryEvent> memory, TraceMeta meta);
 
     const std::vector<TraceEvent>& events() const { return events_; }
     const std::vector<MemoryEvent>& memory() const { return memory_; }
@@ -143,6 +147,10 @@ public:
     Trace of_rank(int32_t rank, int64_t lo = 0, int64_t hi = 0) const;
 
 private:
+    // events ordered and nested, from begin_ns to end_ns; the memory events sorted here.
+    static Trace finish(std::vector<TraceEvent> events, int64_t begin_ns, int64_t end_ns,
+                        std::vector<MemoryEvent> memory, TraceMeta meta);
+
     std::vector<TraceEvent> events_;
     std::vector<MemoryEvent> memory_;
     TraceMeta meta_;

@@ -22,4 +22,11 @@ struct TimeExtent {
 // Returns the events' extent, found on the way.
 TimeExtent order_and_nest(std::vector<TraceEvent>& events);
 
+// The events of several parts, each already in order_and_nest's order with its parents and depths (a
+// rank's trace), as one list in that order: what order_and_nest gives on the parts' concatenation, found
+// by merging them (O(n log parts), each event moved once) instead of sorting and nesting them again. A
+// part's parents must stay its own: no event nests under another part's (each part a rank of its own).
+// The parts are left empty. Returns the events' extent.
+TimeExtent merge_ordered(std::vector<std::vector<TraceEvent>>& parts, std::vector<TraceEvent>& out);
+
 }  // namespace awb

@@ -61,6 +61,54 @@ std::vector<ImportedTrace> parts_of(std::initializer_list<ImportedTrace> list) {
     return out;
 }
 
+// The ranks of a run are merged, not sorted and nested again: the same events, order, parents and depths as
+// Trace::build of their concatenation. Each part: ops nested three deep on two threads, kernels on a
+// stream, and intervals equal to other parts' and to their own (the order given decides those).
+TEST(RankRuns, MergedRanksAreTheTraceBuiltFromAllTheirEvents) {
+    std::vector<std::vector<TraceEvent>> parts;
+    std::vector<TraceEvent> all;
+    for (int32_t rank = 0; rank < 4; ++rank) {
+        std::vector<TraceEvent> events;
+        uint64_t lcg = 12345u + uint64_t(rank);
+        auto next = [&lcg](int64_t n) {
+            return int64_t((lcg = lcg * 6364136223846793005ull + 1442695040888963407ull) >> 33) % n;
+        };
+        for (int i = 0; i < 200; ++i) {
+            TraceEvent e;
+            e.name = "e" + std::to_string(rank) + "_" + std::to_string(i);
+            e.rank = rank;
+            e.thread = uint64_t(1 + next(2));
+            e.start_ns = next(50) * 1000;  // coarse: many equal starts, within and across ranks
+            e.end_ns = e.start_ns + (1 + next(20)) * 1000;
+            if (i % 5 == 0) {
+                e.kind = EventKind::Kernel;
+                e.device = DeviceKind::CUDA;
+                e.thread = 7;
+            }
+            events.push_back(e);
+        }
+        all.insert(all.end(), events.begin(), events.end());
+        TraceMeta meta;
+        meta.ranks = {rank};
+        auto [ordered, memory] = Trace::build(std::move(events), {}, meta).take();
+        parts.push_back(std::move(ordered));
+    }
+    const Trace built = Trace::build(all, {}, {});
+    const Trace merged = Trace::merge(std::move(parts), {}, {});
+    ASSERT_EQ(merged.events().size(), built.events().size());
+    EXPECT_EQ(merged.begin_ns(), built.begin_ns());
+    EXPECT_EQ(merged.end_ns(), built.end_ns());
+    int nested = 0;
+    for (size_t i = 0; i < built.events().size(); ++i) {
+        const TraceEvent &m = merged.events()[i], &b = built.events()[i];
+        ASSERT_EQ(m.name.view(), b.name.view()) << "at " << i;
+        EXPECT_EQ(m.parent, b.parent) << b.name.view();
+        EXPECT_EQ(m.depth, b.depth) << b.name.view();
+        nested += b.depth >= 2;
+    }
+    EXPECT_GT(nested, 20);  // the parts nest deep enough for the parents to be remapped
+}
+
 TEST(RankRuns, OneRunKeepsEachFilesOwnRank) {
     auto parts = parts_of({part(3, 4), part(1, 4)});
     const auto runs = group_rank_files(parts, names(2));
