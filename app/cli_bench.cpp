@@ -2,16 +2,16 @@
 // profiler overhead).
 #include <memory>
 
-#include "io/json_write.h"
 #include "analysis/results_text.h"
+#include "io/json_write.h"
 #include "cli_engine_call.h"
 #include "cli_explain.h"
 #include "cli_options.h"
 #include "cli_spec_options.h"
 #include "engine/bench.h"
 #include "engine/profiler_session.h"
-#include "io/run_json.h"
-#include "io/measurement_json.h"
+#include "results/measurement_json.h"
+#include "results/run_json.h"
 
 namespace awb::cli {
 

@@ -13,17 +13,17 @@
 
 #include "analysis/bench_diff.h"
 #include "analysis/collective_diff.h"
-#include "io/json_write.h"
 #include "analysis/kernel_table.h"
 #include "analysis/op_diff.h"
 #include "analysis/op_diff_columns.h"
 #include "analysis/op_table.h"
 #include "analysis/run_verdict.h"
 #include "analysis/snapshot_diff.h"
+#include "io/json_write.h"
 #include "cli_engine_call.h"
 #include "cli_options.h"
-#include "io/run_json.h"
-#include "io/results_file.h"
+#include "results/results_file.h"
+#include "results/run_json.h"
 
 namespace awb::cli {
 

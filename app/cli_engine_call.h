@@ -7,8 +7,8 @@
 
 #include "cli_commands.h"
 #include "cli_progress.h"
-#include "io/run_json.h"
 #include "model/run_observer.h"
+#include "results/run_json.h"
 
 namespace awb::cli {
 

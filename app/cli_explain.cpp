@@ -4,7 +4,7 @@
 
 #include "cli_engine_call.h"
 #include "io/json_write.h"
-#include "io/measurement_json.h"
+#include "results/measurement_json.h"
 
 namespace awb::cli {
 

@@ -1,6 +1,6 @@
 // attnwb inspect's graph replay: a replay trace read with its capture traces (--capture, or a folder
 // holding capture_traces/ as vLLM and SGLang write it), its kernels attributed to the ops recorded at
-// capture (io/graph_replay.h), and the attribution report printed before the trace's tables.
+// capture (results/graph_replay.h), and the attribution report printed before the trace's tables.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "io/graph_replay.h"
+#include "results/graph_replay.h"
 
 namespace awb::cli {
 

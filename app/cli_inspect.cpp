@@ -11,11 +11,6 @@
 #include <memory>
 #include <set>
 
-#include "io/json_write.h"
-#include "analysis/snapshot_frames.h"
-#include "analysis/snapshot_ops_text.h"
-#include "analysis/snapshot_text.h"
-#include "io/memory_snapshot_read.h"
 #include "analysis/attention.h"
 #include "analysis/attention_rules.h"
 #include "analysis/collectives.h"
@@ -25,21 +20,26 @@
 #include "analysis/kernel_table.h"
 #include "analysis/kernel_table_text.h"
 #include "analysis/memory_replay.h"
-#include "analysis/rank_comparison.h"
 #include "analysis/op_table_text.h"
+#include "analysis/rank_comparison.h"
 #include "analysis/results_text.h"
 #include "analysis/run_analysis.h"
+#include "analysis/snapshot_frames.h"
+#include "analysis/snapshot_ops_text.h"
+#include "analysis/snapshot_text.h"
+#include "io/json_write.h"
+#include "io/memory_snapshot_read.h"
 #include "cli_engine_call.h"
 #include "cli_graph_replay.h"
 #include "cli_options.h"
 #include "cli_rank_summary.h"
-#include "io/collectives_json.h"
 #include "io/trace_files.h"
 #include "io/trace_import.h"
-#include "io/results_file.h"
-#include "io/results_formats.h"
 #include "model/kernel_name.h"
 #include "model/units.h"
+#include "results/collectives_json.h"
+#include "results/results_file.h"
+#include "results/results_formats.h"
 
 namespace awb::cli {
 

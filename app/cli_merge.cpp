@@ -11,9 +11,9 @@
 #include "cli_engine_call.h"
 #include "cli_explain.h"
 #include "cli_options.h"
-#include "io/results_file.h"
-#include "io/measurement_json.h"
 #include "model/sweep_merge.h"
+#include "results/measurement_json.h"
+#include "results/results_file.h"
 
 namespace awb::cli {
 

@@ -3,9 +3,9 @@
 #include <iostream>
 #include <memory>
 
-#include "io/json_write.h"
 #include "analysis/op_table_text.h"
 #include "analysis/results_text.h"
+#include "io/json_write.h"
 #include "cli_engine_call.h"
 #include "cli_explain.h"
 #include "cli_options.h"
@@ -14,9 +14,9 @@
 #include "engine/profiler_session.h"
 #include "engine/roof_probe.h"
 #include "io/atomic_file.h"
-#include "io/chrome_trace.h"
-#include "io/run_json.h"
 #include "model/units.h"
+#include "results/chrome_trace.h"
+#include "results/run_json.h"
 
 namespace awb::cli {
 

@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "analysis/rank_summary.h"
-#include "io/chrome_trace.h"
 #include "model/units.h"
+#include "results/chrome_trace.h"
 
 namespace awb::cli {
 

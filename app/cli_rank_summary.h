@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "io/results_file.h"
+#include "results/results_file.h"
 
 namespace awb::cli {
 

@@ -12,9 +12,9 @@
 #include "cli_engine_call.h"
 #include "cli_explain.h"
 #include "cli_options.h"
-#include "io/run_json.h"
-#include "io/results_file.h"
 #include "report/report_snapshot.h"
+#include "results/results_file.h"
+#include "results/run_json.h"
 
 namespace awb::cli {
 

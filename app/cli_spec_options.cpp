@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <fstream>
 
-#include "io/run_json.h"
-#include "model/run_observer.h"
 #include "model/module_file.h"
+#include "model/run_observer.h"
 #include "model/variant_catalog.h"
+#include "results/run_json.h"
 
 namespace awb::cli {
 

@@ -13,12 +13,12 @@
 #include "cli_options.h"
 #include "cli_spec_options.h"
 #include "engine/sweep_runner.h"
-#include "io/run_json.h"
-#include "io/measurement_json.h"
 #include "model/sweep.h"
 #include "model/sweep_shard.h"
 #include "model/units.h"
 #include "model/variant_catalog.h"
+#include "results/measurement_json.h"
+#include "results/run_json.h"
 
 namespace awb::cli {
 

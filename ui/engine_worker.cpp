@@ -2,10 +2,10 @@
 
 #include "engine/roof_probe.h"
 #include "engine/sweep_runner.h"
-#include "io/results_formats.h"
-#include "io/run_json.h"
 #include "io/trace_import.h"
-#include "io/workspace.h"
+#include "results/results_formats.h"
+#include "results/run_json.h"
+#include "results/workspace.h"
 #include "snapshot_shown.h"
 
 namespace awb::ui {

@@ -15,9 +15,9 @@
 
 #include "engine/correctness.h"
 #include "engine/profiler_session.h"
-#include "io/results_file.h"
-#include "io/workspace.h"
 #include "model/sweep.h"
+#include "results/results_file.h"
+#include "results/workspace.h"
 
 Q_DECLARE_METATYPE(std::shared_ptr<const awb::ProfileResult>)
 Q_DECLARE_METATYPE(awb::SweepPoint)

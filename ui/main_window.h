@@ -9,10 +9,10 @@
 #include <memory>
 
 #include "analysis/run_analysis.h"
-#include "io/results_file.h"
-#include "io/workspace.h"
 #include "model/profile_result.h"
 #include "model/sweep.h"
+#include "results/results_file.h"
+#include "results/workspace.h"
 
 class QDockWidget;
 class QLabel;

@@ -12,9 +12,9 @@
 #include <memory>
 #include <vector>
 
-#include "io/workspace.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
+#include "results/workspace.h"
 #include "run_view.h"
 #include "session_types.h"
 

@@ -1,7 +1,7 @@
 // CUDA/HIP graph captures in a trace. Inference engines (vLLM, SGLang) record a "capture trace" while
 // they capture their graphs: the kernel, copy and set launches between a thread's cudaStreamBeginCapture
 // and cudaStreamEndCapture (hip* on ROCm) put nothing on the device; the graph's kernels run later, in
-// a replay trace (io/graph_replay.h attributes them). Such a trace's device time is not the model's, and
+// a replay trace (results/graph_replay.h attributes them). Such a trace's device time is not the model's, and
 // the tools must say so. Pure C++, no torch.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The kernel table and the kernel classes as text, as attnwb inspect prints them (the JSON of both is
-// in io/run_json.h): beside op_table_text, the one place the CLI's tables are written. Pure C++.
+// in results/run_json.h): beside op_table_text, the one place the CLI's tables are written. Pure C++.
 #pragma once
 
 #include <string>

@@ -18,7 +18,7 @@ struct OpTableOptions {
 };
 
 // Rows in PyTorch's order: first appearance in time. Ops recorded while a CUDA graph was captured and
-// placed at its replayed kernels (TraceEvent::replayed, io/graph_replay.h) did not run on the CPU in the
+// placed at its replayed kernels (TraceEvent::replayed, results/graph_replay.h) did not run on the CPU in the
 // trace: their self and total CPU time are 0 and no [memory] record is theirs; their device time counts
 // as any op's, one call per replay.
 std::vector<OperatorRow> key_averages(const Trace& trace, const OpTableOptions& options = {});

@@ -1,7 +1,7 @@
 // The profile report: what attnwb profile writes (--report-json) and the HTML report, the checklist and
 // attnwb report read back: a run's spec, options and environment with its analysis's operator table,
 // memory series (downsampled), peak, steps and attention calls. Built from a RunAnalysis only;
-// io/run_json.h reads and writes it. Pure C++: no torch, no Qt.
+// results/run_json.h reads and writes it. Pure C++: no torch, no Qt.
 #pragma once
 
 #include <cstdint>

@@ -70,7 +70,7 @@ struct TraceEvent {
     uint64_t thread = 0;         // thread the event started on (for device events: the stream)
     bool is_async = false;       // started and ended on different threads, or flagged async
     bool replayed = false;       // a CPU op recorded while a CUDA graph was captured, placed where its kernels were
-                                 // replayed (io/graph_replay.h): it did not run on the CPU here
+                                 // replayed (results/graph_replay.h): it did not run on the CPU here
     int scope = 0;               // at::RecordScope: 0 function, 1 backward function, 5 user scope...
     int64_t correlation_id = 0;  // CPU op: its id; kernels: the launch they belong to
     int64_t linked_correlation_id = 0;  // device events / runtime calls: the CPU op they link to

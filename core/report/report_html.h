@@ -11,8 +11,8 @@
 #include "analysis/comm_overlap.h"
 #include "analysis/explanation.h"
 #include "analysis/snapshot_timeline.h"
-#include "io/run_json.h"
-#include "io/measurement_json.h"
+#include "results/measurement_json.h"
+#include "results/run_json.h"
 
 namespace awb {
 

@@ -9,11 +9,11 @@
 
 #include "analysis/attention.h"
 #include "analysis/roofline.h"
-#include "io/run_json.h"
 #include "io/trace_import.h"
-#include "report/report_html.h"
 #include "model/printf_string.h"
 #include "model/units.h"
+#include "report/report_html.h"
+#include "results/run_json.h"
 #include "trace_builders.h"
 #include "test_support.h"
 

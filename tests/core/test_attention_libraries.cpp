@@ -13,8 +13,8 @@
 #include "analysis/attention_rules.h"
 #include "analysis/kernel_class.h"
 #include "analysis/run_analysis.h"
-#include "io/run_json.h"
 #include "io/trace_import.h"
+#include "results/run_json.h"
 #include "trace_builders.h"
 #include "test_support.h"
 

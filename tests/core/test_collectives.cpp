@@ -15,11 +15,11 @@
 #include "analysis/kernel_class.h"
 #include "analysis/rank_comparison.h"
 #include "analysis/run_analysis.h"
-#include "io/results_file.h"
 #include "io/trace_files.h"
 #include "io/trace_import.h"
 #include "model/comm_args.h"
 #include "model/recorded_steps.h"
+#include "results/results_file.h"
 #include "test_support.h"
 
 using namespace awb;

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "analysis/gpu_breakdown.h"
-#include "io/run_json.h"
 #include "io/trace_files.h"
 #include "io/trace_import.h"
+#include "results/run_json.h"
 
 using namespace awb;
 

@@ -1,4 +1,4 @@
-// Kernels replayed from CUDA/HIP graphs attributed to the ops of their capture (io/graph_replay.h), on
+// Kernels replayed from CUDA/HIP graphs attributed to the ops of their capture (results/graph_replay.h), on
 // the fixtures of tests/fixtures/traces/graph_replay (tests/reference/make_graph_replay_fixtures.py: a
 // hand-made CUDA pair, and pairs cut from the public vLLM and xDiT traces), and on the public traces
 // themselves when ../shared/public-traces is beside the repository (as on CI).
@@ -14,11 +14,11 @@
 #include "analysis/kernel_table.h"
 #include "analysis/op_table.h"
 #include "analysis/trace_links.h"
-#include "io/chrome_trace.h"
-#include "io/graph_replay.h"
-#include "io/graph_replay_import.h"
 #include "io/trace_files.h"
 #include "io/trace_import.h"
+#include "results/chrome_trace.h"
+#include "results/graph_replay.h"
+#include "results/graph_replay_import.h"
 #include "test_support.h"
 
 using namespace awb;

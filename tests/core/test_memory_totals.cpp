@@ -4,9 +4,9 @@
 
 #include "analysis/memory_replay.h"
 #include "analysis/run_analysis.h"
-#include "io/chrome_trace.h"
-#include "io/run_json.h"
 #include "io/trace_import.h"
+#include "results/chrome_trace.h"
+#include "results/run_json.h"
 
 using namespace awb;
 

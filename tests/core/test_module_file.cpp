@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <fstream>
 
-#include "io/run_json.h"
 #include "model/module_file.h"
 #include "model/run_observer.h"
+#include "results/run_json.h"
 #include "test_support.h"
 
 namespace awb {

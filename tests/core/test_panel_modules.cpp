@@ -5,8 +5,8 @@
 
 #include <fstream>
 
-#include "io/run_json.h"
-#include "io/workspace.h"
+#include "results/run_json.h"
+#include "results/workspace.h"
 #include "test_support.h"
 
 using namespace awb;

@@ -14,10 +14,10 @@
 
 #include "analysis/clock_alignment.h"
 #include "analysis/collectives.h"
-#include "io/results_file.h"
 #include "io/trace_files.h"
 #include "io/trace_import.h"
 #include "io/trace_ranks.h"
+#include "results/results_file.h"
 #include "test_support.h"
 
 using namespace awb;

@@ -8,12 +8,12 @@
 
 #include "analysis/rank_summary.h"
 #include "analysis/run_analysis.h"
-#include "io/chrome_trace.h"
-#include "io/collectives_json.h"
-#include "io/results_file.h"
-#include "io/run_json.h"
 #include "io/trace_files.h"
 #include "io/trace_import.h"
+#include "results/chrome_trace.h"
+#include "results/collectives_json.h"
+#include "results/results_file.h"
+#include "results/run_json.h"
 #include "test_support.h"
 
 using namespace awb;

@@ -1,4 +1,4 @@
-// The one route from files to a run (io/results_file.h): open_traces for a trace, the ranks of a run and
+// The one route from files to a run (results/results_file.h): open_traces for a trace, the ranks of a run and
 // a graph replay with its captures, the import's facts kept beside the run; open_results_file goes the
 // same way, and names a kind its caller does not take without reading it.
 #include <gtest/gtest.h>
@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "io/results_file.h"
 #include "io/trace_import.h"
-#include "io/workspace.h"
+#include "results/results_file.h"
+#include "results/workspace.h"
 #include "test_support.h"
 
 namespace awb {

@@ -11,10 +11,10 @@
 #include <thread>
 
 #include "io/json_write.h"
-#include "io/run_json.h"
-#include "io/results_file.h"
-#include "io/results_formats.h"
-#include "io/workspace.h"
+#include "results/results_file.h"
+#include "results/results_formats.h"
+#include "results/run_json.h"
+#include "results/workspace.h"
 #include "test_support.h"
 
 using namespace awb;

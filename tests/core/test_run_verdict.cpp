@@ -5,7 +5,7 @@
 
 #include "analysis/run_verdict.h"
 #include "io/trace_import.h"
-#include "io/workspace.h"
+#include "results/workspace.h"
 #include "trace_builders.h"
 
 using namespace awb;

@@ -7,9 +7,9 @@
 #include <numeric>
 #include <set>
 
-#include "io/measurement_json.h"
 #include "model/sweep_merge.h"
 #include "model/sweep_shard.h"
+#include "results/measurement_json.h"
 #include "test_support.h"
 
 using namespace awb;

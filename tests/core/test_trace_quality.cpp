@@ -7,9 +7,9 @@
 
 #include "analysis/run_analysis.h"
 #include "analysis/trace_quality.h"
-#include "io/run_json.h"
 #include "io/trace_import.h"
-#include "io/trace_run.h"
+#include "results/run_json.h"
+#include "results/trace_run.h"
 #include "test_support.h"
 
 using namespace awb;

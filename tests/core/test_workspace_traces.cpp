@@ -6,11 +6,11 @@
 #include <filesystem>
 
 #include "analysis/run_analysis.h"
-#include "io/graph_replay.h"
-#include "io/run_json.h"
-#include "io/results_file.h"
 #include "io/trace_files.h"
-#include "io/workspace.h"
+#include "results/graph_replay.h"
+#include "results/results_file.h"
+#include "results/run_json.h"
+#include "results/workspace.h"
 #include "test_support.h"
 
 using namespace awb;

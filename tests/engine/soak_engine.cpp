@@ -15,9 +15,9 @@
 #include "engine/process_tuning.h"
 #include "engine/profiler_session.h"
 #include "engine/sweep_runner.h"
-#include "io/chrome_trace.h"
 #include "io/trace_import.h"
-#include "io/workspace.h"
+#include "results/chrome_trace.h"
+#include "results/workspace.h"
 #include "process_sample.h"
 #include "test_support.h"
 

@@ -6,8 +6,8 @@
 #include "analysis/run_analysis.h"
 #include "engine/profiler_session.h"
 #include "io/trace_import.h"
-#include "io/trace_run.h"
 #include "model/recorded_steps.h"
+#include "results/trace_run.h"
 #include "test_support.h"
 
 using namespace awb;

@@ -6,11 +6,11 @@
 
 #include "analysis/checklist.h"
 #include "engine/profiler_session.h"
-#include "io/run_json.h"
-#include "io/workspace.h"
 #include "model/printf_string.h"
 #include "report/report_html.h"
 #include "report/svg_chart.h"
+#include "results/run_json.h"
+#include "results/workspace.h"
 #include "test_support.h"
 
 using namespace awb;

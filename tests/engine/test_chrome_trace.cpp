@@ -8,7 +8,7 @@
 #include <map>
 
 #include "engine/profiler_session.h"
-#include "io/chrome_trace.h"
+#include "results/chrome_trace.h"
 #include "test_support.h"
 
 using namespace awb;

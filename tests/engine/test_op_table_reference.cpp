@@ -38,7 +38,7 @@
 
 #include "analysis/op_table.h"
 #include "engine/profiler_session.h"
-#include "io/run_json.h"
+#include "results/run_json.h"
 #include "test_support.h"
 
 using namespace awb;

@@ -10,8 +10,8 @@
 #include "analysis/memory_replay.h"
 #include "analysis/op_table.h"
 #include "engine/profiler_session.h"
-#include "io/chrome_trace.h"
 #include "io/trace_import.h"
+#include "results/chrome_trace.h"
 #include "test_support.h"
 
 using namespace awb;

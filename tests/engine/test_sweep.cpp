@@ -5,8 +5,8 @@
 #include "analysis/sweep_analysis.h"
 #include "engine/correctness.h"
 #include "engine/sweep_runner.h"
-#include "io/measurement_json.h"
 #include "model/sweep_shard.h"
+#include "results/measurement_json.h"
 #include "test_support.h"
 
 using namespace awb;

@@ -7,9 +7,9 @@
 #include <fstream>
 
 #include "engine/profiler_session.h"
-#include "io/chrome_trace.h"
-#include "io/run_json.h"
 #include "io/trace_import.h"
+#include "results/chrome_trace.h"
+#include "results/run_json.h"
 #include "test_support.h"
 
 using namespace awb;

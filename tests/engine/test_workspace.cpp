@@ -8,10 +8,10 @@
 #include "analysis/op_table.h"
 #include "engine/profiler_session.h"
 #include "engine/sweep_runner.h"
-#include "io/run_json.h"
-#include "io/results_file.h"
-#include "io/measurement_json.h"
-#include "io/workspace.h"
+#include "results/measurement_json.h"
+#include "results/results_file.h"
+#include "results/run_json.h"
+#include "results/workspace.h"
 #include "test_support.h"
 
 using namespace awb;

@@ -24,11 +24,11 @@
 #include "analysis/results_text.h"
 #include "analysis/sweep_analysis.h"
 #include "fuzz_input.h"
-#include "io/results_file.h"
-#include "io/measurement_json.h"
-#include "io/workspace.h"
 #include "model/sweep_merge.h"
 #include "report/report_html.h"
+#include "results/measurement_json.h"
+#include "results/results_file.h"
+#include "results/workspace.h"
 
 #ifndef AWB_FUZZ_READER
 #error "define AWB_FUZZ_READER (report, bench, sweep, check, workspace, diff or merge)"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Write the CUDA/HIP graph replay fixtures (core/io/graph_replay.h) into tests/fixtures/traces/graph_replay/.
+"""Write the CUDA/HIP graph replay fixtures (core/results/graph_replay.h) into tests/fixtures/traces/graph_replay/.
 
 Two pairs are cut from the public traces in ../shared/public-traces/tracelens (TraceLens' test data,
 MIT, see that folder's README), one pair is made by hand:

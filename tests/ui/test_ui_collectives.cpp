@@ -26,7 +26,7 @@
 #include <QComboBox>
 #include <QPushButton>
 #include "engine_worker.h"
-#include "io/results_file.h"
+#include "results/results_file.h"
 #include "main_window.h"
 #include "session.h"
 #include "timeline_view.h"

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "io/trace_run.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
 #include "model/profile_result.h"
 #include "model/run_observer.h"
 #include "model/sweep.h"
+#include "results/trace_run.h"
 
 namespace awb {
 

@@ -1,9 +1,9 @@
-#include "io/graph_replay_import.h"
+#include "results/graph_replay_import.h"
 
 #include <algorithm>
 #include <filesystem>
 
-#include "io/run_json.h"
+#include "results/run_json.h"
 
 namespace awb {
 

@@ -1,14 +1,14 @@
-#include "io/results_formats.h"
+#include "results/results_formats.h"
 
 #include <filesystem>
 #include <stdexcept>
 
-#include "io/measurement_json.h"
 #include "io/pickle_reader.h"
-#include "io/results_readers.h"
-#include "io/run_json.h"
 #include "io/trace_files.h"
-#include "io/workspace.h"
+#include "results/measurement_json.h"
+#include "results/results_readers.h"
+#include "results/run_json.h"
+#include "results/workspace.h"
 
 namespace awb {
 

@@ -1,4 +1,4 @@
-#include "io/run_json.h"
+#include "results/run_json.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,16 +1,16 @@
-#include "io/trace_run.h"
+#include "results/trace_run.h"
 
 #include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "io/chrome_trace.h"
 #include "io/json_read.h"
-#include "io/run_json.h"
 #include "model/environment.h"
 #include "model/printf_string.h"
 #include "model/units.h"
+#include "results/chrome_trace.h"
+#include "results/run_json.h"
 
 namespace awb {
 

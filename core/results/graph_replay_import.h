@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "io/graph_replay.h"
 #include "io/trace_import.h"
+#include "results/graph_replay.h"
 
 namespace awb {
 

@@ -1,4 +1,4 @@
-#include "io/workspace.h"
+#include "results/workspace.h"
 
 #include <unistd.h>
 
@@ -8,12 +8,12 @@
 #include <map>
 #include <set>
 
-#include "io/chrome_trace.h"
-#include "io/json_write.h"
 #include "io/json_read.h"
-#include "io/run_json.h"
-#include "io/measurement_json.h"
+#include "io/json_write.h"
 #include "model/printf_string.h"
+#include "results/chrome_trace.h"
+#include "results/measurement_json.h"
+#include "results/run_json.h"
 
 namespace awb {
 

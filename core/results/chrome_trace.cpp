@@ -1,4 +1,4 @@
-#include "io/chrome_trace.h"
+#include "results/chrome_trace.h"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "analysis/results_text.h"
-#include "io/run_json.h"
+#include "results/run_json.h"
 
 namespace awb {
 

@@ -3,7 +3,7 @@
 // CUDA memory snapshot: a pickle's header; a folder holds the traces of one run), our own files by the
 // "schema" they write first. Each row names its reader, which fills a ResultsFile; open_results_file
 // finds the row and calls it, and the CLI and the GUI ask the table rather than check formats of their
-// own. A new format is its reader (io/results_readers.h), its row here and its fuzz target.
+// own. A new format is its reader (results/results_readers.h), its row here and its fuzz target.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>

@@ -1,12 +1,12 @@
-#include "io/measurement_json.h"
+#include "results/measurement_json.h"
 
 #include <cstdio>
 #include <stdexcept>
 
 #include "analysis/sweep_analysis.h"
 #include "io/json_read.h"
-#include "io/run_json.h"
 #include "model/printf_string.h"
+#include "results/run_json.h"
 
 namespace awb {
 

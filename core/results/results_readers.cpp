@@ -1,14 +1,14 @@
-#include "io/results_readers.h"
+#include "results/results_readers.h"
 
 #include <filesystem>
 #include <stdexcept>
 
-#include "io/measurement_json.h"
 #include "io/memory_snapshot_read.h"
-#include "io/results_file.h"
-#include "io/run_json.h"
 #include "io/trace_import.h"
-#include "io/workspace.h"
+#include "results/measurement_json.h"
+#include "results/results_file.h"
+#include "results/run_json.h"
+#include "results/workspace.h"
 
 namespace awb {
 

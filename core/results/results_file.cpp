@@ -1,16 +1,16 @@
-#include "io/results_file.h"
+#include "results/results_file.h"
 
 #include <algorithm>
 #include <filesystem>
 
 #include "analysis/clock_alignment.h"
-#include "io/graph_replay_import.h"
 #include "io/json_read.h"
-#include "io/measurement_json.h"
 #include "io/spooled_input.h"
 #include "io/trace_import.h"
-#include "io/trace_run.h"
-#include "io/workspace.h"
+#include "results/graph_replay_import.h"
+#include "results/measurement_json.h"
+#include "results/trace_run.h"
+#include "results/workspace.h"
 
 namespace awb {
 

@@ -1,9 +1,9 @@
-// The readers of the formats in io/results_formats.h's table, one per format: each fills a
+// The readers of the formats in results/results_formats.h's table, one per format: each fills a
 // ResultsFile from a file the table recognised (others' formats) or whose schema it named (ours, the
 // JSON already parsed). Messages name the file. Called through the table by open_results_file.
 #pragma once
 
-#include "io/results_formats.h"
+#include "results/results_formats.h"
 
 namespace awb {
 

@@ -1,11 +1,9 @@
-// Any file the workbench opens (its format told by io/results_formats.h), read by one function that says what it is: a
-// chrome trace (ours,
-// PyTorch's or Kineto's; .json, .json.gz, a folder of ranks, or a folder holding a graph replay and its
-// capture_traces/), a profile report, a benchmark, a
-// sweep, a correctness check, a workspace or a CUDA memory snapshot (a pickle). attnwb inspect, report and diff and the
-// GUI's File > Open
-// all go through it (traces through open_traces), so a file opens the same way everywhere and fails with
-// the same message.
+// Any file the workbench opens (its format told by results/results_formats.h), read by one function
+// that says what it is: a chrome trace (ours, PyTorch's or Kineto's; .json, .json.gz, a folder of
+// ranks, or a folder holding a graph replay and its capture_traces/), a profile report, a benchmark, a
+// sweep, a correctness check, a workspace or a CUDA memory snapshot (a pickle). attnwb inspect, report
+// and diff and the GUI's File > Open all go through it (traces through open_traces), so a file opens
+// the same way everywhere and fails with the same message.
 #pragma once
 
 #include <memory>
@@ -15,16 +13,16 @@
 
 #include "analysis/advisor.h"
 #include "analysis/snapshot_timeline.h"
-#include "io/graph_replay.h"
-#include "io/results_formats.h"
-#include "io/run_json.h"
-#include "io/workspace.h"
 #include "model/bench_stats.h"
 #include "model/check_report.h"
 #include "model/memory_snapshot.h"
 #include "model/profile_result.h"
 #include "model/run_observer.h"
 #include "model/sweep.h"
+#include "results/graph_replay.h"
+#include "results/results_formats.h"
+#include "results/run_json.h"
+#include "results/workspace.h"
 
 namespace awb {
 
@@ -87,7 +85,7 @@ ResultsFile open_traces(const TraceSelection& selection, RunObserver* observer =
 std::vector<ResultsFile> open_trace_runs(const TraceSelection& selection, RunObserver* observer = nullptr);
 
 // Several traces opened together: the ranks of one run, or a graph replay and its capture traces
-// (io/graph_replay_import.h says which is which). Throws TraceImportError naming the file that cannot
+// (results/graph_replay_import.h says which is which). Throws TraceImportError naming the file that cannot
 // be read or saying why the selection is no replay with its capture, MixedRunsError when the files are
 // the ranks of several runs.
 ResultsFile open_trace_selection(const std::vector<std::string>& paths, RunObserver* observer = nullptr);

@@ -1,4 +1,4 @@
-#include "io/collectives_json.h"
+#include "results/collectives_json.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "io/graph_replay.h"
+#include "results/graph_replay.h"
 
 #include <algorithm>
 #include <map>
