@@ -80,6 +80,9 @@ import sys
 import time
 from functools import lru_cache
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kineto_json import kineto_event_text, metadata, ts_text, us  # noqa: E402: Kineto's layout, one writer
+
 GENERATOR_VERSION = 1
 MB = 1000 * 1000
 MIB = 1024 * 1024
@@ -172,11 +175,6 @@ K = {
              "(at::native::ADAM_MODE)1, false>, double*, double, double, double, double, double, bool, float*, float*)",
     "nccl": "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
 }
-
-
-def ts_text(ns):
-    """Kineto's microseconds with 3 decimals, from integer nanoseconds."""
-    return f"{ns // 1000}.{ns % 1000:03d}"
 
 
 def contiguous_strides(shape):
@@ -313,13 +311,7 @@ class KinetoTraceGenerator:
         end = max(self.ts_max, self.clock[MAIN_TID]) + 20_000
         meta = []
         def m(name, pid, tid, key, value):
-            v = f'"{value}"' if isinstance(value, str) else str(value)
-            meta.append((f'''  {{
-    "name": "{name}", "ph": "M", "ts": 0.000, "pid": {pid}, "tid": {tid},
-    "args": {{
-      "{key}": {v}
-    }}
-  }}'''))
+            meta.append(kineto_event_text(metadata(us(0), pid, tid, name, {key: value})))
         m("process_name", PID, 0, "name", "python3")
         m("process_labels", PID, 0, "labels", "CPU")
         m("process_sort_index", PID, 0, "sort_index", PID)

@@ -38,76 +38,10 @@ from decimal import ROUND_HALF_UP, Decimal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from kineto_json import Raw, jv, kineto_document, kineto_event_text, metadata, us  # noqa: E402: the layout is shared
 OUT_DEFAULT = os.path.join(ROOT, "tests", "fixtures", "traces")
 MAX_BYTES = 50 * 1024
-
-# ----------------------------------------------------------------------------------------------
-# Writing JSON the way Kineto does (numbers as it prints them: "ts": 1060.000, ints as ints).
-
-
-class Raw:
-    """A JSON number written verbatim."""
-
-    def __init__(self, text):
-        self.text = text
-
-    def __repr__(self):
-        return self.text
-
-
-def us(ns):
-    """Kineto prints microseconds as fmt "{}.{:03}" of nanoseconds."""
-    assert isinstance(ns, int) and ns >= 0
-    return Raw("%d.%03d" % (ns // 1000, ns % 1000))
-
-
-def jv(v):
-    if isinstance(v, Raw):
-        return v.text
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if v is None:
-        return "null"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(jv(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(json.dumps(k) + ": " + jv(x) for k, x in v.items()) + "}"
-    raise TypeError(type(v))
-
-
-def kineto_event_text(e):
-    """One event as Kineto's ChromeTraceLogger lays it out: header line, args block."""
-    head = ", ".join(json.dumps(k) + ": " + jv(v) for k, v in e.items() if k != "args")
-    if "args" not in e:
-        return "  {\n    " + head + "\n  }"
-    args = e["args"]
-    if not args:
-        return "  {\n    " + head + ",\n    \"args\": {}\n  }"
-    body = ",\n".join("      " + json.dumps(k) + ": " + jv(v) for k, v in args.items())
-    return "  {\n    " + head + ",\n    \"args\": {\n" + body + "\n    }\n  }"
-
-
-def kineto_document(header, events, trailer):
-    """header/trailer: OrderedDicts of top-level keys before/after "traceEvents"."""
-    parts = ["{"]
-    for k, v in header.items():
-        if k == "deviceProperties":
-            inner = ",\n".join("    " + jv(d) for d in v)
-            parts.append('  "deviceProperties": [\n' + inner + "\n  ],")
-        else:
-            parts.append("  " + json.dumps(k) + ": " + jv(v) + ",")
-    parts.append('  "traceEvents": [')
-    parts.append(",\n".join(kineto_event_text(e) for e in events))
-    tail = ",\n".join("  " + json.dumps(k) + ": " + jv(v) for k, v in trailer.items())
-    parts.append("],\n" + tail + "\n}\n")
-    return "\n".join(parts).encode("ascii")
-
 
 # ----------------------------------------------------------------------------------------------
 # Building a Kineto (2.x) timeline. Times are integer nanoseconds relative to baseTimeNanoseconds.
@@ -248,10 +182,6 @@ class Timeline:
         cpu = [e for _, e in sorted(self.cpu, key=lambda p: p[0])]  # stable: flow "s" after its call
         gpu = [e for _, e in sorted(self.gpu, key=lambda p: p[0])]
         return cpu + gpu + self.tail
-
-
-def metadata(ts, pid, tid, name, args):
-    return OrderedDict([("name", name), ("ph", "M"), ("ts", ts), ("pid", pid), ("tid", tid), ("args", args)])
 
 
 def kineto_tail(tl, start, end, cpu_threads, streams, process="python3", gpu_label="GPU 0",
