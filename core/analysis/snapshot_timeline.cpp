@@ -1,8 +1,8 @@
 #include "analysis/snapshot_timeline.h"
 
+#include "analysis/mixed_hash.h"
 #include "analysis/snapshot_frames.h"
 #include "model/chunked_column.h"
-#include "analysis/mixed_hash.h"
 #include "model/huge_pages.h"
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <vector>
 
+#include "analysis/trace_links.h"
 #include "model/printf_string.h"
 #include "model/units.h"
 

@@ -10,11 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "analysis/trace_links.h"
 #include "model/import_notes.h"
 #include "model/trace.h"
 
 namespace awb {
+
+class LaunchCalls;  // analysis/trace_links.h
 
 struct TraceQuality {
     ImportNotes import;

@@ -284,6 +284,9 @@ ImportedTrace merge_ranks(std::vector<ImportedTrace> parts, const std::vector<st
         out.trace = Trace::merge(std::move(events), std::move(memory), std::move(meta));
     } else {  // a file of several ranks (a run saved whole) given as one rank: its threads nest together now
         std::vector<TraceEvent> all;
+        size_t total = 0;
+        for (const auto& part : events) total += part.size();
+        all.reserve(total);
         for (auto& part : events) {
             std::move(part.begin(), part.end(), std::back_inserter(all));
             std::vector<TraceEvent>().swap(part);

@@ -1,13 +1,13 @@
 #include "model/trace_order.h"
 
-#include "model/huge_pages.h"
-
 #include <algorithm>
 #include <cstdint>
 #include <future>
 #include <map>
 #include <queue>
 #include <utility>
+
+#include "model/huge_pages.h"
 
 namespace awb {
 
