@@ -49,7 +49,7 @@ struct Side {
 Side side_of(const ResultsFile& f, bool group_by_shape) {
     const std::string& path = f.path;
     Side s;
-    s.what = to_string(f.kind);
+    s.what = f.format;
     if (f.kind == ResultsKind::Trace) {
         const RunAnalysis analysis = analyze_run(*f.run);
         s.operators = group_by_shape ? key_averages(f.run->trace, OpTableOptions{true}) : analysis.operators;

@@ -33,7 +33,7 @@ int run(const MergeCommand& c) {
         for (const auto& path : c.inputs) {
             ResultsFile f = open_results_file(path, &progress, kind_bit(ResultsKind::Sweep));  // another kind: not read
             if (f.kind != ResultsKind::Sweep)
-                throw std::runtime_error("'" + path + "' is a " + to_string(f.kind) + ", not a sweep");
+                throw std::runtime_error("'" + path + "' is a " + f.format + ", not a sweep");
             files.push_back({path, std::move(*f.sweep)});
         }
     });

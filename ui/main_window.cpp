@@ -40,6 +40,7 @@
 #include "memory_snapshot_view.h"
 #include "operator_panel.h"
 #include "report/report_html.h"
+#include "report/report_sources.h"
 #include "run_modules.h"
 #include "run_panel.h"
 #include "scroll_area.h"
@@ -412,9 +413,11 @@ bool MainWindow::exportReport(const QString& path, QString* error) const {
         return false;
     }
     return write_reporting(error, [&] {
-        const ProfileReport report = shown.analysis ? make_report(*shown.result, *shown.analysis)
-                                                    : make_report(*shown.result, analyze_run(*shown.result));
-        write_text_file(path.toStdString(), our_file_text(to_json(report)));
+        ReportSources sources;  // the run's analysis when it has not arrived yet
+        sources.run = shown.result;
+        sources.analysis = shown.analysis;
+        complete_sources(sources);
+        write_text_file(path.toStdString(), our_file_text(to_json(*sources.profile)));
     });
 }
 
@@ -504,8 +507,13 @@ void MainWindow::explainShown() {
     compute_then(
         this, result && is_large(result->trace),
         [result, analysis, sweep, bench, check] {
-            const Measurements m{result.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
-            return explain(m);
+            ReportSources shown;  // as the HTML report of it judges them
+            shown.run = result;
+            shown.analysis = analysis;
+            shown.sweep = sweep;
+            shown.bench = bench;
+            shown.check = check;
+            return explain_sources(shown);
         },
         [this, result, analysis, subject](const Explanation& explanation) {
             if (session_->shown().result == result)
@@ -516,29 +524,21 @@ void MainWindow::explainShown() {
 
 bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
     const NamedRun& shown = session_->shown();
-    const std::shared_ptr<const SweepResult> sweep = session_->sweepFor(shown.result.get());
-    if (!shown.result && !sweep && !session_->bench() && !session_->check()) {
+    ReportSources sources;
+    sources.run = shown.result;
+    sources.analysis = shown.analysis;
+    sources.bench = session_->bench();
+    sources.sweep = session_->sweepFor(shown.result.get());
+    sources.sweep_analysis = session_->analysisOf(sources.sweep.get());
+    sources.check = session_->check();
+    if (!sources.measured()) {
         if (error) *error = tr("Nothing to report: run a spec or a sweep, or open a trace");
         return false;
     }
-    auto write = [run = shown.result, analysis = shown.analysis, bench = session_->bench(), sweep,
-                  check = session_->check(), sweep_analysis = session_->analysisOf(sweep.get()),
-                  file = path.toStdString()] {
-        const Measurements m{run.get(), bench.get(), sweep.get(), check.get(), analysis.get()};
-        std::optional<ProfileReport> profile;
-        std::optional<RunAnalysis> computed;
-        if (run && !analysis) computed = analyze_run(*run);
-        const RunAnalysis* a = analysis ? analysis.get() : computed ? &*computed : nullptr;
-        if (run) profile = make_report(*run, *a);
-        ReportInput in;
-        in.profile = profile ? &*profile : nullptr;
-        in.collectives = a ? &a->collectives : nullptr;
-        in.overlap = a ? &a->overlap : nullptr;
-        in.sweep = sweep.get();
-        in.sweep_analysis = sweep_analysis.get();
-        in.bench = bench.get();
-        in.check = check.get();
-        in.explanation = explain(m);
+    auto write = [shown_sources = std::move(sources), file = path.toStdString()] {
+        ReportSources complete = shown_sources;  // what is computed here (a run's analysis) is this report's
+        complete_sources(complete);
+        ReportInput in = report_input(complete, explain_sources(complete));
         in.generated_by = "attention-workbench";
         write_html_report(in, file);
     };

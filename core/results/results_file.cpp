@@ -84,19 +84,19 @@ namespace {
 // The format of the file at path: others' told by their first bytes, ours by the schema of its JSON
 // (parsed into json).
 const ResultsFormat& format_of(const std::string& path, nlohmann::json& json) {
-    if (const std::optional<ResultsKind> told = recognised_kind(path)) return results_format(*told);
+    if (const ResultsFormat* told = recognised_format(path)) return *told;
     json = read_json_file(path);
     const std::string kind = results_kind(json);
     if (kind.empty())
         throw std::runtime_error("'" + path +
                                  "': not a file of Attention Workbench (no \"schema\": \"attention-workbench/...\") "
                                  "nor a chrome trace (no \"traceEvents\")");
-    const std::optional<ResultsKind> known = kind_of_schema(json.at("schema").get<std::string>());
+    const ResultsFormat* known = schema_format(json.at("schema").get<std::string>());
     if (!known)
         throw std::runtime_error("'" + path + "': an attnwb '" + kind +
                                  "' file, which holds no run to open; open profile "
                                  "reports, traces, benchmarks, sweeps, checks, workspaces or memory snapshots");
-    return results_format(*known);
+    return *known;
 }
 
 }  // namespace
@@ -122,6 +122,7 @@ ResultsFile open_results_file(const std::string& path, RunObserver* observer, un
     ResultsFile out;
     out.path = path;
     out.kind = format.kind;
+    out.format = format.name;
     out.read = (accepted & kind_bit(format.kind)) != 0;
     if (out.read) format.read({path, observer, snapshot_replay, json.is_null() ? nullptr : &json}, out);
     return out;

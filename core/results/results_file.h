@@ -34,6 +34,7 @@ inline constexpr unsigned kAnyResultsKind = ~0u;
 struct ResultsFile {
     std::string path;
     ResultsKind kind = ResultsKind::Trace;
+    std::string format = "chrome trace";  // the row of results_formats() it was told by (its name)
     bool read = true;  // false: a kind the caller does not take, named but not read (nothing below is set)
     // Trace: the imported run with its events. ProfileReport: the run it describes, without events
     // (run_of_report), for the checklist.

@@ -39,24 +39,32 @@ const std::vector<ResultsFormat>& results_formats() {
     return formats;
 }
 
-const ResultsFormat& results_format(ResultsKind kind) {
+std::string to_string(ResultsKind kind) {
     for (const ResultsFormat& f : results_formats())
-        if (f.kind == kind) return f;
-    throw std::logic_error("results_format: a kind without a row");
+        if (f.kind == kind) return f.name;
+    throw std::logic_error("to_string(ResultsKind): a kind without a row");
 }
 
-std::string to_string(ResultsKind kind) { return results_format(kind).name; }
+const ResultsFormat* recognised_format(const std::string& path) {
+    for (const ResultsFormat& f : results_formats())
+        if (f.recognises && f.recognises(path)) return &f;
+    return nullptr;
+}
 
 std::optional<ResultsKind> recognised_kind(const std::string& path) {
+    const ResultsFormat* f = recognised_format(path);
+    return f ? std::optional(f->kind) : std::nullopt;
+}
+
+const ResultsFormat* schema_format(const std::string& schema) {
     for (const ResultsFormat& f : results_formats())
-        if (f.recognises && f.recognises(path)) return f.kind;
-    return std::nullopt;
+        if (f.schema && schema == f.schema) return &f;
+    return nullptr;
 }
 
 std::optional<ResultsKind> kind_of_schema(const std::string& schema) {
-    for (const ResultsFormat& f : results_formats())
-        if (f.schema && schema == f.schema) return f.kind;
-    return std::nullopt;
+    const ResultsFormat* f = schema_format(schema);
+    return f ? std::optional(f->kind) : std::nullopt;
 }
 
 }  // namespace awb

@@ -39,21 +39,22 @@ struct ResultsFormat {
 };
 
 // Every format, in the order they are tried (others' first: a trace is never parsed whole to find a schema).
+// Several formats may yield one kind (another trace format would be a second Trace row): callers act on
+// the kind, so such a format needs no change outside its reader, its row and its fuzz target.
 const std::vector<ResultsFormat>& results_formats();
 
-// "chrome trace", "profile report", "benchmark", "sweep", "correctness check", "workspace",
-// "memory snapshot"
+// The kind's name in messages, its first format's: "chrome trace", "profile report", "benchmark", "sweep",
+// "correctness check", "workspace", "memory snapshot"
 std::string to_string(ResultsKind kind);
 
-// The kind of others' format that path holds, from its first bytes without reading it (a folder: traces);
-// nullopt for a JSON file of ours (told by its schema once read) and for anything unknown. Reads
+// The row of others' format that path holds, told from its first bytes without reading it (a folder:
+// traces); null for a JSON file of ours (told by its schema once read) and for anything unknown. Reads
 // nothing from a pipe (its bytes are its reader's).
-std::optional<ResultsKind> recognised_kind(const std::string& path);
+const ResultsFormat* recognised_format(const std::string& path);
+std::optional<ResultsKind> recognised_kind(const std::string& path);  // recognised_format's kind
 
-// Our file's kind from its "schema" ("attention-workbench/sweep"); nullopt when no format writes it.
-std::optional<ResultsKind> kind_of_schema(const std::string& schema);
-
-// The row of a kind.
-const ResultsFormat& results_format(ResultsKind kind);
+// The row of our format that writes this "schema" ("attention-workbench/sweep"); null when none does.
+const ResultsFormat* schema_format(const std::string& schema);
+std::optional<ResultsKind> kind_of_schema(const std::string& schema);  // schema_format's kind
 
 }  // namespace awb

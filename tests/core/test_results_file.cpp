@@ -3,10 +3,12 @@
 // same way, and names a kind its caller does not take without reading it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "io/trace_import.h"
+#include "report/report_sources.h"
 #include "results/results_file.h"
 #include "results/workspace.h"
 #include "test_support.h"
@@ -95,6 +97,46 @@ TEST(ResultsFile, AKindTheCallerDoesNotTakeIsNamedNotRead) {
         EXPECT_NE(std::string(e.what()).find("'" + other + "': not a file of Attention Workbench"), std::string::npos)
             << e.what();
     }
+}
+
+// One report from the same inputs, wherever they come from: attnwb report's sources (the files opened)
+// and the GUI's (the run on screen with its analysis) give the same HTML; a profile report's own findings
+// stand for the rules that need its events; a second run or a workspace is refused naming the file.
+TEST(ReportSources, TheCliAndTheGuiWriteOneReportFromTheSameRun) {
+    const std::string seeds = std::string(AWB_FIXTURE_DIR) + "/../fuzz/seeds-results/";
+    ReportSources from_files;
+    add_results(from_files,
+                std::make_shared<const ResultsFile>(open_results_file(trace_fixture("kineto_gpu_2x.json"))));
+    add_results(from_files, std::make_shared<const ResultsFile>(open_results_file(seeds + "bench/bench.json")));
+    complete_sources(from_files);
+    ASSERT_TRUE(from_files.analysis && from_files.profile);
+    EXPECT_FALSE(from_files.profile->operators.empty());
+
+    ReportSources on_screen;  // the GUI holds the run and its analysis already
+    on_screen.run = from_files.run;
+    on_screen.analysis = std::make_shared<const RunAnalysis>(analyze_run(*from_files.run));
+    on_screen.bench = from_files.bench;
+    complete_sources(on_screen);
+    const Explanation explained = explain_sources(from_files);
+    EXPECT_FALSE(explained.checklist.empty());
+    EXPECT_EQ(html_report(report_input(on_screen, explain_sources(on_screen))),
+              html_report(report_input(from_files, explained)));
+
+    try {  // a second run
+        add_results(from_files, std::make_shared<const ResultsFile>(open_results_file(seeds + "report/report.json")));
+        ADD_FAILURE() << "a second run was taken";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("report.json': a second profiled run"), std::string::npos) << e.what();
+    }
+    ReportSources report_file;  // a profile report: its run without events, its profile and findings as written
+    add_results(report_file, std::make_shared<const ResultsFile>(open_results_file(seeds + "report/report.json")));
+    complete_sources(report_file);
+    EXPECT_FALSE(report_file.analysis);
+    ASSERT_TRUE(report_file.profile && report_file.measured());
+    std::vector<std::string> rules;
+    for (const Finding& f : explain_sources(report_file).findings) rules.push_back(f.rule);
+    EXPECT_NE(std::find(rules.begin(), rules.end(), "score-matrix"), rules.end());
+    EXPECT_NE(std::find(rules.begin(), rules.end(), "fragmentation"), rules.end());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "io/json_write.h"
+#include "results/measurement_json.h"
 #include "results/results_file.h"
 #include "results/results_formats.h"
 #include "results/run_json.h"
@@ -135,7 +136,8 @@ TEST(RunJson, UnreadableFilesAreSaidInWords) {
 }
 
 // The table of formats: others' told from their first bytes (a trace file, a folder of ranks, a gzipped
-// snapshot), ours from the schema each writer puts first, every kind once with its name.
+// snapshot), ours from the schema each writer puts first, every kind by at least one format, and a
+// file opened names the row it was told by.
 TEST(ResultsFiles, EachFormatIsToldByItsTable) {
     const std::string fixtures = std::string(AWB_FIXTURE_DIR) + "/";
     EXPECT_EQ(recognised_kind(fixtures + "traces/kineto_gpu_2x.json.gz"), ResultsKind::Trace);
@@ -150,16 +152,27 @@ TEST(ResultsFiles, EachFormatIsToldByItsTable) {
     EXPECT_EQ(kind_of_schema(to_json(ProfileReport{}).at("schema").get<std::string>()), ResultsKind::ProfileReport);
     EXPECT_EQ(kind_of_schema(kWorkspaceSchema), ResultsKind::Workspace);
     EXPECT_EQ(kind_of_schema("attention-workbench/rank-summary"), std::nullopt);
+    ASSERT_NE(recognised_format(fixtures + "traces/multi_rank"), nullptr);
+    EXPECT_STREQ(recognised_format(fixtures + "traces/multi_rank")->name, "chrome trace");
+    EXPECT_EQ(schema_format(kSweepSchema),
+              &*std::find_if(results_formats().begin(), results_formats().end(),
+                             [](const ResultsFormat& f) { return f.kind == ResultsKind::Sweep; }));
     std::vector<ResultsKind> kinds;
+    std::vector<std::string> names;
     for (const ResultsFormat& f : results_formats()) {
         EXPECT_NE((f.schema != nullptr), (f.recognises != nullptr))
             << f.name << ": told one way, by its schema or its bytes";
-        EXPECT_EQ(to_string(f.kind), f.name);
         kinds.push_back(f.kind);
+        names.push_back(f.name);
     }
     std::sort(kinds.begin(), kinds.end());
-    EXPECT_EQ(std::unique(kinds.begin(), kinds.end()), kinds.end());
-    EXPECT_EQ(kinds.size(), size_t(ResultsKind::MemorySnapshot) + 1);
+    kinds.erase(std::unique(kinds.begin(), kinds.end()), kinds.end());
+    EXPECT_EQ(kinds.size(), size_t(ResultsKind::MemorySnapshot) + 1);  // every kind has a reader
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(std::unique(names.begin(), names.end()), names.end());  // each format's name is its own
+    const ResultsFile snapshot = open_results_file(fixtures + "memory_snapshots/manual.p4.pickle");
+    EXPECT_EQ(snapshot.format, "memory snapshot");
+    EXPECT_EQ(to_string(snapshot.kind), "memory snapshot");
 }
 
 // Real files of each kind, written by attnwb (the fuzzers' seeds, tests/fuzz/seeds-results): the readers
@@ -170,10 +183,10 @@ TEST(ResultsFiles, RealFilesOfEveryKindOpen) {
         const std::string path = seeds + kind + "/" + kind + ".json";
         try {
             const ResultsFile f = open_results_file(path);
-            EXPECT_EQ(to_string(f.kind), std::string(kind) == "report"  ? "profile report"
-                                         : std::string(kind) == "bench" ? "benchmark"
-                                         : std::string(kind) == "check" ? "correctness check"
-                                                                        : "sweep");
+            EXPECT_EQ(f.format, std::string(kind) == "report"  ? "profile report"
+                                : std::string(kind) == "bench" ? "benchmark"
+                                : std::string(kind) == "check" ? "correctness check"
+                                                               : "sweep");
         } catch (const std::exception& e) {
             ADD_FAILURE() << path << ": " << e.what();
         }
