@@ -430,15 +430,9 @@ void MainWindow::showResult(std::shared_ptr<const ProfileResult> result, const Q
                                                QString::fromStdString(to_string(result->spec.mode)));
     // Stopped while recording: what was recorded is kept, and says so.
     if (result->interrupted && label.isEmpty()) name += tr(" (stopped after step %1)").arg(result->steps.size());
-    // The run's analysis (operator and kernel tables, memory replay) is computed once, here, off the
-    // GUI thread for a large trace; every view, the advisor, the comparison and the reports share it.
-    const bool large = is_large(result->trace);
-    if (large) status_->setText(tr("Analysing %1 events of %2...").arg(result->trace.events().size()).arg(name));
-    compute_then(
-        this, large, [result] { return analyzed(result); },
-        [this, name](AnalyzedRun run) {
-            session_->addRun({name, std::move(run.run), std::move(run.analysis)});
-        });
+    if (is_large(result->trace))
+        status_->setText(tr("Analysing %1 events of %2...").arg(result->trace.events().size()).arg(name));
+    session_->analyseAndAdd(std::move(result), name);
 }
 
 void MainWindow::displayShown() {
@@ -574,28 +568,14 @@ void MainWindow::saveWorkspace(const QString& path) {
 }
 
 void MainWindow::restoreWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path) {
-    // Each run's analysis once, as for a run that arrives (off the GUI thread when the runs are large).
-    size_t events = 0;
-    for (const auto& run : workspace->runs) events += run.result->trace.events().size();
-    compute_then(
-        this, events >= kBackgroundEvents,
-        [workspace] {
-            std::vector<std::shared_ptr<const RunAnalysis>> out;
-            for (const auto& run : workspace->runs) out.push_back(analyzed(run.result).analysis);
-            return out;
-        },
-        [this, workspace, path](std::vector<std::shared_ptr<const RunAnalysis>> analyses) {
-            restoreWorkspace(*workspace, analyses, path);
-        });
+    session_->analyseAndRestore(workspace, [this, workspace, path] { showRestored(*workspace, path); });
 }
 
-void MainWindow::restoreWorkspace(const Workspace& w, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses,
-                                  const QString& path) {
+void MainWindow::showRestored(const Workspace& w, const QString& path) {
     QStringList modules;
     for (const std::string& path : w.panel_modules) modules << QString::fromStdString(path);
     run_panel_->setModules(modules);  // before the spec, which may select one of them
     run_panel_->setSpec(w.panel_spec);
-    session_->restore(w, analyses);
     setWindowTitle(tr("Attention Workbench - %1").arg(QFileInfo(path).fileName()));
     status_->setText(tr("Opened workspace %1: %2, %3")
                          .arg(path, counted(w.runs.size(), tr("run"), tr("runs")),

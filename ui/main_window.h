@@ -109,8 +109,7 @@ private:
     void connectEngine();   // what the engine thread reports goes to the session and the status line
     void displayShown();    // the title and status line of the shown run (its views follow the session)
     void restoreWorkspace(std::shared_ptr<const Workspace> workspace, const QString& path);
-    void restoreWorkspace(const Workspace& workspace, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses,
-                          const QString& path);
+    void showRestored(const Workspace& workspace, const QString& path);  // the run panel, title and status
     void addRecent(const QString& path);
     void rebuildRecentMenu();
 

@@ -87,6 +87,14 @@ void Session::addRun(NamedRun run, bool show) {
     }
 }
 
+void Session::analyseAndAdd(std::shared_ptr<const ProfileResult> result, const QString& label) {
+    compute_then(
+        this, is_large(result->trace), [result] { return analyzed(result); },
+        [this, label](AnalyzedRun run) {
+            addRun({label, std::move(run.run), std::move(run.analysis)});
+        });
+}
+
 void Session::clearShown() {
     shown_ = -1;
     changeShown();
@@ -184,6 +192,23 @@ void Session::restore(const Workspace& w, const std::vector<std::shared_ptr<cons
     emit sweepsChanged();
     emit measurementsChanged();
     changeShown();
+}
+
+void Session::analyseAndRestore(std::shared_ptr<const Workspace> workspace, std::function<void()> restored) {
+    size_t events = 0;
+    for (const auto& run : workspace->runs) events += run.result->trace.events().size();
+    compute_then(
+        this, events >= kBackgroundEvents,
+        [workspace] {
+            std::vector<std::shared_ptr<const RunAnalysis>> out;
+            for (const auto& run : workspace->runs) out.push_back(analyzed(run.result).analysis);
+            return out;
+        },
+        [this, workspace,
+         restored = std::move(restored)](const std::vector<std::shared_ptr<const RunAnalysis>>& analyses) {
+            restore(*workspace, analyses);
+            restored();
+        });
 }
 
 std::shared_ptr<const Workspace> Session::toWorkspace(const RunSpec& panel_spec,

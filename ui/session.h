@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -51,7 +52,10 @@ public:
         views_.push_back({QPointer<QObject>(view), view});
     }
 
-    void addRun(NamedRun run, bool show = true);             // runsChanged, then shownChanged when shown
+    void addRun(NamedRun run, bool show = true);  // runsChanged, then shownChanged when shown
+    // A run that arrives (run here, or a trace opened): its analysis computed once (off the GUI thread for
+    // a large trace), then added and shown; every view, the advisor, the comparison and the reports share it.
+    void analyseAndAdd(std::shared_ptr<const ProfileResult> result, const QString& label);
     void clearShown();                                       // shownChanged
     void addSweep(SweepResult sweep, const QString& label);  // sweepsChanged
     void setSweepShown(int index, bool shown);               // sweepsChanged
@@ -67,6 +71,9 @@ public:
     void setCheck(std::shared_ptr<const CheckReport> check);
     // Replaces everything with a workspace's contents (analyses: one per run, in order); every signal.
     void restore(const Workspace& workspace, const std::vector<std::shared_ptr<const RunAnalysis>>& analyses);
+    // A workspace opened: each run's analysis as for a run that arrives (off the GUI thread when the runs
+    // are large), then restore, then restored (on the GUI thread).
+    void analyseAndRestore(std::shared_ptr<const Workspace> workspace, std::function<void()> restored);
     // The saved form; panel_spec and panel_modules are the run panel's, which the session does not hold.
     std::shared_ptr<const Workspace> toWorkspace(const RunSpec& panel_spec,
                                                  std::vector<std::string> panel_modules = {}) const;
