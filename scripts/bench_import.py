@@ -81,7 +81,8 @@ import time
 from functools import lru_cache
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kineto_json import kineto_event_text, metadata, ts_text, us  # noqa: E402: Kineto's layout, one writer
+from kineto_json import (Raw, complete, copy_args, flow_end, flow_start, kineto_event_text,  # noqa: E402: one writer
+                         kernel_args, kineto_tail, memory_record, op_args, python_args, runtime_args, ts_text)
 
 GENERATOR_VERSION = 1
 MB = 1000 * 1000
@@ -202,10 +203,11 @@ NONE = ("N",)
 
 
 @lru_cache(maxsize=None)
-def shapes_args(inputs):
-    """record_shapes args of a cpu_op, as Kineto writes them (Concrete Inputs, Input type, Input Strides, Input Dims)."""
+def shape_fields(inputs):
+    """record_shapes args of a cpu_op, as Kineto writes them: (key, value) pairs of Concrete Inputs, Input
+    type, Input Strides, Input Dims."""
     if not inputs:
-        return ""
+        return ()
     concrete, types, strides, dims = [], [], [], []
     for x in inputs:
         if x[0] == "T":
@@ -218,8 +220,8 @@ def shapes_args(inputs):
             types.append({"S": '"Scalar"', "L": '"ScalarList"', "N": '""'}[x[0]])
             strides.append("[]")
             dims.append("[]")
-    return (f'"Concrete Inputs": [{", ".join(concrete)}], "Input type": [{", ".join(types)}], '
-            f'"Input Strides": [{", ".join(strides)}], "Input Dims": [{", ".join(dims)}], ')
+    return (("Concrete Inputs", Raw(f"[{', '.join(concrete)}]")), ("Input type", Raw(f"[{', '.join(types)}]")),
+            ("Input Strides", Raw(f"[{', '.join(strides)}]")), ("Input Dims", Raw(f"[{', '.join(dims)}]")))
 
 
 def nbytes(shape, dtype=BF16):
@@ -309,47 +311,11 @@ class KinetoTraceGenerator:
 
     def footer(self):
         end = max(self.ts_max, self.clock[MAIN_TID]) + 20_000
-        meta = []
-        def m(name, pid, tid, key, value):
-            meta.append(kineto_event_text(metadata(us(0), pid, tid, name, {key: value})))
-        m("process_name", PID, 0, "name", "python3")
-        m("process_labels", PID, 0, "labels", "CPU")
-        m("process_sort_index", PID, 0, "sort_index", PID)
-        m("process_name", 0, 0, "name", "python3")
-        m("process_labels", 0, 0, "labels", "GPU 0")
-        m("process_sort_index", 0, 0, "sort_index", 5000000)
-        for tid, label in ((MAIN_TID, "python3"), (BWD_TID, "pt_autograd_0")):
-            m("thread_name", PID, tid, "name", f"thread {tid} ({label})")
-            m("thread_sort_index", PID, tid, "sort_index", tid)
-        for stream in (COMPUTE_STREAM, NCCL_STREAM):
-            m("thread_name", 0, stream, "name", f"stream {stream} ")
-            m("thread_sort_index", 0, stream, "sort_index", stream)
-        for text in meta:
-            self.emit(text, "M", "")
+        tail = kineto_tail(PID, 0, 0, end, [(MAIN_TID, "python3"), (BWD_TID, "pt_autograd_0")],
+                           [COMPUTE_STREAM, NCCL_STREAM])
+        for e in tail:
+            self.emit(kineto_event_text(e), e["ph"], e.get("cat", "") if e["ph"] == "X" else "")
         self.cpu_names.setdefault("Trace", set()).add("PyTorch Profiler (0)")
-        self.emit(f'''  {{
-    "ph": "X", "cat": "Trace", "ts": 0.000, "dur": {ts_text(end)},
-    "pid": "Spans", "tid": "PyTorch Profiler",
-    "name": "PyTorch Profiler (0)",
-    "args": {{
-      "Op count": 0
-    }}
-  }}''', "X", "Trace")
-        self.emit('''  {
-    "name": "process_sort_index", "ph": "M", "ts": 0.000,
-    "pid": "Spans", "tid": 0,
-    "args": {
-      "sort_index": 536870912
-    }
-  }''', "M", "")
-        self.emit('''  {
-    "name": "Iteration Start: PyTorch Profiler", "ph": "i", "s": "g",
-    "pid": "Traces", "tid": "Trace PyTorch Profiler", "ts": 0.000
-  }''', "i", "")
-        self.emit(f'''  {{
-    "name": "Record Window End", "ph": "i", "s": "g",
-    "pid": "", "tid": "", "ts": {ts_text(end)}
-  }}''', "i", "")
         self.write(f'''
   ],
   "traceName": "{self.trace_name}",
@@ -413,17 +379,11 @@ class KinetoTraceGenerator:
         if cat == "cpu_op":
             self.op_calls[name] = self.op_calls.get(name, 0) + 1
         if cat == "user_annotation":
-            args = f'"External id": {ext},"Record function id": 0, "Ev Idx": {ev_idx}'
+            args = op_args(ext, ev_idx=ev_idx)
         else:
-            fwd = f'"Sequence number": {seq}, "Fwd thread id": {1 if tid == BWD_TID else 0}, ' if seq >= 0 else ""
-            args = f'"External id": {ext},"Record function id": 0, {shapes_args(inputs)}{fwd}"Ev Idx": {ev_idx}'
-        self.add_cpu(start, dur, cat, name=name, text=f'''  {{
-    "ph": "X", "cat": "{cat}", "name": "{name}", "pid": {PID}, "tid": {tid},
-    "ts": {ts_text(start)}, "dur": {ts_text(dur)},
-    "args": {{
-      {args}
-    }}
-  }}''')
+            fwd = 1 if tid == BWD_TID else 0
+            args = op_args(ext, seq if seq >= 0 else None, fwd, shape_fields(inputs), ev_idx=ev_idx)
+        self.add_cpu(start, dur, cat, name=name, text=kineto_event_text(complete(cat, name, PID, tid, start, dur, args)))
 
     def add_cpu(self, start, dur, cat, text, mem=None, name=None):
         if name is not None:
@@ -465,13 +425,8 @@ class KinetoTraceGenerator:
         self.advance(tid, 300, 2000)
         self.py_stack[tid].pop()
         dur = self.clock[tid] - start
-        self.add_cpu(start, dur, "python_function", name=name, text=f'''  {{
-    "ph": "X", "cat": "python_function", "name": "{name}", "pid": {PID}, "tid": {tid},
-    "ts": {ts_text(start)}, "dur": {ts_text(dur)},
-    "args": {{
-      "Python parent id": {parent}, "Python id": {me}, "Ev Idx": {ev_idx}
-    }}
-  }}''')
+        self.add_cpu(start, dur, "python_function", name=name, text=kineto_event_text(
+            complete("python_function", name, PID, tid, start, dur, python_args(parent, me, ev_idx))))
 
     def module(self, tid, cls, index, body):
         """An nn.Module call as with_stack records it."""
@@ -507,14 +462,8 @@ class KinetoTraceGenerator:
         self.advance(tid, 80, 400)
         device_id = 0 if device_type == 1 else -1
         ts = self.clock[tid]
-        self.add_cpu(ts, 0, "[memory]", f'''  {{
-    "ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]",
-    "pid": {PID}, "tid": {tid},
-    "ts": {ts_text(ts)},
-    "args": {{
-      "Total Reserved": @RESERVED@, "Total Allocated": @ALLOCATED@, "Bytes": {delta}, "Addr": {addr}, "Device Id": {device_id}, "Device Type": {device_type}
-    }}
-  }}''', mem=((device_type, device_id), delta))
+        record = memory_record(PID, tid, ts, Raw("@RESERVED@"), Raw("@ALLOCATED@"), delta, addr, device_id, device_type)
+        self.add_cpu(ts, 0, "[memory]", kineto_event_text(record), mem=((device_type, device_id), delta))
 
     # --- GPU side -----------------------------------------------------------------------------
     def launch(self, tid, kind, name, gpu_ns, grid=(1, 1, 1), block=(128, 1, 1), regs=32, smem=0, nbytes_=0,
@@ -545,55 +494,19 @@ class KinetoTraceGenerator:
         if stream == COMPUTE_STREAM:
             self.step_gpu_range[0] = min(self.step_gpu_range[0], start)
             self.step_gpu_range[1] = max(self.step_gpu_range[1], start + dur)
-        runtime = f'''  {{
-    "ph": "X", "cat": "{api_cat}", "name": "{api}", "pid": {PID}, "tid": {tid},
-    "ts": {ts_text(rt_start)}, "dur": {ts_text(rt_dur)},
-    "args": {{
-      "External id": {ext},
-      "cbid": {cbid}, "correlation": {corr}
-    }}
-  }}'''
-        flow_s = f'''  {{
-    "ph": "s", "id": {corr}, "pid": {PID}, "tid": {tid}, "ts": {ts_text(rt_start)},
-    "cat": "ac2g", "name": "ac2g"
-  }}'''
-        flow_f = f'''  {{
-    "ph": "f", "id": {corr}, "pid": 0, "tid": {stream}, "ts": {ts_text(start)},
-    "cat": "ac2g", "name": "ac2g", "bp": "e"
-  }}'''
+        runtime = kineto_event_text(complete(api_cat, api, PID, tid, rt_start, rt_dur, runtime_args(ext, cbid, corr)))
+        flow_s = kineto_event_text(flow_start(corr, PID, tid, rt_start))
+        flow_f = kineto_event_text(flow_end(corr, 0, stream, start))
         if kind in ("memcpy", "memset"):
             cat = "gpu_" + kind
-            device = f'''  {{
-    "ph": "X", "cat": "{cat}", "name": "{name}", "pid": 0, "tid": {stream},
-    "ts": {ts_text(start)}, "dur": {ts_text(dur)},
-    "args": {{
-      "External id": {ext},
-      "device": 0, "context": 1,
-      "stream": {stream}, "correlation": {corr},
-      "bytes": {nbytes_}, "memory bandwidth (GB/s)": {nbytes_ / dur:.3f}
-    }}
-  }}'''
+            args = copy_args(ext, 0, stream, corr, nbytes_, dur)
         else:
             cat = "kernel"
             blocks = grid[0] * grid[1] * grid[2]
             warps = blocks * ((block[0] * block[1] * block[2] + 31) // 32)
             occupancy = min(100, int(0.5 + 100.0 * min(1.0, warps / (SM_COUNT * 64.0))))
-            device = f'''  {{
-    "ph": "X", "cat": "kernel", "name": "{name}", "pid": 0, "tid": {stream},
-    "ts": {ts_text(start)}, "dur": {ts_text(dur)},
-    "args": {{
-      "External id": {ext},
-      "queued": 0, "device": 0, "context": 1,
-      "stream": {stream}, "correlation": {corr},
-      "registers per thread": {regs},
-      "shared memory": {smem},
-      "blocks per SM": {blocks / SM_COUNT:.6f},
-      "warps per SM": {warps / SM_COUNT:.6f},
-      "grid": [{grid[0]}, {grid[1]}, {grid[2]}],
-      "block": [{block[0]}, {block[1]}, {block[2]}],
-      "est. achieved occupancy %": {occupancy}
-    }}
-  }}'''
+            args = kernel_args(ext, 0, stream, corr, grid, block, regs, smem, SM_COUNT, 32, occupancy)
+        device = kineto_event_text(complete(cat, name, 0, stream, start, dur, args))
         self.order += 1
         self.gpu_block.append((rt_start, self.order, ((("X", api_cat, runtime)), ("s", "ac2g", flow_s))))
         self.order += 1
@@ -610,14 +523,8 @@ class KinetoTraceGenerator:
         self.note_range(start, start + dur)
         self.cpu_names.setdefault("cuda_runtime", set()).add(name)
         self.order += 1
-        self.gpu_block.append((start, self.order, (("X", "cuda_runtime", f'''  {{
-    "ph": "X", "cat": "cuda_runtime", "name": "{name}", "pid": {PID}, "tid": {tid},
-    "ts": {ts_text(start)}, "dur": {ts_text(dur)},
-    "args": {{
-      "External id": {ext},
-      "cbid": {cbid}, "correlation": {self.corr}
-    }}
-  }}'''),)))
+        text = kineto_event_text(complete("cuda_runtime", name, PID, tid, start, dur, runtime_args(ext, cbid, self.corr)))
+        self.gpu_block.append((start, self.order, (("X", "cuda_runtime", text),)))
 
     # --- kernel cost model (H200-ish: ~620 TFLOP/s bf16 GEMM, ~3.6 TB/s elementwise) --------
     @staticmethod
@@ -1574,7 +1481,13 @@ def verify(args, path, meta, workdir):
         got = rows.get((name, "cpu"), {}).get("calls", 0)
         if got != calls:
             issues.append(f"cpu_op {name}: {got} calls in the table, {calls} in the file")
-    kernels = {k["name"]: k for k in trace.get("kernels", [])}
+    kernels = {}  # the table has a row per launch configuration (grid, block, ...): summed by name
+    for k in trace.get("kernels", []):
+        if k.get("kind", "kernel") != "kernel":
+            continue  # copies and sets: the file's kernels are kernels only
+        got = kernels.setdefault(k["name"], {"calls": 0, "total_us": 0.0})
+        got["calls"] += k["calls"]
+        got["total_us"] += k["total_us"]
     for name, k in exp["kernels"].items():
         got = kernels.get(name)
         if not got:

@@ -39,7 +39,8 @@ from decimal import ROUND_HALF_UP, Decimal
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from kineto_json import Raw, jv, kineto_document, kineto_event_text, metadata, us  # noqa: E402: the layout is shared
+from kineto_json import (Raw, Timeline, jv, kineto_document, kineto_event_text, kineto_tail,  # noqa: E402: shared
+                         metadata, us)
 OUT_DEFAULT = os.path.join(ROOT, "tests", "fixtures", "traces")
 MAX_BYTES = 50 * 1024
 
@@ -60,157 +61,6 @@ A100 = OrderedDict([
     ("maxThreadsPerMultiprocessor", 2048), ("regsPerBlock", 65536), ("regsPerMultiprocessor", 65536),
     ("warpSize", 32), ("sharedMemPerBlock", 49152), ("sharedMemPerMultiprocessor", 167936),
     ("numSms", 108), ("sharedMemPerBlockOptin", 166912)])
-
-
-class Timeline:
-    """Collects the events of one Kineto trace; knows the ids and the allocator totals."""
-
-    def __init__(self, pid, gpu_pid=0, device=0, num_sms=108, warp=32, base_allocated=0,
-                 base_reserved=0, corr0=100, external_kw="External id"):
-        self.pid, self.gpu_pid, self.device = pid, gpu_pid, device
-        self.num_sms, self.warp = num_sms, warp
-        self.cpu, self.gpu, self.tail = [], [], []
-        self.next_ext, self.next_corr = 1, corr0 + 1
-        self.allocated = {0: 0, 1: base_allocated}
-        self.reserved = {0: 0, 1: base_reserved}
-        self.peak_allocated = base_allocated
-        self.ev_idx = 0
-        self.ext_kw = external_kw
-
-    # -- CPU side
-    def op(self, name, start, dur, tid, cat="cpu_op", seq=None, fwd=0, dims=None, strides=None,
-           types=None, concrete=None, extra=None):
-        ext = self.next_ext
-        self.next_ext += 1
-        args = OrderedDict([("External id", ext)])
-        if cat == "cpu_op":
-            args["Record function id"] = 0
-            if seq is not None:
-                args["Sequence number"] = seq
-                args["Fwd thread id"] = fwd
-            if concrete is not None:
-                args["Concrete Inputs"] = concrete
-            if types is not None:
-                args["Input type"] = types
-            if strides is not None:
-                args["Input Strides"] = strides
-            if dims is not None:
-                args["Input Dims"] = dims
-            if extra:
-                args.update(extra)
-            args["Ev Idx"] = self.ev_idx
-            self.ev_idx += 1
-        e = OrderedDict([("ph", "X"), ("cat", cat), ("name", name), ("pid", self.pid), ("tid", tid),
-                         ("ts", us(start)), ("dur", us(dur)), ("args", args)])
-        self.cpu.append((start, e))
-        return ext
-
-    def launch(self, name, start, dur, tid, ext, cbid, cat="cuda_runtime"):
-        corr = self.next_corr
-        self.next_corr += 1
-        args = OrderedDict([("External id", ext), ("cbid", cbid), ("correlation", corr)])
-        self.cpu.append((start, OrderedDict([("ph", "X"), ("cat", cat), ("name", name), ("pid", self.pid),
-                                             ("tid", tid), ("ts", us(start)), ("dur", us(dur)),
-                                             ("args", args)])))
-        return corr, (tid, start)
-
-    def flow_s(self, corr, at):
-        tid, start = at
-        self.cpu.append((start, OrderedDict([("ph", "s"), ("id", corr), ("pid", self.pid), ("tid", tid),
-                                             ("ts", us(start)), ("cat", "ac2g"), ("name", "ac2g")])))
-
-    def memory(self, ts, nbytes, tid, addr, device_type=1, device_id=0):
-        self.allocated[device_type] += nbytes
-        if device_type == 1:
-            self.peak_allocated = max(self.peak_allocated, self.allocated[1])
-        block = 2 * 1024 * 1024 if device_type == 1 else 1
-        need = -(-self.allocated[device_type] // block) * block
-        self.reserved[device_type] = max(self.reserved[device_type], need)
-        args = OrderedDict([("Total Reserved", self.reserved[device_type]),
-                            ("Total Allocated", self.allocated[device_type]), ("Bytes", nbytes),
-                            ("Addr", addr), ("Device Id", device_id), ("Device Type", device_type),
-                            ("Ev Idx", self.ev_idx)])
-        self.ev_idx += 1
-        self.cpu.append((ts, OrderedDict([("ph", "i"), ("cat", "cpu_instant_event"), ("s", "t"),
-                                          ("name", "[memory]"), ("pid", self.pid), ("tid", tid),
-                                          ("ts", us(ts)), ("args", args)])))
-
-    # -- device side
-    def kernel(self, name, start, dur, stream, ext, corr, grid=None, block=None, regs=None, smem=0,
-               occupancy=None, flow=True, queued=True, context=True):
-        args = OrderedDict([("External id", ext)])
-        if queued:
-            args["queued"] = 0
-        args["device"] = self.device
-        if context:
-            args["context"] = 1
-        args["stream"] = stream
-        args["correlation"] = corr
-        if regs is not None:
-            blocks = grid[0] * grid[1] * grid[2]
-            warps = blocks * -(-(block[0] * block[1] * block[2]) // self.warp)
-            args["registers per thread"] = regs
-            args["shared memory"] = smem
-            args["blocks per SM"] = Raw(("%.6f" % (blocks / self.num_sms)).rstrip("0").rstrip("."))
-            args["warps per SM"] = Raw(("%.6f" % (warps / self.num_sms)).rstrip("0").rstrip("."))
-        if grid is not None:
-            args["grid"] = list(grid)
-            args["block"] = list(block)
-        if occupancy is not None:
-            args["est. achieved occupancy %"] = occupancy
-        self._gpu("kernel", name, start, dur, stream, args, corr if flow else None)
-
-    def copy(self, cat, name, start, dur, stream, ext, corr, nbytes):
-        gbps = Raw("%.6f" % (nbytes / dur))  # bytes/ns = GB/s
-        args = OrderedDict([("External id", ext), ("device", self.device), ("context", 1), ("stream", stream),
-                            ("correlation", corr), ("bytes", nbytes), ("memory bandwidth (GB/s)", gbps)])
-        self._gpu(cat, name, start, dur, stream, args, corr)
-
-    def _gpu(self, cat, name, start, dur, stream, args, flow_corr):
-        self.gpu.append((start, OrderedDict([("ph", "X"), ("cat", cat), ("name", name), ("pid", self.gpu_pid),
-                                             ("tid", stream), ("ts", us(start)), ("dur", us(dur)),
-                                             ("args", args)])))
-        if flow_corr is not None:
-            self.gpu.append((start, OrderedDict([("ph", "f"), ("id", flow_corr), ("pid", self.gpu_pid),
-                                                 ("tid", stream), ("ts", us(start)), ("cat", "ac2g"),
-                                                 ("name", "ac2g"), ("bp", "e")])))
-
-    def gpu_raw(self, start, e):
-        self.gpu.append((start, e))
-
-    def events(self):
-        cpu = [e for _, e in sorted(self.cpu, key=lambda p: p[0])]  # stable: flow "s" after its call
-        gpu = [e for _, e in sorted(self.gpu, key=lambda p: p[0])]
-        return cpu + gpu + self.tail
-
-
-def kineto_tail(tl, start, end, cpu_threads, streams, process="python3", gpu_label="GPU 0",
-                gpu_sort=5000000):
-    """Process/thread metadata, the profiler span and the instants Kineto writes last."""
-    ts = us(start)
-    out = [
-        metadata(ts, tl.pid, 0, "process_name", {"name": process}),
-        metadata(ts, tl.pid, 0, "process_labels", {"labels": "CPU"}),
-        metadata(ts, tl.pid, 0, "process_sort_index", {"sort_index": tl.pid}),
-        metadata(ts, tl.gpu_pid, 0, "process_name", {"name": process}),
-        metadata(ts, tl.gpu_pid, 0, "process_labels", {"labels": gpu_label}),
-        metadata(ts, tl.gpu_pid, 0, "process_sort_index", {"sort_index": gpu_sort + tl.gpu_pid}),
-    ]
-    for s in streams:
-        out.append(metadata(ts, tl.gpu_pid, s, "thread_name", {"name": "stream %d " % s}))
-        out.append(metadata(ts, tl.gpu_pid, s, "thread_sort_index", {"sort_index": s}))
-    for tid, label in cpu_threads:
-        out.append(metadata(ts, tl.pid, tid, "thread_name", {"name": "thread %d (%s)" % (tid, label)}))
-        out.append(metadata(ts, tl.pid, tid, "thread_sort_index", {"sort_index": tid}))
-    out.append(OrderedDict([("ph", "X"), ("cat", "Trace"), ("ts", us(start)), ("dur", us(end - start)),
-                            ("pid", "Spans"), ("tid", "PyTorch Profiler"), ("name", "PyTorch Profiler (0)"),
-                            ("args", {"Op count": 0})]))
-    out.append(metadata(ts, "Spans", 0, "process_sort_index", {"sort_index": 536870912}))
-    out.append(OrderedDict([("name", "Iteration Start: PyTorch Profiler"), ("ph", "i"), ("s", "g"),
-                            ("pid", "Traces"), ("tid", "Trace PyTorch Profiler"), ("ts", us(start))]))
-    out.append(OrderedDict([("name", "Record Window End"), ("ph", "i"), ("s", "g"), ("pid", ""), ("tid", ""),
-                            ("ts", us(end))]))
-    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -340,7 +190,7 @@ def build_kineto_gpu_2x():
                                 ("cat", "fwdbwd"), ("name", "fwdbwd"), ("bp", "e")]))
     tl.tail.append(OrderedDict([("ph", "C"), ("name", "CUDA memory allocated (bytes)"), ("pid", PID),
                                 ("ts", us(t("1600.000"))), ("args", {"GPU 0": 2621440})]))
-    tl.tail += kineto_tail(tl, t("890.000"), t("1700.000"), [(MAIN, "python3"), (BWD, "pt_autograd_0")], [7, 20])
+    tl.tail += kineto_tail(tl.pid, tl.gpu_pid, t("890.000"), t("1700.000"), [(MAIN, "python3"), (BWD, "pt_autograd_0")], [7, 20])
     header = OrderedDict([
         ("schemaVersion", 1), ("deviceProperties", [A100]), ("cupti_version", 18),
         ("cuda_runtime_version", 12010), ("cuda_driver_version", 12020),
@@ -520,7 +370,7 @@ def build_rocm():
     for ts, e in tl.cpu:
         if e.get("cat") == "cuda_runtime":
             del e["args"]["cbid"]
-    tl.tail += kineto_tail(tl, t("990.000"), t("1400.000"), [(main, "python")], [0], process="python",
+    tl.tail += kineto_tail(tl.pid, tl.gpu_pid, t("990.000"), t("1400.000"), [(main, "python")], [0], process="python",
                            gpu_label="GPU 2", gpu_sort=5000000)
     header = OrderedDict([("schemaVersion", 1), ("deviceProperties", [MI250X]), ("record_shapes", 1)])
     trailer = OrderedDict([("traceName", "/tmp/traces/mi250x_4321.pt.trace.json"), ("displayTimeUnit", "ms"),
@@ -601,7 +451,7 @@ def build_rank(rank):
     tl.flow_s(c, at)
     tl.kernel(NCCL_AR, t(nccl_start), t(nccl_dur), 20, e, c, grid=(2, 1, 1), block=(640, 1, 1), regs=96,
               occupancy=18)
-    tl.tail += kineto_tail(tl, o - t("10.000"), o + t("300.000"), [(pid, "python3")], [7, 20])
+    tl.tail += kineto_tail(tl.pid, tl.gpu_pid, o - t("10.000"), o + t("300.000"), [(pid, "python3")], [7, 20])
     header = OrderedDict([
         ("schemaVersion", 1), ("deviceProperties", [OrderedDict(A100, id=rank)]),
         ("distributedInfo", OrderedDict([("backend", "nccl"), ("rank", rank), ("world_size", 2),
