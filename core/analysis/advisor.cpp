@@ -596,6 +596,14 @@ std::vector<Finding> advise(const Measurements& in, const AdvisorThresholds& t) 
     return out;
 }
 
+bool reads_the_run(const std::string& rule) {
+    static const std::set<std::string>
+        kRunRules = {"score-matrix",   "materialised-scores", "layout-copies", "fragmentation",
+                     "dispatch-bound", "graph-capture",       "straggler",     "exposed-communication",
+                     "latency-bound",  "low-bandwidth"};  // advise's rules on in.run, collective_findings' included
+    return kRunRules.count(rule) != 0;
+}
+
 nlohmann::json findings_json(const std::vector<Finding>& findings) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& f : findings)

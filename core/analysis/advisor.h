@@ -44,6 +44,11 @@ struct AdvisorThresholds {
 // spent in the ops between each call's two matmuls: softmax, scale, mask, dropout, casts).
 std::vector<Finding> advise(const Measurements& input, const AdvisorThresholds& thresholds = {});
 
+// Whether a rule reads a profiled run (its trace, memory and spec): a profile report file's own findings
+// of these stand for them when the file is judged again without its events (report/report_sources).
+// A new rule on the run adds its name to the list in advisor.cpp.
+bool reads_the_run(const std::string& rule);
+
 // "score-matrix: The [B, H, Nq, Nk] scores ...\n  evidence...\n  -> action" blocks for the CLI.
 std::string format_findings(const std::vector<Finding>& findings);
 

@@ -1,7 +1,6 @@
 #include "report/report_sources.h"
 
 #include <algorithm>
-#include <set>
 #include <stdexcept>
 
 #include "results/results_file.h"
@@ -62,12 +61,8 @@ Explanation explain_sources(const ReportSources& s) {
     const Measurements m{s.run.get(), s.bench.get(), s.sweep.get(), s.check.get(), s.analysis.get()};
     if (!s.measured()) return {};
     Explanation explanation = explain(m);
-    // A report file's own findings stand for the rules that need its events.
-    static const std::set<std::string> kRunRules = {"score-matrix",   "layout-copies", "fragmentation",
-                                                    "dispatch-bound", "straggler",     "exposed-communication",
-                                                    "latency-bound",  "low-bandwidth"};
-    for (const Finding& f : s.run_findings)
-        if (kRunRules.count(f.rule)) explanation.findings.push_back(f);
+    for (const Finding& f : s.run_findings)  // a report file's own, for the rules that need its events
+        if (reads_the_run(f.rule)) explanation.findings.push_back(f);
     std::stable_sort(explanation.findings.begin(), explanation.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.weight > b.weight; });
     return explanation;

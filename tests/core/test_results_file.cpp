@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "io/trace_import.h"
 #include "report/report_sources.h"
@@ -137,6 +138,28 @@ TEST(ReportSources, TheCliAndTheGuiWriteOneReportFromTheSameRun) {
     for (const Finding& f : explain_sources(report_file).findings) rules.push_back(f.rule);
     EXPECT_NE(std::find(rules.begin(), rules.end(), "score-matrix"), rules.end());
     EXPECT_NE(std::find(rules.begin(), rules.end(), "fragmentation"), rules.end());
+}
+
+// Every finding the advisor makes from a run alone is of a rule listed as reading the run, so a profile
+// report's own findings of it are kept when the file is reported on without its events: traces that fire
+// the manual-attention, layout, fragmentation, dispatch and collective rules.
+TEST(ReportSources, EveryRuleOnARunIsKeptFromAReportFile) {
+    const std::string traces = std::string(AWB_FIXTURE_DIR) + "/traces/";
+    std::set<std::string> fired;
+    for (const char* path : {"manual/gpt2_baddbmm_train.json.gz", "manual/llama_gqa_bf16_train_stack.json.gz",
+                             "kineto_gpu_2x.json", "gloo/straggler", "gloo/collectives", "multi_rank"}) {
+        const ResultsFile f = open_results_file(traces + path);
+        for (const Finding& finding : advise(Measurements{&*f.run})) {
+            fired.insert(finding.rule);
+            EXPECT_TRUE(reads_the_run(finding.rule)) << path << ": " << finding.rule;
+        }
+    }
+    // dispatch-bound, exposed-communication, fragmentation, materialised-scores (which attnwb report
+    // dropped from a report file before the list was the advisor's) and straggler
+    EXPECT_GE(fired.size(), 5u) << "the traces fire too few rules to test the list";
+    EXPECT_EQ(fired.count("materialised-scores"), 1u);
+    EXPECT_FALSE(reads_the_run("cold-start"));  // a benchmark's: judged again from the benchmark file
+    EXPECT_FALSE(reads_the_run("precision"));
 }
 
 }  // namespace
