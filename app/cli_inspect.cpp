@@ -16,6 +16,7 @@
 #include "analysis/collectives.h"
 #include "analysis/comm_overlap.h"
 #include "analysis/gpu_breakdown.h"
+#include "analysis/idle_time.h"
 #include "analysis/kernel_class_rules.h"
 #include "analysis/kernel_table.h"
 #include "analysis/kernel_table_text.h"
@@ -38,6 +39,7 @@
 #include "model/kernel_name.h"
 #include "model/units.h"
 #include "results/collectives_json.h"
+#include "results/idle_json.h"
 #include "results/results_file.h"
 #include "results/results_formats.h"
 
@@ -57,6 +59,7 @@ struct InspectCommand {
     bool separate_runs = false;
     bool breakdown = false;
     bool collectives = false;
+    bool idle = false;
     bool ranks = false;
     int step = -1;        // --step: the ProfilerStep the ranks are compared in
     int rank = -1;        // --rank: one rank of the run, shown (or summarised) by itself
@@ -228,21 +231,29 @@ nlohmann::json inspect_one(const ImportedTrace& t, const ProfileResult& run, con
                   << format_attention_comm(analysis.overlap.attention, c.rows);
         collectives = collectives_json(analysis.collectives, analysis.overlap);
     }
+    nlohmann::json idle = nullptr;
+    if (c.idle) {
+        const IdleReport report = idle_time(trace, LaunchCalls(trace));
+        std::cout << format_idle(report, c.rows);
+        idle = idle_json(report);
+    }
     nlohmann::json ranks = nullptr;
     if (c.ranks) {
         const RankComparison compared = compare_ranks(trace, analysis, c.step);
         std::cout << format_rank_comparison(compared, c.rows);
         ranks = rank_comparison_json(compared);
     }
-    return {{"path", path},
-            {"collectives", collectives},
-            {"ranks", ranks},
-            {"summary", summary_json(t, trace, counts, analysis)},
-            {"operators", rows},
-            {"kernels", kernels_json},
-            {"kernel_classes", classes_json},
-            {"gpu_breakdown", breakdown_json},
-            {"attention", attention_json}};
+    nlohmann::json entry = {{"path", path},
+                            {"collectives", collectives},
+                            {"ranks", ranks},
+                            {"summary", summary_json(t, trace, counts, analysis)},
+                            {"operators", rows},
+                            {"kernels", kernels_json},
+                            {"kernel_classes", classes_json},
+                            {"gpu_breakdown", breakdown_json},
+                            {"attention", attention_json}};
+    if (!idle.is_null()) entry.update(idle);  // idle[], idle_hta, idle_gaps beside gpu_breakdown
+    return entry;
 }
 
 // What was given: a folder is one distributed run (one trace per rank; it may hold capture_traces/),
@@ -568,6 +579,11 @@ Command register_inspect(CLI::App& app) {
         "Where each GPU's time goes, per rank and ProfilerStep: computation, communication (NCCL/RCCL), memcpy, "
         "memset, idle, exposed communication and memcpy (intervals merged across streams; docs/inspect.md: GPU time "
         "breakdown)");
+    sub->add_flag("--idle", c->idle,
+                  "Why each device stream idles, per rank, stream and ProfilerStep, as HolisticTraceAnalysis splits "
+                  "it: host wait (the launch came after the previous kernel ended), kernel wait (launched in time, a "
+                  "gap under 30 us), other; the figure HTA 0.5.0 prints beside it; the longest gaps with the op and "
+                  "Python frame that held their launch (docs/inspect.md: Idle time)");
     sub->add_flag(
         "--attention", c->attention,
         "Every attention call (scaled_dot_product_attention and its backends' ops; vLLM, SGLang, FlashInfer, "

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "analysis/collectives_detail.h"
+#include "analysis/hta_view.h"
 #include "analysis/intervals.h"
 #include "analysis/trace_links.h"
 #include "model/recorded_steps.h"
@@ -97,71 +98,35 @@ CommOverlap overlap_of(int32_t rank, int step, const RankWork& w, const std::vec
     return o;
 }
 
-// What HTA 0.5.0 reads of one rank: its ProfilerSteps, whether its times are fractional, its launches.
-struct HtaRank {
-    int64_t last_step_start = INT64_MIN;
-    int last_step = -1;
-    std::set<std::string_view> step_names;
-    bool fractional = false;
-    std::vector<std::pair<size_t, bool>> device;  // candidate device events: (index, communication)
-};
-
 // HTA 0.5.0's figure for each GPU rank (see the header): one pass over the events for all ranks.
 std::vector<HtaOverlap> hta_overlaps(const Trace& trace, const std::vector<KernelClass>& classes,
                                      const std::set<int32_t>& gpu_ranks, const LaunchCalls& launches) {
     const auto& events = trace.events();
-    const int64_t origin = trace.meta().origin_ns;
-    std::map<int32_t, HtaRank> ranks;
-    for (int32_t r : gpu_ranks) ranks[r];
+    const std::map<int32_t, HtaView> views = hta_views(trace);
+    std::map<int32_t, std::pair<std::vector<Span>, std::vector<Span>>> work;  // rank -> communication, computation
+    for (int32_t r : gpu_ranks) work[r];
     for (size_t i = 0; i < events.size(); ++i) {
         const TraceEvent& e = events[i];
-        const auto it = ranks.find(e.rank);
-        if (it == ranks.end()) continue;
-        HtaRank& h = it->second;
-        if (starts_off_whole_us(e, origin)) h.fractional = true;
-        if (e.device != DeviceKind::CPU) {
-            if (e.kind != EventKind::UserAnnotation && e.correlation_id > 0)
-                h.device.emplace_back(i, is_device_work(e) && classes[i] == KernelClass::Communication);
+        const auto it = work.find(e.rank);
+        if (it == work.end() || e.device == DeviceKind::CPU || e.kind == EventKind::UserAnnotation ||
+            e.correlation_id <= 0)
             continue;
-        }
-        if (e.name.view().find("ProfilerStep") != std::string_view::npos) {
-            h.step_names.insert(e.name.view());
-            if (e.start_ns > h.last_step_start) {
-                h.last_step_start = e.start_ns;
-                h.last_step = profiler_step_number(e.name);
-            }
-        }
+        const HtaView& h = views.at(e.rank);
+        if (!h.keeps(e, events, launches)) continue;  // only what was launched in the trace, before the last step
+        const Span s{h.start(e.start_ns), h.end(e.start_ns, e.end_ns)};
+        const std::string_view n = e.name.view();
+        if (is_device_work(e) && classes[i] == KernelClass::Communication)
+            it->second.first.push_back(s);
+        else if (n.find("Memcpy") == std::string_view::npos && n.find("Memset") == std::string_view::npos &&
+                 n.find("Sync") == std::string_view::npos)
+            it->second.second.push_back(s);
     }
     std::vector<HtaOverlap> out;
-    for (const auto& entry : ranks) {
-        const HtaRank& h =
-            entry.second;  // a named reference: lambdas below capture it (clang 14 cannot capture a binding)
-        const int32_t rank = entry.first;
-        const bool filter = h.step_names.size() >= 2;
-        auto us = [&](int64_t t, bool up) {  // whole microseconds of the file's clock, as HTA rounds them
-            if (!h.fractional) return t;
-            const double rel = double(t - origin) / 1000.0;
-            return origin + int64_t(up ? std::ceil(rel) : std::floor(rel)) * 1000;
-        };
-        std::vector<Span> comm, comp;
-        for (const auto& [i, is_comm] : h.device) {
-            const TraceEvent& e = events[i];
-            if (filter) {  // only what was launched in the trace, before the last step began
-                const int32_t launch = launches.of(e);
-                if (launch < 0 || events[size_t(launch)].start_ns >= h.last_step_start) continue;
-            }
-            const Span s{us(e.start_ns, true), us(e.end_ns, false)};
-            const std::string_view n = e.name.view();
-            if (is_comm)
-                comm.push_back(s);
-            else if (n.find("Memcpy") == std::string_view::npos && n.find("Memset") == std::string_view::npos &&
-                     n.find("Sync") == std::string_view::npos)
-                comp.push_back(s);
-        }
+    for (auto& [rank, spans] : work) {
         HtaOverlap o;
         o.rank = rank;
-        o.steps = filter ? "launched before ProfilerStep#" + std::to_string(h.last_step) + " (the last) began" : "all";
-        const std::vector<Span> uc = merged(std::move(comm)), up = merged(std::move(comp));
+        o.steps = views.count(rank) ? views.at(rank).steps() : "all";
+        const std::vector<Span> uc = merged(std::move(spans.first)), up = merged(std::move(spans.second));
         o.comm_ns = length(uc);
         o.hidden_ns = length_inside(uc, up);
         o.pct = o.comm_ns > 0 ? std::nearbyint(100.0 * (double(o.hidden_ns) / double(o.comm_ns)) * 100.0) / 100.0 : 0.0;

@@ -24,15 +24,12 @@
 
 #include "analysis/attention.h"
 #include "analysis/collectives.h"
+#include "analysis/hta_view.h"
 #include "analysis/kernel_class.h"
 #include "analysis/trace_links.h"
 #include "model/trace.h"
 
 namespace awb {
-
-// HTA's figure rounds a rank's times to whole microseconds when one of its events starts at a fraction of
-// one from the trace's origin (a rank's summary keeps such an event: rank_summary.h).
-inline bool starts_off_whole_us(const TraceEvent& e, int64_t origin) { return (e.start_ns - origin) % 1000 != 0; }
 
 struct CommOverlap {
     int32_t rank = -1;

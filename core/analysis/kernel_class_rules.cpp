@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "model/printf_string.h"
 #include "model/units.h"
 
 namespace awb {

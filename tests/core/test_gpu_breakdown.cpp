@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/gpu_breakdown.h"
+#include "analysis/idle_time.h"
 #include "io/trace_files.h"
 #include "io/trace_import.h"
 #include "results/run_json.h"
@@ -203,4 +204,43 @@ TEST(GpuBreakdown, RealTwoRankTraceAllReduceIsExposed) {
         EXPECT_EQ(idle[size_t(r)].gaps[0].second - idle[size_t(r)].gaps[0].first, span[r] - gemm[r] - nccl[r]);
         EXPECT_EQ(rows[size_t(2 * r + 1)].step, 1);
     }
+}
+
+// Idle time, HTA's way, on the two-step trace with an op and a Python frame around the memset's launch:
+// stream 7 waits 20 us before the copy (launched at 30, in time: kernel wait, step 3) and 20 us before the
+// second GEMM (launched at 110, as the copy ended: kernel wait, step 4); stream 8 waits 40 us before the
+// set, launched at 120 after the all-reduce ended at 100: host wait, held by aten::zero_ from model.py.
+TEST(IdleTime, EachGapIsHostWaitKernelWaitOrOtherAndNamesWhatHeldItsLaunch) {
+    std::vector<TraceEvent> events = two_step_trace().events();
+    for (TraceEvent& e : events) e.parent = -1, e.depth = 0;
+    events.push_back(cpu("model.py(12): forward", EventKind::Other, 115, 126));
+    events.push_back(cpu("aten::zero_", EventKind::CpuOp, 118, 124));
+    const Trace trace = Trace::build(std::move(events), {}, {});
+    const IdleReport r = idle_time(trace, LaunchCalls(trace));
+    auto row = [&](int64_t stream, int step) {
+        for (const StreamIdle& i : r.rows)
+            if (i.stream == stream && i.step == step) return i;
+        ADD_FAILURE() << "no row for stream " << stream << " step " << step;
+        return StreamIdle{};
+    };
+    EXPECT_EQ(row(7, -1).kernel_wait_ns, 40 * us);
+    EXPECT_EQ(row(7, -1).host_wait_ns, 0);
+    EXPECT_EQ(row(7, -1).gaps, 2);
+    EXPECT_EQ(row(7, 3).kernel_wait_ns, 20 * us);
+    EXPECT_EQ(row(7, 4).kernel_wait_ns, 20 * us);
+    EXPECT_EQ(row(8, -1).host_wait_ns, 40 * us);
+    EXPECT_EQ(row(8, 4).host_wait_ns, 40 * us);
+    ASSERT_FALSE(r.longest.empty());
+    EXPECT_EQ(r.longest[0].duration_ns(), 40 * us);
+    EXPECT_EQ(r.longest[0].cause, IdleCause::HostWait);
+    EXPECT_EQ(r.longest[0].held_by, "aten::zero_");
+    EXPECT_EQ(r.longest[0].python_frame, "model.py(12): forward");
+    // Under a 15 us threshold the launched-in-time gaps are "other"; two steps: HTA leaves the last out.
+    const IdleReport strict = idle_time(trace, LaunchCalls(trace), 15 * us);
+    EXPECT_EQ(strict.rows.front().other_ns, 40 * us);
+    ASSERT_EQ(strict.hta.size(), 2u);
+    EXPECT_EQ(strict.hta[0].gaps, 1);  // stream 7 keeps the GEMM and the copy, launched in step 3: one gap
+    EXPECT_EQ(strict.hta[0].other_ns, 20 * us);
+    EXPECT_EQ(strict.hta[1].gaps, 0);  // stream 8: only the all-reduce is kept
+    EXPECT_EQ(strict.hta_steps.at(-1), "launched before ProfilerStep#4 (the last) began");
 }

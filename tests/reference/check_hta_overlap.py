@@ -17,16 +17,26 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
+def expected_traces(name):
+    """The expected file's traces with their paths; None (said) when the public traces are missing."""
+    with open(os.path.join(HERE, name)) as f:
+        expected = json.load(f)
+    for t in expected["traces"]:
+        t["path"] = os.path.normpath(os.path.join(ROOT, t["trace"]))
+        if not os.path.exists(t["path"]):
+            print(f"FAIL: {t['path']} is missing: the public traces (../shared/public-traces beside the clone) are needed")
+            return None
+    return expected
+
+
 def main():
     attnwb = sys.argv[1]
-    with open(os.path.join(HERE, "hta_overlap_expected.json")) as f:
-        expected = json.load(f)
+    expected = expected_traces("hta_overlap_expected.json")
+    if expected is None:
+        return 1
     failures = compared = 0
     for t in expected["traces"]:
-        path = os.path.normpath(os.path.join(ROOT, t["trace"]))
-        if not os.path.exists(path):
-            print(f"FAIL: {path} is missing: the public traces (../shared/public-traces beside the clone) are needed")
-            return 1
+        path = t["path"]
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "c.json")
             subprocess.run([attnwb, "inspect", "--collectives", "-q", "--rows", "1", "--json", out, path], check=True,

@@ -78,6 +78,22 @@ def overlap_figures(gpu, sym_table):
     }
 
 
+def write_result(result, out):
+    """The reference as JSON: to the file out, else to stdout."""
+    text = json.dumps(result, indent=1) + "\n"
+    if out:
+        with open(out, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+def entry_name(path):
+    """A trace as the expected files name it: ../shared/... relative to the repository, others absolute."""
+    rel = os.path.relpath(os.path.abspath(path), REPO)
+    return os.path.abspath(path) if rel.startswith(os.pardir + os.sep + os.pardir) else rel
+
+
 def number(v):
     if v is None or v != v:  # None or NaN
         return None
@@ -142,8 +158,7 @@ def main():
               "ns_rounding": os.environ.get("HTA_DISABLE_NS_ROUNDING", "0") != "1", "traces": []}
     collect = Collect()
     for path in files:
-        rel = os.path.relpath(os.path.abspath(path), REPO)  # ../shared/... stays relative, /tmp/... not
-        entry = {"trace": os.path.abspath(path) if rel.startswith(os.pardir + os.sep + os.pardir) else rel}
+        entry = {"trace": entry_name(path)}
         for include_last in (False, True):
             collect.messages = []
             log = logging.getLogger("hta")
@@ -161,12 +176,7 @@ def main():
             entry[key] = {"ranks": ranks, "warnings": sorted(set(collect.messages))}
         result["traces"].append(entry)
 
-    text = json.dumps(result, indent=1) + "\n"
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_result(result, args.out)
     return 0
 
 
