@@ -67,11 +67,15 @@ struct Ours {
     std::vector<std::vector<OperatorRow>> storage;
 };
 
-// Sum of |bytes| of the memory records within a tick of each event's start or end (anywhere in an event
-// at most four ticks long), per row key, added to the event's own row and to its parent's row.
+// Sum of |bytes| of the memory records within kBoundaryTicks of each event's start or end (anywhere in an
+// event at most four ticks long), per row key, added to the event's own row and to its parent's row.
+// Three ticks, not one: which op a record next to a boundary falls in follows the machine's speed (the
+// reference's Python runs, recorded on another machine, had records a tick from aten::resolve_conj's and
+// aten::copy_'s ends that a machine 1.5x slower puts two or three ticks away).
 std::map<RowKey, int64_t> boundary_bytes(const Trace& trace, bool by_shape) {
     const auto& mem = trace.memory();
-    const int64_t tick = trace.meta().clock_resolution_ns;
+    constexpr int64_t kBoundaryTicks = 3;
+    const int64_t tick = kBoundaryTicks * trace.meta().clock_resolution_ns;
     auto within = [&](int64_t from, int64_t to) {  // |bytes| of the records in [from - tick, to + tick]
         int64_t sum = 0;
         auto lo = std::lower_bound(mem.begin(), mem.end(), from - tick,
@@ -87,7 +91,7 @@ std::map<RowKey, int64_t> boundary_bytes(const Trace& trace, bool by_shape) {
         if (!nests_on_cpu(e) || is_filtered_op_name(e.name)) continue;
         // An op a few ticks long (aten::resolve_conj, aten::view) is all boundary: how long it takes on a
         // loaded machine decides whether a record next to it falls inside.
-        const bool short_op = e.end_ns - e.start_ns <= 4 * tick;
+        const bool short_op = e.end_ns - e.start_ns <= 4 * trace.meta().clock_resolution_ns;
         const int64_t b =
             short_op ? within(e.start_ns, e.end_ns) : within(e.start_ns, e.start_ns) + within(e.end_ns, e.end_ns);
         if (b == 0) continue;
