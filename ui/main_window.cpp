@@ -476,12 +476,13 @@ void MainWindow::noteTraceFacts() {
 
 void MainWindow::explainShown() {
     // The advisor and the checklist read the run with its sweep (a large trace: on the thread pool, like the tables).
-    const std::shared_ptr<const ProfileResult> result = session_->shown().result;
-    const std::shared_ptr<const RunAnalysis> analysis = session_->shown().analysis;
-    const std::shared_ptr<const SweepResult> sweep = session_->sweepFor(result.get());
-    const std::shared_ptr<const BenchResult> bench = session_->bench();
-    const std::shared_ptr<const CheckReport> check = session_->check();
-    if (!result && !sweep && !bench && !check) {
+    const ReportSources shown = session_->reportSources();
+    const std::shared_ptr<const ProfileResult>& result = shown.run;
+    const std::shared_ptr<const RunAnalysis>& analysis = shown.analysis;
+    const std::shared_ptr<const SweepResult>& sweep = shown.sweep;
+    const std::shared_ptr<const BenchResult>& bench = shown.bench;
+    const std::shared_ptr<const CheckReport>& check = shown.check;
+    if (!shown.measured()) {
         findings_->setExplanation({}, tr("Nothing measured yet"));
         return;
     }
@@ -500,15 +501,7 @@ void MainWindow::explainShown() {
                        .arg(QString::fromStdString(check->variants.empty() ? "-" : check->variants[0].variant));
     compute_then(
         this, result && is_large(result->trace),
-        [result, analysis, sweep, bench, check] {
-            ReportSources shown;  // as the HTML report of it judges them
-            shown.run = result;
-            shown.analysis = analysis;
-            shown.sweep = sweep;
-            shown.bench = bench;
-            shown.check = check;
-            return explain_sources(shown);
-        },
+        [shown] { return explain_sources(shown); },  // as the HTML report of it judges them
         [this, result, analysis, subject](const Explanation& explanation) {
             if (session_->shown().result == result)
                 findings_->setExplanation(explanation, subject,
@@ -518,13 +511,7 @@ void MainWindow::explainShown() {
 
 bool MainWindow::exportHtmlReport(const QString& path, QString* error) {
     const NamedRun& shown = session_->shown();
-    ReportSources sources;
-    sources.run = shown.result;
-    sources.analysis = shown.analysis;
-    sources.bench = session_->bench();
-    sources.sweep = session_->sweepFor(shown.result.get());
-    sources.sweep_analysis = session_->analysisOf(sources.sweep.get());
-    sources.check = session_->check();
+    ReportSources sources = session_->reportSources();
     if (!sources.measured()) {
         if (error) *error = tr("Nothing to report: run a spec or a sweep, or open a trace");
         return false;

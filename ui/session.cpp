@@ -87,6 +87,17 @@ void Session::addRun(NamedRun run, bool show) {
     }
 }
 
+ReportSources Session::reportSources() const {
+    ReportSources s;
+    s.run = shown().result;
+    s.analysis = shown().analysis;
+    s.sweep = sweepFor(s.run.get());
+    s.sweep_analysis = analysisOf(s.sweep.get());
+    s.bench = bench_;
+    s.check = check_;
+    return s;
+}
+
 void Session::analyseAndAdd(std::shared_ptr<const ProfileResult> result, const QString& label) {
     compute_then(
         this, is_large(result->trace), [result] { return analyzed(result); },

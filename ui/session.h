@@ -15,6 +15,7 @@
 
 #include "model/bench_stats.h"
 #include "model/check_report.h"
+#include "report/report_sources.h"
 #include "results/workspace.h"
 #include "run_view.h"
 #include "session_types.h"
@@ -40,6 +41,9 @@ public:
     std::shared_ptr<const SweepResult> sweepFor(const ProfileResult* run) const;
     // The analysis kept beside a sweep of the session (null for a sweep it does not hold).
     std::shared_ptr<const SweepAnalysis> analysisOf(const SweepResult* sweep) const;
+    // What the findings panel and the HTML report judge: the shown run with its analysis, the sweep on its
+    // curve (sweepFor) with its analysis, the benchmark and the check.
+    ReportSources reportSources() const;
     // The live sweep's: its entry's, or computed when the entry was removed while it ran.
     std::shared_ptr<const SweepAnalysis> liveAnalysis() const;
 

@@ -92,6 +92,15 @@ StreamIdle hta_row(const std::vector<TraceEvent>& events, const std::vector<int3
     return row;
 }
 
+// One row of the text table: rank, stream, step (or "hta"), gaps and the three causes with their sum.
+std::string idle_line(const StreamIdle& r, const std::string& step) {
+    return printf_string(
+        "%-5s %-8lld %-6s %7lld %14s %14s %14s %14s\n", r.rank < 0 ? "-" : std::to_string(r.rank).c_str(),
+        (long long)r.stream, step.c_str(), (long long)r.gaps, format_duration_ns(double(r.host_wait_ns)).c_str(),
+        format_duration_ns(double(r.kernel_wait_ns)).c_str(), format_duration_ns(double(r.other_ns)).c_str(),
+        format_duration_ns(double(r.idle_ns())).c_str());
+}
+
 }  // namespace
 
 IdleReport idle_time(const Trace& trace, const LaunchCalls& launches, int64_t kernel_wait_ns, size_t longest) {
@@ -139,22 +148,12 @@ std::string format_idle(const IdleReport& report, size_t rows) {
         "ended, kernel wait = launched in time and under 30 us, other = the rest)\n";
     out += printf_string("%-5s %-8s %-6s %7s %14s %14s %14s %14s\n", "rank", "stream", "step", "gaps", "host wait",
                          "kernel wait", "other", "idle");
-    for (const StreamIdle& r : report.rows)
-        out += printf_string(
-            "%-5s %-8lld %-6s %7lld %14s %14s %14s %14s\n", r.rank < 0 ? "-" : std::to_string(r.rank).c_str(),
-            (long long)r.stream, r.step < 0 ? "all" : ("#" + std::to_string(r.step)).c_str(), (long long)r.gaps,
-            format_duration_ns(double(r.host_wait_ns)).c_str(), format_duration_ns(double(r.kernel_wait_ns)).c_str(),
-            format_duration_ns(double(r.other_ns)).c_str(), format_duration_ns(double(r.idle_ns())).c_str());
+    for (const StreamIdle& r : report.rows) out += idle_line(r, r.step < 0 ? "all" : "#" + std::to_string(r.step));
     out += "As HolisticTraceAnalysis 0.5.0 computes it (get_idle_time_breakdown):";
     for (const auto& [rank, steps] : report.hta_steps)
         out += (rank < 0 ? std::string(" ") : " rank " + std::to_string(rank) + ": ") + steps + ";";
     out += "\n";
-    for (const StreamIdle& r : report.hta)
-        out += printf_string(
-            "%-5s %-8lld %-6s %7lld %14s %14s %14s %14s\n", r.rank < 0 ? "-" : std::to_string(r.rank).c_str(),
-            (long long)r.stream, "hta", (long long)r.gaps, format_duration_ns(double(r.host_wait_ns)).c_str(),
-            format_duration_ns(double(r.kernel_wait_ns)).c_str(), format_duration_ns(double(r.other_ns)).c_str(),
-            format_duration_ns(double(r.idle_ns())).c_str());
+    for (const StreamIdle& r : report.hta) out += idle_line(r, "hta");
     if (report.longest.empty()) return out;
     out += "Longest gaps, and the CPU work that held the launch after them:\n";
     for (size_t i = 0; i < std::min(rows ? rows : report.longest.size(), report.longest.size()); ++i) {
